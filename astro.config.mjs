@@ -1,0 +1,28 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import node from '@astrojs/node';
+import react from '@astrojs/react';
+import { LOCALES, DEFAULT_LOCALE } from './src/lib/i18n/locales.ts';
+import buildArtifacts from './src/integrations/build-artifacts.ts';
+
+// Static pages are prerendered for every locale; pages whose content depends on data
+// (video, user, error codes, admin settings) opt out with `prerender = false` and are
+// rendered on demand by the same Node process that serves the API (server/main.ts).
+export default defineConfig({
+  site: process.env.PUBLIC_SITE_URL || 'http://localhost:4321',
+  output: 'static',
+  adapter: node({ mode: 'middleware' }),
+  integrations: [react(), buildArtifacts()],
+  trailingSlash: 'ignore',
+  build: { format: 'directory', inlineStylesheets: 'auto' },
+  i18n: {
+    locales: [...LOCALES],
+    defaultLocale: DEFAULT_LOCALE,
+    // Detection, redirects and the trailing-slash rule live in server/site (one place for
+    // navigation rules, shared with the CDN story); Astro keeps the locale table and helpers.
+    routing: 'manual',
+  },
+  prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
+  devToolbar: { enabled: false },
+  server: { port: Number(process.env.PORT) || 4321, host: process.env.HOST || 'localhost' },
+});

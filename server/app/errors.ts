@@ -1,0 +1,29 @@
+import type { ErrorCode } from '../../src/lib/api/contract.ts';
+
+const STATUS: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400, UNAUTHORIZED: 401, FORBIDDEN: 403, NOT_FOUND: 404, ROUTE_NOT_FOUND: 404,
+  CONFLICT: 409, PAYLOAD_TOO_LARGE: 413, RATE_LIMITED: 429, ORIGIN_REFUSED: 403, INTERNAL: 500,
+};
+
+/** The catalog key (api.*) of each code's message. */
+export const MESSAGE_KEY: Record<ErrorCode, string> = {
+  VALIDATION_FAILED: 'api.validation', UNAUTHORIZED: 'api.unauthorized', FORBIDDEN: 'api.forbidden',
+  NOT_FOUND: 'api.notFound', ROUTE_NOT_FOUND: 'api.routeNotFound', CONFLICT: 'api.conflict',
+  RATE_LIMITED: 'api.rateLimited', PAYLOAD_TOO_LARGE: 'api.payloadTooLarge', ORIGIN_REFUSED: 'api.originRefused', INTERNAL: 'api.internal',
+};
+
+/** A failure the client should see: a real HTTP status, a stable code, a localised message. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly issues?: Array<{ path: string; message: string }>;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, options: { issues?: AppError['issues']; headers?: Record<string, string>; cause?: unknown } = {}) {
+    super(code, { cause: options.cause });
+    this.code = code;
+    this.status = STATUS[code];
+    this.issues = options.issues;
+    this.headers = options.headers;
+  }
+}

@@ -1,0 +1,20 @@
+import { detectLocale, parseAcceptLanguage, LOCALE_COOKIE } from '../../src/lib/i18n/detect.ts';
+import { DEFAULT_LOCALE, type Locale } from '../../src/lib/i18n/locales.ts';
+import { translatorFor } from '../../src/lib/i18n/catalogs.ts';
+import { parseCookies } from '../services/sessions.ts';
+
+/** The language a response message is written in: the locale cookie, then Accept-Language, then zhs. */
+export function requestLocale(headers: Headers): Locale {
+  const locale = detectLocale({
+    cookieLocale: parseCookies(headers.get('cookie'))[LOCALE_COOKIE],
+    browserLanguages: parseAcceptLanguage(headers.get('accept-language')),
+    fallback: DEFAULT_LOCALE,
+    routeLocale: DEFAULT_LOCALE,
+  });
+  // The in-context mode shows keys; API messages stay readable in the source language.
+  return locale === 'ii' ? 'en' : locale;
+}
+
+export function localMessage(headers: Headers, key: string): string {
+  return translatorFor(requestLocale(headers)).t(key);
+}

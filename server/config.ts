@@ -1,0 +1,41 @@
+import { resolve } from 'node:path';
+import { readRuntimeConfig, type RuntimeConfig } from '../src/lib/config.ts';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  /** 'production' hides stacks from every page and response. */
+  isDevelopment: boolean;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Origins of a separately hosted site allowed to call the API with credentials. */
+  corsOrigins: string[];
+  /** Where the built site lives (dist/ of `astro build`). */
+  distDir: string;
+  /** Serve the site from this process; false runs the API alone. */
+  serveSite: boolean;
+  /** Trust X-Forwarded-* headers (behind a proxy or CDN). */
+  trustProxy: boolean;
+  runtime: RuntimeConfig;
+}
+
+type Env = Record<string, string | undefined>;
+
+export function readServerConfig(env: Env = process.env): ServerConfig {
+  const runtime = readRuntimeConfig(env);
+  const level = env.LOG_LEVEL as ServerConfig['logLevel'] | undefined;
+  return {
+    port: Number(env.PORT) || 4321,
+    host: env.HOST || 'localhost',
+    dataDir: resolve(env.DATA_DIR || 'data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    isDevelopment: env.NODE_ENV === 'development',
+    logLevel: level && ['debug', 'info', 'warn', 'error'].includes(level) ? level : 'info',
+    corsOrigins: (env.CORS_ORIGINS || '').split(',').map((s) => s.trim()).filter(Boolean),
+    distDir: resolve(env.DIST_DIR || 'dist'),
+    serveSite: env.SERVE_SITE !== '0',
+    trustProxy: env.TRUST_PROXY === '1',
+    runtime,
+  };
+}

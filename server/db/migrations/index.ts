@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely/migration';
+import * as m0001 from './0001_initial.ts';
+
+/** Every migration, in order. Names never change once released. */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001_initial': m0001,
+};

@@ -1,0 +1,87 @@
+/**
+ * One process: the API under the configured base, the prerendered site and the pages rendered
+ * on demand. `SERVE_SITE=0` runs the API alone (site on a CDN, see README).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { getRequestListener } from '@hono/node-server';
+import { readServerConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+import { openDatabase, migrateToLatest } from './db/database.ts';
+import { createApiApp, apiBasePath } from './app/create-app.ts';
+import { createCatalogue } from './services/catalogue.ts';
+import { viewerFromCookies } from './services/sessions.ts';
+import { createSiteHandler } from './site/handler.ts';
+import type { SiteLocals } from './site/locals.ts';
+
+export async function startServer(env: Record<string, string | undefined> = process.env) {
+  const config = readServerConfig(env);
+  const logger = createLogger(config.logLevel, { service: 'kiraboshi' });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const applied = await migrateToLatest(database.db);
+  logger.info('database ready', { kind: database.kind, migrationsApplied: applied });
+
+  const buildId = await readFile(join(config.distDir, 'client', '_app', 'builds', 'latest.json'), 'utf8')
+    .then((text) => (JSON.parse(text) as { id: string }).id)
+    .catch(() => null);
+  const api = createApiApp({ db: database.db, databaseKind: database.kind, logger, config, buildId });
+  const apiListener = getRequestListener(api.fetch);
+  const apiPrefix = apiBasePath(config.runtime.apiBase);
+
+  const catalogue = createCatalogue(database.db);
+  const siteLocals: SiteLocals = {
+    viewer: (request) => viewerFromCookies(database.db, request.headers.get('cookie')),
+    videoExists: (id) => catalogue.videoExists(id),
+    publicUser: (uid) => catalogue.publicUser(uid),
+  };
+  const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger) : null;
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === apiPrefix || path.startsWith(`${apiPrefix}/`) || !site) {
+      void apiListener(req, res);
+      return;
+    }
+    site(req, res).catch((error) => {
+      logger.error('site request failed', { err: error, path });
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Internal Server Error');
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info('listening', { url: `http://${config.host}:${port}/`, api: apiPrefix, site: !!site, dataDir: config.databaseUrl ? undefined : config.dataDir });
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      logger.info('shutting down');
+      server.closeIdleConnections();
+      const forced = setTimeout(() => server.closeAllConnections(), 10_000);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      clearTimeout(forced);
+      await database.close();
+      logger.info('stopped');
+    })());
+
+  return { server, port, close, config, database };
+}
+
+if (import.meta.main) {
+  const running = await startServer().catch((error: Error) => {
+    console.error(`Kiraboshi could not start: ${error.message}`);
+    process.exit(1);
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void running.close().then(() => process.exit(0));
+    });
+  }
+}

@@ -1,0 +1,47 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ServerConfig } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import type { SiteLocals } from './locals.ts';
+import { decideNavigation } from './navigation.ts';
+import { createStaticFiles } from './static-files.ts';
+
+type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void>;
+
+/**
+ * The site half of the process: navigation rules, then prerendered files, then pages rendered
+ * on demand by Astro (which also answers unknown paths with the 'Page Not Found' page).
+ */
+export async function createSiteHandler(config: ServerConfig, locals: SiteLocals, logger: Logger) {
+  const serveStatic = createStaticFiles(join(config.distDir, 'client'));
+  const entry = join(config.distDir, 'server', 'entry.mjs');
+  const { handler: astro } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
+
+  return async function handleSite(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const secure = config.trustProxy ? req.headers['x-forwarded-proto'] === 'https' : 'encrypted' in req.socket;
+    const decision = decideNavigation(
+      {
+        pathname: url.pathname,
+        search: url.search,
+        host: String((config.trustProxy && req.headers['x-forwarded-host']) || req.headers.host || ''),
+        cookieHeader: req.headers.cookie,
+        acceptLanguage: req.headers['accept-language'],
+        secure,
+      },
+      config.runtime.i18n,
+    );
+    if (decision.status) {
+      const redirect = decision as { status: number; location: string; headers?: Record<string, string> };
+      res.writeHead(redirect.status, { Location: redirect.location, 'Cache-Control': 'no-cache', ...redirect.headers }).end();
+      return;
+    }
+    if (await serveStatic(req, res, url.pathname, decision.headers)) return;
+    await astro(req, res, (error) => {
+      if (error) logger.error('page rendering failed', { err: error, path: url.pathname });
+      if (!res.headersSent) res.writeHead(error ? 500 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(error ? 'Internal Server Error' : `Page Not Found: ${url.pathname}`);
+    }, { site: locals });
+  };
+}

@@ -1,0 +1,9 @@
+/** What the on-demand pages may ask the server while rendering (handed in as Astro locals). */
+export interface SiteViewer { uid: number; roles: string[] }
+
+export interface SiteLocals {
+  /** The logged-in user behind a request's session cookies, or null. */
+  viewer(request: Request): Promise<SiteViewer | null>;
+  videoExists(videoId: number): Promise<boolean>;
+  publicUser(uid: number): Promise<{ uid: number; username: string; userNickname: string | null } | null>;
+}

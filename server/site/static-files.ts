@@ -1,0 +1,93 @@
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8', '.svg': 'image/svg+xml',
+  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp', '.avif': 'image/avif',
+  '.ico': 'image/x-icon', '.woff2': 'font/woff2', '.wasm': 'application/wasm', '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8', '.webmanifest': 'application/manifest+json', '.m3u8': 'application/vnd.apple.mpegurl',
+};
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.xml', '.webmanifest', '.wasm']);
+
+/** Cache policy per kind of file: hashed assets forever, pages revalidated, messages for a day. */
+export function cacheControlFor(urlPath: string): string {
+  if (urlPath.startsWith('/_astro/')) return 'public, max-age=31536000, immutable';
+  if (urlPath.startsWith('/_i18n/')) return 'public, max-age=86400';
+  if (urlPath === '/sw.js' || urlPath.startsWith('/_app/builds/')) return 'no-cache';
+  if (urlPath.endsWith('.html') || urlPath.endsWith('/_payload.json')) return 'public, max-age=0, s-maxage=600, must-revalidate';
+  return 'public, max-age=3600';
+}
+
+interface Cached { mtimeMs: number; raw: Buffer; gzip?: Buffer; br?: Buffer }
+
+/**
+ * Serves the prerendered pages and assets of dist/client. Returns false when no file matches,
+ * so the request goes on to the pages rendered on demand.
+ */
+export function createStaticFiles(root: string) {
+  const cache = new Map<string, Cached>();
+
+  async function resolveFile(pathname: string): Promise<{ file: string; urlPath: string } | null> {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      return null;
+    }
+    if (decoded.includes('\0')) return null;
+    const base = normalize(join(root, decoded));
+    if (base !== root && !base.startsWith(root + sep)) return null;
+    for (const candidate of [base, join(base, 'index.html')]) {
+      const info = await stat(candidate).catch(() => null);
+      if (info?.isFile()) return { file: candidate, urlPath: candidate.slice(root.length).split(sep).join('/') };
+    }
+    return null;
+  }
+
+  return async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string, extraHeaders: Record<string, string> = {}): Promise<boolean> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const found = await resolveFile(pathname);
+    if (!found) return false;
+    const info = await stat(found.file);
+    const ext = extname(found.file);
+    const etag = `W/"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
+    const headers: Record<string, string> = {
+      'Content-Type': TYPES[ext] ?? 'application/octet-stream',
+      'Cache-Control': cacheControlFor(found.urlPath),
+      ETag: etag,
+      'X-Content-Type-Options': 'nosniff',
+      ...extraHeaders,
+    };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers).end();
+      return true;
+    }
+    const accept = String(req.headers['accept-encoding'] ?? '');
+    if (COMPRESSIBLE.has(ext) && info.size < 8 * 1024 * 1024 && /\b(br|gzip)\b/.test(accept)) {
+      let entry = cache.get(found.file);
+      if (!entry || entry.mtimeMs !== info.mtimeMs) {
+        entry = { mtimeMs: info.mtimeMs, raw: await readFile(found.file) };
+        cache.set(found.file, entry);
+      }
+      const useBr = /\bbr\b/.test(accept);
+      const body = useBr
+        ? (entry.br ??= brotliCompressSync(entry.raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } }))
+        : (entry.gzip ??= gzipSync(entry.raw, { level: 9 }));
+      res.writeHead(200, { ...headers, 'Content-Encoding': useBr ? 'br' : 'gzip', 'Content-Length': String(body.length), Vary: mergeVary(headers.Vary, 'Accept-Encoding') });
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return true;
+    }
+    res.writeHead(200, { ...headers, 'Content-Length': String(info.size) });
+    if (req.method === 'HEAD') res.end();
+    else createReadStream(found.file).pipe(res);
+    return true;
+  };
+}
+
+function mergeVary(existing: string | undefined, value: string): string {
+  return existing ? `${existing}, ${value}` : value;
+}

@@ -1,0 +1,9 @@
+/// <reference types="astro/client" />
+declare const __BUILD_ID__: string;
+
+declare namespace App {
+  interface Locals {
+    /** Server-side services handed in by server/site when rendering on demand. */
+    site?: import('../server/site/locals.ts').SiteLocals;
+  }
+}

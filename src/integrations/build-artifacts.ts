@@ -1,0 +1,54 @@
+import type { AstroIntegration } from 'astro';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { LOCALES } from '../lib/i18n/locales.ts';
+
+const PAYLOAD_RE = /<script type="application\/json" id="__payload">([\s\S]*?)<\/script>/;
+
+async function* htmlFiles(dir: string): AsyncGenerator<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* htmlFiles(path);
+    else if (entry.name === 'index.html') yield path;
+  }
+}
+
+/**
+ * Writes what the framework requests of SPEC §7 need beside the prerendered pages:
+ * - {page}/_payload.json: each page's data (the same JSON its HTML embeds), for client-side use;
+ * - _i18n/{locale}/messages.json: one locale's messages, as { [locale]: messages };
+ * - _app/builds/latest.json and _app/builds/meta/{buildId}.json: the outdated-build check.
+ */
+export default function buildArtifacts(): AstroIntegration {
+  const buildId = process.env.KIRABOSHI_BUILD_ID || `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  return {
+    name: 'kiraboshi:build-artifacts',
+    hooks: {
+      'astro:config:setup': ({ updateConfig }) => {
+        updateConfig({ vite: { define: { __BUILD_ID__: JSON.stringify(buildId) } } });
+      },
+      'astro:build:done': async ({ dir, logger }) => {
+        const root = fileURLToPath(dir);
+        let pages = 0;
+        for await (const file of htmlFiles(root)) {
+          const match = PAYLOAD_RE.exec(await readFile(file, 'utf8'));
+          if (!match) continue;
+          await writeFile(join(file, '..', '_payload.json'), JSON.parse(JSON.stringify(match[1])).replace(/\\u003c/g, '<'));
+          pages++;
+        }
+        const { messagesFor } = await import('../lib/i18n/catalogs.ts');
+        for (const locale of LOCALES) {
+          await mkdir(join(root, '_i18n', locale), { recursive: true });
+          await writeFile(join(root, '_i18n', locale, 'messages.json'), JSON.stringify({ [locale]: messagesFor(locale) }));
+        }
+        const meta = { id: buildId, timestamp: Date.now(), matcher: {}, prerendered: pages };
+        await mkdir(join(root, '_app', 'builds', 'meta'), { recursive: true });
+        await writeFile(join(root, '_app', 'builds', 'latest.json'), JSON.stringify({ id: buildId, timestamp: meta.timestamp }));
+        await writeFile(join(root, '_app', 'builds', 'meta', `${buildId}.json`), JSON.stringify(meta));
+        logger.info(`build ${buildId}: ${pages} payloads, ${LOCALES.length} message files`);
+      },
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The request/response contract shared by the server (validation) and the browser (types).
+ * One schema per call; browser code imports types only, so zod never reaches the bundle.
+ */
+import { z } from 'zod';
+
+/** Stable machine-readable error codes; the message beside them is in the caller's language. */
+export const ERROR_CODES = [
+  'VALIDATION_FAILED', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'ROUTE_NOT_FOUND', 'CONFLICT',
+  'RATE_LIMITED', 'PAYLOAD_TOO_LARGE', 'ORIGIN_REFUSED', 'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ApiErrorBody {
+  success: false;
+  code: ErrorCode;
+  message: string;
+  requestId?: string;
+  /** For VALIDATION_FAILED: which fields failed and why. */
+  issues?: Array<{ path: string; message: string }>;
+}
+
+/** Positive integer ids (KVID, UID) up to 2^53-1, from a query string or JSON. */
+export const positiveId = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .positive('must be positive')
+  .max(Number.MAX_SAFE_INTEGER, 'is out of range');
+
+export const healthResponse = z.object({
+  success: z.literal(true),
+  status: z.enum(['ok', 'degraded']),
+  database: z.enum(['pglite', 'postgres']),
+  databaseOk: z.boolean(),
+  buildId: z.string().nullable(),
+  uptimeSeconds: z.number(),
+});
+export type HealthResponse = z.infer<typeof healthResponse>;
+
+export const videoExistsQuery = z.object({ videoId: positiveId });
+export const videoExistsResponse = z.object({ success: z.boolean(), exist: z.boolean(), message: z.string().optional() });
+export type VideoExistsResponse = z.infer<typeof videoExistsResponse>;
+
+export const userExistsQuery = z.object({ uid: positiveId });
+export const userExistsResponse = z.object({ success: z.boolean(), exists: z.boolean(), message: z.string().optional() });
+export type UserExistsResponse = z.infer<typeof userExistsResponse>;

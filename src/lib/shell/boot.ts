@@ -1,0 +1,175 @@
+/**
+ * Wires the static shell once per page: toasts, loading bar, tooltips, navigation guard,
+ * breakpoint attribute, side bar, settings exit route, service worker and the outdated-build
+ * check. Plain DOM code: the shell must work before (and without) any React island.
+ */
+import { $toasts, showToast, dismissToast, TOAST_ENTER_MS, type Toast } from '../stores/toast.ts';
+import { $loading, startLoading, finishLoading } from '../stores/loading.ts';
+import { $breakpoint } from '../stores/breakpoint.ts';
+import { $appSettings } from '../stores/app-settings.ts';
+import { checkNavigation } from '../navigation/safe-url.ts';
+import { splitLocale } from '../i18n/locales.ts';
+import { createCharacter } from './easter-egg.ts';
+
+interface ShellData {
+  locale: string;
+  route: string;
+  buildId: string;
+  messages: { toast: Record<string, string> };
+  allowedExternalOrigins: string[];
+  greeting: string;
+}
+
+export const BUILD_CHECK_INTERVAL_MS = 3_600_000;
+
+function readShellData(): ShellData {
+  return JSON.parse(document.getElementById('shell-data')?.textContent || '{}') as ShellData;
+}
+
+function renderToasts(area: HTMLElement, closeLabel: string): void {
+  const render = (toasts: Toast[]) => {
+    const alive = new Set(toasts.map((t) => String(t.id)));
+    for (const el of Array.from(area.children) as HTMLElement[]) {
+      if (!alive.has(el.dataset.id ?? '')) {
+        el.classList.add('leaving');
+        setTimeout(() => el.remove(), 300);
+      }
+    }
+    for (const toast of toasts) {
+      if (area.querySelector(`[data-id="${toast.id}"]`)) continue;
+      const el = document.createElement('div');
+      el.className = `toast toast-${toast.severity}`;
+      el.dataset.id = String(toast.id);
+      el.setAttribute('role', toast.severity === 'error' ? 'alert' : 'status');
+      el.style.animationDuration = `${TOAST_ENTER_MS}ms`;
+      const text = document.createElement('span');
+      text.textContent = toast.message; // text, never HTML
+      const close = document.createElement('button');
+      close.type = 'button';
+      close.className = 'toast-close';
+      close.setAttribute('aria-label', closeLabel);
+      close.textContent = '×';
+      close.addEventListener('click', () => dismissToast(toast.id));
+      el.append(text, close);
+      area.append(el);
+    }
+  };
+  $toasts.subscribe(render);
+}
+
+function wireLoadingBar(bar: HTMLElement): void {
+  $loading.subscribe((state) => {
+    bar.hidden = !state.visible;
+    bar.style.setProperty('--progress', `${state.progress}%`);
+    bar.classList.toggle('error', state.error);
+  });
+  // A multi-page site: a navigation starts when the page is being left, and finishes on show.
+  addEventListener('beforeunload', () => startLoading());
+  addEventListener('pageshow', () => finishLoading());
+}
+
+function wireTooltips(area: HTMLElement): void {
+  // Only on devices with a hovering pointer, and only for a non-blank title (SPEC §5).
+  if (!matchMedia('(hover: hover) and (pointer: fine)').matches) return;
+  document.addEventListener('pointerover', (event) => {
+    const target = (event.target as Element | null)?.closest<HTMLElement>('[data-tooltip]');
+    const title = target?.dataset.tooltip?.trim();
+    if (!target || !title) return;
+    area.textContent = title;
+    area.hidden = false;
+    const rect = target.getBoundingClientRect();
+    const placement = target.dataset.tooltipPlacement ?? 'bottom';
+    const x = placement === 'right' ? rect.right + 8 : rect.left + rect.width / 2;
+    const y = placement === 'right' ? rect.top + rect.height / 2 : rect.bottom + 8;
+    area.dataset.placement = placement;
+    area.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+    target.addEventListener('pointerleave', () => (area.hidden = true), { once: true });
+  });
+}
+
+function wireNavigationGuard(data: ShellData): void {
+  document.addEventListener('click', (event) => {
+    const anchor = (event.target as Element | null)?.closest('a[href]');
+    if (!anchor) return;
+    const verdict = checkNavigation(anchor.getAttribute('href') ?? '', location.origin, data.allowedExternalOrigins);
+    if (!verdict.ok) {
+      event.preventDefault();
+      showToast({ message: data.messages.toast.navigationRefused, severity: 'warning' });
+      console.warn(`Navigation refused (${verdict.reason}):`, anchor.getAttribute('href'));
+    }
+  }, { capture: true });
+}
+
+function wireSideBar(): void {
+  const toggle = document.getElementById('sidebar-toggle');
+  if (!toggle) return;
+  const apply = (collapsed: boolean) => {
+    document.documentElement.toggleAttribute('data-sidebar-collapsed', collapsed);
+    toggle.setAttribute('aria-expanded', String(!collapsed));
+  };
+  apply(localStorage.getItem('sidebar-collapsed') === 'true');
+  toggle.addEventListener('click', () => {
+    const collapsed = !document.documentElement.hasAttribute('data-sidebar-collapsed');
+    localStorage.setItem('sidebar-collapsed', String(collapsed));
+    apply(collapsed);
+  });
+}
+
+/** Settings remembers where it was opened from (exit) and which page was last visited. */
+function trackSettingsRoutes(): void {
+  const { route } = splitLocale(location.pathname);
+  const settingsPage = /^\/settings\/([^/]+)$/.exec(route)?.[1];
+  if (settingsPage && settingsPage !== 'exit') $appSettings.setKey('lastSettingPage', settingsPage);
+  else if (!route.startsWith('/settings')) $appSettings.setKey('exitSettingRoute', route + location.search);
+}
+
+function registerServiceWorker(): void {
+  addEventListener('load', () => {
+    if (!('serviceWorker' in navigator)) {
+      console.error('serviceWorker is not supported in current browser!');
+      return;
+    }
+    navigator.serviceWorker.register('/sw.js').catch((error) => console.error('service worker registration failed', error));
+  });
+}
+
+function watchForNewBuild(data: ShellData): void {
+  const check = async () => {
+    try {
+      const response = await fetch('/_app/builds/latest.json', { cache: 'no-store' });
+      if (!response.ok) throw new Error(`HTTP error! Status: ${response.status}`);
+      const latest = (await response.json()) as { id: string };
+      if (latest.id && latest.id !== data.buildId) {
+        showToast({ message: data.messages.toast.newVersion, severity: 'info', duration: 10_000 });
+        clearInterval(interval);
+      }
+    } catch (error) {
+      console.error('Failed to fetch the app manifest', error);
+    }
+  };
+  const interval = setInterval(check, BUILD_CHECK_INTERVAL_MS);
+}
+
+export function bootShell(): void {
+  try {
+    const data = readShellData();
+    const toastArea = document.getElementById('toast-area');
+    if (toastArea) renderToasts(toastArea, data.messages.toast.close);
+    const bar = document.getElementById('loading-bar');
+    if (bar) wireLoadingBar(bar);
+    const tooltipArea = document.getElementById('tooltip-area');
+    if (tooltipArea) wireTooltips(tooltipArea);
+    wireNavigationGuard(data);
+    wireSideBar();
+    trackSettingsRoutes();
+    $breakpoint.subscribe((bp) => (document.documentElement.dataset.breakpoint = bp));
+    registerServiceWorker();
+    watchForNewBuild(data);
+    const character = createCharacter();
+    Object.defineProperty(window, 'kirara', { value: character, configurable: true });
+    console.log(`%c☆ ${data.greeting}`, 'color:#f06e8e;font-size:14px;font-weight:bold');
+    (window as unknown as { kiraboshi: unknown }).kiraboshi = { showToast, startLoading, finishLoading };
+  } catch (error) {
+    console.error('error caught during app initialization', error);
+  }
+}

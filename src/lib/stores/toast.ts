@@ -1,0 +1,39 @@
+import { atom } from 'nanostores';
+
+export type ToastSeverity = 'success' | 'warning' | 'error' | 'info';
+export interface Toast {
+  id: number;
+  message: string;
+  severity: ToastSeverity;
+  /** Milliseconds on screen before it removes itself. */
+  duration: number;
+  timestamp: number;
+  icon?: string;
+}
+
+export const TOAST_DEFAULT_DURATION_MS = 2000;
+export const TOAST_ENTER_MS = 500;
+export const TOAST_LEAVE_MS = 300;
+export const TOAST_OFFSET_PX = 50;
+
+export const $toasts = atom<Toast[]>([]);
+let nextId = 1;
+
+/** Shows a toast; one without a message shows the default finish text (SPEC §8). */
+export function showToast(input: Partial<Omit<Toast, 'id' | 'timestamp'>>, defaultFinishText = 'OK'): Toast {
+  const toast: Toast = {
+    id: nextId++,
+    message: input.message?.trim() ? input.message : defaultFinishText,
+    severity: input.severity ?? 'info',
+    duration: input.duration ?? TOAST_DEFAULT_DURATION_MS,
+    timestamp: Date.now(),
+    icon: input.icon,
+  };
+  $toasts.set([...$toasts.get(), toast]);
+  setTimeout(() => dismissToast(toast.id), toast.duration);
+  return toast;
+}
+
+export function dismissToast(id: number): void {
+  $toasts.set($toasts.get().filter((t) => t.id !== id));
+}
