@@ -28,7 +28,8 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
   return {
     port: Number(env.PORT) || 4321,
     host: env.HOST || 'localhost',
-    dataDir: resolve(env.DATA_DIR || 'data'),
+    // ':memory:' keeps the embedded database in memory (tests, throwaway demos).
+    dataDir: env.DATA_DIR === ':memory:' ? '' : resolve(env.DATA_DIR || 'data'),
     databaseUrl: env.DATABASE_URL || undefined,
     isDevelopment: env.NODE_ENV === 'development',
     logLevel: level && ['debug', 'info', 'warn', 'error'].includes(level) ? level : 'info',

@@ -18,7 +18,7 @@ import type { SiteLocals } from './site/locals.ts';
 export async function startServer(env: Record<string, string | undefined> = process.env) {
   const config = readServerConfig(env);
   const logger = createLogger(config.logLevel, { service: 'kiraboshi' });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir || undefined });
   const applied = await migrateToLatest(database.db);
   logger.info('database ready', { kind: database.kind, migrationsApplied: applied });
 

@@ -44,3 +44,57 @@ export type VideoExistsResponse = z.infer<typeof videoExistsResponse>;
 export const userExistsQuery = z.object({ uid: positiveId });
 export const userExistsResponse = z.object({ success: z.boolean(), exists: z.boolean(), message: z.string().optional() });
 export type UserExistsResponse = z.infer<typeof userExistsResponse>;
+
+/** Block flags that video and user responses carry (SPEC §3). */
+export const blockFlags = z.object({
+  isBlockedByOther: z.boolean().optional(),
+  isBlocked: z.boolean().optional(),
+  isHidden: z.boolean().optional(),
+});
+
+/** A video in a list (API-NOTES "Thumb item"); duration in milliseconds, times in epoch ms. */
+export const videoThumb = z.object({
+  videoId: positiveId,
+  title: z.string(),
+  image: z.string(),
+  uploadDate: z.number(),
+  watchedCount: z.number(),
+  uploader: z.string(),
+  uploaderNickname: z.string().nullable(),
+  uploaderId: positiveId,
+  duration: z.number(),
+  description: z.string(),
+});
+export type VideoThumb = z.infer<typeof videoThumb>;
+
+export const videoListResponse = blockFlags.extend({
+  success: z.boolean(),
+  message: z.string().optional(),
+  videosCount: z.number(),
+  videos: z.array(videoThumb),
+});
+export type VideoListResponse = z.infer<typeof videoListResponse>;
+
+export const videoResponse = blockFlags.extend({
+  success: z.boolean(),
+  message: z.string().optional(),
+  video: z.record(z.string(), z.unknown()).optional(),
+});
+export type VideoResponse = z.infer<typeof videoResponse>;
+
+export const tagListResponse = z.object({
+  success: z.boolean(),
+  message: z.string().optional(),
+  result: z.array(z.object({ tagId: positiveId, tagNameList: z.array(z.unknown()) })),
+});
+export type TagListResponse = z.infer<typeof tagListResponse>;
+
+export const historyResponse = z.object({ success: z.boolean(), message: z.string().optional(), result: z.array(z.record(z.string(), z.unknown())) });
+export type HistoryResponse = z.infer<typeof historyResponse>;
+
+export const invitationCodeListResponse = z.object({
+  success: z.boolean(),
+  message: z.string().optional(),
+  invitationCodeResult: z.array(z.record(z.string(), z.unknown())),
+});
+export type InvitationCodeListResponse = z.infer<typeof invitationCodeListResponse>;

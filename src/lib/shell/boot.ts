@@ -10,6 +10,8 @@ import { $appSettings } from '../stores/app-settings.ts';
 import { checkNavigation } from '../navigation/safe-url.ts';
 import { splitLocale } from '../i18n/locales.ts';
 import { createCharacter } from './easter-egg.ts';
+import { setApiBase } from '../api/http.ts';
+import { publicConfig } from '../public-config.ts';
 
 interface ShellData {
   locale: string;
@@ -152,6 +154,7 @@ function watchForNewBuild(data: ShellData): void {
 
 export function bootShell(): void {
   try {
+    setApiBase(publicConfig.apiBase);
     const data = readShellData();
     const toastArea = document.getElementById('toast-area');
     if (toastArea) renderToasts(toastArea, data.messages.toast.close);

@@ -1,0 +1,96 @@
+/**
+ * The browser's HTTP helper (SPEC §7): every call sends credentials, has a 30000 ms timeout
+ * that aborts it, and a non-OK response raises 'HTTP error! Status: {status}' (also logged).
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const UPLOAD_TIMEOUT_MS = 60_000;
+
+export class HttpError extends Error {
+  readonly status: number;
+  /** The parsed error body ({ success, code, message }) when the server sent JSON. */
+  readonly body: unknown;
+  constructor(status: number, body: unknown) {
+    super(`HTTP error! Status: ${status}`);
+    this.name = 'HttpError';
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export class TimeoutError extends Error {
+  constructor(url: string, ms: number) {
+    super(`Request timed out after ${ms} ms: ${url}`);
+    this.name = 'TimeoutError';
+  }
+}
+
+export type Query = Record<string, string | number | boolean | undefined | null | readonly (string | number)[]>;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Query;
+  /** JSON-encoded unless it is FormData. */
+  body?: unknown;
+  headers?: HeadersInit;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Backend base address; the configured one by default. */
+  base?: string;
+  fetchImpl?: typeof fetch;
+}
+
+let defaultBase = '/api/';
+/** Set once at start from the runtime configuration. */
+export function setApiBase(base: string): void {
+  defaultBase = base.endsWith('/') ? base : `${base}/`;
+}
+
+export function buildUrl(base: string, path: string, query?: Query): string {
+  const url = base + path.replace(/^\/+/, '');
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) value.forEach((v) => params.append(key, String(v)));
+    else params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${url}${url.includes('?') ? '&' : '?'}${qs}` : url;
+}
+
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', query, body, headers, timeoutMs = REQUEST_TIMEOUT_MS, signal, base = defaultBase, fetchImpl = fetch } = options;
+  const url = buildUrl(base, path, query);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new TimeoutError(url, timeoutMs)), timeoutMs);
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
+  try {
+    const response = await fetchImpl(url, {
+      method,
+      credentials: 'include',
+      headers: body === undefined || isForm ? headers : { 'Content-Type': 'application/json', ...headers },
+      body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
+      signal: controller.signal,
+    });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    if (!response.ok) {
+      const error = new HttpError(response.status, parsed);
+      console.error(error.message, url);
+      throw error;
+    }
+    return parsed as T;
+  } catch (error) {
+    if (controller.signal.aborted && controller.signal.reason instanceof TimeoutError) throw controller.signal.reason;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}

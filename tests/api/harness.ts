@@ -1,0 +1,67 @@
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { startServer } from '../../server/main.ts';
+import { openDatabase } from '../../server/db/database.ts';
+
+export type Backend = 'pglite' | 'postgres';
+
+/** PGlite always; PostgreSQL too when TEST_DATABASE_URL names a server (CI sets it). */
+export const BACKENDS: Backend[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/** A fresh, empty PostgreSQL database on the test server, dropped by the returned function. */
+async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `kiraboshi_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  // UTF-8 collation so text search behaves as in production (CJK needs a UTF-8 LC_CTYPE).
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestServer {
+  baseUrl: string;
+  api: (path: string, init?: RequestInit) => Promise<Response>;
+  db: Awaited<ReturnType<typeof startServer>>['database']['db'];
+  close: () => Promise<void>;
+}
+
+/**
+ * Starts the real server (same entry as `npm start`) on a random port with a fresh database.
+ * `site: true` also serves the built site from dist/ (run `npm run build` first).
+ */
+export async function startTestServer(backend: Backend, options: { site?: boolean; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const pgDb = backend === 'postgres' ? await freshPostgresDatabase() : null;
+  const running = await startServer({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: ':memory:',
+    DATABASE_URL: pgDb?.url,
+    SERVE_SITE: options.site ? '1' : '0',
+    LOG_LEVEL: 'error',
+    ...options.env,
+  });
+  const baseUrl = `http://127.0.0.1:${running.port}`;
+  return {
+    baseUrl,
+    api: (path, init) => fetch(`${baseUrl}/api/${path.replace(/^\//, '')}`, init),
+    db: running.database.db,
+    close: async () => {
+      await running.close();
+      await pgDb?.drop();
+    },
+  };
+}
+
+export { openDatabase };

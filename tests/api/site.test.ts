@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { request as httpRequest } from 'node:http';
+import { startTestServer, type TestServer } from './harness.ts';
+import { hashToken } from '../../server/services/sessions.ts';
+
+const built = existsSync('dist/server/entry.mjs');
+
+/** The site as the one process serves it: navigation rules, prerendered files, on-demand pages. */
+describe.skipIf(!built)('site served by the server (needs `npm run build`)', () => {
+  let server: TestServer;
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(server.baseUrl + path, { headers, redirect: 'manual' });
+
+  beforeAll(async () => {
+    server = await startTestServer('pglite', { site: true });
+  });
+  afterAll(() => server?.close());
+
+  it('serves prerendered pages with the locale’s lang and revalidating cache headers', async () => {
+    const response = await get('/en/');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toContain('max-age=0');
+    expect(await response.text()).toContain('<html lang="en-US"');
+    expect(await (await get('/yue/')).text()).toContain('<html lang="zh-Hant-HK"');
+  });
+
+  it('compresses text, answers conditional requests and HEAD', async () => {
+    const raw = await new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+      const req = httpRequest(`${server.baseUrl}/en/search`, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(raw.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(raw.body).toString()).toContain('<title>Search - Kiraboshi</title>');
+    const etag = (await get('/en/search')).headers.get('etag')!;
+    expect((await get('/en/search', { 'If-None-Match': etag })).status).toBe(304);
+    expect((await fetch(`${server.baseUrl}/en/search`, { method: 'HEAD' })).status).toBe(200);
+  });
+
+  it('writes each prerendered page’s data beside it as _payload.json', async () => {
+    const response = await get('/en/search/_payload.json');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ locale: 'en', route: '/search', title: 'Search', data: { page: 'search' } });
+  });
+
+  it('serves one locale’s messages for 24 hours and the build manifest uncached', async () => {
+    const messages = await get('/_i18n/ja/messages.json');
+    expect(messages.headers.get('cache-control')).toBe('public, max-age=86400');
+    expect(((await messages.json()) as { ja: { nav: { home: string } } }).ja.nav.home).toBe('ホーム');
+    const latest = await get('/_app/builds/latest.json');
+    expect(latest.headers.get('cache-control')).toBe('no-cache');
+    const { buildId } = (await (await server.api('health')).json()) as { buildId: string };
+    expect(((await latest.json()) as { id: string }).id).toBe(buildId);
+  });
+
+  it('never serves files outside the site', async () => {
+    for (const path of ['/../package.json', '/%2e%2e/package.json', '/..%2f..%2fpackage.json', '/%00']) {
+      const response = await get(path);
+      expect(response.status, path).not.toBe(200);
+      expect(await response.text()).not.toContain('"scripts"');
+    }
+  });
+
+  it('renders a video uploaded after the build at once, and sends a missing one to error 301', async () => {
+    const user = await server.db.insertInto('users').values({ username: 'uploader' }).returning('uid').executeTakeFirstOrThrow();
+    const video = await server.db.insertInto('videos').values({ uploader_uid: user.uid, title: 't', status: 'approved' }).returning('video_id').executeTakeFirstOrThrow();
+    const page = await get(`/ja/video/kv${video.video_id}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toContain('s-maxage=60');
+    expect(page.headers.get('content-language')).toBe('ja-JP');
+    expect(await page.text()).toContain(`動画 kv${video.video_id}`);
+    expect((await get(`/video/${video.video_id}`)).headers.get('location')).toBe(`/video/kv${video.video_id}`);
+    expect((await get(`/video/kv${video.video_id}/comments`)).headers.get('location')).toBe(`/video/kv${video.video_id}`);
+    const missing = await get('/en/video/kv999999');
+    expect(missing.status).toBe(302);
+    expect(missing.headers.get('location')).toBe('/en/error/301');
+    const tooBig = await get('/video/kv99999999999999999999');
+    expect(tooBig.status).toBe(404);
+    expect(await tooBig.text()).toContain('KVID 超出了支持的范围');
+  });
+
+  it('renders user pages on demand with the UID messages of the spec', async () => {
+    const user = await server.db.insertInto('users').values({ username: 'hikari', user_nickname: 'ひかり' }).returning('uid').executeTakeFirstOrThrow();
+    const page = await get(`/user/${user.uid}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('ひかり');
+    expect((await get(`/en/user/${user.uid}/collections`)).status).toBe(200);
+    expect((await get(`/user/${user.uid}/videos/extra`)).headers.get('location')).toBe(`/user/${user.uid}`);
+    const invalid = await get('/user/abc');
+    expect(invalid.status).toBe(404);
+    expect(await invalid.text()).toContain('不合法');
+    const missing = await get('/en/user/987654');
+    expect(missing.status).toBe(404);
+    const text = await missing.text();
+    expect(text).toContain('用户不存在');
+    expect(text).toContain('This user does not exist.');
+  });
+
+  it('admits administrators to the administrator settings pages and redirects everyone else', async () => {
+    const guest = await get('/en/settings/content');
+    expect(guest.status).toBe(302);
+    expect(guest.headers.get('location')).toBe('/en/settings/appearance');
+    const admin = await server.db.insertInto('users').values({ username: 'admin', roles: ['administrator'] }).returning('uid').executeTakeFirstOrThrow();
+    const member = await server.db.insertInto('users').values({ username: 'member', roles: ['user'] }).returning('uid').executeTakeFirstOrThrow();
+    const expires_at = new Date(Date.now() + 3_600_000);
+    await server.db.insertInto('sessions').values([
+      { token_hash: hashToken('admin-token'), uid: admin.uid, expires_at },
+      { token_hash: hashToken('member-token'), uid: member.uid, expires_at },
+    ]).execute();
+    for (const page of ['content', 'user-info', 'user-block']) {
+      const asAdmin = await get(`/settings/${page}`, { Cookie: `uid=${admin.uid}; token=admin-token` });
+      expect(asAdmin.status, page).toBe(200);
+      expect(asAdmin.headers.get('cache-control')).toBe('private, no-store');
+      const asMember = await get(`/settings/${page}`, { Cookie: `uid=${member.uid}; token=member-token` });
+      expect(asMember.headers.get('location')).toBe('/settings/appearance');
+    }
+    const forged = await get('/settings/content', { Cookie: `uid=${admin.uid}; token=member-token` });
+    expect(forged.status).toBe(302);
+  });
+
+  it('answers unknown settings pages and unknown paths with 404', async () => {
+    const unknown = await get('/en/settings/nonsense');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('There is no settings page called “nonsense”.');
+    const nope = await get('/nope');
+    expect(nope.status).toBe(404);
+    expect(await nope.text()).toContain('Page Not Found: /nope');
+    expect((await get('/xx/video/kv1')).status).toBe(404);
+  });
+
+  it('serves a sitemap with every language as hreflang alternates', async () => {
+    const response = await get('/sitemap.xml');
+    expect(response.headers.get('content-type')).toContain('application/xml');
+    const xml = await response.text();
+    expect(xml).toContain('<loc>http://localhost:4321/en/search</loc>');
+    expect(xml).toContain('hreflang="zh-Hant-HK" href="http://localhost:4321/yue/search"');
+    expect(xml).not.toContain('/settings');
+  });
+});
