@@ -10,6 +10,8 @@ import { $appSettings } from '../stores/app-settings.ts';
 import { checkNavigation } from '../navigation/safe-url.ts';
 import { splitLocale } from '../i18n/locales.ts';
 import { createCharacter } from './easter-egg.ts';
+import { switchLanguage } from '../i18n/switch.ts';
+import { isLocale } from '../i18n/locales.ts';
 import { setApiBase } from '../api/http.ts';
 import { publicConfig } from '../public-config.ts';
 
@@ -102,6 +104,24 @@ function wireNavigationGuard(data: ShellData): void {
   }, { capture: true });
 }
 
+function wireLanguageMenu(): void {
+  const menu = document.querySelector<HTMLDetailsElement>('[data-language-menu]');
+  if (!menu) return;
+  menu.addEventListener('click', (event) => {
+    const link = (event.target as Element).closest<HTMLAnchorElement>('[data-switch-locale]');
+    const code = link?.dataset.switchLocale;
+    if (!link || !isLocale(code)) return;
+    event.preventDefault();
+    menu.open = false;
+    if (link.getAttribute('aria-current') !== 'true') switchLanguage(code);
+  });
+  const close = (event: Event) => {
+    if (menu.open && (event instanceof KeyboardEvent ? event.key === 'Escape' : !menu.contains(event.target as Node))) menu.open = false;
+  };
+  document.addEventListener('pointerdown', close);
+  document.addEventListener('keydown', close);
+}
+
 function wireSideBar(): void {
   const toggle = document.getElementById('sidebar-toggle');
   if (!toggle) return;
@@ -164,6 +184,7 @@ export function bootShell(): void {
     if (tooltipArea) wireTooltips(tooltipArea);
     wireNavigationGuard(data);
     wireSideBar();
+    wireLanguageMenu();
     trackSettingsRoutes();
     $breakpoint.subscribe((bp) => (document.documentElement.dataset.breakpoint = bp));
     registerServiceWorker();

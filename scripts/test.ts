@@ -1,0 +1,65 @@
+/**
+ * `npm test`: builds the site, then runs every test (unit and API with Vitest, browser with
+ * Playwright on Debian's Chromium) and closes with one 'N passed, N failed' line.
+ */
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const REPORTS = join('tests', '.tmp');
+const binPath = join(process.cwd(), 'node_modules', '.bin');
+const env = { ...process.env, PATH: `${binPath}:${process.env.PATH}`, ASTRO_TELEMETRY_DISABLED: '1', CHROMIUM_PATH: CHROMIUM };
+
+function run(command: string, args: string[], options: SpawnSyncOptions = {}): number {
+  console.log(`\n$ ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env, ...options });
+  return result.status ?? 1;
+}
+
+function ensureChromium(): void {
+  if (existsSync(CHROMIUM)) return;
+  if (process.getuid?.() === 0) {
+    console.log('Chromium is missing: installing Debian’s package (apt-get install chromium)…');
+    run('apt-get', ['update', '-qq']);
+    if (run('apt-get', ['install', '-y', '-qq', 'chromium', 'fonts-noto-cjk'], { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } }) === 0) return;
+  }
+  console.error(`The browser tests need Debian's Chromium at ${CHROMIUM}. Install it with:\n  sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk\nor set CHROMIUM_PATH to another Chromium binary.`);
+  process.exit(1);
+}
+
+function count(file: string, pick: (json: any) => { passed: number; failed: number; skipped: number }) {
+  try {
+    return pick(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    return { passed: 0, failed: 1, skipped: 0 }; // no report: the runner itself failed
+  }
+}
+
+if (Number(process.versions.node.split('.')[0]) < 24) {
+  console.error(`Node ${process.version} is running the tests; the project needs Node 24 from node_modules/.bin (run through npm, or put node_modules/.bin first on PATH).`);
+  process.exit(1);
+}
+ensureChromium();
+rmSync(REPORTS, { recursive: true, force: true });
+mkdirSync(REPORTS, { recursive: true });
+
+if (run('astro', ['build']) !== 0) {
+  console.error('The site did not build.');
+  console.log('\ntests: 0 passed, 1 failed');
+  process.exit(1);
+}
+const vitestFile = join(REPORTS, 'vitest.json');
+const playwrightFile = join(REPORTS, 'playwright.json');
+const vitestStatus = run('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestFile}`]);
+const playwrightStatus = run('playwright', ['test', '--reporter=list,json'], { env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightFile } });
+
+const unit = count(vitestFile, (j) => ({ passed: j.numPassedTests, failed: j.numFailedTests, skipped: j.numPendingTests + (j.numTodoTests ?? 0) }));
+const browser = count(playwrightFile, (j) => ({ passed: j.stats.expected, failed: j.stats.unexpected + (j.stats.flaky ?? 0), skipped: j.stats.skipped }));
+const passed = unit.passed + browser.passed;
+const failed = unit.failed + browser.failed + (vitestStatus && !unit.failed ? 1 : 0) + (playwrightStatus && !browser.failed ? 1 : 0);
+const skipped = unit.skipped + browser.skipped;
+console.log(`\nunit and API: ${unit.passed} passed, ${unit.failed} failed, ${unit.skipped} skipped`);
+console.log(`browser: ${browser.passed} passed, ${browser.failed} failed, ${browser.skipped} skipped`);
+console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed ? 1 : 0);
