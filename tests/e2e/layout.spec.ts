@@ -57,13 +57,26 @@ test.describe('breakpoints on /en/', () => {
         expect(Math.round((await sideBar.boundingBox())!.width)).toBe(208);
       }
 
-      // Nothing in the shell is wider than the window.
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
-
       const dir = join(testInfo.project.outputDir, 'screens');
       mkdirSync(dir, { recursive: true });
       await page.screenshot({ path: join(dir, `home-${name}.png`), fullPage: true, animations: 'disabled' });
+    });
+  }
+
+  for (const { name, width } of cases) {
+    test(`${name} at ${width}px: the shell fits the window (no sideways scrolling, nothing cut off)`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/en/');
+      await waitForShell(page);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, 'page is wider than the window').toBeLessThanOrEqual(0);
+      // Every control of the app bar is inside the window.
+      for (const control of await page.locator('.app-bar :is(a, button, summary, input)').all()) {
+        if (!(await control.isVisible())) continue;
+        const box = (await control.boundingBox())!;
+        expect(box.x + box.width, `${await control.evaluate((el) => el.outerHTML.slice(0, 80))} ends past the right edge`)
+          .toBeLessThanOrEqual(width + 0.5);
+      }
     });
   }
 

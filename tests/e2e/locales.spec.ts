@@ -3,7 +3,7 @@
  * the language switch that keeps the route, and first-load detection at the root.
  */
 import { test, expect } from '@playwright/test';
-import { HTML_LANG, LOCALE_CODES, homePath, localized, msg, pathOf, responseChain, waitForIslands } from './helpers.ts';
+import { HTML_LANG, LOCALE_CODES, homePath, localized, msg, pathOf, responseChain, waitForIslands, waitForShell } from './helpers.ts';
 
 test.describe('every locale renders in its own language', () => {
   for (const locale of LOCALE_CODES) {
@@ -51,20 +51,27 @@ test.describe('language switch keeps the route', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/search');
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hans-CN');
+    await waitForShell(page);
     await waitForIslands(page);
 
-    const button = page.getByRole('button', { name: msg('zhs', 'topbar.language'), exact: true });
-    await expect(button).toBeVisible();
-    await expect(button).toHaveAttribute('aria-expanded', 'false');
-    await button.click();
-    await expect(button).toHaveAttribute('aria-expanded', 'true');
+    // The menu's trigger is labelled with the page language's topbar.language (a button or a disclosure summary).
+    const label = msg('zhs', 'topbar.language');
+    const trigger = page.locator(`.app-bar :is(button, summary)[aria-label="${label}"]`);
+    await expect(trigger).toHaveCount(1);
+    await expect(trigger).toBeVisible();
+    const popup = page.locator('.app-bar .language-popup');
+    await expect(popup).toBeHidden();
 
-    const menu = page.getByRole('menu', { name: msg('zhs', 'topbar.language') });
-    await expect(menu).toBeVisible();
-    await expect(menu.getByRole('menuitemradio')).toHaveCount(10);
-    await expect(menu.getByRole('menuitemradio', { name: '简体中文' })).toHaveAttribute('aria-checked', 'true');
+    await trigger.click();
+    await expect(popup).toBeVisible();
+    const items = popup.locator('a.language-item');
+    await expect(items).toHaveCount(10);
+    await expect(items.and(page.locator('.current'))).toHaveText('简体中文');
+    const english = items.filter({ hasText: /^English$/ });
+    await expect(english).toHaveAttribute('href', '/en/search');
+    await expect(english).toHaveAttribute('lang', 'en-US');
 
-    await menu.getByRole('menuitemradio', { name: 'English', exact: true }).click();
+    await english.click();
     await page.waitForURL('**/en/search');
     expect(pathOf(page)).toBe('/en/search');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
@@ -75,9 +82,23 @@ test.describe('language switch keeps the route', () => {
     expect(cookie?.path).toBe('/');
   });
 
+  test('the language menu closes with Escape and keeps the page', async ({ page }) => {
+    await page.goto('/en/search');
+    await waitForShell(page);
+    await waitForIslands(page);
+    const trigger = page.locator(`.app-bar :is(button, summary)[aria-label="${msg('en', 'topbar.language')}"]`);
+    const popup = page.locator('.app-bar .language-popup');
+    await trigger.click();
+    await expect(popup).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(popup).toBeHidden();
+    expect(pathOf(page)).toBe('/en/search');
+  });
+
   test('settings language list: /en/settings/language -> 日本語 -> /ja/settings/language', async ({ page, context }) => {
     await page.goto('/en/settings/language');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
+    await waitForShell(page);
     await waitForIslands(page);
 
     const list = page.locator('ul.language-list');

@@ -31,7 +31,7 @@ export const LOCALE_INFO: Record<Locale, LocaleInfo> = {
   id: { code: 'id', htmlLang: 'id-ID', nativeName: 'Bahasa Indonesia', matches: ['id', 'in', 'ms'] },
   fr: { code: 'fr', htmlLang: 'fr-FR', nativeName: 'Français', matches: ['fr'] },
   yue: { code: 'yue', htmlLang: 'zh-Hant-HK', nativeName: '粵語', matches: ['yue', 'zh-hant-hk', 'zh-hk', 'zh-mo', 'zh-hant-mo'] },
-  ii: { code: 'ii', htmlLang: 'ii', nativeName: 'ꆈꌠꉙ (In-context translation)', matches: [] },
+  ii: { code: 'ii', htmlLang: 'ii', nativeName: 'ii · In-context translation', matches: [] },
 };
 
 export function isLocale(value: unknown): value is Locale {
