@@ -31,7 +31,7 @@ function readShellData(): ShellData {
 }
 
 function renderToasts(area: HTMLElement, closeLabel: string): void {
-  const render = (toasts: Toast[]) => {
+  const render = (toasts: readonly Toast[]) => {
     const alive = new Set(toasts.map((t) => String(t.id)));
     for (const el of Array.from(area.children) as HTMLElement[]) {
       if (!alive.has(el.dataset.id ?? '')) {
