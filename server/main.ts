@@ -31,6 +31,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
 
   const catalogue = createCatalogue(database.db);
   const siteLocals: SiteLocals = {
+    isDevelopment: config.isDevelopment,
     viewer: (request) => viewerFromCookies(database.db, request.headers.get('cookie')),
     videoExists: (id) => catalogue.videoExists(id),
     publicUser: (uid) => catalogue.publicUser(uid),

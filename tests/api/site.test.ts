@@ -142,3 +142,24 @@ describe.skipIf(!built)('site served by the server (needs `npm run build`)', () 
     expect(xml).not.toContain('/settings');
   });
 });
+
+describe.skipIf(!built)('a page that fails while rendering', () => {
+  for (const development of [false, true]) {
+    it(`shows the generic 500 page${development ? ' with the stack in development' : ' without internals in production'}`, async () => {
+      const server = await startTestServer('pglite', { site: true, env: development ? { NODE_ENV: 'development' } : {} });
+      try {
+        const { sql } = await import('kysely');
+        await sql`drop table users cascade`.execute(server.db);
+        const response = await fetch(`${server.baseUrl}/en/user/1`);
+        expect(response.status).toBe(500);
+        const html = await response.text();
+        expect(html).toContain('data-error-variant="generic"');
+        expect(html).toContain('Something went wrong');
+        if (development) expect(html).toMatch(/relation .*users.* does not exist/);
+        else expect(html).not.toMatch(/relation|does not exist|\.ts:\d+/);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});

@@ -7,6 +7,8 @@
     if (m) return decodeURIComponent(m[1]);
     try { return localStorage.getItem(name); } catch (e) { return null; }
   }
+  // A failure while preparing cookies sends the visitor home, unless already there (SPEC §2).
+  try { void document.cookie; } catch (e) { if (location.pathname !== '/') location.replace('/'); return; }
   var type = read('theme-type') || 'system';
   var dark = type === 'dark' || (type === 'system' && matchMedia('(prefers-color-scheme: dark)').matches);
   d.dataset.theme = dark ? 'dark' : 'light';
