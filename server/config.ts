@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
 import { readRuntimeConfig, type RuntimeConfig } from '../src/lib/config.ts';
 
 export interface ServerConfig {
@@ -17,6 +18,10 @@ export interface ServerConfig {
   serveSite: boolean;
   /** Trust X-Forwarded-* headers (behind a proxy or CDN). */
   trustProxy: boolean;
+  /** nodemailer SMTP URL; unset writes mails to the outbox folder. */
+  smtpUrl?: string;
+  mailFrom: string;
+  outboxDir: string;
   runtime: RuntimeConfig;
 }
 
@@ -24,12 +29,13 @@ type Env = Record<string, string | undefined>;
 
 export function readServerConfig(env: Env = process.env): ServerConfig {
   const runtime = readRuntimeConfig(env);
+  // ':memory:' keeps the embedded database in memory (tests, throwaway demos).
+  const dataDir = env.DATA_DIR === ':memory:' ? '' : resolve(env.DATA_DIR || 'data');
   const level = env.LOG_LEVEL as ServerConfig['logLevel'] | undefined;
   return {
     port: Number(env.PORT) || 4321,
     host: env.HOST || 'localhost',
-    // ':memory:' keeps the embedded database in memory (tests, throwaway demos).
-    dataDir: env.DATA_DIR === ':memory:' ? '' : resolve(env.DATA_DIR || 'data'),
+    dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     isDevelopment: env.NODE_ENV === 'development',
     logLevel: level && ['debug', 'info', 'warn', 'error'].includes(level) ? level : 'info',
@@ -37,6 +43,10 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     distDir: resolve(env.DIST_DIR || 'dist'),
     serveSite: env.SERVE_SITE !== '0',
     trustProxy: env.TRUST_PROXY === '1',
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Kiraboshi <no-reply@kiraboshi.localhost>',
+    // Mails of an in-memory instance go to a throwaway folder.
+    outboxDir: resolve(env.OUTBOX_DIR || (dataDir ? join(dataDir, 'outbox') : join(tmpdir(), `kiraboshi-outbox-${process.pid}`))),
     runtime,
   };
 }

@@ -13,6 +13,7 @@ import { createApiApp, apiBasePath } from './app/create-app.ts';
 import { createCatalogue } from './services/catalogue.ts';
 import { viewerFromCookies } from './services/sessions.ts';
 import { createSiteHandler } from './site/handler.ts';
+import { createMailer } from './mail/mailer.ts';
 import type { SiteLocals } from './site/locals.ts';
 
 export async function startServer(env: Record<string, string | undefined> = process.env) {
@@ -25,7 +26,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const buildId = await readFile(join(config.distDir, 'client', '_app', 'builds', 'latest.json'), 'utf8')
     .then((text) => (JSON.parse(text) as { id: string }).id)
     .catch(() => null);
-  const api = createApiApp({ db: database.db, databaseKind: database.kind, logger, config, buildId });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, from: config.mailFrom, logger });
+  const api = createApiApp({ db: database.db, databaseKind: database.kind, logger, config, buildId, mailer });
   const apiListener = getRequestListener(api.fetch);
   const apiPrefix = apiBasePath(config.runtime.apiBase);
 

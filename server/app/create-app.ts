@@ -11,6 +11,9 @@ import { localMessage } from './request-locale.ts';
 import { healthRoutes } from './routes/health.ts';
 import { videoRoutes } from './routes/video.ts';
 import { userRoutes } from './routes/user.ts';
+import { rbacRoutes } from './routes/rbac.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { Viewer } from '../services/sessions.ts';
 import { createCatalogue, type Catalogue } from '../services/catalogue.ts';
 import type { DatabaseKind } from '../db/database.ts';
 
@@ -18,12 +21,13 @@ export interface AppDeps {
   db: Kysely<Database>;
   databaseKind: DatabaseKind;
   logger: Logger;
-  config: Pick<ServerConfig, 'corsOrigins' | 'isDevelopment' | 'runtime'>;
+  config: Pick<ServerConfig, 'corsOrigins' | 'isDevelopment' | 'runtime' | 'trustProxy'>;
+  mailer: Mailer;
   buildId: string | null;
 }
 
 export interface AppEnv {
-  Variables: { requestId: string; logger: Logger; deps: AppDeps; catalogue: Catalogue };
+  Variables: { requestId: string; logger: Logger; deps: AppDeps; catalogue: Catalogue; viewer?: Viewer | null };
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -78,6 +82,7 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', healthRoutes());
   app.route('/video', videoRoutes());
   app.route('/user', userRoutes());
+  app.route('/rbac', rbacRoutes());
 
   app.notFound(() => {
     throw new AppError('ROUTE_NOT_FOUND');
@@ -89,7 +94,7 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
     const appError = error instanceof AppError ? error : null;
     if (!appError) logger.error('unhandled error', { err: error, method: c.req.method, path: c.req.path });
     const code = appError?.code ?? 'INTERNAL';
-    const body: ApiErrorBody = { success: false, code, message: localMessage(c.req.raw.headers, MESSAGE_KEY[code]), requestId };
+    const body: ApiErrorBody = { ...appError?.extra, success: false, code, message: localMessage(c.req.raw.headers, MESSAGE_KEY[code]), requestId };
     if (appError?.issues) body.issues = appError.issues;
     for (const [name, value] of Object.entries(appError?.headers ?? {})) c.header(name, value);
     c.header('X-Request-Id', requestId);

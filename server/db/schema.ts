@@ -9,6 +9,43 @@ export interface UsersTable {
   user_nickname: string | null;
   roles: ColumnType<string[], string[] | undefined, string[]>;
   created_at: CreatedAt;
+  email: string | null;
+  /** Argon2id; never leaves the server. */
+  password_hash: string | null;
+  signature: Generated<string>;
+  avatar: Generated<string>;
+  gender: Generated<string>;
+  interface_language: Generated<string>;
+  is_updated_after_review: Generated<boolean>;
+  updated_at: Generated<Date>;
+}
+
+export type VerificationPurpose = 'registration' | 'change-email' | 'change-password' | 'forgot-password' | 'login';
+
+export interface VerificationCodesTable {
+  id: Generated<number>;
+  email: string;
+  purpose: VerificationPurpose;
+  code_hash: string;
+  attempts: Generated<number>;
+  created_at: CreatedAt;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export interface InvitationCodesTable {
+  code: string;
+  creator_uid: number | null;
+  created_at: CreatedAt;
+  assignee_uid: number | null;
+  used_at: Date | null;
+  disabled: Generated<boolean>;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: Date;
+  count: number;
 }
 
 export interface SessionsTable {
@@ -31,4 +68,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   videos: VideosTable;
+  verification_codes: VerificationCodesTable;
+  invitation_codes: InvitationCodesTable;
+  rate_limits: RateLimitsTable;
 }

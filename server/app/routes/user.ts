@@ -1,13 +1,132 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../create-app.ts';
-import { userExistsQuery, type UserExistsResponse } from '../../../src/lib/api/contract.ts';
+import * as C from '../../../src/lib/api/contract.ts';
 import { validate } from '../validate.ts';
+import { AppError } from '../errors.ts';
+import { clientIp, getViewer, isSecureRequest, requireMember, requireStaff, requireViewer, sessionToken } from '../auth.ts';
+import { requestLocale } from '../request-locale.ts';
+import { hitRateLimit, LIMITS } from '../../services/rate-limit.ts';
+import { sendVerificationCode } from '../../services/verification.ts';
+import * as accounts from '../../services/accounts.ts';
+import * as invitations from '../../services/invitations.ts';
+import { clearedSessionCookies, revokeSession, sessionCookies } from '../../auth/sessions.ts';
+import { isValidEmail, normalizeEmail, checkName } from '../../../src/lib/validation/account.ts';
+import type { CatalogLocale } from '../../../src/lib/i18n/locales.ts';
 
-/** SPEC §7 "User" family. Accounts, sessions and profiles join here. */
+/** SPEC §7 "User": accounts, sessions, existence checks and invitation codes. */
 export function userRoutes() {
-  return new Hono<AppEnv>().get('/exists', async (c) => {
-    const { uid } = validate(userExistsQuery, c.req.query());
-    const body: UserExistsResponse = { success: true, exists: await c.get('catalogue').userExists(uid) };
+  const app = new Hono<AppEnv>();
+  const json = async (c: { req: { json: () => Promise<unknown> } }) => c.req.json().catch(() => ({}));
+
+  app.get('/exists', async (c) => {
+    const { uid } = validate(C.userExistsQuery, c.req.query());
+    const body: C.UserExistsResponse = { success: true, exists: await c.get('catalogue').userExists(uid) };
     return c.json(body);
   });
+
+  app.get('/existsCheck', async (c) => {
+    const { db } = c.get('deps');
+    await hitRateLimit(db, `lookup:${clientIp(c)}`, LIMITS.lookupPerIp);
+    const { email } = validate(C.emailQuery, c.req.query());
+    return c.json({ success: true, exists: await accounts.emailExists(db, email) });
+  });
+
+  app.get('/checkUsername', async (c) => {
+    const { db } = c.get('deps');
+    await hitRateLimit(db, `lookup:${clientIp(c)}`, LIMITS.lookupPerIp);
+    const { username } = validate(C.usernameQuery, c.req.query());
+    const available = checkName(username) === null && !(await accounts.usernameTaken(db, username));
+    return c.json({ success: true, isAvailableUsername: available });
+  });
+
+  app.post('/requestSendVerificationCode', async (c) => {
+    const { db, mailer } = c.get('deps');
+    const body = validate(C.requestCodeBody, await json(c));
+    if (!isValidEmail(body.email)) throw new AppError('VALIDATION_FAILED', { issues: [{ path: 'email', message: 'invalid' }] });
+    await hitRateLimit(db, `code:${clientIp(c)}`, LIMITS.codePerIp);
+    const email = normalizeEmail(body.email);
+    if (await accounts.emailExists(db, email)) throw new AppError('EMAIL_TAKEN');
+    const lang = (body.clientLanguage ?? requestLocale(c.req.raw.headers)) as CatalogLocale;
+    await sendVerificationCode(db, mailer, { email, purpose: 'registration', language: lang });
+    return c.json({ success: true, isCoolingDown: false });
+  });
+
+  app.post('/registering', async (c) => {
+    const { db } = c.get('deps');
+    await hitRateLimit(db, `register:${clientIp(c)}`, LIMITS.registerPerIp);
+    const body = validate(C.registerBody, await json(c));
+    if (!isValidEmail(body.email)) throw new AppError('VALIDATION_FAILED', { issues: [{ path: 'email', message: 'invalid' }] });
+    const lang = (body.clientLanguage ?? requestLocale(c.req.raw.headers)) as CatalogLocale;
+    const { uid, token } = await accounts.register(db, { ...body, language: lang });
+    for (const cookie of sessionCookies(uid, token, isSecureRequest(c))) c.header('Set-Cookie', cookie, { append: true });
+    return c.json({ success: true, uid });
+  });
+
+  app.post('/login', async (c) => {
+    const { db } = c.get('deps');
+    const body = validate(C.loginBody, await json(c));
+    await hitRateLimit(db, `login-ip:${clientIp(c)}`, LIMITS.loginPerIp);
+    await hitRateLimit(db, `login-account:${normalizeEmail(body.email).toLowerCase()}`, LIMITS.loginPerAccount);
+    // A new session at every login; the one this browser held before is revoked.
+    await revokeSession(db, sessionToken(c));
+    const { uid, token } = await accounts.login(db, body.email, body.password);
+    for (const cookie of sessionCookies(uid, token, isSecureRequest(c))) c.header('Set-Cookie', cookie, { append: true });
+    const body_: C.LoginResponse = { success: true, uid };
+    return c.json(body_);
+  });
+
+  app.get('/logout', async (c) => {
+    await revokeSession(c.get('deps').db, sessionToken(c));
+    for (const cookie of clearedSessionCookies(isSecureRequest(c))) c.header('Set-Cookie', cookie, { append: true });
+    return c.json({ success: true });
+  });
+
+  app.get('/check', async (c) => {
+    const body: C.CheckResponse = { success: true, userTokenOk: !!(await getViewer(c)) };
+    c.header('Cache-Control', 'no-store');
+    return c.json(body);
+  });
+
+  app.post('/self', async (c) => {
+    const viewer = await requireViewer(c);
+    const result = await accounts.selfInfo(c.get('deps').db, viewer.uid);
+    if (!result) throw new AppError('UNAUTHORIZED');
+    c.header('Cache-Control', 'no-store');
+    const body: C.SelfResponse = { success: true, result };
+    return c.json(body);
+  });
+
+  app.get('/info', async (c) => {
+    const { uid } = validate(C.uidQuery, c.req.query());
+    const viewer = await getViewer(c);
+    const result = await accounts.publicInfo(c.get('deps').db, uid, viewer?.uid ?? null);
+    if (!result) throw new AppError('NOT_FOUND');
+    return c.json({ success: true, result, isBlockedByOther: false, isBlocked: false, isHidden: false });
+  });
+
+  app.post('/checkInvitationCode', async (c) => {
+    const { db } = c.get('deps');
+    await hitRateLimit(db, `lookup:${clientIp(c)}`, LIMITS.lookupPerIp);
+    const { invitationCode } = validate(C.invitationCodeBody, await json(c));
+    return c.json({ success: true, isAvailableInvitationCode: await invitations.isInvitationCodeAvailable(db, invitationCode) });
+  });
+
+  app.post('/createInvitationCode', async (c) => {
+    const viewer = await requireMember(c);
+    const invitationCodeResult = await invitations.createInvitationCode(c.get('deps').db, viewer);
+    return c.json({ success: true, isCoolingDown: false, invitationCodeResult });
+  });
+
+  app.get('/myInvitationCode', async (c) => {
+    const viewer = await requireViewer(c);
+    return c.json({ success: true, invitationCodeResult: await invitations.listInvitationCodes(c.get('deps').db, viewer.uid) });
+  });
+
+  app.get('/blocked/info', async (c) => {
+    await requireStaff(c);
+    const { page, pageSize } = validate(C.pageQuery, c.req.query());
+    return c.json({ success: true, ...(await accounts.blockedUsers(c.get('deps').db, page, pageSize)) });
+  });
+
+  return app;
 }

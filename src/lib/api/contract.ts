@@ -8,6 +8,8 @@ import { z } from 'zod';
 export const ERROR_CODES = [
   'VALIDATION_FAILED', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'ROUTE_NOT_FOUND', 'CONFLICT',
   'RATE_LIMITED', 'PAYLOAD_TOO_LARGE', 'ORIGIN_REFUSED', 'INTERNAL',
+  'EMAIL_TAKEN', 'USERNAME_TAKEN', 'VERIFICATION_CODE_INVALID', 'INVITATION_CODE_INVALID', 'WEAK_PASSWORD',
+  'INVALID_CREDENTIALS', 'COOLING_DOWN', 'DAILY_LIMIT', 'ACCOUNT_TOO_NEW', 'USER_BLOCKED', 'LAST_ROOT',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -98,3 +100,51 @@ export const invitationCodeListResponse = z.object({
   invitationCodeResult: z.array(z.record(z.string(), z.unknown())),
 });
 export type InvitationCodeListResponse = z.infer<typeof invitationCodeListResponse>;
+
+// ---- User family (SPEC §7 "User"; field names from API-NOTES) ----
+const email = z.string().trim().min(3).max(254);
+const clientLanguage = z.enum(['zhs', 'zht', 'en', 'ja', 'ko', 'vi', 'id', 'fr', 'yue']).optional();
+
+export const requestCodeBody = z.object({ email, clientLanguage });
+export const registerBody = z.object({
+  email,
+  password: z.string().min(1).max(1000),
+  verificationCode: z.string().trim().regex(/^\d{6}$/, 'must be 6 digits'),
+  username: z.string().max(200),
+  userNickname: z.string().max(200).optional(),
+  invitationCode: z.string().trim().toUpperCase().regex(/^KIRA-[A-Z0-9]{4}-[A-Z0-9]{4}$/, 'must look like KIRA-XXXX-XXXX'),
+  clientLanguage,
+});
+export type RegisterBody = z.input<typeof registerBody>;
+export const loginBody = z.object({
+  email,
+  password: z.string().min(1).max(1000),
+  clientOtp: z.string().max(64).optional(),
+  verificationCode: z.string().max(16).optional(),
+});
+export type LoginBody = z.input<typeof loginBody>;
+export const emailQuery = z.object({ email });
+export const usernameQuery = z.object({ username: z.string().min(1).max(200) });
+export const uidQuery = z.object({ uid: positiveId });
+export const invitationCodeBody = z.object({ invitationCode: z.string().trim().toUpperCase().max(64) });
+export const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const updateRolesBody = z.object({ uid: positiveId, newRoles: z.array(z.enum(['root', 'administrator', 'developer', 'user', 'blocked'])).min(1).max(5) });
+
+export interface SelfUserInfo {
+  uid: number;
+  email: string | null;
+  roles: string[];
+  authenticatorType: 'none' | 'totp' | 'email';
+  userCreateDateTime: number;
+  username: string;
+  userNickname: string | null;
+  avatar: string;
+  signature: string;
+  gender: string;
+}
+export interface LoginResponse { success: true; uid: number }
+export interface SelfResponse { success: true; result: SelfUserInfo }
+export interface CheckResponse { success: true; userTokenOk: boolean }

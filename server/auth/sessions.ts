@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { hashToken, SESSION_COOKIE_TOKEN, SESSION_COOKIE_UID } from '../services/sessions.ts';
+
+export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** A new random session: the token goes to the browser once, only its hash is stored. */
+export async function createSession(db: Kysely<Database>, uid: number): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await db.insertInto('sessions').values({ token_hash: hashToken(token), uid, expires_at: new Date(Date.now() + SESSION_LIFETIME_MS) }).execute();
+  return token;
+}
+
+export async function revokeSession(db: Kysely<Database>, token: string | undefined): Promise<void> {
+  if (token) await db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
+}
+
+/** Every session of a user, optionally except the one in use (password change keeps it). */
+export async function revokeAllSessions(db: Kysely<Database>, uid: number, exceptToken?: string): Promise<void> {
+  let query = db.deleteFrom('sessions').where('uid', '=', uid);
+  if (exceptToken) query = query.where('token_hash', '!=', hashToken(exceptToken));
+  await query.execute();
+}
+
+/** httpOnly session cookies; SameSite=Lax keeps them off cross-site requests, Secure on https. */
+export function sessionCookies(uid: number, token: string, secure: boolean): string[] {
+  const attributes = `Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_LIFETIME_MS / 1000}${secure ? '; Secure' : ''}`;
+  return [`${SESSION_COOKIE_UID}=${uid}; ${attributes}`, `${SESSION_COOKIE_TOKEN}=${token}; ${attributes}`];
+}
+
+export function clearedSessionCookies(secure: boolean): string[] {
+  const attributes = `Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`;
+  return [`${SESSION_COOKIE_UID}=; ${attributes}`, `${SESSION_COOKIE_TOKEN}=; ${attributes}`];
+}

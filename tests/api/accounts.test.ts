@@ -1,0 +1,276 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
+import { startSmtpPeer } from './smtp-peer.ts';
+import { insertAccount } from '../../server/services/accounts.ts';
+import { createInvitationCode } from '../../server/services/invitations.ts';
+import { createSession } from '../../server/auth/sessions.ts';
+
+const PASSWORD = 'stars over the river';
+const SECRET_PATTERNS = [/password_hash/, /\$argon2/, /code_hash/, /token_hash/];
+
+describe.each(BACKENDS)('accounts on %s', (backend) => {
+  let server: TestServer;
+  let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
+  const bodies: string[] = [];
+
+  /** Calls the API like the browser does, keeping every body to check nothing secret leaves. */
+  async function call(path: string, init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {}) {
+    const response = await server.api(path, {
+      method: init.method ?? (init.body ? 'POST' : 'GET'),
+      headers: { 'Content-Type': 'application/json', ...(init.cookie ? { Cookie: init.cookie } : {}), ...init.headers },
+      body: init.body ? JSON.stringify(init.body) : undefined,
+    });
+    const text = await response.text();
+    bodies.push(text);
+    return { status: response.status, headers: response.headers, json: JSON.parse(text) as Record<string, any> };
+  }
+  const cookieOf = (headers: Headers) => headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+
+  async function memberWithSession(username: string, roles: string[] = ['user']) {
+    const uid = await insertAccount(server.db, { email: `${username}@example.com`, password: PASSWORD, username, roles });
+    const token = await createSession(server.db, uid);
+    return { uid, token, cookie: `uid=${uid}; token=${token}` };
+  }
+
+  beforeAll(async () => {
+    smtp = await startSmtpPeer();
+    // Behind a trusted proxy, so tests can come from several client addresses.
+    server = await startTestServer(backend, { env: { SMTP_URL: smtp.url, TRUST_PROXY: '1' } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await smtp?.close();
+  });
+
+  it('registers with a mailed code and an invitation code, then logs in', async () => {
+    const { invitationCode } = await createInvitationCode(server.db, null);
+    expect(invitationCode).toMatch(/^KIRA-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    expect((await call('user/checkInvitationCode', { body: { invitationCode } })).json.isAvailableInvitationCode).toBe(true);
+
+    const sent = await call('user/requestSendVerificationCode', { body: { email: 'Hoshi@Example.com', clientLanguage: 'en' } });
+    expect(sent.status).toBe(200);
+    const mail = smtp.mails.at(-1)!;
+    expect(mail.to).toEqual(['Hoshi@example.com']);
+    expect(mail.subject).toMatch(/^\d{6} is your Kiraboshi verification code$/);
+    expect(mail.text).toContain('valid for 30 minutes');
+
+    const registered = await call('user/registering', {
+      body: { email: 'Hoshi@Example.com', password: PASSWORD, verificationCode: smtp.codeFor('Hoshi@example.com'), username: 'Hoshino', userNickname: '星野', invitationCode },
+    });
+    expect(registered.status).toBe(200);
+    expect(registered.json).toEqual({ success: true, uid: expect.any(Number) });
+    const setCookies = registered.headers.getSetCookie();
+    expect(setCookies).toHaveLength(2);
+    for (const cookie of setCookies) expect(cookie).toMatch(/HttpOnly; SameSite=Lax; Max-Age=2592000$/);
+    const cookie = cookieOf(registered.headers);
+
+    expect((await call('user/check', { cookie })).json).toEqual({ success: true, userTokenOk: true });
+    const self = await call('user/self', { method: 'POST', cookie });
+    expect(self.json.result).toMatchObject({ uid: registered.json.uid, email: 'Hoshi@example.com', roles: ['user'], username: 'Hoshino', userNickname: '星野', authenticatorType: 'none' });
+    const info = await call(`user/info?uid=${registered.json.uid}`);
+    expect(info.json.result).toMatchObject({ username: 'Hoshino', isSelf: false });
+    expect(JSON.stringify(info.json)).not.toContain('Hoshi@');
+
+    // The invitation code was single use.
+    expect((await call('user/checkInvitationCode', { body: { invitationCode } })).json.isAvailableInvitationCode).toBe(false);
+    const login = await call('user/login', { body: { email: 'hoshi@example.com', password: PASSWORD } });
+    expect(login.status).toBe(200);
+    expect(login.json).toEqual({ success: true, uid: registered.json.uid });
+  });
+
+  it('mails the code in the requested language', async () => {
+    await call('user/requestSendVerificationCode', { body: { email: 'sakura@example.jp', clientLanguage: 'ja' } });
+    const mail = smtp.mails.at(-1)!;
+    expect(mail.subject).toMatch(/^きらぼしの認証コード：\d{6}$/);
+    expect(mail.text).toContain('アカウント作成のための認証コード');
+  });
+
+  it('refuses a second code within 55 s, and past the daily cap', async () => {
+    await call('user/requestSendVerificationCode', { body: { email: 'cool@example.com', clientLanguage: 'en' } });
+    const again = await call('user/requestSendVerificationCode', { body: { email: 'cool@example.com' } });
+    expect(again.status).toBe(429);
+    expect(again.json).toMatchObject({ code: 'COOLING_DOWN', isCoolingDown: true });
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(50);
+    const old = new Date(Date.now() - 60 * 60_000);
+    await server.db.insertInto('verification_codes').values(Array.from({ length: 5 }, () => ({
+      email: 'capped@example.com', purpose: 'registration' as const, code_hash: 'x', expires_at: old, created_at: old,
+    })) as never).execute();
+    const capped = await call('user/requestSendVerificationCode', { body: { email: 'capped@example.com' } });
+    expect(capped.status).toBe(429);
+    expect(capped.json.code).toBe('DAILY_LIMIT');
+  });
+
+  it('answers each registration failure with its status and code, spending nothing', async () => {
+    const { invitationCode } = await createInvitationCode(server.db, null);
+    await call('user/requestSendVerificationCode', { body: { email: 'fail@example.com', clientLanguage: 'en' } });
+    const code = smtp.codeFor('fail@example.com');
+    const base = { email: 'fail@example.com', password: PASSWORD, verificationCode: code, username: 'FailCase', invitationCode };
+
+    const weak = await call('user/registering', { body: { ...base, password: 'password123' } });
+    expect([weak.status, weak.json.code]).toEqual([400, 'WEAK_PASSWORD']);
+    const short = await call('user/registering', { body: { ...base, password: 'short' } });
+    expect(short.json.code).toBe('WEAK_PASSWORD');
+    const badName = await call('user/registering', { body: { ...base, username: 'no<script>' } });
+    expect([badName.status, badName.json.code, badName.json.issues[0].path]).toEqual([400, 'VALIDATION_FAILED', 'username']);
+    const badInvite = await call('user/registering', { body: { ...base, invitationCode: 'KIRA-0000-0000' } });
+    expect([badInvite.status, badInvite.json.code]).toEqual([400, 'INVITATION_CODE_INVALID']);
+    const malformed = await call('user/registering', { body: { ...base, verificationCode: '12ab' } });
+    expect(malformed.json.code).toBe('VALIDATION_FAILED');
+    await insertAccount(server.db, { email: 'other@example.com', password: PASSWORD, username: 'TakenName' });
+    const taken = await call('user/registering', { body: { ...base, username: 'takenname' } });
+    expect([taken.status, taken.json.code]).toEqual([409, 'USERNAME_TAKEN']);
+    const emailTaken = await call('user/requestSendVerificationCode', { body: { email: 'OTHER@example.com' } });
+    expect([emailTaken.status, emailTaken.json.code]).toEqual([409, 'EMAIL_TAKEN']);
+
+    // None of the failures spent the code or the invitation.
+    const ok = await call('user/registering', { body: base });
+    expect(ok.status).toBe(200);
+  });
+
+  it('spends a code after five wrong guesses', async () => {
+    const { invitationCode } = await createInvitationCode(server.db, null);
+    await call('user/requestSendVerificationCode', { body: { email: 'guess@example.com', clientLanguage: 'en' } });
+    const code = smtp.codeFor('guess@example.com');
+    const wrong = code === '000000' ? '111111' : '000000';
+    const base = { email: 'guess@example.com', password: PASSWORD, username: 'Guesser', invitationCode };
+    const from = (i: number) => ({ 'X-Forwarded-For': `192.0.2.${i}` });
+    for (let i = 0; i < 5; i++) {
+      expect((await call('user/registering', { body: { ...base, verificationCode: wrong }, headers: from(i) })).json.code).toBe('VERIFICATION_CODE_INVALID');
+    }
+    expect((await call('user/registering', { body: { ...base, verificationCode: code }, headers: from(9) })).json.code).toBe('VERIFICATION_CODE_INVALID');
+  });
+
+  it('limits registrations per client address', async () => {
+    const from = { 'X-Forwarded-For': '198.51.100.7' };
+    const statuses = [];
+    for (let i = 0; i < 11; i++) statuses.push((await call('user/registering', { body: {}, headers: from })).status);
+    expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
+  it('never tells whether the e-mail or the password was wrong, and never gives a hint', async () => {
+    await insertAccount(server.db, { email: 'login@example.com', password: PASSWORD, username: 'LoginUser' });
+    const wrongPassword = await call('user/login', { body: { email: 'login@example.com', password: 'not it at all' }, headers: { 'Accept-Language': 'en' } });
+    const noAccount = await call('user/login', { body: { email: 'nobody@example.com', password: 'not it at all' }, headers: { 'Accept-Language': 'en' } });
+    expect(wrongPassword.status).toBe(401);
+    expect({ ...wrongPassword.json, requestId: 0 }).toEqual({ ...noAccount.json, requestId: 0 });
+    expect(wrongPassword.json.message).toBe('The e-mail address or password is incorrect.');
+    expect(Object.keys(wrongPassword.json).sort()).toEqual(['code', 'message', 'requestId', 'success']);
+  });
+
+  it('rotates the session at login and revokes it at logout', async () => {
+    await insertAccount(server.db, { email: 'rotate@example.com', password: PASSWORD, username: 'Rotator' });
+    const first = cookieOf((await call('user/login', { body: { email: 'rotate@example.com', password: PASSWORD } })).headers);
+    const second = cookieOf((await call('user/login', { body: { email: 'rotate@example.com', password: PASSWORD }, cookie: first })).headers);
+    expect(second).not.toBe(first);
+    expect((await call('user/check', { cookie: first })).json.userTokenOk).toBe(false);
+    expect((await call('user/check', { cookie: second })).json.userTokenOk).toBe(true);
+    const logout = await call('user/logout', { cookie: second });
+    expect(logout.headers.getSetCookie().every((c) => c.includes('Max-Age=0'))).toBe(true);
+    expect((await call('user/check', { cookie: second })).json.userTokenOk).toBe(false);
+    expect((await call('user/self', { method: 'POST', cookie: second })).status).toBe(401);
+  });
+
+  it('limits login attempts per account with 429 and Retry-After', async () => {
+    await insertAccount(server.db, { email: 'limit@example.com', password: PASSWORD, username: 'Limited' });
+    let last;
+    for (let i = 0; i < 11; i++) last = await call('user/login', { body: { email: 'limit@example.com', password: 'wrong password' }, headers: { 'X-Forwarded-For': `10.0.0.${i}` } });
+    expect(last!.status).toBe(429);
+    expect(last!.json.code).toBe('RATE_LIMITED');
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Even the right password waits for the window.
+    expect((await call('user/login', { body: { email: 'limit@example.com', password: PASSWORD } })).status).toBe(429);
+  });
+
+  it('checks e-mail addresses and usernames', async () => {
+    await insertAccount(server.db, { email: 'exists@example.com', password: PASSWORD, username: 'ExistingOne' });
+    expect((await call('user/existsCheck?email=EXISTS@example.com')).json).toEqual({ success: true, exists: true });
+    expect((await call('user/existsCheck?email=free@example.com')).json.exists).toBe(false);
+    expect((await call('user/checkUsername?username=existingone')).json.isAvailableUsername).toBe(false);
+    expect((await call(`user/checkUsername?username=${encodeURIComponent('新しい名前')}`)).json.isAvailableUsername).toBe(true);
+    expect((await call('user/checkUsername?username=a%20%20b')).json.isAvailableUsername).toBe(false);
+  });
+
+  it('enforces roles on every protected call', async () => {
+    const member = await memberWithSession('RoleMember');
+    const blocked = await memberWithSession('RoleBlocked', ['blocked']);
+    const admin = await memberWithSession('RoleAdmin', ['administrator']);
+    const root = await memberWithSession('RoleRoot', ['root']);
+    const who = { anonymous: '', user: member.cookie, blocked: blocked.cookie, administrator: admin.cookie, root: root.cookie };
+    const expectations: Array<[string, { method?: string; body?: unknown }, Record<keyof typeof who, number>]> = [
+      ['user/self', { method: 'POST' }, { anonymous: 401, user: 200, blocked: 200, administrator: 200, root: 200 }],
+      ['user/myInvitationCode', {}, { anonymous: 401, user: 200, blocked: 200, administrator: 200, root: 200 }],
+      ['user/createInvitationCode', { method: 'POST' }, { anonymous: 401, user: 403, blocked: 403, administrator: 200, root: 200 }],
+      ['user/blocked/info?page=1&pageSize=10', {}, { anonymous: 401, user: 403, blocked: 403, administrator: 200, root: 200 }],
+      ['rbac/adminUpdateUserRole', { body: { uid: member.uid, newRoles: ['developer'] } }, { anonymous: 401, user: 403, blocked: 403, administrator: 200, root: 200 }],
+    ];
+    for (const [path, init, statuses] of expectations) {
+      for (const [role, cookie] of Object.entries(who)) {
+        const response = await call(path, { ...init, cookie: cookie || undefined });
+        expect(response.status, `${role} -> ${path}`).toBe(statuses[role as keyof typeof who]);
+      }
+    }
+    // A member's account is too new (403 ACCOUNT_TOO_NEW); a blocked one cannot post at all.
+    expect((await call('user/createInvitationCode', { method: 'POST', cookie: member.cookie })).json.code).toBe('ACCOUNT_TOO_NEW');
+    expect((await call('user/createInvitationCode', { method: 'POST', cookie: blocked.cookie })).json.code).toBe('USER_BLOCKED');
+  });
+
+  it('lets a week-old member create one invitation code a week', async () => {
+    const member = await memberWithSession('WeekOld');
+    await server.db.updateTable('users').set({ created_at: new Date(Date.now() - 8 * 86_400_000) } as never).where('uid', '=', member.uid).execute();
+    const first = await call('user/createInvitationCode', { method: 'POST', cookie: member.cookie });
+    expect(first.status).toBe(200);
+    expect(first.json.invitationCodeResult).toMatchObject({ creatorUid: member.uid, isPending: true, assignee: null });
+    const second = await call('user/createInvitationCode', { method: 'POST', cookie: member.cookie });
+    expect([second.status, second.json.code, second.json.isCoolingDown]).toEqual([429, 'COOLING_DOWN', true]);
+    const mine = await call('user/myInvitationCode', { cookie: member.cookie });
+    expect(mine.json.invitationCodeResult.map((r: { invitationCode: string }) => r.invitationCode)).toEqual([first.json.invitationCodeResult.invitationCode]);
+  });
+
+  it('applies the role rules: administrators manage members, only root manages staff, one root always remains', async () => {
+    const member = await memberWithSession('RulesMember');
+    const admin = await memberWithSession('RulesAdmin', ['administrator']);
+    const root = await memberWithSession('RulesRoot', ['root']);
+    const set = (cookie: string, uid: number, newRoles: string[]) => call('rbac/adminUpdateUserRole', { body: { uid, newRoles }, cookie });
+    expect((await set(admin.cookie, member.uid, ['blocked', 'user'])).json.roles).toEqual(['blocked']);
+    expect((await call('user/blocked/info', { cookie: admin.cookie })).json.result.map((r: { uid: number }) => r.uid)).toContain(member.uid);
+    expect((await set(admin.cookie, member.uid, ['administrator'])).status).toBe(403);
+    expect((await set(admin.cookie, root.uid, ['user'])).status).toBe(403);
+    expect((await set(root.cookie, member.uid, ['administrator'])).json.roles).toEqual(['administrator']);
+    // Other roots may exist from earlier tests: demote them first, so this one is the last.
+    const roots = await server.db.selectFrom('users').select(['uid', 'roles']).execute();
+    for (const r of roots) if (r.roles.includes('root') && r.uid !== root.uid) await set(root.cookie, r.uid, ['user']);
+    const last = await set(root.cookie, root.uid, ['administrator']);
+    expect([last.status, last.json.code]).toEqual([409, 'LAST_ROOT']);
+    expect((await set(root.cookie, 99_999_999, ['user'])).status).toBe(404);
+  });
+
+  it('never sends a secret in any response', () => {
+    expect(bodies.length).toBeGreaterThan(50);
+    for (const body of bodies) for (const pattern of SECRET_PATTERNS) expect(body).not.toMatch(pattern);
+  });
+});
+
+describe('mail without an SMTP server', () => {
+  it('writes each mail as an .eml file in the outbox', async () => {
+    const outbox = await mkdtemp(join(tmpdir(), 'kiraboshi-outbox-test-'));
+    const server = await startTestServer('pglite', { env: { OUTBOX_DIR: outbox } });
+    try {
+      const response = await server.api('user/requestSendVerificationCode', {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'local@example.com', clientLanguage: 'zhs' }),
+      });
+      expect(response.status).toBe(200);
+      const files = (await readdir(outbox)).filter((f) => f.endsWith('.eml'));
+      expect(files).toHaveLength(1);
+      const eml = await readFile(join(outbox, files[0]), 'utf8');
+      expect(eml).toMatch(/^To: local@example\.com$/m);
+      expect(eml).toMatch(/^Subject: =\?UTF-8\?/m);
+    } finally {
+      await server.close();
+    }
+  });
+});
