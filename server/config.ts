@@ -33,7 +33,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
   const dataDir = env.DATA_DIR === ':memory:' ? '' : resolve(env.DATA_DIR || 'data');
   const level = env.LOG_LEVEL as ServerConfig['logLevel'] | undefined;
   return {
-    port: Number(env.PORT) || 4321,
+    port: env.PORT ? Number(env.PORT) : 4321,
     host: env.HOST || 'localhost',
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,

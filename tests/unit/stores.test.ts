@@ -81,3 +81,12 @@ describe('shell helpers', () => {
     expect(cacheControlFor('/sw.js')).toBe('no-cache');
   });
 });
+
+describe('server configuration', () => {
+  it('takes PORT=0 as a random port, not the default', async () => {
+    const { readServerConfig } = await import('../../server/config.ts');
+    expect(readServerConfig({ PORT: '0' }).port).toBe(0);
+    expect(readServerConfig({}).port).toBe(4321);
+    expect(readServerConfig({ DATA_DIR: ':memory:' }).dataDir).toBe('');
+  });
+});
