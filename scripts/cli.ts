@@ -1,0 +1,74 @@
+/**
+ * Administration from the command line (works with the server stopped, or at any time with
+ * DATABASE_URL; the embedded database refuses a second process with a clear message).
+ *   npm run cli -- user:create --email E --username U --password P [--nickname N] [--role administrator]
+ *   npm run cli -- invite:create [--count 3]
+ */
+import { parseArgs } from 'node:util';
+import { readServerConfig } from '../server/config.ts';
+import { openDatabase, migrateToLatest } from '../server/db/database.ts';
+import { insertAccount } from '../server/services/accounts.ts';
+import { createInvitationCode } from '../server/services/invitations.ts';
+import { ROLES } from '../server/auth/roles.ts';
+import { AppError } from '../server/app/errors.ts';
+import { translatorFor } from '../src/lib/i18n/catalogs.ts';
+import { MESSAGE_KEY } from '../server/app/errors.ts';
+
+const USAGE = `Usage:
+  npm run cli -- user:create --email E --username U --password P [--nickname N] [--role ${ROLES.join('|')}]
+  npm run cli -- invite:create [--count N]`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: 'string' }, username: { type: 'string' }, password: { type: 'string' },
+      nickname: { type: 'string' }, role: { type: 'string', default: 'user' }, count: { type: 'string', default: '1' },
+    },
+  });
+  if (command !== 'user:create' && command !== 'invite:create') {
+    console.error(USAGE);
+    return 2;
+  }
+  if (command === 'user:create' && (!values.email || !values.username || !values.password)) {
+    console.error(`user:create needs --email, --username and --password.\n${USAGE}`);
+    return 2;
+  }
+  if (!(ROLES as readonly string[]).includes(values.role!)) {
+    console.error(`Unknown role "${values.role}". Roles: ${ROLES.join(', ')}.`);
+    return 2;
+  }
+  const config = readServerConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir || undefined });
+  try {
+    await migrateToLatest(database.db);
+    if (command === 'user:create') {
+      const uid = await insertAccount(database.db, {
+        email: values.email!, username: values.username!, password: values.password!, userNickname: values.nickname, roles: [values.role!],
+      });
+      console.log(`Created user ${values.username} (uid ${uid}) with the role ${values.role}.`);
+    } else {
+      const count = Math.min(Math.max(Number(values.count) || 1, 1), 100);
+      for (let i = 0; i < count; i++) console.log((await createInvitationCode(database.db, null)).invitationCode);
+    }
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof AppError) {
+      const detail = error.issues?.map((i) => `${i.path}: ${i.message}`).join(', ');
+      console.error(`${translatorFor('en').t(MESSAGE_KEY[error.code])}${detail ? ` (${detail})` : ''}`);
+    } else if (error instanceof Error && /in use by process/.test(error.message)) {
+      console.error(`${error.message}\nThe embedded database admits one process: stop the server, run this command, then start the server again.`);
+    } else {
+      console.error(error instanceof Error ? error.message : error);
+    }
+    process.exit(1);
+  },
+);
