@@ -2,7 +2,8 @@ import { defineConfig, devices } from '@playwright/test';
 
 /**
  * Browser tests of the shell (tests/e2e). They run against the built site (`npx astro build`
- * first) served by the real process, with an in-memory database and no demo data.
+ * first) served by the real process (scripts/e2e-server.sh: a fresh data directory with an
+ * administrator and invitation codes from the command line, mail in a known outbox).
  * Chromium is Debian's (/usr/bin/chromium): no browser is downloaded.
  */
 const PORT = 4477;
@@ -46,10 +47,11 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'node server/main.ts',
+    command: 'bash scripts/e2e-server.sh',
     url: `http://127.0.0.1:${PORT}/api/health`,
-    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: ':memory:', LOG_LEVEL: 'warn', DEMO: '0' },
-    reuseExistingServer: !process.env.CI,
+    env: { PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEMO: '0' },
+    // Always a fresh server: the tests read its outbox and invitation codes.
+    reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'ignore',
     stderr: 'pipe',

@@ -63,7 +63,7 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
     origin: (origin) => (deps.config.corsOrigins.includes(origin) ? origin : null),
     credentials: true,
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Content-Type', 'X-Request-Id', 'Tus-Resumable', 'Upload-Length', 'Upload-Offset', 'Upload-Metadata', 'Upload-Concat', 'Upload-Defer-Length'],
+    allowHeaders: ['Content-Type', 'X-Request-Id', 'X-Client-Language', 'Tus-Resumable', 'Upload-Length', 'Upload-Offset', 'Upload-Metadata', 'Upload-Concat', 'Upload-Defer-Length'],
     exposeHeaders: ['X-Request-Id', 'Retry-After', 'Stream-Media-Id', 'Location', 'Upload-Offset', 'Upload-Length', 'Tus-Resumable'],
     maxAge: 600,
   }));

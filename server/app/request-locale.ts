@@ -1,11 +1,16 @@
 import { detectLocale, parseAcceptLanguage, LOCALE_COOKIE } from '../../src/lib/i18n/detect.ts';
-import { DEFAULT_LOCALE, type Locale } from '../../src/lib/i18n/locales.ts';
+import { DEFAULT_LOCALE, isLocale, type Locale } from '../../src/lib/i18n/locales.ts';
+import { CLIENT_LANGUAGE_HEADER } from '../../src/lib/api/http.ts';
 import { translatorFor } from '../../src/lib/i18n/catalogs.ts';
 import { parseCookies } from '../services/sessions.ts';
 
-/** The language a response message is written in: the locale cookie, then Accept-Language, then zhs. */
+/**
+ * The language a response message is written in: the page's language sent by the site, then
+ * the locale cookie, then Accept-Language, then zhs.
+ */
 export function requestLocale(headers: Headers): Locale {
-  const locale = detectLocale({
+  const pageLocale = headers.get(CLIENT_LANGUAGE_HEADER);
+  const locale = isLocale(pageLocale) ? pageLocale : detectLocale({
     cookieLocale: parseCookies(headers.get('cookie'))[LOCALE_COOKIE],
     browserLanguages: parseAcceptLanguage(headers.get('accept-language')),
     fallback: DEFAULT_LOCALE,

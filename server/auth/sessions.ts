@@ -23,13 +23,17 @@ export async function revokeAllSessions(db: Kysely<Database>, uid: number, excep
   await query.execute();
 }
 
-/** httpOnly session cookies; SameSite=Lax keeps them off cross-site requests, Secure on https. */
+/**
+ * Session cookies; SameSite=Lax keeps them off cross-site requests, Secure on https. The token
+ * is httpOnly; the uid is public anyway and stays readable, so a page knows without a request
+ * whether to ask who is logged in.
+ */
 export function sessionCookies(uid: number, token: string, secure: boolean): string[] {
-  const attributes = `Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_LIFETIME_MS / 1000}${secure ? '; Secure' : ''}`;
-  return [`${SESSION_COOKIE_UID}=${uid}; ${attributes}`, `${SESSION_COOKIE_TOKEN}=${token}; ${attributes}`];
+  const attributes = `Path=/; SameSite=Lax; Max-Age=${SESSION_LIFETIME_MS / 1000}${secure ? '; Secure' : ''}`;
+  return [`${SESSION_COOKIE_UID}=${uid}; ${attributes}`, `${SESSION_COOKIE_TOKEN}=${token}; HttpOnly; ${attributes}`];
 }
 
 export function clearedSessionCookies(secure: boolean): string[] {
-  const attributes = `Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`;
-  return [`${SESSION_COOKIE_UID}=; ${attributes}`, `${SESSION_COOKIE_TOKEN}=; ${attributes}`];
+  const attributes = `Path=/; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`;
+  return [`${SESSION_COOKIE_UID}=; ${attributes}`, `${SESSION_COOKIE_TOKEN}=; HttpOnly; ${attributes}`];
 }

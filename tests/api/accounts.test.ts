@@ -65,7 +65,8 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     expect(registered.json).toEqual({ success: true, uid: expect.any(Number) });
     const setCookies = registered.headers.getSetCookie();
     expect(setCookies).toHaveLength(2);
-    for (const cookie of setCookies) expect(cookie).toMatch(/HttpOnly; SameSite=Lax; Max-Age=2592000$/);
+    expect(setCookies[0]).toMatch(/^uid=\d+; Path=\/; SameSite=Lax; Max-Age=2592000$/);
+    expect(setCookies[1]).toMatch(/^token=[\w-]{43}; HttpOnly; Path=\/; SameSite=Lax; Max-Age=2592000$/);
     const cookie = cookieOf(registered.headers);
 
     expect((await call('user/check', { cookie })).json).toEqual({ success: true, userTokenOk: true });

@@ -32,6 +32,8 @@ describe.each(BACKENDS)('API server on %s', (backend) => {
     expect(await en.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: 'Some of the information sent is not valid.' });
     const cookie = await server.api('video/exists', { headers: { 'Accept-Language': 'en', Cookie: 'i18n_redirected=ko' } });
     expect(await cookie.json()).toMatchObject({ message: '보낸 정보가 올바르지 않아요. 확인한 뒤 다시 시도해 주세요.' });
+    const page = await server.api('video/exists', { headers: { 'Accept-Language': 'en', Cookie: 'i18n_redirected=ko', 'X-Client-Language': 'ja' } });
+    expect(await page.json()).toMatchObject({ message: '送信された内容に誤りがあります。確認してもう一度お試しください。' });
     const huge = await server.api('user/exists?uid=9007199254740993');
     expect(huge.status).toBe(400);
   });

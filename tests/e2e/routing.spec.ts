@@ -120,12 +120,12 @@ test.describe('extra segments and ids', () => {
     await expect(page.locator('.error-page h1')).toHaveText(msg('zhs', 'error.redirect.title'));
   });
 
-  test('/user/1/foo -> /user/1, a 404 page since user 1 does not exist', async ({ page }) => {
-    const response = await page.goto('/user/1/foo');
-    expect(pathOf(page)).toBe('/user/1');
+  test('/user/999999/foo -> /user/999999, a 404 page since that user does not exist', async ({ page }) => {
+    const response = await page.goto('/user/999999/foo');
+    expect(pathOf(page)).toBe('/user/999999');
     expect(await responseChain(response)).toEqual([
-      { path: '/user/1/foo', status: 301 },
-      { path: '/user/1', status: 404 },
+      { path: '/user/999999/foo', status: 301 },
+      { path: '/user/999999', status: 404 },
     ]);
     await expect(page.locator('.error-page')).toHaveAttribute('data-error-variant', 'not-found');
     await expect(page.locator('.error-page')).toContainText(msg('zhs', 'error.userNotFound'));

@@ -3,6 +3,7 @@
  * that aborts it, and a non-OK response raises 'HTTP error! Status: {status}' (also logged).
  */
 export const REQUEST_TIMEOUT_MS = 30_000;
+export const CLIENT_LANGUAGE_HEADER = 'X-Client-Language';
 export const UPLOAD_TIMEOUT_MS = 60_000;
 
 export class HttpError extends Error {
@@ -65,11 +66,14 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
   const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
+  // The server answers messages in the page's language, which the visitor chose.
+  const pageLocale = typeof document !== 'undefined' ? document.documentElement.dataset.locale : undefined;
+  const languageHeader: Record<string, string> = pageLocale ? { [CLIENT_LANGUAGE_HEADER]: pageLocale } : {};
   try {
     const response = await fetchImpl(url, {
       method,
       credentials: 'include',
-      headers: body === undefined || isForm ? headers : { 'Content-Type': 'application/json', ...headers },
+      headers: body === undefined || isForm ? { ...languageHeader, ...headers } : { 'Content-Type': 'application/json', ...languageHeader, ...headers },
       body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
       signal: controller.signal,
     });

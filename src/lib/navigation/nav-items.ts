@@ -1,13 +1,19 @@
 import type { IconName } from '../../components/icons.ts';
 
-export interface NavItem { route: string; label: string; icon: IconName }
+export interface NavItem {
+  route: string;
+  label: string;
+  icon: IconName;
+  /** Guests are asked to log in instead of opening a page they cannot use. */
+  requiresLogin?: boolean;
+}
 
 /** Side bar entries; the first five also make the bottom navigation on phones. */
 export const NAV_ITEMS: readonly NavItem[] = [
   { route: '/', label: 'nav.home', icon: 'home' },
   { route: '/category', label: 'nav.category', icon: 'category' },
-  { route: '/upload', label: 'nav.upload', icon: 'upload' },
-  { route: '/feed/following', label: 'nav.following', icon: 'following' },
+  { route: '/upload', label: 'nav.upload', icon: 'upload', requiresLogin: true },
+  { route: '/feed/following', label: 'nav.following', icon: 'following', requiresLogin: true },
   { route: '/history', label: 'nav.history', icon: 'history' },
   { route: '/audio', label: 'nav.audio', icon: 'audio' },
   { route: '/photo', label: 'nav.photo', icon: 'photo' },

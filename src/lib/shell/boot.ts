@@ -11,7 +11,8 @@ import { checkNavigation } from '../navigation/safe-url.ts';
 import { splitLocale } from '../i18n/locales.ts';
 import { createCharacter } from './easter-egg.ts';
 import { switchLanguage } from '../i18n/switch.ts';
-import { isLocale } from '../i18n/locales.ts';
+import { isLocale, localizePath, splitLocale as splitPath } from '../i18n/locales.ts';
+import { $selfUser, fetchSelfUser, logoutSelfUser, uidCookie } from '../stores/self-user.ts';
 import { setApiBase } from '../api/http.ts';
 import { publicConfig } from '../public-config.ts';
 
@@ -19,7 +20,7 @@ interface ShellData {
   locale: string;
   route: string;
   buildId: string;
-  messages: { toast: Record<string, string> };
+  messages: { toast: Record<string, string>; auth: Record<string, string> };
   allowedExternalOrigins: string[];
   greeting: string;
 }
@@ -122,6 +123,43 @@ function wireLanguageMenu(): void {
   document.addEventListener('keydown', close);
 }
 
+const openAuth = (mode: 'login' | 'register' = 'login') => import('../../islands/auth/open-auth-dialog.ts').then((m) => m.openAuthDialog(mode));
+
+/** The top bar follows the session: a guest gets the login dialog, a member their page and logout. */
+function wireSession(data: ShellData): void {
+  const button = document.querySelector<HTMLAnchorElement>('[data-auth-button]');
+  const label = button?.querySelector<HTMLElement>('[data-auth-label]');
+  const logoutButton = document.querySelector<HTMLButtonElement>('[data-logout]');
+  const { locale } = splitPath(location.pathname);
+  const guestLabel = label?.textContent ?? '';
+  $selfUser.subscribe(({ isLogined, userInfo }) => {
+    if (!button || !label) return;
+    const member = isLogined && userInfo;
+    button.href = localizePath(member ? `/user/${userInfo.uid}` : '/user', locale);
+    label.textContent = member ? userInfo.userNickname || userInfo.username : guestLabel;
+    button.toggleAttribute('data-logged-in', !!member);
+    if (logoutButton) logoutButton.hidden = !member;
+  });
+  button?.addEventListener('click', (event) => {
+    if ($selfUser.get().isLogined) return;
+    event.preventDefault();
+    void openAuth('login');
+  });
+  logoutButton?.addEventListener('click', async () => {
+    if (await logoutSelfUser()) showToast({ message: data.messages.auth.loggedOut, severity: 'info' });
+  });
+  // Guests asked to log in rather than sent to a page they cannot use.
+  document.addEventListener('click', (event) => {
+    const target = (event.target as Element | null)?.closest('[data-requires-login]');
+    if (!target || $selfUser.get().isLogined) return;
+    event.preventDefault();
+    showToast({ message: data.messages.auth.loginRequired, severity: 'info' });
+    void openAuth('login');
+  });
+  if (uidCookie()) void fetchSelfUser();
+  else $selfUser.setKey('isEffectiveCheckOnce', true);
+}
+
 function wireSideBar(): void {
   const toggle = document.getElementById('sidebar-toggle');
   if (!toggle) return;
@@ -185,6 +223,7 @@ export function bootShell(): void {
     wireNavigationGuard(data);
     wireSideBar();
     wireLanguageMenu();
+    wireSession(data);
     trackSettingsRoutes();
     $breakpoint.subscribe((bp) => (document.documentElement.dataset.breakpoint = bp));
     registerServiceWorker();

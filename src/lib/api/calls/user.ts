@@ -1,5 +1,5 @@
 import { request } from '../http.ts';
-import type { HistoryResponse, InvitationCodeListResponse, UserExistsResponse } from '../contract.ts';
+import type { CheckResponse, HistoryResponse, InvitationCodeListResponse, LoginBody, LoginResponse, RegisterBody, SelfResponse, UserExistsResponse } from '../contract.ts';
 import { isMissing, withFallback } from './fallback.ts';
 import { CALL_MESSAGES as M } from './messages.ts';
 
@@ -24,3 +24,14 @@ export function getMyInvitationCodes() {
     M.invitationCodesFailed,
   );
 }
+
+// ---- Accounts (these throw HttpError on failure: the forms show the server's message) ----
+
+export const login = (body: LoginBody) => request<LoginResponse>('user/login', { method: 'POST', body });
+export const register = (body: RegisterBody) => request<{ success: true; uid: number }>('user/registering', { method: 'POST', body });
+export const requestRegistrationCode = (email: string, clientLanguage?: string) =>
+  request<{ success: true; isCoolingDown: boolean }>('user/requestSendVerificationCode', { method: 'POST', body: { email, clientLanguage } });
+export const logout = () => request<{ success: boolean }>('user/logout');
+export const checkToken = () => request<CheckResponse>('user/check');
+export const getSelf = () => request<SelfResponse>('user/self', { method: 'POST' });
+export const checkUsername = (username: string) => request<{ success: true; isAvailableUsername: boolean }>('user/checkUsername', { query: { username } });

@@ -1,0 +1,150 @@
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { login, register, requestRegistrationCode, checkUsername, HttpError } from '../../lib/api/index.ts';
+import { fetchSelfUser } from '../../lib/stores/self-user.ts';
+import { showToast } from '../../lib/stores/toast.ts';
+import { checkName, checkPassword, isValidEmail } from '../../lib/validation/account.ts';
+import type { TFunction } from 'i18next';
+
+export type AuthMode = 'login' | 'register';
+const RESEND_SECONDS = 55;
+const NO_COMMON = new Set<string>(); // the server holds the common-password list
+
+/** The server's message (already in the visitor's language), or a generic one. */
+function messageOf(error: unknown, fallback: string): string {
+  const body = error instanceof HttpError ? (error.body as { message?: string } | undefined) : undefined;
+  return body?.message ?? fallback;
+}
+
+function Field({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      {children}
+      {hint && <span className="field-hint">{hint}</span>}
+    </label>
+  );
+}
+
+/** Login and registration (with the mailed code and the invitation code) in one modal dialog. */
+export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFunction; initialMode: AuthMode; locale: string; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [mode, setMode] = useState<AuthMode>(initialMode);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const [notice, setNotice] = useState('');
+  const [cooldown, setCooldown] = useState(0);
+  const [usernameNote, setUsernameNote] = useState('');
+  const [form, setForm] = useState({ email: '', password: '', username: '', userNickname: '', invitationCode: '', verificationCode: '' });
+  const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: event.target.value }));
+
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+  useEffect(() => {
+    if (cooldown <= 0) return;
+    const timer = setTimeout(() => setCooldown((s) => s - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [cooldown]);
+
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    setError('');
+    try {
+      await action();
+    } catch (e) {
+      setError(messageOf(e, t('api.internal')));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const sendCode = () =>
+    run(async () => {
+      if (!isValidEmail(form.email)) throw new Error(t('api.validation'));
+      await requestRegistrationCode(form.email, locale);
+      setCooldown(RESEND_SECONDS);
+      setNotice(t('auth.codeSent', { email: form.email.trim() }));
+    }).catch(() => {});
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => {
+      if (mode === 'login') {
+        await login({ email: form.email, password: form.password });
+        await fetchSelfUser();
+        showToast({ message: t('auth.loggedIn'), severity: 'success' });
+      } else {
+        await register({ ...form, userNickname: form.userNickname.trim() || undefined, clientLanguage: locale as never });
+        await fetchSelfUser();
+        showToast({ message: t('auth.registered'), severity: 'success', duration: 4000 });
+      }
+      dialog.current?.close();
+    }).catch(() => {});
+  };
+
+  const onUsernameBlur = async () => {
+    setUsernameNote('');
+    if (!form.username.trim()) return;
+    if (checkName(form.username)) return setUsernameNote(t('auth.usernameHint'));
+    const { isAvailableUsername } = await checkUsername(form.username).catch(() => ({ isAvailableUsername: true }));
+    if (!isAvailableUsername) setUsernameNote(t('auth.usernameTaken'));
+  };
+
+  const passwordProblem = mode === 'register' && form.password && checkPassword(form.password, NO_COMMON);
+  const isRegister = mode === 'register';
+  return (
+    <dialog ref={dialog} className="auth-dialog" aria-labelledby="auth-title" onClose={onClose}>
+      <form method="dialog" className="auth-close-form">
+        <button className="icon-button" aria-label={t('auth.close')}>×</button>
+      </form>
+      <h2 id="auth-title">{isRegister ? t('auth.registerTitle') : t('auth.loginTitle')}</h2>
+      <form className="auth-form" onSubmit={submit} noValidate={false}>
+        <Field label={t('auth.email')}>
+          <input type="email" name="email" autoComplete="email" required value={form.email} onChange={set('email')} />
+        </Field>
+        {isRegister && (
+          <div className="code-row">
+            <Field label={t('auth.verificationCode')}>
+              <input name="verificationCode" inputMode="numeric" pattern="\d{6}" maxLength={6} autoComplete="one-time-code" required
+                value={form.verificationCode} onChange={set('verificationCode')} />
+            </Field>
+            <button type="button" className="button secondary" disabled={busy || cooldown > 0} onClick={sendCode}>
+              {cooldown > 0 ? t('auth.resendIn', { seconds: cooldown }) : t('auth.sendCode')}
+            </button>
+          </div>
+        )}
+        {notice && isRegister && <p className="auth-notice" role="status">{notice}</p>}
+        {isRegister && (
+          <>
+            <Field label={t('auth.username')} hint={usernameNote || t('auth.usernameHint')}>
+              <input name="username" autoComplete="username" required maxLength={40} value={form.username} onChange={set('username')}
+                onBlur={() => void onUsernameBlur()} aria-invalid={usernameNote ? true : undefined} />
+            </Field>
+            <Field label={t('auth.nickname')}>
+              <input name="userNickname" autoComplete="nickname" maxLength={40} value={form.userNickname} onChange={set('userNickname')} />
+            </Field>
+          </>
+        )}
+        <Field label={t('auth.password')} hint={isRegister ? t('auth.passwordHint') : undefined}>
+          <input type="password" name="password" autoComplete={isRegister ? 'new-password' : 'current-password'} required
+            minLength={isRegister ? 8 : undefined} value={form.password} onChange={set('password')} aria-invalid={passwordProblem ? true : undefined} />
+        </Field>
+        {isRegister && (
+          <Field label={t('auth.invitationCode')} hint={t('auth.invitationHint')}>
+            <input name="invitationCode" required placeholder="KIRA-XXXX-XXXX" autoCapitalize="characters" value={form.invitationCode} onChange={set('invitationCode')} />
+          </Field>
+        )}
+        {error && <p className="auth-error" role="alert">{error}</p>}
+        <button type="submit" className="button auth-submit" disabled={busy}>
+          {busy ? t('auth.working') : isRegister ? t('auth.register') : t('auth.login')}
+        </button>
+      </form>
+      <p className="auth-switch">
+        {isRegister ? t('auth.haveAccount') : t('auth.noAccount')}{' '}
+        <button type="button" className="link-button" onClick={() => { setMode(isRegister ? 'login' : 'register'); setError(''); }}>
+          {isRegister ? t('auth.login') : t('auth.register')}
+        </button>
+      </p>
+    </dialog>
+  );
+}

@@ -1,0 +1,65 @@
+import { map } from 'nanostores';
+import type { SelfUserInfo } from '../api/contract.ts';
+import { getSelf, logout as logoutCall, checkToken } from '../api/calls/user.ts';
+import { $appSettings } from './app-settings.ts';
+
+/** The self user info store of SPEC §3/§4, shared by every island and the shell. */
+export interface SelfUserState {
+  isEffectiveCheckOnce: boolean;
+  isLogined: boolean;
+  userInfo: SelfUserInfo | null;
+  tempHideAvatarFromSidebar: boolean;
+}
+
+export const $selfUser = map<SelfUserState>({ isEffectiveCheckOnce: false, isLogined: false, userInfo: null, tempHideAvatarFromSidebar: false });
+
+function clearLogin(): void {
+  $appSettings.setKey('authenticatorType', 'none');
+  $selfUser.set({ ...$selfUser.get(), isLogined: false, userInfo: null });
+}
+
+/** A successful self-info fetch logs in; a failed one logs out (SPEC §4). */
+export async function fetchSelfUser(): Promise<SelfUserInfo | null> {
+  try {
+    const { result } = await getSelf();
+    $appSettings.setKey('authenticatorType', result.authenticatorType);
+    $selfUser.set({ ...$selfUser.get(), isLogined: true, userInfo: result, isEffectiveCheckOnce: true });
+    return result;
+  } catch {
+    await logoutSelfUser();
+    $selfUser.setKey('isEffectiveCheckOnce', true);
+    return null;
+  }
+}
+
+/** Logs out only if the server says so; a failure is only logged. */
+export async function logoutSelfUser(): Promise<boolean> {
+  try {
+    const { success } = await logoutCall();
+    if (success) clearLogin();
+    return success;
+  } catch (error) {
+    console.error('logout failed', error);
+    return false;
+  }
+}
+
+/** user/check: logged in when the server reports success and a valid token. */
+export async function checkSelfToken(): Promise<boolean> {
+  try {
+    const { success, userTokenOk } = await checkToken();
+    const ok = success && userTokenOk;
+    if (ok) $selfUser.setKey('isLogined', true);
+    return ok;
+  } catch {
+    return false;
+  } finally {
+    $selfUser.setKey('isEffectiveCheckOnce', true);
+  }
+}
+
+/** The uid cookie (readable; the token is httpOnly) tells whether a session may exist. */
+export function uidCookie(): number | null {
+  const match = /(?:^|; )uid=(\d+)/.exec(typeof document === 'undefined' ? '' : document.cookie);
+  return match ? Number(match[1]) : null;
+}

@@ -1,0 +1,112 @@
+/**
+ * Accounts as a visitor uses them: sign up with the code from the outbox and an invitation code,
+ * see the session in the top bar, log out, log in again; guests asked to log in; the
+ * administrator's pages opened by a logged-in administrator.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const E2E = join('tests', '.tmp', 'e2e');
+const PASSWORD = 'twinkle twinkle little star';
+const invitationCodes = () => readFileSync(join(E2E, 'invitation-codes.txt'), 'utf8').trim().split('\n');
+
+/** The code of the newest mail to an address, read from the server's outbox. */
+async function mailedCode(address: string): Promise<string> {
+  let code: string | undefined;
+  await expect.poll(() => {
+    const dir = join(E2E, 'outbox');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse();
+    for (const file of files) {
+      const eml = readFileSync(join(dir, file), 'utf8');
+      if (eml.includes(`To: ${address}`)) return (code = /^Subject: (\d{6}) /m.exec(eml)?.[1]);
+    }
+    return undefined;
+  }, { timeout: 10_000 }).toBeTruthy();
+  return code!;
+}
+
+async function openLogin(page: Page) {
+  await page.locator('[data-auth-button]').click();
+  await expect(page.locator('dialog.auth-dialog')).toBeVisible();
+}
+
+async function logIn(page: Page, email: string, password: string) {
+  await openLogin(page);
+  const dialog = page.locator('dialog.auth-dialog');
+  await dialog.locator('input[name=email]').fill(email);
+  await dialog.locator('input[name=password]').fill(password);
+  await dialog.locator('button[type=submit]').click();
+}
+
+test('a visitor signs up with a mailed code and an invitation code, logs out and logs back in', async ({ page }) => {
+  await page.goto('/en/');
+  await openLogin(page);
+  const dialog = page.locator('dialog.auth-dialog');
+  await dialog.getByRole('button', { name: 'Sign up' }).click();
+  await expect(dialog.getByRole('heading')).toHaveText('Join Kiraboshi');
+  await dialog.locator('input[name=email]').fill('mikan@kiraboshi.test');
+  await dialog.getByRole('button', { name: 'Send code' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('We sent a 6-digit code to mikan@kiraboshi.test.');
+  await expect(dialog.getByRole('button', { name: /Resend in \d+ s/ })).toBeDisabled();
+  await dialog.locator('input[name=verificationCode]').fill(await mailedCode('mikan@kiraboshi.test'));
+  await dialog.locator('input[name=username]').fill('Mikan');
+  await dialog.locator('input[name=userNickname]').fill('みかん');
+  await dialog.locator('input[name=password]').fill(PASSWORD);
+  await dialog.locator('input[name=invitationCode]').fill(invitationCodes()[0]);
+  await dialog.locator('button[type=submit]').click();
+
+  await expect(dialog).toBeHidden();
+  await expect(page.locator('.toast')).toContainText('Your account is ready. Welcome to Kiraboshi!');
+  const button = page.locator('[data-auth-button]');
+  await expect(button).toHaveText('みかん');
+  await button.click();
+  await expect(page).toHaveURL(/\/en\/user\/\d+$/);
+  await expect(page.locator('h1')).toHaveText('みかん');
+
+  await page.locator('[data-logout]').click();
+  await expect(page.locator('.toast').last()).toContainText('You have logged out.');
+  await expect(button).toHaveText('Log in');
+  await page.reload();
+  await expect(page.locator('[data-auth-button]')).toHaveText('Log in');
+
+  await logIn(page, 'mikan@kiraboshi.test', PASSWORD);
+  await expect(page.locator('[data-auth-button]')).toHaveText('みかん');
+  await page.goto('/en/user');
+  await expect(page).toHaveURL(/\/en\/user\/\d+$/);
+});
+
+test('a wrong password is refused in the visitor’s language, without a hint', async ({ page }) => {
+  await page.goto('/ja/');
+  await logIn(page, 'admin@kiraboshi.test', 'not the password');
+  await expect(page.locator('.auth-error')).toHaveText('メールアドレスまたはパスワードが正しくありません。');
+  await expect(page.locator('dialog.auth-dialog')).toBeVisible();
+});
+
+test('guests are asked to log in instead of opening upload', async ({ page }) => {
+  await page.goto('/en/search');
+  await page.locator('#side-bar').getByRole('link', { name: 'Upload' }).click();
+  await expect(page.locator('dialog.auth-dialog')).toBeVisible();
+  await expect(page.locator('.toast')).toContainText('Log in to continue.');
+  await expect(page).toHaveURL(/\/en\/search$/);
+});
+
+test('the own page tells a guest and an expired session apart', async ({ page, context }) => {
+  await page.goto('/user');
+  await expect(page.locator('[data-own-page]')).toHaveAttribute('data-state', 'guest');
+  await expect(page.locator('[data-guest-message]')).toHaveText('你尚未登录，请登录后再试');
+  await context.addCookies([{ name: 'uid', value: '424242', url: page.url() }, { name: 'token', value: 'stale', url: page.url() }]);
+  await page.goto('/user');
+  await expect(page.locator('[data-own-page]')).toHaveAttribute('data-state', 'expired');
+  await expect(page.locator('[data-guest-message]')).toHaveText('你的登录信息已失效，请重新登录');
+});
+
+test('an administrator opens the administrator settings pages', async ({ page }) => {
+  await page.goto('/en/');
+  await logIn(page, 'admin@kiraboshi.test', 'e2e administrator secret');
+  await expect(page.locator('[data-auth-button]')).toHaveText('Admin');
+  const response = await page.goto('/en/settings/user-info');
+  expect(response?.status()).toBe(200);
+  await expect(page).toHaveURL(/\/en\/settings\/user-info$/);
+  await expect(page.locator('h1')).toHaveText('Profile review');
+});
