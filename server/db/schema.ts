@@ -64,6 +64,20 @@ export interface VideosTable {
   created_at: CreatedAt;
 }
 
+export interface TotpAuthenticatorsTable {
+  uid: number;
+  /** Base32 secret: never leaves the server after the setup URI. */
+  secret: string;
+  created_at: CreatedAt;
+  confirmed_at: Date | null;
+  /** The last accepted 30-second step: a code is never accepted twice. */
+  last_used_step: Generated<number>;
+  failed_attempts: Generated<number>;
+  locked_until: Date | null;
+  backup_code_hashes: ColumnType<string[], string[] | undefined, string[]>;
+  recovery_code_hash: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -71,4 +85,5 @@ export interface Database {
   verification_codes: VerificationCodesTable;
   invitation_codes: InvitationCodesTable;
   rate_limits: RateLimitsTable;
+  totp_authenticators: TotpAuthenticatorsTable;
 }

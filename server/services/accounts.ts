@@ -6,6 +6,7 @@ import { createSession } from '../auth/sessions.ts';
 import { normalizeRoles, canChangeRoles } from '../auth/roles.ts';
 import { checkVerificationCode, consumeVerificationCode } from './verification.ts';
 import { claimInvitationCode } from './invitations.ts';
+import { totpStatus, verifySecondFactor } from '../auth/totp.ts';
 import { checkName, checkPassword, normalizeEmail, normalizeName } from '../../src/lib/validation/account.ts';
 import type { CatalogLocale } from '../../src/lib/i18n/locales.ts';
 
@@ -13,7 +14,7 @@ const UNIQUE_VIOLATION = '23505';
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === UNIQUE_VIOLATION;
 
 export async function emailExists(db: Kysely<Database>, email: string): Promise<boolean> {
-  return !!(await db.selectFrom('users').select('uid').where(sql`lower(email)`, '=', normalizeEmail(email).toLowerCase()).executeTakeFirst());
+  return (await uidByEmail(db, email)) !== null;
 }
 
 /** Exact, case-insensitive comparison of the normalised name (never a pattern match). */
@@ -69,11 +70,19 @@ export async function register(db: Kysely<Database>, input: NewAccount & { verif
   });
 }
 
-/** Login by e-mail and password; the same answer whether the address or the password is wrong. */
-export async function login(db: Kysely<Database>, email: string, password: string) {
-  const user = await db.selectFrom('users').select(['uid', 'password_hash'])
-    .where(sql`lower(email)`, '=', normalizeEmail(email).toLowerCase()).executeTakeFirst();
+/**
+ * Login by e-mail and password, then the second factor when the account has one. The same
+ * answer whether the address or the password is wrong; the second factor is asked for only
+ * after the password is right.
+ */
+export async function login(db: Kysely<Database>, email: string, password: string, clientOtp?: string) {
+  const uid = await uidByEmail(db, email);
+  const user = uid === null ? undefined : await db.selectFrom('users').select(['uid', 'password_hash']).where('uid', '=', uid).executeTakeFirst();
   if (!(await verifyPassword(user?.password_hash, password)) || !user) throw new AppError('INVALID_CREDENTIALS');
+  if ((await totpStatus(db, user.uid)).have2FA) {
+    if (!clientOtp?.trim()) throw new AppError('SECOND_FACTOR_REQUIRED', { extra: { authenticatorType: 'totp' } });
+    await verifySecondFactor(db, user.uid, clientOtp);
+  }
   return { uid: user.uid, token: await createSession(db, user.uid) };
 }
 
@@ -83,8 +92,9 @@ export async function selfInfo(db: Kysely<Database>, uid: number) {
     .select(['uid', 'email', 'roles', 'username', 'user_nickname', 'avatar', 'signature', 'gender', 'created_at'])
     .where('uid', '=', uid).executeTakeFirst();
   if (!u) return null;
+  const { type } = await totpStatus(db, uid);
   return {
-    uid: u.uid, email: u.email, roles: u.roles, authenticatorType: 'none' as const,
+    uid: u.uid, email: u.email, roles: u.roles, authenticatorType: type,
     userCreateDateTime: new Date(u.created_at).getTime(), username: u.username, userNickname: u.user_nickname,
     avatar: u.avatar, signature: u.signature, gender: u.gender,
   };
@@ -129,4 +139,14 @@ export async function blockedUsers(db: Kysely<Database>, page: number, pageSize:
     totalCount: Number(total.n),
     result: rows.map((r) => ({ uid: r.uid, username: r.username, userNickname: r.user_nickname, avatar: r.avatar ?? '', editDateTime: new Date(r.updated_at).getTime() })),
   };
+}
+
+export async function uidByEmail(db: Kysely<Database>, email: string): Promise<number | null> {
+  const row = await db.selectFrom('users').select('uid').where(sql`lower(email)`, '=', normalizeEmail(email).toLowerCase()).executeTakeFirst();
+  return row?.uid ?? null;
+}
+
+export async function passwordMatches(db: Kysely<Database>, uid: number, password: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('password_hash').where('uid', '=', uid).executeTakeFirst();
+  return verifyPassword(row?.password_hash, password);
 }

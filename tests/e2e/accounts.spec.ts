@@ -110,3 +110,14 @@ test('an administrator opens the administrator settings pages', async ({ page })
   await expect(page).toHaveURL(/\/en\/settings\/user-info$/);
   await expect(page.locator('h1')).toHaveText('Profile review');
 });
+
+test('the logout button is shown to members only, and the sign-up form fits a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 760 });
+  await page.goto('/ko/');
+  await expect(page.locator('[data-logout]')).toBeHidden();
+  await openLogin(page);
+  await page.locator('dialog.auth-dialog .link-button').click();
+  const dialog = await page.locator('dialog.auth-dialog').boundingBox();
+  const send = await page.locator('dialog.auth-dialog .code-row .button').boundingBox();
+  expect(send!.x + send!.width).toBeLessThanOrEqual(dialog!.x + dialog!.width);
+});

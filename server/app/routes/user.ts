@@ -9,6 +9,7 @@ import { hitRateLimit, LIMITS } from '../../services/rate-limit.ts';
 import { sendVerificationCode } from '../../services/verification.ts';
 import * as accounts from '../../services/accounts.ts';
 import * as invitations from '../../services/invitations.ts';
+import * as totp from '../../auth/totp.ts';
 import { clearedSessionCookies, revokeSession, sessionCookies } from '../../auth/sessions.ts';
 import { isValidEmail, normalizeEmail, checkName } from '../../../src/lib/validation/account.ts';
 import type { CatalogLocale } from '../../../src/lib/i18n/locales.ts';
@@ -69,7 +70,7 @@ export function userRoutes() {
     await hitRateLimit(db, `login-account:${normalizeEmail(body.email).toLowerCase()}`, LIMITS.loginPerAccount);
     // A new session at every login; the one this browser held before is revoked.
     await revokeSession(db, sessionToken(c));
-    const { uid, token } = await accounts.login(db, body.email, body.password);
+    const { uid, token } = await accounts.login(db, body.email, body.password, body.clientOtp);
     for (const cookie of sessionCookies(uid, token, isSecureRequest(c))) c.header('Set-Cookie', cookie, { append: true });
     const body_: C.LoginResponse = { success: true, uid };
     return c.json(body_);
@@ -126,6 +127,53 @@ export function userRoutes() {
     await requireStaff(c);
     const { page, pageSize } = validate(C.pageQuery, c.req.query());
     return c.json({ success: true, ...(await accounts.blockedUsers(c.get('deps').db, page, pageSize)) });
+  });
+
+  // ---- Two-factor authentication (TOTP) ----
+  app.post('/createTotpAuthenticator', async (c) => {
+    const viewer = await requireViewer(c);
+    const self = await accounts.selfInfo(c.get('deps').db, viewer.uid);
+    const created = await totp.createTotp(c.get('deps').db, viewer.uid, self?.email ?? self?.username ?? String(viewer.uid));
+    const body: C.TotpCreateResponse = {
+      success: !created.isExists, isExists: created.isExists, existsAuthenticatorType: created.existsAuthenticatorType,
+      result: created.otpAuth ? { otpAuth: created.otpAuth } : null,
+    };
+    c.header('Cache-Control', 'no-store');
+    return c.json(body, created.isExists ? 409 : 200);
+  });
+
+  app.post('/confirmUserTotpAuthenticator', async (c) => {
+    const viewer = await requireViewer(c);
+    const { clientOtp } = validate(C.totpConfirmBody, await json(c));
+    const body: C.TotpConfirmResponse = { success: true, result: await totp.confirmTotp(c.get('deps').db, viewer.uid, clientOtp) };
+    c.header('Cache-Control', 'no-store');
+    return c.json(body);
+  });
+
+  app.delete('/deleteTotpAuthenticatorByTotpVerificationCodeController', async (c) => {
+    const viewer = await requireViewer(c);
+    const { db } = c.get('deps');
+    const { clientOtp, password } = validate(C.totpDeleteBody, await json(c));
+    if (!(await accounts.passwordMatches(db, viewer.uid, password))) throw new AppError('INVALID_CREDENTIALS');
+    await totp.verifySecondFactor(db, viewer.uid, clientOtp);
+    await totp.deleteTotp(db, viewer.uid);
+    return c.json({ success: true });
+  });
+
+  app.get('/checkUserHave2FAByUUID', async (c) => {
+    const viewer = await requireViewer(c);
+    const body: C.Have2FAResponse = { success: true, ...(await totp.totpStatus(c.get('deps').db, viewer.uid)) };
+    return c.json(body);
+  });
+
+  app.get('/checkUserHave2FAByEmail', async (c) => {
+    const { db } = c.get('deps');
+    await hitRateLimit(db, `lookup:${clientIp(c)}`, LIMITS.lookupPerIp);
+    const { email } = validate(C.emailQuery, c.req.query());
+    const uid = await accounts.uidByEmail(db, email);
+    const status = uid ? await totp.totpStatus(db, uid) : { have2FA: false, type: 'none' as const, totpCreationDateTime: null };
+    const body: C.Have2FAResponse = { success: true, ...status };
+    return c.json(body);
   });
 
   return app;

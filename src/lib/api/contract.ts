@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   'RATE_LIMITED', 'PAYLOAD_TOO_LARGE', 'ORIGIN_REFUSED', 'INTERNAL',
   'EMAIL_TAKEN', 'USERNAME_TAKEN', 'VERIFICATION_CODE_INVALID', 'INVITATION_CODE_INVALID', 'WEAK_PASSWORD',
   'INVALID_CREDENTIALS', 'COOLING_DOWN', 'DAILY_LIMIT', 'ACCOUNT_TOO_NEW', 'USER_BLOCKED', 'LAST_ROOT',
+  'SECOND_FACTOR_REQUIRED', 'SECOND_FACTOR_INVALID', 'SECOND_FACTOR_LOCKED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -148,3 +149,9 @@ export interface SelfUserInfo {
 export interface LoginResponse { success: true; uid: number }
 export interface SelfResponse { success: true; result: SelfUserInfo }
 export interface CheckResponse { success: true; userTokenOk: boolean }
+
+export const totpConfirmBody = z.object({ clientOtp: z.string().trim().min(6).max(64), otpAuth: z.string().max(500).optional() });
+export const totpDeleteBody = z.object({ clientOtp: z.string().trim().min(6).max(64), password: z.string().min(1).max(1000) });
+export interface TotpCreateResponse { success: boolean; isExists: boolean; existsAuthenticatorType: 'totp' | null; result: { otpAuth: string } | null }
+export interface TotpConfirmResponse { success: true; result: { backupCode: string[]; recoveryCode: string } }
+export interface Have2FAResponse { success: true; have2FA: boolean; type: 'totp' | 'none'; totpCreationDateTime: number | null }
