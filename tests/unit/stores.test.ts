@@ -90,3 +90,15 @@ describe('server configuration', () => {
     expect(readServerConfig({ DATA_DIR: ':memory:' }).dataDir).toBe('');
   });
 });
+
+describe('text file downloads', () => {
+  it('append .txt and refuse names over 200 bytes', async () => {
+    const { textFileName } = await import('../../src/lib/download.ts');
+    expect(textFileName('backup codes')).toBe('backup codes.txt');
+    expect(textFileName('codes.TXT')).toBe('codes.TXT');
+    expect(textFileName('a'.repeat(200))).toBe(`${'a'.repeat(200)}.txt`);
+    expect(textFileName('a'.repeat(201))).toBeNull();
+    expect(textFileName('星'.repeat(66))).not.toBeNull(); // 198 bytes
+    expect(textFileName('星'.repeat(67))).toBeNull(); // 201 bytes
+  });
+});

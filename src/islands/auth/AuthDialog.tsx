@@ -34,6 +34,8 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
   const [notice, setNotice] = useState('');
   const [cooldown, setCooldown] = useState(0);
   const [usernameNote, setUsernameNote] = useState('');
+  const [needsSecondFactor, setNeedsSecondFactor] = useState(false);
+  const [clientOtp, setClientOtp] = useState('');
   const [form, setForm] = useState({ email: '', password: '', username: '', userNickname: '', invitationCode: '', verificationCode: '' });
   const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: event.target.value }));
 
@@ -70,7 +72,16 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
     event.preventDefault();
     void run(async () => {
       if (mode === 'login') {
-        await login({ email: form.email, password: form.password });
+        try {
+          await login({ email: form.email, password: form.password, clientOtp: needsSecondFactor ? clientOtp : undefined });
+        } catch (e) {
+          // The password was right: ask for the authenticator's code next.
+          if (e instanceof HttpError && (e.body as { code?: string })?.code === 'SECOND_FACTOR_REQUIRED') {
+            setNeedsSecondFactor(true);
+            return;
+          }
+          throw e;
+        }
         await fetchSelfUser();
         showToast({ message: t('auth.loggedIn'), severity: 'success' });
       } else {
@@ -132,6 +143,12 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
         {isRegister && (
           <Field label={t('auth.invitationCode')} hint={t('auth.invitationHint')}>
             <input name="invitationCode" required placeholder="KIRA-XXXX-XXXX" autoCapitalize="characters" value={form.invitationCode} onChange={set('invitationCode')} />
+          </Field>
+        )}
+        {needsSecondFactor && !isRegister && (
+          <Field label={t('security.secondFactorTitle')} hint={t('security.secondFactorHint')}>
+            <input name="clientOtp" autoComplete="one-time-code" autoFocus required maxLength={32} value={clientOtp}
+              onChange={(e) => setClientOtp(e.target.value)} />
           </Field>
         )}
         {error && <p className="auth-error" role="alert">{error}</p>}

@@ -1,5 +1,5 @@
 import { request } from '../http.ts';
-import type { CheckResponse, HistoryResponse, InvitationCodeListResponse, LoginBody, LoginResponse, RegisterBody, SelfResponse, UserExistsResponse } from '../contract.ts';
+import type { CheckResponse, Have2FAResponse, TotpConfirmResponse, TotpCreateResponse, HistoryResponse, InvitationCodeListResponse, LoginBody, LoginResponse, RegisterBody, SelfResponse, UserExistsResponse } from '../contract.ts';
 import { isMissing, withFallback } from './fallback.ts';
 import { CALL_MESSAGES as M } from './messages.ts';
 
@@ -35,3 +35,11 @@ export const logout = () => request<{ success: boolean }>('user/logout');
 export const checkToken = () => request<CheckResponse>('user/check');
 export const getSelf = () => request<SelfResponse>('user/self', { method: 'POST' });
 export const checkUsername = (username: string) => request<{ success: true; isAvailableUsername: boolean }>('user/checkUsername', { query: { username } });
+
+// ---- Two-factor (TOTP) ----
+export const have2FA = () => request<Have2FAResponse>('user/checkUserHave2FAByUUID');
+export const createTotp = () => request<TotpCreateResponse>('user/createTotpAuthenticator', { method: 'POST' });
+export const confirmTotp = (clientOtp: string, otpAuth: string) =>
+  request<TotpConfirmResponse>('user/confirmUserTotpAuthenticator', { method: 'POST', body: { clientOtp, otpAuth } });
+export const deleteTotp = (clientOtp: string, password: string) =>
+  request<{ success: true }>('user/deleteTotpAuthenticatorByTotpVerificationCodeController', { method: 'DELETE', body: { clientOtp, password } });

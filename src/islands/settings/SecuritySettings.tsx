@@ -1,0 +1,147 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import QRCode from 'qrcode';
+import { have2FA, createTotp, confirmTotp, deleteTotp, HttpError } from '../../lib/api/index.ts';
+import { fetchSelfUser, $selfUser } from '../../lib/stores/self-user.ts';
+import { showToast } from '../../lib/stores/toast.ts';
+import { downloadTextFile } from '../../lib/download.ts';
+import { useIslandTranslation } from '../use-island-translation.ts';
+import type { Messages } from '../../lib/i18n/translate.ts';
+import type { Locale } from '../../lib/i18n/locales.ts';
+
+type Step =
+  | { name: 'loading' }
+  | { name: 'guest' }
+  | { name: 'off' }
+  | { name: 'scan'; otpAuth: string; qr: string; key: string }
+  | { name: 'codes'; backupCode: string[]; recoveryCode: string }
+  | { name: 'on'; since: number };
+
+const messageOf = (error: unknown, fallback: string) =>
+  (error instanceof HttpError ? (error.body as { message?: string } | undefined)?.message : undefined) ?? fallback;
+
+/** Settings > Security: the TOTP wizard (QR code, first code, backup codes as .txt) and turning it off. */
+export default function SecuritySettings({ locale, messages }: { locale: Locale; messages: Messages }) {
+  const t = useIslandTranslation(locale, messages);
+  const [step, setStep] = useState<Step>({ name: 'loading' });
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const refresh = async () => {
+    try {
+      const status = await have2FA();
+      setStep(status.have2FA ? { name: 'on', since: status.totpCreationDateTime ?? Date.now() } : { name: 'off' });
+    } catch {
+      setStep({ name: 'guest' });
+    }
+  };
+  useEffect(() => {
+    void refresh();
+    // Only logging in or out changes what this page shows; other updates of the self user
+    // (e.g. after turning 2FA on) must not replace the backup-code screen.
+    let wasLoggedIn = $selfUser.get().isLogined;
+    return $selfUser.listen(({ isLogined }) => {
+      if (isLogined !== wasLoggedIn) void refresh();
+      wasLoggedIn = isLogined;
+    });
+  }, []);
+
+  const act = (action: () => Promise<void>) => async (event?: FormEvent) => {
+    event?.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      await action();
+    } catch (e) {
+      setError(messageOf(e, t('api.internal')));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const start = act(async () => {
+    const { result } = await createTotp();
+    if (!result) return refresh();
+    const qr = await QRCode.toDataURL(result.otpAuth, { margin: 1, width: 220 });
+    setStep({ name: 'scan', otpAuth: result.otpAuth, qr, key: new URL(result.otpAuth).searchParams.get('secret') ?? '' });
+    setCode('');
+  });
+  const confirm = act(async () => {
+    if (step.name !== 'scan') return;
+    const { result } = await confirmTotp(code.trim(), step.otpAuth);
+    setStep({ name: 'codes', ...result });
+    showToast({ message: t('security.enabled'), severity: 'success' });
+    void fetchSelfUser();
+  });
+  const turnOff = act(async () => {
+    await deleteTotp(code.trim(), password);
+    setCode('');
+    setPassword('');
+    showToast({ message: t('security.disabled'), severity: 'info' });
+    void fetchSelfUser();
+    await refresh();
+  });
+
+  const saveCodes = () => {
+    if (step.name !== 'codes') return;
+    const account = $selfUser.get().userInfo?.email ?? '';
+    const text = [t('security.codesFileHeading', { account }), '', t('security.backupCodes'), ...step.backupCode, '', t('security.recoveryCode'), step.recoveryCode, ''].join('\n');
+    downloadTextFile(`kiraboshi-backup-codes-${account || 'account'}`, text);
+  };
+
+  if (step.name === 'loading') return <div className="card" aria-busy="true">…</div>;
+  if (step.name === 'guest') return <div className="card" data-security-state="guest"><p>{t('validation.notLoggedIn')}</p></div>;
+  return (
+    <section className="card security-card" data-security-state={step.name}>
+      <h2>{t('security.twoFactor')}</h2>
+      {step.name === 'off' && (
+        <>
+          <p>{t('security.twoFactorOff')}</p>
+          <button type="button" className="button" onClick={() => void start()} disabled={busy}>{t('security.enable')}</button>
+        </>
+      )}
+      {step.name === 'scan' && (
+        <form onSubmit={(e) => void confirm(e)} className="auth-form">
+          <p>{t('security.scanQr')}</p>
+          <img className="totp-qr" src={step.qr} width={220} height={220} alt="otpauth QR" />
+          <p className="field-hint">{t('security.manualKey')} <code data-totp-key>{step.key}</code></p>
+          <label className="field">
+            <span className="field-label">{t('security.code')}</span>
+            <input name="totp" inputMode="numeric" autoComplete="one-time-code" pattern="\d{6}" maxLength={6} required value={code} onChange={(e) => setCode(e.target.value)} />
+          </label>
+          <button type="submit" className="button" disabled={busy}>{t('security.confirm')}</button>
+        </form>
+      )}
+      {step.name === 'codes' && (
+        <>
+          <p>{t('security.saveCodes')}</p>
+          <h3>{t('security.backupCodes')}</h3>
+          <ul className="code-list" data-backup-codes>{step.backupCode.map((c) => <li key={c}><code>{c}</code></li>)}</ul>
+          <h3>{t('security.recoveryCode')}</h3>
+          <p><code data-recovery-code>{step.recoveryCode}</code></p>
+          <div className="error-actions">
+            <button type="button" className="button secondary" onClick={saveCodes}>{t('security.download')}</button>
+            <button type="button" className="button" onClick={() => void refresh()}>{t('security.done')}</button>
+          </div>
+        </>
+      )}
+      {step.name === 'on' && (
+        <form onSubmit={(e) => void turnOff(e)} className="auth-form">
+          <p>{t('security.twoFactorOn', { date: new Date(step.since).toLocaleDateString(document.documentElement.lang) })}</p>
+          <p className="field-hint">{t('security.disableHint')}</p>
+          <label className="field">
+            <span className="field-label">{t('security.password')}</span>
+            <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          </label>
+          <label className="field">
+            <span className="field-label">{t('security.code')}</span>
+            <input name="totp" autoComplete="one-time-code" required maxLength={32} value={code} onChange={(e) => setCode(e.target.value)} />
+          </label>
+          <button type="submit" className="button secondary" disabled={busy}>{t('security.disable')}</button>
+        </form>
+      )}
+      {error && <p className="auth-error" role="alert">{error}</p>}
+    </section>
+  );
+}
