@@ -14,6 +14,7 @@ import { createCatalogue } from './services/catalogue.ts';
 import { viewerFromCookies } from './services/sessions.ts';
 import { createSiteHandler } from './site/handler.ts';
 import { createMailer } from './mail/mailer.ts';
+import { publicProfile } from './services/profiles.ts';
 import type { SiteLocals } from './site/locals.ts';
 
 export async function startServer(env: Record<string, string | undefined> = process.env) {
@@ -36,7 +37,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     isDevelopment: config.isDevelopment,
     viewer: (request) => viewerFromCookies(database.db, request.headers.get('cookie')),
     videoExists: (id) => catalogue.videoExists(id),
-    publicUser: (uid) => catalogue.publicUser(uid),
+    publicUser: (uid) => publicProfile(database.db, uid, null),
   };
   const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger) : null;
 

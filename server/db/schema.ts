@@ -18,6 +18,10 @@ export interface UsersTable {
   interface_language: Generated<string>;
   is_updated_after_review: Generated<boolean>;
   updated_at: Generated<Date>;
+  user_birthday: Generated<string>;
+  labels: ColumnType<string[], string[] | undefined, string[]>;
+  website_name: Generated<string>;
+  website_url: Generated<string>;
 }
 
 export type VerificationPurpose = 'registration' | 'change-email' | 'change-password' | 'forgot-password' | 'login';

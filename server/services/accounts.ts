@@ -100,19 +100,6 @@ export async function selfInfo(db: Kysely<Database>, uid: number) {
   };
 }
 
-/** Public profile (user/info): never the e-mail address, hashes or tokens. */
-export async function publicInfo(db: Kysely<Database>, uid: number, viewerUid: number | null) {
-  const u = await db.selectFrom('users')
-    .select(['uid', 'username', 'user_nickname', 'avatar', 'signature', 'gender', 'roles', 'created_at'])
-    .where('uid', '=', uid).executeTakeFirst();
-  if (!u) return null;
-  return {
-    uid: u.uid, username: u.username, userNickname: u.user_nickname, avatar: u.avatar, userBannerImage: '',
-    signature: u.signature, gender: u.gender, label: [] as Array<{ id: number; labelName: string }>,
-    userCreateDateTime: new Date(u.created_at).getTime(), roles: u.roles, isFollowing: false, isSelf: viewerUid === u.uid,
-  };
-}
-
 /** rbac/adminUpdateUserRole with its rules; nobody removes the last root. */
 export async function updateUserRoles(db: Kysely<Database>, actor: { uid: number; roles: string[] }, uid: number, requested: string[]) {
   const next = normalizeRoles(requested);

@@ -13,11 +13,6 @@ export function createCatalogue(db: Kysely<Database>) {
       const row = await db.selectFrom('users').select('uid').where('uid', '=', uid).executeTakeFirst();
       return !!row;
     },
-    /** Public profile fields only: never e-mail, hashes or tokens. */
-    async publicUser(uid: number) {
-      const row = await db.selectFrom('users').select(['uid', 'username', 'user_nickname']).where('uid', '=', uid).executeTakeFirst();
-      return row ? { uid: row.uid, username: row.username, userNickname: row.user_nickname } : null;
-    },
   };
 }
 export type Catalogue = ReturnType<typeof createCatalogue>;

@@ -7,5 +7,5 @@ export interface SiteLocals {
   /** The logged-in user behind a request's session cookies, or null. */
   viewer(request: Request): Promise<SiteViewer | null>;
   videoExists(videoId: number): Promise<boolean>;
-  publicUser(uid: number): Promise<{ uid: number; username: string; userNickname: string | null } | null>;
+  publicUser(uid: number): Promise<import('../../src/lib/api/contract.ts').PublicProfile | null>;
 }

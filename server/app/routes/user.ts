@@ -10,6 +10,7 @@ import { sendVerificationCode } from '../../services/verification.ts';
 import * as accounts from '../../services/accounts.ts';
 import * as invitations from '../../services/invitations.ts';
 import * as totp from '../../auth/totp.ts';
+import * as profiles from '../../services/profiles.ts';
 import { clearedSessionCookies, revokeSession, sessionCookies } from '../../auth/sessions.ts';
 import { isValidEmail, normalizeEmail, checkName } from '../../../src/lib/validation/account.ts';
 import type { CatalogLocale } from '../../../src/lib/i18n/locales.ts';
@@ -100,7 +101,7 @@ export function userRoutes() {
   app.get('/info', async (c) => {
     const { uid } = validate(C.uidQuery, c.req.query());
     const viewer = await getViewer(c);
-    const result = await accounts.publicInfo(c.get('deps').db, uid, viewer?.uid ?? null);
+    const result = await profiles.publicProfile(c.get('deps').db, uid, viewer?.uid ?? null);
     if (!result) throw new AppError('NOT_FOUND');
     return c.json({ success: true, result, isBlockedByOther: false, isBlocked: false, isHidden: false });
   });
@@ -127,6 +128,33 @@ export function userRoutes() {
     await requireStaff(c);
     const { page, pageSize } = validate(C.pageQuery, c.req.query());
     return c.json({ success: true, ...(await accounts.blockedUsers(c.get('deps').db, page, pageSize)) });
+  });
+
+  // ---- Profile and the administrators' review ----
+  app.post('/update/info', async (c) => {
+    const viewer = await requireMember(c);
+    await profiles.updateProfile(c.get('deps').db, viewer.uid, validate(C.updateInfoBody, await json(c)));
+    return c.json({ success: true });
+  });
+
+  app.get('/adminGetUserInfo', async (c) => {
+    await requireStaff(c);
+    const q = validate(C.reviewQuery, c.req.query());
+    const page = await profiles.reviewQueue(c.get('deps').db, { ...q, onlyUpdated: q.isOnlyShowUserInfoUpdatedAfterReview });
+    c.header('Cache-Control', 'no-store');
+    return c.json({ success: true, ...page });
+  });
+
+  app.post('/approveUserInfo', async (c) => {
+    await requireStaff(c);
+    await profiles.approveProfile(c.get('deps').db, validate(C.uidBody, await json(c)).uid);
+    return c.json({ success: true });
+  });
+
+  app.post('/adminClearUserInfo', async (c) => {
+    await requireStaff(c);
+    await profiles.clearProfile(c.get('deps').db, validate(C.uidBody, await json(c)).uid);
+    return c.json({ success: true });
   });
 
   // ---- Two-factor authentication (TOTP) ----

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001_initial.ts';
 import * as m0002 from './0002_accounts.ts';
 import * as m0003 from './0003_totp.ts';
+import * as m0004 from './0004_profile.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_accounts': m0002,
   '0003_totp': m0003,
+  '0004_profile': m0004,
 };

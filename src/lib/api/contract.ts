@@ -155,3 +155,28 @@ export const totpDeleteBody = z.object({ clientOtp: z.string().trim().min(6).max
 export interface TotpCreateResponse { success: boolean; isExists: boolean; existsAuthenticatorType: 'totp' | null; result: { otpAuth: string } | null }
 export interface TotpConfirmResponse { success: true; result: { backupCode: string[]; recoveryCode: string } }
 export interface Have2FAResponse { success: true; have2FA: boolean; type: 'totp' | 'none'; totpCreationDateTime: number | null }
+
+// ---- Profile and its review ----
+export const GENDERS = ['', 'male', 'female', 'other'] as const;
+export const updateInfoBody = z.object({
+  username: z.string().max(200).optional(),
+  userNickname: z.string().max(200).optional(),
+  signature: z.string().max(200, 'at most 200 characters').optional(),
+  gender: z.enum(GENDERS).optional(),
+  userBirthday: z.union([z.literal(''), z.iso.date()]).optional(),
+  label: z.array(z.object({ id: z.number().optional(), labelName: z.string().trim().min(1).max(20) })).max(10).optional(),
+  userWebsite: z.object({ websiteName: z.string().max(40), websiteUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(300)]) }).optional(),
+});
+export type UpdateInfoBody = z.input<typeof updateInfoBody>;
+export const reviewQuery = pageQuery.extend({
+  isOnlyShowUserInfoUpdatedAfterReview: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  sortBy: z.enum(['createDateTime', 'editDateTime', 'username', 'uid']).default('editDateTime'),
+  sortOrder: z.enum(['ascend', 'descend']).default('descend'),
+});
+export const uidBody = z.object({ uid: positiveId });
+export interface PublicProfile {
+  uid: number; username: string; userNickname: string | null; avatar: string; userBannerImage: string; signature: string;
+  gender: string; userBirthday: string; label: Array<{ id: number; labelName: string }>; userWebsite: { websiteName: string; websiteUrl: string };
+  userCreateDateTime: number; roles: string[]; isFollowing: boolean; isSelf: boolean;
+}
+export interface ReviewItem extends Omit<PublicProfile, 'isFollowing' | 'isSelf' | 'userBannerImage'> { editDateTime: number; isUpdatedAfterReview: boolean }
