@@ -11,6 +11,7 @@ import * as accounts from '../../services/accounts.ts';
 import * as invitations from '../../services/invitations.ts';
 import * as totp from '../../auth/totp.ts';
 import * as profiles from '../../services/profiles.ts';
+import * as credentials from '../../services/credentials.ts';
 import { clearedSessionCookies, revokeSession, sessionCookies } from '../../auth/sessions.ts';
 import { isValidEmail, normalizeEmail, checkName } from '../../../src/lib/validation/account.ts';
 import type { CatalogLocale } from '../../../src/lib/i18n/locales.ts';
@@ -19,6 +20,8 @@ import type { CatalogLocale } from '../../../src/lib/i18n/locales.ts';
 export function userRoutes() {
   const app = new Hono<AppEnv>();
   const json = async (c: { req: { json: () => Promise<unknown> } }) => c.req.json().catch(() => ({}));
+  /** A mail's language: the one the form asked for, else the caller's. */
+  const language = (c: { req: { raw: Request } }, requested?: string) => (requested ?? requestLocale(c.req.raw.headers)) as CatalogLocale;
 
   app.get('/exists', async (c) => {
     const { uid } = validate(C.userExistsQuery, c.req.query());
@@ -48,8 +51,7 @@ export function userRoutes() {
     await hitRateLimit(db, `code:${clientIp(c)}`, LIMITS.codePerIp);
     const email = normalizeEmail(body.email);
     if (await accounts.emailExists(db, email)) throw new AppError('EMAIL_TAKEN');
-    const lang = (body.clientLanguage ?? requestLocale(c.req.raw.headers)) as CatalogLocale;
-    await sendVerificationCode(db, mailer, { email, purpose: 'registration', language: lang });
+    await sendVerificationCode(db, mailer, { email, purpose: 'registration', language: language(c, body.clientLanguage) });
     return c.json({ success: true, isCoolingDown: false });
   });
 
@@ -58,8 +60,7 @@ export function userRoutes() {
     await hitRateLimit(db, `register:${clientIp(c)}`, LIMITS.registerPerIp);
     const body = validate(C.registerBody, await json(c));
     if (!isValidEmail(body.email)) throw new AppError('VALIDATION_FAILED', { issues: [{ path: 'email', message: 'invalid' }] });
-    const lang = (body.clientLanguage ?? requestLocale(c.req.raw.headers)) as CatalogLocale;
-    const { uid, token } = await accounts.register(db, { ...body, language: lang });
+    const { uid, token } = await accounts.register(db, { ...body, language: language(c, body.clientLanguage) });
     for (const cookie of sessionCookies(uid, token, isSecureRequest(c))) c.header('Set-Cookie', cookie, { append: true });
     return c.json({ success: true, uid });
   });
@@ -128,6 +129,58 @@ export function userRoutes() {
     await requireStaff(c);
     const { page, pageSize } = validate(C.pageQuery, c.req.query());
     return c.json({ success: true, ...(await accounts.blockedUsers(c.get('deps').db, page, pageSize)) });
+  });
+
+  // ---- Credentials: each change is proven by a mailed code ----
+  app.post('/requestSendChangePasswordVerificationCode', async (c) => {
+    const viewer = await requireViewer(c);
+    const { db, mailer } = c.get('deps');
+    await hitRateLimit(db, `code:${clientIp(c)}`, LIMITS.codePerIp);
+    const { clientLanguage } = validate(C.languageBody, await json(c));
+    await sendVerificationCode(db, mailer, { email: await credentials.ownEmail(db, viewer.uid), purpose: 'change-password', language: language(c, clientLanguage) });
+    return c.json({ success: true, isCoolingDown: false });
+  });
+
+  app.post('/update/password', async (c) => {
+    const viewer = await requireViewer(c);
+    await credentials.changePassword(c.get('deps').db, viewer.uid, sessionToken(c), validate(C.updatePasswordBody, await json(c)));
+    return c.json({ success: true });
+  });
+
+  app.post('/requestSendForgotPasswordVerificationCode', async (c) => {
+    const { db, mailer } = c.get('deps');
+    await hitRateLimit(db, `code:${clientIp(c)}`, LIMITS.codePerIp);
+    const body = validate(C.requestCodeBody, await json(c));
+    // The answer is the same whether or not the address has an account.
+    if (await accounts.emailExists(db, body.email)) {
+      const email = await credentials.ownEmail(db, (await accounts.uidByEmail(db, body.email))!);
+      await sendVerificationCode(db, mailer, { email, purpose: 'forgot-password', language: language(c, body.clientLanguage) });
+    }
+    return c.json({ success: true, isCoolingDown: false });
+  });
+
+  app.post('/forgot/password', async (c) => {
+    const { db } = c.get('deps');
+    await hitRateLimit(db, `register:${clientIp(c)}`, LIMITS.registerPerIp);
+    await credentials.resetPassword(db, validate(C.forgotPasswordBody, await json(c)));
+    return c.json({ success: true });
+  });
+
+  app.post('/requestSendChangeEmailVerificationCode', async (c) => {
+    await requireViewer(c);
+    const { db, mailer } = c.get('deps');
+    await hitRateLimit(db, `code:${clientIp(c)}`, LIMITS.codePerIp);
+    const body = validate(C.changeEmailCodeBody, await json(c));
+    if (!isValidEmail(body.newEmail)) throw new AppError('VALIDATION_FAILED', { issues: [{ path: 'newEmail', message: 'invalid' }] });
+    if (await accounts.emailExists(db, body.newEmail)) throw new AppError('EMAIL_TAKEN');
+    await sendVerificationCode(db, mailer, { email: normalizeEmail(body.newEmail), purpose: 'change-email', language: language(c, body.clientLanguage) });
+    return c.json({ success: true, isCoolingDown: false });
+  });
+
+  app.post('/update/email', async (c) => {
+    const viewer = await requireViewer(c);
+    await credentials.changeEmail(c.get('deps').db, viewer.uid, validate(C.updateEmailBody, await json(c)));
+    return c.json({ success: true });
   });
 
   // ---- Profile and the administrators' review ----

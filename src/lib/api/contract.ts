@@ -180,3 +180,10 @@ export interface PublicProfile {
   userCreateDateTime: number; roles: string[]; isFollowing: boolean; isSelf: boolean;
 }
 export interface ReviewItem extends Omit<PublicProfile, 'isFollowing' | 'isSelf' | 'userBannerImage'> { editDateTime: number; isUpdatedAfterReview: boolean }
+
+// ---- Credentials ----
+export const changeEmailCodeBody = z.object({ newEmail: email, clientLanguage });
+export const languageBody = z.object({ clientLanguage });
+export const updateEmailBody = z.object({ oldEmail: email, newEmail: email, password: z.string().min(1).max(1000), verificationCode: z.string().trim().regex(/^\d{6}$/) });
+export const updatePasswordBody = z.object({ oldPassword: z.string().min(1).max(1000), newPassword: z.string().min(1).max(1000), verificationCode: z.string().trim().regex(/^\d{6}$/) });
+export const forgotPasswordBody = z.object({ email, newPassword: z.string().min(1).max(1000), verificationCode: z.string().trim().regex(/^\d{6}$/) });
