@@ -160,3 +160,52 @@ test('a member turns on TOTP, keeps the backup codes, and logs back in with a ge
   await page.locator('dialog.auth-dialog button[type=submit]').click();
   await expect(page.locator('[data-auth-button]')).toHaveText('ゆず');
 });
+
+test('a member edits the profile and sees it on their page; an administrator reviews it and bans and unbans', async ({ page, browser }) => {
+  await signUp(page, 'kaede@kiraboshi.test', 'Kaede', 'かえで', 2);
+  await page.goto('/en/settings/profile');
+  const form = page.locator('form.profile-form');
+  await expect(form.locator('input[name=username]')).toHaveValue('Kaede');
+  await form.locator('input[name=userNickname]').fill('紅葉');
+  await form.locator('textarea[name=signature]').fill('I draw fan art and love danmaku.');
+  await form.locator('select[name=gender]').selectOption('other');
+  await form.locator('input[name=tag]').fill('VOCALOID');
+  await form.locator('input[name=tag]').press('Enter');
+  await form.locator('input[name=tag]').fill('illustration');
+  await form.getByRole('button', { name: 'Add' }).click();
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(page.locator('.toast')).toContainText('Profile saved.');
+  await form.getByRole('link', { name: 'View my page' }).click();
+  await expect(page.locator('h1')).toHaveText('紅葉');
+  await expect(page.locator('.user-signature')).toHaveText('I draw fan art and love danmaku.');
+  await expect(page.locator('.user-tags li')).toHaveText(['VOCALOID', 'illustration']);
+  const uid = /\/user\/(\d+)$/.exec(page.url())![1];
+
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await admin.goto('/en/');
+  await logIn(admin, 'admin@kiraboshi.test', 'e2e administrator secret');
+  await expect(admin.locator('[data-auth-button]')).toHaveText('Admin');
+  await admin.goto('/en/settings/user-info');
+  const item = admin.locator(`.review-item[data-uid="${uid}"]`);
+  await expect(item).toContainText('I draw fan art and love danmaku.');
+  await item.getByRole('button', { name: 'Approve' }).click();
+  await expect(admin.locator('.toast')).toContainText('Profile approved.');
+  await expect(item).toHaveCount(0);
+
+  await admin.goto('/en/settings/user-block');
+  await admin.locator('[data-user-block] input[name=uid]').fill(uid);
+  await admin.getByRole('button', { name: 'Ban', exact: true }).click();
+  await expect(admin.locator('.toast').last()).toContainText(`User ${uid} is banned.`);
+  const banned = admin.locator(`[data-user-block] .review-item[data-uid="${uid}"]`);
+  await expect(banned).toContainText('紅葉');
+  // The banned member can still read but no longer post.
+  await page.goto('/en/settings/profile');
+  await page.locator('form.profile-form textarea[name=signature]').fill('still here');
+  await page.locator('form.profile-form').getByRole('button', { name: 'Save' }).click();
+  await expect(page.locator('.auth-error')).toHaveText('Your account is banned, so you cannot post.');
+  await banned.getByRole('button', { name: 'Lift ban' }).click();
+  await expect(admin.locator('.toast').last()).toContainText(`The ban on user ${uid} is lifted.`);
+  await expect(banned).toHaveCount(0);
+  await adminContext.close();
+});

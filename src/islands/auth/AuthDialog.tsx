@@ -4,16 +4,11 @@ import { fetchSelfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { checkName, checkPassword, isValidEmail } from '../../lib/validation/account.ts';
 import type { TFunction } from 'i18next';
+import { useAction, FormError } from '../settings/use-action.ts';
 
 export type AuthMode = 'login' | 'register';
 const RESEND_SECONDS = 55;
 const NO_COMMON = new Set<string>(); // the server holds the common-password list
-
-/** The server's message (already in the visitor's language), or a generic one. */
-function messageOf(error: unknown, fallback: string): string {
-  const body = error instanceof HttpError ? (error.body as { message?: string } | undefined) : undefined;
-  return body?.message ?? fallback;
-}
 
 function Field({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {
   return (
@@ -29,8 +24,7 @@ function Field({ label, hint, children }: { label: string; hint?: string; childr
 export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFunction; initialMode: AuthMode; locale: string; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [mode, setMode] = useState<AuthMode>(initialMode);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, error, run, setError } = useAction(t('api.internal'));
   const [notice, setNotice] = useState('');
   const [cooldown, setCooldown] = useState(0);
   const [usernameNote, setUsernameNote] = useState('');
@@ -48,25 +42,13 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
     return () => clearTimeout(timer);
   }, [cooldown]);
 
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setError('');
-    try {
-      await action();
-    } catch (e) {
-      setError(messageOf(e, t('api.internal')));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   const sendCode = () =>
     run(async () => {
-      if (!isValidEmail(form.email)) throw new Error(t('api.validation'));
+      if (!isValidEmail(form.email)) throw new FormError(t('api.validation'));
       await requestRegistrationCode(form.email, locale);
       setCooldown(RESEND_SECONDS);
       setNotice(t('auth.codeSent', { email: form.email.trim() }));
-    }).catch(() => {});
+    });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -90,7 +72,7 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
         showToast({ message: t('auth.registered'), severity: 'success', duration: 4000 });
       }
       dialog.current?.close();
-    }).catch(() => {});
+    });
   };
 
   const onUsernameBlur = async () => {

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
-import { have2FA, createTotp, confirmTotp, deleteTotp, HttpError } from '../../lib/api/index.ts';
+import { have2FA, createTotp, confirmTotp, deleteTotp } from '../../lib/api/index.ts';
+import { useAction } from './use-action.ts';
 import { fetchSelfUser, $selfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { downloadTextFile } from '../../lib/download.ts';
@@ -16,17 +17,13 @@ type Step =
   | { name: 'codes'; backupCode: string[]; recoveryCode: string }
   | { name: 'on'; since: number };
 
-const messageOf = (error: unknown, fallback: string) =>
-  (error instanceof HttpError ? (error.body as { message?: string } | undefined)?.message : undefined) ?? fallback;
-
 /** Settings > Security: the TOTP wizard (QR code, first code, backup codes as .txt) and turning it off. */
 export default function SecuritySettings({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
   const [step, setStep] = useState<Step>({ name: 'loading' });
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction(t('api.internal'));
 
   const refresh = async () => {
     try {
@@ -49,15 +46,7 @@ export default function SecuritySettings({ locale, messages }: { locale: Locale;
 
   const act = (action: () => Promise<void>) => async (event?: FormEvent) => {
     event?.preventDefault();
-    setBusy(true);
-    setError('');
-    try {
-      await action();
-    } catch (e) {
-      setError(messageOf(e, t('api.internal')));
-    } finally {
-      setBusy(false);
-    }
+    await run(action);
   };
 
   const start = act(async () => {

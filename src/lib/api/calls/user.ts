@@ -1,5 +1,5 @@
 import { request } from '../http.ts';
-import type { CheckResponse, Have2FAResponse, TotpConfirmResponse, TotpCreateResponse, HistoryResponse, InvitationCodeListResponse, LoginBody, LoginResponse, RegisterBody, SelfResponse, UserExistsResponse } from '../contract.ts';
+import type { PublicProfile, ReviewItem, UpdateInfoBody, CheckResponse, Have2FAResponse, TotpConfirmResponse, TotpCreateResponse, HistoryResponse, InvitationCodeListResponse, LoginBody, LoginResponse, RegisterBody, SelfResponse, UserExistsResponse } from '../contract.ts';
 import { isMissing, withFallback } from './fallback.ts';
 import { CALL_MESSAGES as M } from './messages.ts';
 
@@ -43,3 +43,15 @@ export const confirmTotp = (clientOtp: string, otpAuth: string) =>
   request<TotpConfirmResponse>('user/confirmUserTotpAuthenticator', { method: 'POST', body: { clientOtp, otpAuth } });
 export const deleteTotp = (clientOtp: string, password: string) =>
   request<{ success: true }>('user/deleteTotpAuthenticatorByTotpVerificationCodeController', { method: 'DELETE', body: { clientOtp, password } });
+
+// ---- Profile and administration ----
+export const getUserInfo = (uid: number) => request<{ success: true; result: PublicProfile }>('user/info', { query: { uid } });
+export const updateInfo = (body: UpdateInfoBody) => request<{ success: true }>('user/update/info', { method: 'POST', body });
+export const getReviewQueue = (query: { isOnlyShowUserInfoUpdatedAfterReview: boolean; page: number; pageSize: number }) =>
+  request<{ success: true; result: ReviewItem[]; totalCount: number }>('user/adminGetUserInfo', { query });
+export const approveUserInfo = (uid: number) => request<{ success: true }>('user/approveUserInfo', { method: 'POST', body: { uid } });
+export const clearUserInfo = (uid: number) => request<{ success: true }>('user/adminClearUserInfo', { method: 'POST', body: { uid } });
+export const getBlockedUsers = (page: number, pageSize: number) =>
+  request<{ success: true; totalCount: number; result: Array<{ uid: number; username: string; userNickname: string | null; editDateTime: number }> }>('user/blocked/info', { query: { page, pageSize } });
+export const updateUserRoles = (uid: number, newRoles: string[]) =>
+  request<{ success: true; roles: string[] }>('rbac/adminUpdateUserRole', { method: 'POST', body: { uid, newRoles } });
