@@ -82,6 +82,18 @@ export interface TotpAuthenticatorsTable {
   recovery_code_hash: string | null;
 }
 
+export interface UserSettingsTable {
+  uid: number;
+  theme_type: Generated<string>;
+  theme_color: Generated<string>;
+  theme_color_custom: Generated<string>;
+  wallpaper: Generated<string>;
+  colored_side_bar: Generated<boolean>;
+  updated_at: Generated<Date>;
+}
+
+export interface AppSecretsTable { name: string; value: string }
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -90,4 +102,6 @@ export interface Database {
   invitation_codes: InvitationCodesTable;
   rate_limits: RateLimitsTable;
   totp_authenticators: TotpAuthenticatorsTable;
+  user_settings: UserSettingsTable;
+  app_secrets: AppSecretsTable;
 }

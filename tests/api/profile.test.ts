@@ -87,3 +87,27 @@ describe.each(BACKENDS)('profiles and their review on %s', (backend) => {
     expect((await call('user/approveUserInfo', { cookie: admin.cookie, body: { uid: 987654 } })).status).toBe(404);
   });
 });
+
+describe.each(BACKENDS)('user settings on %s', (backend) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(backend);
+  });
+  afterAll(() => server?.close());
+  const post = async (path: string, body: unknown, cookie?: string) => {
+    const response = await server.api(path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(cookie ? { Cookie: cookie } : {}) }, body: JSON.stringify(body) });
+    return { status: response.status, json: (await response.json()) as Record<string, any> };
+  };
+
+  it('keeps one setting at a time, with the spec defaults until changed', async () => {
+    const uid = await insertAccount(server.db, { email: 'theme@example.com', password: 'theme password 1', username: 'Themer' });
+    const cookie = `uid=${uid}; token=${await createSession(server.db, uid)}`;
+    expect((await post('user/settings', {})).status).toBe(401);
+    expect((await post('user/settings', {}, cookie)).json.userSettings).toEqual({ themeType: 'system', themeColor: 'wallpaper', themeColorCustom: 'f06e8e', wallpaper: '', coloredSideBar: false });
+    expect((await post('user/settings/update', { themeType: 'dark' }, cookie)).json.userSettings.themeType).toBe('dark');
+    expect((await post('user/settings/update', { themeColorCustom: '39c5bb' }, cookie)).json.userSettings).toMatchObject({ themeType: 'dark', themeColorCustom: '39c5bb' });
+    for (const bad of [{}, { themeType: 'dark', coloredSideBar: true }, { themeType: 'neon' }, { themeColorCustom: '#39c5bb' }, { unknown: 1 }]) {
+      expect((await post('user/settings/update', bad, cookie)).status, JSON.stringify(bad)).toBe(400);
+    }
+  });
+});

@@ -12,6 +12,7 @@ import * as invitations from '../../services/invitations.ts';
 import * as totp from '../../auth/totp.ts';
 import * as profiles from '../../services/profiles.ts';
 import * as credentials from '../../services/credentials.ts';
+import { getUserSettings, updateUserSetting } from '../../services/user-settings.ts';
 import { clearedSessionCookies, revokeSession, sessionCookies } from '../../auth/sessions.ts';
 import { isValidEmail, normalizeEmail, checkName } from '../../../src/lib/validation/account.ts';
 import type { CatalogLocale } from '../../../src/lib/i18n/locales.ts';
@@ -129,6 +130,19 @@ export function userRoutes() {
     await requireStaff(c);
     const { page, pageSize } = validate(C.pageQuery, c.req.query());
     return c.json({ success: true, ...(await accounts.blockedUsers(c.get('deps').db, page, pageSize)) });
+  });
+
+  // ---- Settings (server copy for theme sync) ----
+  app.post('/settings', async (c) => {
+    const viewer = await requireViewer(c);
+    c.header('Cache-Control', 'no-store');
+    return c.json({ success: true, userSettings: await getUserSettings(c.get('deps').db, viewer.uid) });
+  });
+
+  app.post('/settings/update', async (c) => {
+    const viewer = await requireViewer(c);
+    const change = validate(C.userSettingsUpdateBody, await json(c));
+    return c.json({ success: true, userSettings: await updateUserSetting(c.get('deps').db, viewer.uid, change) });
   });
 
   // ---- Credentials: each change is proven by a mailed code ----

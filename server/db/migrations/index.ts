@@ -3,6 +3,7 @@ import * as m0001 from './0001_initial.ts';
 import * as m0002 from './0002_accounts.ts';
 import * as m0003 from './0003_totp.ts';
 import * as m0004 from './0004_profile.ts';
+import * as m0005 from './0005_settings_and_media.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0002_accounts': m0002,
   '0003_totp': m0003,
   '0004_profile': m0004,
+  '0005_settings_and_media': m0005,
 };

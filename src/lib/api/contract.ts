@@ -187,3 +187,18 @@ export const languageBody = z.object({ clientLanguage });
 export const updateEmailBody = z.object({ oldEmail: email, newEmail: email, password: z.string().min(1).max(1000), verificationCode: z.string().trim().regex(/^\d{6}$/) });
 export const updatePasswordBody = z.object({ oldPassword: z.string().min(1).max(1000), newPassword: z.string().min(1).max(1000), verificationCode: z.string().trim().regex(/^\d{6}$/) });
 export const forgotPasswordBody = z.object({ email, newPassword: z.string().min(1).max(1000), verificationCode: z.string().trim().regex(/^\d{6}$/) });
+
+// ---- User settings (server copy for theme sync) ----
+export const THEME_TYPES = ['light', 'dark', 'system'] as const;
+export const THEME_COLORS = ['pink', 'blue', 'purple', 'yellow', 'green', 'cyan', 'red', 'custom', 'wallpaper'] as const;
+export const userSettingsShape = {
+  themeType: z.enum(THEME_TYPES),
+  themeColor: z.enum(THEME_COLORS),
+  themeColorCustom: z.string().regex(/^[0-9a-fA-F]{6}$/, 'hex colour without #'),
+  wallpaper: z.string().max(300),
+  coloredSideBar: z.boolean(),
+};
+export type UserSettings = { [K in keyof typeof userSettingsShape]: z.infer<(typeof userSettingsShape)[K]> };
+/** user/settings/update takes exactly one field. */
+export const userSettingsUpdateBody = z.object(userSettingsShape).partial().strict()
+  .refine((value) => Object.keys(value).length === 1, 'exactly one setting per update');
