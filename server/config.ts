@@ -22,6 +22,8 @@ export interface ServerConfig {
   smtpUrl?: string;
   mailFrom: string;
   outboxDir: string;
+  /** Uploaded and generated media (images; later videos). */
+  mediaDir: string;
   runtime: RuntimeConfig;
 }
 
@@ -47,6 +49,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     mailFrom: env.MAIL_FROM || 'Kiraboshi <no-reply@kiraboshi.localhost>',
     // Mails of an in-memory instance go to a throwaway folder.
     outboxDir: resolve(env.OUTBOX_DIR || (dataDir ? join(dataDir, 'outbox') : join(tmpdir(), `kiraboshi-outbox-${process.pid}`))),
+    mediaDir: resolve(env.MEDIA_DIR || (dataDir ? join(dataDir, 'media') : join(tmpdir(), `kiraboshi-media-${process.pid}`))),
     runtime,
   };
 }

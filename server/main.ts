@@ -15,6 +15,8 @@ import { viewerFromCookies } from './services/sessions.ts';
 import { createSiteHandler } from './site/handler.ts';
 import { createMailer } from './mail/mailer.ts';
 import { publicProfile } from './services/profiles.ts';
+import { loadSecret } from './media/image-service.ts';
+import { createStaticFiles } from './site/static-files.ts';
 import type { SiteLocals } from './site/locals.ts';
 
 export async function startServer(env: Record<string, string | undefined> = process.env) {
@@ -28,7 +30,9 @@ export async function startServer(env: Record<string, string | undefined> = proc
     .then((text) => (JSON.parse(text) as { id: string }).id)
     .catch(() => null);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, from: config.mailFrom, logger });
-  const api = createApiApp({ db: database.db, databaseKind: database.kind, logger, config, buildId, mailer });
+  const signingSecret = await loadSecret(database.db, 'upload-signing');
+  const api = createApiApp({ db: database.db, databaseKind: database.kind, logger, config, buildId, mailer, signingSecret, mediaDir: config.mediaDir });
+  const serveMedia = createStaticFiles(config.mediaDir);
   const apiListener = getRequestListener(api.fetch);
   const apiPrefix = apiBasePath(config.runtime.apiBase);
 
@@ -43,7 +47,22 @@ export async function startServer(env: Record<string, string | undefined> = proc
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (path === apiPrefix || path.startsWith(`${apiPrefix}/`) || !site) {
+    if (path === apiPrefix || path.startsWith(`${apiPrefix}/`)) {
+      void apiListener(req, res);
+      return;
+    }
+    if (path.startsWith('/media/')) {
+      serveMedia(req, res, path.slice('/media'.length))
+        .then((served) => {
+          if (!served) res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not Found');
+        })
+        .catch((error) => {
+          logger.error('media request failed', { err: error, path });
+          if (!res.headersSent) res.writeHead(500).end();
+        });
+      return;
+    }
+    if (!site) {
       void apiListener(req, res);
       return;
     }

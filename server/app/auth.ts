@@ -46,3 +46,12 @@ export function clientIp(c: Context<AppEnv>): string {
   const forwarded = trustProxy ? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
   return forwarded || (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress || 'unknown';
 }
+
+/** The public origin of this request (the proxy's forwarded host and scheme only when trusted). */
+export function publicOrigin(c: Context<AppEnv>): string {
+  const url = new URL(c.req.url);
+  if (!c.get('deps').config.trustProxy) return url.origin;
+  const host = c.req.header('x-forwarded-host') ?? url.host;
+  const proto = c.req.header('x-forwarded-proto') ?? url.protocol.replace(':', '');
+  return `${proto}://${host}`;
+}

@@ -12,6 +12,7 @@ import { healthRoutes } from './routes/health.ts';
 import { videoRoutes } from './routes/video.ts';
 import { userRoutes } from './routes/user.ts';
 import { rbacRoutes } from './routes/rbac.ts';
+import { imageRoutes } from './routes/images.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Viewer } from '../services/sessions.ts';
 import { createCatalogue, type Catalogue } from '../services/catalogue.ts';
@@ -23,6 +24,9 @@ export interface AppDeps {
   logger: Logger;
   config: Pick<ServerConfig, 'corsOrigins' | 'isDevelopment' | 'runtime' | 'trustProxy'>;
   mailer: Mailer;
+  /** Signs upload URLs of the image service. */
+  signingSecret: string;
+  mediaDir: string;
   buildId: string | null;
 }
 
@@ -83,6 +87,7 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/video', videoRoutes());
   app.route('/user', userRoutes());
   app.route('/rbac', rbacRoutes());
+  app.route('/images', imageRoutes());
 
   app.notFound(() => {
     throw new AppError('ROUTE_NOT_FOUND');

@@ -6,6 +6,7 @@ const STATUS: Record<ErrorCode, number> = {
   EMAIL_TAKEN: 409, USERNAME_TAKEN: 409, VERIFICATION_CODE_INVALID: 400, INVITATION_CODE_INVALID: 400,
   WEAK_PASSWORD: 400, INVALID_CREDENTIALS: 401, COOLING_DOWN: 429, DAILY_LIMIT: 429, ACCOUNT_TOO_NEW: 403,
   USER_BLOCKED: 403, LAST_ROOT: 409, SECOND_FACTOR_REQUIRED: 401, SECOND_FACTOR_INVALID: 401, SECOND_FACTOR_LOCKED: 429,
+  NOT_AN_IMAGE: 415, UPLOAD_EXPIRED: 403,
 };
 
 /** The catalog key (api.*) of each code's message. */
@@ -17,7 +18,7 @@ export const MESSAGE_KEY: Record<ErrorCode, string> = {
   INVITATION_CODE_INVALID: 'api.invitationCodeInvalid', WEAK_PASSWORD: 'api.weakPassword', INVALID_CREDENTIALS: 'api.invalidCredentials',
   COOLING_DOWN: 'api.coolingDown', DAILY_LIMIT: 'api.dailyLimit', ACCOUNT_TOO_NEW: 'api.accountTooNew', USER_BLOCKED: 'api.userBlocked',
   LAST_ROOT: 'api.lastRoot', SECOND_FACTOR_REQUIRED: 'api.secondFactorRequired', SECOND_FACTOR_INVALID: 'api.secondFactorInvalid',
-  SECOND_FACTOR_LOCKED: 'api.secondFactorLocked',
+  SECOND_FACTOR_LOCKED: 'api.secondFactorLocked', NOT_AN_IMAGE: 'api.notAnImage', UPLOAD_EXPIRED: 'api.uploadExpired',
 };
 
 /** A failure the client should see: a real HTTP status, a stable code, a localised message. */

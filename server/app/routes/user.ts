@@ -3,7 +3,7 @@ import type { AppEnv } from '../create-app.ts';
 import * as C from '../../../src/lib/api/contract.ts';
 import { validate } from '../validate.ts';
 import { AppError } from '../errors.ts';
-import { clientIp, getViewer, isSecureRequest, requireMember, requireStaff, requireViewer, sessionToken } from '../auth.ts';
+import { clientIp, getViewer, isSecureRequest, publicOrigin, requireMember, requireStaff, requireViewer, sessionToken } from '../auth.ts';
 import { requestLocale } from '../request-locale.ts';
 import { hitRateLimit, LIMITS } from '../../services/rate-limit.ts';
 import { sendVerificationCode } from '../../services/verification.ts';
@@ -13,6 +13,8 @@ import * as totp from '../../auth/totp.ts';
 import * as profiles from '../../services/profiles.ts';
 import * as credentials from '../../services/credentials.ts';
 import { getUserSettings, updateUserSetting } from '../../services/user-settings.ts';
+import { grantUpload } from '../../media/image-service.ts';
+import { apiBasePath } from '../create-app.ts';
 import { clearedSessionCookies, revokeSession, sessionCookies } from '../../auth/sessions.ts';
 import { isValidEmail, normalizeEmail, checkName } from '../../../src/lib/validation/account.ts';
 import type { CatalogLocale } from '../../../src/lib/i18n/locales.ts';
@@ -130,6 +132,16 @@ export function userRoutes() {
     await requireStaff(c);
     const { page, pageSize } = validate(C.pageQuery, c.req.query());
     return c.json({ success: true, ...(await accounts.blockedUsers(c.get('deps').db, page, pageSize)) });
+  });
+
+  // ---- Avatar: a signed, expiring upload URL of the site's own image service ----
+  app.get('/avatar/preUpload', async (c) => {
+    const viewer = await requireMember(c);
+    const { signingSecret, config } = c.get('deps');
+    const result = grantUpload(signingSecret, publicOrigin(c), apiBasePath(config.runtime.apiBase), 'avatar', viewer.uid);
+    c.header('Cache-Control', 'no-store');
+    const body: C.PreUploadResponse = { success: true, result };
+    return c.json(body);
   });
 
   // ---- Settings (server copy for theme sync) ----

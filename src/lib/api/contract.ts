@@ -10,7 +10,7 @@ export const ERROR_CODES = [
   'RATE_LIMITED', 'PAYLOAD_TOO_LARGE', 'ORIGIN_REFUSED', 'INTERNAL',
   'EMAIL_TAKEN', 'USERNAME_TAKEN', 'VERIFICATION_CODE_INVALID', 'INVITATION_CODE_INVALID', 'WEAK_PASSWORD',
   'INVALID_CREDENTIALS', 'COOLING_DOWN', 'DAILY_LIMIT', 'ACCOUNT_TOO_NEW', 'USER_BLOCKED', 'LAST_ROOT',
-  'SECOND_FACTOR_REQUIRED', 'SECOND_FACTOR_INVALID', 'SECOND_FACTOR_LOCKED',
+  'SECOND_FACTOR_REQUIRED', 'SECOND_FACTOR_INVALID', 'SECOND_FACTOR_LOCKED', 'NOT_AN_IMAGE', 'UPLOAD_EXPIRED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -202,3 +202,6 @@ export type UserSettings = { [K in keyof typeof userSettingsShape]: z.infer<(typ
 /** user/settings/update takes exactly one field. */
 export const userSettingsUpdateBody = z.object(userSettingsShape).partial().strict()
   .refine((value) => Object.keys(value).length === 1, 'exactly one setting per update');
+
+export interface PreUploadResponse { success: true; result: { signedUrl: string; fileName: string } }
+export interface ImageUploadResponse { success: true; url: string }

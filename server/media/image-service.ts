@@ -1,0 +1,66 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import sharp from 'sharp';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../app/errors.ts';
+
+/** The project's own image service: signed, expiring upload URLs and re-encoded images. */
+export const UPLOAD_URL_LIFETIME_MS = 10 * 60_000;
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const MAX_INPUT_PIXELS = 40_000_000;
+
+export type ImageKind = 'avatar';
+const PROFILES: Record<ImageKind, { width: number; height: number }> = { avatar: { width: 256, height: 256 } };
+
+/** A server-wide secret stored in the database, so every instance signs and checks alike. */
+export async function loadSecret(db: Kysely<Database>, name: string): Promise<string> {
+  await db.insertInto('app_secrets').values({ name, value: randomBytes(32).toString('base64url') })
+    .onConflict((oc) => oc.column('name').doNothing()).execute();
+  return (await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow()).value;
+}
+
+interface UploadGrant { kind: ImageKind; uid: number; fileName: string; expires: number }
+
+const signature = (secret: string, g: UploadGrant) =>
+  createHmac('sha256', secret).update(`${g.kind}|${g.uid}|${g.fileName}|${g.expires}`).digest('base64url');
+
+/** A grant to upload one image, for one user, before it expires. */
+export function grantUpload(secret: string, origin: string, apiPrefix: string, kind: ImageKind, uid: number) {
+  const grant: UploadGrant = { kind, uid, fileName: `${uid}-${randomBytes(9).toString('base64url')}.webp`, expires: Date.now() + UPLOAD_URL_LIFETIME_MS };
+  const url = new URL(`${apiPrefix}/images/upload`, origin);
+  for (const [key, value] of Object.entries({ ...grant, sig: signature(secret, grant) })) url.searchParams.set(key, String(value));
+  return { signedUrl: url.toString(), fileName: grant.fileName };
+}
+
+export function verifyGrant(secret: string, query: Record<string, string | undefined>): UploadGrant {
+  const grant: UploadGrant = { kind: query.kind as ImageKind, uid: Number(query.uid), fileName: query.fileName ?? '', expires: Number(query.expires) };
+  const expected = Buffer.from(signature(secret, grant));
+  const given = Buffer.from(query.sig ?? '');
+  const valid = given.length === expected.length && timingSafeEqual(given, expected);
+  if (!valid || !(grant.kind in PROFILES) || !/^\d+-[\w-]+\.webp$/.test(grant.fileName)) throw new AppError('FORBIDDEN');
+  if (grant.expires < Date.now()) throw new AppError('UPLOAD_EXPIRED');
+  return grant;
+}
+
+/**
+ * Decodes, orients, crops to the kind's size and re-encodes as WebP. Re-encoding drops every
+ * piece of metadata (EXIF, GPS, comments); anything sharp cannot decode is not an image.
+ */
+export async function processImage(kind: ImageKind, input: Uint8Array): Promise<Buffer> {
+  const { width, height } = PROFILES[kind];
+  try {
+    return await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+      .rotate().resize(width, height, { fit: 'cover', position: 'attention' }).webp({ quality: 86 }).toBuffer();
+  } catch (error) {
+    throw new AppError('NOT_AN_IMAGE', { cause: error });
+  }
+}
+
+export async function storeImage(mediaDir: string, kind: ImageKind, fileName: string, data: Buffer): Promise<string> {
+  const relative = join('images', `${kind}s`, fileName);
+  await mkdir(dirname(join(mediaDir, relative)), { recursive: true });
+  await writeFile(join(mediaDir, relative), data);
+  return `/media/${relative.split('\\').join('/')}`;
+}
