@@ -7,6 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
+import sharp from 'sharp';
 
 const E2E = join('tests', '.tmp', 'e2e');
 const PASSWORD = 'twinkle twinkle little star';
@@ -175,7 +176,16 @@ test('a member edits the profile and sees it on their page; an administrator rev
   await form.getByRole('button', { name: 'Add' }).click();
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(page.locator('.toast')).toContainText('Profile saved.');
+  const picture = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#f06e8e' } }).png().toBuffer();
+  await form.locator('input[name=avatar]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: picture });
+  await expect(page.locator('.toast').last()).toContainText('Your new avatar is up.');
+  await expect(form.locator('img.avatar-large')).toHaveAttribute('src', /^\/media\/images\/avatars\/\d+-[\w-]+\.webp$/);
+  await form.locator('input[name=avatar]').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
+  await expect(form.locator('.avatar-row .auth-error')).toContainText('This file is not an image we can read.');
   await form.getByRole('link', { name: 'View my page' }).click();
+  const avatar = page.locator('.user-header img.avatar-large');
+  await expect(avatar).toHaveAttribute('src', /\/media\/images\/avatars\//);
+  expect(await avatar.evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth))).toBe(256);
   await expect(page.locator('h1')).toHaveText('紅葉');
   await expect(page.locator('.user-signature')).toHaveText('I draw fan art and love danmaku.');
   await expect(page.locator('.user-tags li')).toHaveText(['VOCALOID', 'illustration']);

@@ -18,7 +18,7 @@ const reference = flatten(CATALOGS.en);
  * English text is a language silently showing another language's text.
  */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
-  fr: ['nav.audio', 'page.audio', 'nav.photo', 'page.photo', 'nav.collections', 'page.collections', 'page.userCollections', 'settings.groups.admin', 'topbar.searchSubmit'],
+  fr: ['profile.avatar', 'nav.audio', 'page.audio', 'nav.photo', 'page.photo', 'nav.collections', 'page.collections', 'page.userCollections', 'settings.groups.admin', 'topbar.searchSubmit'],
   id: ['nav.audio', 'page.audio', 'dev.breakpoints.tablet', 'page.video'],
   vi: ['page.video'],
 };

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import { getUserInfo, updateInfo } from '../../lib/api/index.ts';
+import { getUserInfo, updateInfo, uploadAvatar } from '../../lib/api/index.ts';
 import { $selfUser, fetchSelfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
@@ -18,6 +18,8 @@ export default function ProfileSettings({ locale, messages }: { locale: Locale; 
   const [form, setForm] = useState(EMPTY);
   const [tags, setTags] = useState<string[]>([]);
   const [tagInput, setTagInput] = useState('');
+  const [avatar, setAvatar] = useState('');
+  const avatarAction = useAction(t('api.internal'));
   const { busy, error, run } = useAction(t('api.internal'));
   const uid = self.userInfo?.uid;
 
@@ -27,6 +29,7 @@ export default function ProfileSettings({ locale, messages }: { locale: Locale; 
       setForm({ username: p.username, userNickname: p.userNickname ?? '', signature: p.signature, gender: p.gender as typeof EMPTY.gender,
         userBirthday: p.userBirthday, websiteName: p.userWebsite.websiteName, websiteUrl: p.userWebsite.websiteUrl });
       setTags(p.label.map((l) => l.labelName));
+      setAvatar(p.avatar);
     });
   }, [uid]);
 
@@ -45,6 +48,14 @@ export default function ProfileSettings({ locale, messages }: { locale: Locale; 
       addTag();
     }
   };
+  const changeAvatar = (file: File | undefined) => {
+    if (!file) return;
+    void avatarAction.run(async () => {
+      setAvatar(await uploadAvatar(file));
+      await fetchSelfUser();
+      showToast({ message: t('profile.avatarSaved'), severity: 'success' });
+    });
+  };
   const save = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
@@ -60,6 +71,18 @@ export default function ProfileSettings({ locale, messages }: { locale: Locale; 
   return (
     <form className="card auth-form profile-form" onSubmit={save} data-profile-state="ready">
       <p className="field-hint">{t('profile.underReview')}</p>
+      <div className="avatar-row">
+        {avatar ? <img className="avatar-large" src={avatar} alt={t('profile.avatar')} width={96} height={96} /> : <div className="avatar-large avatar-empty" aria-hidden="true">✦</div>}
+        <div className="field">
+          <label className="button secondary avatar-pick">
+            {t('profile.changeAvatar')}
+            <input type="file" name="avatar" accept="image/jpeg,image/png,image/webp,image/gif,image/avif" hidden
+              disabled={avatarAction.busy} onChange={(e) => changeAvatar(e.target.files?.[0])} />
+          </label>
+          <span className="field-hint">{t('profile.avatarHint')}</span>
+          {avatarAction.error && <span className="auth-error" role="alert">{avatarAction.error}</span>}
+        </div>
+      </div>
       <label className="field"><span className="field-label">{t('profile.nickname')}</span>
         <input name="userNickname" maxLength={40} value={form.userNickname} onChange={set('userNickname')} /></label>
       <label className="field"><span className="field-label">{t('profile.username')}</span>

@@ -137,6 +137,7 @@ function wireSession(data: ShellData): void {
     const member = isLogined && userInfo;
     button.href = localizePath(member ? `/user/${userInfo.uid}` : '/user', locale);
     label.textContent = member ? userInfo.userNickname || userInfo.username : guestLabel;
+    button.style.setProperty('--avatar', member && userInfo.avatar ? `url("${encodeURI(userInfo.avatar)}")` : '');
     button.toggleAttribute('data-logged-in', !!member);
     if (logoutButton) logoutButton.hidden = !member;
   });

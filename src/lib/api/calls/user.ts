@@ -1,5 +1,5 @@
-import { request } from '../http.ts';
-import type { PublicProfile, ReviewItem, UpdateInfoBody, CheckResponse, Have2FAResponse, TotpConfirmResponse, TotpCreateResponse, HistoryResponse, InvitationCodeListResponse, LoginBody, LoginResponse, RegisterBody, SelfResponse, UserExistsResponse } from '../contract.ts';
+import { request, UPLOAD_TIMEOUT_MS } from '../http.ts';
+import type { ImageUploadResponse, PreUploadResponse, PublicProfile, ReviewItem, UpdateInfoBody, CheckResponse, Have2FAResponse, TotpConfirmResponse, TotpCreateResponse, HistoryResponse, InvitationCodeListResponse, LoginBody, LoginResponse, RegisterBody, SelfResponse, UserExistsResponse } from '../contract.ts';
 import { isMissing, withFallback } from './fallback.ts';
 import { CALL_MESSAGES as M } from './messages.ts';
 
@@ -55,3 +55,12 @@ export const getBlockedUsers = (page: number, pageSize: number) =>
   request<{ success: true; totalCount: number; result: Array<{ uid: number; username: string; userNickname: string | null; editDateTime: number }> }>('user/blocked/info', { query: { page, pageSize } });
 export const updateUserRoles = (uid: number, newRoles: string[]) =>
   request<{ success: true; roles: string[] }>('rbac/adminUpdateUserRole', { method: 'POST', body: { uid, newRoles } });
+
+// ---- Avatar: a signed URL from the API, then the file to the image service (60 s timeout) ----
+export async function uploadAvatar(file: Blob): Promise<string> {
+  const { result } = await request<PreUploadResponse>('user/avatar/preUpload');
+  const form = new FormData();
+  form.set('file', file);
+  const { url } = await request<ImageUploadResponse>(result.signedUrl, { method: 'POST', body: form, base: '', timeoutMs: UPLOAD_TIMEOUT_MS });
+  return url;
+}
