@@ -219,3 +219,26 @@ test('a member edits the profile and sees it on their page; an administrator rev
   await expect(banned).toHaveCount(0);
   await adminContext.close();
 });
+
+test('members see their invitation codes; a new account is told it must wait; staff create codes', async ({ page, browser }) => {
+  await signUp(page, 'sora@kiraboshi.test', 'Sora', 'そら', 3);
+  await page.goto('/en/settings/invitation-code');
+  const section = page.locator('[data-invitation-codes]');
+  await expect(section).toContainText('You have not made any invitation codes yet.');
+  await section.getByRole('button', { name: 'Create a code' }).click();
+  await expect(section.locator('.auth-error')).toHaveText('Your account must be at least 7 days old to do this.');
+  await expect(page.locator('.settings-group[data-staff-only]')).toBeHidden();
+
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await admin.goto('/en/');
+  await logIn(admin, 'admin@kiraboshi.test', 'e2e administrator secret');
+  await expect(admin.locator('[data-auth-button]')).toHaveText('Admin');
+  await admin.goto('/en/settings/invitation-code');
+  await expect(admin.locator('.settings-group[data-staff-only]')).toBeVisible();
+  const adminSection = admin.locator('[data-invitation-codes]');
+  await adminSection.getByRole('button', { name: 'Create a code' }).click();
+  await expect(adminSection.locator('.invitation-code').first()).toHaveText(/^KIRA-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+  await expect(adminSection.locator('.review-item').first()).toContainText('Not used yet');
+  await adminContext.close();
+});

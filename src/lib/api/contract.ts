@@ -95,10 +95,20 @@ export type TagListResponse = z.infer<typeof tagListResponse>;
 export const historyResponse = z.object({ success: z.boolean(), message: z.string().optional(), result: z.array(z.record(z.string(), z.unknown())) });
 export type HistoryResponse = z.infer<typeof historyResponse>;
 
+export const invitationCode = z.object({
+  creatorUid: z.number().nullable(),
+  invitationCode: z.string(),
+  generationDateTime: z.number(),
+  isPending: z.boolean(),
+  disabled: z.boolean(),
+  assignee: z.number().nullable(),
+  usedDateTime: z.number().nullable(),
+});
+export type InvitationCode = z.infer<typeof invitationCode>;
 export const invitationCodeListResponse = z.object({
   success: z.boolean(),
   message: z.string().optional(),
-  invitationCodeResult: z.array(z.record(z.string(), z.unknown())),
+  invitationCodeResult: z.array(invitationCode),
 });
 export type InvitationCodeListResponse = z.infer<typeof invitationCodeListResponse>;
 

@@ -133,8 +133,10 @@ function wireSession(data: ShellData): void {
   const { locale } = splitPath(location.pathname);
   const guestLabel = label?.textContent ?? '';
   $selfUser.subscribe(({ isLogined, userInfo }) => {
-    if (!button || !label) return;
     const member = isLogined && userInfo;
+    const staff = !!member && (userInfo.roles.includes('administrator') || userInfo.roles.includes('root'));
+    document.querySelectorAll<HTMLElement>('[data-staff-only]').forEach((el) => (el.hidden = !staff));
+    if (!button || !label) return; // pages without the app bar (settings)
     button.href = localizePath(member ? `/user/${userInfo.uid}` : '/user', locale);
     label.textContent = member ? userInfo.userNickname || userInfo.username : guestLabel;
     button.style.setProperty('--avatar', member && userInfo.avatar ? `url("${encodeURI(userInfo.avatar)}")` : '');

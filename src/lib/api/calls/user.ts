@@ -1,5 +1,5 @@
 import { request, UPLOAD_TIMEOUT_MS } from '../http.ts';
-import type { ImageUploadResponse, PreUploadResponse, PublicProfile, ReviewItem, UpdateInfoBody, CheckResponse, Have2FAResponse, TotpConfirmResponse, TotpCreateResponse, HistoryResponse, InvitationCodeListResponse, LoginBody, LoginResponse, RegisterBody, SelfResponse, UserExistsResponse } from '../contract.ts';
+import type { InvitationCode, ImageUploadResponse, PreUploadResponse, PublicProfile, ReviewItem, UpdateInfoBody, CheckResponse, Have2FAResponse, TotpConfirmResponse, TotpCreateResponse, HistoryResponse, InvitationCodeListResponse, LoginBody, LoginResponse, RegisterBody, SelfResponse, UserExistsResponse } from '../contract.ts';
 import { isMissing, withFallback } from './fallback.ts';
 import { CALL_MESSAGES as M } from './messages.ts';
 
@@ -64,3 +64,6 @@ export async function uploadAvatar(file: Blob): Promise<string> {
   const { url } = await request<ImageUploadResponse>(result.signedUrl, { method: 'POST', body: form, base: '', timeoutMs: UPLOAD_TIMEOUT_MS });
   return url;
 }
+
+export const createInvitationCode = () =>
+  request<{ success: true; invitationCodeResult: InvitationCode }>('user/createInvitationCode', { method: 'POST' });
