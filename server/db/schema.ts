@@ -24,7 +24,7 @@ export interface UsersTable {
   website_url: Generated<string>;
 }
 
-export type VerificationPurpose = 'registration' | 'change-email' | 'change-password' | 'forgot-password' | 'login';
+export type VerificationPurpose = 'registration' | 'change-email' | 'change-password' | 'forgot-password' | 'login' | 'disable-2fa';
 
 export interface VerificationCodesTable {
   id: Generated<number>;
@@ -92,6 +92,8 @@ export interface UserSettingsTable {
   updated_at: Generated<Date>;
 }
 
+export interface EmailAuthenticatorsTable { uid: number; created_at: CreatedAt }
+
 export interface AppSecretsTable { name: string; value: string }
 
 export interface Database {
@@ -104,4 +106,5 @@ export interface Database {
   totp_authenticators: TotpAuthenticatorsTable;
   user_settings: UserSettingsTable;
   app_secrets: AppSecretsTable;
+  email_authenticators: EmailAuthenticatorsTable;
 }

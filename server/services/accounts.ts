@@ -6,7 +6,7 @@ import { createSession } from '../auth/sessions.ts';
 import { normalizeRoles, canChangeRoles } from '../auth/roles.ts';
 import { checkVerificationCode, consumeVerificationCode } from './verification.ts';
 import { claimInvitationCode } from './invitations.ts';
-import { totpStatus, verifySecondFactor } from '../auth/totp.ts';
+import { checkLoginSecondFactor, secondFactorStatus } from '../auth/second-factor.ts';
 import { checkName, checkPassword, normalizeEmail, normalizeName } from '../../src/lib/validation/account.ts';
 import type { CatalogLocale } from '../../src/lib/i18n/locales.ts';
 
@@ -75,14 +75,11 @@ export async function register(db: Kysely<Database>, input: NewAccount & { verif
  * answer whether the address or the password is wrong; the second factor is asked for only
  * after the password is right.
  */
-export async function login(db: Kysely<Database>, email: string, password: string, clientOtp?: string) {
+export async function login(db: Kysely<Database>, email: string, password: string, secondFactor: { clientOtp?: string; verificationCode?: string } = {}) {
   const uid = await uidByEmail(db, email);
-  const user = uid === null ? undefined : await db.selectFrom('users').select(['uid', 'password_hash']).where('uid', '=', uid).executeTakeFirst();
+  const user = uid === null ? undefined : await db.selectFrom('users').select(['uid', 'password_hash', 'email']).where('uid', '=', uid).executeTakeFirst();
   if (!(await verifyPassword(user?.password_hash, password)) || !user) throw new AppError('INVALID_CREDENTIALS');
-  if ((await totpStatus(db, user.uid)).have2FA) {
-    if (!clientOtp?.trim()) throw new AppError('SECOND_FACTOR_REQUIRED', { extra: { authenticatorType: 'totp' } });
-    await verifySecondFactor(db, user.uid, clientOtp);
-  }
+  await checkLoginSecondFactor(db, user.uid, user.email!, secondFactor);
   return { uid: user.uid, token: await createSession(db, user.uid) };
 }
 
@@ -92,7 +89,7 @@ export async function selfInfo(db: Kysely<Database>, uid: number) {
     .select(['uid', 'email', 'roles', 'username', 'user_nickname', 'avatar', 'signature', 'gender', 'created_at'])
     .where('uid', '=', uid).executeTakeFirst();
   if (!u) return null;
-  const { type } = await totpStatus(db, uid);
+  const { type } = await secondFactorStatus(db, uid);
   return {
     uid: u.uid, email: u.email, roles: u.roles, authenticatorType: type,
     userCreateDateTime: new Date(u.created_at).getTime(), username: u.username, userNickname: u.user_nickname,

@@ -11,10 +11,10 @@ export const CODE_COOLDOWN_MS = 55_000;
 export const CODE_MAX_ATTEMPTS = 5;
 /** Codes one address may receive per purpose in 24 hours (API-NOTES). */
 export const DAILY_CAPS: Record<VerificationPurpose, number> = {
-  registration: 5, 'change-email': 10, 'change-password': 3, 'forgot-password': 3, login: 10,
+  registration: 5, 'change-email': 10, 'change-password': 3, 'forgot-password': 3, login: 10, 'disable-2fa': 3,
 };
 const PURPOSE_KEY: Record<VerificationPurpose, string> = {
-  registration: 'registration', 'change-email': 'changeEmail', 'change-password': 'changePassword', 'forgot-password': 'forgotPassword', login: 'login',
+  registration: 'registration', 'change-email': 'changeEmail', 'change-password': 'changePassword', 'forgot-password': 'forgotPassword', login: 'login', 'disable-2fa': 'disable2fa',
 };
 
 const codeHash = (email: string, purpose: string, code: string) =>

@@ -10,6 +10,7 @@ import { sendVerificationCode } from '../../services/verification.ts';
 import * as accounts from '../../services/accounts.ts';
 import * as invitations from '../../services/invitations.ts';
 import * as totp from '../../auth/totp.ts';
+import * as secondFactor from '../../auth/second-factor.ts';
 import * as profiles from '../../services/profiles.ts';
 import * as credentials from '../../services/credentials.ts';
 import { getUserSettings, updateUserSetting } from '../../services/user-settings.ts';
@@ -75,7 +76,7 @@ export function userRoutes() {
     await hitRateLimit(db, `login-account:${normalizeEmail(body.email).toLowerCase()}`, LIMITS.loginPerAccount);
     // A new session at every login; the one this browser held before is revoked.
     await revokeSession(db, sessionToken(c));
-    const { uid, token } = await accounts.login(db, body.email, body.password, body.clientOtp);
+    const { uid, token } = await accounts.login(db, body.email, body.password, body);
     for (const cookie of sessionCookies(uid, token, isSecureRequest(c))) c.header('Set-Cookie', cookie, { append: true });
     const body_: C.LoginResponse = { success: true, uid };
     return c.json(body_);
@@ -239,8 +240,13 @@ export function userRoutes() {
   // ---- Two-factor authentication (TOTP) ----
   app.post('/createTotpAuthenticator', async (c) => {
     const viewer = await requireViewer(c);
-    const self = await accounts.selfInfo(c.get('deps').db, viewer.uid);
-    const created = await totp.createTotp(c.get('deps').db, viewer.uid, self?.email ?? self?.username ?? String(viewer.uid));
+    const { db } = c.get('deps');
+    // One second factor at a time.
+    if ((await secondFactor.secondFactorStatus(db, viewer.uid)).type === 'email') {
+      return c.json({ success: false, isExists: true, existsAuthenticatorType: 'email', result: null }, 409);
+    }
+    const self = await accounts.selfInfo(db, viewer.uid);
+    const created = await totp.createTotp(db, viewer.uid, self?.email ?? self?.username ?? String(viewer.uid));
     const body: C.TotpCreateResponse = {
       success: !created.isExists, isExists: created.isExists, existsAuthenticatorType: created.existsAuthenticatorType,
       result: created.otpAuth ? { otpAuth: created.otpAuth } : null,
@@ -269,7 +275,7 @@ export function userRoutes() {
 
   app.get('/checkUserHave2FAByUUID', async (c) => {
     const viewer = await requireViewer(c);
-    const body: C.Have2FAResponse = { success: true, ...(await totp.totpStatus(c.get('deps').db, viewer.uid)) };
+    const body: C.Have2FAResponse = { success: true, ...(await secondFactor.secondFactorStatus(c.get('deps').db, viewer.uid)) };
     return c.json(body);
   });
 
@@ -278,9 +284,47 @@ export function userRoutes() {
     await hitRateLimit(db, `lookup:${clientIp(c)}`, LIMITS.lookupPerIp);
     const { email } = validate(C.emailQuery, c.req.query());
     const uid = await accounts.uidByEmail(db, email);
-    const status = uid ? await totp.totpStatus(db, uid) : { have2FA: false, type: 'none' as const, totpCreationDateTime: null };
+    const status = uid ? await secondFactor.secondFactorStatus(db, uid) : { have2FA: false, type: 'none' as const, totpCreationDateTime: null };
     const body: C.Have2FAResponse = { success: true, ...status };
     return c.json(body);
+  });
+
+  // ---- Two-factor authentication by e-mail ----
+  app.post('/createEmailAuthenticator', async (c) => {
+    const viewer = await requireViewer(c);
+    const created = await secondFactor.createEmailAuthenticator(c.get('deps').db, viewer.uid);
+    return c.json({ success: !created.isExists, ...created }, created.isExists ? 409 : 200);
+  });
+
+  /** The login step: after a right password, mail the login code to an account with this authenticator. */
+  app.post('/sendUserEmailAuthenticator', async (c) => {
+    const { db, mailer } = c.get('deps');
+    const body = validate(C.sendLoginCodeBody, await json(c));
+    await hitRateLimit(db, `login-ip:${clientIp(c)}`, LIMITS.loginPerIp);
+    await hitRateLimit(db, `login-account:${normalizeEmail(body.email).toLowerCase()}`, LIMITS.loginPerAccount);
+    const uid = await accounts.uidByEmail(db, body.email);
+    if (uid === null || !(await accounts.passwordMatches(db, uid, body.password))) throw new AppError('INVALID_CREDENTIALS');
+    if ((await secondFactor.secondFactorStatus(db, uid)).type !== 'email') throw new AppError('NOT_FOUND');
+    await sendVerificationCode(db, mailer, { email: await credentials.ownEmail(db, uid), purpose: 'login', language: language(c, body.clientLanguage) });
+    return c.json({ success: true, isCoolingDown: false });
+  });
+
+  app.post('/sendDeleteUserEmailAuthenticator', async (c) => {
+    const viewer = await requireViewer(c);
+    const { db, mailer } = c.get('deps');
+    const { clientLanguage } = validate(C.languageBody, await json(c));
+    if ((await secondFactor.secondFactorStatus(db, viewer.uid)).type !== 'email') throw new AppError('NOT_FOUND');
+    await sendVerificationCode(db, mailer, { email: await credentials.ownEmail(db, viewer.uid), purpose: 'disable-2fa', language: language(c, clientLanguage) });
+    return c.json({ success: true, isCoolingDown: false });
+  });
+
+  app.delete('/deleteUserEmailAuthenticator', async (c) => {
+    const viewer = await requireViewer(c);
+    const { db } = c.get('deps');
+    const { password, verificationCode } = validate(C.deleteEmailAuthenticatorBody, await json(c));
+    if (!(await accounts.passwordMatches(db, viewer.uid, password))) throw new AppError('INVALID_CREDENTIALS');
+    await secondFactor.deleteEmailAuthenticator(db, viewer.uid, await credentials.ownEmail(db, viewer.uid), verificationCode);
+    return c.json({ success: true });
   });
 
   return app;

@@ -4,6 +4,7 @@ import * as m0002 from './0002_accounts.ts';
 import * as m0003 from './0003_totp.ts';
 import * as m0004 from './0004_profile.ts';
 import * as m0005 from './0005_settings_and_media.ts';
+import * as m0006 from './0006_email_authenticator.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0003_totp': m0003,
   '0004_profile': m0004,
   '0005_settings_and_media': m0005,
+  '0006_email_authenticator': m0006,
 };

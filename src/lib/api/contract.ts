@@ -162,9 +162,9 @@ export interface CheckResponse { success: true; userTokenOk: boolean }
 
 export const totpConfirmBody = z.object({ clientOtp: z.string().trim().min(6).max(64), otpAuth: z.string().max(500).optional() });
 export const totpDeleteBody = z.object({ clientOtp: z.string().trim().min(6).max(64), password: z.string().min(1).max(1000) });
-export interface TotpCreateResponse { success: boolean; isExists: boolean; existsAuthenticatorType: 'totp' | null; result: { otpAuth: string } | null }
+export interface TotpCreateResponse { success: boolean; isExists: boolean; existsAuthenticatorType: 'totp' | 'email' | null; result: { otpAuth: string } | null }
 export interface TotpConfirmResponse { success: true; result: { backupCode: string[]; recoveryCode: string } }
-export interface Have2FAResponse { success: true; have2FA: boolean; type: 'totp' | 'none'; totpCreationDateTime: number | null }
+export interface Have2FAResponse { success: true; have2FA: boolean; type: 'totp' | 'email' | 'none'; totpCreationDateTime: number | null }
 
 // ---- Profile and its review ----
 export const GENDERS = ['', 'male', 'female', 'other'] as const;
@@ -215,3 +215,6 @@ export const userSettingsUpdateBody = z.object(userSettingsShape).partial().stri
 
 export interface PreUploadResponse { success: true; result: { signedUrl: string; fileName: string } }
 export interface ImageUploadResponse { success: true; url: string }
+
+export const sendLoginCodeBody = z.object({ email, password: z.string().min(1).max(1000), clientLanguage });
+export const deleteEmailAuthenticatorBody = z.object({ password: z.string().min(1).max(1000), verificationCode: z.string().trim().regex(/^\d{6}$/) });
