@@ -242,3 +242,24 @@ test('members see their invitation codes; a new account is told it must wait; st
   await expect(adminSection.locator('.review-item').first()).toContainText('Not used yet');
   await adminContext.close();
 });
+
+test('a member switches to e-mail codes and logs in with the code from the outbox', async ({ page }) => {
+  await signUp(page, 'hana@kiraboshi.test', 'Hana', 'はな', 4);
+  await page.goto('/en/settings/security');
+  const card = page.locator('.security-card');
+  await card.getByRole('button', { name: 'Use e-mail codes' }).click();
+  await expect(card).toHaveAttribute('data-security-state', 'email');
+  await expect(card).toContainText('A code is mailed to you at each login.');
+
+  await page.goto('/en/');
+  await page.locator('[data-logout]').click();
+  await expect(page.locator('[data-auth-button]')).toHaveText('Log in');
+  await logIn(page, 'hana@kiraboshi.test', PASSWORD);
+  const dialog = page.locator('dialog.auth-dialog');
+  await expect(dialog.locator('input[name=clientOtp]')).toBeVisible();
+  await dialog.getByRole('button', { name: 'E-mail me a code' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('We sent a code to your e-mail address.');
+  await dialog.locator('input[name=clientOtp]').fill(await mailedCode('hana@kiraboshi.test'));
+  await dialog.locator('button[type=submit]').click();
+  await expect(page.locator('[data-auth-button]')).toHaveText('はな');
+});

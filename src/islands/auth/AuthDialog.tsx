@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { login, register, requestRegistrationCode, checkUsername, HttpError } from '../../lib/api/index.ts';
+import { login, register, requestRegistrationCode, checkUsername, sendLoginCode, HttpError } from '../../lib/api/index.ts';
 import { fetchSelfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { checkName, checkPassword, isValidEmail } from '../../lib/validation/account.ts';
@@ -28,7 +28,7 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
   const [notice, setNotice] = useState('');
   const [cooldown, setCooldown] = useState(0);
   const [usernameNote, setUsernameNote] = useState('');
-  const [needsSecondFactor, setNeedsSecondFactor] = useState(false);
+  const [secondFactor, setSecondFactor] = useState<'totp' | 'email' | null>(null);
   const [clientOtp, setClientOtp] = useState('');
   const [form, setForm] = useState({ email: '', password: '', username: '', userNickname: '', invitationCode: '', verificationCode: '' });
   const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: event.target.value }));
@@ -50,16 +50,25 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
       setNotice(t('auth.codeSent', { email: form.email.trim() }));
     });
 
+  const sendEmailLoginCode = () =>
+    run(async () => {
+      await sendLoginCode(form.email, form.password, locale);
+      setCooldown(RESEND_SECONDS);
+      setNotice(t('security.emailCodeSent'));
+    });
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
       if (mode === 'login') {
         try {
-          await login({ email: form.email, password: form.password, clientOtp: needsSecondFactor ? clientOtp : undefined });
+          const code = secondFactor ? clientOtp.trim() : undefined;
+          await login({ email: form.email, password: form.password, ...(secondFactor === 'email' ? { verificationCode: code } : { clientOtp: code }) });
         } catch (e) {
-          // The password was right: ask for the authenticator's code next.
-          if (e instanceof HttpError && (e.body as { code?: string })?.code === 'SECOND_FACTOR_REQUIRED') {
-            setNeedsSecondFactor(true);
+          // The password was right: ask for the second factor the account has.
+          const body = e instanceof HttpError ? (e.body as { code?: string; authenticatorType?: 'totp' | 'email' }) : undefined;
+          if (body?.code === 'SECOND_FACTOR_REQUIRED') {
+            setSecondFactor(body.authenticatorType ?? 'totp');
             return;
           }
           throw e;
@@ -127,12 +136,20 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
             <input name="invitationCode" required placeholder="KIRA-XXXX-XXXX" autoCapitalize="characters" value={form.invitationCode} onChange={set('invitationCode')} />
           </Field>
         )}
-        {needsSecondFactor && !isRegister && (
-          <Field label={t('security.secondFactorTitle')} hint={t('security.secondFactorHint')}>
-            <input name="clientOtp" autoComplete="one-time-code" autoFocus required maxLength={32} value={clientOtp}
-              onChange={(e) => setClientOtp(e.target.value)} />
-          </Field>
+        {secondFactor && !isRegister && (
+          <div className="code-row">
+            <Field label={t('security.secondFactorTitle')} hint={t(secondFactor === 'email' ? 'security.loginCodeHint' : 'security.secondFactorHint')}>
+              <input name="clientOtp" autoComplete="one-time-code" autoFocus required maxLength={32} value={clientOtp}
+                onChange={(e) => setClientOtp(e.target.value)} />
+            </Field>
+            {secondFactor === 'email' && (
+              <button type="button" className="button secondary" disabled={busy || cooldown > 0} onClick={sendEmailLoginCode}>
+                {cooldown > 0 ? t('auth.resendIn', { seconds: cooldown }) : t('security.sendLoginCode')}
+              </button>
+            )}
+          </div>
         )}
+        {secondFactor === 'email' && notice && <p className="auth-notice" role="status">{notice}</p>}
         {error && <p className="auth-error" role="alert">{error}</p>}
         <button type="submit" className="button auth-submit" disabled={busy}>
           {busy ? t('auth.working') : isRegister ? t('auth.register') : t('auth.login')}

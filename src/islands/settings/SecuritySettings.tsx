@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
-import { have2FA, createTotp, confirmTotp, deleteTotp } from '../../lib/api/index.ts';
+import { have2FA, createTotp, confirmTotp, deleteTotp, createEmailAuthenticator, sendDisableEmailAuthenticatorCode, deleteEmailAuthenticator } from '../../lib/api/index.ts';
 import { useAction } from './use-action.ts';
 import { fetchSelfUser, $selfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
@@ -15,7 +15,8 @@ type Step =
   | { name: 'off' }
   | { name: 'scan'; otpAuth: string; qr: string; key: string }
   | { name: 'codes'; backupCode: string[]; recoveryCode: string }
-  | { name: 'on'; since: number };
+  | { name: 'on'; since: number }
+  | { name: 'email' };
 
 /** Settings > Security: the TOTP wizard (QR code, first code, backup codes as .txt) and turning it off. */
 export default function SecuritySettings({ locale, messages }: { locale: Locale; messages: Messages }) {
@@ -28,7 +29,7 @@ export default function SecuritySettings({ locale, messages }: { locale: Locale;
   const refresh = async () => {
     try {
       const status = await have2FA();
-      setStep(status.have2FA ? { name: 'on', since: status.totpCreationDateTime ?? Date.now() } : { name: 'off' });
+      setStep(status.type === 'totp' ? { name: 'on', since: status.totpCreationDateTime ?? Date.now() } : status.type === 'email' ? { name: 'email' } : { name: 'off' });
     } catch {
       setStep({ name: 'guest' });
     }
@@ -72,6 +73,25 @@ export default function SecuritySettings({ locale, messages }: { locale: Locale;
     await refresh();
   });
 
+  const useEmail = act(async () => {
+    await createEmailAuthenticator();
+    showToast({ message: t('security.enabled'), severity: 'success' });
+    void fetchSelfUser();
+    await refresh();
+  });
+  const sendDisableCode = act(async () => {
+    await sendDisableEmailAuthenticatorCode(locale);
+    showToast({ message: t('security.emailCodeSent'), severity: 'info' });
+  });
+  const turnOffEmail = act(async () => {
+    await deleteEmailAuthenticator(password, code.trim());
+    setCode('');
+    setPassword('');
+    showToast({ message: t('security.disabled'), severity: 'info' });
+    void fetchSelfUser();
+    await refresh();
+  });
+
   const saveCodes = () => {
     if (step.name !== 'codes') return;
     const account = $selfUser.get().userInfo?.email ?? '';
@@ -88,7 +108,27 @@ export default function SecuritySettings({ locale, messages }: { locale: Locale;
         <>
           <p>{t('security.twoFactorOff')}</p>
           <button type="button" className="button" onClick={() => void start()} disabled={busy}>{t('security.enable')}</button>
+          <p className="field-hint">{t('security.emailOption')}</p>
+          <button type="button" className="button secondary" onClick={() => void useEmail()} disabled={busy}>{t('security.enableEmail')}</button>
         </>
+      )}
+      {step.name === 'email' && (
+        <form onSubmit={(e) => void turnOffEmail(e)} className="auth-form">
+          <p>{t('security.emailOn')}</p>
+          <p className="field-hint">{t('security.disableHint')}</p>
+          <label className="field">
+            <span className="field-label">{t('security.password')}</span>
+            <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          </label>
+          <div className="code-row">
+            <label className="field">
+              <span className="field-label">{t('security.code')}</span>
+              <input name="emailCode" inputMode="numeric" autoComplete="one-time-code" required maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} />
+            </label>
+            <button type="button" className="button secondary" onClick={() => void sendDisableCode()} disabled={busy}>{t('security.sendDisableCode')}</button>
+          </div>
+          <button type="submit" className="button secondary" disabled={busy}>{t('security.disable')}</button>
+        </form>
       )}
       {step.name === 'scan' && (
         <form onSubmit={(e) => void confirm(e)} className="auth-form">

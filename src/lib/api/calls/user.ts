@@ -67,3 +67,12 @@ export async function uploadAvatar(file: Blob): Promise<string> {
 
 export const createInvitationCode = () =>
   request<{ success: true; invitationCodeResult: InvitationCode }>('user/createInvitationCode', { method: 'POST' });
+
+// ---- Two-factor by e-mail ----
+export const createEmailAuthenticator = () => request<{ success: true }>('user/createEmailAuthenticator', { method: 'POST' });
+export const sendLoginCode = (email: string, password: string, clientLanguage?: string) =>
+  request<{ success: true }>('user/sendUserEmailAuthenticator', { method: 'POST', body: { email, password, clientLanguage } });
+export const sendDisableEmailAuthenticatorCode = (clientLanguage?: string) =>
+  request<{ success: true }>('user/sendDeleteUserEmailAuthenticator', { method: 'POST', body: { clientLanguage } });
+export const deleteEmailAuthenticator = (password: string, verificationCode: string) =>
+  request<{ success: true }>('user/deleteUserEmailAuthenticator', { method: 'DELETE', body: { password, verificationCode } });
