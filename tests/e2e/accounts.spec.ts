@@ -122,7 +122,7 @@ test('the logout button is shown to members only, and the sign-up form fits a ph
   await page.goto('/ko/');
   await expect(page.locator('[data-logout]')).toBeHidden();
   await openLogin(page);
-  await page.locator('dialog.auth-dialog .link-button').click();
+  await page.locator('dialog.auth-dialog .auth-switch .link-button').click();
   const dialog = await page.locator('dialog.auth-dialog').boundingBox();
   const send = await page.locator('dialog.auth-dialog .code-row .button').boundingBox();
   expect(send!.x + send!.width).toBeLessThanOrEqual(dialog!.x + dialog!.width);
@@ -131,7 +131,7 @@ test('the logout button is shown to members only, and the sign-up form fits a ph
 test('a member turns on TOTP, keeps the backup codes, and logs back in with a generated code', async ({ page }) => {
   await signUp(page, 'yuzu@kiraboshi.test', 'Yuzu', 'ゆず', 1);
   await page.goto('/en/settings/security');
-  const card = page.locator('.security-card');
+  const card = page.locator('.security-card[data-security-state]');
   await expect(card).toHaveAttribute('data-security-state', 'off');
   await card.getByRole('button', { name: 'Turn on' }).click();
   await expect(card.locator('img.totp-qr')).toBeVisible();
@@ -246,7 +246,7 @@ test('members see their invitation codes; a new account is told it must wait; st
 test('a member switches to e-mail codes and logs in with the code from the outbox', async ({ page }) => {
   await signUp(page, 'hana@kiraboshi.test', 'Hana', 'はな', 4);
   await page.goto('/en/settings/security');
-  const card = page.locator('.security-card');
+  const card = page.locator('.security-card[data-security-state]');
   await card.getByRole('button', { name: 'Use e-mail codes' }).click();
   await expect(card).toHaveAttribute('data-security-state', 'email');
   await expect(card).toContainText('A code is mailed to you at each login.');
@@ -262,4 +262,47 @@ test('a member switches to e-mail codes and logs in with the code from the outbo
   await dialog.locator('input[name=clientOtp]').fill(await mailedCode('hana@kiraboshi.test'));
   await dialog.locator('button[type=submit]').click();
   await expect(page.locator('[data-auth-button]')).toHaveText('はな');
+});
+
+test('a member resets a forgotten password, then changes the password and the e-mail address', async ({ page }) => {
+  await signUp(page, 'riku@kiraboshi.test', 'Riku', 'りく', 5);
+  await page.locator('[data-logout]').click();
+  await expect(page.locator('[data-auth-button]')).toHaveText('Log in');
+
+  await openLogin(page);
+  const dialog = page.locator('dialog.auth-dialog');
+  await dialog.getByRole('button', { name: 'Forgot your password?' }).click();
+  await expect(dialog.getByRole('heading')).toHaveText('Reset your password');
+  await dialog.locator('input[name=email]').fill('riku@kiraboshi.test');
+  await dialog.getByRole('button', { name: 'Send code' }).click();
+  await expect(dialog.getByRole('status')).toContainText('riku@kiraboshi.test');
+  await expect.poll(async () => readdirSync(join(E2E, 'outbox')).length).toBeGreaterThan(0);
+  await dialog.locator('input[name=verificationCode]').fill(await mailedCode('riku@kiraboshi.test'));
+  await dialog.locator('input[name=password]').fill('a brand new passphrase');
+  await dialog.locator('button[type=submit]').click();
+  await expect(page.locator('.toast').last()).toContainText('Your password is changed.');
+  await expect(dialog.getByRole('heading')).toHaveText('Welcome back');
+  await dialog.locator('input[name=password]').fill('a brand new passphrase');
+  await dialog.locator('button[type=submit]').click();
+  await expect(page.locator('[data-auth-button]')).toHaveText('りく');
+
+  await page.goto('/en/settings/security');
+  const pw = page.locator('[data-change-password]');
+  await pw.locator('input[name=oldPassword]').fill('a brand new passphrase');
+  await pw.locator('input[name=newPassword]').fill('an even newer passphrase');
+  await pw.getByRole('button', { name: 'Send me a code' }).click();
+  await expect(page.locator('.toast').last()).toContainText('We sent a code to your e-mail address.');
+  await pw.locator('input[name=code]').fill(await mailedCode('riku@kiraboshi.test'));
+  await pw.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.locator('.toast').last()).toContainText('Password changed.');
+
+  const em = page.locator('[data-change-email]');
+  await expect(em).toContainText('Current address: riku@kiraboshi.test');
+  await em.locator('input[name=newEmail]').fill('riku.new@kiraboshi.test');
+  await em.getByRole('button', { name: 'Send a code to the new address' }).click();
+  await em.locator('input[name=password]').fill('an even newer passphrase');
+  await em.locator('input[name=code]').fill(await mailedCode('riku.new@kiraboshi.test'));
+  await em.getByRole('button', { name: 'Change e-mail address' }).click();
+  await expect(page.locator('.toast').last()).toContainText('Your e-mail address is changed.');
+  await expect(em).toContainText('Current address: riku.new@kiraboshi.test');
 });

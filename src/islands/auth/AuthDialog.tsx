@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { login, register, requestRegistrationCode, checkUsername, sendLoginCode, HttpError } from '../../lib/api/index.ts';
+import { login, register, requestRegistrationCode, checkUsername, sendLoginCode, requestForgotPasswordCode, resetPassword, HttpError } from '../../lib/api/index.ts';
 import { fetchSelfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { checkName, checkPassword, isValidEmail } from '../../lib/validation/account.ts';
 import type { TFunction } from 'i18next';
 import { useAction, FormError } from '../settings/use-action.ts';
 
-export type AuthMode = 'login' | 'register';
+export type AuthMode = 'login' | 'register' | 'forgot';
 const RESEND_SECONDS = 55;
 const NO_COMMON = new Set<string>(); // the server holds the common-password list
 
@@ -45,7 +45,7 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
   const sendCode = () =>
     run(async () => {
       if (!isValidEmail(form.email)) throw new FormError(t('api.validation'));
-      await requestRegistrationCode(form.email, locale);
+      await (mode === 'forgot' ? requestForgotPasswordCode(form.email, locale) : requestRegistrationCode(form.email, locale));
       setCooldown(RESEND_SECONDS);
       setNotice(t('auth.codeSent', { email: form.email.trim() }));
     });
@@ -60,6 +60,14 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
+      if (mode === 'forgot') {
+        await resetPassword(form.email, form.password, form.verificationCode.trim());
+        showToast({ message: t('credentials.resetDone'), severity: 'success', duration: 4000 });
+        setForm((f) => ({ ...f, password: '', verificationCode: '' }));
+        setNotice('');
+        setMode('login');
+        return;
+      }
       if (mode === 'login') {
         try {
           const code = secondFactor ? clientOtp.trim() : undefined;
@@ -92,19 +100,21 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
     if (!isAvailableUsername) setUsernameNote(t('auth.usernameTaken'));
   };
 
-  const passwordProblem = mode === 'register' && form.password && checkPassword(form.password, NO_COMMON);
+  const passwordProblem = mode !== 'login' && form.password && checkPassword(form.password, NO_COMMON);
   const isRegister = mode === 'register';
+  const isForgot = mode === 'forgot';
+  const needsCode = isRegister || isForgot;
   return (
     <dialog ref={dialog} className="auth-dialog" aria-labelledby="auth-title" onClose={onClose}>
       <form method="dialog" className="auth-close-form">
         <button className="icon-button" aria-label={t('auth.close')}>×</button>
       </form>
-      <h2 id="auth-title">{isRegister ? t('auth.registerTitle') : t('auth.loginTitle')}</h2>
+      <h2 id="auth-title">{isForgot ? t('credentials.resetTitle') : isRegister ? t('auth.registerTitle') : t('auth.loginTitle')}</h2>
       <form className="auth-form" onSubmit={submit} noValidate={false}>
         <Field label={t('auth.email')}>
           <input type="email" name="email" autoComplete="email" required value={form.email} onChange={set('email')} />
         </Field>
-        {isRegister && (
+        {needsCode && (
           <div className="code-row">
             <Field label={t('auth.verificationCode')}>
               <input name="verificationCode" inputMode="numeric" pattern="\d{6}" maxLength={6} autoComplete="one-time-code" required
@@ -115,7 +125,7 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
             </button>
           </div>
         )}
-        {notice && isRegister && <p className="auth-notice" role="status">{notice}</p>}
+        {notice && needsCode && <p className="auth-notice" role="status">{notice}</p>}
         {isRegister && (
           <>
             <Field label={t('auth.username')} hint={usernameNote || t('auth.usernameHint')}>
@@ -127,9 +137,9 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
             </Field>
           </>
         )}
-        <Field label={t('auth.password')} hint={isRegister ? t('auth.passwordHint') : undefined}>
-          <input type="password" name="password" autoComplete={isRegister ? 'new-password' : 'current-password'} required
-            minLength={isRegister ? 8 : undefined} value={form.password} onChange={set('password')} aria-invalid={passwordProblem ? true : undefined} />
+        <Field label={isForgot ? t('credentials.newPassword') : t('auth.password')} hint={needsCode ? t('auth.passwordHint') : undefined}>
+          <input type="password" name="password" autoComplete={needsCode ? 'new-password' : 'current-password'} required
+            minLength={needsCode ? 8 : undefined} value={form.password} onChange={set('password')} aria-invalid={passwordProblem ? true : undefined} />
         </Field>
         {isRegister && (
           <Field label={t('auth.invitationCode')} hint={t('auth.invitationHint')}>
@@ -152,13 +162,18 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
         {secondFactor === 'email' && notice && <p className="auth-notice" role="status">{notice}</p>}
         {error && <p className="auth-error" role="alert">{error}</p>}
         <button type="submit" className="button auth-submit" disabled={busy}>
-          {busy ? t('auth.working') : isRegister ? t('auth.register') : t('auth.login')}
+          {busy ? t('auth.working') : isForgot ? t('credentials.resetSubmit') : isRegister ? t('auth.register') : t('auth.login')}
         </button>
+        {mode === 'login' && (
+          <button type="button" className="link-button auth-forgot" onClick={() => { setMode('forgot'); setError(''); setNotice(''); }}>
+            {t('credentials.forgot')}
+          </button>
+        )}
       </form>
       <p className="auth-switch">
-        {isRegister ? t('auth.haveAccount') : t('auth.noAccount')}{' '}
-        <button type="button" className="link-button" onClick={() => { setMode(isRegister ? 'login' : 'register'); setError(''); }}>
-          {isRegister ? t('auth.login') : t('auth.register')}
+        {needsCode ? t('auth.haveAccount') : t('auth.noAccount')}{' '}
+        <button type="button" className="link-button" onClick={() => { setMode(needsCode ? 'login' : 'register'); setError(''); setNotice(''); }}>
+          {needsCode ? t('auth.login') : t('auth.register')}
         </button>
       </p>
     </dialog>

@@ -13,7 +13,7 @@ async function loadMessages(locale: string): Promise<Messages> {
     const response = await fetch(`/_i18n/${locale}/messages.json`);
     if (!response.ok) throw new Error(`HTTP error! Status: ${response.status}`);
     const all = (await response.json()) as Record<string, Messages>;
-    return pickNamespaces(all[locale] ?? {}, ['auth', 'api', 'security']);
+    return pickNamespaces(all[locale] ?? {}, ['auth', 'api', 'security', 'credentials']);
   } catch (error) {
     console.warn('Failed to load messages for locale', locale, error);
     return {};

@@ -76,3 +76,17 @@ export const sendDisableEmailAuthenticatorCode = (clientLanguage?: string) =>
   request<{ success: true }>('user/sendDeleteUserEmailAuthenticator', { method: 'POST', body: { clientLanguage } });
 export const deleteEmailAuthenticator = (password: string, verificationCode: string) =>
   request<{ success: true }>('user/deleteUserEmailAuthenticator', { method: 'DELETE', body: { password, verificationCode } });
+
+// ---- Credentials ----
+export const requestForgotPasswordCode = (email: string, clientLanguage?: string) =>
+  request<{ success: true }>('user/requestSendForgotPasswordVerificationCode', { method: 'POST', body: { email, clientLanguage } });
+export const resetPassword = (email: string, newPassword: string, verificationCode: string) =>
+  request<{ success: true }>('user/forgot/password', { method: 'POST', body: { email, newPassword, verificationCode } });
+export const requestChangePasswordCode = (clientLanguage?: string) =>
+  request<{ success: true }>('user/requestSendChangePasswordVerificationCode', { method: 'POST', body: { clientLanguage } });
+export const changePassword = (oldPassword: string, newPassword: string, verificationCode: string) =>
+  request<{ success: true }>('user/update/password', { method: 'POST', body: { oldPassword, newPassword, verificationCode } });
+export const requestChangeEmailCode = (newEmail: string, clientLanguage?: string) =>
+  request<{ success: true }>('user/requestSendChangeEmailVerificationCode', { method: 'POST', body: { newEmail, clientLanguage } });
+export const changeEmail = (oldEmail: string, newEmail: string, password: string, verificationCode: string) =>
+  request<{ success: true }>('user/update/email', { method: 'POST', body: { oldEmail, newEmail, password, verificationCode } });
