@@ -306,3 +306,15 @@ test('a member resets a forgotten password, then changes the password and the e-
   await expect(page.locator('.toast').last()).toContainText('Your e-mail address is changed.');
   await expect(em).toContainText('Current address: riku.new@kiraboshi.test');
 });
+
+test('the dashboard shows the account at a glance in the page language', async ({ page }) => {
+  await page.goto('/ja/');
+  await logIn(page, 'admin@kiraboshi.test', 'e2e administrator secret');
+  await expect(page.locator('[data-auth-button]')).toHaveText('Admin');
+  await page.goto('/ja/settings/dashboard');
+  const dashboard = page.locator('[data-dashboard]');
+  await expect(dashboard.locator('h2')).toHaveText('あなたのアカウント');
+  await expect(dashboard).toContainText('admin@kiraboshi.test');
+  await expect(dashboard).toContainText('管理者');
+  await expect(dashboard).toContainText(/作成 \d+ 件・使用済み \d+ 件/);
+});

@@ -19,10 +19,10 @@ const reference = flatten(CATALOGS.en);
  */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
   fr: ['profile.avatar', 'nav.audio', 'page.audio', 'nav.photo', 'page.photo', 'nav.collections', 'page.collections', 'page.userCollections', 'settings.groups.admin', 'topbar.searchSubmit'],
-  id: ['nav.audio', 'page.audio', 'dev.breakpoints.tablet', 'page.video'],
+  id: ['nav.audio', 'page.audio', 'dev.breakpoints.tablet', 'page.video', 'dashboard.role.root', 'dashboard.role.administrator'],
   vi: ['page.video'],
 };
-const BRAND_AND_NAMES = new Set(['site.name', 'dev.pages.test-lottie']);
+const BRAND_AND_NAMES = new Set(['site.name', 'dev.pages.test-lottie', 'dashboard.uid']);
 
 describe('message catalogs', () => {
   it.each(CATALOG_LOCALES)('%s has exactly the keys of the reference catalog', (locale) => {
