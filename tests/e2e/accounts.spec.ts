@@ -178,7 +178,17 @@ test('a member edits the profile and sees it on their page; an administrator rev
   await expect(page.locator('.toast')).toContainText('Profile saved.');
   const picture = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#f06e8e' } }).png().toBuffer();
   await form.locator('input[name=avatar]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: picture });
+  const cropper = form.locator('[data-cropper]');
+  await expect(cropper).toContainText('Frame your avatar');
+  await cropper.locator('input[name=zoom]').fill('2');
+  const viewport = await cropper.locator('.crop-viewport').boundingBox();
+  await page.mouse.move(viewport!.x + 120, viewport!.y + 120);
+  await page.mouse.down();
+  await page.mouse.move(viewport!.x + 60, viewport!.y + 100, { steps: 5 });
+  await page.mouse.up();
+  await cropper.getByRole('button', { name: 'Use this picture' }).click();
   await expect(page.locator('.toast').last()).toContainText('Your new avatar is up.');
+  await expect(cropper).toHaveCount(0);
   await expect(form.locator('img.avatar-large')).toHaveAttribute('src', /^\/media\/images\/avatars\/\d+-[\w-]+\.webp$/);
   await form.locator('input[name=avatar]').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
   await expect(form.locator('.avatar-row .auth-error')).toContainText('This file is not an image we can read.');

@@ -5,7 +5,8 @@ import { $selfUser, fetchSelfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
-import { useAction } from './use-action.ts';
+import { useAction, FormError } from './use-action.ts';
+import AvatarCropper from './AvatarCropper.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
 
 const MAX_TAGS = 10;
@@ -19,6 +20,7 @@ export default function ProfileSettings({ locale, messages }: { locale: Locale; 
   const [tags, setTags] = useState<string[]>([]);
   const [tagInput, setTagInput] = useState('');
   const [avatar, setAvatar] = useState('');
+  const [picked, setPicked] = useState<File | null>(null);
   const avatarAction = useAction(t('api.internal'));
   const { busy, error, run } = useAction(t('api.internal'));
   const uid = self.userInfo?.uid;
@@ -48,8 +50,8 @@ export default function ProfileSettings({ locale, messages }: { locale: Locale; 
       addTag();
     }
   };
-  const changeAvatar = (file: File | undefined) => {
-    if (!file) return;
+  const changeAvatar = (file: Blob) => {
+    setPicked(null);
     void avatarAction.run(async () => {
       setAvatar(await uploadAvatar(file));
       await fetchSelfUser();
@@ -77,12 +79,16 @@ export default function ProfileSettings({ locale, messages }: { locale: Locale; 
           <label className="button secondary avatar-pick">
             {t('profile.changeAvatar')}
             <input type="file" name="avatar" accept="image/jpeg,image/png,image/webp,image/gif,image/avif" hidden
-              disabled={avatarAction.busy} onChange={(e) => changeAvatar(e.target.files?.[0])} />
+              disabled={avatarAction.busy} onChange={(e) => { setPicked(e.target.files?.[0] ?? null); e.target.value = ''; }} />
           </label>
           <span className="field-hint">{t('profile.avatarHint')}</span>
           {avatarAction.error && <span className="auth-error" role="alert">{avatarAction.error}</span>}
         </div>
       </div>
+      {picked && (
+        <AvatarCropper key={`${picked.name}-${picked.lastModified}`} file={picked} t={t} onCancel={() => setPicked(null)} onConfirm={changeAvatar}
+          onInvalid={() => { setPicked(null); void avatarAction.run(async () => { throw new FormError(t('api.notAnImage')); }); }} />
+      )}
       <label className="field"><span className="field-label">{t('profile.nickname')}</span>
         <input name="userNickname" maxLength={40} value={form.userNickname} onChange={set('userNickname')} /></label>
       <label className="field"><span className="field-label">{t('profile.username')}</span>
