@@ -5,7 +5,7 @@
  * Usage: npm run build && node bench/page-weight.ts [route ...]
  */
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
-import { join, dirname, posix } from 'node:path';
+import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const CLIENT = join('dist', 'client');

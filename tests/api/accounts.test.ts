@@ -275,3 +275,65 @@ describe('mail without an SMTP server', () => {
     }
   });
 });
+
+describe('every protected call against every role', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('pglite');
+  });
+  afterAll(() => server?.close());
+
+  type Who = 'anonymous' | 'user' | 'blocked' | 'administrator' | 'root';
+  // 'allowed': passes the permission check (the call may still refuse its input or a wrong code).
+  const OPEN = 'allowed';
+  const PERMISSION_CODES = ['UNAUTHORIZED', 'FORBIDDEN', 'USER_BLOCKED', 'ACCOUNT_TOO_NEW'];
+  type Expect = 'UNAUTHORIZED' | 'FORBIDDEN' | 'USER_BLOCKED' | 'ACCOUNT_TOO_NEW' | typeof OPEN;
+  const MEMBER: Record<Who, Expect> = { anonymous: 'UNAUTHORIZED', user: OPEN, blocked: 'USER_BLOCKED', administrator: OPEN, root: OPEN };
+  const LOGGED_IN: Record<Who, Expect> = { anonymous: 'UNAUTHORIZED', user: OPEN, blocked: OPEN, administrator: OPEN, root: OPEN };
+  const STAFF: Record<Who, Expect> = { anonymous: 'UNAUTHORIZED', user: 'FORBIDDEN', blocked: 'FORBIDDEN', administrator: OPEN, root: OPEN };
+  const CALLS: Array<[string, string, unknown, Record<Who, Expect>]> = [
+    ['POST', 'user/self', undefined, LOGGED_IN],
+    ['POST', 'user/settings', {}, LOGGED_IN],
+    ['POST', 'user/settings/update', { themeType: 'dark' }, LOGGED_IN],
+    ['POST', 'user/update/info', { signature: 'hi' }, MEMBER],
+    ['GET', 'user/avatar/preUpload', undefined, MEMBER],
+    ['POST', 'user/createInvitationCode', undefined, { ...MEMBER, user: 'ACCOUNT_TOO_NEW' }], // a new account is too young
+    ['GET', 'user/myInvitationCode', undefined, LOGGED_IN],
+    ['GET', 'user/checkUserHave2FAByUUID', undefined, LOGGED_IN],
+    ['POST', 'user/createTotpAuthenticator', undefined, LOGGED_IN],
+    ['POST', 'user/confirmUserTotpAuthenticator', { clientOtp: '000000' }, LOGGED_IN],
+    ['DELETE', 'user/deleteTotpAuthenticatorByTotpVerificationCodeController', { clientOtp: '000000', password: 'x' }, LOGGED_IN],
+    ['POST', 'user/sendDeleteUserEmailAuthenticator', {}, LOGGED_IN],
+    ['DELETE', 'user/deleteUserEmailAuthenticator', { password: 'x', verificationCode: '000000' }, LOGGED_IN],
+    ['POST', 'user/update/password', {}, LOGGED_IN],
+    ['POST', 'user/update/email', {}, LOGGED_IN],
+    ['POST', 'user/requestSendChangeEmailVerificationCode', { newEmail: 'not-an-address' }, LOGGED_IN],
+    ['GET', 'user/adminGetUserInfo', undefined, STAFF],
+    ['POST', 'user/approveUserInfo', { uid: 987_654 }, STAFF],
+    ['POST', 'user/adminClearUserInfo', { uid: 987_654 }, STAFF],
+    ['GET', 'user/blocked/info', undefined, STAFF],
+    ['POST', 'rbac/adminUpdateUserRole', { uid: 987_654, newRoles: ['user'] }, STAFF],
+  ];
+
+  it('refuses anonymous callers and the roles that may not, and lets the others through', async () => {
+    const cookies: Record<Who, string> = { anonymous: '', user: '', blocked: '', administrator: '', root: '' };
+    for (const who of ['user', 'blocked', 'administrator', 'root'] as const) {
+      const uid = await insertAccount(server.db, { email: `matrix-${who}@example.com`, password: 'matrix password 1', username: `Matrix${who}`, roles: [who] });
+      cookies[who] = `uid=${uid}; token=${await createSession(server.db, uid)}`;
+    }
+    const failures: string[] = [];
+    for (const [method, path, body, expected] of CALLS) {
+      for (const who of Object.keys(cookies) as Who[]) {
+        const response = await server.api(path, {
+          method, headers: { 'Content-Type': 'application/json', ...(cookies[who] ? { Cookie: cookies[who] } : {}) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const { code } = (await response.json()) as { code?: string };
+        const ok = expected[who] === OPEN ? !PERMISSION_CODES.includes(code ?? '') : code === expected[who];
+        const status = { UNAUTHORIZED: 401, FORBIDDEN: 403, USER_BLOCKED: 403, ACCOUNT_TOO_NEW: 403 }[code ?? ''];
+        if (!ok || (status && response.status !== status)) failures.push(`${who} ${method} ${path}: ${response.status} ${code}, expected ${expected[who]}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
