@@ -24,6 +24,10 @@ export interface ServerConfig {
   outboxDir: string;
   /** Uploaded and generated media (images; later videos). */
   mediaDir: string;
+  /** Unfinished resumable uploads. */
+  uploadDir: string;
+  uploadMaxBytes: number;
+  whoMayUpload: 'members' | 'staff';
   runtime: RuntimeConfig;
 }
 
@@ -50,6 +54,9 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     // Mails of an in-memory instance go to a throwaway folder.
     outboxDir: resolve(env.OUTBOX_DIR || (dataDir ? join(dataDir, 'outbox') : join(tmpdir(), `kiraboshi-outbox-${process.pid}`))),
     mediaDir: resolve(env.MEDIA_DIR || (dataDir ? join(dataDir, 'media') : join(tmpdir(), `kiraboshi-media-${process.pid}`))),
+    uploadDir: resolve(env.UPLOAD_DIR || (dataDir ? join(dataDir, 'uploads') : join(tmpdir(), `kiraboshi-uploads-${process.pid}`))),
+    uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES) || 8 * 1024 ** 3,
+    whoMayUpload: env.UPLOAD_ROLE === 'staff' ? 'staff' : 'members',
     runtime,
   };
 }

@@ -17,6 +17,7 @@ import { createMailer } from './mail/mailer.ts';
 import { publicProfile } from './services/profiles.ts';
 import { loadSecret } from './media/image-service.ts';
 import { createStaticFiles } from './site/static-files.ts';
+import { createUploadServer } from './media/uploads.ts';
 import type { SiteLocals } from './site/locals.ts';
 
 export async function startServer(env: Record<string, string | undefined> = process.env) {
@@ -31,7 +32,17 @@ export async function startServer(env: Record<string, string | undefined> = proc
     .catch(() => null);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, from: config.mailFrom, logger });
   const signingSecret = await loadSecret(database.db, 'upload-signing');
-  const api = createApiApp({ db: database.db, databaseKind: database.kind, logger, config, buildId, mailer, signingSecret, mediaDir: config.mediaDir });
+  const uploads = await createUploadServer({
+    db: database.db, logger, directory: config.uploadDir, path: `${apiBasePath(config.runtime.apiBase)}/video/tus`,
+    maxSizeBytes: config.uploadMaxBytes, whoMayUpload: config.whoMayUpload, corsOrigins: config.corsOrigins,
+  });
+  // Abandoned uploads are removed after their expiry: now, then every hour.
+  await uploads.cleanExpired();
+  const cleanup = setInterval(() => {
+    uploads.cleanExpired().catch((error) => logger.warn('cleaning expired uploads failed', { err: error }));
+  }, 3_600_000);
+  cleanup.unref();
+  const api = createApiApp({ db: database.db, databaseKind: database.kind, logger, config, buildId, mailer, signingSecret, mediaDir: config.mediaDir, uploads });
   const serveMedia = createStaticFiles(config.mediaDir);
   const apiListener = getRequestListener(api.fetch);
   const apiPrefix = apiBasePath(config.runtime.apiBase);
@@ -90,6 +101,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       const forced = setTimeout(() => server.closeAllConnections(), 10_000);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(forced);
+      clearInterval(cleanup);
       await database.close();
       logger.info('stopped');
     })());

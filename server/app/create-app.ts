@@ -27,6 +27,8 @@ export interface AppDeps {
   /** Signs upload URLs of the image service. */
   signingSecret: string;
   mediaDir: string;
+  /** The resumable upload endpoint (tus). */
+  uploads: { handle(req: Request): Promise<Response> };
   buildId: string | null;
 }
 

@@ -94,6 +94,19 @@ export interface UserSettingsTable {
 
 export interface EmailAuthenticatorsTable { uid: number; created_at: CreatedAt }
 
+export interface UploadsTable {
+  id: string;
+  uid: number;
+  file_name: string;
+  size: number;
+  max_duration_seconds: number;
+  created_at: CreatedAt;
+  expires_at: Date;
+  finished_at: Date | null;
+  /** Given when the last byte arrives; the video pipeline takes over from there. */
+  media_id: string | null;
+}
+
 export interface AppSecretsTable { name: string; value: string }
 
 export interface Database {
@@ -107,4 +120,5 @@ export interface Database {
   user_settings: UserSettingsTable;
   app_secrets: AppSecretsTable;
   email_authenticators: EmailAuthenticatorsTable;
+  uploads: UploadsTable;
 }

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { Server, MemoryLocker, type Upload } from '@tus/server';
+import { FileStore } from '@tus/file-store';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Logger } from '../logger.ts';
+import { viewerFromCookies } from '../services/sessions.ts';
+import { isBlocked, isStaff } from '../auth/roles.ts';
+import { localMessage } from '../app/request-locale.ts';
+import { MESSAGE_KEY } from '../app/errors.ts';
+import type { ErrorCode } from '../../src/lib/api/contract.ts';
+
+/** SPEC §9: longest video, and how long an unfinished upload is kept. */
+export const MAX_VIDEO_DURATION_S = 1800;
+export const UPLOAD_EXPIRY_MS = 3600_000;
+export const MEDIA_ID_HEADER = 'Stream-Media-Id';
+
+export interface UploadOptions {
+  db: Kysely<Database>;
+  logger: Logger;
+  directory: string;
+  /** Full path of the endpoint, e.g. /api/video/tus. */
+  path: string;
+  maxSizeBytes: number;
+  /** 'members': every logged-in member who is not banned; 'staff': administrators only. */
+  whoMayUpload: 'members' | 'staff';
+  /** Site origins allowed to upload with credentials (the API's CORS list). */
+  corsOrigins: string[];
+}
+
+/** A tus rejection with our error body: a stable code and a message in the caller's language. */
+function reject(req: Request, code: ErrorCode, status: number): { status_code: number; body: string } {
+  return { status_code: status, body: JSON.stringify({ success: false, code, message: localMessage(req.headers, MESSAGE_KEY[code]) }) };
+}
+
+/**
+ * The resumable upload endpoint (tus 1.0) at video/tus. Only members who may upload create
+ * uploads; each upload belongs to its creator, who alone can read its offset, resume or delete
+ * it. When the last byte arrives the answer carries the media id in Stream-Media-Id.
+ */
+export async function createUploadServer(options: UploadOptions) {
+  await mkdir(options.directory, { recursive: true });
+  const datastore = new FileStore({ directory: options.directory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+  const { db } = options;
+
+  const server = new Server({
+    path: options.path,
+    datastore,
+    locker: new MemoryLocker(),
+    maxSize: options.maxSizeBytes,
+    relativeLocation: true,
+    respectForwardedHeaders: false,
+    namingFunction: () => randomBytes(16).toString('hex'),
+    exposedHeaders: [MEDIA_ID_HEADER],
+    // The API's CORS policy, never '*': uploads carry credentials.
+    allowedOrigins: (origin: string) => options.corsOrigins.includes(origin),
+    allowedCredentials: true,
+
+    async onUploadCreate(req: Request, upload: Upload) {
+      const viewer = await viewerFromCookies(db, req.headers.get('cookie'));
+      if (!viewer) throw reject(req, 'UNAUTHORIZED', 401);
+      if (isBlocked(viewer.roles)) throw reject(req, 'USER_BLOCKED', 403);
+      if (options.whoMayUpload === 'staff' && !isStaff(viewer.roles)) throw reject(req, 'FORBIDDEN', 403);
+      const name = String(upload.metadata?.name ?? '').trim();
+      const maxDuration = Number(upload.metadata?.maxDurationSeconds ?? MAX_VIDEO_DURATION_S);
+      if (!name || name.length > 255) throw reject(req, 'VALIDATION_FAILED', 400);
+      if (!Number.isInteger(maxDuration) || maxDuration <= 0 || maxDuration > MAX_VIDEO_DURATION_S) throw reject(req, 'VALIDATION_FAILED', 400);
+      if (upload.size === undefined) throw reject(req, 'VALIDATION_FAILED', 400); // deferred length is not accepted
+      await db.insertInto('uploads').values({
+        id: upload.id, uid: viewer.uid, file_name: name, size: upload.size, max_duration_seconds: maxDuration,
+        expires_at: new Date(Date.now() + UPLOAD_EXPIRY_MS),
+      }).execute();
+      return { metadata: { ...upload.metadata, uid: String(viewer.uid) } };
+    },
+
+    async onIncomingRequest(req: Request, id: string) {
+      // tus calls this for a creation too, before the upload exists: onUploadCreate checks those.
+      if (req.method === 'POST') return;
+      const viewer = await viewerFromCookies(db, req.headers.get('cookie'));
+      if (!viewer) throw reject(req, 'UNAUTHORIZED', 401);
+      const owner = await db.selectFrom('uploads').select('uid').where('id', '=', id).executeTakeFirst();
+      if (!owner) throw reject(req, 'NOT_FOUND', 404);
+      if (owner.uid !== viewer.uid) throw reject(req, 'FORBIDDEN', 403);
+    },
+
+    async onUploadFinish(_req: Request, upload: Upload) {
+      const mediaId = randomBytes(12).toString('hex');
+      await db.updateTable('uploads').set({ finished_at: new Date(), media_id: mediaId }).where('id', '=', upload.id).execute();
+      options.logger.info('upload finished', { uploadId: upload.id, mediaId, size: upload.size });
+      return { headers: { [MEDIA_ID_HEADER]: mediaId } };
+    },
+  });
+
+  /** Removes unfinished uploads past their expiry (files and records). */
+  async function cleanExpired(): Promise<number> {
+    const removed = await datastore.deleteExpired().catch(() => 0);
+    await db.deleteFrom('uploads').where('finished_at', 'is', null).where('expires_at', '<', new Date()).execute();
+    return removed;
+  }
+
+  return { handle: (req: Request) => server.handleWeb(req), cleanExpired };
+}
