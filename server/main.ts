@@ -18,6 +18,8 @@ import { publicProfile } from './services/profiles.ts';
 import { loadSecret } from './media/image-service.ts';
 import { createStaticFiles } from './site/static-files.ts';
 import { createUploadServer } from './media/uploads.ts';
+import { startJobWorker } from './jobs/queue.ts';
+import { PROBE_JOB, probeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
 
 export async function startServer(env: Record<string, string | undefined> = process.env) {
@@ -32,9 +34,14 @@ export async function startServer(env: Record<string, string | undefined> = proc
     .catch(() => null);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, from: config.mailFrom, logger });
   const signingSecret = await loadSecret(database.db, 'upload-signing');
+  // Media processing: durable jobs in the database, worked by this process (WORKER=0 leaves it to others).
+  const worker = env.WORKER === '0' ? null : startJobWorker({
+    db: database.db, logger, handlers: { [PROBE_JOB]: probeJob({ db: database.db, uploadDir: config.uploadDir, logger }) },
+  });
   const uploads = await createUploadServer({
     db: database.db, logger, directory: config.uploadDir, path: `${apiBasePath(config.runtime.apiBase)}/video/tus`,
     maxSizeBytes: config.uploadMaxBytes, whoMayUpload: config.whoMayUpload, corsOrigins: config.corsOrigins,
+    onMediaQueued: () => worker?.poke(),
   });
   // Abandoned uploads are removed after their expiry: now, then every hour.
   await uploads.cleanExpired();
@@ -102,6 +109,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(forced);
       clearInterval(cleanup);
+      await worker?.stop();
       await database.close();
       logger.info('stopped');
     })());

@@ -107,6 +107,35 @@ export interface UploadsTable {
   media_id: string | null;
 }
 
+export type MediaStatus = 'uploaded' | 'probed' | 'rejected' | 'failed';
+export interface MediaTable {
+  media_id: string;
+  upload_id: string;
+  uid: number;
+  status: ColumnType<MediaStatus, MediaStatus | undefined, MediaStatus>;
+  /** Why a file was refused: NOT_A_VIDEO, TOO_LONG, CORRUPT. */
+  reason: string | null;
+  duration_ms: number | null;
+  width: number | null;
+  height: number | null;
+  video_codec: string | null;
+  audio_codec: string | null;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  status: ColumnType<'queued' | 'running' | 'done' | 'failed', 'queued' | undefined, 'queued' | 'running' | 'done' | 'failed'>;
+  attempts: Generated<number>;
+  run_after: Generated<Date>;
+  locked_until: Date | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+}
+
 export interface AppSecretsTable { name: string; value: string }
 
 export interface Database {
@@ -121,4 +150,6 @@ export interface Database {
   app_secrets: AppSecretsTable;
   email_authenticators: EmailAuthenticatorsTable;
   uploads: UploadsTable;
+  media: MediaTable;
+  jobs: JobsTable;
 }

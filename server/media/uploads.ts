@@ -10,6 +10,7 @@ import { isBlocked, isStaff } from '../auth/roles.ts';
 import { localMessage } from '../app/request-locale.ts';
 import { MESSAGE_KEY } from '../app/errors.ts';
 import type { ErrorCode } from '../../src/lib/api/contract.ts';
+import { registerUploadedMedia } from './pipeline.ts';
 
 /** SPEC §9: longest video, and how long an unfinished upload is kept. */
 export const MAX_VIDEO_DURATION_S = 1800;
@@ -27,6 +28,8 @@ export interface UploadOptions {
   whoMayUpload: 'members' | 'staff';
   /** Site origins allowed to upload with credentials (the API's CORS list). */
   corsOrigins: string[];
+  /** Called when a finished upload's processing is queued (wakes the job worker). */
+  onMediaQueued?: () => void;
 }
 
 /** A tus rejection with our error body: a stable code and a message in the caller's language. */
@@ -86,7 +89,10 @@ export async function createUploadServer(options: UploadOptions) {
 
     async onUploadFinish(_req: Request, upload: Upload) {
       const mediaId = randomBytes(12).toString('hex');
-      await db.updateTable('uploads').set({ finished_at: new Date(), media_id: mediaId }).where('id', '=', upload.id).execute();
+      const row = await db.updateTable('uploads').set({ finished_at: new Date(), media_id: mediaId }).where('id', '=', upload.id)
+        .returning('uid').executeTakeFirstOrThrow();
+      await registerUploadedMedia(db, { mediaId, uploadId: upload.id, uid: row.uid });
+      options.onMediaQueued?.();
       options.logger.info('upload finished', { uploadId: upload.id, mediaId, size: upload.size });
       return { headers: { [MEDIA_ID_HEADER]: mediaId } };
     },

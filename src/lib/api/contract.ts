@@ -218,3 +218,16 @@ export interface ImageUploadResponse { success: true; url: string }
 
 export const sendLoginCodeBody = z.object({ email, password: z.string().min(1).max(1000), clientLanguage });
 export const deleteEmailAuthenticatorBody = z.object({ password: z.string().min(1).max(1000), verificationCode: z.string().trim().regex(/^\d{6}$/) });
+
+// ---- Video pipeline ----
+export const mediaStatusQuery = z.object({ mediaId: z.string().regex(/^[0-9a-f]{24}$/) });
+export interface MediaStatusResponse {
+  success: true;
+  mediaId: string;
+  status: 'uploaded' | 'probed' | 'rejected' | 'failed';
+  reason: 'NOT_A_VIDEO' | 'TOO_LONG' | 'CORRUPT' | null;
+  /** Milliseconds, from ffprobe (never from the browser). */
+  duration: number | null;
+  width: number | null;
+  height: number | null;
+}

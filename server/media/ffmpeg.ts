@@ -1,0 +1,78 @@
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+function onPath(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/**
+ * ffmpeg and ffprobe: FFMPEG_PATH / FFPROBE_PATH, else the system's (usually newer, with more
+ * codecs), else the binary an npm package ships, so a fresh machine needs nothing more.
+ */
+export function binaryPath(name: 'ffmpeg' | 'ffprobe'): string {
+  const configured = process.env[`${name.toUpperCase()}_PATH`];
+  if (configured) return configured;
+  const system = onPath(name);
+  if (system) return system;
+  return (require(name === 'ffmpeg' ? '@ffmpeg-installer/ffmpeg' : '@ffprobe-installer/ffprobe') as { path: string }).path;
+}
+
+/** Runs a binary with an argument array (never a shell), collecting its output. */
+export function run(binary: string, args: string[], timeoutMs = 120_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c));
+    child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c).slice(-20_000)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface ProbeResult {
+  durationMs: number;
+  width: number;
+  height: number;
+  videoCodec: string;
+  audioCodec: string | null;
+}
+
+export type ProbeFailure = 'NOT_A_VIDEO' | 'CORRUPT';
+
+/** What ffprobe finds in a file: a real video stream with a duration, or why not. */
+export async function probeVideo(file: string): Promise<{ ok: true; result: ProbeResult } | { ok: false; reason: ProbeFailure }> {
+  const { code, stdout } = await run(binaryPath('ffprobe'), ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
+  if (code !== 0) return { ok: false, reason: 'NOT_A_VIDEO' };
+  const info = JSON.parse(stdout || '{}') as {
+    format?: { duration?: string; format_name?: string };
+    streams?: Array<{ codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; disposition?: { attached_pic?: number } }>;
+  };
+  // A still picture is not a video, even inside a container that allows one.
+  const video = info.streams?.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic && !['mjpeg', 'png', 'gif', 'webp', 'bmp'].includes(s.codec_name ?? ''));
+  if (!video) return { ok: false, reason: 'NOT_A_VIDEO' };
+  const seconds = Number(info.format?.duration ?? video.duration);
+  if (!Number.isFinite(seconds) || seconds <= 0 || !video.width || !video.height) return { ok: false, reason: 'CORRUPT' };
+  const audio = info.streams?.find((s) => s.codec_type === 'audio');
+  return { ok: true, result: { durationMs: Math.round(seconds * 1000), width: video.width, height: video.height, videoCodec: video.codec_name ?? 'unknown', audioCodec: audio?.codec_name ?? null } };
+}
