@@ -19,7 +19,7 @@ import { loadSecret } from './media/image-service.ts';
 import { createStaticFiles } from './site/static-files.ts';
 import { createUploadServer } from './media/uploads.ts';
 import { startJobWorker } from './jobs/queue.ts';
-import { PROBE_JOB, probeJob } from './media/pipeline.ts';
+import { PROBE_JOB, TRANSCODE_JOB, probeJob, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
 
 export async function startServer(env: Record<string, string | undefined> = process.env) {
@@ -36,7 +36,10 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const signingSecret = await loadSecret(database.db, 'upload-signing');
   // Media processing: durable jobs in the database, worked by this process (WORKER=0 leaves it to others).
   const worker = env.WORKER === '0' ? null : startJobWorker({
-    db: database.db, logger, handlers: { [PROBE_JOB]: probeJob({ db: database.db, uploadDir: config.uploadDir, logger }) },
+    db: database.db, logger, handlers: {
+      [PROBE_JOB]: probeJob({ db: database.db, uploadDir: config.uploadDir, logger }),
+      [TRANSCODE_JOB]: transcodeJob({ db: database.db, uploadDir: config.uploadDir, mediaDir: config.mediaDir, logger }),
+    },
   });
   const uploads = await createUploadServer({
     db: database.db, logger, directory: config.uploadDir, path: `${apiBasePath(config.runtime.apiBase)}/video/tus`,

@@ -107,7 +107,7 @@ export interface UploadsTable {
   media_id: string | null;
 }
 
-export type MediaStatus = 'uploaded' | 'probed' | 'rejected' | 'failed';
+export type MediaStatus = 'uploaded' | 'probed' | 'transcoding' | 'playable' | 'ready' | 'rejected' | 'failed';
 export interface MediaTable {
   media_id: string;
   upload_id: string;
@@ -122,7 +122,11 @@ export interface MediaTable {
   audio_codec: string | null;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
+  renditions: ColumnType<number[], number[] | undefined, number[]>;
+  storyboard: ColumnType<StoryboardInfo | null, string | undefined, string>;
 }
+
+export interface StoryboardInfo { file: string; intervalSeconds: number; columns: number; rows: number; tileWidth: number; tileHeight: number; count: number }
 
 export interface JobsTable {
   id: Generated<number>;

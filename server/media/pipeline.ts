@@ -4,8 +4,10 @@ import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { probeVideo } from './ffmpeg.ts';
 import { enqueueJob } from '../jobs/queue.ts';
+import { ladderFor, makePoster, makeStoryboard, transcodeRung, writeMaster, type Rung } from './hls.ts';
 
 export const PROBE_JOB = 'media.probe';
+export const TRANSCODE_JOB = 'media.transcode';
 
 /** A finished upload becomes a media item, and its probe is queued in the same database. */
 export async function registerUploadedMedia(db: Kysely<Database>, input: { mediaId: string; uploadId: string; uid: number }): Promise<void> {
@@ -35,10 +37,50 @@ export function probeJob(options: { db: Kysely<Database>; uploadDir: string; log
     }
     const { durationMs, width, height, videoCodec, audioCodec } = probe.result;
     const tooLong = durationMs > media.max_duration_seconds * 1000;
-    await db.updateTable('media').set({
-      status: tooLong ? 'rejected' : 'probed', reason: tooLong ? 'TOO_LONG' : null,
-      duration_ms: durationMs, width, height, video_codec: videoCodec, audio_codec: audioCodec, updated_at: now,
-    }).where('media_id', '=', mediaId).execute();
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('media').set({
+        status: tooLong ? 'rejected' : 'probed', reason: tooLong ? 'TOO_LONG' : null,
+        duration_ms: durationMs, width, height, video_codec: videoCodec, audio_codec: audioCodec, updated_at: now,
+      }).where('media_id', '=', mediaId).execute();
+      if (!tooLong) await enqueueJob(trx, TRANSCODE_JOB, { mediaId });
+    });
     options.logger.info('media probed', { mediaId, durationMs, width, height, tooLong });
+  };
+}
+
+/** Where a media item's HLS renditions, poster and storyboard live (under the media folder). */
+export const hlsPath = (mediaId: string) => `hls/${mediaId}`;
+
+/**
+ * The transcode step: the lowest rung first, published at once with its master playlist and
+ * the poster (status playable), then the higher rungs and the storyboard (status ready).
+ */
+export function transcodeJob(options: { db: Kysely<Database>; uploadDir: string; mediaDir: string; logger: Logger }) {
+  return async (payload: Record<string, unknown>) => {
+    const { db } = options;
+    const mediaId = String(payload.mediaId);
+    const media = await db.selectFrom('media').selectAll().where('media_id', '=', mediaId).executeTakeFirst();
+    if (!media || !['probed', 'transcoding'].includes(media.status)) return;
+    const input = join(options.uploadDir, media.upload_id);
+    const outDir = join(options.mediaDir, hlsPath(mediaId));
+    const hasAudio = media.audio_codec !== null;
+    const width = media.width!;
+    const height = media.height!;
+    await db.updateTable('media').set({ status: 'transcoding', updated_at: new Date() }).where('media_id', '=', mediaId).execute();
+    const rungs = ladderFor(height);
+    const done: Rung[] = [];
+    for (const rung of rungs) {
+      const started = performance.now();
+      await transcodeRung(input, outDir, rung, hasAudio);
+      done.push(rung);
+      await writeMaster(outDir, done, width, height, hasAudio);
+      if (done.length === 1) await makePoster(input, outDir, media.duration_ms!);
+      await db.updateTable('media').set({ status: 'playable', renditions: done.map((r) => r.height), updated_at: new Date() })
+        .where('media_id', '=', mediaId).execute();
+      options.logger.info('rendition published', { mediaId, height: rung.height, ms: Math.round(performance.now() - started) });
+    }
+    const storyboard = await makeStoryboard(input, outDir, media.duration_ms!, width, height);
+    await db.updateTable('media').set({ status: 'ready', storyboard: JSON.stringify(storyboard), updated_at: new Date() })
+      .where('media_id', '=', mediaId).execute();
   };
 }

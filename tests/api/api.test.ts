@@ -20,7 +20,7 @@ describe.each(BACKENDS)('API server on %s', (backend) => {
 
   it('has applied every migration once', async () => {
     const { rows } = await sql<{ name: string }>`select name from schema_migrations order by name`.execute(server.db);
-    expect(rows.map((r) => r.name)).toEqual(['0001_initial', '0002_accounts', '0003_totp', '0004_profile', '0005_settings_and_media', '0006_email_authenticator', '0007_uploads', '0008_media_jobs']);
+    expect(rows.map((r) => r.name)).toEqual(['0001_initial', '0002_accounts', '0003_totp', '0004_profile', '0005_settings_and_media', '0006_email_authenticator', '0007_uploads', '0008_media_jobs', '0009_renditions']);
     expect(await migrateToLatest(server.db)).toEqual([]);
   });
 

@@ -12,10 +12,10 @@ const TUS = { 'Tus-Resumable': '1.0.0' };
 let fixtures = '';
 
 /** A real H.264/AAC clip made with ffmpeg's test sources. */
-async function makeVideo(seconds: number, name: string): Promise<Uint8Array<ArrayBuffer>> {
+async function makeVideo(seconds: number, name: string, size = '320x240'): Promise<Uint8Array<ArrayBuffer>> {
   const file = join(fixtures, name);
   const result = await run(binaryPath('ffmpeg'), [
-    '-y', '-v', 'error', '-f', 'lavfi', '-i', `testsrc=size=320x240:rate=25:duration=${seconds}`,
+    '-y', '-v', 'error', '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=25:duration=${seconds}`,
     '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p',
     '-c:a', 'aac', '-shortest', file,
   ]);
@@ -44,12 +44,13 @@ async function upload(server: TestServer, cookie: string, bytes: Uint8Array<Arra
   return done.headers.get('stream-media-id')!;
 }
 
-async function statusOf(server: TestServer, cookie: string, mediaId: string) {
+/** Polls the media status until it reaches one of the given states (by default a final one). */
+async function statusOf(server: TestServer, cookie: string, mediaId: string, until = ['ready', 'rejected', 'failed']) {
   let body: Record<string, any> = {};
   await expect.poll(async () => {
     body = await (await server.api(`video/media/status?mediaId=${mediaId}`, { headers: { Cookie: cookie } })).json();
-    return body.status;
-  }, { timeout: 20_000 }).not.toBe('uploaded');
+    return until.includes(body.status);
+  }, { timeout: 60_000, intervals: [200] }).toBe(true);
   return body;
 }
 
@@ -62,10 +63,34 @@ describe('probing uploaded media', () => {
   });
   afterAll(() => server?.close());
 
-  it('accepts a real video and records its duration and size from ffprobe', async () => {
+  it('accepts a real video, records its duration and size from ffprobe, and publishes it as HLS', async () => {
     const status = await statusOf(server, cookie, await upload(server, cookie, await makeVideo(2, 'ok.mp4')));
-    expect(status).toMatchObject({ status: 'probed', reason: null, width: 320, height: 240 });
+    expect(status).toMatchObject({ status: 'ready', reason: null, width: 320, height: 240, renditions: [240] });
     expect(Math.abs(status.duration - 2000)).toBeLessThan(150);
+  });
+
+  it('transcodes a ladder up to the source height with aligned ~4 s fMP4 segments, a poster and a storyboard', async () => {
+    const mediaId = await upload(server, cookie, await makeVideo(9, 'hd.mp4', '1280x720'));
+    const status = await statusOf(server, cookie, mediaId);
+    expect(status).toMatchObject({ status: 'ready', renditions: [360, 720], manifestUrl: `/media/hls/${mediaId}/master.m3u8` });
+    const master = await (await fetch(server.baseUrl + status.manifestUrl)).text();
+    expect(master.match(/#EXT-X-STREAM-INF/g)).toHaveLength(2);
+    expect(master).toContain('RESOLUTION=640x360');
+    expect(master).toContain('RESOLUTION=1280x720');
+    for (const rung of ['360p', '720p']) {
+      const playlist = await (await fetch(`${server.baseUrl}/media/hls/${mediaId}/${rung}/index.m3u8`)).text();
+      expect(playlist).toContain('#EXT-X-MAP:URI="init.mp4"');
+      const durations = [...playlist.matchAll(/#EXTINF:([\d.]+)/g)].map((m) => Number(m[1]));
+      expect(durations.slice(0, -1).every((d) => d >= 3.9 && d <= 4.1)).toBe(true);
+      expect(durations.reduce((a, b) => a + b, 0)).toBeCloseTo(9, 0);
+      const segment = playlist.split('\n').find((l) => l.endsWith('.m4s'))!;
+      const bytes = await fetch(`${server.baseUrl}/media/hls/${mediaId}/${rung}/${segment}`);
+      expect(bytes.status).toBe(200);
+    }
+    const poster = await sharp(Buffer.from(await (await fetch(server.baseUrl + status.posterUrl)).arrayBuffer())).metadata();
+    expect([poster.format, poster.height]).toEqual(['jpeg', 720]);
+    const board = await fetch(`${server.baseUrl}/media/hls/${mediaId}/storyboard.jpg`);
+    expect(board.headers.get('content-type')).toBe('image/jpeg');
   });
 
   it('rejects what is not a video, what is too long, and a truncated file, with a reason', async () => {
@@ -102,8 +127,9 @@ describe('a queued job survives a restart', () => {
 
       const second = await startTestServer('pglite', { env: { DATA_DIR: dataDir } });
       try {
-        expect((await statusOf(second, cookie, mediaId)).status).toBe('probed');
-        expect((await second.db.selectFrom('jobs').select('status').executeTakeFirstOrThrow()).status).toBe('done');
+        expect((await statusOf(second, cookie, mediaId)).status).toBe('ready');
+        const jobs = await second.db.selectFrom('jobs').select(['kind', 'status']).orderBy('id').execute();
+        expect(jobs).toEqual([{ kind: 'media.probe', status: 'done' }, { kind: 'media.transcode', status: 'done' }]);
       } finally {
         await second.close();
       }

@@ -3,6 +3,7 @@ import type { AppEnv } from '../create-app.ts';
 import { videoExistsQuery, mediaStatusQuery, type VideoExistsResponse, type MediaStatusResponse } from '../../../src/lib/api/contract.ts';
 import { requireViewer } from '../auth.ts';
 import { AppError } from '../errors.ts';
+import { hlsPath } from '../../media/pipeline.ts';
 import { validate } from '../validate.ts';
 
 /** SPEC §7 "Video" family. The catalogue calls grow here with the video pipeline. */
@@ -22,7 +23,9 @@ export function videoRoutes() {
     if (media.uid !== viewer.uid) throw new AppError('FORBIDDEN');
     const body: MediaStatusResponse = {
       success: true, mediaId, status: media.status, reason: media.reason as MediaStatusResponse['reason'],
-      duration: media.duration_ms, width: media.width, height: media.height,
+      duration: media.duration_ms, width: media.width, height: media.height, renditions: media.renditions,
+      manifestUrl: media.renditions.length ? `/media/${hlsPath(mediaId)}/master.m3u8` : null,
+      posterUrl: media.renditions.length ? `/media/${hlsPath(mediaId)}/poster.jpg` : null,
     };
     c.header('Cache-Control', 'no-store');
     return c.json(body);

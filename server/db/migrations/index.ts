@@ -7,6 +7,7 @@ import * as m0005 from './0005_settings_and_media.ts';
 import * as m0006 from './0006_email_authenticator.ts';
 import * as m0007 from './0007_uploads.ts';
 import * as m0008 from './0008_media_jobs.ts';
+import * as m0009 from './0009_renditions.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0006_email_authenticator': m0006,
   '0007_uploads': m0007,
   '0008_media_jobs': m0008,
+  '0009_renditions': m0009,
 };

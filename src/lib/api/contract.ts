@@ -224,10 +224,15 @@ export const mediaStatusQuery = z.object({ mediaId: z.string().regex(/^[0-9a-f]{
 export interface MediaStatusResponse {
   success: true;
   mediaId: string;
-  status: 'uploaded' | 'probed' | 'rejected' | 'failed';
+  /** uploaded → probed → transcoding → playable (lowest rung out) → ready; or rejected / failed. */
+  status: 'uploaded' | 'probed' | 'transcoding' | 'playable' | 'ready' | 'rejected' | 'failed';
   reason: 'NOT_A_VIDEO' | 'TOO_LONG' | 'CORRUPT' | null;
   /** Milliseconds, from ffprobe (never from the browser). */
   duration: number | null;
   width: number | null;
   height: number | null;
+  /** Heights of the published HLS rungs, lowest first. */
+  renditions: number[];
+  manifestUrl: string | null;
+  posterUrl: string | null;
 }

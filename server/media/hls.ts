@@ -1,0 +1,75 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { binaryPath, run } from './ffmpeg.ts';
+
+export interface Rung { height: number; videoKbps: number; audioKbps: number }
+
+/** The ladder: rungs up to the source's height; a source below the lowest rung keeps its own. */
+export const LADDER: readonly Rung[] = [
+  { height: 360, videoKbps: 800, audioKbps: 96 },
+  { height: 720, videoKbps: 2800, audioKbps: 128 },
+  { height: 1080, videoKbps: 5000, audioKbps: 160 },
+];
+export const SEGMENT_SECONDS = 4;
+
+export function ladderFor(sourceHeight: number): Rung[] {
+  const rungs = LADDER.filter((r) => r.height <= sourceHeight);
+  if (rungs.length) return rungs;
+  const height = Math.max(2, sourceHeight - (sourceHeight % 2));
+  return [{ ...LADDER[0], height }];
+}
+
+/** One rung: H.264/AAC in fMP4 segments of about 4 s, keyframes aligned across rungs. */
+export async function transcodeRung(input: string, outDir: string, rung: Rung, hasAudio: boolean): Promise<void> {
+  const dir = join(outDir, `${rung.height}p`);
+  await mkdir(dir, { recursive: true });
+  const gop = String(2 * 25); // 2 s at 25 fps; -force_key_frames keeps segments aligned whatever the rate
+  const args = [
+    '-y', '-v', 'error', '-i', input, '-map', '0:v:0', ...(hasAudio ? ['-map', '0:a:0'] : []),
+    '-vf', `scale=-2:${rung.height}`, '-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'main', '-pix_fmt', 'yuv420p',
+    '-b:v', `${rung.videoKbps}k`, '-maxrate', `${Math.round(rung.videoKbps * 1.07)}k`, '-bufsize', `${rung.videoKbps * 2}k`,
+    '-g', gop, '-sc_threshold', '0', '-force_key_frames', `expr:gte(t,n_forced*${SEGMENT_SECONDS})`,
+    ...(hasAudio ? ['-c:a', 'aac', '-b:a', `${rung.audioKbps}k`, '-ac', '2'] : []),
+    '-f', 'hls', '-hls_time', String(SEGMENT_SECONDS), '-hls_playlist_type', 'vod', '-hls_segment_type', 'fmp4',
+    '-hls_fmp4_init_filename', 'init.mp4', '-hls_segment_filename', join(dir, 'seg_%04d.m4s'), join(dir, 'index.m3u8'),
+  ];
+  const result = await run(binaryPath('ffmpeg'), args, 60 * 60_000);
+  if (result.code !== 0) throw new Error(`ffmpeg failed for ${rung.height}p: ${result.stderr.slice(-500)}`);
+}
+
+/** Writes the master playlist for the rungs done so far (atomically: players never read half a file). */
+export async function writeMaster(outDir: string, rungs: Rung[], width: number, height: number, hasAudio: boolean) {
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  for (const r of rungs) {
+    const w = Math.round((width / height) * r.height / 2) * 2;
+    const codecs = hasAudio ? 'avc1.4d401f,mp4a.40.2' : 'avc1.4d401f';
+    lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${(r.videoKbps + (hasAudio ? r.audioKbps : 0)) * 1000},RESOLUTION=${w}x${r.height},CODECS="${codecs}"`, `${r.height}p/index.m3u8`);
+  }
+  const tmp = join(outDir, 'master.m3u8.tmp');
+  await writeFile(tmp, `${lines.join('\n')}\n`);
+  await rename(tmp, join(outDir, 'master.m3u8'));
+}
+
+/** A poster frame from a third of the way in. */
+export async function makePoster(input: string, outDir: string, durationMs: number): Promise<void> {
+  const at = (durationMs / 3000).toFixed(2);
+  const result = await run(binaryPath('ffmpeg'), ['-y', '-v', 'error', '-ss', at, '-i', input, '-frames:v', '1', '-vf', 'scale=-2:720', '-q:v', '3', join(outDir, 'poster.jpg')]);
+  if (result.code !== 0) throw new Error(`poster failed: ${result.stderr.slice(-300)}`);
+}
+
+/** Seek previews: one 160 px frame every few seconds, tiled into one image. */
+export async function makeStoryboard(input: string, outDir: string, durationMs: number, width: number, height: number) {
+  const seconds = durationMs / 1000;
+  const intervalSeconds = Math.max(1, Math.ceil(seconds / 100));
+  const count = Math.max(1, Math.ceil(seconds / intervalSeconds));
+  const columns = Math.min(10, count);
+  const rows = Math.ceil(count / columns);
+  const tileWidth = 160;
+  const tileHeight = Math.round((tileWidth * height) / width / 2) * 2;
+  const result = await run(binaryPath('ffmpeg'), [
+    '-y', '-v', 'error', '-i', input, '-vf', `fps=1/${intervalSeconds},scale=${tileWidth}:${tileHeight},tile=${columns}x${rows}`,
+    '-frames:v', '1', '-q:v', '5', join(outDir, 'storyboard.jpg'),
+  ]);
+  if (result.code !== 0) throw new Error(`storyboard failed: ${result.stderr.slice(-300)}`);
+  return { file: 'storyboard.jpg', intervalSeconds, columns, rows, tileWidth, tileHeight, count };
+}
