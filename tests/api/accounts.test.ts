@@ -4,7 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
-import { startSmtpPeer } from './smtp-peer.ts';
+import { startServerWithMail, type SmtpPeer } from './smtp-peer.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
 import { createInvitationCode } from '../../server/services/invitations.ts';
 import { createSession } from '../../server/auth/sessions.ts';
@@ -14,7 +14,7 @@ const SECRET_PATTERNS = [/password_hash/, /\$argon2/, /code_hash/, /token_hash/]
 
 describe.each(BACKENDS)('accounts on %s', (backend) => {
   let server: TestServer;
-  let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
+  let smtp: SmtpPeer;
   const bodies: string[] = [];
 
   /** Calls the API like the browser does, keeping every body to check nothing secret leaves. */
@@ -36,15 +36,12 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     return { uid, token, cookie: `uid=${uid}; token=${token}` };
   }
 
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    smtp = await startSmtpPeer();
     // Behind a trusted proxy, so tests can come from several client addresses.
-    server = await startTestServer(backend, { env: { SMTP_URL: smtp.url, TRUST_PROXY: '1' } });
+    ({ server, smtp, close: stop } = await startServerWithMail(backend, { TRUST_PROXY: '1' }));
   });
-  afterAll(async () => {
-    await server?.close();
-    await smtp?.close();
-  });
+  afterAll(() => stop?.());
 
   it('registers with a mailed code and an invitation code, then logs in', async () => {
     const { invitationCode } = await createInvitationCode(server.db, null);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
-import { startSmtpPeer } from './smtp-peer.ts';
+import { startServerWithMail, type SmtpPeer } from './smtp-peer.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
 import { createSession } from '../../server/auth/sessions.ts';
 
@@ -9,15 +9,12 @@ const NEW = 'second secret phrase';
 
 describe.each(BACKENDS)('changing credentials on %s', (backend) => {
   let server: TestServer;
-  let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
+  let smtp: SmtpPeer;
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    smtp = await startSmtpPeer();
-    server = await startTestServer(backend, { env: { SMTP_URL: smtp.url } });
+    ({ server, smtp, close: stop } = await startServerWithMail(backend, {}));
   });
-  afterAll(async () => {
-    await server?.close();
-    await smtp?.close();
-  });
+  afterAll(() => stop?.());
 
   async function call(path: string, init: { body?: unknown; cookie?: string } = {}) {
     const response = await server.api(path, {

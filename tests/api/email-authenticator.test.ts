@@ -1,21 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
-import { startSmtpPeer } from './smtp-peer.ts';
+import { startServerWithMail, type SmtpPeer } from './smtp-peer.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
 
 const PASSWORD = 'letters from the stars';
 
 describe.each(BACKENDS)('two-factor login by e-mail on %s', (backend) => {
   let server: TestServer;
-  let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
+  let smtp: SmtpPeer;
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    smtp = await startSmtpPeer();
-    server = await startTestServer(backend, { env: { SMTP_URL: smtp.url, TRUST_PROXY: '1' } });
+    ({ server, smtp, close: stop } = await startServerWithMail(backend, { TRUST_PROXY: '1' }));
   });
-  afterAll(async () => {
-    await server?.close();
-    await smtp?.close();
-  });
+  afterAll(() => stop?.());
 
   let ip = 0;
   async function call(path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {

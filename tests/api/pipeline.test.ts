@@ -50,7 +50,7 @@ async function statusOf(server: TestServer, cookie: string, mediaId: string, unt
   await expect.poll(async () => {
     body = await (await server.api(`video/media/status?mediaId=${mediaId}`, { headers: { Cookie: cookie } })).json();
     return until.includes(body.status);
-  }, { timeout: 60_000, intervals: [200] }).toBe(true);
+  }, { timeout: 60_000, interval: 200 }).toBe(true);
   return body;
 }
 

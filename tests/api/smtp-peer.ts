@@ -1,4 +1,5 @@
 import { SMTPServer } from 'smtp-server';
+import { startTestServer, type Backend } from './harness.ts';
 
 export interface ReceivedMail { to: string[]; raw: string; subject: string; text: string }
 
@@ -52,4 +53,13 @@ export async function startSmtpPeer() {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+export type SmtpPeer = Awaited<ReturnType<typeof startSmtpPeer>>;
+
+/** A test server whose mail goes to a real SMTP peer; close() stops both. */
+export async function startServerWithMail(backend: Backend, env: Record<string, string> = {}) {
+  const smtp = await startSmtpPeer();
+  const server = await startTestServer(backend, { env: { SMTP_URL: smtp.url, ...env } });
+  return { server, smtp, close: async () => { await server.close(); await smtp.close(); } };
 }

@@ -5,17 +5,9 @@ import { $selfUser, fetchSelfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useAction } from './use-action.ts';
+import Input from './Input.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
-
-function Input({ label, ...props }: { label: string } & React.InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <label className="field">
-      <span className="field-label">{label}</span>
-      <input required {...props} />
-    </label>
-  );
-}
 
 /** Settings > Security: change the password and the e-mail address, each proven by a mailed code. */
 export default function CredentialsSettings({ locale, messages }: { locale: Locale; messages: Messages }) {

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
 import { have2FA, createTotp, confirmTotp, deleteTotp, createEmailAuthenticator, sendDisableEmailAuthenticatorCode, deleteEmailAuthenticator } from '../../lib/api/index.ts';
 import { useAction } from './use-action.ts';
+import Input from './Input.tsx';
 import { fetchSelfUser, $selfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { downloadTextFile } from '../../lib/download.ts';
@@ -116,15 +117,9 @@ export default function SecuritySettings({ locale, messages }: { locale: Locale;
         <form onSubmit={(e) => void turnOffEmail(e)} className="auth-form">
           <p>{t('security.emailOn')}</p>
           <p className="field-hint">{t('security.disableHint')}</p>
-          <label className="field">
-            <span className="field-label">{t('security.password')}</span>
-            <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-          </label>
+          <Input label={t('security.password')} type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
           <div className="code-row">
-            <label className="field">
-              <span className="field-label">{t('security.code')}</span>
-              <input name="emailCode" inputMode="numeric" autoComplete="one-time-code" required maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} />
-            </label>
+            <Input label={t('security.code')} name="emailCode" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} />
             <button type="button" className="button secondary" onClick={() => void sendDisableCode()} disabled={busy}>{t('security.sendDisableCode')}</button>
           </div>
           <button type="submit" className="button secondary" disabled={busy}>{t('security.disable')}</button>
@@ -159,14 +154,8 @@ export default function SecuritySettings({ locale, messages }: { locale: Locale;
         <form onSubmit={(e) => void turnOff(e)} className="auth-form">
           <p>{t('security.twoFactorOn', { date: new Date(step.since).toLocaleDateString(document.documentElement.lang) })}</p>
           <p className="field-hint">{t('security.disableHint')}</p>
-          <label className="field">
-            <span className="field-label">{t('security.password')}</span>
-            <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-          </label>
-          <label className="field">
-            <span className="field-label">{t('security.code')}</span>
-            <input name="totp" autoComplete="one-time-code" required maxLength={32} value={code} onChange={(e) => setCode(e.target.value)} />
-          </label>
+          <Input label={t('security.password')} type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+          <Input label={t('security.code')} name="totp" autoComplete="one-time-code" maxLength={32} value={code} onChange={(e) => setCode(e.target.value)} />
           <button type="submit" className="button secondary" disabled={busy}>{t('security.disable')}</button>
         </form>
       )}
