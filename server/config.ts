@@ -28,6 +28,8 @@ export interface ServerConfig {
   uploadDir: string;
   uploadMaxBytes: number;
   whoMayUpload: 'members' | 'staff';
+  /** Work media jobs in this process (WORKER=0 leaves them to another process of the same code). */
+  runWorker: boolean;
   runtime: RuntimeConfig;
 }
 
@@ -57,6 +59,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     uploadDir: resolve(env.UPLOAD_DIR || (dataDir ? join(dataDir, 'uploads') : join(tmpdir(), `kiraboshi-uploads-${process.pid}`))),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES) || 8 * 1024 ** 3,
     whoMayUpload: env.UPLOAD_ROLE === 'staff' ? 'staff' : 'members',
+    runWorker: env.WORKER !== '0',
     runtime,
   };
 }

@@ -34,15 +34,16 @@ export async function startServer(env: Record<string, string | undefined> = proc
     .catch(() => null);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, from: config.mailFrom, logger });
   const signingSecret = await loadSecret(database.db, 'upload-signing');
-  // Media processing: durable jobs in the database, worked by this process (WORKER=0 leaves it to others).
-  const worker = env.WORKER === '0' ? null : startJobWorker({
+  const apiPrefix = apiBasePath(config.runtime.apiBase);
+  // Media processing: durable jobs in the database, worked by this process unless WORKER=0.
+  const worker = !config.runWorker ? null : startJobWorker({
     db: database.db, logger, handlers: {
       [PROBE_JOB]: probeJob({ db: database.db, uploadDir: config.uploadDir, logger }),
       [TRANSCODE_JOB]: transcodeJob({ db: database.db, uploadDir: config.uploadDir, mediaDir: config.mediaDir, logger }),
     },
   });
   const uploads = await createUploadServer({
-    db: database.db, logger, directory: config.uploadDir, path: `${apiBasePath(config.runtime.apiBase)}/video/tus`,
+    db: database.db, logger, directory: config.uploadDir, path: `${apiPrefix}/video/tus`,
     maxSizeBytes: config.uploadMaxBytes, whoMayUpload: config.whoMayUpload, corsOrigins: config.corsOrigins,
     onMediaQueued: () => worker?.poke(),
   });
@@ -55,7 +56,6 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const api = createApiApp({ db: database.db, databaseKind: database.kind, logger, config, buildId, mailer, signingSecret, mediaDir: config.mediaDir, uploads });
   const serveMedia = createStaticFiles(config.mediaDir);
   const apiListener = getRequestListener(api.fetch);
-  const apiPrefix = apiBasePath(config.runtime.apiBase);
 
   const catalogue = createCatalogue(database.db);
   const siteLocals: SiteLocals = {
