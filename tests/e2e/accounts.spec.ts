@@ -92,8 +92,9 @@ test('a wrong password is refused in the visitor’s language, without a hint', 
 test('guests are asked to log in instead of opening upload', async ({ page }) => {
   await page.goto('/en/search');
   await page.locator('#side-bar').getByRole('link', { name: 'Upload' }).click();
-  await expect(page.locator('dialog.auth-dialog')).toBeVisible();
+  // The toast shows at once (for 2 s); the dialog follows when its code has loaded.
   await expect(page.locator('.toast')).toContainText('Log in to continue.');
+  await expect(page.locator('dialog.auth-dialog')).toBeVisible();
   await expect(page).toHaveURL(/\/en\/search$/);
 });
 
