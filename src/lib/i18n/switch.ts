@@ -1,7 +1,6 @@
 import { LOCALE_COOKIE, localeCookieAttributes } from './detect.ts';
 import { switchLocalePath, type Locale } from './locales.ts';
 
-export const LANGUAGE_SWITCH_TRANSITION_MS = 500;
 const TRANSITION_KEY = 'kiraboshi:transition';
 
 /** Stores the choice in the locale cookie and opens the same route under the target prefix. */

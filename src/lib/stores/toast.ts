@@ -14,7 +14,6 @@ export interface Toast {
 export const TOAST_DEFAULT_DURATION_MS = 2000;
 export const TOAST_ENTER_MS = 500;
 export const TOAST_LEAVE_MS = 300;
-export const TOAST_OFFSET_PX = 50;
 
 export const $toasts = atom<Toast[]>([]);
 let nextId = 1;
