@@ -30,6 +30,8 @@ export interface ServerConfig {
   whoMayUpload: 'members' | 'staff';
   /** Work media jobs in this process (WORKER=0 leaves them to another process of the same code). */
   runWorker: boolean;
+  /** Demo uploaders and videos on the first start with an empty database (DEMO=0: none). */
+  demo: boolean;
   runtime: RuntimeConfig;
 }
 
@@ -60,6 +62,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES) || 8 * 1024 ** 3,
     whoMayUpload: env.UPLOAD_ROLE === 'staff' ? 'staff' : 'members',
     runWorker: env.WORKER !== '0',
+    demo: env.DEMO !== '0',
     runtime,
   };
 }

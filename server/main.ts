@@ -8,9 +8,12 @@ import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { readServerConfig } from './config.ts';
 import { createLogger } from './logger.ts';
-import { openDatabase, migrateToLatest } from './db/database.ts';
+import { openDatabase, migrateToLatest, assertCjkSearchWorks } from './db/database.ts';
 import { createApiApp, apiBasePath } from './app/create-app.ts';
-import { createCatalogue } from './services/catalogue.ts';
+import { createCatalogue, type Catalogue } from './services/catalogue.ts';
+import { createVideoService } from './services/videos.ts';
+import { isStaff } from './auth/roles.ts';
+import { seedDemoCatalogue } from './demo/seed.ts';
 import { viewerFromCookies } from './services/sessions.ts';
 import { createSiteHandler } from './site/handler.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -19,14 +22,34 @@ import { loadSecret } from './media/image-service.ts';
 import { createStaticFiles } from './site/static-files.ts';
 import { createUploadServer } from './media/uploads.ts';
 import { startJobWorker } from './jobs/queue.ts';
-import { PROBE_JOB, TRANSCODE_JOB, probeJob, transcodeJob } from './media/pipeline.ts';
+import { PROBE_JOB, TRANSCODE_JOB, hlsPath, probeJob, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
+
+/**
+ * The manifest URL template (/media/videos/{videoId}/…) names a video; its files live under
+ * the first part's media folder. Approved videos only; other media paths pass unchanged.
+ */
+function createManifestAlias(catalogue: Catalogue) {
+  return async (path: string): Promise<string | null> => {
+    const match = /^\/videos\/(\d{1,15})\/(.+)$/.exec(path);
+    if (!match) return path;
+    const mediaId = await catalogue.mainMediaId(Number(match[1]));
+    return mediaId ? `/${hlsPath(mediaId)}/${match[2]}` : null;
+  };
+}
 
 export async function startServer(env: Record<string, string | undefined> = process.env) {
   const config = readServerConfig(env);
   const logger = createLogger(config.logLevel, { service: 'kiraboshi' });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir || undefined });
-  const applied = await migrateToLatest(database.db);
+  const applied = await migrateToLatest(database.db).catch(async (error) => {
+    await database.close();
+    throw error;
+  });
+  await assertCjkSearchWorks(database.db).catch(async (error) => {
+    await database.close();
+    throw error;
+  });
   logger.info('database ready', { kind: database.kind, migrationsApplied: applied });
 
   const buildId = await readFile(join(config.distDir, 'client', '_app', 'builds', 'latest.json'), 'utf8')
@@ -49,20 +72,34 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
   // Abandoned uploads are removed after their expiry: now, then every hour.
   await uploads.cleanExpired();
+  const catalogue = createCatalogue(database.db);
+  const videoService = createVideoService(database.db, { mediaDir: config.mediaDir });
   const cleanup = setInterval(() => {
     uploads.cleanExpired().catch((error) => logger.warn('cleaning expired uploads failed', { err: error }));
+    videoService.pruneViews().catch((error) => logger.warn('pruning view records failed', { err: error }));
   }, 3_600_000);
   cleanup.unref();
   const api = createApiApp({ db: database.db, databaseKind: database.kind, logger, config, buildId, mailer, signingSecret, mediaDir: config.mediaDir, uploads });
   const serveMedia = createStaticFiles(config.mediaDir);
   const apiListener = getRequestListener(api.fetch);
+  const manifestAlias = createManifestAlias(catalogue);
 
-  const catalogue = createCatalogue(database.db);
   const siteLocals: SiteLocals = {
     isDevelopment: config.isDevelopment,
     viewer: (request) => viewerFromCookies(database.db, request.headers.get('cookie')),
     videoExists: (id) => catalogue.videoExists(id),
     publicUser: (uid) => publicProfile(database.db, uid, null),
+    video: async (videoId, request) => {
+      const viewer = await viewerFromCookies(database.db, request.headers.get('cookie'));
+      return catalogue.video(videoId, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer.roles) } : null);
+    },
+    sitemapVideos: (limit) => catalogue.sitemapVideos(limit),
+    homeVideos: (page) => catalogue.home(page),
+    categoryVideos: (category, page) => catalogue.byCategory(category, page),
+    userVideos: async (uid, request, page) => {
+      const viewer = await viewerFromCookies(database.db, request.headers.get('cookie'));
+      return catalogue.byUploader(uid, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer.roles) } : null, page);
+    },
   };
   const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger) : null;
 
@@ -73,7 +110,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
       return;
     }
     if (path.startsWith('/media/')) {
-      serveMedia(req, res, path.slice('/media'.length))
+      manifestAlias(path.slice('/media'.length))
+        .then((file) => (file ? serveMedia(req, res, file) : false))
         .then((served) => {
           if (!served) res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not Found');
         })
@@ -101,6 +139,10 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  if (config.demo) {
+    seedDemoCatalogue({ db: database.db, uploadDir: config.uploadDir, logger, onQueued: () => worker?.poke() })
+      .catch((error) => logger.warn('the demo catalogue could not be created', { err: error }));
+  }
   logger.info('listening', { url: `http://${config.host}:${port}/`, api: apiPrefix, site: !!site, dataDir: config.databaseUrl ? undefined : config.dataDir });
 
   let closing: Promise<void> | undefined;

@@ -13,27 +13,30 @@ import { videoRoutes } from './routes/video.ts';
 import { userRoutes } from './routes/user.ts';
 import { rbacRoutes } from './routes/rbac.ts';
 import { imageRoutes } from './routes/images.ts';
+import { historyRoutes } from './routes/history.ts';
+import { blockRoutes } from './routes/block.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Viewer } from '../services/sessions.ts';
 import { createCatalogue, type Catalogue } from '../services/catalogue.ts';
+import { createVideoService, type VideoService } from '../services/videos.ts';
 import type { DatabaseKind } from '../db/database.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
   databaseKind: DatabaseKind;
   logger: Logger;
-  config: Pick<ServerConfig, 'corsOrigins' | 'isDevelopment' | 'runtime' | 'trustProxy'>;
+  config: Pick<ServerConfig, 'corsOrigins' | 'isDevelopment' | 'runtime' | 'trustProxy' | 'whoMayUpload'>;
   mailer: Mailer;
   /** Signs upload URLs of the image service. */
   signingSecret: string;
   mediaDir: string;
   /** The resumable upload endpoint (tus). */
-  uploads: { handle(req: Request): Promise<Response> };
+  uploads: { handle(req: Request, body?: ReadableStream<Uint8Array>): Promise<Response> };
   buildId: string | null;
 }
 
 export interface AppEnv {
-  Variables: { requestId: string; logger: Logger; deps: AppDeps; catalogue: Catalogue; viewer?: Viewer | null };
+  Variables: { requestId: string; logger: Logger; deps: AppDeps; catalogue: Catalogue; videos: VideoService; viewer?: Viewer | null };
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -49,6 +52,7 @@ export function apiBasePath(apiBase: string): string {
 export function createApiApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>().basePath(apiBasePath(deps.config.runtime.apiBase));
   const catalogue = createCatalogue(deps.db);
+  const videos = createVideoService(deps.db, { mediaDir: deps.mediaDir });
 
   app.use('*', async (c, next) => {
     const incoming = c.req.header('x-request-id');
@@ -58,6 +62,7 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
     c.set('logger', logger);
     c.set('deps', deps);
     c.set('catalogue', catalogue);
+    c.set('videos', videos);
     const started = performance.now();
     await next();
     c.header('X-Request-Id', requestId);
@@ -90,6 +95,8 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/user', userRoutes());
   app.route('/rbac', rbacRoutes());
   app.route('/images', imageRoutes());
+  app.route('/history', historyRoutes());
+  app.route('/block', blockRoutes());
 
   app.notFound(() => {
     throw new AppError('ROUTE_NOT_FOUND');

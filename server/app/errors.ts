@@ -6,7 +6,8 @@ const STATUS: Record<ErrorCode, number> = {
   EMAIL_TAKEN: 409, USERNAME_TAKEN: 409, VERIFICATION_CODE_INVALID: 400, INVITATION_CODE_INVALID: 400,
   WEAK_PASSWORD: 400, INVALID_CREDENTIALS: 401, COOLING_DOWN: 429, DAILY_LIMIT: 429, ACCOUNT_TOO_NEW: 403,
   USER_BLOCKED: 403, LAST_ROOT: 409, SECOND_FACTOR_REQUIRED: 401, SECOND_FACTOR_INVALID: 401, SECOND_FACTOR_LOCKED: 429,
-  NOT_AN_IMAGE: 415, UPLOAD_EXPIRED: 403,
+  NOT_AN_IMAGE: 415, UPLOAD_EXPIRED: 403, MEDIA_NOT_READY: 409, MEDIA_REJECTED: 422, TAG_EXISTS: 409,
+  BLOCK_LIST_FULL: 409, BLOCK_SELF: 400, UNSAFE_REGEX: 400, INVALID_REGEX: 400,
 };
 
 /** The catalog key (api.*) of each code's message. */
@@ -19,6 +20,8 @@ export const MESSAGE_KEY: Record<ErrorCode, string> = {
   COOLING_DOWN: 'api.coolingDown', DAILY_LIMIT: 'api.dailyLimit', ACCOUNT_TOO_NEW: 'api.accountTooNew', USER_BLOCKED: 'api.userBlocked',
   LAST_ROOT: 'api.lastRoot', SECOND_FACTOR_REQUIRED: 'api.secondFactorRequired', SECOND_FACTOR_INVALID: 'api.secondFactorInvalid',
   SECOND_FACTOR_LOCKED: 'api.secondFactorLocked', NOT_AN_IMAGE: 'api.notAnImage', UPLOAD_EXPIRED: 'api.uploadExpired',
+  MEDIA_NOT_READY: 'api.mediaNotReady', MEDIA_REJECTED: 'api.mediaRejected', TAG_EXISTS: 'api.tagExists',
+  BLOCK_LIST_FULL: 'api.blockListFull', BLOCK_SELF: 'api.blockSelf', UNSAFE_REGEX: 'api.unsafeRegex', INVALID_REGEX: 'api.invalidRegex',
 };
 
 /** A failure the client should see: a real HTTP status, a stable code, a localised message. */

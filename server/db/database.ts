@@ -29,6 +29,11 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
       max: 10,
       types: { getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser },
     });
+    // A connection the server drops (a restart, or a forced DROP DATABASE while a pooled client is
+    // still closing) must not take the process down: the pool replaces it on the next query.
+    const ignoreDroppedConnection = () => {};
+    pool.on('error', ignoreDroppedConnection);
+    pool.on('connect', (client) => client.on('error', ignoreDroppedConnection));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
@@ -41,7 +46,8 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
     unlock = await acquireDirectoryLock(join(options.dataDir, 'pgdata.lock'));
   }
   try {
-    const pglite = await PGlite.create(dataDir, { parsers: { [INT8_OID]: Number } });
+    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+    const pglite = await PGlite.create(dataDir, { parsers: { [INT8_OID]: Number }, extensions: { pg_trgm } });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pglite) }) });
     return {
       db,
@@ -65,6 +71,21 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw new Error(`database migration failed: ${(error as Error).message ?? error}`, { cause: error });
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Keyword search relies on pg_trgm, whose trigrams keep only the characters the database's
+ * LC_CTYPE calls letters: under a non-UTF-8 ctype every Chinese or Japanese word silently
+ * vanishes from the index. Refuse to start on such a database instead of never matching.
+ */
+export async function assertCjkSearchWorks(db: Kysely<Database>): Promise<void> {
+  const { rows } = await sql<{ trigrams: string[]; ctype: string }>`
+    SELECT show_trgm('日本語') AS trigrams, (SELECT datctype FROM pg_database WHERE datname = current_database()) AS ctype`.execute(db);
+  const { trigrams, ctype } = rows[0];
+  if (!trigrams?.length) {
+    throw new Error(`the database's LC_CTYPE is ${ctype}, which is not a UTF-8 locale: search would never match Chinese or Japanese. `
+      + 'Create the database with a UTF-8 locale, e.g. CREATE DATABASE kiraboshi LC_CTYPE \'C.UTF-8\' LC_COLLATE \'C.UTF-8\' TEMPLATE template0.');
+  }
 }
 
 export async function pingDatabase(db: Kysely<Database>): Promise<boolean> {

@@ -66,7 +66,44 @@ export interface VideosTable {
   title: string;
   status: ColumnType<'pending' | 'approved' | 'deleted', 'pending' | 'approved' | 'deleted' | undefined>;
   created_at: CreatedAt;
+  description: Generated<string>;
+  category: Generated<string>;
+  copyright: Generated<string>;
+  original_author: string | null;
+  original_link: string | null;
+  push_to_feed: Generated<boolean>;
+  ensure_original: Generated<boolean>;
+  /** A cover from the image service; null means the first part's poster frame. */
+  cover: string | null;
+  duration_ms: Generated<number>;
+  watched_count: Generated<number>;
+  search_text: Generated<string>;
+  reviewed_by: number | null;
+  reviewed_at: Date | null;
+  deleted_by: number | null;
+  deleted_at: Date | null;
+  comment_floor: Generated<number>;
 }
+
+export interface VideoPartsTable { video_id: number; part_index: number; title: Generated<string>; media_id: string }
+export interface TagsTable { tag_id: Generated<number>; created_by: number | null; created_at: CreatedAt }
+export interface TagNamesTable { tag_id: number; lang: string; name: string; name_lower: string; is_default: Generated<boolean>; is_original: Generated<boolean> }
+export interface VideoTagsTable { video_id: number; tag_id: number; position: number }
+export interface VideoViewsTable { video_id: number; viewer_key: string; hour: Date }
+export interface DanmakuTable {
+  id: Generated<number>; video_id: number; uid: number; time: number; text: string; color: string;
+  font_size: 'small' | 'medium' | 'large'; mode: 'rtl' | 'ltr' | 'top' | 'bottom'; rainbow: Generated<boolean>; created_at: CreatedAt;
+}
+export interface CommentsTable {
+  id: Generated<number>; video_id: number; floor: number; uid: number; text: string;
+  upvote_count: Generated<number>; downvote_count: Generated<number>; created_at: CreatedAt; deleted_at: Date | null; deleted_by: number | null;
+}
+export interface CommentVotesTable { comment_id: number; uid: number; vote: -1 | 1 }
+export interface BlockEntriesTable {
+  id: Generated<number>; uid: number; type: 'block' | 'hide' | 'tag' | 'keyword' | 'regex'; value: string;
+  target_uid: number | null; tag_id: number | null; created_at: CreatedAt;
+}
+export interface WatchHistoryTable { uid: number; video_id: number; anchor: Generated<number>; updated_at: Generated<Date> }
 
 export interface TotpAuthenticatorsTable {
   uid: number;
@@ -89,6 +126,7 @@ export interface UserSettingsTable {
   theme_color_custom: Generated<string>;
   wallpaper: Generated<string>;
   colored_side_bar: Generated<boolean>;
+  history_enabled: Generated<boolean>;
   updated_at: Generated<Date>;
 }
 
@@ -156,4 +194,14 @@ export interface Database {
   uploads: UploadsTable;
   media: MediaTable;
   jobs: JobsTable;
+  video_parts: VideoPartsTable;
+  tags: TagsTable;
+  tag_names: TagNamesTable;
+  video_tags: VideoTagsTable;
+  video_views: VideoViewsTable;
+  danmaku: DanmakuTable;
+  comments: CommentsTable;
+  comment_votes: CommentVotesTable;
+  watch_history: WatchHistoryTable;
+  block_entries: BlockEntriesTable;
 }

@@ -2,13 +2,14 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { binaryPath, run } from './ffmpeg.ts';
 
-export interface Rung { height: number; videoKbps: number; audioKbps: number }
+/** One rung; `level` is the H.264 level the encoder is held to (and the playlist advertises). */
+export interface Rung { height: number; videoKbps: number; audioKbps: number; level: string }
 
 /** The ladder: rungs up to the source's height; a source below the lowest rung keeps its own. */
 export const LADDER: readonly Rung[] = [
-  { height: 360, videoKbps: 800, audioKbps: 96 },
-  { height: 720, videoKbps: 2800, audioKbps: 128 },
-  { height: 1080, videoKbps: 5000, audioKbps: 160 },
+  { height: 360, videoKbps: 800, audioKbps: 96, level: '3.0' },
+  { height: 720, videoKbps: 2800, audioKbps: 128, level: '3.1' },
+  { height: 1080, videoKbps: 5000, audioKbps: 160, level: '4.0' },
 ];
 export const SEGMENT_SECONDS = 4;
 
@@ -23,10 +24,12 @@ export function ladderFor(sourceHeight: number): Rung[] {
 export async function transcodeRung(input: string, outDir: string, rung: Rung, hasAudio: boolean): Promise<void> {
   const dir = join(outDir, `${rung.height}p`);
   await mkdir(dir, { recursive: true });
-  const gop = String(2 * 25); // 2 s at 25 fps; -force_key_frames keeps segments aligned whatever the rate
+  // Keyframes come from -force_key_frames every SEGMENT_SECONDS whatever the frame rate, so
+  // segments line up across rungs; -g only caps the distance between them (about 2 s at 30 fps).
+  const gop = '60';
   const args = [
     '-y', '-v', 'error', '-i', input, '-map', '0:v:0', ...(hasAudio ? ['-map', '0:a:0'] : []),
-    '-vf', `scale=-2:${rung.height}`, '-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'main', '-pix_fmt', 'yuv420p',
+    '-vf', `scale=-2:${rung.height}`, '-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'main', '-level:v', rung.level, '-pix_fmt', 'yuv420p',
     '-b:v', `${rung.videoKbps}k`, '-maxrate', `${Math.round(rung.videoKbps * 1.07)}k`, '-bufsize', `${rung.videoKbps * 2}k`,
     '-g', gop, '-sc_threshold', '0', '-force_key_frames', `expr:gte(t,n_forced*${SEGMENT_SECONDS})`,
     ...(hasAudio ? ['-c:a', 'aac', '-b:a', `${rung.audioKbps}k`, '-ac', '2'] : []),
@@ -37,12 +40,15 @@ export async function transcodeRung(input: string, outDir: string, rung: Rung, h
   if (result.code !== 0) throw new Error(`ffmpeg failed for ${rung.height}p: ${result.stderr.slice(-500)}`);
 }
 
+/** RFC 6381 codec string: avc1, Main profile (4d), constraint_set1 as x264 writes it for Main (40), the rung's level as hex. */
+export const codecString = (rung: Rung) => `avc1.4d40${Math.round(Number(rung.level) * 10).toString(16).padStart(2, '0')}`;
+
 /** Writes the master playlist for the rungs done so far (atomically: players never read half a file). */
 export async function writeMaster(outDir: string, rungs: Rung[], width: number, height: number, hasAudio: boolean) {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS'];
   for (const r of rungs) {
     const w = Math.round((width / height) * r.height / 2) * 2;
-    const codecs = hasAudio ? 'avc1.4d401f,mp4a.40.2' : 'avc1.4d401f';
+    const codecs = [codecString(r), ...(hasAudio ? ['mp4a.40.2'] : [])].join(',');
     lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${(r.videoKbps + (hasAudio ? r.audioKbps : 0)) * 1000},RESOLUTION=${w}x${r.height},CODECS="${codecs}"`, `${r.height}p/index.m3u8`);
   }
   const tmp = join(outDir, 'master.m3u8.tmp');

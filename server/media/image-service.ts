@@ -11,8 +11,9 @@ export const UPLOAD_URL_LIFETIME_MS = 10 * 60_000;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const MAX_INPUT_PIXELS = 40_000_000;
 
-export type ImageKind = 'avatar';
-const PROFILES: Record<ImageKind, { width: number; height: number }> = { avatar: { width: 256, height: 256 } };
+export type ImageKind = 'avatar' | 'cover';
+/** Avatars are square; covers 16:9 (the browser crops them, the server enforces the frame). */
+const PROFILES: Record<ImageKind, { width: number; height: number }> = { avatar: { width: 256, height: 256 }, cover: { width: 1280, height: 720 } };
 
 /** A server-wide secret stored in the database, so every instance signs and checks alike. */
 export async function loadSecret(db: Kysely<Database>, name: string): Promise<string> {

@@ -11,6 +11,10 @@ export const LIMITS = {
   registerPerIp: { limit: 10, windowMs: 60 * 60_000 },
   codePerIp: { limit: 20, windowMs: 60 * 60_000 },
   lookupPerIp: { limit: 120, windowMs: 60_000 },
+  // One danmaku per 3 s, and no more than 20 a minute even when spaced.
+  danmakuPerUser: { limit: 1, windowMs: 3_000 },
+  danmakuBurstPerUser: { limit: 20, windowMs: 60_000 },
+  commentPerUser: { limit: 10, windowMs: 60_000 },
 } satisfies Record<string, Limit>;
 
 /**

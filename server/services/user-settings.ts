@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { UserSettings } from '../../src/lib/api/contract.ts';
 
-const COLUMN: Record<keyof UserSettings, 'theme_type' | 'theme_color' | 'theme_color_custom' | 'wallpaper' | 'colored_side_bar'> = {
-  themeType: 'theme_type', themeColor: 'theme_color', themeColorCustom: 'theme_color_custom', wallpaper: 'wallpaper', coloredSideBar: 'colored_side_bar',
+const COLUMN: Record<keyof UserSettings, 'theme_type' | 'theme_color' | 'theme_color_custom' | 'wallpaper' | 'colored_side_bar' | 'history_enabled'> = {
+  themeType: 'theme_type', themeColor: 'theme_color', themeColorCustom: 'theme_color_custom', wallpaper: 'wallpaper', coloredSideBar: 'colored_side_bar', historyEnabled: 'history_enabled',
 };
 
 /** A member's settings; the defaults of SPEC §3 until they change one. */
@@ -15,6 +15,7 @@ export async function getUserSettings(db: Kysely<Database>, uid: number): Promis
     themeColorCustom: row?.theme_color_custom ?? 'f06e8e',
     wallpaper: row?.wallpaper ?? '',
     coloredSideBar: row?.colored_side_bar ?? false,
+    historyEnabled: row?.history_enabled ?? true,
   };
 }
 

@@ -38,6 +38,8 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
       return;
     }
     if (await serveStatic(req, res, url.pathname, decision.headers)) return;
+    // Pages rendered on demand (the home page among them) carry the same Vary and locale cookie.
+    for (const [name, value] of Object.entries(decision.headers ?? {})) res.setHeader(name, value);
     await astro(req, res, (error) => {
       if (error) logger.error('page rendering failed', { err: error, path: url.pathname });
       if (!res.headersSent) res.writeHead(error ? 500 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });

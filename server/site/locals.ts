@@ -8,4 +8,15 @@ export interface SiteLocals {
   viewer(request: Request): Promise<SiteViewer | null>;
   videoExists(videoId: number): Promise<boolean>;
   publicUser(uid: number): Promise<import('../../src/lib/api/contract.ts').PublicProfile | null>;
+  /** One video as video?videoId answers it for this request's viewer (pending: uploader and staff only). */
+  video(videoId: number, request: Request): Promise<import('../../src/lib/api/contract.ts').VideoDetail | null>;
+  /** Approved videos for the sitemap, newest first. */
+  sitemapVideos(limit: number): Promise<Array<{ videoId: number; updated: Date }>>;
+  /** The discovery pages' lists: the same answers as video/home, video/category and video/user. */
+  homeVideos(page: SitePage): Promise<SiteVideoList>;
+  categoryVideos(category: import('../../src/lib/api/contract.ts').VideoCategory, page: SitePage): Promise<SiteVideoList>;
+  /** The uploader (by this request's session) also sees their pending videos, marked with status. */
+  userVideos(uid: number, request: Request, page: SitePage): Promise<SiteVideoList>;
 }
+export interface SitePage { page: number; pageSize: number }
+export interface SiteVideoList { videosCount: number; videos: import('../../src/lib/api/contract.ts').VideoThumb[] }

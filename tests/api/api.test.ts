@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { migrateToLatest } from '../../server/db/database.ts';
+import { MIGRATIONS } from '../../server/db/migrations/index.ts';
 import { viewerFromCookies, hashToken } from '../../server/services/sessions.ts';
 
 describe.each(BACKENDS)('API server on %s', (backend) => {
@@ -20,7 +21,11 @@ describe.each(BACKENDS)('API server on %s', (backend) => {
 
   it('has applied every migration once', async () => {
     const { rows } = await sql<{ name: string }>`select name from schema_migrations order by name`.execute(server.db);
-    expect(rows.map((r) => r.name)).toEqual(['0001_initial', '0002_accounts', '0003_totp', '0004_profile', '0005_settings_and_media', '0006_email_authenticator', '0007_uploads', '0008_media_jobs', '0009_renditions']);
+    // Every registered migration, numbered without gaps from 0001.
+    const names = rows.map((r) => r.name);
+    expect(names).toEqual(Object.keys(MIGRATIONS).sort());
+    expect(names.map((n) => Number(n.slice(0, 4)))).toEqual(names.map((_, i) => i + 1));
+    expect(names).toContain('0012_block_lists');
     expect(await migrateToLatest(server.db)).toEqual([]);
   });
 

@@ -50,6 +50,7 @@ export async function startTestServer(backend: Backend, options: { site?: boolea
     DATABASE_URL: pgDb?.url,
     SERVE_SITE: options.site ? '1' : '0',
     LOG_LEVEL: 'error',
+    DEMO: '0',
     ...options.env,
   });
   const baseUrl = `http://127.0.0.1:${running.port}`;

@@ -1,58 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { startTestServer, type TestServer } from './harness.ts';
-import { insertAccount } from '../../server/services/accounts.ts';
-import { createSession } from '../../server/auth/sessions.ts';
-import { binaryPath, run } from '../../server/media/ffmpeg.ts';
+import { makeVideo, member, statusOf, upload, useVideoFixtures } from './media-helpers.ts';
 
-const TUS = { 'Tus-Resumable': '1.0.0' };
-let fixtures = '';
-
-/** A real H.264/AAC clip made with ffmpeg's test sources. */
-async function makeVideo(seconds: number, name: string, size = '320x240'): Promise<Uint8Array<ArrayBuffer>> {
-  const file = join(fixtures, name);
-  const result = await run(binaryPath('ffmpeg'), [
-    '-y', '-v', 'error', '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=25:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p',
-    '-c:a', 'aac', '-shortest', file,
-  ]);
-  if (result.code !== 0) throw new Error(result.stderr);
-  return new Uint8Array(await readFile(file));
-}
-
-beforeAll(async () => {
-  fixtures = await mkdtemp(join(tmpdir(), 'kiraboshi-video-'));
-});
-afterAll(() => rm(fixtures, { recursive: true, force: true }));
-
-async function member(server: TestServer, name: string) {
-  const uid = await insertAccount(server.db, { email: `${name}@example.com`, password: 'video password 1', username: name });
-  return `uid=${uid}; token=${await createSession(server.db, uid)}`;
-}
-
-/** Uploads bytes through tus in one piece; answers the media id. */
-async function upload(server: TestServer, cookie: string, bytes: Uint8Array<ArrayBuffer>, maxDurationSeconds = 1800): Promise<string> {
-  const metadata = `name ${btoa('clip.mp4')},maxDurationSeconds ${btoa(String(maxDurationSeconds))}`;
-  const created = await fetch(`${server.baseUrl}/api/video/tus`, { method: 'POST', headers: { ...TUS, Cookie: cookie, 'Upload-Length': String(bytes.length), 'Upload-Metadata': metadata } });
-  const done = await fetch(new URL(created.headers.get('location')!, server.baseUrl), {
-    method: 'PATCH', headers: { ...TUS, Cookie: cookie, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: bytes,
-  });
-  expect(done.status).toBe(204);
-  return done.headers.get('stream-media-id')!;
-}
-
-/** Polls the media status until it reaches one of the given states (by default a final one). */
-async function statusOf(server: TestServer, cookie: string, mediaId: string, until = ['ready', 'rejected', 'failed']) {
-  let body: Record<string, any> = {};
-  await expect.poll(async () => {
-    body = await (await server.api(`video/media/status?mediaId=${mediaId}`, { headers: { Cookie: cookie } })).json();
-    return until.includes(body.status);
-  }, { timeout: 60_000, interval: 200 }).toBe(true);
-  return body;
-}
+useVideoFixtures();
 
 describe('probing uploaded media', () => {
   let server: TestServer;
@@ -77,6 +31,9 @@ describe('probing uploaded media', () => {
     expect(master.match(/#EXT-X-STREAM-INF/g)).toHaveLength(2);
     expect(master).toContain('RESOLUTION=640x360');
     expect(master).toContain('RESOLUTION=1280x720');
+    // Each rung advertises the H.264 level it was encoded at (3.0 for 360p, 3.1 for 720p).
+    expect(master).toContain('CODECS="avc1.4d401e,mp4a.40.2"');
+    expect(master).toContain('CODECS="avc1.4d401f,mp4a.40.2"');
     for (const rung of ['360p', '720p']) {
       const playlist = await (await fetch(`${server.baseUrl}/media/hls/${mediaId}/${rung}/index.m3u8`)).text();
       expect(playlist).toContain('#EXT-X-MAP:URI="init.mp4"');

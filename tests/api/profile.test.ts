@@ -103,7 +103,7 @@ describe.each(BACKENDS)('user settings on %s', (backend) => {
     const uid = await insertAccount(server.db, { email: 'theme@example.com', password: 'theme password 1', username: 'Themer' });
     const cookie = `uid=${uid}; token=${await createSession(server.db, uid)}`;
     expect((await post('user/settings', {})).status).toBe(401);
-    expect((await post('user/settings', {}, cookie)).json.userSettings).toEqual({ themeType: 'system', themeColor: 'wallpaper', themeColorCustom: 'f06e8e', wallpaper: '', coloredSideBar: false });
+    expect((await post('user/settings', {}, cookie)).json.userSettings).toEqual({ themeType: 'system', themeColor: 'wallpaper', themeColorCustom: 'f06e8e', wallpaper: '', coloredSideBar: false, historyEnabled: true });
     expect((await post('user/settings/update', { themeType: 'dark' }, cookie)).json.userSettings.themeType).toBe('dark');
     expect((await post('user/settings/update', { themeColorCustom: '39c5bb' }, cookie)).json.userSettings).toMatchObject({ themeType: 'dark', themeColorCustom: '39c5bb' });
     for (const bad of [{}, { themeType: 'dark', coloredSideBar: true }, { themeType: 'neon' }, { themeColorCustom: '#39c5bb' }, { unknown: 1 }]) {

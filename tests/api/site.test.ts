@@ -68,12 +68,14 @@ describe.skipIf(!built)('site served by the server (needs `npm run build`)', () 
 
   it('renders a video uploaded after the build at once, and sends a missing one to error 301', async () => {
     const user = await server.db.insertInto('users').values({ username: 'uploader' }).returning('uid').executeTakeFirstOrThrow();
-    const video = await server.db.insertInto('videos').values({ uploader_uid: user.uid, title: 't', status: 'approved' }).returning('video_id').executeTakeFirstOrThrow();
+    const video = await server.db.insertInto('videos').values({ uploader_uid: user.uid, title: '夜空の歌 <b>', status: 'approved' }).returning('video_id').executeTakeFirstOrThrow();
     const page = await get(`/ja/video/kv${video.video_id}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toContain('s-maxage=60');
     expect(page.headers.get('content-language')).toBe('ja-JP');
-    expect(await page.text()).toContain(`動画 kv${video.video_id}`);
+    const html = await page.text();
+    expect(html).toContain('<title>夜空の歌 &lt;b&gt; - きらぼし</title>');
+    expect(html).toContain('<h1 class="video-title">夜空の歌 &lt;b&gt;</h1>');
     expect((await get(`/video/${video.video_id}`)).headers.get('location')).toBe(`/video/kv${video.video_id}`);
     expect((await get(`/video/kv${video.video_id}/comments`)).headers.get('location')).toBe(`/video/kv${video.video_id}`);
     const missing = await get('/en/video/kv999999');
@@ -134,12 +136,32 @@ describe.skipIf(!built)('site served by the server (needs `npm run build`)', () 
   });
 
   it('serves a sitemap with every language as hreflang alternates', async () => {
-    const response = await get('/sitemap.xml');
+    const index = await get('/sitemap.xml');
+    expect(index.headers.get('content-type')).toContain('application/xml');
+    expect(await index.text()).toContain('<sitemap><loc>http://localhost:4321/sitemap-pages.xml</loc></sitemap>');
+    const response = await get('/sitemap-pages.xml');
     expect(response.headers.get('content-type')).toContain('application/xml');
     const xml = await response.text();
     expect(xml).toContain('<loc>http://localhost:4321/en/search</loc>');
     expect(xml).toContain('hreflang="zh-Hant-HK" href="http://localhost:4321/yue/search"');
     expect(xml).not.toContain('/settings');
+  });
+
+  it('lists every approved video in the video sitemap as soon as it is approved, with lastmod', async () => {
+    const user = await server.db.insertInto('users').values({ username: 'mapper' }).returning('uid').executeTakeFirstOrThrow();
+    const reviewed = new Date('2026-11-20T08:00:00Z');
+    const [approved, pending] = await Promise.all([
+      server.db.insertInto('videos').values({ uploader_uid: user.uid, title: 'a', status: 'approved', reviewed_at: reviewed }).returning('video_id').executeTakeFirstOrThrow(),
+      server.db.insertInto('videos').values({ uploader_uid: user.uid, title: 'p', status: 'pending' }).returning('video_id').executeTakeFirstOrThrow(),
+    ]);
+    const index = await (await get('/sitemap.xml')).text();
+    expect(index).toContain('<loc>http://localhost:4321/sitemap-videos.xml</loc>');
+    const response = await get('/sitemap-videos.xml');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+    const xml = await response.text();
+    expect(xml).toContain(`<url><loc>http://localhost:4321/ja/video/kv${approved.video_id}</loc><lastmod>2026-11-20T08:00:00.000Z</lastmod>`);
+    expect(xml).toContain(`hreflang="x-default" href="http://localhost:4321/video/kv${approved.video_id}"`);
+    expect(xml).not.toContain(`/video/kv${pending.video_id}<`);
   });
 });
 

@@ -92,3 +92,43 @@ describe('upload CORS', () => {
     }
   });
 });
+
+describe('an upload interrupted by a server restart', () => {
+  it('resumes from the stored offset on the next server over the same data', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dataDir = await mkdtemp(join(tmpdir(), 'kiraboshi-resume-'));
+    const bytes = new Uint8Array(200_000).map((_, i) => (i * 7) % 253);
+    const env = { DATA_DIR: dataDir, WORKER: '0' };
+    try {
+      const first = await startTestServer('pglite', { env });
+      const uid = await insertAccount(first.db, { email: 'restart@example.com', password: 'upload password 1', username: 'Restart' });
+      const cookie = `uid=${uid}; token=${await createSession(first.db, uid)}`;
+      const created = await fetch(`${first.baseUrl}/api/video/tus`, {
+        method: 'POST', headers: { ...TUS, Cookie: cookie, 'Upload-Length': String(bytes.length), 'Upload-Metadata': meta({ name: 'long.mp4', maxDurationSeconds: '1800' }) },
+      });
+      const location = created.headers.get('location')!;
+      const half = await fetch(new URL(location, first.baseUrl), {
+        method: 'PATCH', headers: { ...TUS, Cookie: cookie, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: bytes.subarray(0, 120_000),
+      });
+      expect(half.headers.get('upload-offset')).toBe('120000');
+      await first.close();
+
+      const second = await startTestServer('pglite', { env });
+      try {
+        const offset = (await fetch(new URL(location, second.baseUrl), { method: 'HEAD', headers: { ...TUS, Cookie: cookie } })).headers.get('upload-offset');
+        expect(offset).toBe('120000');
+        const rest = await fetch(new URL(location, second.baseUrl), {
+          method: 'PATCH', headers: { ...TUS, Cookie: cookie, 'Upload-Offset': offset!, 'Content-Type': 'application/offset+octet-stream' }, body: bytes.subarray(120_000),
+        });
+        expect(rest.status).toBe(204);
+        expect(rest.headers.get('stream-media-id')).toMatch(/^[0-9a-f]{24}$/);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -22,8 +22,9 @@ export function imageRoutes() {
       if (file.size > MAX_IMAGE_BYTES) throw new AppError('PAYLOAD_TOO_LARGE');
       const image = await processImage(grant.kind, new Uint8Array(await file.arrayBuffer()));
       const url = await storeImage(mediaDir, grant.kind, grant.fileName, image);
-      // A new avatar is public at once and goes into the profile review queue.
-      await db.updateTable('users').set({ avatar: url, is_updated_after_review: true, updated_at: new Date() }).where('uid', '=', grant.uid).execute();
+      // A new avatar is public at once and goes into the profile review queue; a cover waits
+      // for the video commit that names it.
+      if (grant.kind === 'avatar') await db.updateTable('users').set({ avatar: url, is_updated_after_review: true, updated_at: new Date() }).where('uid', '=', grant.uid).execute();
       const body: ImageUploadResponse = { success: true, url };
       return c.json(body);
     },

@@ -19,6 +19,7 @@ import { apiBasePath } from '../create-app.ts';
 import { clearedSessionCookies, revokeSession, sessionCookies } from '../../auth/sessions.ts';
 import { isValidEmail, normalizeEmail, checkName } from '../../../src/lib/validation/account.ts';
 import type { CatalogLocale } from '../../../src/lib/i18n/locales.ts';
+import { createBlockListService } from '../../services/block-lists.ts';
 
 /** SPEC §7 "User": accounts, sessions, existence checks and invitation codes. */
 export function userRoutes() {
@@ -108,7 +109,7 @@ export function userRoutes() {
     const viewer = await getViewer(c);
     const result = await profiles.publicProfile(c.get('deps').db, uid, viewer?.uid ?? null);
     if (!result) throw new AppError('NOT_FOUND');
-    return c.json({ success: true, result, isBlockedByOther: false, isBlocked: false, isHidden: false });
+    return c.json({ success: true, result, ...(await createBlockListService(c.get('deps').db).flags(viewer?.uid ?? null, uid)) });
   });
 
   app.post('/checkInvitationCode', async (c) => {

@@ -8,6 +8,9 @@ import * as m0006 from './0006_email_authenticator.ts';
 import * as m0007 from './0007_uploads.ts';
 import * as m0008 from './0008_media_jobs.ts';
 import * as m0009 from './0009_renditions.ts';
+import * as m0010 from './0010_catalogue.ts';
+import * as m0011 from './0011_danmaku_comments_history.ts';
+import * as m0012 from './0012_block_lists.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -20,4 +23,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007_uploads': m0007,
   '0008_media_jobs': m0008,
   '0009_renditions': m0009,
+  '0010_catalogue': m0010,
+  '0011_danmaku_comments_history': m0011,
+  '0012_block_lists': m0012,
 };

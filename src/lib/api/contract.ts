@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'EMAIL_TAKEN', 'USERNAME_TAKEN', 'VERIFICATION_CODE_INVALID', 'INVITATION_CODE_INVALID', 'WEAK_PASSWORD',
   'INVALID_CREDENTIALS', 'COOLING_DOWN', 'DAILY_LIMIT', 'ACCOUNT_TOO_NEW', 'USER_BLOCKED', 'LAST_ROOT',
   'SECOND_FACTOR_REQUIRED', 'SECOND_FACTOR_INVALID', 'SECOND_FACTOR_LOCKED', 'NOT_AN_IMAGE', 'UPLOAD_EXPIRED',
+  'MEDIA_NOT_READY', 'MEDIA_REJECTED', 'TAG_EXISTS',
+  'BLOCK_LIST_FULL', 'BLOCK_SELF', 'UNSAFE_REGEX', 'INVALID_REGEX',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -59,6 +61,7 @@ export const blockFlags = z.object({
 export const videoThumb = z.object({
   videoId: positiveId,
   title: z.string(),
+  /** The cover, or the poster frame when the uploader set none ('' while not yet transcoded). */
   image: z.string(),
   uploadDate: z.number(),
   watchedCount: z.number(),
@@ -67,6 +70,9 @@ export const videoThumb = z.object({
   uploaderId: positiveId,
   duration: z.number(),
   description: z.string(),
+  videoCategory: z.string(),
+  /** Only in the uploader's own list and the review queue: pending videos are not public. */
+  status: z.enum(['pending', 'approved']).optional(),
 });
 export type VideoThumb = z.infer<typeof videoThumb>;
 
@@ -78,19 +84,141 @@ export const videoListResponse = blockFlags.extend({
 });
 export type VideoListResponse = z.infer<typeof videoListResponse>;
 
-export const videoResponse = blockFlags.extend({
-  success: z.boolean(),
-  message: z.string().optional(),
-  video: z.record(z.string(), z.unknown()).optional(),
-});
-export type VideoResponse = z.infer<typeof videoResponse>;
+// ---- Tags ----
+/** Tag languages: the interface languages, plus 'other' for names in any other language. */
+export const TAG_LANGUAGES = ['zhs', 'zht', 'en', 'ja', 'ko', 'vi', 'id', 'fr', 'yue', 'other'] as const;
+export type TagLanguage = (typeof TAG_LANGUAGES)[number];
+export const TAG_NAME_MAX = 30;
+export const MAX_TAGS_PER_VIDEO = 10;
+export interface TagName { name: string; isDefault: boolean; isOriginalTagName: boolean }
+export interface TagNameGroup { lang: TagLanguage; tagName: TagName[] }
+export interface Tag { tagId: number; tagNameList: TagNameGroup[] }
 
-export const tagListResponse = z.object({
-  success: z.boolean(),
-  message: z.string().optional(),
-  result: z.array(z.object({ tagId: positiveId, tagNameList: z.array(z.unknown()) })),
+const tagNameText = z.string().trim().min(1, 'must not be empty').max(TAG_NAME_MAX, `at most ${TAG_NAME_MAX} characters`)
+  .refine((name) => !/[\p{Cc}#,，、]/u.test(name), 'must not contain control characters, # or commas');
+export const tagCreateBody = z.object({
+  tagNameList: z.array(z.object({
+    lang: z.enum(TAG_LANGUAGES),
+    tagName: z.array(z.object({ name: tagNameText, isDefault: z.boolean().default(false), isOriginalTagName: z.boolean().default(false) })).min(1).max(5),
+  })).min(1).max(TAG_LANGUAGES.length),
+}).superRefine((body, ctx) => {
+  const langs = body.tagNameList.map((g) => g.lang);
+  if (new Set(langs).size !== langs.length) ctx.addIssue({ code: 'custom', path: ['tagNameList'], message: 'each language appears once' });
+  const originals = body.tagNameList.flatMap((g) => g.tagName).filter((n) => n.isOriginalTagName).length;
+  if (originals > 1) ctx.addIssue({ code: 'custom', path: ['tagNameList'], message: 'at most one original name' });
 });
-export type TagListResponse = z.infer<typeof tagListResponse>;
+export type TagCreateBody = z.input<typeof tagCreateBody>;
+export interface TagCreateResponse { success: true; tagId: number }
+export const tagSearchQuery = z.object({ tagName: z.string().trim().min(1).max(TAG_NAME_MAX) });
+export const tagIdsBody = z.object({ tagId: z.array(positiveId).min(1).max(50) });
+export interface TagSearchResponse { success: true; result: Tag[] }
+export interface TagListResponse { success: boolean; message?: string; result: Tag[] }
+
+// ---- One video ----
+export const VIDEO_CATEGORIES = ['anime', 'music', 'otomad', 'tech', 'design', 'game', 'misc'] as const;
+export type VideoCategory = (typeof VIDEO_CATEGORIES)[number];
+export const COPYRIGHTS = ['original', 'authorized-repost', 'repost'] as const;
+export type Copyright = (typeof COPYRIGHTS)[number];
+export const VIDEO_TITLE_MAX = 80;
+export const VIDEO_DESCRIPTION_MAX = 2000;
+export const MAX_VIDEO_PARTS = 20;
+
+/** Seek-preview tiles of one part (storyboard.jpg): a grid of tileWidth × tileHeight frames. */
+export interface Storyboard { url: string; intervalSeconds: number; columns: number; rows: number; tileWidth: number; tileHeight: number; count: number }
+export interface VideoPart {
+  id: number;
+  videoPartTitle: string;
+  /** The part's HLS master playlist (the lowest rung is published first); null until then. */
+  link: string | null;
+  duration: number;
+  /** transcoding → playable (some rungs) → ready (full ladder and storyboard); or failed. */
+  processing: 'waiting' | 'transcoding' | 'playable' | 'ready' | 'failed';
+  renditions: number[];
+  poster: string | null;
+  storyboard: Storyboard | null;
+}
+export interface UploaderInfo { uid: number; username: string; userNickname: string | null; avatar: string; signature: string; isFollowing: boolean; isSelf: boolean }
+export interface VideoDetail {
+  videoId: number;
+  videoPart: VideoPart[];
+  title: string;
+  image: string;
+  uploadDate: number;
+  watchedCount: number;
+  uploaderId: number;
+  duration: number;
+  description: string;
+  videoCategory: VideoCategory;
+  copyright: Copyright;
+  originalAuthor: string | null;
+  originalLink: string | null;
+  videoTagList: Tag[];
+  uploaderInfo: UploaderInfo;
+  status: 'pending' | 'approved';
+}
+export interface VideoResponse {
+  success: boolean;
+  message?: string;
+  isBlockedByOther?: boolean;
+  isBlocked?: boolean;
+  isHidden?: boolean;
+  video?: VideoDetail;
+}
+
+const httpUrl = z.string().trim().max(500).url('must be a web address')
+  .refine((url) => /^https?:\/\//i.test(url), 'must start with http:// or https://');
+/** video/upload (commit). `duration` is never read from the browser: the server fills it from ffprobe. */
+export const videoUploadBody = z.object({
+  title: z.string().trim().min(1, 'must not be empty').max(VIDEO_TITLE_MAX),
+  description: z.string().trim().max(VIDEO_DESCRIPTION_MAX).default(''),
+  /** A cover from video/cover/preUpload's image service; none means the poster frame. */
+  image: z.string().max(300).nullish(),
+  videoPart: z.array(z.object({
+    mediaId: z.string().regex(/^[0-9a-f]{24}$/, 'is not a media id'),
+    videoPartTitle: z.string().trim().max(VIDEO_TITLE_MAX).default(''),
+  })).min(1).max(MAX_VIDEO_PARTS),
+  videoCategory: z.enum(VIDEO_CATEGORIES),
+  copyright: z.enum(COPYRIGHTS),
+  originalAuthor: z.string().trim().max(100).nullish(),
+  originalLink: httpUrl.nullish(),
+  pushToFeed: z.boolean().default(false),
+  ensureOriginal: z.boolean().default(false),
+  videoTagList: z.array(positiveId).max(MAX_TAGS_PER_VIDEO).default([]),
+}).superRefine((body, ctx) => {
+  if (body.copyright === 'repost' && !body.originalAuthor) ctx.addIssue({ code: 'custom', path: ['originalAuthor'], message: 'a repost names its original author' });
+  if (body.copyright === 'repost' && !body.originalLink) ctx.addIssue({ code: 'custom', path: ['originalLink'], message: 'a repost links to the original' });
+  if (body.copyright === 'original' && !body.ensureOriginal) ctx.addIssue({ code: 'custom', path: ['ensureOriginal'], message: 'confirm that the video is your own work' });
+  const ids = body.videoPart.map((p) => p.mediaId);
+  if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['videoPart'], message: 'each part is a different file' });
+});
+export type VideoUploadBody = z.input<typeof videoUploadBody>;
+export interface VideoUploadResponse { success: true; videoId: number }
+export const videoIdBody = z.object({ videoId: positiveId });
+export interface CoverPreUploadResponse { success: true; result: { signedUrl: string; fileName: string } }
+
+// ---- Lists and search ----
+export const homeQuery = pagedQuery();
+export const userVideosQuery = pagedQuery().extend({ uid: positiveId });
+export const searchQuery = pagedQuery().extend({ keyword: z.string().trim().min(1, 'must not be empty').max(100) });
+export const tagSearchVideosBody = pagedQuery().extend({ tagId: z.array(positiveId).min(1).max(10) });
+export const categoryQuery = pagedQuery().extend({ category: z.enum(VIDEO_CATEGORIES) });
+function pagedQuery() {
+  return z.object({
+    page: z.coerce.number().int().min(1).max(10_000).default(1),
+    pageSize: z.coerce.number().int().min(1).max(100).default(30),
+  });
+}
+
+/** A video waiting for review, with what the reviewer needs to judge it. */
+export interface PendingVideo extends VideoThumb {
+  copyright: Copyright;
+  originalAuthor: string | null;
+  originalLink: string | null;
+  tags: Tag[];
+  parts: VideoPart[];
+}
+export interface PendingVideosResponse { success: true; videosCount: number; videos: PendingVideo[] }
+export interface WatchResponse { success: true; counted: boolean; watchedCount: number }
 
 export const historyResponse = z.object({ success: z.boolean(), message: z.string().optional(), result: z.array(z.record(z.string(), z.unknown())) });
 export type HistoryResponse = z.infer<typeof historyResponse>;
@@ -207,6 +335,8 @@ export const userSettingsShape = {
   themeColorCustom: z.string().regex(/^[0-9a-fA-F]{6}$/, 'hex colour without #'),
   wallpaper: z.string().max(300),
   coloredSideBar: z.boolean(),
+  /** Off: the server records no watch history for this member. */
+  historyEnabled: z.boolean(),
 };
 export type UserSettings = { [K in keyof typeof userSettingsShape]: z.infer<(typeof userSettingsShape)[K]> };
 /** user/settings/update takes exactly one field. */
@@ -236,3 +366,111 @@ export interface MediaStatusResponse {
   manifestUrl: string | null;
   posterUrl: string | null;
 }
+
+// ---- Danmaku ----
+export const DANMAKU_MODES = ['rtl', 'ltr', 'top', 'bottom'] as const;
+export type DanmakuMode = (typeof DANMAKU_MODES)[number];
+export const DANMAKU_SIZES = ['small', 'medium', 'large'] as const;
+export type DanmakuSize = (typeof DANMAKU_SIZES)[number];
+export const DANMAKU_TEXT_MAX = 100;
+/** video/danmaku answers in time segments of this length, so long videos load progressively. */
+export const DANMAKU_SEGMENT_SECONDS = 360;
+
+export const danmakuEmitBody = z.object({
+  videoId: positiveId,
+  time: z.number().finite().min(0),
+  // Counted in characters as people see them (code points), after trimming.
+  text: z.string().transform((t) => t.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim())
+    .refine((t) => [...t].length >= 1, 'must not be empty').refine((t) => [...t].length <= DANMAKU_TEXT_MAX, `at most ${DANMAKU_TEXT_MAX} characters`),
+  color: z.string().regex(/^#?[0-9a-fA-F]{6}$/, 'hex colour').transform((c) => c.replace('#', '').toLowerCase()),
+  fontSize: z.enum(DANMAKU_SIZES).default('medium'),
+  mode: z.enum(DANMAKU_MODES).default('rtl'),
+  enableRainbow: z.boolean().default(false),
+});
+export type DanmakuEmitBody = z.input<typeof danmakuEmitBody>;
+/** One danmaku as everyone receives it: never the sender's id. */
+export interface Danmaku { id: number; time: number; text: string; color: string; fontSize: DanmakuSize; mode: DanmakuMode; enableRainbow: boolean; editDateTime: number }
+export interface DanmakuEmitResponse { success: true; danmaku: Danmaku }
+export const danmakuQuery = z.object({ videoId: positiveId, segment: z.coerce.number().int().min(0).max(10_000).optional() });
+export interface DanmakuListResponse {
+  success: true;
+  danmaku: Danmaku[];
+  /** The segment answered (absent: the whole pool), its length and how many the video has. */
+  segment?: number;
+  segmentSeconds: number;
+  segmentCount: number;
+}
+
+// ---- Comments ----
+export const COMMENT_TEXT_MAX = 20_000;
+export const commentEmitBody = z.object({ videoId: positiveId, text: z.string().min(1).max(COMMENT_TEXT_MAX) });
+export const commentListQuery = z.object({
+  videoId: positiveId,
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(50).default(20),
+});
+export const commentVoteBody = z.object({ videoId: positiveId, id: positiveId });
+export const commentDeleteBody = z.object({ videoId: positiveId, commentRoute: z.string().regex(/^\d{1,15}\.\d{1,9}$/, 'is "<videoId>.<floor>"') });
+export interface VideoComment {
+  id: number;
+  /** "<videoId>.<floor>" */
+  commentRoute: string;
+  videoId: number;
+  uid: number;
+  userInfo: { username: string; userNickname: string | null; avatar: string };
+  emitTime: number;
+  /** Sanitised HTML: b, strong, i, em, u, s, del, br, p only; no attributes. */
+  text: string;
+  isUpvote: boolean;
+  isDownvote: boolean;
+  upvoteCount: number;
+  downvoteCount: number;
+  commentIndex: number;
+}
+export interface CommentEmitResponse { success: true; comment: VideoComment }
+export interface CommentListResponse { success: true; videoCommentCount: number; videoCommentList: VideoComment[] }
+export interface CommentVoteResponse { success: true; upvoteCount: number; downvoteCount: number; isUpvote: boolean; isDownvote: boolean }
+
+// ---- History ----
+export const historyRecordBody = z.object({ videoId: positiveId, anchor: z.number().finite().min(0).max(24 * 3600) });
+export const historyFilterQuery = z.object({ videoTitle: z.string().trim().max(100).optional() });
+export interface HistoryItem extends VideoThumb {
+  category: 'video';
+  id: number;
+  /** The last playback position, in seconds. */
+  anchor: number;
+  lastUpdateDateTime: number;
+}
+export interface HistoryListResponse { success: true; result: HistoryItem[] }
+
+// ---- Block lists (SPEC §7 "Block"; fields and limits from API-NOTES) ----
+import { BLOCK_LIST_TYPES, BLOCK_KEYWORD_MAX, BLOCK_REGEX_MAX, type BlockListType } from '../validation/block-lists.ts';
+export { BLOCK_LIST_TYPES, BLOCK_LIST_LIMITS, BLOCK_KEYWORD_MAX, BLOCK_REGEX_MAX, type BlockListType } from '../validation/block-lists.ts';
+const blockText = (max: number) => z.string().transform((t) => t.normalize('NFC').replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim())
+  .refine((t) => t.length >= 1, 'must not be empty').refine((t) => [...t].length <= max, `at most ${max} characters`);
+export const blockUserBody = z.object({ blockUid: positiveId });
+export const hideUserBody = z.object({ hideUid: positiveId });
+export const blockTagBody = z.object({ tagId: positiveId });
+export const blockKeywordBody = z.object({ blockKeyword: blockText(BLOCK_KEYWORD_MAX) });
+export const blockRegexBody = z.object({ blockRegex: blockText(BLOCK_REGEX_MAX) });
+export const blockListQuery = z.object({
+  type: z.enum(BLOCK_LIST_TYPES),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(500).default(50),
+});
+export interface BlockListItem {
+  type: BlockListType;
+  /** The uid, tag id, keyword or expression, as text. */
+  value: string;
+  createDateTime: number;
+  /** Users (block, hide): who. */
+  uid: number | null;
+  username: string | null;
+  userNickname: string | null;
+  avatar: string;
+  /** Tags: the tag with its names. */
+  tag: Tag | null;
+}
+export interface BlockListResponse { success: true; blocklistCount: number; limit: number; result: BlockListItem[] }
+/** A block call's answer; `added` is false when the entry was already there (idempotent). */
+export interface BlockChangeResponse { success: true; added?: boolean; removed?: boolean }

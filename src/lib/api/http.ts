@@ -38,6 +38,8 @@ export interface RequestOptions {
   /** Backend base address; the configured one by default. */
   base?: string;
   fetchImpl?: typeof fetch;
+  /** Let the request outlive the page (a last write on pagehide). */
+  keepalive?: boolean;
 }
 
 let defaultBase = '/api/';
@@ -59,7 +61,7 @@ export function buildUrl(base: string, path: string, query?: Query): string {
 }
 
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', query, body, headers, timeoutMs = REQUEST_TIMEOUT_MS, signal, base = defaultBase, fetchImpl = fetch } = options;
+  const { method = 'GET', query, body, headers, timeoutMs = REQUEST_TIMEOUT_MS, signal, base = defaultBase, fetchImpl = fetch, keepalive } = options;
   const url = buildUrl(base, path, query);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new TimeoutError(url, timeoutMs)), timeoutMs);
@@ -76,6 +78,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       headers: body === undefined || isForm ? { ...languageHeader, ...headers } : { 'Content-Type': 'application/json', ...languageHeader, ...headers },
       body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
       signal: controller.signal,
+      ...(keepalive ? { keepalive } : {}),
     });
     const text = await response.text();
     let parsed: unknown = undefined;

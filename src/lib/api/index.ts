@@ -2,4 +2,6 @@
 export { request, setApiBase, buildUrl, HttpError, TimeoutError, REQUEST_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from './http.ts';
 export * from './calls/video.ts';
 export * from './calls/user.ts';
+export * from './calls/interaction.ts';
+export * from './calls/block.ts';
 export { CALL_MESSAGES } from './calls/messages.ts';

@@ -90,3 +90,9 @@ export const requestChangeEmailCode = (newEmail: string, clientLanguage?: string
   request<{ success: true }>('user/requestSendChangeEmailVerificationCode', { method: 'POST', body: { newEmail, clientLanguage } });
 export const changeEmail = (oldEmail: string, newEmail: string, password: string, verificationCode: string) =>
   request<{ success: true }>('user/update/email', { method: 'POST', body: { oldEmail, newEmail, password, verificationCode } });
+
+// user/settings: the server copy of a member's settings (theme sync, history recording).
+import type { UserSettings } from '../contract.ts';
+export const getUserSettings = () => request<{ success: true; userSettings: UserSettings }>('user/settings', { method: 'POST' });
+export const updateUserSettings = (change: Partial<UserSettings>) =>
+  request<{ success: true; userSettings: UserSettings }>('user/settings/update', { method: 'POST', body: change });

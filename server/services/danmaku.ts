@@ -1,0 +1,176 @@
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../app/errors.ts';
+import { hitRateLimit, LIMITS } from './rate-limit.ts';
+import { usersBlockedBy } from './block-lists.ts';
+import { DANMAKU_SEGMENT_SECONDS, type Danmaku, type DanmakuListResponse, type danmakuEmitBody } from '../../src/lib/api/contract.ts';
+import type { z } from 'zod';
+
+/**
+ * How many danmaku a video keeps, by its length (the pool sizes viewers of Bilibili know):
+ * a longer video holds more, and past the cap the oldest make room for the newest.
+ */
+export function danmakuPoolCap(durationSeconds: number): number {
+  if (durationSeconds <= 30) return 100;
+  if (durationSeconds <= 60) return 300;
+  if (durationSeconds <= 180) return 500;
+  if (durationSeconds <= 600) return 1000;
+  if (durationSeconds <= 900) return 1500;
+  if (durationSeconds <= 2400) return 3000;
+  return 8000;
+}
+
+export const segmentCountOf = (durationMs: number) => Math.max(1, Math.ceil(durationMs / 1000 / DANMAKU_SEGMENT_SECONDS));
+
+/** A little tolerance past the end: players report the last frame a hair after the duration. */
+const END_TOLERANCE_S = 0.5;
+
+type Row = { id: number; time: number; text: string; color: string; font_size: Danmaku['fontSize']; mode: Danmaku['mode']; rainbow: boolean; created_at: Date };
+const toDanmaku = (r: Row): Danmaku => ({
+  id: r.id, time: r.time, text: r.text, color: r.color, fontSize: r.font_size, mode: r.mode, enableRainbow: r.rainbow, editDateTime: new Date(r.created_at).getTime(),
+});
+const COLUMNS = ['id', 'time', 'text', 'color', 'font_size', 'mode', 'rainbow', 'created_at'] as const;
+
+/** A serialized list answer with the version of the segment it was built from. */
+interface CachedList { version: string; body: Uint8Array<ArrayBuffer>; etag: string; checkedAt: number }
+interface ListCache {
+  entries: Map<string, CachedList>;
+  bytes: number;
+  refreshing: Map<string, Promise<CachedList>>;
+  /** Bumped by every send here, so a rebuild that read the rows before it is not kept. */
+  generation: number;
+}
+/** Per database (tests run several servers in one process): `videoId:segment:count` -> answer, least recently used first. */
+const listCaches = new WeakMap<Kysely<Database>, ListCache>();
+/** Bytes of serialized answers kept per database. */
+const LIST_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * How long an answer is served without asking the database whether its segment changed.
+ * Sends through this process drop the video's answers at once; changes made elsewhere (another
+ * server instance, rows deleted with an account or a video) show within this time.
+ */
+export const LIST_REVALIDATE_MS = 1000;
+
+function cacheOf(db: Kysely<Database>): ListCache {
+  let cache = listCaches.get(db);
+  if (!cache) listCaches.set(db, (cache = { entries: new Map(), bytes: 0, refreshing: new Map(), generation: 0 }));
+  return cache;
+}
+
+/** Stores (or refreshes) an answer as the most recently used one, then trims to the byte budget. */
+function remember(cache: ListCache, key: string, entry: CachedList) {
+  const old = cache.entries.get(key);
+  if (old) {
+    cache.entries.delete(key);
+    cache.bytes -= old.body.length;
+  }
+  cache.entries.set(key, entry);
+  cache.bytes += entry.body.length;
+  for (const [k, e] of cache.entries) {
+    if (cache.bytes <= LIST_CACHE_BYTES || k === key) break;
+    cache.entries.delete(k);
+    cache.bytes -= e.body.length;
+  }
+}
+
+function forgetVideo(db: Kysely<Database>, videoId: number) {
+  const cache = cacheOf(db);
+  cache.generation++;
+  for (const key of cache.refreshing.keys()) if (key.startsWith(`${videoId}:`)) cache.refreshing.delete(key);
+  for (const [key, entry] of cache.entries) {
+    if (key.startsWith(`${videoId}:`)) {
+      cache.entries.delete(key);
+      cache.bytes -= entry.body.length;
+    }
+  }
+}
+
+export function createDanmakuService(db: Kysely<Database>) {
+  /** In time order; one segment of DANMAKU_SEGMENT_SECONDS, or the whole pool; without the senders `blockedByUid` blocked. */
+  async function list(videoId: number, segment?: number, blockedByUid: number | null = null): Promise<Danmaku[]> {
+    let query = db.selectFrom('danmaku').select(COLUMNS).where('video_id', '=', videoId);
+    if (blockedByUid !== null) query = query.where(sql<SqlBool>`uid NOT IN ${usersBlockedBy(blockedByUid)}`);
+    if (segment !== undefined) {
+      query = query.where('time', '>=', segment * DANMAKU_SEGMENT_SECONDS).where('time', '<', (segment + 1) * DANMAKU_SEGMENT_SECONDS);
+    }
+    const rows = await query.orderBy('time').orderBy('id').execute();
+    return rows.map((r) => toDanmaku(r as Row));
+  }
+
+  async function versionOf(videoId: number, segment: number | undefined): Promise<string> {
+    let query = db.selectFrom('danmaku').select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.max('id').as('newest')]).where('video_id', '=', videoId);
+    if (segment !== undefined) {
+      query = query.where('time', '>=', segment * DANMAKU_SEGMENT_SECONDS).where('time', '<', (segment + 1) * DANMAKU_SEGMENT_SECONDS);
+    }
+    const { n, newest } = await query.executeTakeFirstOrThrow();
+    return `${n}.${newest ?? 0}`;
+  }
+
+  async function refresh(cache: ListCache, key: string, known: CachedList | undefined, videoId: number, segment: number | undefined, segmentCount: number) {
+    const generation = cache.generation;
+    const version = await versionOf(videoId, segment);
+    if (known && known.version === version && cache.entries.get(key) === known) {
+      known.checkedAt = Date.now();
+      return known;
+    }
+    const danmaku = await list(videoId, segment);
+    const answer: DanmakuListResponse = { success: true, danmaku, segment, segmentSeconds: DANMAKU_SEGMENT_SECONDS, segmentCount };
+    const entry: CachedList = {
+      version, body: new TextEncoder().encode(JSON.stringify(answer)), etag: `W/"dm-${videoId}-${segment ?? 'all'}-${segmentCount}-${version}"`, checkedAt: Date.now(),
+    };
+    if (cache.generation === generation) remember(cache, key, entry);
+    return entry;
+  }
+
+  return {
+    /** Stores one danmaku at a time inside the video, then trims the pool to its cap (oldest out). */
+    async emit(uid: number, durationMs: number, body: z.output<typeof danmakuEmitBody>): Promise<Danmaku> {
+      if (body.time > durationMs / 1000 + END_TOLERANCE_S) {
+        throw new AppError('VALIDATION_FAILED', { issues: [{ path: 'time', message: 'is past the end of the video' }] });
+      }
+      // Counted only for danmaku that could be stored: a refused one costs the sender nothing.
+      await hitRateLimit(db, `danmaku:${uid}`, LIMITS.danmakuPerUser);
+      await hitRateLimit(db, `danmaku-burst:${uid}`, LIMITS.danmakuBurstPerUser);
+      const cap = danmakuPoolCap(durationMs / 1000);
+      const saved = await db.transaction().execute(async (trx) => {
+        const row = await trx.insertInto('danmaku').values({
+          video_id: body.videoId, uid, time: Math.min(body.time, durationMs / 1000), text: body.text, color: body.color,
+          font_size: body.fontSize, mode: body.mode, rainbow: body.enableRainbow,
+        }).returning(COLUMNS).executeTakeFirstOrThrow();
+        await sql`DELETE FROM danmaku WHERE id IN (
+          SELECT id FROM danmaku WHERE video_id = ${body.videoId} ORDER BY created_at DESC, id DESC OFFSET ${cap})`.execute(trx);
+        return toDanmaku(row as Row);
+      });
+      forgetVideo(db, body.videoId); // the sender sees it in the very next list
+      return saved;
+    },
+
+    list,
+
+    /**
+     * The list answer (GET video/danmaku) serialized, with an ETag. A busy segment holds
+     * thousands of danmaku that every viewer fetches, so its JSON is built once per change and
+     * reused. At most once per LIST_REVALIDATE_MS the segment's version (how many rows, the
+     * newest id) is read: danmaku are only ever added or deleted, and either changes it.
+     */
+    async listAnswer(videoId: number, segment: number | undefined, segmentCount: number): Promise<CachedList> {
+      const key = `${videoId}:${segment ?? 'all'}:${segmentCount}`;
+      const cache = cacheOf(db);
+      const known = cache.entries.get(key);
+      if (known && Date.now() - known.checkedAt < LIST_REVALIDATE_MS) {
+        remember(cache, key, known);
+        return known;
+      }
+      // Concurrent requests for a stale answer share one check (and one rebuild).
+      let pending = cache.refreshing.get(key);
+      if (!pending) {
+        const own: Promise<CachedList> = refresh(cache, key, known, videoId, segment, segmentCount).finally(() => {
+          if (cache.refreshing.get(key) === own) cache.refreshing.delete(key);
+        });
+        pending = own;
+        cache.refreshing.set(key, pending);
+      }
+      return pending;
+    },
+  };
+}

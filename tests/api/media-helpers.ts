@@ -1,0 +1,74 @@
+/** Test helpers for the video pipeline: real clips made by ffmpeg, members, tus uploads. */
+import { afterAll, beforeAll, expect } from 'vitest';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { TestServer } from './harness.ts';
+import { insertAccount } from '../../server/services/accounts.ts';
+import { createSession } from '../../server/auth/sessions.ts';
+import { binaryPath, run } from '../../server/media/ffmpeg.ts';
+
+const TUS = { 'Tus-Resumable': '1.0.0' };
+let fixtures = '';
+
+/** Gives the calling test file a scratch folder for its clips. */
+export function useVideoFixtures() {
+  beforeAll(async () => {
+    fixtures = await mkdtemp(join(tmpdir(), 'kiraboshi-video-'));
+  });
+  afterAll(() => rm(fixtures, { recursive: true, force: true }));
+}
+
+/** A real H.264/AAC clip made with ffmpeg's test sources. */
+export async function makeVideo(seconds: number, name: string, size = '320x240'): Promise<Uint8Array<ArrayBuffer>> {
+  const file = join(fixtures, name);
+  const result = await run(binaryPath('ffmpeg'), [
+    '-y', '-v', 'error', '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=25:duration=${seconds}`,
+    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p',
+    '-c:a', 'aac', '-shortest', file,
+  ]);
+  if (result.code !== 0) throw new Error(result.stderr);
+  return new Uint8Array(await readFile(file));
+}
+
+/** A member's cookie header (a real account and session). */
+export async function member(server: TestServer, name: string, roles?: string[]) {
+  const uid = await insertAccount(server.db, { email: `${name}@example.com`, password: 'video password 1', username: name });
+  if (roles) await server.db.updateTable('users').set({ roles }).where('uid', '=', uid).execute();
+  return `uid=${uid}; token=${await createSession(server.db, uid)}`;
+}
+
+/** Uploads bytes through tus in one piece; answers the media id. */
+export async function upload(server: TestServer, cookie: string, bytes: Uint8Array<ArrayBuffer>, maxDurationSeconds = 1800): Promise<string> {
+  const metadata = `name ${btoa('clip.mp4')},maxDurationSeconds ${btoa(String(maxDurationSeconds))}`;
+  const created = await fetch(`${server.baseUrl}/api/video/tus`, { method: 'POST', headers: { ...TUS, Cookie: cookie, 'Upload-Length': String(bytes.length), 'Upload-Metadata': metadata } });
+  const done = await fetch(new URL(created.headers.get('location')!, server.baseUrl), {
+    method: 'PATCH', headers: { ...TUS, Cookie: cookie, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: bytes,
+  });
+  expect(done.status).toBe(204);
+  return done.headers.get('stream-media-id')!;
+}
+
+/** Polls the media status until it reaches one of the given states (by default a final one). */
+export async function statusOf(server: TestServer, cookie: string, mediaId: string, until = ['ready', 'rejected', 'failed']) {
+  let body: Record<string, any> = {};
+  await expect.poll(async () => {
+    body = await (await server.api(`video/media/status?mediaId=${mediaId}`, { headers: { Cookie: cookie } })).json();
+    return until.includes(body.status);
+  }, { timeout: 60_000, interval: 200 }).toBe(true);
+  return body;
+}
+
+/** An approved (or pending) video of `durationMs`, written straight to the database. */
+export async function insertVideo(server: TestServer, cookie: string, durationMs: number, status: 'approved' | 'pending' = 'approved') {
+  const uid = Number(/uid=(\d+)/.exec(cookie)![1]);
+  const uploadId = randomBytes(16).toString('hex');
+  const mediaId = randomBytes(12).toString('hex');
+  await server.db.insertInto('uploads').values({ id: uploadId, uid, file_name: 'v.mp4', size: 1, max_duration_seconds: 1800, expires_at: new Date(), media_id: mediaId }).execute();
+  await server.db.insertInto('media').values({ media_id: mediaId, upload_id: uploadId, uid, status: 'ready', duration_ms: durationMs, width: 640, height: 360, renditions: [360] }).execute();
+  const { video_id } = await server.db.insertInto('videos').values({ uploader_uid: uid, title: `视频 ${mediaId.slice(0, 4)}`, status, duration_ms: durationMs, search_text: 'x' })
+    .returning('video_id').executeTakeFirstOrThrow();
+  await server.db.insertInto('video_parts').values({ video_id, part_index: 0, media_id: mediaId }).execute();
+  return video_id;
+}
