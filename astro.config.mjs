@@ -4,6 +4,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { LOCALES, DEFAULT_LOCALE } from './src/lib/i18n/locales.ts';
 import buildArtifacts from './src/integrations/build-artifacts.ts';
+import mediaInfoWasm from './src/integrations/media-info-wasm.ts';
 
 // Static pages are prerendered for every locale; pages whose content depends on data
 // (video, user, error codes, admin settings) opt out with `prerender = false` and are
@@ -12,7 +13,7 @@ export default defineConfig({
   site: process.env.PUBLIC_SITE_URL || 'http://localhost:4321',
   output: 'static',
   adapter: node({ mode: 'middleware' }),
-  integrations: [react(), buildArtifacts()],
+  integrations: [react(), buildArtifacts(), mediaInfoWasm()],
   trailingSlash: 'ignore',
   build: { format: 'directory', inlineStylesheets: 'auto' },
   i18n: {

@@ -6,7 +6,7 @@ import { defineConfig, devices } from '@playwright/test';
  * administrator and invitation codes from the command line, mail in a known outbox).
  * Chromium is Debian's (/usr/bin/chromium): no browser is downloaded.
  */
-const PORT = 4477;
+const PORT = Number(process.env.E2E_PORT) || 4477;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -49,7 +49,9 @@ export default defineConfig({
   webServer: {
     command: 'bash scripts/e2e-server.sh',
     url: `http://127.0.0.1:${PORT}/api/health`,
-    env: { PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEMO: '0' },
+    // TRUST_PROXY lets tests give each new member its own address (X-Forwarded-For), so the
+    // per-address registration limit applies to them as to real visitors.
+    env: { PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEMO: '0', TRUST_PROXY: '1' },
     // Always a fresh server: the tests read its outbox and invitation codes.
     reuseExistingServer: false,
     timeout: 60_000,

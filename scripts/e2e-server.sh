@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The browser tests' server: a fresh data directory with an administrator and invitation codes
-# made by the command line, mail written to a known outbox, then the real server.
+# made by the command line, mail written to a known outbox, then the real server. E2E_DIR (and
+# DIST_DIR, E2E_PORT) let two runs side by side keep apart.
 set -euo pipefail
-dir=tests/.tmp/e2e
+dir="${E2E_DIR:-tests/.tmp/e2e}"
 rm -rf "$dir" && mkdir -p "$dir"
 export DATA_DIR="$dir/data" OUTBOX_DIR="$dir/outbox"
 node scripts/cli.ts user:create --email admin@kiraboshi.test --username Admin --password 'e2e administrator secret' --role administrator > /dev/null

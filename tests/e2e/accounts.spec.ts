@@ -4,29 +4,13 @@
  * administrator's pages opened by a logged-in administrator.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { E2E, invitationCodes, mailedCode } from './helpers.ts';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import sharp from 'sharp';
 
-const E2E = join('tests', '.tmp', 'e2e');
 const PASSWORD = 'twinkle twinkle little star';
-const invitationCodes = () => readFileSync(join(E2E, 'invitation-codes.txt'), 'utf8').trim().split('\n');
-
-/** The code of the newest mail to an address, read from the server's outbox. */
-async function mailedCode(address: string): Promise<string> {
-  let code: string | undefined;
-  await expect.poll(() => {
-    const dir = join(E2E, 'outbox');
-    const files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse();
-    for (const file of files) {
-      const eml = readFileSync(join(dir, file), 'utf8');
-      if (eml.includes(`To: ${address}`)) return (code = /^Subject: (\d{6}) /m.exec(eml)?.[1]);
-    }
-    return undefined;
-  }, { timeout: 10_000 }).toBeTruthy();
-  return code!;
-}
 
 async function openLogin(page: Page) {
   await page.locator('[data-auth-button]').click();

@@ -3,9 +3,10 @@
  * never through the product's own translation code), the locale table as the spec states it,
  * and small page utilities.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { expect, type Page, type Response } from '@playwright/test';
+import { expect, request as playwrightRequest, type APIRequestContext, type Page, type Response } from '@playwright/test';
 
 export const LOCALE_CODES = ['zhs', 'zht', 'en', 'ja', 'ko', 'vi', 'id', 'fr', 'yue', 'ii'] as const;
 export type LocaleCode = (typeof LOCALE_CODES)[number];
@@ -72,13 +73,145 @@ export async function responseChain(final: Response | null): Promise<Array<{ pat
   return chain;
 }
 
-/** Waits until every Astro island on the page has hydrated (Astro drops the `ssr` attribute then). */
+/**
+ * Waits until every island the page hydrates at load has hydrated (Astro drops the `ssr`
+ * attribute then). Islands that wait to be scrolled into view (client:visible) are not awaited.
+ */
 export async function waitForIslands(page: Page): Promise<void> {
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0, { timeout: 10_000 });
+  await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0, { timeout: 10_000 });
 }
 
 /** Waits until the shell script ran (it sets the breakpoint attribute and window.kirara). */
 export async function waitForShell(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-breakpoint', /^(mobile|tablet|computer)$/);
   await page.waitForFunction(() => 'kirara' in window);
+}
+
+/** The e2e server's folder (scripts/e2e-server.sh): its outbox and the invitation codes it made. */
+export const E2E = process.env.E2E_DIR || join('tests', '.tmp', 'e2e');
+/** Where the e2e server listens (playwright.config.ts uses the same). */
+export const E2E_BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT) || 4477}`;
+export const ADMIN = { email: 'admin@kiraboshi.test', password: 'e2e administrator secret' };
+export const invitationCodes = () => readFileSync(join(E2E, 'invitation-codes.txt'), 'utf8').trim().split('\n');
+
+/** The code of the newest mail to an address, read from the server's outbox. */
+export async function mailedCode(address: string): Promise<string> {
+  let code: string | undefined;
+  await expect.poll(() => {
+    const dir = join(E2E, 'outbox');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse();
+    for (const file of files) {
+      const eml = readFileSync(join(dir, file), 'utf8');
+      if (eml.includes(`To: ${address}`)) return (code = /^Subject: (\d{6}) /m.exec(eml)?.[1]);
+    }
+    return undefined;
+  }, { timeout: 10_000 }).toBeTruthy();
+  return code!;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function ok(response: Awaited<ReturnType<APIRequestContext["post"]>>): Promise<any> {
+  if (!response.ok()) throw new Error(`${response.url()} answered ${response.status()}: ${await response.text()}`);
+  return response.json();
+}
+
+/** Logs a browser context in through the API (the session cookies land in the page's context). */
+export async function logInByApi(page: Page, email: string, password: string): Promise<number> {
+  const body = await ok(await page.request.post(`${E2E_BASE_URL}/api/user/login`, { data: { email, password } }));
+  return body.uid ?? Number((await page.context().cookies()).find((c) => c.name === 'uid')?.value);
+}
+
+const randomAddress = () => `10.${randomBytes(3).join('.')}`;
+let adminContext: Promise<APIRequestContext> | undefined;
+
+/** An API client logged in as the e2e administrator, one per test worker (logins are rate-limited). */
+export function adminRequest(): Promise<APIRequestContext> {
+  adminContext ??= (async () => {
+    const context = await playwrightRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: { 'X-Forwarded-For': randomAddress() } });
+    await ok(await context.post('/api/user/login', { data: ADMIN }));
+    return context;
+  })();
+  return adminContext;
+}
+
+/** Logs `page`'s context in as the administrator, sharing the worker's one administrator session. */
+export async function logInAsAdmin(page: Page): Promise<void> {
+  const { cookies } = await (await adminRequest()).storageState();
+  await page.context().addCookies(cookies);
+}
+
+/**
+ * A new member, signed up through the API as the site does it (a mailed code and an invitation
+ * code the administrator makes), and logged in in `page`'s context. Each sign-up comes from its
+ * own address, so tests never meet the per-address registration limit.
+ */
+export async function signUpByApi(page: Page, nickname: string): Promise<{ uid: number; email: string; password: string; username: string }> {
+  const tag = randomBytes(4).toString('hex');
+  const email = `${tag}@members.kiraboshi.test`;
+  const username = `m${tag}`;
+  const password = 'a member of the e2e tests';
+  const headers = { 'X-Forwarded-For': randomAddress() };
+  const base = E2E_BASE_URL;
+  const invitationCode = (await ok(await (await adminRequest()).post(`${base}/api/user/createInvitationCode`))).invitationCodeResult.invitationCode;
+  await ok(await page.request.post(`${base}/api/user/requestSendVerificationCode`, { data: { email, clientLanguage: 'en' }, headers }));
+  const verificationCode = await mailedCode(email);
+  const { uid } = await ok(await page.request.post(`${base}/api/user/registering`, {
+    data: { email, password, verificationCode, username, userNickname: nickname, invitationCode, clientLanguage: 'en' }, headers,
+  }));
+  return { uid, email, password, username };
+}
+
+const clipCache = new Map<string, Buffer>();
+
+/** A real H.264/AAC clip from ffmpeg's test sources (the server's own ffmpeg), made once per worker. */
+export async function makeClip(seconds = 6, size = '640x360'): Promise<Buffer> {
+  const key = `${seconds}:${size}`;
+  const cached = clipCache.get(key);
+  if (cached) return cached;
+  const { binaryPath, run } = await import('../../server/media/ffmpeg.ts');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'kiraboshi-e2e-clip-'));
+  const file = join(dir, 'clip.mp4');
+  const result = await run(binaryPath('ffmpeg'), [
+    '-y', '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=25:duration=${seconds}`,
+    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p',
+    '-c:a', 'aac', '-shortest', file,
+  ]);
+  if (result.code !== 0) throw new Error(result.stderr);
+  const bytes = readFileSync(file);
+  rmSync(dir, { recursive: true, force: true });
+  clipCache.set(key, bytes);
+  return bytes;
+}
+
+export interface PublishedVideo { videoId: number; mediaId: string; title: string }
+
+/**
+ * A video published as a member would: the clip through tus, processed by the real pipeline,
+ * committed with `fields`, and (unless `approve: false`) approved by the administrator.
+ * `page` must be logged in as the uploader (signUpByApi).
+ */
+export async function publishVideoByApi(page: Page, fields: { title: string; description?: string; videoCategory?: string; videoTagList?: number[]; seconds?: number; approve?: boolean }): Promise<PublishedVideo> {
+  const base = E2E_BASE_URL;
+  const bytes = await makeClip(fields.seconds ?? 6);
+  const tus = { 'Tus-Resumable': '1.0.0' };
+  const metadata = `name ${btoa('clip.mp4')},maxDurationSeconds ${btoa('1800')}`;
+  const created = await page.request.post(`${base}/api/video/tus`, { headers: { ...tus, 'Upload-Length': String(bytes.length), 'Upload-Metadata': metadata } });
+  if (created.status() !== 201) throw new Error(`tus create answered ${created.status()}: ${await created.text()}`);
+  const done = await page.request.patch(new URL(created.headers().location, base).toString(), {
+    headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, data: bytes,
+  });
+  const mediaId = done.headers()['stream-media-id'];
+  if (!mediaId) throw new Error(`the last byte answered ${done.status()} without a media id`);
+  await expect.poll(async () => (await (await page.request.get(`${base}/api/video/media/status?mediaId=${mediaId}`)).json()).status,
+    { timeout: 90_000, intervals: [300] }).toMatch(/^(playable|ready)$/);
+  const { videoId } = await ok(await page.request.post(`${base}/api/video/upload`, {
+    data: {
+      title: fields.title, description: fields.description ?? '', videoCategory: fields.videoCategory ?? 'anime',
+      copyright: 'original', ensureOriginal: true, videoTagList: fields.videoTagList ?? [], videoPart: [{ mediaId, videoPartTitle: '' }],
+    },
+  }));
+  if (fields.approve !== false) await ok(await (await adminRequest()).post('/api/video/pending/approved', { data: { videoId } }));
+  return { videoId, mediaId, title: fields.title };
 }

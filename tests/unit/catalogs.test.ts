@@ -18,9 +18,11 @@ const reference = flatten(CATALOGS.en);
  * English text is a language silently showing another language's text.
  */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
-  fr: ['profile.avatar', 'nav.audio', 'page.audio', 'nav.photo', 'page.photo', 'nav.collections', 'page.collections', 'page.userCollections', 'settings.groups.admin', 'topbar.searchSubmit'],
-  id: ['nav.audio', 'page.audio', 'dev.breakpoints.tablet', 'page.video', 'dashboard.role.root', 'dashboard.role.administrator'],
-  vi: ['page.video'],
+  fr: ['profile.avatar', 'nav.audio', 'page.audio', 'nav.photo', 'page.photo', 'nav.collections', 'page.collections', 'page.userCollections', 'settings.groups.admin', 'topbar.searchSubmit',
+    'player.pause', 'player.volume', 'video.categories.anime', 'video.categories.otomad'],
+  id: ['nav.audio', 'page.audio', 'dev.breakpoints.tablet', 'page.video', 'dashboard.role.root', 'dashboard.role.administrator',
+    'player.volume', 'video.categories.anime', 'video.categories.otomad'],
+  vi: ['page.video', 'video.categories.otomad'],
 };
 const BRAND_AND_NAMES = new Set(['site.name', 'dev.pages.test-lottie', 'dashboard.uid']);
 

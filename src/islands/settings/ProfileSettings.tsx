@@ -6,7 +6,7 @@ import { showToast } from '../../lib/stores/toast.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useAction, FormError } from './use-action.ts';
-import AvatarCropper from './AvatarCropper.tsx';
+import ImageCropper from './ImageCropper.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
 
 const MAX_TAGS = 10;
@@ -86,7 +86,8 @@ export default function ProfileSettings({ locale, messages }: { locale: Locale; 
         </div>
       </div>
       {picked && (
-        <AvatarCropper key={`${picked.name}-${picked.lastModified}`} file={picked} t={t} onCancel={() => setPicked(null)} onConfirm={changeAvatar}
+        <ImageCropper key={`${picked.name}-${picked.lastModified}`} file={picked} onCancel={() => setPicked(null)} onConfirm={changeAvatar}
+          labels={{ title: t('profile.cropTitle'), hint: t('profile.cropHint'), zoom: t('profile.zoom'), confirm: t('profile.useAvatar'), cancel: t('profile.cancel') }}
           onInvalid={() => { setPicked(null); void avatarAction.run(async () => { throw new FormError(t('api.notAnImage')); }); }} />
       )}
       <label className="field"><span className="field-label">{t('profile.nickname')}</span>

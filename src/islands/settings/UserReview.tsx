@@ -5,6 +5,7 @@ import { showToast } from '../../lib/stores/toast.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useAction } from './use-action.ts';
+import Pager from './Pager.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
 
 const PAGE_SIZE = 20;
@@ -50,11 +51,7 @@ export default function UserReview({ locale, messages }: { locale: Locale; messa
           </li>
         ))}
       </ul>
-      <nav className="pager">
-        <button type="button" className="button secondary" disabled={page <= 1 || busy} onClick={() => setPage(page - 1)}>{t('admin.previous')}</button>
-        <span>{t('admin.pageOf', { page, pages })}</span>
-        <button type="button" className="button secondary" disabled={page >= pages || busy} onClick={() => setPage(page + 1)}>{t('admin.next')}</button>
-      </nav>
+      <Pager t={t} page={page} pages={pages} busy={busy} onPage={setPage} />
     </section>
   );
 }

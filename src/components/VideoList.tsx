@@ -1,0 +1,61 @@
+/**
+ * React twins of VideoCard.astro, VideoGrid.astro and Pager.astro for islands (search, history):
+ * the same markup and classes, so a list looks the same whichever side rendered it.
+ */
+import type { ReactNode } from 'react';
+import '../styles/catalogue.css';
+import type { VideoThumb } from '../lib/api/contract.ts';
+import type { Locale } from '../lib/i18n/locales.ts';
+import { formatCount, formatDuration, formatUploadDate, pageCount, pageHref, pageWindow, userPath, videoPath } from '../lib/catalogue/format.ts';
+
+import type { TFunction } from 'i18next';
+
+type Translate = TFunction;
+
+export function VideoCard({ video, locale, t, progress, extra }: {
+  video: VideoThumb; locale: Locale; t: Translate;
+  /** 0..1: how far the viewer got (history). */
+  progress?: number;
+  /** A line under the stats (history: "watched to 1:23"). */
+  extra?: ReactNode;
+}) {
+  const href = videoPath(video.videoId, locale);
+  return (
+    <article className="video-card" data-video-id={video.videoId} data-status={video.status}>
+      <a className="video-cover" href={href} tabIndex={-1} aria-hidden="true">
+        {video.image ? <img src={video.image} alt="" loading="lazy" decoding="async" width={320} height={180} />
+          : <span className="video-cover-empty">✦</span>}
+        <span className="video-badge">{formatDuration(video.duration)}</span>
+        {video.status === 'pending' && <span className="video-status">{t('catalogue.card.pending')}</span>}
+        {progress !== undefined && <span className="video-progress" role="presentation"><span style={{ width: `${Math.round(progress * 100)}%` }} /></span>}
+      </a>
+      <div className="video-info">
+        <a className="video-title" href={href} title={video.title}>{video.title}</a>
+        <a className="video-uploader" href={userPath(video.uploaderId, locale)}>{video.uploaderNickname || video.uploader}</a>
+        <p className="video-stats">
+          <span title={t('catalogue.card.watchCount', { count: video.watchedCount })}><span aria-hidden="true">▶</span> {formatCount(video.watchedCount, locale)}</span>
+          <time dateTime={new Date(video.uploadDate).toISOString()}>{formatUploadDate(video.uploadDate, locale)}</time>
+        </p>
+        {extra}
+      </div>
+    </article>
+  );
+}
+
+export function VideoGrid({ children }: { children: ReactNode }) {
+  return <div className="video-grid-box"><ul className="video-grid">{children}</ul></div>;
+}
+
+/** Page links (real links: each page has its own address). */
+export function Pager({ t, total, page, pageSize, href }: { t: Translate; total: number; page: number; pageSize: number; href: string }) {
+  const pages = pageCount(total, pageSize);
+  if (pages <= 1) return null;
+  return (
+    <nav className="pager" aria-label={t('catalogue.pager.label')}>
+      {page > 1 && <a href={pageHref(href, page - 1)} rel="prev">{t('catalogue.pager.previous')}</a>}
+      {pageWindow(page, pages).map((p, i) => p === null ? <span key={`gap${i}`} className="pager-gap">…</span>
+        : <a key={p} href={pageHref(href, p)} aria-current={p === page ? 'page' : undefined}>{p}</a>)}
+      {page < pages && <a href={pageHref(href, page + 1)} rel="next" data-pager-next>{t('catalogue.pager.next')}</a>}
+    </nav>
+  );
+}

@@ -1,0 +1,142 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { getTags, searchTags, searchVideos, searchVideosByTag } from '../../lib/api/index.ts';
+import type { Tag, VideoThumb } from '../../lib/api/contract.ts';
+import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
+import type { Messages } from '../../lib/i18n/translate.ts';
+import { tagDisplayName } from '../../lib/tags/tag-name.ts';
+import { DEFAULT_PAGE_SIZE, pagingFrom } from '../../lib/catalogue/format.ts';
+import { useIslandTranslation } from '../use-island-translation.ts';
+import { Pager, VideoCard, VideoGrid } from '../../components/VideoList.tsx';
+
+const SUGGEST_DELAY_MS = 250;
+const MAX_TAGS = 10;
+
+interface Query { keyword: string; tagIds: number[]; page: number; pageSize: number }
+type Results = { state: 'idle' } | { state: 'loading' } | { state: 'error' } | { state: 'done'; videosCount: number; videos: VideoThumb[] };
+
+/** The query lives in the address (?keyword= or ?tag=1,2), so results can be shared and reloaded. */
+function readQuery(search: string): Query {
+  const params = new URLSearchParams(search);
+  const tagIds = (params.get('tag') ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0).slice(0, MAX_TAGS);
+  return { keyword: (params.get('keyword') ?? '').trim(), tagIds, ...pagingFrom(params) };
+}
+
+/**
+ * /search: keyword search (video/search) and tag search (suggestions from video/tag/search in the
+ * viewer's language; the chosen tags search video/search/tag). The page itself is prerendered.
+ */
+export default function SearchPage({ locale, messages }: { locale: Locale; messages: Messages }) {
+  const t = useIslandTranslation(locale, messages);
+  const [query, setQuery] = useState<Query | null>(null);
+  const [keywordInput, setKeywordInput] = useState('');
+  const [results, setResults] = useState<Results>({ state: 'idle' });
+  const [chosenTags, setChosenTags] = useState<Tag[]>([]);
+  const [tagInput, setTagInput] = useState('');
+  const [suggestions, setSuggestions] = useState<Tag[] | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const base = localizePath('/search', locale);
+
+  // Read the address after mount: the prerendered HTML knows no query.
+  useEffect(() => {
+    const read = readQuery(location.search);
+    setQuery(read);
+    setKeywordInput(read.keyword);
+  }, []);
+
+  useEffect(() => {
+    if (!query || (!query.keyword && !query.tagIds.length)) return;
+    let live = true;
+    setResults({ state: 'loading' });
+    const paging = { page: query.page, pageSize: query.pageSize };
+    const call = query.keyword ? searchVideos(query.keyword, paging) : searchVideosByTag(query.tagIds, paging);
+    void call.then((r) => {
+      if (live) setResults(r.success ? { state: 'done', videosCount: r.videosCount, videos: r.videos } : { state: 'error' });
+    });
+    if (!query.keyword) void getTags(query.tagIds).then((r) => live && setChosenTags(query.tagIds.map((id) => r.result.find((tag) => tag.tagId === id)).filter((tag): tag is Tag => !!tag)));
+    return () => { live = false; };
+  }, [query, attempt]);
+
+  // Tag suggestions, debounced; an answer to an older input is dropped.
+  const latestInput = useRef('');
+  useEffect(() => {
+    const name = tagInput.trim();
+    latestInput.current = name;
+    if (!name) { setSuggestions(null); return; }
+    const timer = setTimeout(() => {
+      searchTags(name).then((r) => { if (latestInput.current === name) setSuggestions(r.result); }, () => setSuggestions([]));
+    }, SUGGEST_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [tagInput]);
+
+  const go = (params: Record<string, string>) => location.assign(`${base}?${new URLSearchParams(params)}`);
+  const submitKeyword = (e: FormEvent) => {
+    e.preventDefault();
+    if (keywordInput.trim()) go({ keyword: keywordInput.trim() });
+  };
+  const goTags = (ids: number[]) => (ids.length ? go({ tag: ids.join(',') }) : location.assign(base));
+  const currentTagIds = query && !query.keyword ? query.tagIds : [];
+  const chooseTag = (tag: Tag) => goTags([...new Set([...currentTagIds, tag.tagId])].slice(0, MAX_TAGS));
+  const pageAddress = query ? `${base}?${new URLSearchParams(query.keyword ? { keyword: query.keyword } : { tag: query.tagIds.join(',') })}` : base;
+  const hasQuery = !!query && (!!query.keyword || query.tagIds.length > 0);
+
+  return (
+    <div className="search-page" data-search-ready={query ? '' : undefined}>
+      <section className="card search-forms">
+        <form role="search" className="search-row" onSubmit={submitKeyword}>
+          <label className="field">
+            <span className="field-label">{t('catalogue.search.keywordLabel')}</span>
+            <input type="search" name="keyword" value={keywordInput} maxLength={100} onChange={(e) => setKeywordInput(e.target.value)}
+              placeholder={t('catalogue.search.keywordPlaceholder')} data-search-keyword />
+          </label>
+          <button type="submit" className="button">{t('catalogue.search.submit')}</button>
+        </form>
+        <div className="field tag-picker">
+          <label className="field-label" htmlFor="tag-search-input">{t('catalogue.search.tagLabel')}</label>
+          {chosenTags.length > 0 && currentTagIds.length > 0 && (
+            <ul className="chip-row" data-chosen-tags>
+              {chosenTags.map((tag) => (
+                <li key={tag.tagId}><span className="chip" aria-pressed="true">{tagDisplayName(tag, locale)}
+                  <button type="button" className="chip-remove" aria-label={t('catalogue.search.removeTag', { name: tagDisplayName(tag, locale) })}
+                    onClick={() => goTags(currentTagIds.filter((id) => id !== tag.tagId))}>×</button></span></li>
+              ))}
+            </ul>
+          )}
+          <input id="tag-search-input" type="search" value={tagInput} maxLength={30} autoComplete="off" onChange={(e) => setTagInput(e.target.value)}
+            placeholder={t('catalogue.search.tagPlaceholder')} role="combobox" aria-expanded={!!suggestions?.length} aria-controls="tag-suggestions" data-tag-input />
+          {suggestions && (
+            suggestions.length ? (
+              <ul id="tag-suggestions" className="chip-row tag-suggestions" role="listbox">
+                {suggestions.map((tag) => (
+                  <li key={tag.tagId} role="option" aria-selected="false">
+                    <button type="button" className="chip" onClick={() => chooseTag(tag)} data-tag-id={tag.tagId}># {tagDisplayName(tag, locale)}</button>
+                  </li>
+                ))}
+              </ul>
+            ) : <p className="field-hint" data-state="no-tags">{t('catalogue.search.noTags')}</p>
+          )}
+        </div>
+      </section>
+
+      {!hasQuery ? (
+        query && <p className="card list-empty" data-state="prompt">{t('catalogue.search.prompt')}</p>
+      ) : results.state === 'error' ? (
+        <div className="card list-error" role="alert" data-state="error">
+          <p>{t('catalogue.search.failed')}</p>
+          <button type="button" className="button secondary" onClick={() => setAttempt((n) => n + 1)}>{t('catalogue.retry')}</button>
+        </div>
+      ) : results.state === 'done' ? (
+        <section data-list="search" aria-live="polite">
+          <div className="list-heading">
+            <h2>{query!.keyword ? t('catalogue.search.resultsFor', { keyword: query!.keyword }) : t('catalogue.search.resultsForTags')}</h2>
+            <span className="list-count" data-results-count={results.videosCount}>{t('catalogue.count', { count: results.videosCount })}</span>
+          </div>
+          {results.videos.length ? (
+            <VideoGrid>{results.videos.map((video) => <li key={video.videoId}><VideoCard video={video} locale={locale} t={t} /></li>)}</VideoGrid>
+          ) : <p className="card list-empty" data-state="empty">{t('catalogue.search.empty')}</p>}
+          <Pager t={t} total={results.videosCount} page={query!.page} pageSize={query!.pageSize}
+            href={query!.pageSize === DEFAULT_PAGE_SIZE ? pageAddress : `${pageAddress}&pageSize=${query!.pageSize}`} />
+        </section>
+      ) : <p className="card list-empty" aria-busy="true">{t('catalogue.search.loading')}</p>}
+    </div>
+  );
+}

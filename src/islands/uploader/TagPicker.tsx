@@ -1,0 +1,91 @@
+import { useEffect, useState, type KeyboardEvent } from 'react';
+import type { TFunction } from 'i18next';
+import { createTag, searchTags, HttpError } from '../../lib/api/index.ts';
+import { MAX_TAGS_PER_VIDEO, TAG_LANGUAGES, TAG_NAME_MAX, type Tag, type TagLanguage } from '../../lib/api/contract.ts';
+import { tagDisplayName } from '../../lib/tags/tag-name.ts';
+import type { Locale } from '../../lib/i18n/locales.ts';
+
+const SEARCH_DELAY_MS = 250;
+/** A new tag is named in the page's language ('other' for the key-display mode). */
+const tagLanguageOf = (locale: Locale): TagLanguage => ((TAG_LANGUAGES as readonly string[]).includes(locale) ? (locale as TagLanguage) : 'other');
+
+/** Type to search existing tags and pick them, or create a new one in the page's language. */
+export default function TagPicker({ locale, t, tags, onChange, invalid }: {
+  locale: Locale; t: TFunction; tags: Tag[]; onChange: (tags: Tag[]) => void; invalid?: string;
+}) {
+  const [query, setQuery] = useState('');
+  const [found, setFound] = useState<Tag[] | null>(null);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const name = query.trim();
+  const full = tags.length >= MAX_TAGS_PER_VIDEO;
+
+  useEffect(() => {
+    if (!name) return setFound(null);
+    const timer = setTimeout(() => {
+      searchTags(name).then((r) => setFound(r.result), () => setFound([]));
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [name]);
+
+  const pick = (tag: Tag) => {
+    if (!full && !tags.some((x) => x.tagId === tag.tagId)) onChange([...tags, tag]);
+    setQuery('');
+    setFound(null);
+    setError('');
+  };
+  const exact = found?.find((tag) => tag.tagNameList.some((g) => g.tagName.some((n) => n.name.toLocaleLowerCase() === name.toLocaleLowerCase())));
+  const create = async () => {
+    setBusy(true);
+    setError('');
+    try {
+      const lang = tagLanguageOf(locale);
+      const tagNameList = [{ lang, tagName: [{ name, isDefault: true, isOriginalTagName: true }] }];
+      const { tagId } = await createTag({ tagNameList });
+      pick({ tagId, tagNameList });
+    } catch (e) {
+      const body = e instanceof HttpError ? (e.body as { message?: string } | undefined) : undefined;
+      setError(body?.message ?? t('api.internal'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key !== 'Enter') return;
+    e.preventDefault();
+    if (exact) pick(exact);
+    else if (found?.length) pick(found[0]);
+  };
+
+  return (
+    <div className="field tag-picker" data-tag-picker>
+      <span className="field-label">{t('upload.tags')}</span>
+      {tags.length > 0 && (
+        <ul className="user-tags" data-picked-tags>
+          {tags.map((tag) => {
+            const label = tagDisplayName(tag, locale);
+            return (
+              <li key={tag.tagId} className="tag-chip">{label}{' '}
+                <button type="button" className="link-button" aria-label={t('upload.removeTag', { tag: label })} onClick={() => onChange(tags.filter((x) => x.tagId !== tag.tagId))}>×</button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <input name="tagSearch" value={query} maxLength={TAG_NAME_MAX} disabled={full} autoComplete="off" aria-invalid={invalid ? true : undefined}
+        placeholder={t('upload.tagPlaceholder')} onChange={(e) => setQuery(e.target.value)} onKeyDown={onKey} />
+      {name && found && (
+        <ul className="tag-suggestions" role="listbox" aria-label={t('upload.tags')}>
+          {found.map((tag) => (
+            <li key={tag.tagId}><button type="button" role="option" aria-selected={false} className="tag-option" onClick={() => pick(tag)}>{tagDisplayName(tag, locale)}</button></li>
+          ))}
+          {!exact && (
+            <li><button type="button" className="tag-option create" disabled={busy} onClick={() => void create()} data-create-tag>{t('upload.createTag', { name })}</button></li>
+          )}
+        </ul>
+      )}
+      <span className="field-hint">{t('upload.tagsHint', { max: MAX_TAGS_PER_VIDEO })}</span>
+      {(error || invalid) && <span className="auth-error" role="alert">{error || invalid}</span>}
+    </div>
+  );
+}

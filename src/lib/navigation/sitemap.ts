@@ -1,0 +1,30 @@
+/** Sitemap XML (sitemaps.org 0.9 with xhtml hreflang alternates), shared by the sitemap routes. */
+import { LOCALES, LOCALE_INFO, localizePath, DEFAULT_LOCALE } from '../i18n/locales.ts';
+
+const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Indexable languages: ii is a translators' key-display mode. */
+const SITEMAP_LOCALES = LOCALES.filter((l) => l !== 'ii');
+export const SITEMAP_HEADERS = { 'Content-Type': 'application/xml; charset=utf-8' };
+
+function alternates(origin: string, route: string): string {
+  return [
+    ...SITEMAP_LOCALES.map((alt) => `<xhtml:link rel="alternate" hreflang="${LOCALE_INFO[alt].htmlLang}" href="${escapeXml(origin + localizePath(route, alt))}"/>`),
+    `<xhtml:link rel="alternate" hreflang="x-default" href="${escapeXml(origin + localizePath(route, DEFAULT_LOCALE))}"/>`,
+  ].join('');
+}
+
+/** One <url> per language of `route`, each naming all languages as alternates. */
+export function localizedUrls(origin: string, route: string, lastmod?: Date): string {
+  const mod = lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : '';
+  const links = alternates(origin, route);
+  return SITEMAP_LOCALES.map((locale) => `<url><loc>${escapeXml(origin + localizePath(route, locale))}</loc>${mod}${links}</url>`).join('');
+}
+
+export function urlSet(entries: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">${entries}</urlset>`;
+}
+
+export function sitemapIndex(origin: string, sitemaps: Array<{ path: string; lastmod?: Date }>): string {
+  const items = sitemaps.map((s) => `<sitemap><loc>${escapeXml(origin + s.path)}</loc>${s.lastmod ? `<lastmod>${s.lastmod.toISOString()}</lastmod>` : ''}</sitemap>`).join('');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${items}</sitemapindex>`;
+}
