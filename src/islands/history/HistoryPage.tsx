@@ -1,0 +1,120 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { clearHistory, filterHistory, getUserSettings } from '../../lib/api/index.ts';
+import type { HistoryItem } from '../../lib/api/contract.ts';
+import { $selfUser } from '../../lib/stores/self-user.ts';
+import { showToast } from '../../lib/stores/toast.ts';
+import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
+import type { Messages } from '../../lib/i18n/translate.ts';
+import { formatClock, groupByDay, watchedFraction } from '../../lib/catalogue/format.ts';
+import { openAuthDialog } from '../auth/open-auth-dialog.ts';
+import { useIslandTranslation } from '../use-island-translation.ts';
+import { VideoCard, VideoGrid } from '../../components/VideoList.tsx';
+
+const FILTER_DELAY_MS = 300;
+
+/** /history: the member's views grouped by day, with the position reached, a title filter and clear-all. */
+export default function HistoryPage({ locale, messages }: { locale: Locale; messages: Messages }) {
+  const t = useIslandTranslation(locale, messages);
+  const self = useStore($selfUser);
+  const uid = self.userInfo?.uid;
+  const [filter, setFilter] = useState('');
+  const [items, setItems] = useState<HistoryItem[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [recording, setRecording] = useState(true);
+  const [confirming, setConfirming] = useState(false);
+  const [clearing, setClearing] = useState(false);
+
+  useEffect(() => {
+    if (!uid) return;
+    void getUserSettings().then((r) => setRecording(r.userSettings.historyEnabled), () => undefined);
+  }, [uid]);
+
+  // The filter asks the server (history/filter?videoTitle), debounced while typing.
+  useEffect(() => {
+    if (!uid) return;
+    let live = true;
+    const timer = setTimeout(() => {
+      filterHistory(filter).then((r) => {
+        if (!live) return;
+        setItems(r.result);
+        setFailed(false);
+      }, () => live && setFailed(true));
+    }, items === null ? 0 : FILTER_DELAY_MS);
+    return () => { live = false; clearTimeout(timer); };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only the filter and the member start a query
+  }, [uid, filter]);
+
+  const groups = useMemo(() => groupByDay(items ?? [], (i) => i.lastUpdateDateTime, locale), [items, locale]);
+
+  if (!self.isEffectiveCheckOnce) return <div className="card" aria-busy="true">…</div>;
+  if (!uid) {
+    return (
+      <section className="card list-empty" data-history-state="guest">
+        <p>{t('history.guest')}</p>
+        <button type="button" className="button" onClick={() => void openAuthDialog('login')}>{t('history.login')}</button>
+      </section>
+    );
+  }
+
+  const clearAll = async () => {
+    setClearing(true);
+    try {
+      await clearHistory();
+      setItems([]);
+      setConfirming(false);
+      showToast({ message: t('history.cleared'), severity: 'success' });
+    } catch {
+      showToast({ message: t('history.clearFailed'), severity: 'error' });
+    } finally {
+      setClearing(false);
+    }
+  };
+
+  return (
+    <div className="history-page" data-history-state={items === null ? 'loading' : 'ready'}>
+      {!recording && (
+        <p className="card history-off" data-history-off>
+          {t('history.off')} <a href={localizePath('/settings/privacy', locale)}>{t('history.privacyLink')}</a>
+        </p>
+      )}
+      <div className="history-toolbar">
+        <label className="field">
+          <input type="search" value={filter} maxLength={100} placeholder={t('history.filterPlaceholder')} aria-label={t('history.filterLabel')}
+            onChange={(e) => setFilter(e.target.value)} data-history-filter />
+        </label>
+        <button type="button" className="button secondary" disabled={!items?.length || confirming} onClick={() => setConfirming(true)} data-history-clear>
+          {t('history.clear')}
+        </button>
+      </div>
+      {confirming && (
+        <div className="card history-confirm" role="alertdialog" aria-labelledby="history-confirm-text">
+          <p id="history-confirm-text">{t('history.clearConfirm')}</p>
+          <div className="history-confirm-actions">
+            <button type="button" className="button secondary" onClick={() => setConfirming(false)}>{t('history.cancel')}</button>
+            <button type="button" className="button danger" disabled={clearing} onClick={() => void clearAll()} data-history-clear-confirm>{t('history.confirmClear')}</button>
+          </div>
+        </div>
+      )}
+      {failed ? (
+        <p className="card list-error" role="alert">{t('history.loadFailed')}</p>
+      ) : items === null ? (
+        <p className="card list-empty" aria-busy="true">…</p>
+      ) : !items.length ? (
+        <p className="card list-empty" data-state="empty">{filter.trim() ? t('history.noMatch', { title: filter.trim() }) : t('history.empty')}</p>
+      ) : groups.map((group) => (
+        <section key={`${group.kind}${group.label}`} className="history-day" data-history-day={group.kind}>
+          <h2 className="history-day-title">{group.kind === 'date' ? group.label : t(`history.${group.kind}`)}</h2>
+          <VideoGrid>
+            {group.items.map((item) => (
+              <li key={item.id}>
+                <VideoCard video={item} locale={locale} t={t} progress={watchedFraction(item.anchor, item.duration)}
+                  extra={<p className="history-anchor">{t('history.watchedTo', { time: formatClock(item.anchor) })}</p>} />
+              </li>
+            ))}
+          </VideoGrid>
+        </section>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { levelLabel, menuLevels, type QualityLevel } from '../../lib/player/quality.ts';
+import { RATE_MAX, RATE_MIN, RATE_STEPS } from '../../lib/player/shortcuts.ts';
+import { sliderToVolume, volumeToSlider } from '../../lib/player/shortcuts.ts';
+import type { PlayerSettings } from '../../lib/stores/player-settings.ts';
+
+type T = (key: string, options?: Record<string, unknown>) => string;
+
+/** Quality: automatic (with the rung playing now) or a fixed rung. */
+export function QualityMenu({ t, levels, auto, playing, onPick }: { t: T; levels: QualityLevel[]; auto: boolean; playing: QualityLevel | null; onPick: (level: QualityLevel | null) => void }) {
+  return (
+    <div className="player-popover player-menu" role="menu" aria-label={t('player.quality')} data-quality-menu>
+      {menuLevels(levels).map((l) => (
+        <button key={l.index} type="button" role="menuitemradio" aria-checked={!auto && playing?.height === l.height} onClick={() => onPick(l)}>{levelLabel(l)}</button>
+      ))}
+      <button type="button" role="menuitemradio" aria-checked={auto} onClick={() => onPick(null)}>
+        {t('player.auto')}{auto && playing ? ` (${levelLabel(playing)})` : ''}
+      </button>
+    </div>
+  );
+}
+
+/** Playback rate: the steps, or a continuous slider when the viewer prefers it. */
+export function RateMenu({ t, rate, continuous, onRate }: { t: T; rate: number; continuous: boolean; onRate: (rate: number) => void }) {
+  return (
+    <div className="player-popover player-menu" role="menu" aria-label={t('player.rate')} data-rate-menu>
+      {continuous ? (
+        <label className="slider-row vertical">
+          <input type="range" min={RATE_MIN} max={RATE_MAX} step={0.05} value={rate} aria-label={t('player.rate')} onChange={(e) => onRate(Number(e.target.value))} />
+          <output>{rate.toFixed(2)}×</output>
+        </label>
+      ) : (
+        [...RATE_STEPS].reverse().map((r) => (
+          <button key={r} type="button" role="menuitemradio" aria-checked={Math.abs(rate - r) < 1e-9} onClick={() => onRate(r)}>{r}×</button>
+        ))
+      )}
+    </div>
+  );
+}
+
+/** Volume on a perceptual (loudness) scale, and mute. */
+export function VolumeSlider({ t, volume, muted, onVolume }: { t: T; volume: number; muted: boolean; onVolume: (volume: number) => void }) {
+  const slider = muted ? 0 : volumeToSlider(volume);
+  return (
+    <div className="player-popover volume-popover">
+      <output>{Math.round(slider * 100)}</output>
+      <input type="range" className="volume-slider" min={0} max={1} step={0.01} value={slider} aria-label={t('player.volume')}
+        onChange={(e) => onVolume(sliderToVolume(Number(e.target.value)))} data-volume-slider />
+    </div>
+  );
+}
+
+type Toggles = Pick<PlayerSettings, 'autoplay' | 'loop'> & PlayerSettings['rate'] & PlayerSettings['controller'];
+const TOGGLES: Array<keyof Toggles> = ['autoplay', 'loop', 'autoResumePlayAfterSeeking', 'preservesPitch', 'continuousControl', 'showStop', 'showReplay', 'showFrameByFrame'];
+
+/** Playback settings: the switches of SPEC §3 player settings, and the statistics panel. */
+export function PlaybackSettings({ t, settings, onToggle, onStats }: { t: T; settings: PlayerSettings; onToggle: (key: keyof Toggles, value: boolean) => void; onStats: () => void }) {
+  const value: Toggles = { autoplay: settings.autoplay, loop: settings.loop, ...settings.rate, ...settings.controller };
+  return (
+    <div className="player-popover playback-settings" role="dialog" aria-label={t('player.settings')} data-playback-settings>
+      {TOGGLES.map((key) => (
+        <label key={key} className="switch-row">
+          <span>{t(`player.toggles.${key}`)}</span>
+          <input type="checkbox" role="switch" checked={value[key]} onChange={(e) => onToggle(key, e.target.checked)} data-toggle={key} />
+        </label>
+      ))}
+      <button type="button" className="link-button" onClick={onStats} data-open-stats>{t('player.statistics')}</button>
+    </div>
+  );
+}

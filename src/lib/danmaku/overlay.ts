@@ -1,0 +1,189 @@
+/**
+ * Puts danmaku over a video element: loads the video's danmaku segment by segment as playback
+ * reaches them, runs the engine on the video's clock every animation frame, draws on a canvas
+ * that follows its container's size, and sends new comments optimistically.
+ *
+ * For tests and tools (the stage is a canvas, so its pixels say little): the canvas element
+ * carries a read-only `danmakuSnapshot` property, a frozen copy of the stage at the last frame:
+ * `{ time, enabled, items: [{ id, text, mode, color, fontSize, rainbow, x, y, width, height }] }`
+ * (CSS px from the stage's top left; `id` is negative until the server confirms a sent one).
+ */
+import type { Danmaku, DanmakuEmitBody } from '../api/contract.ts';
+import { emitDanmaku, getDanmaku } from '../api/calls/interaction.ts';
+import { DanmakuEngine } from './engine.ts';
+import { CanvasDanmakuRenderer } from './canvas-renderer.ts';
+import { MediaClock } from './clock.ts';
+import { danmakuFilter, type DanmakuBlocking } from './filter.ts';
+import { segmentsToLoad } from './segments.ts';
+
+export interface StageSnapshotItem {
+  id: number; text: string; mode: Danmaku['mode']; color: string; fontSize: Danmaku['fontSize']; rainbow: boolean;
+  x: number; y: number; width: number; height: number;
+}
+export interface StageSnapshot { time: number; enabled: boolean; items: readonly StageSnapshotItem[] }
+
+export interface OverlayOptions {
+  enabled: boolean;
+  opacity: number;
+  fontScale: number;
+  speed: number;
+  area: number;
+  keepSubtitlesClear: boolean;
+  blocking: DanmakuBlocking;
+}
+
+export interface OverlayEvents {
+  /** The whole list so far (for the side panel and the density curve). */
+  onList?: (all: readonly Danmaku[]) => void;
+}
+
+let temporaryId = -1;
+
+export class DanmakuOverlay {
+  private readonly video: HTMLVideoElement;
+  private readonly canvas: HTMLCanvasElement;
+  private readonly renderer: CanvasDanmakuRenderer;
+  private readonly engine: DanmakuEngine;
+  private readonly clock: MediaClock;
+  private readonly videoId: number;
+  private readonly events: OverlayEvents;
+  private options: OverlayOptions;
+  private all: Danmaku[] = [];
+  private loaded = new Set<number>();
+  private segmentSeconds = 360;
+  private segmentCount = 1;
+  private frame = 0;
+  private resizeObserver: ResizeObserver;
+  /** Frames drawn and frames slower than 20 ms (the statistics panel). */
+  stats = { frames: 0, slowFrames: 0, lastFrameMs: 0, onStage: 0 };
+  private lastFrameAt = 0;
+  private lastTime = 0;
+
+  constructor(video: HTMLVideoElement, canvas: HTMLCanvasElement, videoId: number, options: OverlayOptions, events: OverlayEvents = {}) {
+    this.video = video;
+    this.canvas = canvas;
+    this.videoId = videoId;
+    this.options = options;
+    this.events = events;
+    this.renderer = new CanvasDanmakuRenderer(canvas);
+    this.renderer.configure({ fontScale: options.fontScale, opacity: options.opacity });
+    const { width, height } = this.stageSize();
+    this.renderer.resize(width, height);
+    this.engine = new DanmakuEngine({
+      width, height, area: options.area, keepSubtitlesClear: options.keepSubtitlesClear, fontScale: options.fontScale, speed: options.speed,
+      measure: this.renderer.measure, accept: danmakuFilter(options.blocking),
+    });
+    this.clock = new MediaClock(video);
+    // The canvas's own CSS size is set by the renderer, so its container is what changes.
+    this.resizeObserver = new ResizeObserver(() => this.resize());
+    this.resizeObserver.observe(canvas.parentElement ?? canvas);
+    canvas.style.visibility = options.enabled ? 'visible' : 'hidden';
+    Object.defineProperty(canvas, 'danmakuSnapshot', { configurable: true, get: () => this.snapshot() });
+    this.frame = requestAnimationFrame(this.tick);
+    void this.loadSegment(0);
+  }
+
+  /** The stage as the last frame left it (see the module comment). */
+  snapshot(): StageSnapshot {
+    const items = this.engine.stage.map((a) => Object.freeze({
+      id: a.item.id, text: a.item.text, mode: a.mode, color: a.item.color, fontSize: a.item.fontSize, rainbow: a.item.enableRainbow,
+      x: a.x, y: a.y, width: a.width, height: a.height,
+    }));
+    return Object.freeze({ time: this.lastTime, enabled: this.options.enabled, items: Object.freeze(this.options.enabled ? items : []) });
+  }
+
+  private stageSize() {
+    const box = (this.canvas.parentElement ?? this.canvas).getBoundingClientRect();
+    return { width: box.width, height: box.height };
+  }
+
+  /** Every danmaku loaded so far, in time order. */
+  get list(): readonly Danmaku[] {
+    return this.all;
+  }
+
+  get dropped() {
+    return this.engine.dropped;
+  }
+
+  configure(options: Partial<OverlayOptions>) {
+    const previous = this.options;
+    this.options = { ...this.options, ...options };
+    const o = this.options;
+    this.renderer.configure({ fontScale: o.fontScale, opacity: o.opacity });
+    this.canvas.style.visibility = o.enabled ? 'visible' : 'hidden';
+    const layoutChanged = ['fontScale', 'speed', 'area', 'keepSubtitlesClear', 'blocking'].some((k) => previous[k as keyof OverlayOptions] !== o[k as keyof OverlayOptions]);
+    if (layoutChanged) {
+      this.engine.configure({ fontScale: o.fontScale, speed: o.speed, area: o.area, keepSubtitlesClear: o.keepSubtitlesClear, accept: danmakuFilter(o.blocking) });
+    }
+  }
+
+  /**
+   * Shows the comment at once at the current time, then sends it; the server's copy replaces
+   * it, or it is taken back and the error rethrown for the sender bar to show.
+   */
+  async send(body: Omit<DanmakuEmitBody, 'videoId' | 'time'>): Promise<Danmaku> {
+    const time = this.video.currentTime;
+    const optimistic: Danmaku = {
+      id: temporaryId--, time, text: body.text.trim(), color: (body.color ?? 'ffffff').replace('#', '').toLowerCase(), fontSize: body.fontSize ?? 'medium',
+      mode: body.mode ?? 'rtl', enableRainbow: body.enableRainbow ?? false, editDateTime: Date.now(),
+    };
+    this.engine.add([optimistic]);
+    try {
+      const { danmaku } = await emitDanmaku({ ...body, videoId: this.videoId, time });
+      this.engine.confirm(optimistic.id, danmaku);
+      this.all = insertSorted(this.all, danmaku);
+      this.events.onList?.(this.all);
+      return danmaku;
+    } catch (error) {
+      this.engine.remove(optimistic.id);
+      throw error;
+    }
+  }
+
+  destroy() {
+    cancelAnimationFrame(this.frame);
+    this.resizeObserver.disconnect();
+  }
+
+  private resize() {
+    const { width, height } = this.stageSize();
+    if (!width || !height) return;
+    this.renderer.resize(width, height);
+    this.engine.configure({ width, height });
+  }
+
+  private async loadSegment(segment: number) {
+    if (this.loaded.has(segment) || (segment > 0 && segment >= this.segmentCount)) return;
+    this.loaded.add(segment);
+    try {
+      const answer = await getDanmaku(this.videoId, segment);
+      this.segmentSeconds = answer.segmentSeconds;
+      this.segmentCount = answer.segmentCount;
+      this.engine.add(answer.danmaku);
+      this.all = [...this.all, ...answer.danmaku].sort((a, b) => a.time - b.time || a.id - b.id);
+      this.events.onList?.(this.all);
+    } catch (error) {
+      this.loaded.delete(segment); // tried again when playback comes back to it
+      console.error('danmaku segment failed to load', error);
+    }
+  }
+
+  private tick = (now: number) => {
+    this.frame = requestAnimationFrame(this.tick);
+    const time = this.clock.now(now);
+    this.lastTime = time;
+    for (const segment of segmentsToLoad(time, this.segmentSeconds, this.segmentCount, this.loaded)) void this.loadSegment(segment);
+    if (!this.options.enabled) return;
+    const stage = this.engine.advance(time);
+    this.renderer.draw(stage);
+    const frameMs = this.lastFrameAt ? now - this.lastFrameAt : 0;
+    this.lastFrameAt = now;
+    this.stats = { frames: this.stats.frames + 1, slowFrames: this.stats.slowFrames + (frameMs > 20 ? 1 : 0), lastFrameMs: frameMs, onStage: stage.length };
+  };
+}
+
+function insertSorted(list: readonly Danmaku[], item: Danmaku): Danmaku[] {
+  const index = list.findIndex((d) => d.time > item.time);
+  return index === -1 ? [...list, item] : [...list.slice(0, index), item, ...list.slice(index)];
+}

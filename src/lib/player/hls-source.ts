@@ -1,0 +1,83 @@
+/**
+ * Attaches an HLS master playlist to a video element: hls.js (loaded only now, and only where
+ * Media Source Extensions exist) for adaptive quality with a choosable rung, or the browser's
+ * own HLS (Safari, iOS) where it has one.
+ */
+import { levelFor, type QualityChoice, type QualityLevel } from './quality.ts';
+
+export type { QualityLevel } from './quality.ts';
+
+export interface HlsSource {
+  readonly kind: 'hls.js' | 'native';
+  levels: QualityLevel[];
+  /** -1 = automatic (ABR); otherwise an index of `levels`. */
+  setLevel(index: number): void;
+  /** The rung playing now (-1 when unknown). */
+  currentLevel(): number;
+  /** Whether hls.js chooses the rung itself. */
+  isAuto(): boolean;
+  /** Estimated bandwidth in bit/s (hls.js only). */
+  bandwidth(): number | null;
+  destroy(): void;
+}
+
+export interface AttachOptions {
+  /** The remembered quality choice, applied as soon as the rungs are known. */
+  choice?: QualityChoice;
+  onLevels?: (levels: QualityLevel[]) => void;
+  onLevelSwitched?: (index: number) => void;
+  onFatal?: (detail: string) => void;
+}
+
+export const canUseMse = () => typeof window !== 'undefined' && ('MediaSource' in window || 'ManagedMediaSource' in window);
+
+export async function attachHls(video: HTMLVideoElement, url: string, options: AttachOptions = {}): Promise<HlsSource> {
+  const nativeHls = video.canPlayType('application/vnd.apple.mpegurl') !== '';
+  if (!canUseMse() && nativeHls) {
+    video.src = url;
+    return {
+      kind: 'native', levels: [], setLevel: () => {}, currentLevel: () => -1, isAuto: () => true, bandwidth: () => null,
+      destroy: () => { video.removeAttribute('src'); video.load(); },
+    };
+  }
+  const { default: Hls } = await import('hls.js');
+  const hls = new Hls({ capLevelToPlayerSize: false, startLevel: -1, enableWorker: true, backBufferLength: 60 });
+  let mediaRecoveries = 0;
+  const source: HlsSource = {
+    kind: 'hls.js',
+    levels: [],
+    setLevel: (index) => {
+      // A chosen rung applies from the next fragment (no stall); automatic hands back to ABR.
+      hls.nextLevel = index;
+      if (index >= 0) hls.loadLevel = index;
+      else hls.currentLevel = -1;
+    },
+    currentLevel: () => hls.currentLevel,
+    isAuto: () => hls.autoLevelEnabled,
+    bandwidth: () => (Number.isFinite(hls.bandwidthEstimate) ? hls.bandwidthEstimate : null),
+    destroy: () => hls.destroy(),
+  };
+  hls.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
+    source.levels = data.levels.map((l, index) => ({ index, height: l.height, bitrate: l.bitrate }));
+    const start = options.choice ? levelFor(source.levels, options.choice) : -1;
+    if (start >= 0) {
+      hls.startLevel = start;
+      hls.currentLevel = start;
+    }
+    options.onLevels?.(source.levels);
+  });
+  hls.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => options.onLevelSwitched?.(data.level));
+  hls.on(Hls.Events.ERROR, (_event, data) => {
+    if (!data.fatal) return;
+    // Network hiccups are retried; a media error gets recovery attempts, as hls.js advises.
+    if (data.type === Hls.ErrorTypes.NETWORK_ERROR) hls.startLoad();
+    else if (data.type === Hls.ErrorTypes.MEDIA_ERROR && mediaRecoveries++ < 2) hls.recoverMediaError();
+    else {
+      console.error('playback failed', data);
+      options.onFatal?.(data.details);
+    }
+  });
+  hls.loadSource(url);
+  hls.attachMedia(video);
+  return source;
+}

@@ -1,0 +1,87 @@
+/**
+ * Block and hide as a member uses it: keywords and expressions kept in settings (an unsafe
+ * expression refused with the server's message), and an uploader blocked from their page whose
+ * videos then leave the member's home list, until unblocked in settings.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_BASE_URL, msg, publishVideoByApi, signUpByApi, waitForIslands } from './helpers.ts';
+
+test.describe.configure({ timeout: 60_000 });
+
+const fill = (text: string, values: Record<string, string | number>) =>
+  Object.entries(values).reduce((out, [key, value]) => out.replace(`{{${key}}}`, String(value)), text);
+
+async function openSettings(page: Page) {
+  await page.goto('/en/settings/block-and-hide');
+  await waitForIslands(page);
+  return page.locator('[data-block-lists]');
+}
+
+async function addEntry(page: Page, value: string) {
+  const lists = page.locator('[data-block-lists]');
+  await lists.locator('input[name=value]').fill(value);
+  await lists.locator('form button[type=submit]').click();
+}
+
+test('a member keeps keywords and expressions, and an unsafe expression is refused', async ({ page }) => {
+  await signUpByApi(page, 'Picky');
+  const lists = await openSettings(page);
+
+  await lists.locator('[data-block-tab=keyword]').click();
+  await expect(lists.locator('[data-block-tab=keyword]')).toHaveAttribute('aria-selected', 'true');
+  await expect(lists.locator('[data-block-empty]')).toHaveText(msg('en', 'blockLists.empty'));
+  await addEntry(page, 'spoiler');
+  await expect(page.locator('.toast', { hasText: msg('en', 'blockLists.added') })).toBeVisible();
+  await addEntry(page, '剧透');
+  await expect(lists.locator('[data-block-item]')).toHaveText([/剧透/, /spoiler/]);
+  await expect(lists.locator('[data-block-usage]')).toHaveText(fill(msg('en', 'blockLists.usage'), { count: 2, limit: 200 }));
+  await lists.locator('[data-block-item=spoiler] button').click();
+  await expect(page.locator('.toast', { hasText: msg('en', 'blockLists.removed') })).toBeVisible();
+  await expect(lists.locator('[data-block-item]')).toHaveText([/剧透/]);
+
+  await lists.locator('[data-block-tab=regex]').click();
+  await addEntry(page, '(a+)+$');
+  await expect(lists.locator('[data-block-error]')).toHaveText(msg('en', 'api.unsafeRegex'));
+  await expect(lists.locator('[data-block-empty]')).toBeVisible();
+  await addEntry(page, '(哈){4,}');
+  await expect(lists.locator('[data-block-item="(哈){4,}"]')).toBeVisible();
+  await expect(lists.locator('[data-block-error]')).toHaveCount(0);
+  await expect(lists.locator('[data-block-usage]')).toHaveText(fill(msg('en', 'blockLists.usage'), { count: 1, limit: 3 }));
+
+  // What the server keeps is what the page shows after a reload.
+  await page.reload();
+  await waitForIslands(page);
+  await lists.locator('[data-block-tab=regex]').click();
+  await expect(lists.locator('[data-block-item]')).toHaveText([/\(哈\)\{4,\}/]);
+  await lists.locator('[data-block-item] button').click();
+  await expect(lists.locator('[data-block-empty]')).toBeVisible();
+});
+
+test('blocking an uploader from their page leaves their videos out of the member’s home list', async ({ page, browser }) => {
+  const uploaderPage = await (await browser.newContext()).newPage();
+  const uploader = await signUpByApi(uploaderPage, 'Prolific');
+  const { videoId } = await publishVideoByApi(uploaderPage, { title: 'Blocked soon' });
+  await uploaderPage.context().close();
+
+  await signUpByApi(page, 'Particular');
+  const homeIds = async () => ((await (await page.request.get(`${E2E_BASE_URL}/api/video/home?pageSize=100`)).json()).videos as Array<{ videoId: number }>).map((v) => v.videoId);
+  expect(await homeIds()).toContain(videoId);
+
+  await page.goto(`/en/user/${uploader.uid}`);
+  await waitForIslands(page);
+  const block = page.locator('[data-block-user]');
+  await expect(block).toHaveText(msg('en', 'blockLists.user.block'));
+  await block.click();
+  await expect(page.locator('.toast', { hasText: msg('en', 'blockLists.user.blocked') })).toBeVisible();
+  await expect(block).toHaveText(msg('en', 'blockLists.user.unblock'));
+  await expect(block).toHaveAttribute('aria-pressed', 'true');
+  expect(await homeIds()).not.toContain(videoId);
+
+  // Listed in settings with the uploader's name, and unblocked from there.
+  const lists = await openSettings(page);
+  const entry = lists.locator(`[data-block-item="${uploader.uid}"]`);
+  await expect(entry).toContainText('Prolific');
+  await entry.locator('button').click();
+  await expect(lists.locator('[data-block-empty]')).toBeVisible();
+  expect(await homeIds()).toContain(videoId);
+});
