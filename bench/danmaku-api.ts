@@ -1,0 +1,168 @@
+/**
+ * GET api/video/danmaku for a video with 6000 danmaku in one 6-minute segment, on the real
+ * server as the API tests start it (tests/api/harness.ts startTestServer('pglite'), PGlite in
+ * memory), under 50 concurrent connections on loopback with autocannon (its CLI in a child
+ * process, so the load generator does not share the server's event loop).
+ * Baseline, same server, same run: the exact bytes that GET answered, written once as a .json
+ * file under MEDIA_DIR and fetched from /media/… (the server's static file handler: a stat per
+ * request, ETag, streamed from disk; gzip/br only when asked, and neither side is asked here:
+ * both send the same uncompressed bytes). Every request is a fresh GET without If-None-Match, so
+ * neither side can answer 304.
+ * The two alternate (ABBA), ROUNDS rounds of SECONDS s each, after a warm-up of each.
+ * Ratios: requests/s (API / static) and p99 latency (static / API), so 1 means "as fast as a
+ * static file" for both. Goal: both >= 0.5.
+ * Usage: node bench/danmaku-api.ts [rounds=3] [seconds=10] [connections=50]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
+import { join } from 'node:path';
+
+const rounds = Number(process.argv[2]) || 3;
+const SECONDS = Number(process.argv[3]) || 10;
+const CONNECTIONS = Number(process.argv[4]) || 50;
+const DANMAKU = 6000;
+const GOAL = 0.5;
+
+interface Cannon { requestsPerSecond: number; p50: number; p99: number; bytesPerSecond: number; total: number; non2xx: number; errors: number; timeouts: number }
+
+/** One autocannon run (CLI, JSON output) against `url`. */
+function cannon(url: string, seconds: number): Promise<Cannon> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join('node_modules', '.bin', 'autocannon'), ['-c', String(CONNECTIONS), '-d', String(seconds), '-j', url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b) => (out += b));
+    child.stderr.on('data', (b) => (err += b));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited ${code}: ${err}`));
+      const r = JSON.parse(out);
+      resolve({
+        requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bytesPerSecond: r.throughput.average,
+        total: r.requests.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
+      });
+    });
+  });
+}
+
+/**
+ * Waits until the server answers a cheap call promptly again: requests still queued from the
+ * previous run (a slow side keeps working after autocannon hangs up) must not land on the next.
+ */
+async function drain(baseUrl: string, videoId: number) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const started = performance.now();
+    await (await fetch(`${baseUrl}/api/video/exists?videoId=${videoId}`)).arrayBuffer();
+    if (performance.now() - started < 100) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+const loadAtStart = loadavg().map((l) => +l.toFixed(2));
+const root = await mkdtemp(join(tmpdir(), 'kiraboshi-bench-danmaku-api-'));
+const mediaDir = join(root, 'media');
+const { startTestServer } = await import('../tests/api/harness.ts');
+const { insertAccount } = await import('../server/services/accounts.ts');
+const app = await startTestServer('pglite', { env: { WORKER: '0', MEDIA_DIR: mediaDir, UPLOAD_DIR: join(root, 'uploads'), OUTBOX_DIR: join(root, 'outbox') } });
+try {
+  // An approved 45-minute video (its pool holds 8000), written as tests/api/danmaku-comments.test.ts does.
+  const uid = await insertAccount(app.db, { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
+  const uploadId = randomBytes(16).toString('hex');
+  const mediaId = randomBytes(12).toString('hex');
+  const durationMs = 45 * 60_000;
+  await app.db.insertInto('uploads').values({ id: uploadId, uid, file_name: 'v.mp4', size: 1, max_duration_seconds: 3600, expires_at: new Date(), media_id: mediaId }).execute();
+  await app.db.insertInto('media').values({ media_id: mediaId, upload_id: uploadId, uid, status: 'ready', duration_ms: durationMs, width: 1280, height: 720, renditions: [360, 720] }).execute();
+  const { video_id: videoId } = await app.db.insertInto('videos').values({ uploader_uid: uid, title: '弹幕压力测试', status: 'approved', duration_ms: durationMs, search_text: 'x' })
+    .returning('video_id').executeTakeFirstOrThrow();
+  await app.db.insertInto('video_parts').values({ video_id: videoId, part_index: 0, media_id: mediaId }).execute();
+
+  // 6000 danmaku in the first segment (0-360 s): the busiest segment a viewer loads.
+  let s = 7;
+  const rand = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const words = ['草', '哈哈哈哈', '前方高能', '来了来了', '好耶', '名场面', 'wwww', 'かわいい', '泪目', '这里是重点', 'AWSL', '打卡', '笑死', '神作', 'replay', '233333'];
+  const rows = Array.from({ length: DANMAKU }, (_, i) => ({
+    video_id: videoId, uid, time: +(rand() * 359.9).toFixed(3),
+    text: Array.from({ length: 1 + Math.floor(rand() * 4) }, () => words[Math.floor(rand() * words.length)]).join(' '),
+    color: rand() < 0.7 ? 'ffffff' : ['fe0302', 'ffff00', '00cd00', '89d5ff'][Math.floor(rand() * 4)],
+    font_size: (['small', 'medium', 'medium', 'large'] as const)[Math.floor(rand() * 4)],
+    mode: (['rtl', 'rtl', 'rtl', 'rtl', 'top', 'bottom', 'ltr'] as const)[Math.floor(rand() * 7)],
+    rainbow: rand() < 0.02, created_at: new Date(Date.now() - (DANMAKU - i) * 1000),
+  }));
+  for (let i = 0; i < rows.length; i += 1000) await app.db.insertInto('danmaku').values(rows.slice(i, i + 1000)).execute();
+
+  const apiUrl = `${app.baseUrl}/api/video/danmaku?videoId=${videoId}&segment=0`;
+  const first = await fetch(apiUrl);
+  const bytes = Buffer.from(await first.arrayBuffer());
+  const answer = JSON.parse(bytes.toString());
+  if (first.status !== 200 || answer.danmaku.length !== DANMAKU) throw new Error(`the API answered ${first.status} with ${answer.danmaku?.length} danmaku`);
+  await mkdir(join(mediaDir, 'bench'), { recursive: true });
+  await writeFile(join(mediaDir, 'bench', 'danmaku-segment.json'), bytes);
+  const staticUrl = `${app.baseUrl}/media/bench/danmaku-segment.json`;
+  const copy = Buffer.from(await (await fetch(staticUrl)).arrayBuffer());
+  if (!copy.equals(bytes)) throw new Error('the static copy differs from the API answer');
+  console.log(`${DANMAKU} danmaku, ${bytes.length} bytes per answer (${first.headers.get('content-type')})`);
+
+  // Warm-up: JIT, connections, caches on both sides; not counted.
+  await cannon(apiUrl, 3);
+  await drain(app.baseUrl, videoId);
+  await cannon(staticUrl, 3);
+  await drain(app.baseUrl, videoId);
+
+  const samples: { api: Cannon[]; static: Cannon[] } = { api: [], static: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const kind of (round % 2 ? ['static', 'api'] : ['api', 'static']) as Array<'api' | 'static'>) {
+      const r = await cannon(kind === 'api' ? apiUrl : staticUrl, SECONDS);
+      await drain(app.baseUrl, videoId);
+      if (r.non2xx) throw new Error(`${kind}: ${r.non2xx} non-2xx answers`);
+      samples[kind].push(r);
+      // Errors are requests that got no answer within autocannon's 10 s timeout; they count against that side.
+      console.log(`round ${round + 1} ${kind.padEnd(6)}: ${r.requestsPerSecond.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms (${r.total} requests, ${r.errors} errors, ${r.timeouts} timeouts)`);
+    }
+  }
+
+  const median = (xs: number[]) => { const v = [...xs].sort((a, b) => a - b); const m = v.length >> 1; return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2; };
+  const summary = (runs: Cannon[]) => ({
+    requestsPerSecond: +median(runs.map((r) => r.requestsPerSecond)).toFixed(1),
+    p50Ms: median(runs.map((r) => r.p50)),
+    p99Ms: median(runs.map((r) => r.p99)),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+  });
+  const api = summary(samples.api);
+  const stat = summary(samples.static);
+  const ratio = { requestsPerSecond: +(api.requestsPerSecond / stat.requestsPerSecond).toFixed(3), p99: +(stat.p99Ms / api.p99Ms).toFixed(3) };
+  const goalMet = ratio.requestsPerSecond >= GOAL && ratio.p99 >= GOAL;
+  const result = {
+    name: 'danmaku-api',
+    date: new Date().toISOString(),
+    machine: { os: `${platform()} ${release()}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemoryBytes: totalmem() },
+    node: process.version,
+    loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((l) => +l.toFixed(2)) },
+    setup: {
+      server: 'real server via tests/api/harness.ts startTestServer(pglite) (PGlite in memory), WORKER=0, LOG_LEVEL=error',
+      data: `an approved 45-minute video with ${DANMAKU} danmaku, all in segment 0 (0-360 s)`,
+      api: 'GET /api/video/danmaku?videoId=<id>&segment=0, anonymous, no Accept-Encoding, no If-None-Match',
+      static: 'the same response bytes saved once as MEDIA_DIR/bench/danmaku-segment.json, GET /media/bench/danmaku-segment.json (server/site/static-files.ts: stat per request, ETag, streamed from disk; uncompressed since no Accept-Encoding is sent), no If-None-Match',
+      bytesPerAnswer: bytes.length,
+      load: `autocannon CLI in a child process, ${CONNECTIONS} connections, keep-alive, loopback`,
+      runs: `warm-up 3 s each, then ${rounds} rounds of ${SECONDS} s per side, alternating (ABBA); after each run, wait until the server answers video/exists within 100 ms (no backlog carried into the next run)`,
+      ratios: 'requestsPerSecond: API / static; p99: static p99 / API p99 (both: 1 = as fast as the static file)',
+    },
+    samples,
+    median: { api, static: stat },
+    ratio,
+    goal: { bothRatiosAtLeast: GOAL },
+    goalMet,
+  };
+  mkdirSync(join('bench', 'results'), { recursive: true });
+  writeFileSync(join('bench', 'results', 'danmaku-api.json'), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`\nmedians: API ${api.requestsPerSecond} req/s, p99 ${api.p99Ms} ms; static ${stat.requestsPerSecond} req/s, p99 ${stat.p99Ms} ms`);
+  console.log(`ratios: req/s ${ratio.requestsPerSecond}, p99 ${ratio.p99} (goal >= ${GOAL}): ${goalMet ? 'met' : 'NOT met'}`);
+  console.log('written bench/results/danmaku-api.json');
+} finally {
+  await app.close();
+  await rm(root, { recursive: true, force: true });
+}
