@@ -16,7 +16,9 @@ export default defineConfig({
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: 'list',
-  timeout: 30_000,
+  // Whole flows (sign up, upload, review) on a 2-core machine that may be busy with other work:
+  // the time limit only catches hangs; every wait inside a test is on a state, never a duration.
+  timeout: 60_000,
   expect: { timeout: 5_000 },
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

@@ -9,3 +9,9 @@ declare namespace App {
     requestPath?: string;
   }
 }
+
+// hls.js ships its light build without its own type declarations; it is the same API.
+declare module 'hls.js/light' {
+  export * from 'hls.js';
+  export { default } from 'hls.js';
+}

@@ -63,21 +63,26 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
     c.set('deps', deps);
     c.set('catalogue', catalogue);
     c.set('videos', videos);
+    // Set before the handler runs: a header added to a finished response makes Hono rebuild it,
+    // copying the whole body (a danmaku segment is about a megabyte).
+    c.header('X-Request-Id', requestId);
     const started = performance.now();
     await next();
-    c.header('X-Request-Id', requestId);
     logger.info('request', { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
   });
 
-  // A separately hosted site may call with credentials; same-origin calls need no CORS.
-  app.use('*', cors({
+  // A separately hosted site may call with credentials; same-origin calls need no CORS. Only
+  // requests with an Origin get the headers: Hono's cors middleware reads the response early,
+  // and that forces a copy of every body (see above), a cost same-origin reads never need.
+  const corsHeaders = cors({
     origin: (origin) => (deps.config.corsOrigins.includes(origin) ? origin : null),
     credentials: true,
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowHeaders: ['Content-Type', 'X-Request-Id', 'X-Client-Language', 'Tus-Resumable', 'Upload-Length', 'Upload-Offset', 'Upload-Metadata', 'Upload-Concat', 'Upload-Defer-Length'],
     exposeHeaders: ['X-Request-Id', 'Retry-After', 'Stream-Media-Id', 'Location', 'Upload-Offset', 'Upload-Length', 'Tus-Resumable'],
     maxAge: 600,
-  }));
+  });
+  app.use('*', (c, next) => (c.req.header('origin') ? corsHeaders(c, next) : next()));
 
   // CSRF: cookie-authenticated state changes must come from this site or an allowed origin.
   app.use('*', async (c, next) => {

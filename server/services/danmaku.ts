@@ -5,6 +5,7 @@ import { hitRateLimit, LIMITS } from './rate-limit.ts';
 import { usersBlockedBy } from './block-lists.ts';
 import { DANMAKU_SEGMENT_SECONDS, type Danmaku, type DanmakuListResponse, type danmakuEmitBody } from '../../src/lib/api/contract.ts';
 import type { z } from 'zod';
+import { compressBody, type ContentEncoding } from '../http/content-encoding.ts';
 
 /**
  * How many danmaku a video keeps, by its length (the pool sizes viewers of Bilibili know):
@@ -31,8 +32,15 @@ const toDanmaku = (r: Row): Danmaku => ({
 });
 const COLUMNS = ['id', 'time', 'text', 'color', 'font_size', 'mode', 'rainbow', 'created_at'] as const;
 
-/** A serialized list answer with the version of the segment it was built from. */
-interface CachedList { version: string; body: Uint8Array<ArrayBuffer>; etag: string; checkedAt: number }
+/**
+ * A serialized list answer with the version of the segment it was built from, and its
+ * compressed forms, each made once when first asked for (a segment's JSON shrinks to about a
+ * sixth; the byte budget counts the plain body only).
+ */
+export interface CachedList {
+  version: string; body: Uint8Array<ArrayBuffer>; etag: string; checkedAt: number;
+  encoded: Partial<Record<ContentEncoding, Promise<Uint8Array<ArrayBuffer>>>>;
+}
 interface ListCache {
   entries: Map<string, CachedList>;
   bytes: number;
@@ -85,6 +93,11 @@ function forgetVideo(db: Kysely<Database>, videoId: number) {
   }
 }
 
+/** The answer's body in `encoding`, compressed the first time it is asked for. */
+export function encodedAnswer(entry: CachedList, encoding: ContentEncoding): Promise<Uint8Array<ArrayBuffer>> {
+  return (entry.encoded[encoding] ??= compressBody(entry.body, encoding));
+}
+
 export function createDanmakuService(db: Kysely<Database>) {
   /** In time order; one segment of DANMAKU_SEGMENT_SECONDS, or the whole pool; without the senders `blockedByUid` blocked. */
   async function list(videoId: number, segment?: number, blockedByUid: number | null = null): Promise<Danmaku[]> {
@@ -117,6 +130,7 @@ export function createDanmakuService(db: Kysely<Database>) {
     const answer: DanmakuListResponse = { success: true, danmaku, segment, segmentSeconds: DANMAKU_SEGMENT_SECONDS, segmentCount };
     const entry: CachedList = {
       version, body: new TextEncoder().encode(JSON.stringify(answer)), etag: `W/"dm-${videoId}-${segment ?? 'all'}-${segmentCount}-${version}"`, checkedAt: Date.now(),
+      encoded: {},
     };
     if (cache.generation === generation) remember(cache, key, entry);
     return entry;

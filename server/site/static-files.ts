@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { compressBody, mergeVary, preferredEncoding, type ContentEncoding } from '../http/content-encoding.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -22,7 +22,7 @@ export function cacheControlFor(urlPath: string): string {
   return 'public, max-age=3600';
 }
 
-interface Cached { mtimeMs: number; raw: Buffer; gzip?: Buffer; br?: Buffer }
+interface Cached { mtimeMs: number; raw: Buffer; encoded: Partial<Record<ContentEncoding, Promise<Buffer>>> }
 
 /**
  * Serves the prerendered pages and assets of dist/client. Returns false when no file matches,
@@ -66,18 +66,15 @@ export function createStaticFiles(root: string) {
       res.writeHead(304, headers).end();
       return true;
     }
-    const accept = String(req.headers['accept-encoding'] ?? '');
-    if (COMPRESSIBLE.has(ext) && info.size < 8 * 1024 * 1024 && /\b(br|gzip)\b/.test(accept)) {
+    const encoding = COMPRESSIBLE.has(ext) && info.size < 8 * 1024 * 1024 ? preferredEncoding(req.headers['accept-encoding']) : null;
+    if (encoding) {
       let entry = cache.get(found.file);
       if (!entry || entry.mtimeMs !== info.mtimeMs) {
-        entry = { mtimeMs: info.mtimeMs, raw: await readFile(found.file) };
+        entry = { mtimeMs: info.mtimeMs, raw: await readFile(found.file), encoded: {} };
         cache.set(found.file, entry);
       }
-      const useBr = /\bbr\b/.test(accept);
-      const body = useBr
-        ? (entry.br ??= brotliCompressSync(entry.raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } }))
-        : (entry.gzip ??= gzipSync(entry.raw, { level: 9 }));
-      res.writeHead(200, { ...headers, 'Content-Encoding': useBr ? 'br' : 'gzip', 'Content-Length': String(body.length), Vary: mergeVary(headers.Vary, 'Accept-Encoding') });
+      const body = await (entry.encoded[encoding] ??= compressBody(entry.raw, encoding, 'max'));
+      res.writeHead(200, { ...headers, 'Content-Encoding': encoding, 'Content-Length': String(body.length), Vary: mergeVary(headers.Vary, 'Accept-Encoding') });
       res.end(req.method === 'HEAD' ? undefined : body);
       return true;
     }
@@ -86,8 +83,4 @@ export function createStaticFiles(root: string) {
     else createReadStream(found.file).pipe(res);
     return true;
   };
-}
-
-function mergeVary(existing: string | undefined, value: string): string {
-  return existing ? `${existing}, ${value}` : value;
 }

@@ -157,6 +157,17 @@ describe.each(BACKENDS)('danmaku, comments and history on %s', (backend) => {
     expect(body).toMatchObject({ success: true, segment: 0, segmentSeconds: 360, segmentCount: 3 });
     expect(body.danmaku.map((d: { time: number }) => d.time)).toEqual(Array.from({ length: 50 }, (_, i) => i));
 
+    // Compressed for clients that take it (brotli first), plain for those that do not: the same answer.
+    const plain = await get({ 'Accept-Encoding': 'identity' });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Cookie, Accept-Encoding');
+    expect(await plain.json()).toEqual(body);
+    for (const [accept, encoding] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip'], ['br;q=0, gzip', 'gzip']]) {
+      const packed = await get({ 'Accept-Encoding': accept });
+      expect([packed.headers.get('content-encoding'), packed.headers.get('etag')]).toEqual([encoding, etag]);
+      expect(await packed.json()).toEqual(body); // fetch undoes the encoding it asked for
+    }
+
     // Unchanged: the same tag, and nothing but a 304 for a client that has it.
     const again = await get({ 'If-None-Match': etag });
     expect([again.status, await again.text(), again.headers.get('etag')]).toEqual([304, '', etag]);

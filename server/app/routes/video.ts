@@ -10,7 +10,8 @@ import { apiBasePath } from '../create-app.ts';
 import { isStaff } from '../../auth/roles.ts';
 import type { Looker } from '../../services/catalogue.ts';
 import { coalescedBody } from '../../media/uploads.ts';
-import { createDanmakuService, segmentCountOf } from '../../services/danmaku.ts';
+import { createDanmakuService, encodedAnswer, segmentCountOf } from '../../services/danmaku.ts';
+import { preferredEncoding } from '../../http/content-encoding.ts';
 import { createCommentService, parseCommentRoute } from '../../services/comments.ts';
 import { hitRateLimit, LIMITS } from '../../services/rate-limit.ts';
 import type { IncomingMessage } from 'node:http';
@@ -163,13 +164,16 @@ export function videoRoutes() {
     }
     // Everyone else receives the same pool (no sender ids in it), serialized once per change of
     // the segment (a busy one holds thousands) with an ETag; shared caches may keep it briefly.
-    const { body, etag } = await danmakuService(c).listAnswer(videoId, segment, segmentCount);
+    const answer = await danmakuService(c).listAnswer(videoId, segment, segmentCount);
     c.header('Cache-Control', video.status === 'approved' ? 'public, max-age=5' : 'private, no-store');
-    c.header('Vary', 'Cookie');
-    c.header('ETag', etag);
-    if (c.req.header('If-None-Match')?.split(',').some((tag) => tag.trim() === etag)) return c.body(null, 304);
+    c.header('Vary', 'Cookie, Accept-Encoding');
+    c.header('ETag', answer.etag);
+    if (c.req.header('If-None-Match')?.split(',').some((tag) => tag.trim() === answer.etag)) return c.body(null, 304);
     c.header('Content-Type', 'application/json');
-    return c.body(body);
+    const encoding = preferredEncoding(c.req.header('Accept-Encoding'));
+    if (!encoding) return c.body(answer.body);
+    c.header('Content-Encoding', encoding);
+    return c.body(await encodedAnswer(answer, encoding));
   });
   app.post('/danmaku/emit', async (c) => {
     const viewer = await requireMember(c);

@@ -40,7 +40,9 @@ export async function attachHls(video: HTMLVideoElement, url: string, options: A
       destroy: () => { video.removeAttribute('src'); video.load(); },
     };
   }
-  const { default: Hls } = await import('hls.js');
+  // The light build: our renditions mux audio into each rung and carry no subtitles or DRM, so
+  // the full build's alternate audio, subtitle and EME controllers would be 65 KB gzip of dead weight.
+  const { default: Hls } = await import('hls.js/light');
   const hls = new Hls({ capLevelToPlayerSize: false, startLevel: -1, enableWorker: true, backBufferLength: 60 });
   let mediaRecoveries = 0;
   const source: HlsSource = {
