@@ -114,13 +114,23 @@ function startOurs(stage: HTMLElement, video: FakeVideo, list: Comment[], n: num
     work.drawMs += t2 - t1;
   };
   frame = requestAnimationFrame(tick);
+  // As the overlay does: the next second's bitmaps are drawn while the browser is idle.
+  let idle = 0;
+  const prepare = (deadline: IdleDeadline) => {
+    for (const e of engines) renderer.prepare(e.upcoming(1), () => deadline.timeRemaining());
+    idle = requestIdleCallback(prepare, { timeout: 500 });
+  };
+  idle = requestIdleCallback(prepare, { timeout: 500 });
   return {
     layers,
     capacity,
     onStage: () => onStage,
     work,
     dropped: () => engines.reduce((sum, e) => sum + e.dropped, 0),
-    stop: () => cancelAnimationFrame(frame),
+    stop: () => {
+      cancelAnimationFrame(frame);
+      cancelIdleCallback(idle);
+    },
   };
 }
 

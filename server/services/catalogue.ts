@@ -24,6 +24,39 @@ function processingOf(status: MediaStatus): VideoPart['processing'] {
   return 'waiting';
 }
 
+type VideoBasics = { status: 'pending' | 'approved' | 'deleted'; uploader_uid: number; duration_ms: number };
+/**
+ * A video's status, uploader and duration, read by every danmaku, comment and history call:
+ * kept VIDEO_BASICS_MS per database so a busy video's viewers do not each query for them.
+ * Review and deletion here forget the entry at once; elsewhere they show within that time.
+ */
+const VIDEO_BASICS_MS = 1000;
+const VIDEO_BASICS_KEPT = 10_000;
+const videoBasicsCaches = new WeakMap<Kysely<Database>, Map<number, { at: number; row: Promise<VideoBasics | undefined> }>>();
+
+function videoBasicsCache(db: Kysely<Database>) {
+  let cache = videoBasicsCaches.get(db);
+  if (!cache) videoBasicsCaches.set(db, (cache = new Map()));
+  return cache;
+}
+
+function videoBasics(db: Kysely<Database>, videoId: number): Promise<VideoBasics | undefined> {
+  const cache = videoBasicsCache(db);
+  const known = cache.get(videoId);
+  if (known && Date.now() - known.at < VIDEO_BASICS_MS) return known.row;
+  const row = db.selectFrom('videos').select(['status', 'uploader_uid', 'duration_ms']).where('video_id', '=', videoId).executeTakeFirst();
+  cache.delete(videoId);
+  cache.set(videoId, { at: Date.now(), row });
+  row.catch(() => cache.delete(videoId));
+  if (cache.size > VIDEO_BASICS_KEPT) cache.delete(cache.keys().next().value!);
+  return row;
+}
+
+/** After a review or a deletion: the next visibility check reads the database. */
+export function forgetVideoBasics(db: Kysely<Database>, videoId: number) {
+  videoBasicsCache(db).delete(videoId);
+}
+
 /** Read-side queries about videos and users that pages and API calls share. */
 export function createCatalogue(db: Kysely<Database>) {
   const tags = createTagService(db);
@@ -101,7 +134,7 @@ export function createCatalogue(db: Kysely<Database>) {
     },
     /** The video if this looker may open it (approved, or pending and theirs or staff), else null. */
     async visibleVideo(videoId: number, looker: Looker | null): Promise<{ videoId: number; durationMs: number; status: 'pending' | 'approved' } | null> {
-      const row = await db.selectFrom('videos').select(['status', 'uploader_uid', 'duration_ms']).where('video_id', '=', videoId).executeTakeFirst();
+      const row = await videoBasics(db, videoId);
       if (!row || row.status === 'deleted') return null;
       const visible = row.status === 'approved' || (!!looker && (looker.isStaff || looker.uid === row.uploader_uid));
       return visible ? { videoId, durationMs: row.duration_ms, status: row.status } : null;

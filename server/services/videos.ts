@@ -7,6 +7,7 @@ import { AppError } from '../app/errors.ts';
 import type { videoUploadBody } from '../../src/lib/api/contract.ts';
 import type { z } from 'zod';
 import { normalizeForSearch } from './search-text.ts';
+import { forgetVideoBasics } from './catalogue.ts';
 import { isStaff } from '../auth/roles.ts';
 import type { Viewer } from './sessions.ts';
 
@@ -74,6 +75,7 @@ export function createVideoService(db: Kysely<Database>, options: { mediaDir: st
       if (refused) throw new AppError('MEDIA_REJECTED', { extra: { mediaId: refused.media_id } });
       const result = await db.updateTable('videos').set({ status: 'approved', reviewed_by: reviewerUid, reviewed_at: new Date() })
         .where('video_id', '=', videoId).where('status', '=', 'pending').executeTakeFirst();
+      forgetVideoBasics(db, videoId);
       if (!result.numUpdatedRows) throw new AppError('NOT_FOUND');
     },
 
@@ -84,6 +86,7 @@ export function createVideoService(db: Kysely<Database>, options: { mediaDir: st
       if (video.uploader_uid !== viewer.uid && !isStaff(viewer.roles)) throw new AppError('FORBIDDEN');
       await db.updateTable('videos').set({ status: 'deleted', deleted_by: viewer.uid, deleted_at: new Date() })
         .where('video_id', '=', videoId).where('status', '!=', 'deleted').execute();
+      forgetVideoBasics(db, videoId);
     },
 
     /**

@@ -160,4 +160,25 @@ describe('the canvas danmaku renderer', () => {
     renderer.draw([]);
     expect(screen.ctx.count('clearRect')).toBe(2);
   });
+  it('prepares bitmaps of coming comments while idle, so their first frame only blits', () => {
+    const coming = [onStage(1280, 'soon'), onStage(1280, 'later'), onStage(1280, 'much later')];
+    const height = 25; // itemHeight('medium', 1): the same size the engine gives them on stage
+    for (const a of coming) {
+      a.width = renderer.measure(a.item);
+      a.height = height;
+    }
+    let budget = 2;
+    renderer.prepare(coming.map((a) => a.item), () => (budget-- > 0 ? 5 : 0)); // idle time for two
+    expect(surfaces).toHaveLength(2);
+    for (const a of coming) a.x = 600;
+    renderer.draw(coming);
+    expect(surfaces).toHaveLength(3); // only the one that was not ready is drawn in the frame
+    expect(surfaces.every((s) => s.ctx.count('fillText') === 1)).toBe(true);
+    // Prepared at a size the stage no longer uses (the font scale changed in between): redrawn.
+    const resized = onStage(500, 'resized');
+    renderer.prepare([resized.item], () => 5);
+    resized.width = renderer.measure(resized.item) + 4;
+    renderer.draw([resized]);
+    expect(surfaces.at(-1)!.width).toBe(resized.width);
+  });
 });

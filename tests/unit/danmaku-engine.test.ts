@@ -148,6 +148,16 @@ describe('the danmaku engine', () => {
     expect(e.advance(1.6).map((a) => a.item.text)).toEqual(['好听']);
   });
 
+  it('lists the comments about to enter, without blocked ones or those already on stage', () => {
+    const e = new DanmakuEngine({ ...STAGE, speed: 1, measure, accept: (item) => !item.text.includes('剧透') });
+    e.load([d(1, '已经出现'), d(2.2, '马上'), d(2.5, '前方剧透'), d(2.9, '再等等'), d(4, '太远')]);
+    e.advance(2);
+    expect(e.upcoming(1).map((x) => x.text)).toEqual(['马上', '再等等']);
+    expect(e.upcoming(1, 1).map((x) => x.text)).toEqual(['马上']);
+    e.advance(3);
+    expect(e.upcoming(1).map((x) => x.text)).toEqual(['太远']);
+  });
+
   it('drops a comment that found no lane within the waiting limit', () => {
     const e = engine({ height: laneHeight(STAGE) }); // one lane
     e.load([d(0, '一'.repeat(40)), d(0.01, '二'.repeat(40))]);

@@ -7,12 +7,12 @@
  */
 import type { Danmaku } from '../api/contract.ts';
 import type { OnStage } from './engine.ts';
-import { FONT_PX, LINE_HEIGHT } from './layout.ts';
+import { FONT_PX, itemHeight } from './layout.ts';
 
 export const DANMAKU_FONT_FAMILY = '"Noto Sans CJK SC", "PingFang SC", "Hiragino Sans", "Microsoft YaHei", system-ui, sans-serif';
 const OUTLINE_PX = 3;
 
-interface Sprite { image: HTMLCanvasElement | ImageBitmap; usedAt: number }
+interface Sprite { image: HTMLCanvasElement | ImageBitmap; usedAt: number; width: number; height: number }
 
 export class CanvasDanmakuRenderer {
   private readonly canvas: HTMLCanvasElement;
@@ -64,33 +64,50 @@ export class CanvasDanmakuRenderer {
     if (options.opacity !== undefined) this.opacity = options.opacity;
   }
 
+  /** The comment's bitmap, drawn now unless it was prepared ahead (or its size changed since). */
   private sprite(a: OnStage): Sprite {
     let sprite = this.sprites.get(a.item.id);
-    if (!sprite) {
-      const w = Math.max(1, Math.ceil(a.width * this.dpr));
-      const h = Math.max(1, Math.ceil(a.height * this.dpr));
-      const image = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(w, h) : Object.assign(document.createElement('canvas'), { width: w, height: h });
-      const g = image.getContext('2d') as CanvasRenderingContext2D;
-      g.scale(this.dpr, this.dpr);
-      g.font = this.font(a.item);
-      g.textBaseline = 'middle';
-      g.lineJoin = 'round';
-      const y = a.height / 2;
-      g.lineWidth = OUTLINE_PX;
-      g.strokeStyle = a.item.color.toLowerCase() === '000000' ? 'rgba(255,255,255,0.8)' : 'rgba(0,0,0,0.72)';
-      g.strokeText(a.item.text, OUTLINE_PX, y);
-      if (a.item.enableRainbow) {
-        const gradient = g.createLinearGradient(0, 0, a.width, 0);
-        ['#ff5e5e', '#ffb35e', '#fff35e', '#5eff8b', '#5ec8ff', '#9b5eff', '#ff5ed2'].forEach((c, i, all) => gradient.addColorStop(i / (all.length - 1), c));
-        g.fillStyle = gradient;
-      } else g.fillStyle = `#${a.item.color}`;
-      g.fillText(a.item.text, OUTLINE_PX, y);
-      // An ImageBitmap is immutable: the cheapest thing to blit (bench/danmaku-render.ts).
-      sprite = { image: 'transferToImageBitmap' in image ? image.transferToImageBitmap() : image, usedAt: 0 };
-      this.sprites.set(a.item.id, sprite);
-    }
+    if (!sprite || sprite.width !== a.width || sprite.height !== a.height) sprite = this.render(a.item, a.width, a.height);
     sprite.usedAt = this.frame;
     return sprite;
+  }
+
+  private render(item: Danmaku, width: number, height: number): Sprite {
+    this.dropSprite(item.id);
+    const w = Math.max(1, Math.ceil(width * this.dpr));
+    const h = Math.max(1, Math.ceil(height * this.dpr));
+    const image = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(w, h) : Object.assign(document.createElement('canvas'), { width: w, height: h });
+    const g = image.getContext('2d') as CanvasRenderingContext2D;
+    g.scale(this.dpr, this.dpr);
+    g.font = this.font(item);
+    g.textBaseline = 'middle';
+    g.lineJoin = 'round';
+    const y = height / 2;
+    g.lineWidth = OUTLINE_PX;
+    g.strokeStyle = item.color.toLowerCase() === '000000' ? 'rgba(255,255,255,0.8)' : 'rgba(0,0,0,0.72)';
+    g.strokeText(item.text, OUTLINE_PX, y);
+    if (item.enableRainbow) {
+      const gradient = g.createLinearGradient(0, 0, width, 0);
+      ['#ff5e5e', '#ffb35e', '#fff35e', '#5eff8b', '#5ec8ff', '#9b5eff', '#ff5ed2'].forEach((c, i, all) => gradient.addColorStop(i / (all.length - 1), c));
+      g.fillStyle = gradient;
+    } else g.fillStyle = `#${item.color}`;
+    g.fillText(item.text, OUTLINE_PX, y);
+    // An ImageBitmap is immutable: the cheapest thing to blit (bench/danmaku-render.ts).
+    const sprite: Sprite = { image: 'transferToImageBitmap' in image ? image.transferToImageBitmap() : image, usedAt: this.frame, width, height };
+    this.sprites.set(item.id, sprite);
+    return sprite;
+  }
+
+  /**
+   * Draws the bitmaps of comments about to enter while the browser is idle, so a frame only
+   * blits: drawing text with its outline is the costliest step, and a burst of new comments
+   * (a busy moment, a seek) would otherwise land in one frame. Stops when `timeLeft()` runs out.
+   */
+  prepare(upcoming: readonly Danmaku[], timeLeft: () => number) {
+    for (const item of upcoming) {
+      if (timeLeft() < 1) return;
+      if (!this.sprites.has(item.id)) this.render(item, this.measure(item), itemHeight(item.fontSize, this.fontScale));
+    }
   }
 
   draw(stage: readonly OnStage[]) {
@@ -119,10 +136,5 @@ export class CanvasDanmakuRenderer {
     const image = this.sprites.get(id)?.image;
     if (image && 'close' in image) image.close();
     this.sprites.delete(id);
-  }
-
-  /** Line height at the current scale, for a given size (px). */
-  lineHeight(size: Danmaku['fontSize']) {
-    return Math.ceil(FONT_PX[size] * this.fontScale * LINE_HEIGHT);
   }
 }

@@ -113,6 +113,20 @@ export class DanmakuEngine {
   }
 
   /**
+   * Comments due within `seconds` of the current time that have not entered yet (the viewer's
+   * filter applied), soonest first: what a renderer can prepare while the browser is idle.
+   */
+  upcoming(seconds: number, limit = 64): Danmaku[] {
+    const due: Danmaku[] = [];
+    const until = this.lastTime + seconds;
+    for (let i = this.next; i < this.items.length && due.length < limit && this.items[i].time <= until; i++) {
+      const item = this.items[i];
+      if (!this.options.accept || this.options.accept(item)) due.push(item);
+    }
+    return due;
+  }
+
+  /**
    * Moves to video time `time`: forward steps play through (new comments enter, old ones
    * leave); a jump (seek) rebuilds the stage as it would look had playback reached `time`.
    */

@@ -53,6 +53,7 @@ export class DanmakuOverlay {
   private segmentSeconds = 360;
   private segmentCount = 1;
   private frame = 0;
+  private idle = 0;
   private resizeObserver: ResizeObserver;
   /** Frames drawn and frames slower than 20 ms (the statistics panel). */
   stats = { frames: 0, slowFrames: 0, lastFrameMs: 0, onStage: 0 };
@@ -80,6 +81,7 @@ export class DanmakuOverlay {
     canvas.style.visibility = options.enabled ? 'visible' : 'hidden';
     Object.defineProperty(canvas, 'danmakuSnapshot', { configurable: true, get: () => this.snapshot() });
     this.frame = requestAnimationFrame(this.tick);
+    this.idle = whenIdle(this.prepare);
     void this.loadSegment(0);
   }
 
@@ -143,6 +145,7 @@ export class DanmakuOverlay {
 
   destroy() {
     cancelAnimationFrame(this.frame);
+    cancelIdle(this.idle);
     this.resizeObserver.disconnect();
   }
 
@@ -169,6 +172,12 @@ export class DanmakuOverlay {
     }
   }
 
+  /** Between frames: the bitmaps of the next second's comments (see CanvasDanmakuRenderer.prepare). */
+  private prepare = (deadline: IdleDeadline) => {
+    if (this.options.enabled) this.renderer.prepare(this.engine.upcoming(PREPARE_AHEAD_SECONDS), () => deadline.timeRemaining());
+    this.idle = whenIdle(this.prepare);
+  };
+
   private tick = (now: number) => {
     this.frame = requestAnimationFrame(this.tick);
     const time = this.clock.now(now);
@@ -182,6 +191,12 @@ export class DanmakuOverlay {
     this.stats = { frames: this.stats.frames + 1, slowFrames: this.stats.slowFrames + (frameMs > 20 ? 1 : 0), lastFrameMs: frameMs, onStage: stage.length };
   };
 }
+
+/** How far ahead comments are prepared: within the renderer's bitmap lifetime (120 frames). */
+const PREPARE_AHEAD_SECONDS = 1;
+// Browsers without idle callbacks (Safari) simply draw each bitmap in the frame it is first needed.
+const whenIdle = (callback: IdleRequestCallback) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(callback, { timeout: 500 }) : 0);
+const cancelIdle = (handle: number) => { if (handle && typeof cancelIdleCallback === 'function') cancelIdleCallback(handle); };
 
 function insertSorted(list: readonly Danmaku[], item: Danmaku): Danmaku[] {
   const index = list.findIndex((d) => d.time > item.time);
