@@ -100,11 +100,11 @@ export function createCatalogue(db: Kysely<Database>) {
       return !!row;
     },
     /** The video if this looker may open it (approved, or pending and theirs or staff), else null. */
-    async visibleVideo(videoId: number, looker: Looker | null): Promise<{ videoId: number; durationMs: number; status: 'pending' | 'approved' } | null> {
+    async visibleVideo(videoId: number, looker: Looker | null): Promise<{ videoId: number; durationMs: number; status: 'pending' | 'approved'; uploaderUid: number } | null> {
       const row = await db.selectFrom('videos').select(['status', 'uploader_uid', 'duration_ms']).where('video_id', '=', videoId).executeTakeFirst();
       if (!row || row.status === 'deleted') return null;
       const visible = row.status === 'approved' || (!!looker && (looker.isStaff || looker.uid === row.uploader_uid));
-      return visible ? { videoId, durationMs: row.duration_ms, status: row.status } : null;
+      return visible ? { videoId, durationMs: row.duration_ms, status: row.status, uploaderUid: row.uploader_uid } : null;
     },
     async userExists(uid: number): Promise<boolean> {
       const row = await db.selectFrom('users').select('uid').where('uid', '=', uid).executeTakeFirst();
