@@ -97,7 +97,7 @@ async function pipelineRun(source: string, uid: number) {
   const worker = startJobWorker({
     db, logger, handlers: {
       [PROBE_JOB]: probeJob({ db, uploadDir, logger }),
-      [TRANSCODE_JOB]: (payload) => transcode(payload).finally(finished),
+      [TRANSCODE_JOB]: (payload, run) => transcode(payload, run).finally(finished),
     },
   });
   await handled;

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { readRuntimeConfig, type RuntimeConfig } from '../src/lib/config.ts';
+import { SITEMAP_VIDEOS_PER_FILE, SITEMAP_VIDEOS_PER_FILE_MAX } from '../src/lib/navigation/sitemap.ts';
 
 export interface ServerConfig {
   port: number;
@@ -32,6 +33,8 @@ export interface ServerConfig {
   runWorker: boolean;
   /** Demo uploaders and videos on the first start with an empty database (DEMO=0: none). */
   demo: boolean;
+  /** Videos per video sitemap file (1 to SITEMAP_VIDEOS_PER_FILE_MAX). */
+  sitemapVideosPerFile: number;
   runtime: RuntimeConfig;
 }
 
@@ -63,6 +66,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     whoMayUpload: env.UPLOAD_ROLE === 'staff' ? 'staff' : 'members',
     runWorker: env.WORKER !== '0',
     demo: env.DEMO !== '0',
+    sitemapVideosPerFile: Math.min(SITEMAP_VIDEOS_PER_FILE_MAX, Math.max(1, Math.floor(Number(env.SITEMAP_VIDEOS_PER_FILE)) || SITEMAP_VIDEOS_PER_FILE)),
     runtime,
   };
 }

@@ -93,7 +93,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
       const viewer = await viewerFromCookies(database.db, request.headers.get('cookie'));
       return catalogue.video(videoId, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer.roles) } : null);
     },
-    sitemapVideos: (limit) => catalogue.sitemapVideos(limit),
+    sitemapVideoFiles: () => catalogue.sitemapVideoFiles(config.sitemapVideosPerFile),
+    sitemapVideos: (file) => catalogue.sitemapVideos(file, config.sitemapVideosPerFile),
     homeVideos: (page) => catalogue.home(page),
     categoryVideos: (category, page) => catalogue.byCategory(category, page),
     userVideos: async (uid, request, page) => {

@@ -7,7 +7,7 @@ const STATUS: Record<ErrorCode, number> = {
   WEAK_PASSWORD: 400, INVALID_CREDENTIALS: 401, COOLING_DOWN: 429, DAILY_LIMIT: 429, ACCOUNT_TOO_NEW: 403,
   USER_BLOCKED: 403, LAST_ROOT: 409, SECOND_FACTOR_REQUIRED: 401, SECOND_FACTOR_INVALID: 401, SECOND_FACTOR_LOCKED: 429,
   NOT_AN_IMAGE: 415, UPLOAD_EXPIRED: 403, MEDIA_NOT_READY: 409, MEDIA_REJECTED: 422, TAG_EXISTS: 409,
-  BLOCK_LIST_FULL: 409, BLOCK_SELF: 400, UNSAFE_REGEX: 400, INVALID_REGEX: 400,
+  BLOCK_LIST_FULL: 409, BLOCK_SELF: 400, UNSAFE_REGEX: 400, INVALID_REGEX: 400, BLOCKED_BY_UPLOADER: 403,
 };
 
 /** The catalog key (api.*) of each code's message. */
@@ -22,6 +22,7 @@ export const MESSAGE_KEY: Record<ErrorCode, string> = {
   SECOND_FACTOR_LOCKED: 'api.secondFactorLocked', NOT_AN_IMAGE: 'api.notAnImage', UPLOAD_EXPIRED: 'api.uploadExpired',
   MEDIA_NOT_READY: 'api.mediaNotReady', MEDIA_REJECTED: 'api.mediaRejected', TAG_EXISTS: 'api.tagExists',
   BLOCK_LIST_FULL: 'api.blockListFull', BLOCK_SELF: 'api.blockSelf', UNSAFE_REGEX: 'api.unsafeRegex', INVALID_REGEX: 'api.invalidRegex',
+  BLOCKED_BY_UPLOADER: 'api.blockedByUploader',
 };
 
 /** A failure the client should see: a real HTTP status, a stable code, a localised message. */

@@ -7,7 +7,8 @@ export const JOB_MAX_ATTEMPTS = 5;
 export const JOB_LEASE_MS = 10 * 60_000;
 const backoffMs = (attempt: number) => Math.min(60_000 * 2 ** (attempt - 1), 30 * 60_000);
 
-export type JobHandler = (payload: Record<string, unknown>) => Promise<void>;
+/** `isLastAttempt`: a failure now is final (the job is not retried). */
+export type JobHandler = (payload: Record<string, unknown>, run: { attempt: number; isLastAttempt: boolean }) => Promise<void>;
 
 export async function enqueueJob(db: Kysely<Database>, kind: string, payload: Record<string, unknown>): Promise<void> {
   await db.insertInto('jobs').values({ kind, payload: JSON.stringify(payload) }).execute();
@@ -42,7 +43,7 @@ export function startJobWorker(options: { db: Kysely<Database>; logger: Logger; 
     const handler = handlers[job.kind];
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler(job.payload);
+      await handler(job.payload, { attempt: job.attempts, isLastAttempt: job.attempts >= JOB_MAX_ATTEMPTS });
       await db.updateTable('jobs').set({ status: 'done', locked_until: null, last_error: null }).where('id', '=', job.id).execute();
     } catch (error) {
       const final = job.attempts >= JOB_MAX_ATTEMPTS;

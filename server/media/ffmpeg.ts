@@ -60,19 +60,35 @@ export interface ProbeResult {
 
 export type ProbeFailure = 'NOT_A_VIDEO' | 'CORRUPT';
 
+/** Seconds from the start of a video that must decode for it to pass the probe. */
+const DECODE_CHECK_SECONDS = 5;
+
+/** How many frames of one stream decode in the file's first DECODE_CHECK_SECONDS (0 when none or on failure). */
+async function framesDecodedAtStart(file: string, streamIndex: number): Promise<number> {
+  const { code, stdout } = await run(binaryPath('ffprobe'), [
+    '-v', 'quiet', '-select_streams', String(streamIndex), '-read_intervals', `%+${DECODE_CHECK_SECONDS}`, '-count_frames',
+    '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file,
+  ]);
+  const frames = Number(stdout.trim());
+  return code === 0 && Number.isFinite(frames) ? frames : 0;
+}
+
 /** What ffprobe finds in a file: a real video stream with a duration, or why not. */
 export async function probeVideo(file: string): Promise<{ ok: true; result: ProbeResult } | { ok: false; reason: ProbeFailure }> {
   const { code, stdout } = await run(binaryPath('ffprobe'), ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
   if (code !== 0) return { ok: false, reason: 'NOT_A_VIDEO' };
   const info = JSON.parse(stdout || '{}') as {
     format?: { duration?: string; format_name?: string };
-    streams?: Array<{ codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; disposition?: { attached_pic?: number } }>;
+    streams?: Array<{ index?: number; codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; disposition?: { attached_pic?: number } }>;
   };
   // A still picture is not a video, even inside a container that allows one.
   const video = info.streams?.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic && !['mjpeg', 'png', 'gif', 'webp', 'bmp'].includes(s.codec_name ?? ''));
   if (!video) return { ok: false, reason: 'NOT_A_VIDEO' };
   const seconds = Number(info.format?.duration ?? video.duration);
   if (!Number.isFinite(seconds) || seconds <= 0 || !video.width || !video.height) return { ok: false, reason: 'CORRUPT' };
+  // The header alone can look fine while the data after it is damaged (ffmpeg would then fail
+  // to transcode it again and again): some frames must decode from the start.
+  if ((await framesDecodedAtStart(file, video.index ?? 0)) === 0) return { ok: false, reason: 'CORRUPT' };
   const audio = info.streams?.find((s) => s.codec_type === 'audio');
   return { ok: true, result: { durationMs: Math.round(seconds * 1000), width: video.width, height: video.height, videoCodec: video.codec_name ?? 'unknown', audioCodec: audio?.codec_name ?? null } };
 }

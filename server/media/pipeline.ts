@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { probeVideo } from './ffmpeg.ts';
-import { enqueueJob } from '../jobs/queue.ts';
+import { enqueueJob, type JobHandler } from '../jobs/queue.ts';
 import { ladderFor, makePoster, makeStoryboard, transcodeRung, writeMaster, type Rung } from './hls.ts';
 
 export const PROBE_JOB = 'media.probe';
@@ -55,10 +55,20 @@ export const hlsPath = (mediaId: string) => `hls/${mediaId}`;
  * The transcode step: the lowest rung first, published at once with its master playlist and
  * the poster (status playable), then the higher rungs and the storyboard (status ready).
  */
-export function transcodeJob(options: { db: Kysely<Database>; uploadDir: string; mediaDir: string; logger: Logger }) {
-  return async (payload: Record<string, unknown>) => {
-    const { db } = options;
+export function transcodeJob(options: { db: Kysely<Database>; uploadDir: string; mediaDir: string; logger: Logger }): JobHandler {
+  return async (payload, run) => {
     const mediaId = String(payload.mediaId);
+    try {
+      await transcode(mediaId);
+    } catch (error) {
+      // Retried with back-off until the last attempt; then the uploader is told, not left waiting.
+      if (run.isLastAttempt) await options.db.updateTable('media').set({ status: 'failed', updated_at: new Date() }).where('media_id', '=', mediaId).execute();
+      throw error;
+    }
+  };
+
+  async function transcode(mediaId: string) {
+    const { db } = options;
     const media = await db.selectFrom('media').selectAll().where('media_id', '=', mediaId).executeTakeFirst();
     if (!media || !['probed', 'transcoding'].includes(media.status)) return;
     const input = join(options.uploadDir, media.upload_id);
@@ -82,5 +92,5 @@ export function transcodeJob(options: { db: Kysely<Database>; uploadDir: string;
     const storyboard = await makeStoryboard(input, outDir, media.duration_ms!, width, height);
     await db.updateTable('media').set({ status: 'ready', storyboard: JSON.stringify(storyboard), updated_at: new Date() })
       .where('media_id', '=', mediaId).execute();
-  };
+  }
 }

@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../app/errors.ts';
 import { createTagService } from './tags.ts';
 import { regexVerdict } from '../../src/lib/validation/regex-safety.ts';
+import { normalizeKeywords } from '../../src/lib/block-lists/text-blocks.ts';
 import { BLOCK_LIST_LIMITS, type BlockListItem, type BlockListType } from '../../src/lib/api/contract.ts';
 
 /** The block flags video and user answers carry, from the viewer's side. */
@@ -22,6 +23,25 @@ export function videoVisibleToViewer(viewerUid: number): RawBuilder<SqlBool> {
 /** SQL: the uids this viewer blocked (their danmaku and comments are left out for them). */
 export function usersBlockedBy(viewerUid: number): RawBuilder<unknown> {
   return sql`(SELECT be.target_uid FROM block_entries be WHERE be.uid = ${viewerUid} AND be.type = 'block')`;
+}
+
+/**
+ * A viewer's keyword and expression blocks, ready to match: keywords normalized, and only the
+ * expressions that pass today's safety check (an entry kept from before a stricter rule is skipped).
+ */
+export async function textBlocksOf(db: Kysely<Database>, viewerUid: number): Promise<{ keywords: string[]; regexes: string[] }> {
+  const rows = await db.selectFrom('block_entries').select(['type', 'value']).where('uid', '=', viewerUid).where('type', 'in', ['keyword', 'regex']).execute();
+  return {
+    keywords: normalizeKeywords(rows.filter((r) => r.type === 'keyword').map((r) => r.value)),
+    regexes: rows.filter((r) => r.type === 'regex' && regexVerdict(r.value) === 'ok').map((r) => r.value),
+  };
+}
+
+/** Whether `ownerUid` has blocked `uid` (who then may not comment on or send danmaku to the owner's videos). */
+export async function isBlockedBy(db: Kysely<Database>, ownerUid: number, uid: number): Promise<boolean> {
+  const row = await db.selectFrom('block_entries').select('id').where('uid', '=', ownerUid).where('type', '=', 'block')
+    .where('target_uid', '=', uid).executeTakeFirst();
+  return !!row;
 }
 
 /** The lists' keys: a keyword matches case-insensitively, everything else exactly. */

@@ -133,11 +133,11 @@ export function createCatalogue(db: Kysely<Database>) {
       return !!row;
     },
     /** The video if this looker may open it (approved, or pending and theirs or staff), else null. */
-    async visibleVideo(videoId: number, looker: Looker | null): Promise<{ videoId: number; durationMs: number; status: 'pending' | 'approved' } | null> {
+    async visibleVideo(videoId: number, looker: Looker | null): Promise<{ videoId: number; durationMs: number; status: 'pending' | 'approved'; uploaderUid: number } | null> {
       const row = await videoBasics(db, videoId);
       if (!row || row.status === 'deleted') return null;
       const visible = row.status === 'approved' || (!!looker && (looker.isStaff || looker.uid === row.uploader_uid));
-      return visible ? { videoId, durationMs: row.duration_ms, status: row.status } : null;
+      return visible ? { videoId, durationMs: row.duration_ms, status: row.status, uploaderUid: row.uploader_uid } : null;
     },
     async userExists(uid: number): Promise<boolean> {
       const row = await db.selectFrom('users').select('uid').where('uid', '=', uid).executeTakeFirst();
@@ -240,10 +240,21 @@ export function createCatalogue(db: Kysely<Database>) {
       }));
     },
 
-    /** Approved videos for the sitemap, newest first. */
-    async sitemapVideos(limit: number): Promise<Array<{ videoId: number; updated: Date }>> {
+    /**
+     * The video sitemap's files: approved videos grouped by ranges of `perFile` ids (file n holds
+     * ids ((n-1)·perFile, n·perFile]), only files with videos, each with its newest change.
+     */
+    async sitemapVideoFiles(perFile: number): Promise<Array<{ file: number; updated: Date }>> {
+      const file = sql<number>`(video_id - 1) / ${sql.lit(Math.floor(perFile))} + 1`;
+      const rows = await db.selectFrom('videos').select([file.as('file'), sql<Date>`max(coalesce(reviewed_at, created_at))`.as('updated')])
+        .where('status', '=', 'approved').groupBy(file).orderBy(file).execute();
+      return rows.map((r) => ({ file: Number(r.file), updated: new Date(r.updated) }));
+    },
+
+    /** The approved videos of one sitemap file (see sitemapVideoFiles), by id. */
+    async sitemapVideos(file: number, perFile: number): Promise<Array<{ videoId: number; updated: Date }>> {
       const rows = await db.selectFrom('videos').select(['video_id', 'created_at', 'reviewed_at']).where('status', '=', 'approved')
-        .orderBy('video_id', 'desc').limit(limit).execute();
+        .where('video_id', '>', (file - 1) * perFile).where('video_id', '<=', file * perFile).orderBy('video_id').execute();
       return rows.map((r) => ({ videoId: r.video_id, updated: r.reviewed_at ?? r.created_at }));
     },
 

@@ -3,7 +3,9 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../app/errors.ts';
 import type { CommentVoteResponse, VideoComment } from '../../src/lib/api/contract.ts';
-import { usersBlockedBy } from './block-lists.ts';
+import { textBlocksOf, usersBlockedBy } from './block-lists.ts';
+import { matchBlockRegexes } from './block-regex.ts';
+import { containsKeyword } from '../../src/lib/block-lists/text-blocks.ts';
 
 /** Formatting the comment editor produces; nothing else survives, and no attribute at all. */
 const ALLOWED_TAGS = ['b', 'strong', 'i', 'em', 'u', 's', 'del', 'strike', 'br', 'p', 'div'];
@@ -19,9 +21,17 @@ export function sanitizeComment(html: string): string {
     allowedSchemes: [], allowedSchemesAppliedToAttributes: [], allowProtocolRelative: false, nestingLimit: 12,
     nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'iframe', 'template'],
   }).trim();
-  const visible = sanitizeHtml(clean, { allowedTags: [], allowedAttributes: {} }).replace(/&nbsp;|\s/g, '');
-  if (!visible) throw new AppError('VALIDATION_FAILED', { issues: [{ path: 'text', message: 'must not be empty' }] });
+  if (!visibleText(clean).replace(/\s/g, '')) throw new AppError('VALIDATION_FAILED', { issues: [{ path: 'text', message: 'must not be empty' }] });
   return clean;
+}
+
+/**
+ * What a reader sees of stored (already sanitised) comment HTML: the text, with paragraphs and
+ * line breaks as line breaks, so block keywords and expressions look at what is shown.
+ */
+export function visibleText(html: string): string {
+  const text = sanitizeHtml(html.replace(/<br\s*\/?>|<\/(p|div)>/gi, '\n'), { allowedTags: [], allowedAttributes: {} });
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
 }
 
 export const parseCommentRoute = (route: string) => {
@@ -57,16 +67,36 @@ export function createCommentService(db: Kysely<Database>) {
       return toComment(await listQuery(uid).where('c.id', '=', id).executeTakeFirstOrThrow());
     },
 
-    /** Newest first, with the viewer's own votes marked, and without the people the viewer blocked. */
+    /**
+     * Newest first, with the viewer's own votes marked, without the people the viewer blocked, and
+     * without the comments the viewer's block keywords or expressions match.
+     *
+     * Blocked people are left out in the query, so pages and the count skip them. Keywords and
+     * expressions are matched on the page read (the expressions off the main thread, with a time
+     * budget): page n always covers the same floors, and `hiddenCommentCount` says how many of
+     * them were left out, as a page that reads "3 comments hidden by your block list" does.
+     * `videoCommentCount` still counts them, so the number of pages never changes under a
+     * reader's feet and no request has to match the whole thread.
+     */
     async list(videoId: number, viewerUid: number | null, page: { page: number; pageSize: number }) {
       const notBlocked = sql<SqlBool>`c.uid NOT IN ${usersBlockedBy(viewerUid ?? -1)}`;
-      const [rows, count] = await Promise.all([
+      const [rows, count, blocks] = await Promise.all([
         listQuery(viewerUid).where('c.video_id', '=', videoId).where(notBlocked).orderBy('c.floor', 'desc')
           .limit(page.pageSize).offset((page.page - 1) * page.pageSize).execute(),
         db.selectFrom('comments as c').select((eb) => eb.fn.countAll<number>().as('n')).where('c.video_id', '=', videoId).where('c.deleted_at', 'is', null)
           .where(notBlocked).executeTakeFirstOrThrow(),
+        viewerUid === null ? null : textBlocksOf(db, viewerUid),
       ]);
-      return { videoCommentCount: Number(count.n), videoCommentList: rows.map(toComment) };
+      let shown = rows;
+      if (blocks && (blocks.keywords.length || blocks.regexes.length)) {
+        const texts = rows.map((r) => visibleText(r.text));
+        // The viewer's own comments always show: they know what they wrote.
+        const candidates = rows.flatMap((r, i) => (r.uid !== viewerUid && !containsKeyword(texts[i], blocks.keywords) ? [i] : []));
+        const regexHits = await matchBlockRegexes(blocks.regexes, candidates.map((i) => texts[i]));
+        const kept = new Set(candidates.filter((_, n) => !regexHits[n]));
+        shown = rows.filter((r, i) => r.uid === viewerUid || kept.has(i));
+      }
+      return { videoCommentCount: Number(count.n), hiddenCommentCount: rows.length - shown.length, videoCommentList: shown.map(toComment) };
     },
 
     /**

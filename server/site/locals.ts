@@ -10,8 +10,10 @@ export interface SiteLocals {
   publicUser(uid: number): Promise<import('../../src/lib/api/contract.ts').PublicProfile | null>;
   /** One video as video?videoId answers it for this request's viewer (pending: uploader and staff only). */
   video(videoId: number, request: Request): Promise<import('../../src/lib/api/contract.ts').VideoDetail | null>;
-  /** Approved videos for the sitemap, newest first. */
-  sitemapVideos(limit: number): Promise<Array<{ videoId: number; updated: Date }>>;
+  /** The video sitemap's files that hold videos, each with its newest change (see SITEMAP_VIDEOS_PER_FILE). */
+  sitemapVideoFiles(): Promise<Array<{ file: number; updated: Date }>>;
+  /** The approved videos of one video sitemap file, by id; empty for a file with none. */
+  sitemapVideos(file: number): Promise<Array<{ videoId: number; updated: Date }>>;
   /** The discovery pages' lists: the same answers as video/home, video/category and video/user. */
   homeVideos(page: SitePage): Promise<SiteVideoList>;
   categoryVideos(category: import('../../src/lib/api/contract.ts').VideoCategory, page: SitePage): Promise<SiteVideoList>;

@@ -3,6 +3,9 @@ import { sql } from 'kysely';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { insertVideo, member } from './media-helpers.ts';
 import { BLOCK_LIST_LIMITS } from '../../src/lib/api/contract.ts';
+import { regexVerdict } from '../../src/lib/validation/regex-safety.ts';
+import en from '../../src/i18n/en.json' with { type: 'json' };
+import zhs from '../../src/i18n/zhs.json' with { type: 'json' };
 
 const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
 
@@ -189,6 +192,88 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
     expect(publicPool.headers.get('cache-control')).toMatch(/^public/);
     expect((await publicPool.json()).danmaku).toHaveLength(2);
     expect((await (await call('GET', `video/comment?videoId=${videoId}`)).json()).videoCommentCount).toBe(2);
+  });
+
+  /** Comments written straight to the database (no rate limit), floors 1..n in order. */
+  async function writeComments(videoId: number, rows: Array<[cookie: string, text: string]>) {
+    await server.db.insertInto('comments').values(rows.map(([cookie, text], i) => ({ video_id: videoId, floor: i + 1, uid: uidOf(cookie), text }))).execute();
+    await server.db.updateTable('videos').set({ comment_floor: rows.length }).where('video_id', '=', videoId).execute();
+  }
+  const commentPage = async (videoId: number, cookie?: string, page = 1, pageSize = 20) => {
+    const res = await call('GET', `video/comment?videoId=${videoId}&page=${page}&pageSize=${pageSize}`, cookie);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    return { cache: res.headers.get('cache-control'), count: body.videoCommentCount, hidden: body.hiddenCommentCount, floors: body.videoCommentList.map((c: { commentIndex: number }) => c.commentIndex) };
+  };
+
+  it('leaves comments matching the viewer\'s keywords and expressions out of their pages, says how many, and keeps pages fixed', async () => {
+    const [viewer, talker, uploader] = await Promise.all(['Reader', 'Chatter', 'Uploader3'].map((n) => member(server, n)));
+    const videoId = await insertVideo(server, uploader, 60_000);
+    await writeComments(videoId, [
+      [talker, 'plain hello'], // 1
+      [talker, '<b>SPOI</b>ler: the butler did it'], // 2: the keyword across formatting, any case
+      [talker, 'Episode  12 was great'], // 3: the expression
+      [viewer, 'no spoilers please, episode 13 soon'], // 4: the viewer's own, always shown
+      [talker, 'spoi<br />ler'], // 5: a line break splits words
+      [talker, 'R&amp;D budget'], // 6: entities are matched as shown (r&d)
+      [talker, '<p>fine</p><p>too</p>'], // 7
+    ]);
+    expect((await add('keyword', { blockKeyword: ' Spoiler ' }, viewer)).status).toBe(200);
+    expect((await add('keyword', { blockKeyword: 'r&d' }, viewer)).status).toBe(200);
+    expect((await add('regex', { blockRegex: 'episode\\s*\\d+' }, viewer)).status).toBe(200);
+
+    const all = await commentPage(videoId, viewer);
+    expect(all).toEqual({ cache: 'private, no-store', count: 7, hidden: 3, floors: [7, 5, 4, 1] });
+    // Page n covers the same floors for everyone; what the lists match is left out of it.
+    expect(await commentPage(videoId, viewer, 1, 3)).toMatchObject({ count: 7, hidden: 1, floors: [7, 5] });
+    expect(await commentPage(videoId, viewer, 2, 3)).toMatchObject({ count: 7, hidden: 2, floors: [4] });
+    expect(await commentPage(videoId, viewer, 3, 3)).toMatchObject({ count: 7, hidden: 0, floors: [1] });
+    // Nobody else is affected, and their answers are personal too (votes are marked).
+    expect(await commentPage(videoId, talker)).toMatchObject({ hidden: 0, floors: [7, 6, 5, 4, 3, 2, 1] });
+    expect(await commentPage(videoId)).toMatchObject({ cache: 'private, no-store', hidden: 0, count: 7 });
+
+    await remove('keyword', { blockKeyword: 'SPOILER' }, viewer);
+    expect((await commentPage(videoId, viewer)).floors).toEqual([7, 5, 4, 2, 1]);
+  });
+
+  it('a slow expression on a long comment leaves that comment out instead of stalling the server', async () => {
+    const [viewer, talker, uploader] = await Promise.all(['Patient', 'Rambler', 'Uploader4'].map((n) => member(server, n)));
+    const videoId = await insertVideo(server, uploader, 60_000);
+    // Passes the safety check (no nesting, two unbounded quantifiers) yet is cubic on "aaa…".
+    expect(regexVerdict('a*a*b')).toBe('ok');
+    await writeComments(videoId, [[talker, 'aab'], [talker, 'a'.repeat(19_000)], [talker, 'a short remark']]);
+    expect((await add('regex', { blockRegex: 'a*a*b' }, viewer)).status).toBe(200);
+    const [slow, meanwhile] = await Promise.all([commentPage(videoId, viewer), commentPage(videoId, talker)]);
+    expect(slow).toMatchObject({ count: 3, hidden: 2, floors: [3] });
+    expect(meanwhile.floors).toEqual([3, 2, 1]);
+    // The matcher recovers for the next answer.
+    expect(await commentPage(videoId, viewer, 2, 1)).toMatchObject({ hidden: 1, floors: [] });
+    expect(await commentPage(videoId, viewer, 1, 1)).toMatchObject({ hidden: 0, floors: [3] });
+  });
+
+  it('refuses comments and danmaku to the videos of an uploader who blocked the member, in their language', async () => {
+    const [uploader, troll, fan] = await Promise.all(['Uploader5', 'Troll', 'Fan'].map((n) => member(server, n)));
+    const videoId = await insertVideo(server, uploader, 60_000);
+    expect((await add('user', { blockUid: uidOf(troll) }, uploader)).status).toBe(200);
+    const comment = { videoId, text: 'hello' };
+    const danmaku = { videoId, time: 1, text: 'hello', color: 'ffffff' };
+
+    for (const [path, body] of [['video/comment/emit', comment], ['video/danmaku/emit', danmaku]] as const) {
+      const refused = await call('POST', path, troll, body);
+      expect([refused.status, await refused.json()]).toEqual([403, expect.objectContaining({ success: false, code: 'BLOCKED_BY_UPLOADER', message: en.api.blockedByUploader })]);
+      const inChinese = await server.api(path, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json', 'X-Client-Language': 'zhs', Cookie: troll } });
+      expect((await inChinese.json()).message).toBe(zhs.api.blockedByUploader);
+      expect((await call('POST', path, fan, body)).status).toBe(200);
+    }
+    expect(await server.db.selectFrom('comments').select('uid').where('video_id', '=', videoId).execute()).toEqual([{ uid: uidOf(fan) }]);
+    // The refusals cost no rate limit: once unblocked, the member writes at once.
+    await remove('user', { blockUid: uidOf(troll) }, uploader);
+    expect((await call('POST', 'video/comment/emit', troll, comment)).status).toBe(200);
+    expect((await call('POST', 'video/danmaku/emit', troll, danmaku)).status).toBe(200);
+    // Blocking the other way round is the member's own choice and refuses nothing.
+    const other = await insertVideo(server, troll, 60_000);
+    await add('user', { blockUid: uidOf(troll) }, fan);
+    expect((await call('POST', 'video/comment/emit', fan, { videoId: other, text: 'hi' })).status).toBe(200);
   });
 
   it('caps the tag list at 100, counted under a lock so racing adds cannot pass it', async () => {

@@ -3,8 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { sql, type SqlBool } from 'kysely';
 import { startTestServer, type TestServer } from './harness.ts';
 import { makeVideo, member, statusOf, upload, useVideoFixtures } from './media-helpers.ts';
+import { damageMediaData } from '../fixtures/damaged-video.ts';
+import { transcodeJob } from '../../server/media/pipeline.ts';
+import { createLogger } from '../../server/logger.ts';
 
 useVideoFixtures();
 
@@ -61,6 +65,33 @@ describe('probing uploaded media', () => {
     const cut = await statusOf(server, cookie, await upload(server, cookie, whole.slice(0, Math.floor(whole.length * 0.3))));
     expect(cut.status).toBe('rejected');
     expect(['NOT_A_VIDEO', 'CORRUPT']).toContain(cut.reason);
+  });
+
+  it('rejects a file whose header is whole but whose frames are damaged, at the probe', async () => {
+    const damaged = damageMediaData(await makeVideo(6, 'damaged.mp4'));
+    const status = await statusOf(server, cookie, await upload(server, cookie, damaged));
+    expect(status).toMatchObject({ status: 'rejected', reason: 'CORRUPT', renditions: [] });
+    const jobs = await server.db.selectFrom('jobs').select('kind').where(sql<SqlBool>`payload->>'mediaId' = ${status.mediaId}`).execute();
+    expect(jobs).toEqual([{ kind: 'media.probe' }]); // never queued for transcoding
+  });
+
+  it('marks the media failed when transcoding fails on its last attempt, and only then', async () => {
+    const uid = Number(/uid=(\d+)/.exec(cookie)![1]);
+    const mediaId = 'f'.repeat(24);
+    await server.db.insertInto('uploads').values({ id: 'gone'.repeat(8), uid, file_name: 'gone.mp4', size: 1, max_duration_seconds: 1800, expires_at: new Date(), media_id: mediaId }).execute();
+    await server.db.insertInto('media').values({ media_id: mediaId, upload_id: 'gone'.repeat(8), uid, status: 'probed', duration_ms: 2000, width: 320, height: 240 }).execute();
+    const scratch = await mkdtemp(join(tmpdir(), 'kiraboshi-failing-'));
+    try {
+      // The upload's file is missing, so ffmpeg fails however often it is asked.
+      const job = transcodeJob({ db: server.db, uploadDir: scratch, mediaDir: scratch, logger: createLogger('error') });
+      const statusNow = async () => (await server.db.selectFrom('media').select('status').where('media_id', '=', mediaId).executeTakeFirstOrThrow()).status;
+      await expect(job({ mediaId }, { attempt: 1, isLastAttempt: false })).rejects.toThrow(/ffmpeg failed/);
+      expect(await statusNow()).toBe('transcoding');
+      await expect(job({ mediaId }, { attempt: 5, isLastAttempt: true })).rejects.toThrow(/ffmpeg failed/);
+      expect(await statusNow()).toBe('failed');
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
   });
 
   it('shows a media item to its owner only', async () => {

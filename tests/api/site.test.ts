@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
-import { startTestServer, type TestServer } from './harness.ts';
+import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
+import { localizedUrls, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS, SITEMAP_VIDEOS_PER_FILE_MAX, urlSet } from '../../src/lib/navigation/sitemap.ts';
 import { hashToken } from '../../server/services/sessions.ts';
 
 const built = existsSync('dist/server/entry.mjs');
@@ -155,13 +156,73 @@ describe.skipIf(!built)('site served by the server (needs `npm run build`)', () 
       server.db.insertInto('videos').values({ uploader_uid: user.uid, title: 'p', status: 'pending' }).returning('video_id').executeTakeFirstOrThrow(),
     ]);
     const index = await (await get('/sitemap.xml')).text();
-    expect(index).toContain('<loc>http://localhost:4321/sitemap-videos.xml</loc>');
-    const response = await get('/sitemap-videos.xml');
+    expect(index).toContain('<loc>http://localhost:4321/sitemap-videos-1.xml</loc>');
+    const response = await get('/sitemap-videos-1.xml');
     expect(response.headers.get('cache-control')).toBe('public, max-age=300');
     const xml = await response.text();
     expect(xml).toContain(`<url><loc>http://localhost:4321/ja/video/kv${approved.video_id}</loc><lastmod>2026-11-20T08:00:00.000Z</lastmod>`);
     expect(xml).toContain(`hreflang="x-default" href="http://localhost:4321/video/kv${approved.video_id}"`);
     expect(xml).not.toContain(`/video/kv${pending.video_id}<`);
+  });
+});
+
+describe.skipIf(!built).each(BACKENDS)('the video sitemap in files on %s', (backend) => {
+  let server: TestServer;
+  const get = (path: string) => fetch(server.baseUrl + path, { redirect: 'manual' });
+  /** The index's video files: path and lastmod. */
+  const indexed = async () => [...(await (await get('/sitemap.xml')).text()).matchAll(/<loc>[^<]*(\/sitemap-videos-\d+\.xml)<\/loc><lastmod>([^<]+)</g)].map((m) => [m[1], m[2]]);
+  const videoIdsIn = async (path: string) => [...(await (await get(path)).text()).matchAll(/<loc>http:\/\/localhost:4321\/video\/kv(\d+)<\/loc>/g)].map((m) => Number(m[1]));
+
+  beforeAll(async () => {
+    server = await startTestServer(backend, { site: true, env: { SITEMAP_VIDEOS_PER_FILE: '3' } });
+  });
+  afterAll(() => server?.close());
+
+  it('splits the videos into files of the configured size, listed by the index with their newest change, updated without a rebuild', async () => {
+    const user = await server.db.insertInto('users').values({ username: 'prolific' }).returning('uid').executeTakeFirstOrThrow();
+    const day = (d: number) => new Date(Date.UTC(2026, 10, d, 8));
+    // Ids 1-8: six approved, a pending one (6) and a deleted one (8); files hold ids 1-3, 4-6, 7-9.
+    const statuses = ['approved', 'approved', 'approved', 'approved', 'approved', 'pending', 'approved', 'deleted'] as const;
+    const rows = await server.db.insertInto('videos')
+      .values(statuses.map((status, i) => ({ uploader_uid: user.uid, title: `v${i + 1}`, status, reviewed_at: status === 'approved' ? day(i + 1) : null })))
+      .returning('video_id').execute();
+    const ids = rows.map((r) => Number(r.video_id));
+    expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+
+    expect(await indexed()).toEqual([
+      ['/sitemap-videos-1.xml', day(3).toISOString()],
+      ['/sitemap-videos-2.xml', day(5).toISOString()],
+      ['/sitemap-videos-3.xml', day(7).toISOString()],
+    ]);
+    expect(await videoIdsIn('/sitemap-videos-1.xml')).toEqual([1, 2, 3]);
+    expect(await videoIdsIn('/sitemap-videos-2.xml')).toEqual([4, 5]);
+    expect(await videoIdsIn('/sitemap-videos-3.xml')).toEqual([7]);
+    for (const missing of ['/sitemap-videos-4.xml', '/sitemap-videos-0.xml', '/sitemap-videos-x.xml', '/sitemap-videos.xml']) {
+      expect((await get(missing)).status, missing).toBe(404);
+    }
+
+    // Approving the pending video changes its file and the index at once; a new video opens a file.
+    const now = new Date();
+    await server.db.updateTable('videos').set({ status: 'approved', reviewed_at: now }).where('video_id', '=', 6).execute();
+    await server.db.insertInto('videos').values(['v9', 'v10'].map((title) => ({ uploader_uid: user.uid, title, status: 'approved' as const, reviewed_at: now }))).execute();
+    expect(await videoIdsIn('/sitemap-videos-2.xml')).toEqual([4, 5, 6]);
+    expect(await videoIdsIn('/sitemap-videos-3.xml')).toEqual([7, 9]);
+    expect(await videoIdsIn('/sitemap-videos-4.xml')).toEqual([10]);
+    expect(await indexed()).toEqual([
+      ['/sitemap-videos-1.xml', day(3).toISOString()],
+      ['/sitemap-videos-2.xml', now.toISOString()],
+      ['/sitemap-videos-3.xml', now.toISOString()],
+      ['/sitemap-videos-4.xml', now.toISOString()],
+    ]);
+  });
+});
+
+describe('video sitemap files', () => {
+  it('stay within the protocol\'s 50,000 URLs and 50 MB at the largest file size, even with long ids and a long origin', () => {
+    const origin = `https://${'k'.repeat(104)}.example`; // 120 characters
+    const xml = urlSet(Array.from({ length: SITEMAP_VIDEOS_PER_FILE_MAX }, (_, i) => localizedUrls(origin, `/video/kv${9_007_199_254_740_991 - i}`, new Date())).join(''));
+    expect(xml.match(/<url>/g)!.length).toBeLessThanOrEqual(SITEMAP_MAX_URLS);
+    expect(Buffer.byteLength(xml)).toBeLessThan(SITEMAP_MAX_BYTES);
   });
 });
 

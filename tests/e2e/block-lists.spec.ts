@@ -85,3 +85,57 @@ test('blocking an uploader from their page leaves their videos out of the member
   await expect(lists.locator('[data-block-empty]')).toBeVisible();
   expect(await homeIds()).toContain(videoId);
 });
+
+test('a member the uploader blocked is told why a comment or danmaku is refused, and keeps what they typed', async ({ page, browser }) => {
+  test.setTimeout(90_000); // publishing runs the real ffmpeg pipeline
+  const uploaderPage = await (await browser.newContext()).newPage();
+  await signUpByApi(uploaderPage, 'Strict');
+  const { videoId } = await publishVideoByApi(uploaderPage, { title: 'No trolls here' });
+  const troll = await signUpByApi(page, 'Rude');
+  expect((await uploaderPage.request.post(`${E2E_BASE_URL}/api/block/user`, { data: { blockUid: troll.uid } })).ok()).toBe(true);
+  await uploaderPage.context().close();
+
+  await page.goto(`/en/video/kv${videoId}`);
+  await waitForIslands(page);
+  await expect(page.locator('[data-player]')).toHaveAttribute('data-source', /hls\.js|native/);
+  const danmaku = page.locator('[data-danmaku-input]');
+  await danmaku.fill('first!!');
+  await danmaku.press('Enter');
+  await expect(page.locator('.toast', { hasText: msg('en', 'api.blockedByUploader') })).toBeVisible();
+  await expect(danmaku).toHaveValue('first!!');
+
+  await page.locator('astro-island:has([data-comments])').scrollIntoViewIfNeeded();
+  await waitForIslands(page);
+  const section = page.locator('[data-comments]');
+  const input = section.getByRole('textbox');
+  await input.click();
+  await page.keyboard.type('A long thought I do not want to lose');
+  await section.locator('[data-comment-send]').click();
+  await expect(section.locator('[data-comment-error]')).toHaveText(msg('en', 'api.blockedByUploader'));
+  await expect(input).toHaveText('A long thought I do not want to lose');
+  await expect(section.locator('[data-comments-empty]')).toBeVisible();
+  if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/blocked-by-uploader.png`, fullPage: true });
+});
+
+test('comments matching the member’s keywords and expressions are left out, with a note saying how many', async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  const talkerPage = await (await browser.newContext()).newPage();
+  await signUpByApi(talkerPage, 'Talkative');
+  const { videoId } = await publishVideoByApi(talkerPage, { title: 'Finale discussion' });
+  for (const text of ['What a finale', 'SPOILER: the hero wins', 'Episode 12 was better']) {
+    expect((await talkerPage.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, { data: { videoId, text } })).ok()).toBe(true);
+  }
+  await talkerPage.context().close();
+
+  await signUpByApi(page, 'Careful');
+  await page.request.post(`${E2E_BASE_URL}/api/block/keyword`, { data: { blockKeyword: 'spoiler' } });
+  await page.request.post(`${E2E_BASE_URL}/api/block/regex`, { data: { blockRegex: 'episode \\d+' } });
+  await page.goto(`/en/video/kv${videoId}`);
+  await page.locator('astro-island:has([data-comments])').scrollIntoViewIfNeeded();
+  await waitForIslands(page);
+  const section = page.locator('[data-comments]');
+  await expect(section.locator('[data-comment] [data-comment-text]')).toHaveText(['What a finale']);
+  await expect(section.locator('[data-comments-hidden]')).toHaveText(fill(msg('en', 'comments.hiddenByBlocks'), { count: 2 }));
+  await expect(section.locator('[data-comment-count]')).toHaveText('3');
+  if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/comments-hidden.png`, fullPage: true });
+});

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { E2E_BASE_URL, adminRequest, logInAsAdmin, makeClip, msg, signUpByApi, waitForIslands } from './helpers.ts';
+import { damageMediaData } from '../fixtures/damaged-video.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -63,6 +64,27 @@ test('guests are asked to log in; without a file the toast says so; a file that 
   await expect(page.locator('[data-start]')).toBeDisabled();
   await shoot(page, 'upload-refused');
   expect(tusRequests).toEqual([]);
+});
+
+test('a file the browser check accepts but the server refuses while processing shows the reason in the page’s language', async ({ page }) => {
+  test.setTimeout(60_000);
+  // Whole header (duration, size, codecs) and damaged frames: mediainfo.js only reads the header.
+  const damaged = join(dir, 'damaged.mp4');
+  writeFileSync(damaged, damageMediaData(await makeClip(6, '640x360')));
+  await signUpByApi(page, 'アップローダー');
+  await page.goto('/ja/upload');
+  await waitForIslands(page);
+  await page.locator('input[name="video"]').setInputFiles(damaged);
+  await expect(page.locator('[data-check="ok"]')).toContainText('AVC', { timeout: 15_000 });
+  await page.locator('[data-start]').click();
+  await expect(page.locator('[data-upload-state]')).toHaveAttribute('data-upload-state', 'success', { timeout: 30_000 });
+  const processing = page.locator('[data-media-status]');
+  await expect(processing).toHaveAttribute('data-media-status', 'rejected', { timeout: 30_000 });
+  await expect(processing.locator('[data-refusal="CORRUPT"]')).toHaveText(msg('ja', 'upload.reason.CORRUPT'));
+  // Nothing to publish; starting over is offered.
+  await expect(page.locator('[data-upload-form]')).toHaveCount(0);
+  await expect(processing.getByRole('button', { name: msg('ja', 'upload.another') })).toBeVisible();
+  await shoot(page, 'upload-refused-by-server');
 });
 
 test('a member uploads a clip with pause, resume and a reload, sets cover and tags, publishes; the administrator approves it', async ({ page, browser }) => {

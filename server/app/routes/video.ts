@@ -15,7 +15,7 @@ import { preferredEncoding } from '../../http/content-encoding.ts';
 import { createCommentService, parseCommentRoute } from '../../services/comments.ts';
 import { hitRateLimit, LIMITS } from '../../services/rate-limit.ts';
 import type { IncomingMessage } from 'node:http';
-import { createBlockListService } from '../../services/block-lists.ts';
+import { createBlockListService, isBlockedBy } from '../../services/block-lists.ts';
 
 async function lookerOf(c: Context<AppEnv>): Promise<Looker | null> {
   const viewer = await getViewer(c);
@@ -42,6 +42,17 @@ async function listViewer(c: Context<AppEnv>): Promise<{ viewerUid: number | nul
   const viewer = await getViewer(c);
   const filters = await blockLists(c).filtersFor(viewer?.uid ?? null);
   return { viewerUid: filters.videos ? viewer!.uid : null, personal: filters.videos, people: filters.people };
+}
+
+/**
+ * The video a member writes to (danmaku, comments): visible to them, and not by an uploader who
+ * blocked them. Checked before any rate limit, so a refusal costs nothing.
+ */
+async function videoToWriteTo(c: Context<AppEnv>, viewer: { uid: number; roles: string[] }, videoId: number) {
+  const video = await c.get('catalogue').visibleVideo(videoId, { uid: viewer.uid, isStaff: isStaff(viewer.roles) });
+  if (!video) throw new AppError('NOT_FOUND');
+  if (await isBlockedBy(c.get('deps').db, video.uploaderUid, viewer.uid)) throw new AppError('BLOCKED_BY_UPLOADER');
+  return video;
 }
 
 /** Public lists may sit in a shared cache briefly; personal answers never. */
@@ -178,8 +189,7 @@ export function videoRoutes() {
   app.post('/danmaku/emit', async (c) => {
     const viewer = await requireMember(c);
     const body = validate(C.danmakuEmitBody, await c.req.json().catch(() => null));
-    const video = await c.get('catalogue').visibleVideo(body.videoId, { uid: viewer.uid, isStaff: isStaff(viewer.roles) });
-    if (!video) throw new AppError('NOT_FOUND');
+    const video = await videoToWriteTo(c, viewer, body.videoId);
     const danmaku = await danmakuService(c).emit(viewer.uid, video.durationMs, body);
     return c.json({ success: true, danmaku } satisfies C.DanmakuEmitResponse);
   });
@@ -188,8 +198,7 @@ export function videoRoutes() {
   app.post('/comment/emit', async (c) => {
     const viewer = await requireMember(c);
     const body = validate(C.commentEmitBody, await c.req.json().catch(() => null));
-    const video = await c.get('catalogue').visibleVideo(body.videoId, { uid: viewer.uid, isStaff: isStaff(viewer.roles) });
-    if (!video) throw new AppError('NOT_FOUND');
+    await videoToWriteTo(c, viewer, body.videoId);
     await hitRateLimit(c.get('deps').db, `comment:${viewer.uid}`, LIMITS.commentPerUser);
     const comment = await commentService(c).emit(viewer.uid, body.videoId, body.text);
     return c.json({ success: true, comment } satisfies C.CommentEmitResponse);
@@ -198,6 +207,7 @@ export function videoRoutes() {
     const { videoId, ...page } = validate(C.commentListQuery, c.req.query());
     const looker = await lookerOf(c);
     if (!(await c.get('catalogue').visibleVideo(videoId, looker))) throw new AppError('NOT_FOUND');
+    // Always personal: votes are marked and block lists applied for the viewer.
     cacheFor(c, true);
     return c.json({ success: true, ...(await commentService(c).list(videoId, looker?.uid ?? null, page)) } satisfies C.CommentListResponse);
   });

@@ -51,6 +51,7 @@ export default function Comments({ locale, videoId, messages }: { locale: Locale
   const [page, setPage] = useState(1);
   const [comments, setComments] = useState<VideoComment[] | null>(null);
   const [count, setCount] = useState(0);
+  const [hiddenOnPage, setHiddenOnPage] = useState(0);
   const [loadError, setLoadError] = useState('');
   const [sendError, setSendError] = useState('');
   const [sending, setSending] = useState(false);
@@ -64,6 +65,7 @@ export default function Comments({ locale, videoId, messages }: { locale: Locale
       const answer = await getComments(videoId, target, PAGE_SIZE);
       setComments(answer.videoCommentList);
       setCount(answer.videoCommentCount);
+      setHiddenOnPage(answer.hiddenCommentCount ?? 0);
       setLoadError('');
     } catch (error) {
       setLoadError(error instanceof HttpError ? errorMessage(error, t) : t('comments.loadFailed'));
@@ -137,7 +139,7 @@ export default function Comments({ locale, videoId, messages }: { locale: Locale
 
       {loadError && <p className="auth-error" role="alert">{loadError}</p>}
       {comments === null && !loadError && <p className="field-hint" aria-busy="true">{t('comments.loading')}</p>}
-      {comments?.length === 0 && <p className="comments-empty" data-comments-empty>{t('comments.empty')}</p>}
+      {comments?.length === 0 && !hiddenOnPage && <p className="comments-empty" data-comments-empty>{t('comments.empty')}</p>}
 
       <ol className="comment-list">
         {comments?.map((c) => {
@@ -179,6 +181,7 @@ export default function Comments({ locale, videoId, messages }: { locale: Locale
           );
         })}
       </ol>
+      {hiddenOnPage > 0 && <p className="field-hint comments-hidden" data-comments-hidden={hiddenOnPage}>{t('comments.hiddenByBlocks', { count: hiddenOnPage })}</p>}
 
       {pages > 1 && (
         <nav className="pager" aria-label={t('comments.pages')}>

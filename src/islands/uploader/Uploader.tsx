@@ -117,6 +117,8 @@ export default function Uploader({ locale, messages }: { locale: Locale; message
 
   const format = byteFormatters(locale);
   const refused = media?.status === 'rejected' || media?.status === 'failed';
+  // Rejected files carry the probe's reason; a failure without one is ours (processing gave up).
+  const refusal = media?.reason ?? (media?.status === 'failed' ? 'FAILED' : 'CORRUPT');
   const uploading = view !== null && view.state !== 'error';
   return (
     <div className="uploader" data-uploader={view ? 'uploading' : 'choose'}>
@@ -154,7 +156,7 @@ export default function Uploader({ locale, messages }: { locale: Locale; message
             <div className="processing" data-media-status={media?.status ?? 'uploaded'}>
               <span className="field-label">{t('upload.processing')}</span>
               {refused
-                ? <p className="auth-error" role="alert" data-refusal={media?.reason ?? 'CORRUPT'}>{t(`upload.reason.${media?.reason ?? 'CORRUPT'}`, { minutes: MAX_VIDEO_DURATION_SECONDS / 60 })}</p>
+                ? <p className="auth-error" role="alert" data-refusal={refusal}>{t(`upload.reason.${refusal}`, { minutes: MAX_VIDEO_DURATION_SECONDS / 60 })}</p>
                 : <p className="processing-status">{t(`upload.status.${media?.status ?? 'uploaded'}`)}</p>}
               {refused && <button type="button" className="button secondary" onClick={reset}>{t('upload.another')}</button>}
             </div>

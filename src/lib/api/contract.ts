@@ -12,7 +12,7 @@ export const ERROR_CODES = [
   'INVALID_CREDENTIALS', 'COOLING_DOWN', 'DAILY_LIMIT', 'ACCOUNT_TOO_NEW', 'USER_BLOCKED', 'LAST_ROOT',
   'SECOND_FACTOR_REQUIRED', 'SECOND_FACTOR_INVALID', 'SECOND_FACTOR_LOCKED', 'NOT_AN_IMAGE', 'UPLOAD_EXPIRED',
   'MEDIA_NOT_READY', 'MEDIA_REJECTED', 'TAG_EXISTS',
-  'BLOCK_LIST_FULL', 'BLOCK_SELF', 'UNSAFE_REGEX', 'INVALID_REGEX',
+  'BLOCK_LIST_FULL', 'BLOCK_SELF', 'UNSAFE_REGEX', 'INVALID_REGEX', 'BLOCKED_BY_UPLOADER',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -428,7 +428,14 @@ export interface VideoComment {
   commentIndex: number;
 }
 export interface CommentEmitResponse { success: true; comment: VideoComment }
-export interface CommentListResponse { success: true; videoCommentCount: number; videoCommentList: VideoComment[] }
+export interface CommentListResponse {
+  success: true;
+  /** Every comment but those of people the viewer blocked (pages are counted from it). */
+  videoCommentCount: number;
+  /** How many comments of this page the viewer's block keywords or expressions left out. */
+  hiddenCommentCount: number;
+  videoCommentList: VideoComment[];
+}
 export interface CommentVoteResponse { success: true; upvoteCount: number; downvoteCount: number; isUpvote: boolean; isDownvote: boolean }
 
 // ---- History ----

@@ -1,4 +1,5 @@
 import type { Danmaku } from '../api/contract.ts';
+import { compileBlockRegexes, containsKeyword, matchesAnyRegex, normalizeKeywords } from '../block-lists/text-blocks.ts';
 
 /** What a viewer chose not to see (player settings and block lists). */
 export interface DanmakuBlocking {
@@ -16,20 +17,12 @@ export const NO_BLOCKING: DanmakuBlocking = { scroll: false, top: false, bottom:
 
 /** The predicate the engine applies to each comment before it enters the stage. */
 export function danmakuFilter(blocking: DanmakuBlocking): (item: Danmaku) => boolean {
-  const keywords = blocking.keywords.map((k) => k.trim().toLowerCase()).filter(Boolean);
-  const regexes = blocking.regexes.flatMap((source) => {
-    try {
-      return [new RegExp(source, 'iu')];
-    } catch {
-      return [];
-    }
-  });
+  const keywords = normalizeKeywords(blocking.keywords);
+  const regexes = compileBlockRegexes(blocking.regexes);
   return (item) => {
     const scrolling = item.mode === 'rtl' || item.mode === 'ltr';
     if ((scrolling && blocking.scroll) || (item.mode === 'top' && blocking.top) || (item.mode === 'bottom' && blocking.bottom)) return false;
     if (blocking.colored && item.color.toLowerCase() !== 'ffffff') return false;
-    const text = item.text.toLowerCase();
-    if (keywords.some((k) => text.includes(k))) return false;
-    return !regexes.some((r) => r.test(item.text));
+    return !containsKeyword(item.text, keywords) && !matchesAnyRegex(item.text, regexes);
   };
 }

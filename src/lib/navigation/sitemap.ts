@@ -6,6 +6,19 @@ const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(
 const SITEMAP_LOCALES = LOCALES.filter((l) => l !== 'ii');
 export const SITEMAP_HEADERS = { 'Content-Type': 'application/xml; charset=utf-8' };
 
+/**
+ * The video sitemap is split into files by ranges of video ids (file n holds the approved videos
+ * with ids ((n-1)·size, n·size]), so a file keeps its content as videos are added and the index
+ * lists only files that have videos. sitemaps.org allows 50,000 URLs and 50 MB per file; each
+ * video is one <url> per language with ten alternates, about 13 KB for a 16-digit id under a
+ * 47-character origin, so 2,500 videos stay under both limits for origins up to 120 characters.
+ */
+export const SITEMAP_VIDEOS_PER_FILE = 2000;
+export const SITEMAP_VIDEOS_PER_FILE_MAX = 2500;
+export const SITEMAP_MAX_URLS = 50_000;
+export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
+export const videoSitemapPath = (file: number) => `/sitemap-videos-${file}.xml`;
+
 function alternates(origin: string, route: string): string {
   return [
     ...SITEMAP_LOCALES.map((alt) => `<xhtml:link rel="alternate" hreflang="${LOCALE_INFO[alt].htmlLang}" href="${escapeXml(origin + localizePath(route, alt))}"/>`),
