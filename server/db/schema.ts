@@ -158,6 +158,8 @@ export interface MediaTable {
   height: number | null;
   video_codec: string | null;
   audio_codec: string | null;
+  /** Frames per second (ffprobe's average); null when unknown. */
+  frame_rate: number | null;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
   renditions: ColumnType<number[], number[] | undefined, number[]>;

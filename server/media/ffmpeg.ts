@@ -56,6 +56,15 @@ export interface ProbeResult {
   height: number;
   videoCodec: string;
   audioCodec: string | null;
+  /** Average frames per second, or null when the file does not say (or says something absurd). */
+  frameRate: number | null;
+}
+
+/** ffprobe's '30000/1001' or '25/1' as a number; '0/0' and rates no real video has are unknown (null). */
+export function parseFrameRate(value: string | undefined): number | null {
+  const [num, den = '1'] = (value ?? '').split('/');
+  const rate = Number(num) / Number(den);
+  return Number.isFinite(rate) && rate >= 1 && rate <= 240 ? rate : null;
 }
 
 export type ProbeFailure = 'NOT_A_VIDEO' | 'CORRUPT';
@@ -79,7 +88,10 @@ export async function probeVideo(file: string): Promise<{ ok: true; result: Prob
   if (code !== 0) return { ok: false, reason: 'NOT_A_VIDEO' };
   const info = JSON.parse(stdout || '{}') as {
     format?: { duration?: string; format_name?: string };
-    streams?: Array<{ index?: number; codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; disposition?: { attached_pic?: number } }>;
+    streams?: Array<{
+      index?: number; codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; avg_frame_rate?: string; r_frame_rate?: string;
+      disposition?: { attached_pic?: number };
+    }>;
   };
   // A still picture is not a video, even inside a container that allows one.
   const video = info.streams?.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic && !['mjpeg', 'png', 'gif', 'webp', 'bmp'].includes(s.codec_name ?? ''));
@@ -90,5 +102,7 @@ export async function probeVideo(file: string): Promise<{ ok: true; result: Prob
   // to transcode it again and again): some frames must decode from the start.
   if ((await framesDecodedAtStart(file, video.index ?? 0)) === 0) return { ok: false, reason: 'CORRUPT' };
   const audio = info.streams?.find((s) => s.codec_type === 'audio');
-  return { ok: true, result: { durationMs: Math.round(seconds * 1000), width: video.width, height: video.height, videoCodec: video.codec_name ?? 'unknown', audioCodec: audio?.codec_name ?? null } };
+  return { ok: true, result: { durationMs: Math.round(seconds * 1000), width: video.width, height: video.height, videoCodec: video.codec_name ?? 'unknown', audioCodec: audio?.codec_name ?? null,
+    frameRate: parseFrameRate(video.avg_frame_rate) ?? parseFrameRate(video.r_frame_rate),
+  } };
 }

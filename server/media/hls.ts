@@ -43,16 +43,25 @@ export async function transcodeRung(input: string, outDir: string, rung: Rung, h
 /** RFC 6381 codec string: avc1, Main profile (4d), constraint_set1 as x264 writes it for Main (40), the rung's level as hex. */
 export const codecString = (rung: Rung) => `avc1.4d40${Math.round(Number(rung.level) * 10).toString(16).padStart(2, '0')}`;
 
-/** Writes the master playlist for the rungs done so far (atomically: players never read half a file). */
-export async function writeMaster(outDir: string, rungs: Rung[], width: number, height: number, hasAudio: boolean) {
+export interface MasterSource { width: number; height: number; hasAudio: boolean; /** The source's (every rung keeps it); null: not advertised. */ frameRate: number | null }
+
+/** The master playlist for the rungs done so far. FRAME-RATE (three decimals, RFC 8216) lets players step one frame. */
+export function masterPlaylist(rungs: readonly Rung[], source: MasterSource): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  const frameRate = source.frameRate ? `,FRAME-RATE=${source.frameRate.toFixed(3)}` : '';
   for (const r of rungs) {
-    const w = Math.round((width / height) * r.height / 2) * 2;
-    const codecs = [codecString(r), ...(hasAudio ? ['mp4a.40.2'] : [])].join(',');
-    lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${(r.videoKbps + (hasAudio ? r.audioKbps : 0)) * 1000},RESOLUTION=${w}x${r.height},CODECS="${codecs}"`, `${r.height}p/index.m3u8`);
+    const w = Math.round((source.width / source.height) * r.height / 2) * 2;
+    const codecs = [codecString(r), ...(source.hasAudio ? ['mp4a.40.2'] : [])].join(',');
+    const bandwidth = (r.videoKbps + (source.hasAudio ? r.audioKbps : 0)) * 1000;
+    lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth},RESOLUTION=${w}x${r.height}${frameRate},CODECS="${codecs}"`, `${r.height}p/index.m3u8`);
   }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes the master playlist atomically: players never read half a file. */
+export async function writeMaster(outDir: string, rungs: Rung[], source: MasterSource) {
   const tmp = join(outDir, 'master.m3u8.tmp');
-  await writeFile(tmp, `${lines.join('\n')}\n`);
+  await writeFile(tmp, masterPlaylist(rungs, source));
   await rename(tmp, join(outDir, 'master.m3u8'));
 }
 

@@ -35,12 +35,12 @@ export function probeJob(options: { db: Kysely<Database>; uploadDir: string; log
       await db.updateTable('media').set({ status: 'rejected', reason: probe.reason, updated_at: now }).where('media_id', '=', mediaId).execute();
       return;
     }
-    const { durationMs, width, height, videoCodec, audioCodec } = probe.result;
+    const { durationMs, width, height, videoCodec, audioCodec, frameRate } = probe.result;
     const tooLong = durationMs > media.max_duration_seconds * 1000;
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('media').set({
         status: tooLong ? 'rejected' : 'probed', reason: tooLong ? 'TOO_LONG' : null,
-        duration_ms: durationMs, width, height, video_codec: videoCodec, audio_codec: audioCodec, updated_at: now,
+        duration_ms: durationMs, width, height, video_codec: videoCodec, audio_codec: audioCodec, frame_rate: frameRate, updated_at: now,
       }).where('media_id', '=', mediaId).execute();
       if (!tooLong) await enqueueJob(trx, TRANSCODE_JOB, { mediaId });
     });
@@ -83,7 +83,7 @@ export function transcodeJob(options: { db: Kysely<Database>; uploadDir: string;
       const started = performance.now();
       await transcodeRung(input, outDir, rung, hasAudio);
       done.push(rung);
-      await writeMaster(outDir, done, width, height, hasAudio);
+      await writeMaster(outDir, done, { width, height, hasAudio, frameRate: media.frame_rate });
       if (done.length === 1) await makePoster(input, outDir, media.duration_ms!);
       await db.updateTable('media').set({ status: 'playable', renditions: done.map((r) => r.height), updated_at: new Date() })
         .where('media_id', '=', mediaId).execute();

@@ -38,6 +38,8 @@ describe('probing uploaded media', () => {
     // Each rung advertises the H.264 level it was encoded at (3.0 for 360p, 3.1 for 720p).
     expect(master).toContain('CODECS="avc1.4d401e,mp4a.40.2"');
     expect(master).toContain('CODECS="avc1.4d401f,mp4a.40.2"');
+    // The source's frame rate (ffprobe), which players step frames by.
+    expect(master.match(/,FRAME-RATE=25\.000,/g)).toHaveLength(2);
     for (const rung of ['360p', '720p']) {
       const playlist = await (await fetch(`${server.baseUrl}/media/hls/${mediaId}/${rung}/index.m3u8`)).text();
       expect(playlist).toContain('#EXT-X-MAP:URI="init.mp4"');

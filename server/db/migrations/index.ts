@@ -11,6 +11,7 @@ import * as m0009 from './0009_renditions.ts';
 import * as m0010 from './0010_catalogue.ts';
 import * as m0011 from './0011_danmaku_comments_history.ts';
 import * as m0012 from './0012_block_lists.ts';
+import * as m0013 from './0013_frame_rate.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010_catalogue': m0010,
   '0011_danmaku_comments_history': m0011,
   '0012_block_lists': m0012,
+  '0013_frame_rate': m0013,
 };

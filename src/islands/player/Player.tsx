@@ -17,6 +17,7 @@ import {
   type PlayerAction,
 } from '../../lib/player/shortcuts.ts';
 import { resumePosition, HISTORY_INTERVAL_MS } from '../../lib/player/resume.ts';
+import { FrameTracker, trackFrames } from '../../lib/player/frames.ts';
 import { $playerSettings, updatePlayerSettings, type PlayerSettings } from '../../lib/stores/player-settings.ts';
 import { $blockLists, loadBlockLists } from '../../lib/stores/block-lists.ts';
 import { $selfUser } from '../../lib/stores/self-user.ts';
@@ -37,8 +38,6 @@ export interface PlayerPart { id: number; title: string; link: string | null; po
 interface Props { locale: Locale; messages: Messages; videoId: number; title: string; parts: PlayerPart[] }
 
 type Panel = 'quality' | 'rate' | 'volume' | 'danmaku' | 'settings' | null;
-/** Frame step when the stream does not say its frame rate. */
-const FRAME_SECONDS = 1 / 30;
 const CONTROLS_HIDE_MS = 2500;
 
 const overlayOptions = (s: PlayerSettings, keywords: readonly string[], regexes: readonly string[]): OverlayOptions => ({
@@ -62,6 +61,7 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const overlay = useRef<DanmakuOverlay | null>(null);
   const source = useRef<HlsSource | null>(null);
+  const frames = useRef(new FrameTracker());
 
   const [partIndex, setPartIndex] = useState(0);
   const part = parts[partIndex];
@@ -80,6 +80,7 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
   const [danmaku, setDanmaku] = useState<readonly Danmaku[]>([]);
   const [fullscreen, setFullscreen] = useState(false);
   const [webFullscreen, setWebFullscreen] = useState(false);
+  const [pictureInPicture, setPictureInPicture] = useState(false);
   const [controlsShown, setControlsShown] = useState(true);
   const [sourceKind, setSourceKind] = useState('');
   const hideTimer = useRef<number>(0);
@@ -109,6 +110,12 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
       source.current?.destroy();
       source.current = null;
     };
+  }, [part?.link]);
+
+  // ---- Frames on screen, for frame steps at the stream's own rate ----
+  useEffect(() => {
+    frames.current = new FrameTracker();
+    return trackFrames(video(), frames.current);
   }, [part?.link]);
 
   // ---- Danmaku overlay: one per part; settings and block lists reconfigure it ----
@@ -197,14 +204,19 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
     };
     const timer = window.setInterval(() => !v.paused && record(), HISTORY_INTERVAL_MS);
     const onPause = () => record();
+    // The last position leaves with a keepalive request: on pagehide, and
+    // when the page is hidden (mobile browsers may discard a hidden page without any pagehide).
     const onHide = () => record(true);
+    const onVisibility = () => document.visibilityState === 'hidden' && record(true);
     v.addEventListener('pause', onPause);
     window.addEventListener('pagehide', onHide);
+    document.addEventListener('visibilitychange', onVisibility);
     return () => {
       cancelled = true;
       window.clearInterval(timer);
       v.removeEventListener('pause', onPause);
       window.removeEventListener('pagehide', onHide);
+      document.removeEventListener('visibilitychange', onVisibility);
     };
   }, [member, videoId]);
 
@@ -217,6 +229,17 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
   useEffect(() => {
     document.documentElement.toggleAttribute('data-web-fullscreen', webFullscreen);
   }, [webFullscreen]);
+  useEffect(() => {
+    const v = video();
+    const onEnter = () => setPictureInPicture(true);
+    const onLeave = () => setPictureInPicture(false);
+    v.addEventListener('enterpictureinpicture', onEnter);
+    v.addEventListener('leavepictureinpicture', onLeave);
+    return () => {
+      v.removeEventListener('enterpictureinpicture', onEnter);
+      v.removeEventListener('leavepictureinpicture', onLeave);
+    };
+  }, []);
 
   // ---- Statistics, refreshed while shown ----
   useEffect(() => {
@@ -259,7 +282,7 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
   const step = (direction: 1 | -1) => {
     const v = video();
     v.pause();
-    v.currentTime = Math.max(0, v.currentTime + direction * FRAME_SECONDS);
+    v.currentTime = frames.current.stepTarget(v.currentTime, direction, source.current?.frameRate() ?? null);
   };
   const toggleFullscreen = () => {
     if (document.fullscreenElement) void document.exitFullscreen();
@@ -278,18 +301,26 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
     canvas.width = v.videoWidth;
     canvas.height = v.videoHeight;
     canvas.getContext('2d')!.drawImage(v, 0, 0);
+    // Named after the frame drawn, not the time when encoding ends (the video may be playing).
+    const name = screenshotName(title, videoId, v.currentTime);
     canvas.toBlob((blob) => {
       if (!blob) return;
       const a = document.createElement('a');
       a.href = URL.createObjectURL(blob);
-      a.download = screenshotName(title, videoId, v.currentTime);
+      a.download = name;
       a.click();
       setTimeout(() => URL.revokeObjectURL(a.href), 1000);
     }, 'image/png');
   };
-  const togglePip = () => {
-    if (document.pictureInPictureElement) void document.exitPictureInPicture();
-    else void video().requestPictureInPicture?.().catch(() => {});
+  const togglePip = async () => {
+    try {
+      if (document.pictureInPictureElement) await document.exitPictureInPicture();
+      else if (typeof video().requestPictureInPicture !== 'function') throw new Error('picture-in-picture unsupported');
+      else await video().requestPictureInPicture();
+    } catch {
+      // Refused by the browser (unsupported, turned off by a policy, no video yet): say so.
+      showToast({ message: t('player.pipFailed'), severity: 'warning' });
+    }
   };
 
   const run = (action: PlayerAction): boolean => {
@@ -298,7 +329,9 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
     switch (action) {
       case 'togglePlay': togglePlay(); break;
       case 'exitFullscreen':
-        if (panel || statsOpen) { setPanel(null); setStatsOpen(false); } else if (webFullscreen) setWebFullscreen(false); else return false;
+        // Browsers usually leave fullscreen on Esc themselves; where the key reaches the page, the player does.
+        if (panel || statsOpen) { setPanel(null); setStatsOpen(false); } else if (document.fullscreenElement) void document.exitFullscreen().catch(() => {});
+        else if (webFullscreen) setWebFullscreen(false); else return false;
         break;
       case 'toggleFullscreen': toggleFullscreen(); break;
       case 'toggleDanmaku': updatePlayerSettings('danmaku', { enabled: !s.danmaku.enabled }); break;
@@ -457,7 +490,9 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
                   )}
                 </div>
                 <button type="button" className="ctl optional" aria-label={t('player.screenshot')} title={t('player.screenshot')} onClick={screenshot} data-screenshot><Icon name="camera" /></button>
-                <button type="button" className="ctl optional" aria-label={t('player.pip')} title={t('player.pip')} onClick={togglePip}><Icon name="pip" /></button>
+                <button type="button" className="ctl optional" aria-pressed={pictureInPicture} aria-label={t('player.pip')} title={t('player.pip')} onClick={() => void togglePip()} data-pip-button>
+                  <Icon name="pip" />
+                </button>
                 <button type="button" className="ctl" aria-pressed={webFullscreen} aria-label={t('player.webFullscreen')} title={t('player.webFullscreen')}
                   onClick={() => setWebFullscreen(!webFullscreen)} data-web-fullscreen-button>
                   <Icon name="webFullscreen" />

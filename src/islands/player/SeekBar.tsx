@@ -1,6 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import type { Danmaku, Storyboard } from '../../lib/api/contract.ts';
 import { formatTimecode } from '../../lib/player/shortcuts.ts';
+import { previewLayout } from '../../lib/player/storyboard.ts';
 
 const DENSITY_BINS = 100;
 
@@ -30,6 +31,7 @@ interface Props {
 export default function SeekBar({ currentTime, duration, buffered, danmaku, storyboard, label, onSeek }: Props) {
   const bar = useRef<HTMLDivElement>(null);
   const [hover, setHover] = useState<number | null>(null);
+  const [barWidth, setBarWidth] = useState(0);
   const [dragging, setDragging] = useState(false);
   const density = useMemo(() => densityOf(danmaku, duration), [danmaku, duration]);
   const curve = useMemo(() => {
@@ -39,11 +41,12 @@ export default function SeekBar({ currentTime, duration, buffered, danmaku, stor
 
   const timeAt = (clientX: number) => {
     const rect = bar.current!.getBoundingClientRect();
+    setBarWidth(rect.width);
     return Math.min(1, Math.max(0, (clientX - rect.left) / rect.width)) * duration;
   };
   const played = duration ? (currentTime / duration) * 100 : 0;
   const preview = hover ?? null;
-  const tile = storyboard && preview !== null ? Math.min(storyboard.count - 1, Math.floor(preview / storyboard.intervalSeconds)) : -1;
+  const layout = preview !== null ? previewLayout(storyboard, preview, duration, barWidth) : null;
 
   return (
     <div
@@ -84,15 +87,16 @@ export default function SeekBar({ currentTime, duration, buffered, danmaku, stor
         <div className="seek-played" style={{ width: `${dragging && hover !== null ? (hover / duration) * 100 : played}%` }} />
         <div className="seek-thumb" style={{ left: `${dragging && hover !== null ? (hover / duration) * 100 : played}%` }} />
       </div>
-      {preview !== null && (
-        <div className="seek-preview" style={{ left: `${(preview / duration) * 100}%` }} data-seek-preview>
-          {storyboard && tile >= 0 && (
+      {preview !== null && layout && (
+        <div className="seek-preview" style={{ left: layout.left }} data-seek-preview>
+          {storyboard && layout.frame && (
             <div
               className="seek-frame"
               style={{
-                width: storyboard.tileWidth, height: storyboard.tileHeight, backgroundImage: `url("${storyboard.url}")`,
-                backgroundPosition: `-${(tile % storyboard.columns) * storyboard.tileWidth}px -${Math.floor(tile / storyboard.columns) * storyboard.tileHeight}px`,
+                width: layout.frame.width, height: layout.frame.height, backgroundImage: `url("${storyboard.url}")`,
+                backgroundSize: layout.frame.backgroundSize, backgroundPosition: layout.frame.backgroundPosition,
               }}
+              data-tile={layout.frame.tile}
             />
           )}
           <span>{formatTimecode(preview)}</span>

@@ -18,6 +18,8 @@ export interface HlsSource {
   isAuto(): boolean;
   /** Estimated bandwidth in bit/s (hls.js only). */
   bandwidth(): number | null;
+  /** Frames per second the master playlist advertises (FRAME-RATE; hls.js only), or null. */
+  frameRate(): number | null;
   destroy(): void;
 }
 
@@ -36,7 +38,7 @@ export async function attachHls(video: HTMLVideoElement, url: string, options: A
   if (!canUseMse() && nativeHls) {
     video.src = url;
     return {
-      kind: 'native', levels: [], setLevel: () => {}, currentLevel: () => -1, isAuto: () => true, bandwidth: () => null,
+      kind: 'native', levels: [], setLevel: () => {}, currentLevel: () => -1, isAuto: () => true, bandwidth: () => null, frameRate: () => null,
       destroy: () => { video.removeAttribute('src'); video.load(); },
     };
   }
@@ -57,6 +59,7 @@ export async function attachHls(video: HTMLVideoElement, url: string, options: A
     currentLevel: () => hls.currentLevel,
     isAuto: () => hls.autoLevelEnabled,
     bandwidth: () => (Number.isFinite(hls.bandwidthEstimate) ? hls.bandwidthEstimate : null),
+    frameRate: () => (hls.levels[hls.currentLevel] ?? hls.levels[0])?.frameRate || null,
     destroy: () => hls.destroy(),
   };
   hls.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
