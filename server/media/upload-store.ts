@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -38,7 +38,9 @@ export async function createUploadStore(options: { directory: string; s3?: S3Upl
       adopt: (uploadId, file, metadata) => storeThrough(datastore, uploadId, file, metadata),
     };
   }
-  const datastore = new S3UploadStore({
+  const scratch = scratchFolder(directory);
+  await mkdir(scratch, { recursive: true });
+  const datastore = new S3UploadStore(scratch, {
     // No object tags: Garage and other self-hosted servers lack them, and expiry does not need
     // them (deleteExpired aborts stale multipart uploads and removes their .info/.part objects).
     useTags: false,
@@ -51,8 +53,6 @@ export async function createUploadStore(options: { directory: string; s3?: S3Upl
     },
   });
   await datastore.assertUsable(s3.endpoint);
-  const scratch = join(directory, 'from-s3');
-  await mkdir(scratch, { recursive: true });
   return {
     kind: 's3', datastore,
     async withLocalFile(uploadId, work) {
@@ -68,7 +68,33 @@ export async function createUploadStore(options: { directory: string; s3?: S3Upl
   };
 }
 
+/** With S3, where the jobs' temporary copies of finished uploads go (under UPLOAD_DIR). */
+export const scratchFolder = (uploadDir: string) => join(uploadDir, 'from-s3');
+
+/** A local copy older than this is a leftover of a process that was killed while it worked. */
+const STALE_COPY_MS = 24 * 3600_000;
+
 class S3UploadStore extends S3Store {
+  /** Where finished uploads are copied for ffmpeg (withLocalFile). */
+  readonly scratch: string;
+
+  constructor(scratch: string, options: ConstructorParameters<typeof S3Store>[0]) {
+    super(options);
+    this.scratch = scratch;
+  }
+
+  /** The store's own expiry, then the local copies killed processes left behind. */
+  override async deleteExpired(): Promise<number> {
+    const removed = await super.deleteExpired();
+    const cutoff = Date.now() - STALE_COPY_MS;
+    for (const name of await readdir(this.scratch)) {
+      const path = join(this.scratch, name);
+      const modified = (await stat(path).catch(() => null))?.mtimeMs;
+      if (modified !== undefined && modified < cutoff) await rm(path, { force: true });
+    }
+    return removed;
+  }
+
   /** @tus/s3-store's termination leaves the incomplete part (`{id}.part`) in the bucket. */
   override async remove(id: string): Promise<void> {
     await super.remove(id);

@@ -130,15 +130,20 @@ const COALESCE_BYTES = 1024 * 1024;
  * stream. The generic adapter hands every 64 KiB socket read through two stream conversions
  * (Node → web here, web → Node inside the tus server); batching them cuts that per-piece
  * overhead, which dominated upload throughput (bench/tus-upload.ts).
+ *
+ * A client that goes away mid-body (pause, lost network) ends the body where it broke, so the
+ * bytes that arrived are kept and the upload resumes from them: the file store writes as it
+ * reads either way, but the S3 store keeps the unfinished tail of a chunk only when it ends.
  */
 export function coalescedBody(incoming: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
   const iterator = incoming[Symbol.asyncIterator]();
+  const broken: IteratorResult<Uint8Array> = { done: true, value: undefined };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const parts: Uint8Array[] = [];
       let size = 0;
       while (size < COALESCE_BYTES) {
-        const { value, done } = await iterator.next();
+        const { value, done } = await iterator.next().catch(() => broken);
         if (done) break;
         parts.push(value);
         size += value.byteLength;

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListMultipartUploadsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
@@ -13,6 +14,7 @@ import { startTestServer, type TestServer } from './harness.ts';
 import { makeVideo, member, statusOf, tusCreate, tusDelete, tusHead, tusPatch, upload, useVideoFixtures } from './media-helpers.ts';
 import { startS3Server, storedObject, type TestS3 } from './s3-server.ts';
 import { UPLOAD_EXPIRY_MS } from '../../server/media/uploads.ts';
+import { scratchFolder } from '../../server/media/upload-store.ts';
 
 const MiB = 1024 * 1024;
 useVideoFixtures();
@@ -70,6 +72,25 @@ describe('resumable uploads into an S3-compatible bucket', () => {
     // Random bytes are no video: the probe fetched them from the bucket, refused them, and kept no copy.
     expect(await statusOf(server, cookie, mediaId)).toMatchObject({ status: 'rejected', reason: 'NOT_A_VIDEO' });
     expect(await filesUnder(uploadDir)).toEqual([]);
+  });
+
+  it('keeps what arrived of a chunk whose connection dropped, and resumes from there', async () => {
+    const cookie = await member(server, 'BucketDropper');
+    const bytes = new Uint8Array(randomBytes(8 * MiB));
+    const location = (await tusCreate(server, cookie, bytes.length)).headers.get('location')!;
+    // The client announces the whole file but goes away after 3 MiB (a pause, a lost network).
+    const request = httpRequest(new URL(location, server.baseUrl), {
+      method: 'PATCH',
+      headers: { 'Tus-Resumable': '1.0.0', Cookie: cookie, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(bytes.length) },
+    });
+    request.on('error', () => {}); // the dropped connection itself
+    await new Promise<void>((resolve) => request.write(bytes.subarray(0, 3 * MiB), () => resolve()));
+    request.destroy();
+    await expect.poll(async () => (await tusHead(server, location, cookie)).headers.get('upload-offset'), { timeout: 15_000 }).toBe(String(3 * MiB));
+    expect((await bucketContents(s3)).objects).toContain(`${idOf(location)}.part`);
+    const rest = await tusPatch(server, location, cookie, 3 * MiB, bytes.subarray(3 * MiB));
+    expect(rest.status).toBe(204);
+    expect(Buffer.compare(await storedObject(s3, idOf(location)), bytes)).toBe(0);
   });
 
   it('lets nobody but the owner see, resume or delete an upload, and the owner delete it', async () => {
@@ -142,6 +163,11 @@ describe('abandoned uploads in an S3-compatible bucket', () => {
       await first.db.updateTable('uploads').set({ expires_at: new Date(Date.now() - 60_000) }).where('id', '=', abandoned).execute();
       await s3.age(abandoned, UPLOAD_EXPIRY_MS + 60_000);
       await first.close();
+      // Copies a killed worker left behind: one from two days ago, one that could still be in use.
+      const scratch = scratchFolder(join(dataDir, 'uploads'));
+      await writeFile(join(scratch, 'left-behind'), 'x');
+      await utimes(join(scratch, 'left-behind'), new Date(Date.now() - 48 * 3600_000), new Date(Date.now() - 48 * 3600_000));
+      await writeFile(join(scratch, 'in-use'), 'x');
 
       // The next start cleans up (as the hourly sweep of a running server would).
       const second = await startTestServer('pglite', { env });
@@ -152,6 +178,7 @@ describe('abandoned uploads in an S3-compatible bucket', () => {
         expect(objects).toEqual(expect.arrayContaining([idOf(finished.headers.get('location')!), `${recent}.info`]));
         expect(await second.db.selectFrom('uploads').select('id').where('id', '=', abandoned).executeTakeFirst()).toBeUndefined();
         expect((await tusHead(second, `/api/video/tus/${abandoned}`, cookie)).status).toBe(404);
+        expect(await readdir(scratch)).toEqual(['in-use']);
       } finally {
         await second.close();
       }
