@@ -148,7 +148,10 @@ export async function startServer(env: Record<string, string | undefined> = proc
     seedDemoCatalogue({ db: database.db, uploads: uploadStore, logger, onQueued: () => worker?.poke() })
       .catch((error) => logger.warn('the demo catalogue could not be created', { err: error }));
   }
-  logger.info('listening', { url: `http://${config.host}:${port}/`, api: apiPrefix, site: !!site, dataDir: config.databaseUrl ? undefined : config.dataDir });
+  logger.info('listening', {
+    url: `http://${config.host}:${port}/`, api: apiPrefix, site: !!site, dataDir: config.databaseUrl ? undefined : config.dataDir,
+    uploads: config.uploadS3 ? `s3://${config.uploadS3.bucket}` : config.uploadDir,
+  });
 
   let closing: Promise<void> | undefined;
   const close = () =>
