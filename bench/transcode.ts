@@ -55,6 +55,7 @@ const { openDatabase, migrateToLatest } = await import('../server/db/database.ts
 const { startJobWorker } = await import('../server/jobs/queue.ts');
 const { PROBE_JOB, TRANSCODE_JOB, probeJob, transcodeJob, hlsPath } = await import('../server/media/pipeline.ts');
 const { ladderFor } = await import('../server/media/hls.ts');
+const { createUploadStore } = await import('../server/media/upload-store.ts');
 const { insertAccount } = await import('../server/services/accounts.ts');
 const { createLogger } = await import('../server/logger.ts');
 
@@ -64,6 +65,7 @@ const root = await mkdtemp(join(tmpdir(), 'kiraboshi-bench-transcode-'));
 const uploadDir = join(root, 'uploads');
 const mediaDir = join(root, 'media');
 await mkdir(uploadDir, { recursive: true });
+const uploads = await createUploadStore({ directory: uploadDir });
 
 const database = await openDatabase({});
 const { db } = database;
@@ -79,13 +81,13 @@ async function pipelineRun(source: string, uid: number) {
   await db.insertInto('uploads').values({ id: uploadId, uid, file_name: 'bench.mp4', size: 0, max_duration_seconds: 1800, expires_at: new Date(Date.now() + 3600_000), finished_at: new Date(), media_id: mediaId }).execute();
   await db.insertInto('media').values({ media_id: mediaId, upload_id: uploadId, uid }).execute();
   const logger = createLogger('error');
-  await probeJob({ db, uploadDir, logger })({ mediaId }); // untimed; it queues the transcode job
+  await probeJob({ db, uploads, logger })({ mediaId }); // untimed; it queues the transcode job
   const media = await db.selectFrom('media').selectAll().where('media_id', '=', mediaId).executeTakeFirstOrThrow();
   if (media.status !== 'probed') throw new Error(`probe said ${media.status} ${media.reason}`);
   const outDir = join(mediaDir, hlsPath(mediaId));
   const master = join(outDir, 'master.m3u8');
 
-  const transcode = transcodeJob({ db, uploadDir, mediaDir, logger });
+  const transcode = transcodeJob({ db, uploads, mediaDir, logger });
   let finished!: () => void;
   const handled = new Promise<void>((resolve) => (finished = resolve));
   recording = [];
@@ -96,7 +98,7 @@ async function pipelineRun(source: string, uid: number) {
   }, 10);
   const worker = startJobWorker({
     db, logger, handlers: {
-      [PROBE_JOB]: probeJob({ db, uploadDir, logger }),
+      [PROBE_JOB]: probeJob({ db, uploads, logger }),
       [TRANSCODE_JOB]: (payload, run) => transcode(payload, run).finally(finished),
     },
   });

@@ -25,8 +25,10 @@ export interface ServerConfig {
   outboxDir: string;
   /** Uploaded and generated media (images; later videos). */
   mediaDir: string;
-  /** Unfinished resumable uploads. */
+  /** Resumable uploads (file store); with S3, only temporary copies while a job processes one. */
   uploadDir: string;
+  /** An S3-compatible bucket for resumable uploads instead of uploadDir (S3_BUCKET turns it on). */
+  uploadS3?: S3UploadConfig;
   uploadMaxBytes: number;
   whoMayUpload: 'members' | 'staff';
   /** Work media jobs in this process (WORKER=0 leaves them to another process of the same code). */
@@ -38,7 +40,36 @@ export interface ServerConfig {
   runtime: RuntimeConfig;
 }
 
+export interface S3UploadConfig {
+  bucket: string;
+  /** Unset: AWS itself; set for MinIO, Garage, Ceph, R2 and the like. */
+  endpoint?: string;
+  region: string;
+  /** Unset (both): the AWS SDK's own credential chain (environment, instance role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** bucket in the path (host/bucket/key) instead of the host name, as self-hosted servers want. */
+  forcePathStyle: boolean;
+}
+
 type Env = Record<string, string | undefined>;
+
+const S3_SETTINGS = ['S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'];
+
+/** The S3 upload store's settings, or none; a half-done setup is refused rather than ignored. */
+function readS3UploadConfig(env: Env): S3UploadConfig | undefined {
+  const given = S3_SETTINGS.filter((name) => env[name]);
+  if (!given.length) return undefined;
+  if (!env.S3_BUCKET) throw new Error(`${given.join(', ')} ${given.length > 1 ? 'are' : 'is'} set but S3_BUCKET is not: set S3_BUCKET to store uploads in S3, or unset the S3_* settings to keep them under UPLOAD_DIR`);
+  if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY) throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS credential chain');
+  if (env.S3_ENDPOINT && !(/^https?:\/\//.test(env.S3_ENDPOINT) && URL.canParse(env.S3_ENDPOINT))) throw new Error(`S3_ENDPOINT must be a URL such as http://127.0.0.1:3900, not "${env.S3_ENDPOINT}"`);
+  return {
+    bucket: env.S3_BUCKET,
+    endpoint: env.S3_ENDPOINT || undefined,
+    region: env.S3_REGION || 'us-east-1',
+    credentials: env.S3_ACCESS_KEY_ID ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY! } : undefined,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE !== '0',
+  };
+}
 
 export function readServerConfig(env: Env = process.env): ServerConfig {
   const runtime = readRuntimeConfig(env);
@@ -62,6 +93,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     outboxDir: resolve(env.OUTBOX_DIR || (dataDir ? join(dataDir, 'outbox') : join(tmpdir(), `kiraboshi-outbox-${process.pid}`))),
     mediaDir: resolve(env.MEDIA_DIR || (dataDir ? join(dataDir, 'media') : join(tmpdir(), `kiraboshi-media-${process.pid}`))),
     uploadDir: resolve(env.UPLOAD_DIR || (dataDir ? join(dataDir, 'uploads') : join(tmpdir(), `kiraboshi-uploads-${process.pid}`))),
+    uploadS3: readS3UploadConfig(env),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES) || 8 * 1024 ** 3,
     whoMayUpload: env.UPLOAD_ROLE === 'staff' ? 'staff' : 'members',
     runWorker: env.WORKER !== '0',

@@ -21,6 +21,7 @@ import { publicProfile } from './services/profiles.ts';
 import { loadSecret } from './media/image-service.ts';
 import { createStaticFiles } from './site/static-files.ts';
 import { createUploadServer } from './media/uploads.ts';
+import { createUploadStore } from './media/upload-store.ts';
 import { startJobWorker } from './jobs/queue.ts';
 import { PROBE_JOB, TRANSCODE_JOB, hlsPath, probeJob, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
@@ -58,15 +59,19 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, from: config.mailFrom, logger });
   const signingSecret = await loadSecret(database.db, 'upload-signing');
   const apiPrefix = apiBasePath(config.runtime.apiBase);
+  const uploadStore = await createUploadStore({ directory: config.uploadDir, s3: config.uploadS3 }).catch(async (error) => {
+    await database.close();
+    throw error;
+  });
   // Media processing: durable jobs in the database, worked by this process unless WORKER=0.
   const worker = !config.runWorker ? null : startJobWorker({
     db: database.db, logger, handlers: {
-      [PROBE_JOB]: probeJob({ db: database.db, uploadDir: config.uploadDir, logger }),
-      [TRANSCODE_JOB]: transcodeJob({ db: database.db, uploadDir: config.uploadDir, mediaDir: config.mediaDir, logger }),
+      [PROBE_JOB]: probeJob({ db: database.db, uploads: uploadStore, logger }),
+      [TRANSCODE_JOB]: transcodeJob({ db: database.db, uploads: uploadStore, mediaDir: config.mediaDir, logger }),
     },
   });
-  const uploads = await createUploadServer({
-    db: database.db, logger, directory: config.uploadDir, path: `${apiPrefix}/video/tus`,
+  const uploads = createUploadServer({
+    db: database.db, logger, store: uploadStore, path: `${apiPrefix}/video/tus`,
     maxSizeBytes: config.uploadMaxBytes, whoMayUpload: config.whoMayUpload, corsOrigins: config.corsOrigins,
     onMediaQueued: () => worker?.poke(),
   });
@@ -141,10 +146,13 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (config.demo) {
-    seedDemoCatalogue({ db: database.db, uploadDir: config.uploadDir, logger, onQueued: () => worker?.poke() })
+    seedDemoCatalogue({ db: database.db, uploads: uploadStore, logger, onQueued: () => worker?.poke() })
       .catch((error) => logger.warn('the demo catalogue could not be created', { err: error }));
   }
-  logger.info('listening', { url: `http://${config.host}:${port}/`, api: apiPrefix, site: !!site, dataDir: config.databaseUrl ? undefined : config.dataDir });
+  logger.info('listening', {
+    url: `http://${config.host}:${port}/`, api: apiPrefix, site: !!site, dataDir: config.databaseUrl ? undefined : config.dataDir,
+    uploads: config.uploadS3 ? `s3://${config.uploadS3.bucket}` : config.uploadDir,
+  });
 
   let closing: Promise<void> | undefined;
   const close = () =>

@@ -4,7 +4,8 @@
  * newcomer opens a living site. The videos go through the real pipeline (probe result, transcode job). DEMO=0 skips it.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -17,6 +18,7 @@ import { sanitizeComment } from '../services/comments.ts';
 import { binaryPath, probeVideo, run } from '../media/ffmpeg.ts';
 import { enqueueJob } from '../jobs/queue.ts';
 import { TRANSCODE_JOB } from '../media/pipeline.ts';
+import type { UploadStore } from '../media/upload-store.ts';
 
 const UPLOADERS = [
   { username: 'hoshino', userNickname: '星野ミライ', signature: '每天都在画画和做音乐 ♪' },
@@ -59,13 +61,24 @@ const COMMENTS = [
   'Lovely work, the <i>colours</i> are so calming.',
 ];
 
-export async function seedDemoCatalogue(options: { db: Kysely<Database>; uploadDir: string; logger: Logger; onQueued: () => void }): Promise<boolean> {
+export async function seedDemoCatalogue(options: { db: Kysely<Database>; uploads: UploadStore; logger: Logger; onQueued: () => void }): Promise<boolean> {
   const { db, logger } = options;
   const anyone = await db.selectFrom('users').select('uid').limit(1).executeTakeFirst();
   if (anyone) return false; // only a brand-new site gets demo content
   const started = performance.now();
-  await mkdir(options.uploadDir, { recursive: true });
+  const workDir = await mkdtemp(join(tmpdir(), 'kiraboshi-demo-'));
+  try {
+    await seedVideos(db, options.uploads, workDir);
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+  options.onQueued();
+  logger.info('demo catalogue created (DEMO=0 turns it off)', { users: UPLOADERS.length, videos: VIDEOS.length, ms: Math.round(performance.now() - started) });
+  return true;
+}
 
+/** The uploaders, tags and videos; each clip is made in `workDir` and stored like a finished upload. */
+async function seedVideos(db: Kysely<Database>, uploads: UploadStore, workDir: string): Promise<void> {
   const uids: number[] = [];
   for (const u of UPLOADERS) {
     const uid = await insertAccount(db, { email: `${u.username}@demo.kiraboshi.localhost`, password: randomBytes(18).toString('base64url'), username: u.username, userNickname: u.userNickname });
@@ -80,7 +93,7 @@ export async function seedDemoCatalogue(options: { db: Kysely<Database>; uploadD
     const uid = uids[video.uploader];
     const uploadId = randomBytes(16).toString('hex');
     const mediaId = randomBytes(12).toString('hex');
-    const file = join(options.uploadDir, uploadId);
+    const file = join(workDir, `${uploadId}.mp4`);
     const made = await run(binaryPath('ffmpeg'), [
       '-y', '-v', 'error', '-f', 'lavfi', '-t', String(SECONDS), '-i', video.source,
       '-f', 'lavfi', '-t', String(SECONDS), '-i', `sine=frequency=${video.tone}:sample_rate=48000`,
@@ -90,6 +103,7 @@ export async function seedDemoCatalogue(options: { db: Kysely<Database>; uploadD
     const probe = await probeVideo(file);
     if (!probe.ok) throw new Error(`demo video ${index + 1} did not probe: ${probe.reason}`);
     const { durationMs, width, height, videoCodec, audioCodec } = probe.result;
+    await uploads.adopt(uploadId, file, { name: `demo-${index + 1}.mp4` });
     const now = new Date();
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('uploads').values({
@@ -117,7 +131,4 @@ export async function seedDemoCatalogue(options: { db: Kysely<Database>; uploadD
       await enqueueJob(trx, TRANSCODE_JOB, { mediaId });
     });
   }
-  options.onQueued();
-  logger.info('demo catalogue created (DEMO=0 turns it off)', { users: uids.length, videos: VIDEOS.length, ms: Math.round(performance.now() - started) });
-  return true;
 }

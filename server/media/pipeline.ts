@@ -5,6 +5,7 @@ import type { Logger } from '../logger.ts';
 import { probeVideo } from './ffmpeg.ts';
 import { enqueueJob, type JobHandler } from '../jobs/queue.ts';
 import { ladderFor, makePoster, makeStoryboard, transcodeRung, writeMaster, type Rung } from './hls.ts';
+import type { UploadStore } from './upload-store.ts';
 
 export const PROBE_JOB = 'media.probe';
 export const TRANSCODE_JOB = 'media.transcode';
@@ -21,7 +22,7 @@ export async function registerUploadedMedia(db: Kysely<Database>, input: { media
  * The probe step: the file must be a real video no longer than the upload's limit (at most
  * 1800 s); otherwise the media is rejected with a reason the uploader can read.
  */
-export function probeJob(options: { db: Kysely<Database>; uploadDir: string; logger: Logger }) {
+export function probeJob(options: { db: Kysely<Database>; uploads: UploadStore; logger: Logger }) {
   return async (payload: Record<string, unknown>) => {
     const { db } = options;
     const mediaId = String(payload.mediaId);
@@ -29,7 +30,7 @@ export function probeJob(options: { db: Kysely<Database>; uploadDir: string; log
       .select(['media.media_id', 'media.status', 'uploads.id as uploadId', 'uploads.max_duration_seconds'])
       .where('media.media_id', '=', mediaId).executeTakeFirst();
     if (!media || media.status !== 'uploaded') return; // already decided (a retried job)
-    const probe = await probeVideo(join(options.uploadDir, media.uploadId));
+    const probe = await options.uploads.withLocalFile(media.uploadId, probeVideo);
     const now = new Date();
     if (!probe.ok) {
       await db.updateTable('media').set({ status: 'rejected', reason: probe.reason, updated_at: now }).where('media_id', '=', mediaId).execute();
@@ -55,7 +56,7 @@ export const hlsPath = (mediaId: string) => `hls/${mediaId}`;
  * The transcode step: the lowest rung first, published at once with its master playlist and
  * the poster (status playable), then the higher rungs and the storyboard (status ready).
  */
-export function transcodeJob(options: { db: Kysely<Database>; uploadDir: string; mediaDir: string; logger: Logger }): JobHandler {
+export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadStore; mediaDir: string; logger: Logger }): JobHandler {
   return async (payload, run) => {
     const mediaId = String(payload.mediaId);
     try {
@@ -71,25 +72,25 @@ export function transcodeJob(options: { db: Kysely<Database>; uploadDir: string;
     const { db } = options;
     const media = await db.selectFrom('media').selectAll().where('media_id', '=', mediaId).executeTakeFirst();
     if (!media || !['probed', 'transcoding'].includes(media.status)) return;
-    const input = join(options.uploadDir, media.upload_id);
     const outDir = join(options.mediaDir, hlsPath(mediaId));
     const hasAudio = media.audio_codec !== null;
     const width = media.width!;
     const height = media.height!;
     await db.updateTable('media').set({ status: 'transcoding', updated_at: new Date() }).where('media_id', '=', mediaId).execute();
-    const rungs = ladderFor(height);
-    const done: Rung[] = [];
-    for (const rung of rungs) {
-      const started = performance.now();
-      await transcodeRung(input, outDir, rung, hasAudio);
-      done.push(rung);
-      await writeMaster(outDir, done, { width, height, hasAudio, frameRate: media.frame_rate });
-      if (done.length === 1) await makePoster(input, outDir, media.duration_ms!);
-      await db.updateTable('media').set({ status: 'playable', renditions: done.map((r) => r.height), updated_at: new Date() })
-        .where('media_id', '=', mediaId).execute();
-      options.logger.info('rendition published', { mediaId, height: rung.height, ms: Math.round(performance.now() - started) });
-    }
-    const storyboard = await makeStoryboard(input, outDir, media.duration_ms!, width, height);
+    const storyboard = await options.uploads.withLocalFile(media.upload_id, async (input) => {
+      const done: Rung[] = [];
+      for (const rung of ladderFor(height)) {
+        const started = performance.now();
+        await transcodeRung(input, outDir, rung, hasAudio);
+        done.push(rung);
+        await writeMaster(outDir, done, { width, height, hasAudio, frameRate: media.frame_rate });
+        if (done.length === 1) await makePoster(input, outDir, media.duration_ms!);
+        await db.updateTable('media').set({ status: 'playable', renditions: done.map((r) => r.height), updated_at: new Date() })
+          .where('media_id', '=', mediaId).execute();
+        options.logger.info('rendition published', { mediaId, height: rung.height, ms: Math.round(performance.now() - started) });
+      }
+      return makeStoryboard(input, outDir, media.duration_ms!, width, height);
+    });
     await db.updateTable('media').set({ status: 'ready', storyboard: JSON.stringify(storyboard), updated_at: new Date() })
       .where('media_id', '=', mediaId).execute();
   }

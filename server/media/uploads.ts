@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { Server, MemoryLocker, type Upload } from '@tus/server';
-import { FileStore } from '@tus/file-store';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
@@ -11,6 +9,7 @@ import { localMessage } from '../app/request-locale.ts';
 import { MESSAGE_KEY } from '../app/errors.ts';
 import type { ErrorCode } from '../../src/lib/api/contract.ts';
 import { registerUploadedMedia } from './pipeline.ts';
+import type { UploadStore } from './upload-store.ts';
 
 /** SPEC §9: longest video, and how long an unfinished upload is kept. */
 export const MAX_VIDEO_DURATION_S = 1800;
@@ -20,7 +19,7 @@ export const MEDIA_ID_HEADER = 'Stream-Media-Id';
 export interface UploadOptions {
   db: Kysely<Database>;
   logger: Logger;
-  directory: string;
+  store: UploadStore;
   /** Full path of the endpoint, e.g. /api/video/tus. */
   path: string;
   maxSizeBytes: number;
@@ -52,10 +51,8 @@ function reject(req: Request, code: ErrorCode, status: number): { status_code: n
  * uploads; each upload belongs to its creator, who alone can read its offset, resume or delete
  * it. When the last byte arrives the answer carries the media id in Stream-Media-Id.
  */
-export async function createUploadServer(options: UploadOptions) {
-  await mkdir(options.directory, { recursive: true });
-  const datastore = new FileStore({ directory: options.directory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
-  const { db } = options;
+export function createUploadServer(options: UploadOptions) {
+  const { db, store: { datastore } } = options;
 
   const server = new Server({
     path: options.path,
@@ -108,9 +105,12 @@ export async function createUploadServer(options: UploadOptions) {
     },
   });
 
-  /** Removes unfinished uploads past their expiry (files and records). */
+  /** Removes unfinished uploads past their expiry (the store's files or objects, and the records). */
   async function cleanExpired(): Promise<number> {
-    const removed = await datastore.deleteExpired().catch(() => 0);
+    const removed = await datastore.deleteExpired().catch((error) => {
+      options.logger.warn('the upload store could not remove expired uploads', { err: error, store: options.store.kind });
+      return 0;
+    });
     await db.deleteFrom('uploads').where('finished_at', 'is', null).where('expires_at', '<', new Date()).execute();
     return removed;
   }
@@ -130,15 +130,20 @@ const COALESCE_BYTES = 1024 * 1024;
  * stream. The generic adapter hands every 64 KiB socket read through two stream conversions
  * (Node → web here, web → Node inside the tus server); batching them cuts that per-piece
  * overhead, which dominated upload throughput (bench/tus-upload.ts).
+ *
+ * A client that goes away mid-body (pause, lost network) ends the body where it broke, so the
+ * bytes that arrived are kept and the upload resumes from them: the file store writes as it
+ * reads either way, but the S3 store keeps the unfinished tail of a chunk only when it ends.
  */
 export function coalescedBody(incoming: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
   const iterator = incoming[Symbol.asyncIterator]();
+  const broken: IteratorResult<Uint8Array> = { done: true, value: undefined };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const parts: Uint8Array[] = [];
       let size = 0;
       while (size < COALESCE_BYTES) {
-        const { value, done } = await iterator.next();
+        const { value, done } = await iterator.next().catch(() => broken);
         if (done) break;
         parts.push(value);
         size += value.byteLength;

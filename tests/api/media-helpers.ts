@@ -1,4 +1,4 @@
-/** Test helpers for the video pipeline: real clips made by ffmpeg, members, tus uploads. */
+/** Test helpers for the video pipeline: real clips made by ffmpeg, members, tus requests and uploads. */
 import { afterAll, beforeAll, expect } from 'vitest';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,33 @@ import { binaryPath, run } from '../../server/media/ffmpeg.ts';
 
 const TUS = { 'Tus-Resumable': '1.0.0' };
 let fixtures = '';
+
+/** tus Upload-Metadata: each value base64-encoded. */
+export const tusMetadata = (fields: Record<string, string>) =>
+  Object.entries(fields).map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`).join(',');
+
+/** tus creation (POST) of an upload of `length` bytes; the answer's Location names it. */
+export const tusCreate = (server: TestServer, cookie: string | undefined, length: number, metadata = tusMetadata({ name: 'clip.mp4', maxDurationSeconds: '1800' })) =>
+  fetch(`${server.baseUrl}/api/video/tus`, {
+    method: 'POST',
+    headers: { ...TUS, 'Upload-Length': String(length), 'Upload-Metadata': metadata, 'Accept-Language': 'en', ...(cookie ? { Cookie: cookie } : {}) },
+  });
+
+/** tus PATCH: `bytes` written at `offset`. */
+export const tusPatch = (server: TestServer, location: string, cookie: string, offset: number, bytes: Uint8Array<ArrayBuffer>) =>
+  fetch(new URL(location, server.baseUrl), {
+    method: 'PATCH',
+    headers: { ...TUS, Cookie: cookie, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' },
+    body: bytes,
+  });
+
+/** tus HEAD: where an interrupted upload goes on (Upload-Offset). */
+export const tusHead = (server: TestServer, location: string, cookie: string) =>
+  fetch(new URL(location, server.baseUrl), { method: 'HEAD', headers: { ...TUS, Cookie: cookie } });
+
+/** tus DELETE (termination). */
+export const tusDelete = (server: TestServer, location: string, cookie: string) =>
+  fetch(new URL(location, server.baseUrl), { method: 'DELETE', headers: { ...TUS, Cookie: cookie } });
 
 /** Gives the calling test file a scratch folder for its clips. */
 export function useVideoFixtures() {
@@ -41,11 +68,8 @@ export async function member(server: TestServer, name: string, roles?: string[])
 
 /** Uploads bytes through tus in one piece; answers the media id. */
 export async function upload(server: TestServer, cookie: string, bytes: Uint8Array<ArrayBuffer>, maxDurationSeconds = 1800): Promise<string> {
-  const metadata = `name ${btoa('clip.mp4')},maxDurationSeconds ${btoa(String(maxDurationSeconds))}`;
-  const created = await fetch(`${server.baseUrl}/api/video/tus`, { method: 'POST', headers: { ...TUS, Cookie: cookie, 'Upload-Length': String(bytes.length), 'Upload-Metadata': metadata } });
-  const done = await fetch(new URL(created.headers.get('location')!, server.baseUrl), {
-    method: 'PATCH', headers: { ...TUS, Cookie: cookie, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: bytes,
-  });
+  const created = await tusCreate(server, cookie, bytes.length, tusMetadata({ name: 'clip.mp4', maxDurationSeconds: String(maxDurationSeconds) }));
+  const done = await tusPatch(server, created.headers.get('location')!, cookie, 0, bytes);
   expect(done.status).toBe(204);
   return done.headers.get('stream-media-id')!;
 }

@@ -7,6 +7,7 @@ import { sql, type SqlBool } from 'kysely';
 import { startTestServer, type TestServer } from './harness.ts';
 import { makeVideo, member, statusOf, upload, useVideoFixtures } from './media-helpers.ts';
 import { damageMediaData } from '../fixtures/damaged-video.ts';
+import { createUploadStore } from '../../server/media/upload-store.ts';
 import { transcodeJob } from '../../server/media/pipeline.ts';
 import { createLogger } from '../../server/logger.ts';
 
@@ -85,7 +86,7 @@ describe('probing uploaded media', () => {
     const scratch = await mkdtemp(join(tmpdir(), 'kiraboshi-failing-'));
     try {
       // The upload's file is missing, so ffmpeg fails however often it is asked.
-      const job = transcodeJob({ db: server.db, uploadDir: scratch, mediaDir: scratch, logger: createLogger('error') });
+      const job = transcodeJob({ db: server.db, uploads: await createUploadStore({ directory: scratch }), mediaDir: scratch, logger: createLogger('error') });
       const statusNow = async () => (await server.db.selectFrom('media').select('status').where('media_id', '=', mediaId).executeTakeFirstOrThrow()).status;
       await expect(job({ mediaId }, { attempt: 1, isLastAttempt: false })).rejects.toThrow(/ffmpeg failed/);
       expect(await statusNow()).toBe('transcoding');

@@ -89,6 +89,22 @@ describe('server configuration', () => {
     expect(readServerConfig({}).port).toBe(4321);
     expect(readServerConfig({ DATA_DIR: ':memory:' }).dataDir).toBe('');
   });
+  it('keeps uploads in files unless S3_BUCKET names a bucket, with defaults for self-hosted S3', async () => {
+    const { readServerConfig } = await import('../../server/config.ts');
+    expect(readServerConfig({}).uploadS3).toBeUndefined();
+    const s3 = { S3_BUCKET: 'videos', S3_ENDPOINT: 'http://127.0.0.1:3900', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' };
+    expect(readServerConfig(s3).uploadS3).toEqual({
+      bucket: 'videos', endpoint: 'http://127.0.0.1:3900', region: 'us-east-1', credentials: { accessKeyId: 'id', secretAccessKey: 'secret' }, forcePathStyle: true,
+    });
+    expect(readServerConfig({ S3_BUCKET: 'videos', S3_REGION: 'eu-west-3', S3_FORCE_PATH_STYLE: '0' }).uploadS3)
+      .toEqual({ bucket: 'videos', endpoint: undefined, region: 'eu-west-3', credentials: undefined, forcePathStyle: false });
+  });
+  it('refuses a half-configured S3 store with a message naming what is missing', async () => {
+    const { readServerConfig } = await import('../../server/config.ts');
+    expect(() => readServerConfig({ S3_ENDPOINT: 'http://127.0.0.1:3900', S3_ACCESS_KEY_ID: 'id' })).toThrow(/S3_ENDPOINT, S3_ACCESS_KEY_ID are set but S3_BUCKET is not/);
+    expect(() => readServerConfig({ S3_BUCKET: 'videos', S3_ACCESS_KEY_ID: 'id' })).toThrow(/S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/);
+    expect(() => readServerConfig({ S3_BUCKET: 'videos', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT must be a URL/);
+  });
 });
 
 describe('text file downloads', () => {
