@@ -251,7 +251,7 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
     expect(await commentPage(videoId, viewer, 1, 1)).toMatchObject({ hidden: 0, floors: [3] });
   });
 
-  it('refuses comments and danmaku to the videos of an uploader who blocked the member, in their language', async () => {
+  it('refuses comments, votes and danmaku on the videos of an uploader who blocked the member, in their language', async () => {
     const [uploader, troll, fan] = await Promise.all(['Uploader5', 'Troll', 'Fan'].map((n) => member(server, n)));
     const videoId = await insertVideo(server, uploader, 60_000);
     expect((await add('user', { blockUid: uidOf(troll) }, uploader)).status).toBe(200);
@@ -266,10 +266,18 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
       expect((await call('POST', path, fan, body)).status).toBe(200);
     }
     expect(await server.db.selectFrom('comments').select('uid').where('video_id', '=', videoId).execute()).toEqual([{ uid: uidOf(fan) }]);
+    // Nor may the member vote on the comments there.
+    const { id: fanComment } = await server.db.selectFrom('comments').select('id').where('video_id', '=', videoId).executeTakeFirstOrThrow();
+    const vote = { videoId, id: Number(fanComment) };
+    for (const path of ['video/comment/upvote', 'video/comment/downvote']) {
+      const refused = await call('POST', path, troll, vote);
+      expect([refused.status, (await refused.json()).code]).toEqual([403, 'BLOCKED_BY_UPLOADER']);
+    }
     // The refusals cost no rate limit: once unblocked, the member writes at once.
     await remove('user', { blockUid: uidOf(troll) }, uploader);
     expect((await call('POST', 'video/comment/emit', troll, comment)).status).toBe(200);
     expect((await call('POST', 'video/danmaku/emit', troll, danmaku)).status).toBe(200);
+    expect((await call('POST', 'video/comment/upvote', troll, vote)).status).toBe(200);
     // Blocking the other way round is the member's own choice and refuses nothing.
     const other = await insertVideo(server, troll, 60_000);
     await add('user', { blockUid: uidOf(troll) }, fan);

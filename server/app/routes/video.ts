@@ -45,7 +45,7 @@ async function listViewer(c: Context<AppEnv>): Promise<{ viewerUid: number | nul
 }
 
 /**
- * The video a member writes to (danmaku, comments): visible to them, and not by an uploader who
+ * The video a member writes to (danmaku, comments, votes): visible to them, and not by an uploader who
  * blocked them. Checked before any rate limit, so a refusal costs nothing.
  */
 async function videoToWriteTo(c: Context<AppEnv>, viewer: { uid: number; roles: string[] }, videoId: number) {
@@ -214,6 +214,8 @@ export function videoRoutes() {
   const vote = (kind: 1 | -1, cancel: boolean) => async (c: Context<AppEnv>) => {
     const viewer = await requireMember(c);
     const { videoId, id } = validate(C.commentVoteBody, await c.req.json().catch(() => null));
+    // A new vote is a write like a comment; taking one's own vote back stays possible.
+    if (!cancel) await videoToWriteTo(c, viewer, videoId);
     return c.json(await commentService(c).vote(viewer.uid, videoId, id, cancel ? 0 : kind, cancel ? kind : undefined));
   };
   app.post('/comment/upvote', vote(1, false));
