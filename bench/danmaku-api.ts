@@ -20,6 +20,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { median } from './stats.ts';
 
 const rounds = Number(process.argv[2]) || 3;
 const SECONDS = Number(process.argv[3]) || 10;
@@ -132,7 +133,6 @@ try {
     }
   }
 
-  const median = (xs: number[]) => { const v = [...xs].sort((a, b) => a - b); const m = v.length >> 1; return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2; };
   const summary = (runs: Cannon[]) => ({
     requestsPerSecond: +median(runs.map((r) => r.requestsPerSecond)).toFixed(1),
     p50Ms: median(runs.map((r) => r.p50)),

@@ -11,6 +11,7 @@ import { DanmakuEngine, type OnStage } from '../src/lib/danmaku/engine.ts';
 import { CanvasDanmakuRenderer, DANMAKU_FONT_FAMILY } from '../src/lib/danmaku/canvas-renderer.ts';
 import { MediaClock, type MediaLike } from '../src/lib/danmaku/clock.ts';
 import { FONT_PX, SCROLL_SECONDS, laneCount, laneHeight } from '../src/lib/danmaku/layout.ts';
+import { median } from './stats.ts';
 
 export interface RenderRun {
   /** 'none': an empty stage, the machine's own frame-time floor in the same run. */
@@ -173,12 +174,6 @@ function startDom(stage: HTMLElement, video: FakeVideo, list: Comment[]) {
     dropped: () => 0,
     stop: () => danmaku.destroy(),
   };
-}
-
-function median(xs: number[]) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 async function danmakuBench(run: RenderRun): Promise<RenderResult> {

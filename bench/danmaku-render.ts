@@ -25,6 +25,7 @@ import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RenderResult, RenderRun } from './danmaku-render.page.ts';
+import { median } from './stats.ts';
 
 const rounds = Number(process.argv[2]) || 3;
 const MEASURE = Number(process.argv[3]) || 5;
@@ -83,7 +84,6 @@ try {
     }
   }
 
-  const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
   const table = THROTTLES.flatMap((throttle) => COUNTS.map((n) => {
     const summary = (engine: string) => {
       const runs = samples[key(engine, n, throttle)];

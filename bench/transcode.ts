@@ -24,6 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
+import { median } from './stats.ts';
 
 const seconds = Number(process.argv[2]) || 60;
 const rounds = Number(process.argv[3]) || 2;
@@ -200,7 +201,6 @@ try {
     await rm(outDir, { recursive: true, force: true });
     await rm(file, { force: true });
 
-    const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
     // Best of the runs: other load on the machine only ever adds time, so the minimum is the
     // steadiest estimate of each (medians are kept too).
     const best = (xs: number[]) => Math.min(...xs);

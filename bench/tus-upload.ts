@@ -16,6 +16,7 @@ import { once } from 'node:events';
 import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { median } from './stats.ts';
 
 const MiB = 1024 * 1024;
 const CHUNK = 52_428_800; // 50 MiB, the chunk size of the site's uploader
@@ -157,7 +158,6 @@ async function main() {
       }
     }
 
-    const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
     const putMedian = median(samples.put);
     const tusMedian = median(samples.tus);
     const ratio = tusMedian / putMedian;
