@@ -23,7 +23,7 @@ import { createStaticFiles } from './site/static-files.ts';
 import { createUploadServer } from './media/uploads.ts';
 import { createUploadStore } from './media/upload-store.ts';
 import { startJobWorker } from './jobs/queue.ts';
-import { PROBE_JOB, TRANSCODE_JOB, hlsPath, probeJob, transcodeJob } from './media/pipeline.ts';
+import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, probeJob, queueFrameRateBackfill, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
 
 /**
@@ -68,6 +68,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     db: database.db, logger, handlers: {
       [PROBE_JOB]: probeJob({ db: database.db, uploads: uploadStore, logger }),
       [TRANSCODE_JOB]: transcodeJob({ db: database.db, uploads: uploadStore, mediaDir: config.mediaDir, logger }),
+      [FRAME_RATE_JOB]: frameRateJob({ db: database.db, mediaDir: config.mediaDir, logger }),
     },
   });
   const uploads = createUploadServer({
@@ -145,6 +146,15 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  // Media from before frame rates were recorded (migration 0013) get theirs as jobs: worked one
+  // at a time with the queue's bounded retries, never delaying the start (not awaited).
+  queueFrameRateBackfill(database.db)
+    .then((queued) => {
+      if (!queued) return;
+      logger.info('frame rates to backfill', { queued });
+      worker?.poke();
+    })
+    .catch((error) => logger.warn('queueing the frame-rate backfill failed', { err: error }));
   if (config.demo) {
     seedDemoCatalogue({ db: database.db, uploads: uploadStore, logger, onQueued: () => worker?.poke() })
       .catch((error) => logger.warn('the demo catalogue could not be created', { err: error }));

@@ -67,6 +67,23 @@ export function parseFrameRate(value: string | undefined): number | null {
   return Number.isFinite(rate) && rate >= 1 && rate <= 240 ? rate : null;
 }
 
+type StreamRates = { avg_frame_rate?: string; r_frame_rate?: string };
+/** A stream's average frame rate, else its base rate. */
+const streamFrameRate = (stream: StreamRates) => parseFrameRate(stream.avg_frame_rate) ?? parseFrameRate(stream.r_frame_rate);
+
+/**
+ * The frame rate of a file's first video stream (an HLS rendition's index.m3u8 reads too), null
+ * when it gives none. Throws when ffprobe cannot read the file at all.
+ */
+export async function probeFrameRate(file: string): Promise<number | null> {
+  const { code, stdout, stderr } = await run(binaryPath('ffprobe'), [
+    '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=avg_frame_rate,r_frame_rate', '-print_format', 'json', file,
+  ]);
+  if (code !== 0) throw new Error(`ffprobe cannot read ${file}: ${stderr.trim().slice(-300)}`);
+  const stream = (JSON.parse(stdout || '{}') as { streams?: StreamRates[] }).streams?.[0];
+  return stream ? streamFrameRate(stream) : null;
+}
+
 export type ProbeFailure = 'NOT_A_VIDEO' | 'CORRUPT';
 
 /** Seconds from the start of a video that must decode for it to pass the probe. */
@@ -103,6 +120,6 @@ export async function probeVideo(file: string): Promise<{ ok: true; result: Prob
   if ((await framesDecodedAtStart(file, video.index ?? 0)) === 0) return { ok: false, reason: 'CORRUPT' };
   const audio = info.streams?.find((s) => s.codec_type === 'audio');
   return { ok: true, result: { durationMs: Math.round(seconds * 1000), width: video.width, height: video.height, videoCodec: video.codec_name ?? 'unknown', audioCodec: audio?.codec_name ?? null,
-    frameRate: parseFrameRate(video.avg_frame_rate) ?? parseFrameRate(video.r_frame_rate),
+    frameRate: streamFrameRate(video),
   } };
 }

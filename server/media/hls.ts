@@ -20,6 +20,10 @@ export function ladderFor(sourceHeight: number): Rung[] {
   return [{ ...LADDER[0], height }];
 }
 
+/** The rungs of already published heights (a height off the ladder is a small source's own, made as ladderFor makes it). */
+export const rungsOf = (heights: readonly number[]): Rung[] =>
+  heights.map((height) => LADDER.find((r) => r.height === height) ?? { ...LADDER[0], height });
+
 /** One rung: H.264/AAC in fMP4 segments of about 4 s, keyframes aligned across rungs. */
 export async function transcodeRung(input: string, outDir: string, rung: Rung, hasAudio: boolean): Promise<void> {
   const dir = join(outDir, `${rung.height}p`);

@@ -1,14 +1,15 @@
 import { join } from 'node:path';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
-import { probeVideo } from './ffmpeg.ts';
+import { probeFrameRate, probeVideo } from './ffmpeg.ts';
 import { enqueueJob, type JobHandler } from '../jobs/queue.ts';
-import { ladderFor, makePoster, makeStoryboard, transcodeRung, writeMaster, type Rung } from './hls.ts';
+import { ladderFor, makePoster, makeStoryboard, rungsOf, transcodeRung, writeMaster, type Rung } from './hls.ts';
 import type { UploadStore } from './upload-store.ts';
 
 export const PROBE_JOB = 'media.probe';
 export const TRANSCODE_JOB = 'media.transcode';
+export const FRAME_RATE_JOB = 'media.frame-rate';
 
 /** A finished upload becomes a media item, and its probe is queued in the same database. */
 export async function registerUploadedMedia(db: Kysely<Database>, input: { mediaId: string; uploadId: string; uid: number }): Promise<void> {
@@ -94,4 +95,43 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
     await db.updateTable('media').set({ status: 'ready', storyboard: JSON.stringify(storyboard), updated_at: new Date() })
       .where('media_id', '=', mediaId).execute();
   }
+}
+
+/**
+ * Media transcoded before frame rates were recorded (migration 0013) have none, and their master
+ * playlist no FRAME-RATE. Run at every start: queues a FRAME_RATE_JOB for each such published
+ * media that never had one, so a media whose rendition gives no rate (or that failed all its
+ * attempts) is not probed again at each start. Answers how many were queued.
+ */
+export async function queueFrameRateBackfill(db: Kysely<Database>): Promise<number> {
+  const { rows } = await sql`INSERT INTO jobs (kind, payload)
+    SELECT ${FRAME_RATE_JOB}::text, jsonb_build_object('mediaId', m.media_id) FROM media m
+    WHERE m.status IN ('playable', 'ready') AND m.frame_rate IS NULL AND cardinality(m.renditions) > 0
+      AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = ${FRAME_RATE_JOB}::text AND j.payload->>'mediaId' = m.media_id)
+    RETURNING id`.execute(db);
+  return rows.length;
+}
+
+/**
+ * The frame-rate backfill: ffprobe reads the rate from the top published rendition (every rung
+ * keeps the source's), then the master playlist is written again for the published rungs with
+ * FRAME-RATE, and only then the rate stored (so a failure in between is retried from the start).
+ */
+export function frameRateJob(options: { db: Kysely<Database>; mediaDir: string; logger: Logger }): JobHandler {
+  return async (payload) => {
+    const { db } = options;
+    const mediaId = String(payload.mediaId);
+    const media = await db.selectFrom('media').select(['frame_rate', 'width', 'height', 'audio_codec', 'renditions'])
+      .where('media_id', '=', mediaId).executeTakeFirst();
+    if (!media || media.frame_rate !== null || !media.renditions.length) return;
+    const outDir = join(options.mediaDir, hlsPath(mediaId));
+    const frameRate = await probeFrameRate(join(outDir, `${Math.max(...media.renditions)}p`, 'index.m3u8'));
+    if (!frameRate) {
+      options.logger.warn('no frame rate in the rendition; the master playlist stays without FRAME-RATE', { mediaId });
+      return;
+    }
+    await writeMaster(outDir, rungsOf(media.renditions), { width: media.width!, height: media.height!, hasAudio: media.audio_codec !== null, frameRate });
+    await db.updateTable('media').set({ frame_rate: frameRate, updated_at: new Date() }).where('media_id', '=', mediaId).execute();
+    options.logger.info('frame rate backfilled', { mediaId, frameRate });
+  };
 }

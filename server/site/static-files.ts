@@ -13,11 +13,14 @@ const TYPES: Record<string, string> = {
 };
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.xml', '.webmanifest', '.wasm']);
 
-/** Cache policy per kind of file: hashed assets forever, pages revalidated, messages for a day. */
+/** Cache policy per kind of file: hashed assets forever, pages and master playlists revalidated, messages for a day. */
 export function cacheControlFor(urlPath: string): string {
   if (urlPath.startsWith('/_astro/')) return 'public, max-age=31536000, immutable';
   if (urlPath.startsWith('/_i18n/')) return 'public, max-age=86400';
   if (urlPath === '/sw.js' || urlPath.startsWith('/_app/builds/')) return 'no-cache';
+  // A master playlist is rewritten in place (rung by rung, and by the frame-rate backfill):
+  // revalidated every time, a cheap 304 by its ETag while unchanged.
+  if (urlPath.endsWith('/master.m3u8')) return 'no-cache';
   if (urlPath.endsWith('.html') || urlPath.endsWith('/_payload.json')) return 'public, max-age=0, s-maxage=600, must-revalidate';
   return 'public, max-age=3600';
 }
