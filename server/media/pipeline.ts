@@ -56,6 +56,9 @@ export const hlsPath = (mediaId: string) => `hls/${mediaId}`;
 /**
  * The transcode step: the lowest rung first, published at once with its master playlist and
  * the poster (status playable), then the higher rungs and the storyboard (status ready).
+ * A retry goes on from the rungs an earlier attempt published, and the video stays playable
+ * meanwhile; if the last attempt fails, a video with a rung published is finished as it is
+ * (ready, without the rungs or storyboard that failed), and only one with none is failed.
  */
 export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadStore; mediaDir: string; logger: Logger }): JobHandler {
   return async (payload, run) => {
@@ -64,7 +67,11 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
       await transcode(mediaId);
     } catch (error) {
       // Retried with back-off until the last attempt; then the uploader is told, not left waiting.
-      if (run.isLastAttempt) await options.db.updateTable('media').set({ status: 'failed', updated_at: new Date() }).where('media_id', '=', mediaId).execute();
+      if (run.isLastAttempt) {
+        const published = await options.db.selectFrom('media').select('renditions').where('media_id', '=', mediaId).executeTakeFirst();
+        await options.db.updateTable('media').set({ status: published?.renditions.length ? 'ready' : 'failed', updated_at: new Date() })
+          .where('media_id', '=', mediaId).execute();
+      }
       throw error;
     }
   };
@@ -72,15 +79,16 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
   async function transcode(mediaId: string) {
     const { db } = options;
     const media = await db.selectFrom('media').selectAll().where('media_id', '=', mediaId).executeTakeFirst();
-    if (!media || !['probed', 'transcoding'].includes(media.status)) return;
+    if (!media || !['probed', 'transcoding', 'playable'].includes(media.status)) return;
     const outDir = join(options.mediaDir, hlsPath(mediaId));
     const hasAudio = media.audio_codec !== null;
     const width = media.width!;
     const height = media.height!;
-    await db.updateTable('media').set({ status: 'transcoding', updated_at: new Date() }).where('media_id', '=', mediaId).execute();
+    if (media.status !== 'playable') await db.updateTable('media').set({ status: 'transcoding', updated_at: new Date() }).where('media_id', '=', mediaId).execute();
     const storyboard = await options.uploads.withLocalFile(media.upload_id, async (input) => {
-      const done: Rung[] = [];
+      const done: Rung[] = rungsOf(media.renditions);
       for (const rung of ladderFor(height)) {
+        if (done.some((r) => r.height === rung.height)) continue; // published by an earlier attempt
         const started = performance.now();
         await transcodeRung(input, outDir, rung, hasAudio);
         done.push(rung);

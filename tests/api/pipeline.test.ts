@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from './harness.ts';
 import { makeVideo, member, statusOf, upload, useVideoFixtures } from './media-helpers.ts';
 import { damageMediaData } from '../fixtures/damaged-video.ts';
 import { createUploadStore } from '../../server/media/upload-store.ts';
-import { transcodeJob } from '../../server/media/pipeline.ts';
+import { hlsPath, transcodeJob } from '../../server/media/pipeline.ts';
 import { createLogger } from '../../server/logger.ts';
 
 useVideoFixtures();
@@ -16,11 +16,18 @@ useVideoFixtures();
 describe('probing uploaded media', () => {
   let server: TestServer;
   let cookie = '';
+  let mediaDir = '';
+  let uploadDir = '';
   beforeAll(async () => {
-    server = await startTestServer('pglite');
+    mediaDir = await mkdtemp(join(tmpdir(), 'kiraboshi-pipeline-media-'));
+    uploadDir = await mkdtemp(join(tmpdir(), 'kiraboshi-pipeline-uploads-'));
+    server = await startTestServer('pglite', { env: { MEDIA_DIR: mediaDir, UPLOAD_DIR: uploadDir } });
     cookie = await member(server, 'Prober');
   });
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    for (const dir of [mediaDir, uploadDir]) await rm(dir, { recursive: true, force: true });
+  });
 
   it('accepts a real video, records its duration and size from ffprobe, and publishes it as HLS', async () => {
     const status = await statusOf(server, cookie, await upload(server, cookie, await makeVideo(2, 'ok.mp4')));
@@ -94,6 +101,41 @@ describe('probing uploaded media', () => {
       expect(await statusNow()).toBe('failed');
     } finally {
       await rm(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it('goes on from the rungs an earlier attempt published, and finishes a playable video as ready if the last attempt fails', async () => {
+    const mediaId = await upload(server, cookie, await makeVideo(3, 'retry.mp4', '1280x720'));
+    expect(await statusOf(server, cookie, mediaId)).toMatchObject({ status: 'ready', renditions: [360, 720] });
+    const hls = join(mediaDir, hlsPath(mediaId));
+    // As an attempt that failed at 720p leaves it: 360p published, playable, nothing after it.
+    await rm(join(hls, '720p'), { recursive: true });
+    await rm(join(hls, 'storyboard.jpg'));
+    await server.db.updateTable('media').set({ status: 'playable', renditions: [360], storyboard: null }).where('media_id', '=', mediaId).execute();
+    const lowRung = join(hls, '360p', 'index.m3u8');
+    const lowWritten = (await stat(lowRung)).mtimeMs;
+    const job = transcodeJob({ db: server.db, uploads: await createUploadStore({ directory: uploadDir }), mediaDir, logger: createLogger('error') });
+    const media = () => server.db.selectFrom('media').select(['status', 'renditions', 'storyboard']).where('media_id', '=', mediaId).executeTakeFirstOrThrow();
+
+    await job({ mediaId }, { attempt: 2, isLastAttempt: false });
+    expect(await media()).toMatchObject({ status: 'ready', renditions: [360, 720] });
+    expect((await media()).storyboard).not.toBeNull();
+    expect((await stat(lowRung)).mtimeMs).toBe(lowWritten); // not transcoded again
+    expect((await readFile(join(hls, 'master.m3u8'), 'utf8')).match(/#EXT-X-STREAM-INF/g)).toHaveLength(2);
+
+    // The upload is gone now, so 720p fails every time: the video stays watchable at 360p.
+    await rm(join(hls, '720p'), { recursive: true });
+    await server.db.updateTable('media').set({ status: 'playable', renditions: [360], storyboard: null }).where('media_id', '=', mediaId).execute();
+    const noUpload = await mkdtemp(join(tmpdir(), 'kiraboshi-no-upload-'));
+    try {
+      const failing = transcodeJob({ db: server.db, uploads: await createUploadStore({ directory: noUpload }), mediaDir, logger: createLogger('error') });
+      await expect(failing({ mediaId }, { attempt: 4, isLastAttempt: false })).rejects.toThrow(/ffmpeg failed/);
+      expect(await media()).toMatchObject({ status: 'playable', renditions: [360] });
+      await expect(failing({ mediaId }, { attempt: 5, isLastAttempt: true })).rejects.toThrow(/ffmpeg failed/);
+      expect(await media()).toMatchObject({ status: 'ready', renditions: [360], storyboard: null });
+      expect((await fetch(`${server.baseUrl}/media/hls/${mediaId}/360p/index.m3u8`)).status).toBe(200);
+    } finally {
+      await rm(noUpload, { recursive: true, force: true });
     }
   });
 
