@@ -111,7 +111,7 @@ describe('probing uploaded media', () => {
     // As an attempt that failed at 720p leaves it: 360p published, playable, nothing after it.
     await rm(join(hls, '720p'), { recursive: true });
     await rm(join(hls, 'storyboard.jpg'));
-    await server.db.updateTable('media').set({ status: 'playable', renditions: [360], storyboard: null }).where('media_id', '=', mediaId).execute();
+    await server.db.updateTable('media').set({ status: 'playable', renditions: [360], storyboard: sql<string>`NULL` }).where('media_id', '=', mediaId).execute();
     const lowRung = join(hls, '360p', 'index.m3u8');
     const lowWritten = (await stat(lowRung)).mtimeMs;
     const job = transcodeJob({ db: server.db, uploads: await createUploadStore({ directory: uploadDir }), mediaDir, logger: createLogger('error') });
@@ -125,7 +125,7 @@ describe('probing uploaded media', () => {
 
     // The upload is gone now, so 720p fails every time: the video stays watchable at 360p.
     await rm(join(hls, '720p'), { recursive: true });
-    await server.db.updateTable('media').set({ status: 'playable', renditions: [360], storyboard: null }).where('media_id', '=', mediaId).execute();
+    await server.db.updateTable('media').set({ status: 'playable', renditions: [360], storyboard: sql<string>`NULL` }).where('media_id', '=', mediaId).execute();
     const noUpload = await mkdtemp(join(tmpdir(), 'kiraboshi-no-upload-'));
     try {
       const failing = transcodeJob({ db: server.db, uploads: await createUploadStore({ directory: noUpload }), mediaDir, logger: createLogger('error') });
