@@ -192,9 +192,9 @@ export interface PublishedVideo { videoId: number; mediaId: string; title: strin
  * committed with `fields`, and (unless `approve: false`) approved by the administrator.
  * `page` must be logged in as the uploader (signUpByApi).
  */
-export async function publishVideoByApi(page: Page, fields: { title: string; description?: string; videoCategory?: string; videoTagList?: number[]; seconds?: number; approve?: boolean }): Promise<PublishedVideo> {
+export async function publishVideoByApi(page: Page, fields: { title: string; description?: string; videoCategory?: string; videoTagList?: number[]; seconds?: number; /** The clip's WIDTHxHEIGHT (makeClip's default: 640x360, one rung). */ size?: string; approve?: boolean }): Promise<PublishedVideo> {
   const base = E2E_BASE_URL;
-  const bytes = await makeClip(fields.seconds ?? 6);
+  const bytes = await makeClip(fields.seconds ?? 6, fields.size);
   const tus = { 'Tus-Resumable': '1.0.0' };
   const metadata = `name ${btoa('clip.mp4')},maxDurationSeconds ${btoa('1800')}`;
   const created = await page.request.post(`${base}/api/video/tus`, { headers: { ...tus, 'Upload-Length': String(bytes.length), 'Upload-Metadata': metadata } });

@@ -3,7 +3,8 @@
  * (F, Esc, the button) and web fullscreen, picture-in-picture, screenshots (file name and size),
  * the watch position written when the page goes away and resumed on return, and frame stepping
  * at the stream's real frame rate. One video (20 s, 25 fps, 640×360 from the helpers' ffmpeg
- * clip) is published once and shared; each test opens it in its own page.
+ * clip) is published once and shared; each test opens it in its own page. Screenshots taken
+ * while a lower rung plays use a second, 720p video (two rungs), published by their own group.
  */
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
@@ -165,6 +166,135 @@ test('a screenshot downloads as "<title> (kv<id>) - <time>.png" at the video\'s 
   expect(native).toEqual({ width: CLIP.width, height: CLIP.height });
   const image = await sharp(readFileSync((await download.path())!)).metadata();
   expect({ format: image.format, width: image.width, height: image.height }).toEqual({ format: 'png', ...native });
+});
+
+test.describe('screenshots while a lower rung plays', () => {
+  /** A source taller than the lowest rung: the ladder (server/media/hls.ts ladderFor) makes 360p and 720p of it. */
+  const HD = { width: 1280, height: 720, seconds: 12 };
+  const LOW = { width: 640, height: 360 };
+  let hd: PublishedVideo;
+
+  test.beforeAll(async ({ browser }: { browser: Browser }) => {
+    test.setTimeout(150_000); // two rungs of a 720p clip through the real pipeline
+    const context = await browser.newContext({ baseURL: E2E_BASE_URL });
+    const page = await context.newPage();
+    await signUpByApi(page, 'Shots');
+    hd = await publishVideoByApi(page, { title: 'Harbour lights HD', seconds: HD.seconds, size: `${HD.width}x${HD.height}` });
+    // Status ready: every rung is in the master playlist, the top one included.
+    await expect.poll(async () => (await (await page.request.get(`/api/video/media/status?mediaId=${hd.mediaId}`)).json()).status,
+      { timeout: 120_000, intervals: [500] }).toBe('ready');
+    await context.close();
+  });
+
+  /**
+   * Opens the HD video with the 360p rung picked in the quality menu and pauses at `at` on a 360p
+   * frame. The page is opened again after the pick: the remembered rung then applies from the
+   * first fragment, so no 720p frame is ever in the buffer.
+   */
+  async function pauseOnLowRung(page: Page, at: number) {
+    const player = page.locator('[data-player]');
+    const open = async () => {
+      await page.goto(`/en/video/kv${hd.videoId}`);
+      await waitForIslands(page);
+      await expect(player).toHaveAttribute('data-source', 'hls.js');
+      await expect(player).toHaveAttribute('data-levels', /,/);
+    };
+    await open();
+    await page.locator('.player-stage').hover({ position: { x: 40, y: 40 } });
+    await page.locator('[data-quality-button]').click();
+    await page.locator('[data-quality-menu]').getByRole('menuitemradio', { name: `${LOW.height}p`, exact: true }).click();
+    await expect(player).toHaveAttribute('data-quality', String(LOW.height));
+    await open();
+    await expect(player).toHaveAttribute('data-quality', String(LOW.height));
+    await pauseAt(page, at);
+    await expect.poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight])).toEqual([LOW.width, LOW.height]);
+  }
+
+  /** Mean absolute difference per channel (0 to 255) of two images of the same size. */
+  const meanDifference = async (a: Buffer, b: Buffer, size: { width: number; height: number }) => {
+    const [x, y] = await Promise.all([a, b].map((image) => sharp(image).resize(size.width, size.height).removeAlpha().raw().toBuffer()));
+    let sum = 0;
+    for (let i = 0; i < x.length; i++) sum += Math.abs(x[i] - y[i]);
+    return sum / x.length;
+  };
+  /** The frame the page's own video shows now, as PNG. */
+  const shownFrame = async (page: Page) => Buffer.from((await videoEl(page).evaluate((v: HTMLVideoElement) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = v.videoWidth;
+    canvas.height = v.videoHeight;
+    canvas.getContext('2d')!.drawImage(v, 0, 0);
+    return canvas.toDataURL('image/png');
+  })).split(',')[1], 'base64');
+
+  test('the screenshot is the same frame from the top rung, at the source\'s resolution, and the button is busy meanwhile', async ({ page }) => {
+    await pauseOnLowRung(page, 7.5);
+    // The detached video's requests for the top rung wait until the busy state has been seen.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    let topRungRequests = 0;
+    await page.route(/\/720p\//, async (route) => { topRungRequests++; await held; await route.continue(); });
+    const button = page.locator('[data-screenshot]');
+    const downloaded = page.waitForEvent('download');
+    await button.click();
+    await expect(button).toHaveAttribute('aria-busy', 'true');
+    await expect(button).toBeDisabled();
+    await expect.poll(() => topRungRequests).toBeGreaterThan(0);
+    await page.locator('.player-main').screenshot({ path: `${SHOTS_DIR}/1280-screenshot-busy.png` });
+    release();
+    const download = await downloaded;
+    await expect(button).toHaveAttribute('aria-busy', 'false');
+    await expect(button).toBeEnabled();
+
+    expect(download.suggestedFilename()).toBe(`Harbour lights HD (kv${hd.videoId}) - 0-07.png`);
+    const shot = readFileSync((await download.path())!);
+    const image = await sharp(shot).metadata();
+    expect({ format: image.format, width: image.width, height: image.height }).toEqual({ format: 'png', width: HD.width, height: HD.height });
+    // The page's video still plays the low rung: the full size came from the top rung.
+    expect(await videoEl(page).evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight])).toEqual([LOW.width, LOW.height]);
+    await expect(page.locator('.toast', { hasText: msg('en', 'player.screenshotReduced') })).toHaveCount(0);
+
+    // The same frame: scaled down, it is closer to the 360p frame on screen than to the frames just
+    // before and after it (testsrc2 draws a moving picture and the frame number).
+    const frame = 1 / 25;
+    const differences: number[] = [];
+    for (const at of [7.5 - frame, 7.5, 7.5 + frame]) {
+      await pauseAt(page, at);
+      differences.push(await meanDifference(shot, await shownFrame(page), LOW));
+    }
+    expect(differences[1]).toBeLessThan(Math.min(differences[0], differences[2]));
+  });
+
+  test('when the top rung cannot be loaded, the frame on screen is still saved and a toast says so', async ({ page }) => {
+    await pauseOnLowRung(page, 5);
+    await page.route(/\/720p\//, (route) => route.abort());
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 20_000 }), page.locator('[data-screenshot]').click()]);
+    expect(download.suggestedFilename()).toBe(`Harbour lights HD (kv${hd.videoId}) - 0-05.png`);
+    const image = await sharp(readFileSync((await download.path())!)).metadata();
+    expect({ width: image.width, height: image.height }).toEqual(LOW);
+    const toast = page.locator('.toast', { hasText: msg('en', 'player.screenshotReduced') });
+    await expect(toast).toBeVisible();
+    await page.screenshot({ path: `${SHOTS_DIR}/1280-screenshot-reduced-toast.png`, animations: 'disabled' });
+    await expect(page.locator('[data-screenshot]')).toBeEnabled();
+  });
+
+  test('when the top rung does not answer, the frame on screen is saved once the time limit passes', async ({ page }) => {
+    await pauseOnLowRung(page, 9);
+    let topRungRequests = 0;
+    // Never answered: only the capture's time limit (TOP_RUNG_TIMEOUT_MS) ends the wait.
+    await page.route(/\/720p\//, () => { topRungRequests++; });
+    const button = page.locator('[data-screenshot]');
+    const downloaded = page.waitForEvent('download', { timeout: 30_000 });
+    await button.click();
+    await expect(button).toHaveAttribute('aria-busy', 'true');
+    const download = await downloaded;
+    expect(topRungRequests).toBeGreaterThan(0);
+    expect(download.suggestedFilename()).toBe(`Harbour lights HD (kv${hd.videoId}) - 0-09.png`);
+    const image = await sharp(readFileSync((await download.path())!)).metadata();
+    expect({ width: image.width, height: image.height }).toEqual(LOW);
+    await expect(page.locator('.toast', { hasText: msg('en', 'player.screenshotReduced') })).toBeVisible();
+    await expect(button).toHaveAttribute('aria-busy', 'false');
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
 });
 
 /** The member's saved position for the shared video, from the API. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { levelFor, levelLabel, menuLevels } from '../../src/lib/player/quality.ts';
+import { levelFor, levelLabel, menuLevels, topLevel } from '../../src/lib/player/quality.ts';
+import { captureLevel } from '../../src/lib/player/screenshot.ts';
 import { segmentsToLoad } from '../../src/lib/danmaku/segments.ts';
 import { resumePosition } from '../../src/lib/player/resume.ts';
 import { MediaClock, type MediaLike } from '../../src/lib/danmaku/clock.ts';
@@ -90,5 +91,20 @@ describe('player settings', () => {
     expect(merged.danmaku.speed).toBe(1.4);
     expect(merged.countdown).toBe(false);
     expect(merged.quality).toEqual(DEFAULT_PLAYER_SETTINGS.quality);
+  });
+});
+
+describe('screenshot rung', () => {
+  it('captures from the top rung only when a taller one than the playing rung exists', () => {
+    expect(topLevel(ladder)).toEqual(ladder[2]);
+    expect(topLevel([])).toBe(null);
+    expect(captureLevel(ladder, 360)).toEqual(ladder[2]);
+    expect(captureLevel(ladder, 1080)).toBe(null);
+    expect(captureLevel(ladder.slice(0, 1), 360)).toBe(null); // one rung: the frame on screen is the source's
+    expect(captureLevel([], 360)).toBe(null); // native HLS lists no rungs
+  });
+  it('picks the heavier of two rungs of the same height', () => {
+    const twins = [{ index: 0, height: 720, bitrate: 2e6 }, { index: 1, height: 720, bitrate: 3e6 }];
+    expect(topLevel(twins)?.index).toBe(1);
   });
 });

@@ -16,6 +16,7 @@ import {
   actionFor, formatTimecode, screenshotName, stepRate, volumeToSlider, sliderToVolume, RATE_MAX, RATE_MIN, SEEK_STEP_SECONDS, VOLUME_STEP,
   type PlayerAction,
 } from '../../lib/player/shortcuts.ts';
+import { downloadBlob, takeScreenshot } from '../../lib/player/screenshot.ts';
 import { resumePosition, HISTORY_INTERVAL_MS } from '../../lib/player/resume.ts';
 import { FrameTracker, trackFrames } from '../../lib/player/frames.ts';
 import { $playerSettings, updatePlayerSettings, type PlayerSettings } from '../../lib/stores/player-settings.ts';
@@ -294,23 +295,22 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
     if (level) setLevelIndex(level.index);
     setPanel(null);
   };
-  const screenshot = () => {
-    const v = video();
-    if (!v.videoWidth) return;
-    const canvas = document.createElement('canvas');
-    canvas.width = v.videoWidth;
-    canvas.height = v.videoHeight;
-    canvas.getContext('2d')!.drawImage(v, 0, 0);
-    // Named after the frame drawn, not the time when encoding ends (the video may be playing).
-    const name = screenshotName(title, videoId, v.currentTime);
-    canvas.toBlob((blob) => {
-      if (!blob) return;
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(blob);
-      a.download = name;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-    }, 'image/png');
+  // One screenshot at a time: the top rung may take a moment, and a double click must not make two files.
+  const shooting = useRef(false);
+  const [shotBusy, setShotBusy] = useState(false);
+  const screenshot = async () => {
+    if (shooting.current) return;
+    shooting.current = true;
+    setShotBusy(true);
+    try {
+      const shot = await takeScreenshot(video(), { url: part?.link ?? null, source: source.current });
+      if (!shot) return;
+      downloadBlob(shot.blob, screenshotName(title, videoId, shot.time));
+      if (!shot.fullResolution) showToast({ message: t('player.screenshotReduced'), severity: 'warning' });
+    } finally {
+      shooting.current = false;
+      setShotBusy(false);
+    }
   };
   const togglePip = async () => {
     try {
@@ -489,7 +489,8 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
                       }} />
                   )}
                 </div>
-                <button type="button" className="ctl optional" aria-label={t('player.screenshot')} title={t('player.screenshot')} onClick={screenshot} data-screenshot><Icon name="camera" /></button>
+                <button type="button" className="ctl optional" aria-label={t('player.screenshot')} title={t('player.screenshot')}
+                  disabled={shotBusy} aria-busy={shotBusy} onClick={() => void screenshot()} data-screenshot><Icon name="camera" /></button>
                 <button type="button" className="ctl optional" aria-pressed={pictureInPicture} aria-label={t('player.pip')} title={t('player.pip')} onClick={() => void togglePip()} data-pip-button>
                   <Icon name="pip" />
                 </button>

@@ -20,12 +20,20 @@ export interface HlsSource {
   bandwidth(): number | null;
   /** Frames per second the master playlist advertises (FRAME-RATE; hls.js only), or null. */
   frameRate(): number | null;
+  /**
+   * Seconds between the stream's own timestamps and the element's time (hls.js's initPTS; null
+   * until the first fragment is parsed, and for native HLS). hls.js derives it from the first
+   * fragment it loads, so two instances started at different places can differ by a frame or so.
+   */
+  timestampOffset(): number | null;
   destroy(): void;
 }
 
 export interface AttachOptions {
   /** The remembered quality choice, applied as soon as the rungs are known. */
   choice?: QualityChoice;
+  /** Where loading starts, in seconds (default: the beginning, or where the element is). */
+  startPosition?: number;
   onLevels?: (levels: QualityLevel[]) => void;
   onLevelSwitched?: (index: number) => void;
   onFatal?: (detail: string) => void;
@@ -38,15 +46,16 @@ export async function attachHls(video: HTMLVideoElement, url: string, options: A
   if (!canUseMse() && nativeHls) {
     video.src = url;
     return {
-      kind: 'native', levels: [], setLevel: () => {}, currentLevel: () => -1, isAuto: () => true, bandwidth: () => null, frameRate: () => null,
+      kind: 'native', levels: [], setLevel: () => {}, currentLevel: () => -1, isAuto: () => true, bandwidth: () => null, frameRate: () => null, timestampOffset: () => null,
       destroy: () => { video.removeAttribute('src'); video.load(); },
     };
   }
   // The light build: our renditions mux audio into each rung and carry no subtitles or DRM, so
   // the full build's alternate audio, subtitle and EME controllers would be 65 KB gzip of dead weight.
   const { default: Hls } = await import('hls.js/light');
-  const hls = new Hls({ capLevelToPlayerSize: false, startLevel: -1, enableWorker: true, backBufferLength: 60 });
+  const hls = new Hls({ capLevelToPlayerSize: false, startLevel: -1, startPosition: options.startPosition ?? -1, enableWorker: true, backBufferLength: 60 });
   let mediaRecoveries = 0;
+  let initPts: number | null = null;
   const source: HlsSource = {
     kind: 'hls.js',
     levels: [],
@@ -60,6 +69,7 @@ export async function attachHls(video: HTMLVideoElement, url: string, options: A
     isAuto: () => hls.autoLevelEnabled,
     bandwidth: () => (Number.isFinite(hls.bandwidthEstimate) ? hls.bandwidthEstimate : null),
     frameRate: () => (hls.levels[hls.currentLevel] ?? hls.levels[0])?.frameRate || null,
+    timestampOffset: () => initPts,
     destroy: () => hls.destroy(),
   };
   hls.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
@@ -71,6 +81,8 @@ export async function attachHls(video: HTMLVideoElement, url: string, options: A
     }
     options.onLevels?.(source.levels);
   });
+  // Our renditions have no discontinuities: one offset (the latest, should hls.js remap) for the whole video.
+  hls.on(Hls.Events.INIT_PTS_FOUND, (_event, data) => { initPts = data.initPTS / data.timescale; });
   hls.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => options.onLevelSwitched?.(data.level));
   hls.on(Hls.Events.ERROR, (_event, data) => {
     if (!data.fatal) return;

@@ -15,6 +15,11 @@ export function levelFor(levels: readonly QualityLevel[], choice: QualityChoice)
   return (below ?? [...levels].sort((a, b) => a.height - b.height)[0]).index;
 }
 
+/** The top rung (tallest, then heaviest): the source's own resolution (server/media/hls.ts ladderFor). */
+export function topLevel(levels: readonly QualityLevel[]): QualityLevel | null {
+  return levels.reduce<QualityLevel | null>((top, l) => (!top || l.height > top.height || (l.height === top.height && l.bitrate > top.bitrate) ? l : top), null);
+}
+
 /** Rungs as a menu lists them: highest first, one per height. */
 export function menuLevels(levels: readonly QualityLevel[]): QualityLevel[] {
   const byHeight = new Map<number, QualityLevel>();
