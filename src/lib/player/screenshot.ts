@@ -11,6 +11,9 @@ import { topLevel, type QualityLevel } from './quality.ts';
 /** How long the top rung may take (a fragment of a few MB on a slow line) before the shown frame is saved. */
 export const TOP_RUNG_TIMEOUT_MS = 6000;
 
+/** How long after `seeked` a frame callback is waited for before the decoded frame is taken anyway. */
+const PRESENT_GRACE_MS = 500;
+
 /** More than the two instances' timelines ever differ (a frame or two), far less than a fragment. */
 const START_MARGIN_SECONDS = 0.25;
 
@@ -151,6 +154,9 @@ function presented(v: HTMLVideoElement, time: number): Promise<void> {
       if (v.seeking || v.readyState < HTMLMediaElement.HAVE_CURRENT_DATA || Math.abs(v.currentTime - time) > 1e-3) return;
       v.removeEventListener('seeked', onSeeked);
       seekedThere = true;
+      // A browser that never presents frames of a video off the page (no callback comes) still
+      // has the decoded frame after seeked: wait briefly for the callback, not for the time limit.
+      setTimeout(() => { framePresented = true; done(); }, PRESENT_GRACE_MS);
       done();
     };
     v.addEventListener('seeked', onSeeked);
