@@ -5,7 +5,8 @@
  * the screen, a member opens the danmaku list and the sender and sends with taps, a row of the
  * list jumps the video to its moment, and the density curve over the seek bar follows where the
  * danmaku are. The danmaku stage is read from the canvas's `danmakuSnapshot` property, never
- * from pixels. Screenshots for a person to look at land in test-results/player-mobile-shots.
+ * from pixels. A computer block checks the list beside the player and a phone-narrow window
+ * with a mouse. Screenshots for a person to look at land in test-results/player-mobile-shots.
  */
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { E2E_BASE_URL, msg, publishVideoByApi, signUpByApi, waitForIslands, type PublishedVideo } from './helpers.ts';
@@ -354,5 +355,22 @@ test.describe('on a computer', () => {
     expect(await videoTime(page)).toBeLessThan(QUIET_AT + 3);
     await page.locator('[data-seek-bar]').hover();
     await page.screenshot({ path: `${SHOTS_DIR}/1280-list.png` });
+  });
+
+  test('in a window as narrow as a phone, with a mouse (volume shown), no control runs over another', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await openVideo(page, { asUploader: false, locale: 'fr' });
+    await expect(page.locator('[data-quality-button]')).toBeVisible();
+    await expect(page.locator('[data-mute-button]')).toBeVisible();
+    const boxes = await Promise.all((await page.locator('.player-controls .ctl:visible, .player-controls [data-player-time]').all()).map(box));
+    for (const [i, a] of boxes.entries()) {
+      expect(a.x).toBeGreaterThanOrEqual(0);
+      expect(a.x + a.width).toBeLessThanOrEqual(375 + 0.5);
+      for (const b of boxes.slice(i + 1)) {
+        const apart = a.x + a.width <= b.x + 0.5 || b.x + b.width <= a.x + 0.5 || a.y + a.height <= b.y + 0.5 || b.y + b.height <= a.y + 0.5;
+        expect(apart).toBe(true);
+      }
+    }
+    await page.locator('.player-main').screenshot({ path: `${SHOTS_DIR}/375-mouse-fr.png` });
   });
 });
