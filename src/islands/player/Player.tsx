@@ -363,10 +363,13 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
   }, []);
 
   // ---- Controls show on activity and hide while playing ----
+  const panelOpen = useRef(false);
+  panelOpen.current = panel !== null;
   const showControls = () => {
     setControlsShown(true);
     window.clearTimeout(hideTimer.current);
-    hideTimer.current = window.setTimeout(() => !videoRef.current?.paused && setControlsShown(false), CONTROLS_HIDE_MS);
+    // Not while a menu is open: on touch no pointer move keeps the controls up while one is used.
+    hideTimer.current = window.setTimeout(() => !videoRef.current?.paused && !panelOpen.current && setControlsShown(false), CONTROLS_HIDE_MS);
   };
   useEffect(() => {
     if (paused) {
@@ -375,16 +378,23 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
     } else showControls();
   }, [paused]);
   const lastTap = useRef(0);
+  const lastPointer = useRef('mouse');
   const onStagePointerUp = (e: ReactPointerEvent) => {
+    lastPointer.current = e.pointerType;
     if (e.target !== e.currentTarget && !(e.target as Element).matches('video, canvas')) return;
-    if (panel) return setPanel(null);
+    if (panel) {
+      setPanel(null);
+      return showControls();
+    }
     if (e.pointerType === 'mouse') return togglePlay();
     // Touch: a tap shows or hides the controls, a double tap plays or pauses.
     const now = e.timeStamp;
-    if (now - lastTap.current < 300) togglePlay();
+    const double = now - lastTap.current < 300;
+    if (double) togglePlay();
     else if (controlsShown) setControlsShown(false);
     else showControls();
-    lastTap.current = now;
+    // A third quick tap starts a new pair instead of toggling playback back.
+    lastTap.current = double ? 0 : now;
   };
 
   const send = useCallback(async (body: Parameters<DanmakuOverlay['send']>[0]) => {
@@ -414,7 +424,7 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
       data-quality={autoQuality ? 'auto' : String(settings.quality.preferred)}>
       <div className="player-main" ref={root}>
         <div className="player-stage" onPointerUp={onStagePointerUp} onPointerMove={(e) => e.pointerType === 'mouse' && showControls()}
-          onDoubleClick={(e) => (e.target as Element).matches('video, canvas') && toggleFullscreen()}>
+          onDoubleClick={(e) => lastPointer.current === 'mouse' && (e.target as Element).matches('video, canvas') && toggleFullscreen()}>
           <video ref={videoRef} playsInline preload="metadata" poster={part?.poster ?? undefined} crossOrigin="anonymous" aria-label={title} data-video />
           <div className="danmaku-layer"><canvas ref={canvasRef} data-danmaku-stage aria-hidden="true" /></div>
           {!part?.link && <p className="player-notice">{t('player.processing')}</p>}
@@ -423,7 +433,7 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
             <button type="button" className="player-big-play" aria-label={t('player.play')} onClick={togglePlay}><Icon name="play" size={36} /></button>
           )}
           {statsOpen && stats && <StatsPanel t={t} stats={stats} onClose={() => setStatsOpen(false)} />}
-          <div className="player-controls" onPointerUp={(e) => e.stopPropagation()}>
+          <div className="player-controls" onPointerUp={(e) => { e.stopPropagation(); showControls(); }}>
             <SeekBar currentTime={time} duration={duration} buffered={buffered} danmaku={danmaku} storyboard={part?.storyboard ?? null} label={t('player.seek')} onSeek={seek} />
             <div className="controls-row">
               <div className="controls-left">

@@ -79,7 +79,9 @@ export default function SeekBar({ currentTime, duration, buffered, danmaku, stor
         if (e.key === 'End') onSeek(Math.max(0, duration - 0.1));
       }}
     >
-      <svg className="seek-density" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true"><path d={curve} /></svg>
+      <svg className="seek-density" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true" data-density={density.map((v) => Number(v.toFixed(3))).join(' ')}>
+        <path d={curve} />
+      </svg>
       <div className="seek-track">
         {buffered.map(([start, end]) => (
           <div key={start} className="seek-buffered" style={{ left: `${(start / duration) * 100}%`, width: `${((end - start) / duration) * 100}%` }} />
