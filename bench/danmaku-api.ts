@@ -17,7 +17,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { median } from './stats.ts';
@@ -70,32 +69,15 @@ const root = await mkdtemp(join(tmpdir(), 'kiraboshi-bench-danmaku-api-'));
 const mediaDir = join(root, 'media');
 const { startTestServer } = await import('../tests/api/harness.ts');
 const { insertAccount } = await import('../server/services/accounts.ts');
+const { insertApprovedVideo, insertDanmaku } = await import('./fixtures.ts');
 const app = await startTestServer('pglite', { env: { WORKER: '0', MEDIA_DIR: mediaDir, UPLOAD_DIR: join(root, 'uploads'), OUTBOX_DIR: join(root, 'outbox') } });
 try {
   // An approved 45-minute video (its pool holds 8000), written as tests/api/danmaku-comments.test.ts does.
   const uid = await insertAccount(app.db, { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
-  const uploadId = randomBytes(16).toString('hex');
-  const mediaId = randomBytes(12).toString('hex');
-  const durationMs = 45 * 60_000;
-  await app.db.insertInto('uploads').values({ id: uploadId, uid, file_name: 'v.mp4', size: 1, max_duration_seconds: 3600, expires_at: new Date(), media_id: mediaId }).execute();
-  await app.db.insertInto('media').values({ media_id: mediaId, upload_id: uploadId, uid, status: 'ready', duration_ms: durationMs, width: 1280, height: 720, renditions: [360, 720] }).execute();
-  const { video_id: videoId } = await app.db.insertInto('videos').values({ uploader_uid: uid, title: '弹幕压力测试', status: 'approved', duration_ms: durationMs, search_text: 'x' })
-    .returning('video_id').executeTakeFirstOrThrow();
-  await app.db.insertInto('video_parts').values({ video_id: videoId, part_index: 0, media_id: mediaId }).execute();
+  const { videoId } = await insertApprovedVideo(app.db, uid, { title: '弹幕压力测试', durationMs: 45 * 60_000, width: 1280, height: 720, renditions: [360, 720] });
 
   // 6000 danmaku in the first segment (0-360 s): the busiest segment a viewer loads.
-  let s = 7;
-  const rand = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  const words = ['草', '哈哈哈哈', '前方高能', '来了来了', '好耶', '名场面', 'wwww', 'かわいい', '泪目', '这里是重点', 'AWSL', '打卡', '笑死', '神作', 'replay', '233333'];
-  const rows = Array.from({ length: DANMAKU }, (_, i) => ({
-    video_id: videoId, uid, time: +(rand() * 359.9).toFixed(3),
-    text: Array.from({ length: 1 + Math.floor(rand() * 4) }, () => words[Math.floor(rand() * words.length)]).join(' '),
-    color: rand() < 0.7 ? 'ffffff' : ['fe0302', 'ffff00', '00cd00', '89d5ff'][Math.floor(rand() * 4)],
-    font_size: (['small', 'medium', 'medium', 'large'] as const)[Math.floor(rand() * 4)],
-    mode: (['rtl', 'rtl', 'rtl', 'rtl', 'top', 'bottom', 'ltr'] as const)[Math.floor(rand() * 7)],
-    rainbow: rand() < 0.02, created_at: new Date(Date.now() - (DANMAKU - i) * 1000),
-  }));
-  for (let i = 0; i < rows.length; i += 1000) await app.db.insertInto('danmaku').values(rows.slice(i, i + 1000)).execute();
+  await insertDanmaku(app.db, { videoId, uid, count: DANMAKU, seed: 7, maxWords: 4, timeOf: (_, rand) => rand() * 359.9 });
 
   const apiUrl = `${app.baseUrl}/api/video/danmaku?videoId=${videoId}&segment=0`;
   const first = await fetch(apiUrl);

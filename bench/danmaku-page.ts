@@ -14,7 +14,6 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -37,6 +36,7 @@ const root = await mkdtemp(join(tmpdir(), 'kiraboshi-bench-danmaku-page-'));
 const mediaDir = join(root, 'media');
 const { startTestServer } = await import('../tests/api/harness.ts');
 const { insertAccount } = await import('../server/services/accounts.ts');
+const { insertApprovedVideo, insertDanmaku } = await import('./fixtures.ts');
 const { binaryPath, run } = await import('../server/media/ffmpeg.ts');
 const { ladderFor, transcodeRung, writeMaster } = await import('../server/media/hls.ts');
 const { hlsPath } = await import('../server/media/pipeline.ts');
@@ -56,41 +56,23 @@ try {
   const rungs = ladderFor(720);
   const uid = await insertAccount(app.db, { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
   const makeVideo = async (title: string, hlsFrom: string | null) => {
-    const uploadId = randomBytes(16).toString('hex');
-    const mediaId = randomBytes(12).toString('hex');
-    const outDir = join(mediaDir, hlsPath(mediaId));
+    const video = await insertApprovedVideo(app.db, uid, { title, durationMs: CLIP_SECONDS * 1000, width: 1280, height: 720, renditions: rungs.map((r) => r.height), frameRate: 25 });
+    const outDir = join(mediaDir, hlsPath(video.mediaId));
     if (hlsFrom) await cp(hlsFrom, outDir, { recursive: true });
     else {
       for (const rung of rungs) await transcodeRung(clip, outDir, rung, true);
       await writeMaster(outDir, rungs, { width: 1280, height: 720, hasAudio: true, frameRate: 25 });
     }
-    const durationMs = CLIP_SECONDS * 1000;
-    await app.db.insertInto('uploads').values({ id: uploadId, uid, file_name: 'v.mp4', size: 1, max_duration_seconds: 1800, expires_at: new Date(), media_id: mediaId }).execute();
-    await app.db.insertInto('media').values({ media_id: mediaId, upload_id: uploadId, uid, status: 'ready', duration_ms: durationMs, width: 1280, height: 720, renditions: rungs.map((r) => r.height), frame_rate: 25 }).execute();
-    const { video_id: videoId } = await app.db.insertInto('videos').values({ uploader_uid: uid, title, status: 'approved', duration_ms: durationMs, search_text: title })
-      .returning('video_id').executeTakeFirstOrThrow();
-    await app.db.insertInto('video_parts').values({ video_id: videoId, part_index: 0, media_id: mediaId }).execute();
-    return { videoId, outDir };
+    return { videoId: video.videoId, outDir };
   };
   const started = performance.now();
   const quiet = await makeVideo('安静的视频', null);
   const busy = await makeVideo('弹幕刷屏', quiet.outDir);
   console.log(`720p clip of ${CLIP_SECONDS} s transcoded (${rungs.map((r) => `${r.height}p`).join(', ')}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-  // The flood: FLOOD a second over the whole clip, mostly scrolling, some fixed and reversed, as a famous scene gets.
-  let s = 11;
-  const rand = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  const words = ['草', '哈哈哈哈', '前方高能', '来了来了', '好耶', '名场面', 'wwww', 'かわいい', '泪目', '这里是重点', 'AWSL', '打卡', '笑死', '神作', 'replay', '233333'];
+  // The flood: FLOOD a second over the whole clip, evenly, as a famous scene gets.
   const count = FLOOD * CLIP_SECONDS;
-  const rows = Array.from({ length: count }, (_, i) => ({
-    video_id: busy.videoId, uid, time: +((i / count) * (CLIP_SECONDS - 0.5)).toFixed(3),
-    text: Array.from({ length: 1 + Math.floor(rand() * 3) }, () => words[Math.floor(rand() * words.length)]).join(' '),
-    color: rand() < 0.7 ? 'ffffff' : ['fe0302', 'ffff00', '00cd00', '89d5ff'][Math.floor(rand() * 4)],
-    font_size: (['small', 'medium', 'medium', 'large'] as const)[Math.floor(rand() * 4)],
-    mode: (['rtl', 'rtl', 'rtl', 'rtl', 'top', 'bottom', 'ltr'] as const)[Math.floor(rand() * 7)],
-    rainbow: rand() < 0.02, created_at: new Date(Date.now() - (count - i) * 1000),
-  }));
-  for (let i = 0; i < rows.length; i += 1000) await app.db.insertInto('danmaku').values(rows.slice(i, i + 1000)).execute();
+  await insertDanmaku(app.db, { videoId: busy.videoId, uid, count, seed: 11, maxWords: 3, timeOf: (i) => (i / count) * (CLIP_SECONDS - 0.5) });
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
   const measure = async (videoId: number): Promise<PageRun> => {
