@@ -69,11 +69,12 @@ const root = await mkdtemp(join(tmpdir(), 'kiraboshi-bench-danmaku-api-'));
 const mediaDir = join(root, 'media');
 const { startTestServer } = await import('../tests/api/harness.ts');
 const { insertAccount } = await import('../server/services/accounts.ts');
+const { createRepositories } = await import('../server/repositories/index.ts');
 const { insertApprovedVideo, insertDanmaku } = await import('./fixtures.ts');
 const app = await startTestServer('pglite', { env: { WORKER: '0', MEDIA_DIR: mediaDir, UPLOAD_DIR: join(root, 'uploads'), OUTBOX_DIR: join(root, 'outbox') } });
 try {
   // An approved 45-minute video (its pool holds 8000), written as tests/api/danmaku-comments.test.ts does.
-  const uid = await insertAccount(app.db, { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
+  const uid = await insertAccount(createRepositories(app.db), { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
   const { videoId } = await insertApprovedVideo(app.db, uid, { title: '弹幕压力测试', durationMs: 45 * 60_000, width: 1280, height: 720, renditions: [360, 720] });
 
   // 6000 danmaku in the first segment (0-360 s): the busiest segment a viewer loads.

@@ -36,6 +36,7 @@ const root = await mkdtemp(join(tmpdir(), 'kiraboshi-bench-danmaku-page-'));
 const mediaDir = join(root, 'media');
 const { startTestServer } = await import('../tests/api/harness.ts');
 const { insertAccount } = await import('../server/services/accounts.ts');
+const { createRepositories } = await import('../server/repositories/index.ts');
 const { insertApprovedVideo, insertDanmaku } = await import('./fixtures.ts');
 const { binaryPath, run } = await import('../server/media/ffmpeg.ts');
 const { ladderFor, transcodeRung, writeMaster } = await import('../server/media/hls.ts');
@@ -54,7 +55,7 @@ try {
   ]);
   if (made.code !== 0) throw new Error(made.stderr);
   const rungs = ladderFor(720);
-  const uid = await insertAccount(app.db, { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
+  const uid = await insertAccount(createRepositories(app.db), { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
   const makeVideo = async (title: string, hlsFrom: string | null) => {
     const video = await insertApprovedVideo(app.db, uid, { title, durationMs: CLIP_SECONDS * 1000, width: 1280, height: 720, renditions: rungs.map((r) => r.height), frameRate: 25 });
     const outDir = join(mediaDir, hlsPath(video.mediaId));

@@ -58,6 +58,7 @@ const { PROBE_JOB, TRANSCODE_JOB, probeJob, transcodeJob, hlsPath } = await impo
 const { ladderFor } = await import('../server/media/hls.ts');
 const { createUploadStore } = await import('../server/media/upload-store.ts');
 const { insertAccount } = await import('../server/services/accounts.ts');
+const { createRepositories } = await import('../server/repositories/index.ts');
 const { createLogger } = await import('../server/logger.ts');
 
 const ffmpeg = binaryPath('ffmpeg');
@@ -165,7 +166,7 @@ const benchStarted = performance.now();
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
 try {
   await migrateToLatest(db);
-  const uid = await insertAccount(db, { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
+  const uid = await insertAccount(createRepositories(db), { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
   const results = [];
   for (const src of SOURCES) {
     const t = performance.now();

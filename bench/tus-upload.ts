@@ -119,12 +119,14 @@ async function main() {
     const { startTestServer } = await import('../tests/api/harness.ts');
     const { insertAccount } = await import('../server/services/accounts.ts');
     const { createSession } = await import('../server/auth/sessions.ts');
+    const { createRepositories } = await import('../server/repositories/index.ts');
     const app = await startTestServer('pglite', {
       env: { WORKER: '0', UPLOAD_DIR: uploadDir, MEDIA_DIR: join(root, 'media'), OUTBOX_DIR: join(root, 'outbox'), UPLOAD_MAX_BYTES: String(8 * 1024 * MiB) },
     });
     cleanup.unshift(() => app.close());
-    const uid = await insertAccount(app.db, { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
-    const cookie = `uid=${uid}; token=${await createSession(app.db, uid)}`;
+    const repositories = createRepositories(app.db);
+    const uid = await insertAccount(repositories, { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
+    const cookie = `uid=${uid}; token=${await createSession(repositories, uid)}`;
 
     const client = fork(import.meta.filename, ['--client'], { stdio: 'inherit' });
     cleanup.unshift(() => client.kill());

@@ -9,10 +9,11 @@ import { readServerConfig } from '../server/config.ts';
 import { openDatabase, migrateToLatest } from '../server/db/database.ts';
 import { insertAccount } from '../server/services/accounts.ts';
 import { createInvitationCode } from '../server/services/invitations.ts';
-import { ROLES } from '../server/auth/roles.ts';
-import { AppError } from '../server/app/errors.ts';
+import { createRepositories } from '../server/repositories/index.ts';
+import { ROLES } from '../src/lib/policy/policy.ts';
+import { DomainError } from '../server/domain/errors.ts';
 import { translatorFor } from '../src/lib/i18n/catalogs.ts';
-import { MESSAGE_KEY } from '../server/app/errors.ts';
+import { ERROR_MESSAGE_KEY as MESSAGE_KEY } from '../src/lib/api/errors.ts';
 
 const USAGE = `Usage:
   npm run cli -- user:create --email E --username U --password P [--nickname N] [--role ${ROLES.join('|')}]
@@ -43,14 +44,15 @@ async function main(argv: string[]): Promise<number> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir || undefined });
   try {
     await migrateToLatest(database.db);
+    const repositories = createRepositories(database.db);
     if (command === 'user:create') {
-      const uid = await insertAccount(database.db, {
+      const uid = await insertAccount(repositories, {
         email: values.email!, username: values.username!, password: values.password!, userNickname: values.nickname, roles: [values.role!],
       });
       console.log(`Created user ${values.username} (uid ${uid}) with the role ${values.role}.`);
     } else {
       const count = Math.min(Math.max(Number(values.count) || 1, 1), 100);
-      for (let i = 0; i < count; i++) console.log((await createInvitationCode(database.db, null)).invitationCode);
+      for (let i = 0; i < count; i++) console.log((await createInvitationCode(repositories, null)).invitationCode);
     }
     return 0;
   } finally {
@@ -61,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof AppError) {
+    if (error instanceof DomainError) {
       const detail = error.issues?.map((i) => `${i.path}: ${i.message}`).join(', ');
       console.error(`${translatorFor('en').t(MESSAGE_KEY[error.code])}${detail ? ` (${detail})` : ''}`);
     } else if (error instanceof Error && /in use by process/.test(error.message)) {

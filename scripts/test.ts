@@ -44,6 +44,14 @@ ensureChromium();
 rmSync(REPORTS, { recursive: true, force: true });
 mkdirSync(REPORTS, { recursive: true });
 
+// Static checks first: the boundaries between parts (dependency-cruiser, .dependency-cruiser.cjs)
+// and the types, which tie every handler and client call to its entry in the route table.
+const checks = [
+  { name: 'boundaries', status: run('depcruise', ['src', 'server', 'scripts', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']) },
+  { name: 'types', status: run('tsc', ['--noEmit', '-p', '.']) },
+];
+for (const check of checks) if (check.status !== 0) console.error(`The ${check.name} check failed.`);
+
 if (run('astro', ['build']) !== 0) {
   console.error('The site did not build.');
   console.log('\ntests: 0 passed, 1 failed');
@@ -56,10 +64,12 @@ const playwrightStatus = run('playwright', ['test', '--reporter=list,json'], { e
 
 const unit = count(vitestFile, (j) => ({ passed: j.numPassedTests, failed: j.numFailedTests, skipped: j.numPendingTests + (j.numTodoTests ?? 0) }));
 const browser = count(playwrightFile, (j) => ({ passed: j.stats.expected, failed: j.stats.unexpected + (j.stats.flaky ?? 0), skipped: j.stats.skipped }));
-const passed = unit.passed + browser.passed;
-const failed = unit.failed + browser.failed + (vitestStatus && !unit.failed ? 1 : 0) + (playwrightStatus && !browser.failed ? 1 : 0);
+const checksFailed = checks.filter((check) => check.status !== 0).length;
+const passed = unit.passed + browser.passed + checks.length - checksFailed;
+const failed = unit.failed + browser.failed + checksFailed + (vitestStatus && !unit.failed ? 1 : 0) + (playwrightStatus && !browser.failed ? 1 : 0);
 const skipped = unit.skipped + browser.skipped;
 console.log(`\nunit and API: ${unit.passed} passed, ${unit.failed} failed, ${unit.skipped} skipped`);
 console.log(`browser: ${browser.passed} passed, ${browser.failed} failed, ${browser.skipped} skipped`);
+console.log(`static checks: ${checks.map((check) => `${check.name} ${check.status === 0 ? 'passed' : 'failed'}`).join(', ')}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed ? 1 : 0);

@@ -10,6 +10,8 @@ export interface ServerConfig {
   databaseUrl?: string;
   /** 'production' hides stacks from every page and response. */
   isDevelopment: boolean;
+  /** Check every API answer against its schema (on in development; API_CHECK_RESPONSES=1 elsewhere, as the tests do). */
+  checkResponses: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Origins of a separately hosted site allowed to call the API with credentials. */
   corsOrigins: string[];
@@ -82,6 +84,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     isDevelopment: env.NODE_ENV === 'development',
+    checkResponses: env.NODE_ENV === 'development' || env.API_CHECK_RESPONSES === '1',
     logLevel: level && ['debug', 'info', 'warn', 'error'].includes(level) ? level : 'info',
     corsOrigins: (env.CORS_ORIGINS || '').split(',').map((s) => s.trim()).filter(Boolean),
     distDir: resolve(env.DIST_DIR || 'dist'),

@@ -10,16 +10,16 @@ import { readServerConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { openDatabase, migrateToLatest, assertCjkSearchWorks } from './db/database.ts';
 import { createApiApp, apiBasePath } from './app/create-app.ts';
-import { createCatalogue, type Catalogue } from './services/catalogue.ts';
-import { createVideoService } from './services/videos.ts';
-import { isStaff } from './auth/roles.ts';
+import type { Catalogue } from './services/catalogue.ts';
+import { createServices } from './services/index.ts';
+import { isStaff } from '../src/lib/policy/policy.ts';
 import { seedDemoCatalogue } from './demo/seed.ts';
-import { viewerFromCookies } from './services/sessions.ts';
 import { createSiteHandler } from './site/handler.ts';
 import { createMailer } from './mail/mailer.ts';
-import { publicProfile } from './services/profiles.ts';
 import { loadSecret } from './media/image-service.ts';
+import { createSecretsRepository } from './repositories/secrets.repository.ts';
 import { createStaticFiles } from './site/static-files.ts';
+import { createMediaAccess, privateCacheControl } from './media/media-access.ts';
 import { createUploadServer } from './media/uploads.ts';
 import { createUploadStore } from './media/upload-store.ts';
 import { startJobWorker } from './jobs/queue.ts';
@@ -57,7 +57,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     .then((text) => (JSON.parse(text) as { id: string }).id)
     .catch(() => null);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, from: config.mailFrom, logger });
-  const signingSecret = await loadSecret(database.db, 'upload-signing');
+  const signingSecret = await loadSecret(createSecretsRepository(database.db), 'upload-signing');
   const apiPrefix = apiBasePath(config.runtime.apiBase);
   const uploadStore = await createUploadStore({ directory: config.uploadDir, s3: config.uploadS3 }).catch(async (error) => {
     await database.close();
@@ -78,34 +78,44 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
   // Abandoned uploads are removed after their expiry: now, then every hour.
   await uploads.cleanExpired();
-  const catalogue = createCatalogue(database.db);
-  const videoService = createVideoService(database.db, { mediaDir: config.mediaDir });
+  // The composition root: every service once, over this database; the API and the site share them.
+  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, mediaDir: config.mediaDir, signingSecret, buildId, uploads });
+  const { catalogue, videos: videoService, sessions, rateLimits } = services;
   const cleanup = setInterval(() => {
     uploads.cleanExpired().catch((error) => logger.warn('cleaning expired uploads failed', { err: error }));
     videoService.pruneViews().catch((error) => logger.warn('pruning view records failed', { err: error }));
+    rateLimits.prune().catch((error) => logger.warn('pruning rate-limit counters failed', { err: error }));
   }, 3_600_000);
   cleanup.unref();
-  const api = createApiApp({ db: database.db, databaseKind: database.kind, logger, config, buildId, mailer, signingSecret, mediaDir: config.mediaDir, uploads });
+  const api = createApiApp({ logger, config, services });
   const serveMedia = createStaticFiles(config.mediaDir);
   const apiListener = getRequestListener(api.fetch);
   const manifestAlias = createManifestAlias(catalogue);
+  const mediaAccess = createMediaAccess(database.db);
+  /** A media request: the file if this viewer may read it (media-access.ts); false answers 404. */
+  const serveMediaFile = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
+    const file = await manifestAlias(path);
+    const access = file === null ? null : await mediaAccess(file, req.headers.cookie);
+    if (file === null || !access) return false;
+    return serveMedia(req, res, file, access === 'private' ? { 'Cache-Control': privateCacheControl(file) } : {});
+  };
 
   const siteLocals: SiteLocals = {
     isDevelopment: config.isDevelopment,
-    viewer: (request) => viewerFromCookies(database.db, request.headers.get('cookie')),
+    viewer: (request) => sessions.viewerFromCookies(request.headers.get('cookie')),
     videoExists: (id) => catalogue.videoExists(id),
-    publicUser: (uid) => publicProfile(database.db, uid, null),
+    publicUser: (uid) => services.profiles.publicProfile(uid, null),
     video: async (videoId, request) => {
-      const viewer = await viewerFromCookies(database.db, request.headers.get('cookie'));
-      return catalogue.video(videoId, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer.roles) } : null);
+      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
+      return catalogue.video(videoId, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null);
     },
     sitemapVideoFiles: () => catalogue.sitemapVideoFiles(config.sitemapVideosPerFile),
     sitemapVideos: (file) => catalogue.sitemapVideos(file, config.sitemapVideosPerFile),
     homeVideos: (page) => catalogue.home(page),
     categoryVideos: (category, page) => catalogue.byCategory(category, page),
     userVideos: async (uid, request, page) => {
-      const viewer = await viewerFromCookies(database.db, request.headers.get('cookie'));
-      return catalogue.byUploader(uid, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer.roles) } : null, page);
+      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
+      return catalogue.byUploader(uid, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null, page);
     },
   };
   const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger) : null;
@@ -117,10 +127,10 @@ export async function startServer(env: Record<string, string | undefined> = proc
       return;
     }
     if (path.startsWith('/media/')) {
-      manifestAlias(path.slice('/media'.length))
-        .then((file) => (file ? serveMedia(req, res, file) : false))
+      serveMediaFile(req, res, path.slice('/media'.length))
         .then((served) => {
-          if (!served) res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not Found');
+          // Not stored by shared caches: the same path may be there for its uploader, or later.
+          if (!served) res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end('Not Found');
         })
         .catch((error) => {
           logger.error('media request failed', { err: error, path });

@@ -1,43 +1,16 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import type { Logger } from '../logger.ts';
-import type { ServerConfig } from '../config.ts';
 import type { ApiErrorBody } from '../../src/lib/api/contract.ts';
-import { AppError, MESSAGE_KEY } from './errors.ts';
-import { localMessage } from './request-locale.ts';
-import { healthRoutes } from './routes/health.ts';
-import { videoRoutes } from './routes/video.ts';
-import { userRoutes } from './routes/user.ts';
-import { rbacRoutes } from './routes/rbac.ts';
-import { imageRoutes } from './routes/images.ts';
-import { historyRoutes } from './routes/history.ts';
-import { blockRoutes } from './routes/block.ts';
-import type { Mailer } from '../mail/mailer.ts';
-import type { Viewer } from '../services/sessions.ts';
-import { createCatalogue, type Catalogue } from '../services/catalogue.ts';
-import { createVideoService, type VideoService } from '../services/videos.ts';
-import type { DatabaseKind } from '../db/database.ts';
+import { errorAnswer } from './errors.ts';
+import { DomainError } from '../domain/errors.ts';
+import { mountRoutes } from './mount-routes.ts';
+import { allHandlers } from './handlers/index.ts';
+import { tusAnswer } from './handlers/upload.ts';
+import { HTTPException } from 'hono/http-exception';
 
-export interface AppDeps {
-  db: Kysely<Database>;
-  databaseKind: DatabaseKind;
-  logger: Logger;
-  config: Pick<ServerConfig, 'corsOrigins' | 'isDevelopment' | 'runtime' | 'trustProxy' | 'whoMayUpload'>;
-  mailer: Mailer;
-  /** Signs upload URLs of the image service. */
-  signingSecret: string;
-  mediaDir: string;
-  /** The resumable upload endpoint (tus). */
-  uploads: { handle(req: Request, body?: ReadableStream<Uint8Array>): Promise<Response> };
-  buildId: string | null;
-}
-
-export interface AppEnv {
-  Variables: { requestId: string; logger: Logger; deps: AppDeps; catalogue: Catalogue; videos: VideoService; viewer?: Viewer | null };
-}
+export type { AppDeps, AppEnv } from './app-env.ts';
+import type { AppDeps, AppEnv } from './app-env.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const REQUEST_ID_RE = /^[\w.:-]{1,100}$/;
@@ -51,8 +24,8 @@ export function apiBasePath(apiBase: string): string {
 /** The API server: routes per family of SPEC §7 under the configured base. */
 export function createApiApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>().basePath(apiBasePath(deps.config.runtime.apiBase));
-  const catalogue = createCatalogue(deps.db);
-  const videos = createVideoService(deps.db, { mediaDir: deps.mediaDir });
+  const { services } = deps;
+  const apiPrefix = apiBasePath(deps.config.runtime.apiBase);
 
   app.use('*', async (c, next) => {
     const incoming = c.req.header('x-request-id');
@@ -60,9 +33,6 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
     const logger = deps.logger.child({ requestId });
     c.set('requestId', requestId);
     c.set('logger', logger);
-    c.set('deps', deps);
-    c.set('catalogue', catalogue);
-    c.set('videos', videos);
     // Set before the handler runs: a header added to a finished response makes Hono rebuild it,
     // copying the whole body (a danmaku segment is about a megabyte).
     c.header('X-Request-Id', requestId);
@@ -89,36 +59,36 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
     if (STATE_CHANGING.has(c.req.method)) {
       const origin = c.req.header('origin');
       if (origin && origin !== new URL(c.req.url).origin && !deps.config.corsOrigins.includes(origin)) {
-        throw new AppError('ORIGIN_REFUSED');
+        throw new DomainError('ORIGIN_REFUSED');
       }
     }
     await next();
   });
 
-  app.route('/', healthRoutes());
-  app.route('/video', videoRoutes());
-  app.route('/user', userRoutes());
-  app.route('/rbac', rbacRoutes());
-  app.route('/images', imageRoutes());
-  app.route('/history', historyRoutes());
-  app.route('/block', blockRoutes());
+  mountRoutes(app, allHandlers, {
+    services, apiPrefix, trustProxy: deps.config.trustProxy,
+    policy: { whoMayUpload: deps.config.whoMayUpload },
+    checkResponses: deps.config.checkResponses,
+  });
+  // tus discovery (OPTIONS without an Origin: a browser's preflight is answered by CORS above).
+  app.on('OPTIONS', ['/video/tus', '/video/tus/:uploadId'], (c) => tusAnswer(services, c));
 
   app.notFound(() => {
-    throw new AppError('ROUTE_NOT_FOUND');
+    throw new DomainError('ROUTE_NOT_FOUND');
   });
 
   app.onError((error, c) => {
     const requestId = c.get('requestId');
     const logger = c.get('logger') ?? deps.logger;
-    const appError = error instanceof AppError ? error : null;
-    if (!appError) logger.error('unhandled error', { err: error, method: c.req.method, path: c.req.path });
-    const code = appError?.code ?? 'INTERNAL';
-    const body: ApiErrorBody = { ...appError?.extra, success: false, code, message: localMessage(c.req.raw.headers, MESSAGE_KEY[code]), requestId };
-    if (appError?.issues) body.issues = appError.issues;
-    for (const [name, value] of Object.entries(appError?.headers ?? {})) c.header(name, value);
+    // Hono's own refusals (a malformed JSON body) are the caller's fault, not ours.
+    const known = error instanceof HTTPException && error.status < 500
+      ? new DomainError('VALIDATION_FAILED', { issues: [{ path: '(body)', message: error.message }] })
+      : error;
+    if (!(known instanceof DomainError)) logger.error('unhandled error', { err: error, method: c.req.method, path: c.req.path });
+    const answer = errorAnswer(known, c.req.raw.headers, requestId);
+    for (const [name, value] of Object.entries(answer.headers)) c.header(name, value);
     c.header('X-Request-Id', requestId);
-    c.header('Cache-Control', 'no-store');
-    return c.json(body, (appError?.status ?? 500) as 400);
+    return c.json(answer.body, answer.status as 400);
   });
 
   return app;

@@ -1,26 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Repositories } from '../repositories/index.ts';
 import { hashToken, SESSION_COOKIE_TOKEN, SESSION_COOKIE_UID } from '../services/sessions.ts';
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** A new random session: the token goes to the browser once, only its hash is stored. */
-export async function createSession(db: Kysely<Database>, uid: number): Promise<string> {
+export async function createSession(repositories: Pick<Repositories, 'sessions'>, uid: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await db.insertInto('sessions').values({ token_hash: hashToken(token), uid, expires_at: new Date(Date.now() + SESSION_LIFETIME_MS) }).execute();
+  await repositories.sessions.insert({ token_hash: hashToken(token), uid, expires_at: new Date(Date.now() + SESSION_LIFETIME_MS) });
   return token;
 }
 
-export async function revokeSession(db: Kysely<Database>, token: string | undefined): Promise<void> {
-  if (token) await db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
+export async function revokeSession(repositories: Pick<Repositories, 'sessions'>, token: string | undefined): Promise<void> {
+  if (token) await repositories.sessions.deleteByTokenHash(hashToken(token));
 }
 
 /** Every session of a user, optionally except the one in use (password change keeps it). */
-export async function revokeAllSessions(db: Kysely<Database>, uid: number, exceptToken?: string): Promise<void> {
-  let query = db.deleteFrom('sessions').where('uid', '=', uid);
-  if (exceptToken) query = query.where('token_hash', '!=', hashToken(exceptToken));
-  await query.execute();
+export async function revokeAllSessions(repositories: Pick<Repositories, 'sessions'>, uid: number, exceptToken?: string): Promise<void> {
+  await repositories.sessions.deleteAllOfUser(uid, exceptToken ? hashToken(exceptToken) : undefined);
 }
 
 /**

@@ -1,8 +1,7 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { AppError } from '../app/errors.ts';
+import type { Repositories } from '../repositories/index.ts';
+import { DomainError } from '../domain/errors.ts';
 
 export const TOTP_ISSUER = 'Kiraboshi';
 export const TOTP_PERIOD_S = 30;
@@ -19,18 +18,19 @@ const randomCode = (length: number) => Array.from({ length }, () => CODE_ALPHABE
 const hashCode = (uid: number, code: string) => createHash('sha256').update(`${uid}:${code.replace(/[\s-]/g, '').toUpperCase()}`).digest('hex');
 const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-export async function totpStatus(db: Kysely<Database>, uid: number) {
-  const row = await db.selectFrom('totp_authenticators').select(['confirmed_at']).where('uid', '=', uid).where('confirmed_at', 'is not', null).executeTakeFirst();
-  return row ? { have2FA: true, type: 'totp' as const, totpCreationDateTime: new Date(row.confirmed_at!).getTime() } : { have2FA: false, type: 'none' as const, totpCreationDateTime: null };
+type TotpRepositories = Pick<Repositories, 'secondFactors'>;
+
+export async function totpStatus(repositories: TotpRepositories, uid: number) {
+  const confirmedAt = await repositories.secondFactors.totpConfirmedAt(uid);
+  return confirmedAt ? { have2FA: true, type: 'totp' as const, totpCreationDateTime: confirmedAt.getTime() } : { have2FA: false, type: 'none' as const, totpCreationDateTime: null };
 }
 
 /** Starts (or restarts) setup: a new secret, returned once as an otpauth:// URI with the site as issuer. */
-export async function createTotp(db: Kysely<Database>, uid: number, accountLabel: string) {
-  const status = await totpStatus(db, uid);
+export async function createTotp(repositories: TotpRepositories, uid: number, accountLabel: string) {
+  const status = await totpStatus(repositories, uid);
   if (status.have2FA) return { isExists: true, existsAuthenticatorType: 'totp' as const, otpAuth: null };
   const secret = new Secret({ size: 20 }).base32;
-  await db.insertInto('totp_authenticators').values({ uid, secret, backup_code_hashes: [] })
-    .onConflict((oc) => oc.column('uid').doUpdateSet({ secret, failed_attempts: 0, locked_until: null, last_used_step: 0 })).execute();
+  await repositories.secondFactors.startTotpSetup(uid, secret);
   return { isExists: false, existsAuthenticatorType: null, otpAuth: totpFor(secret, accountLabel).toString() };
 }
 
@@ -44,16 +44,16 @@ function acceptedStep(secret: string, token: string, lastUsedStep: number, now =
 }
 
 /** Confirms setup with a first code; answers the 5 backup codes and the recovery code, shown once. */
-export async function confirmTotp(db: Kysely<Database>, uid: number, clientOtp: string) {
-  const row = await db.selectFrom('totp_authenticators').selectAll().where('uid', '=', uid).where('confirmed_at', 'is', null).executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND');
+export async function confirmTotp(repositories: TotpRepositories, uid: number, clientOtp: string) {
+  const row = await repositories.secondFactors.unconfirmedTotp(uid);
+  if (!row) throw new DomainError('NOT_FOUND');
   const step = acceptedStep(row.secret, clientOtp, row.last_used_step);
-  if (step === null) throw new AppError('SECOND_FACTOR_INVALID');
+  if (step === null) throw new DomainError('SECOND_FACTOR_INVALID');
   const backupCode = Array.from({ length: BACKUP_CODE_COUNT }, () => randomCode(6));
   const recoveryCode = randomCode(24);
-  await db.updateTable('totp_authenticators').set({
-    confirmed_at: new Date(), last_used_step: step, backup_code_hashes: backupCode.map((c) => hashCode(uid, c)), recovery_code_hash: hashCode(uid, recoveryCode),
-  }).where('uid', '=', uid).execute();
+  await repositories.secondFactors.confirmTotp(uid, {
+    lastUsedStep: step, backupCodeHashes: backupCode.map((c) => hashCode(uid, c)), recoveryCodeHash: hashCode(uid, recoveryCode),
+  });
   return { backupCode, recoveryCode };
 }
 
@@ -66,9 +66,9 @@ type SecondFactorOutcome =
  * code (which removes the authenticator). Five failures lock it for an hour. The transaction
  * returns the outcome, so a failure's count is committed before the error is raised.
  */
-export async function verifySecondFactor(db: Kysely<Database>, uid: number, clientOtp: string): Promise<'totp' | 'backup' | 'recovery'> {
-  const outcome = await db.transaction().execute(async (trx): Promise<SecondFactorOutcome> => {
-    const row = await trx.selectFrom('totp_authenticators').selectAll().where('uid', '=', uid).where('confirmed_at', 'is not', null).forUpdate().executeTakeFirst();
+export async function verifySecondFactor(repositories: Pick<Repositories, 'transaction'>, uid: number, clientOtp: string): Promise<'totp' | 'backup' | 'recovery'> {
+  const outcome = await repositories.transaction(async ({ secondFactors }): Promise<SecondFactorOutcome> => {
+    const row = await secondFactors.lockConfirmedTotp(uid);
     if (!row) return { ok: false, lockedForSeconds: null };
     if (row.locked_until && new Date(row.locked_until).getTime() > Date.now()) {
       return { ok: false, lockedForSeconds: Math.ceil((new Date(row.locked_until).getTime() - Date.now()) / 1000) };
@@ -76,32 +76,28 @@ export async function verifySecondFactor(db: Kysely<Database>, uid: number, clie
     const code = clientOtp.replace(/[\s-]/g, '').toUpperCase();
     const step = acceptedStep(row.secret, code, row.last_used_step);
     if (step !== null) {
-      await trx.updateTable('totp_authenticators').set({ last_used_step: step, failed_attempts: 0, locked_until: null }).where('uid', '=', uid).execute();
+      await secondFactors.recordTotpStep(uid, step);
       return { ok: true, method: 'totp' };
     }
     const hashed = hashCode(uid, code);
     const backupIndex = row.backup_code_hashes.findIndex((h) => sameHash(h, hashed));
     if (backupIndex >= 0) {
-      const remaining = row.backup_code_hashes.filter((_, i) => i !== backupIndex);
-      await trx.updateTable('totp_authenticators').set({ backup_code_hashes: remaining, failed_attempts: 0 }).where('uid', '=', uid).execute();
+      await secondFactors.keepBackupCodes(uid, row.backup_code_hashes.filter((_, i) => i !== backupIndex));
       return { ok: true, method: 'backup' };
     }
     if (row.recovery_code_hash && sameHash(row.recovery_code_hash, hashed)) {
-      await trx.deleteFrom('totp_authenticators').where('uid', '=', uid).execute();
+      await secondFactors.deleteTotp(uid);
       return { ok: true, method: 'recovery' };
     }
     const locks = row.failed_attempts + 1 >= TOTP_MAX_FAILURES;
-    await trx.updateTable('totp_authenticators').set({
-      failed_attempts: locks ? 0 : row.failed_attempts + 1,
-      locked_until: locks ? new Date(Date.now() + TOTP_LOCK_MS) : row.locked_until,
-    }).where('uid', '=', uid).execute();
+    await secondFactors.recordTotpFailure(uid, locks ? 0 : row.failed_attempts + 1, locks ? new Date(Date.now() + TOTP_LOCK_MS) : row.locked_until);
     return { ok: false, lockedForSeconds: locks ? TOTP_LOCK_MS / 1000 : null };
   });
   if (outcome.ok) return outcome.method;
-  if (outcome.lockedForSeconds) throw new AppError('SECOND_FACTOR_LOCKED', { headers: { 'Retry-After': String(outcome.lockedForSeconds) } });
-  throw new AppError('SECOND_FACTOR_INVALID');
+  if (outcome.lockedForSeconds) throw new DomainError('SECOND_FACTOR_LOCKED', { retryAfterSeconds: outcome.lockedForSeconds });
+  throw new DomainError('SECOND_FACTOR_INVALID');
 }
 
-export async function deleteTotp(db: Kysely<Database>, uid: number): Promise<void> {
-  await db.deleteFrom('totp_authenticators').where('uid', '=', uid).execute();
+export async function deleteTotp(repositories: TotpRepositories, uid: number): Promise<void> {
+  await repositories.secondFactors.deleteTotp(uid);
 }

@@ -103,6 +103,8 @@ export interface BlockEntriesTable {
   id: Generated<number>; uid: number; type: 'block' | 'hide' | 'tag' | 'keyword' | 'regex'; value: string;
   target_uid: number | null; tag_id: number | null; created_at: CreatedAt;
 }
+/** One member following another (never themselves). */
+export interface FollowsTable { follower_uid: number; followed_uid: number; created_at: CreatedAt }
 export interface WatchHistoryTable { uid: number; video_id: number; anchor: Generated<number>; updated_at: Generated<Date> }
 
 export interface TotpAuthenticatorsTable {
@@ -206,4 +208,5 @@ export interface Database {
   comment_votes: CommentVotesTable;
   watch_history: WatchHistoryTable;
   block_entries: BlockEntriesTable;
+  follows: FollowsTable;
 }

@@ -13,6 +13,7 @@ import type { Logger } from '../logger.ts';
 import type { TagCreateBody, VideoCategory } from '../../src/lib/api/contract.ts';
 import { insertAccount } from '../services/accounts.ts';
 import { createTagService } from '../services/tags.ts';
+import { createRepositories } from '../repositories/index.ts';
 import { searchTextOf } from '../services/videos.ts';
 import { sanitizeComment } from '../services/comments.ts';
 import { binaryPath, probeVideo, run } from '../media/ffmpeg.ts';
@@ -81,11 +82,11 @@ export async function seedDemoCatalogue(options: { db: Kysely<Database>; uploads
 async function seedVideos(db: Kysely<Database>, uploads: UploadStore, workDir: string): Promise<void> {
   const uids: number[] = [];
   for (const u of UPLOADERS) {
-    const uid = await insertAccount(db, { email: `${u.username}@demo.kiraboshi.localhost`, password: randomBytes(18).toString('base64url'), username: u.username, userNickname: u.userNickname });
+    const uid = await insertAccount(createRepositories(db), { email: `${u.username}@demo.kiraboshi.localhost`, password: randomBytes(18).toString('base64url'), username: u.username, userNickname: u.userNickname });
     await db.updateTable('users').set({ signature: u.signature }).where('uid', '=', uid).execute();
     uids.push(uid);
   }
-  const tags = createTagService(db);
+  const tags = createTagService(createRepositories(db));
   const tagIds: Record<string, number> = {};
   for (const [key, tagNameList] of Object.entries(TAGS)) tagIds[key] = await tags.create(uids[0], { tagNameList });
 

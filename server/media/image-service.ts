@@ -2,13 +2,13 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { AppError } from '../app/errors.ts';
+import type { SecretsRepository } from '../repositories/secrets.repository.ts';
+import { DomainError } from '../domain/errors.ts';
 
 /** The project's own image service: signed, expiring upload URLs and re-encoded images. */
 export const UPLOAD_URL_LIFETIME_MS = 10 * 60_000;
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export { MAX_IMAGE_BYTES } from '../../src/lib/api/contract.ts';
+import { MAX_IMAGE_BYTES } from '../../src/lib/api/contract.ts';
 const MAX_INPUT_PIXELS = 40_000_000;
 
 export type ImageKind = 'avatar' | 'cover';
@@ -16,13 +16,13 @@ export type ImageKind = 'avatar' | 'cover';
 const PROFILES: Record<ImageKind, { width: number; height: number }> = { avatar: { width: 256, height: 256 }, cover: { width: 1280, height: 720 } };
 
 /** A server-wide secret stored in the database, so every instance signs and checks alike. */
-export async function loadSecret(db: Kysely<Database>, name: string): Promise<string> {
-  await db.insertInto('app_secrets').values({ name, value: randomBytes(32).toString('base64url') })
-    .onConflict((oc) => oc.column('name').doNothing()).execute();
-  return (await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow()).value;
+export async function loadSecret(secrets: SecretsRepository, name: string): Promise<string> {
+  // The first instance to ask makes it; every other one (and every later start) reads that one.
+  await secrets.insertIfMissing(name, randomBytes(32).toString('base64url'));
+  return secrets.valueOf(name);
 }
 
-interface UploadGrant { kind: ImageKind; uid: number; fileName: string; expires: number }
+export interface UploadGrant { kind: ImageKind; uid: number; fileName: string; expires: number }
 
 const signature = (secret: string, g: UploadGrant) =>
   createHmac('sha256', secret).update(`${g.kind}|${g.uid}|${g.fileName}|${g.expires}`).digest('base64url');
@@ -35,13 +35,14 @@ export function grantUpload(secret: string, origin: string, apiPrefix: string, k
   return { signedUrl: url.toString(), fileName: grant.fileName };
 }
 
-export function verifyGrant(secret: string, query: Record<string, string | undefined>): UploadGrant {
+/** The grant a signed address carries, or null when its signature does not hold (tampered, made up). */
+export function readGrant(secret: string, query: Record<string, string | undefined>): UploadGrant | null {
   const grant: UploadGrant = { kind: query.kind as ImageKind, uid: Number(query.uid), fileName: query.fileName ?? '', expires: Number(query.expires) };
   const expected = Buffer.from(signature(secret, grant));
   const given = Buffer.from(query.sig ?? '');
   const valid = given.length === expected.length && timingSafeEqual(given, expected);
-  if (!valid || !(grant.kind in PROFILES) || !/^\d+-[\w-]+\.webp$/.test(grant.fileName)) throw new AppError('FORBIDDEN');
-  if (grant.expires < Date.now()) throw new AppError('UPLOAD_EXPIRED');
+  if (!valid || !(grant.kind in PROFILES) || !/^\d+-[\w-]+\.webp$/.test(grant.fileName)) return null;
+  if (grant.expires < Date.now()) throw new DomainError('UPLOAD_EXPIRED');
   return grant;
 }
 
@@ -55,7 +56,7 @@ export async function processImage(kind: ImageKind, input: Uint8Array): Promise<
     return await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
       .rotate().resize(width, height, { fit: 'cover', position: 'attention' }).webp({ quality: 86 }).toBuffer();
   } catch (error) {
-    throw new AppError('NOT_AN_IMAGE', { cause: error });
+    throw new DomainError('NOT_AN_IMAGE', { cause: error });
   }
 }
 

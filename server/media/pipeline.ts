@@ -51,7 +51,8 @@ export function probeJob(options: { db: Kysely<Database>; uploads: UploadStore; 
 }
 
 /** Where a media item's HLS renditions, poster and storyboard live (under the media folder). */
-export const hlsPath = (mediaId: string) => `hls/${mediaId}`;
+export { hlsPath } from './paths.ts';
+import { hlsPath } from './paths.ts';
 
 /**
  * The transcode step: the lowest rung first, published at once with its master playlist and

@@ -8,7 +8,9 @@ import { Upload, type DataStore } from '@tus/server';
 import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import type { S3UploadConfig } from '../config.ts';
-import { UPLOAD_EXPIRY_MS } from './uploads.ts';
+
+/** How long an unfinished upload is kept (tus Upload-Expires). */
+export const UPLOAD_EXPIRY_MS = 3600_000;
 
 /**
  * Where resumable uploads live: files under UPLOAD_DIR, or an S3-compatible bucket. This is the

@@ -1,19 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { Server, MemoryLocker, type Upload } from '@tus/server';
+import { Server, MemoryLocker, ERRORS, type Upload } from '@tus/server';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
-import { viewerFromCookies } from '../services/sessions.ts';
-import { isBlocked, isStaff } from '../auth/roles.ts';
-import { localMessage } from '../app/request-locale.ts';
-import { MESSAGE_KEY } from '../app/errors.ts';
-import type { ErrorCode } from '../../src/lib/api/contract.ts';
+import { viewerFromCookies, type Viewer } from '../services/sessions.ts';
+import { createSessionsRepository } from '../repositories/sessions.repository.ts';
+import { can, refusal, type Action } from '../../src/lib/policy/policy.ts';
+import { localMessage } from '../http/request-locale.ts';
+import { ERROR_CODES, ERROR_MESSAGE_KEY as MESSAGE_KEY, ERROR_STATUS, type ApiErrorBody, type ErrorCode } from '../../src/lib/api/errors.ts';
 import { registerUploadedMedia } from './pipeline.ts';
+import { hasControlCharacters } from '../../src/lib/validation/text.ts';
 import type { UploadStore } from './upload-store.ts';
 
 /** SPEC §9: longest video, and how long an unfinished upload is kept. */
 export const MAX_VIDEO_DURATION_S = 1800;
-export const UPLOAD_EXPIRY_MS = 3600_000;
+import { UPLOAD_EXPIRY_MS } from './upload-store.ts';
+export { UPLOAD_EXPIRY_MS };
 export const MEDIA_ID_HEADER = 'Stream-Media-Id';
 
 export interface UploadOptions {
@@ -41,9 +43,48 @@ export function uploadExpiry(requested: string | null | undefined, now = Date.no
   return new Date(Number.isFinite(asked) ? Math.min(latest, Math.max(now + 60_000, asked)) : latest);
 }
 
-/** A tus rejection with our error body: a stable code and a message in the caller's language. */
-function reject(req: Request, code: ErrorCode, status: number): { status_code: number; body: string } {
-  return { status_code: status, body: JSON.stringify({ success: false, code, message: localMessage(req.headers, MESSAGE_KEY[code]) }) };
+/** A refusal by our hooks: tus answers it with its status, and apiAnswer gives it the API's body. */
+function reject(code: ErrorCode): { status_code: number; body: string } {
+  return { status_code: ERROR_STATUS[code], body: JSON.stringify({ code }) };
+}
+
+/**
+ * The API's code for what tus refuses by itself, by status (the hooks' refusals carry their own).
+ * tus's 403s are a required header missing (Upload-Offset, Content-Type), not a permission.
+ */
+const TUS_STATUS_CODES: Partial<Record<number, ErrorCode>> = {
+  400: 'VALIDATION_FAILED', 403: 'VALIDATION_FAILED', 404: 'NOT_FOUND', 409: 'CONFLICT', 410: 'UPLOAD_EXPIRED',
+  412: 'VALIDATION_FAILED', 413: 'PAYLOAD_TOO_LARGE', 415: 'VALIDATION_FAILED', 460: 'VALIDATION_FAILED', 501: 'UNSUPPORTED_EXTENSION',
+};
+/** tus's 400s that are about the upload's state, not the request. */
+const TUS_CONFLICTS = new Set<string>([ERRORS.INVALID_TERMINATION.body, ERRORS.ABORTED.body]);
+
+function codeOfTusAnswer(status: number, body: string): ErrorCode {
+  try {
+    const { code } = JSON.parse(body) as { code?: ErrorCode };
+    if (code && ERROR_CODES.includes(code)) return code;
+  } catch {
+    // tus's own plain-text refusal
+  }
+  if (TUS_CONFLICTS.has(body)) return 'CONFLICT';
+  return TUS_STATUS_CODES[status] ?? (status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED');
+}
+
+/**
+ * tus's answer as the API's: with the request's id, and every refusal with the API's error body
+ * (success, code, message in the caller's language, requestId), tus's own included; the status
+ * and tus's headers (Tus-Resumable, CORS) stay as tus set them. A HEAD answer stays without a body.
+ */
+async function apiAnswer(req: Request, answer: Response, requestId: string | undefined): Promise<Response> {
+  if (requestId) answer.headers.set('X-Request-Id', requestId);
+  if (answer.status < 400) return answer;
+  const code = codeOfTusAnswer(answer.status, await answer.text());
+  const body: ApiErrorBody = { success: false, code, message: localMessage(req.headers, MESSAGE_KEY[code]), ...(requestId ? { requestId } : {}) };
+  const headers = new Headers(answer.headers);
+  headers.delete('Content-Length');
+  headers.set('Content-Type', 'application/json; charset=utf-8');
+  headers.set('Cache-Control', 'no-store');
+  return new Response(req.method === 'HEAD' ? null : JSON.stringify(body), { status: answer.status, headers });
 }
 
 /**
@@ -53,6 +94,15 @@ function reject(req: Request, code: ErrorCode, status: number): { status_code: n
  */
 export function createUploadServer(options: UploadOptions) {
   const { db, store: { datastore } } = options;
+  const sessions = { sessions: createSessionsRepository(db) };
+
+  /** The caller, when the policy lets them do this (before the upload is known); else our refusal. */
+  async function permitted(req: Request, action: Action): Promise<Viewer> {
+    const viewer = await viewerFromCookies(sessions, req.headers.get('cookie'));
+    const why = refusal(viewer, action, undefined, { whoMayUpload: options.whoMayUpload });
+    if (why) throw reject(why);
+    return viewer!;
+  }
 
   const server = new Server({
     path: options.path,
@@ -68,15 +118,12 @@ export function createUploadServer(options: UploadOptions) {
     allowedCredentials: true,
 
     async onUploadCreate(req: Request, upload: Upload) {
-      const viewer = await viewerFromCookies(db, req.headers.get('cookie'));
-      if (!viewer) throw reject(req, 'UNAUTHORIZED', 401);
-      if (isBlocked(viewer.roles)) throw reject(req, 'USER_BLOCKED', 403);
-      if (options.whoMayUpload === 'staff' && !isStaff(viewer.roles)) throw reject(req, 'FORBIDDEN', 403);
+      const viewer = await permitted(req, 'video.upload');
       const name = String(upload.metadata?.name ?? '').trim();
       const maxDuration = Number(upload.metadata?.maxDurationSeconds ?? MAX_VIDEO_DURATION_S);
-      if (!name || name.length > 255) throw reject(req, 'VALIDATION_FAILED', 400);
-      if (!Number.isInteger(maxDuration) || maxDuration <= 0 || maxDuration > MAX_VIDEO_DURATION_S) throw reject(req, 'VALIDATION_FAILED', 400);
-      if (upload.size === undefined) throw reject(req, 'VALIDATION_FAILED', 400); // deferred length is not accepted
+      if (!name || name.length > 255 || hasControlCharacters(name)) throw reject('VALIDATION_FAILED');
+      if (!Number.isInteger(maxDuration) || maxDuration <= 0 || maxDuration > MAX_VIDEO_DURATION_S) throw reject('VALIDATION_FAILED');
+      if (upload.size === undefined) throw reject('VALIDATION_FAILED'); // deferred length is not accepted
       await db.insertInto('uploads').values({
         id: upload.id, uid: viewer.uid, file_name: name, size: upload.size, max_duration_seconds: maxDuration,
         expires_at: uploadExpiry(upload.metadata?.expiry),
@@ -87,11 +134,16 @@ export function createUploadServer(options: UploadOptions) {
     async onIncomingRequest(req: Request, id: string) {
       // tus calls this for a creation too, before the upload exists: onUploadCreate checks those.
       if (req.method === 'POST') return;
-      const viewer = await viewerFromCookies(db, req.headers.get('cookie'));
-      if (!viewer) throw reject(req, 'UNAUTHORIZED', 401);
+      const viewer = await permitted(req, 'upload.resume');
       const owner = await db.selectFrom('uploads').select('uid').where('id', '=', id).executeTakeFirst();
-      if (!owner) throw reject(req, 'NOT_FOUND', 404);
-      if (owner.uid !== viewer.uid) throw reject(req, 'FORBIDDEN', 403);
+      if (!owner) throw reject('NOT_FOUND');
+      if (!can(viewer, 'upload.resume', { ownerUid: owner.uid })) throw reject('FORBIDDEN');
+    },
+
+    // Anything else thrown is ours gone wrong: logged here, answered INTERNAL without its message.
+    async onResponseError(_req: Request, error: Error | { status_code: number; body: string }) {
+      if (!('status_code' in error)) options.logger.error('upload request failed', { err: error });
+      return undefined;
     },
 
     async onUploadFinish(_req: Request, upload: Upload) {
@@ -117,8 +169,8 @@ export function createUploadServer(options: UploadOptions) {
 
   return {
     /** `body`, when given, replaces the request's own body stream (see coalescedBody). */
-    handle: (req: Request, body?: ReadableStream<Uint8Array>) =>
-      server.handleWeb(body ? new Request(req, { body, duplex: 'half' } as RequestInit) : req),
+    handle: async (req: Request, body?: ReadableStream<Uint8Array>, requestId?: string) =>
+      apiAnswer(req, await server.handleWeb(body ? new Request(req, { body, duplex: 'half' } as RequestInit) : req), requestId),
     cleanExpired,
   };
 }

@@ -1,25 +1,30 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { AppError } from '../app/errors.ts';
+import type { Repositories } from '../repositories/index.ts';
+import { DomainError, NotFound } from '../domain/errors.ts';
 import { hashPassword, verifyPassword, COMMON_PASSWORDS } from '../auth/passwords.ts';
 import { createSession } from '../auth/sessions.ts';
-import { normalizeRoles, canChangeRoles } from '../auth/roles.ts';
-import { checkVerificationCode, consumeVerificationCode } from './verification.ts';
+import { normalizeRoles } from '../../src/lib/policy/policy.ts';
+import { checkVerificationCode, consumeVerificationCode, sendVerificationCode } from './verification.ts';
 import { claimInvitationCode } from './invitations.ts';
-import { checkLoginSecondFactor, secondFactorStatus } from '../auth/second-factor.ts';
+import { checkLoginSecondFactor, loginCode, loginSecondFactor, secondFactorStatus, type LoginCodes } from '../auth/second-factor.ts';
+import { countHit, limitReached, LIMITS } from './rate-limit.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import { checkName, checkPassword, normalizeEmail, normalizeName } from '../../src/lib/validation/account.ts';
 import type { CatalogLocale } from '../../src/lib/i18n/locales.ts';
 
-const UNIQUE_VIOLATION = '23505';
-const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === UNIQUE_VIOLATION;
+type UserRepositories = Pick<Repositories, 'users'>;
 
-export async function emailExists(db: Kysely<Database>, email: string): Promise<boolean> {
-  return (await uidByEmail(db, email)) !== null;
+export async function emailExists(repositories: UserRepositories, email: string): Promise<boolean> {
+  return (await uidByEmail(repositories, email)) !== null;
 }
 
 /** Exact, case-insensitive comparison of the normalised name (never a pattern match). */
-export async function usernameTaken(db: Kysely<Database>, username: string): Promise<boolean> {
-  return !!(await db.selectFrom('users').select('uid').where(sql`lower(username)`, '=', normalizeName(username).toLowerCase()).executeTakeFirst());
+export function usernameTaken(repositories: UserRepositories, username: string): Promise<boolean> {
+  return repositories.users.usernameExists(normalizeName(username));
+}
+
+/** user/checkUsername: a well-formed name nobody has. */
+export async function usernameAvailable(repositories: UserRepositories, username: string): Promise<boolean> {
+  return checkName(username) === null && !(await usernameTaken(repositories, username));
 }
 
 export interface NewAccount {
@@ -32,7 +37,7 @@ export interface NewAccount {
 }
 
 /** Validates and inserts a user (used by registration and by the CLI). */
-export async function insertAccount(db: Kysely<Database>, input: NewAccount): Promise<number> {
+export async function insertAccount(repositories: UserRepositories, input: NewAccount): Promise<number> {
   const email = normalizeEmail(input.email);
   const username = normalizeName(input.username);
   const nickname = input.userNickname ? normalizeName(input.userNickname) : null;
@@ -41,55 +46,108 @@ export async function insertAccount(db: Kysely<Database>, input: NewAccount): Pr
   if (nameProblem) issues.push({ path: 'username', message: nameProblem });
   const nickProblem = nickname === null ? null : checkName(nickname);
   if (nickProblem) issues.push({ path: 'userNickname', message: nickProblem });
-  if (issues.length) throw new AppError('VALIDATION_FAILED', { issues });
+  if (issues.length) throw new DomainError('VALIDATION_FAILED', { issues });
   const passwordProblem = checkPassword(input.password, COMMON_PASSWORDS, [email.split('@')[0], username]);
-  if (passwordProblem) throw new AppError('WEAK_PASSWORD', { issues: [{ path: 'password', message: passwordProblem }] });
-  if (await emailExists(db, email)) throw new AppError('EMAIL_TAKEN');
-  if (await usernameTaken(db, username)) throw new AppError('USERNAME_TAKEN');
-  try {
-    const row = await db.insertInto('users').values({
-      email, username, user_nickname: nickname, password_hash: await hashPassword(input.password),
-      roles: normalizeRoles(input.roles ?? ['user']), interface_language: input.language ?? 'zhs',
-    }).returning('uid').executeTakeFirstOrThrow();
-    return row.uid;
-  } catch (error) {
-    // Two registrations racing for one name or address: the unique index decides.
-    if (isUniqueViolation(error)) throw new AppError(String((error as { constraint?: string }).constraint ?? '').includes('email') ? 'EMAIL_TAKEN' : 'USERNAME_TAKEN');
-    throw error;
-  }
+  if (passwordProblem) throw new DomainError('WEAK_PASSWORD', { issues: [{ path: 'password', message: passwordProblem }] });
+  if (await emailExists(repositories, email)) throw new DomainError('EMAIL_TAKEN');
+  if (await usernameTaken(repositories, username)) throw new DomainError('USERNAME_TAKEN');
+  const created = await repositories.users.insert({
+    email, username, user_nickname: nickname, password_hash: await hashPassword(input.password),
+    roles: normalizeRoles(input.roles ?? ['user']), interface_language: input.language ?? 'zhs',
+  });
+  // Two registrations racing for one name or address: the unique index decides.
+  if ('taken' in created) throw new DomainError(created.taken === 'email' ? 'EMAIL_TAKEN' : 'USERNAME_TAKEN');
+  return created.uid;
 }
 
 /** Registration: the mailed code and the invitation code are both spent only if the account is made. */
-export async function register(db: Kysely<Database>, input: NewAccount & { verificationCode: string; invitationCode: string }) {
-  const codeId = await checkVerificationCode(db, { email: normalizeEmail(input.email), purpose: 'registration', code: input.verificationCode });
-  return db.transaction().execute(async (trx) => {
-    const uid = await insertAccount(trx, { ...input, roles: ['user'] });
-    await claimInvitationCode(trx, input.invitationCode, uid);
-    await consumeVerificationCode(trx, codeId);
-    return { uid, token: await createSession(trx, uid) };
+export async function register(repositories: Repositories, input: NewAccount & { verificationCode: string; invitationCode: string }) {
+  const codeId = await checkVerificationCode(repositories, { email: normalizeEmail(input.email), purpose: 'registration', code: input.verificationCode });
+  return repositories.transaction(async (r) => {
+    const uid = await insertAccount(r, { ...input, roles: ['user'] });
+    await claimInvitationCode(r, input.invitationCode, uid);
+    await consumeVerificationCode(r, codeId);
+    return { uid, token: await createSession(r, uid) };
   });
+}
+
+const accountKey = (email: string) => normalizeEmail(email).toLowerCase();
+const failuresKey = (email: string) => `login-failures:${accountKey(email)}`;
+
+/** An account whose password was guessed wrong too often today, from anywhere (LIMITS.loginFailuresPerAccount). */
+const underAttack = (repositories: Repositories, email: string) => limitReached(repositories, failuresKey(email), LIMITS.loginFailuresPerAccount);
+const countWrongPassword = (repositories: Repositories, email: string) => countHit(repositories, failuresKey(email), LIMITS.loginFailuresPerAccount);
+
+/**
+ * The second factor's refusals that a login under attack answers as it does a wrong password
+ * (PASSWORD_OR_CODE_INVALID), a TOTP lock included: otherwise they would tell the password was right.
+ */
+const SECOND_FACTOR_FAILURES = new Set(['SECOND_FACTOR_INVALID', 'SECOND_FACTOR_LOCKED', 'VERIFICATION_CODE_INVALID']);
+
+async function accountByEmail(repositories: UserRepositories, email: string) {
+  const uid = await uidByEmail(repositories, email);
+  return uid === null ? undefined : repositories.users.credentials(uid);
 }
 
 /**
  * Login by e-mail and password, then the second factor when the account has one. The same
  * answer whether the address or the password is wrong; the second factor is asked for only
  * after the password is right.
+ *
+ * An account under attack (wrong passwords from many addresses) is not locked, which would lock
+ * its owner out too: it asks every login for a second factor first, the mailed login code for an
+ * account without one, and says nothing of the password until one comes with it; then a wrong
+ * password and a wrong code answer alike, so guessing learns nothing there.
  */
-export async function login(db: Kysely<Database>, email: string, password: string, secondFactor: { clientOtp?: string; verificationCode?: string } = {}) {
-  const uid = await uidByEmail(db, email);
-  const user = uid === null ? undefined : await db.selectFrom('users').select(['uid', 'password_hash', 'email']).where('uid', '=', uid).executeTakeFirst();
-  if (!(await verifyPassword(user?.password_hash, password)) || !user) throw new AppError('INVALID_CREDENTIALS');
-  await checkLoginSecondFactor(db, user.uid, user.email!, secondFactor);
-  return { uid: user.uid, token: await createSession(db, user.uid) };
+export async function login(repositories: Repositories, email: string, password: string, codes: LoginCodes = {}) {
+  const user = await accountByEmail(repositories, email);
+  const attacked = await underAttack(repositories, email);
+  const type = await loginSecondFactor(repositories, user?.uid ?? null, attacked);
+  if (attacked) loginCode(type!, codes);
+  if (!(await verifyPassword(user?.password_hash, password)) || !user) {
+    await countWrongPassword(repositories, email);
+    throw new DomainError(attacked ? 'PASSWORD_OR_CODE_INVALID' : 'INVALID_CREDENTIALS');
+  }
+  try {
+    await checkLoginSecondFactor(repositories, user.uid, user.email!, type, codes);
+  } catch (error) {
+    if (attacked && error instanceof DomainError && SECOND_FACTOR_FAILURES.has(error.code)) throw new DomainError('PASSWORD_OR_CODE_INVALID', { cause: error });
+    throw error;
+  }
+  return { uid: user.uid, token: await createSession(repositories, user.uid) };
+}
+
+/**
+ * user/sendUserEmailAuthenticator: after the right password, mails the login code to an account
+ * with the e-mail authenticator, or to any account under attack (see login). Under attack the
+ * answer is the same whatever happened, so it tells nothing of the password either.
+ */
+export async function sendLoginCode(repositories: Repositories, mailer: Mailer, input: { email: string; password: string; language: CatalogLocale }): Promise<void> {
+  const user = await accountByEmail(repositories, input.email);
+  const attacked = await underAttack(repositories, input.email);
+  if (!(await verifyPassword(user?.password_hash, input.password)) || !user) {
+    await countWrongPassword(repositories, input.email);
+    if (attacked) return;
+    throw new DomainError('INVALID_CREDENTIALS');
+  }
+  if ((await loginSecondFactor(repositories, user.uid, attacked)) !== 'email' || !user.email) {
+    if (attacked) return;
+    throw new DomainError('NOT_FOUND');
+  }
+  try {
+    await sendVerificationCode(repositories, mailer, { email: user.email, purpose: 'login', language: input.language });
+  } catch (error) {
+    // A cool-down would tell that the password was right: the owner resends after it anyway.
+    if (attacked && error instanceof DomainError && (error.code === 'COOLING_DOWN' || error.code === 'DAILY_LIMIT')) return;
+    throw error;
+  }
 }
 
 /** The logged-in user's own account (user/self): private fields only for the owner. */
-export async function selfInfo(db: Kysely<Database>, uid: number) {
-  const u = await db.selectFrom('users')
-    .select(['uid', 'email', 'roles', 'username', 'user_nickname', 'avatar', 'signature', 'gender', 'created_at'])
-    .where('uid', '=', uid).executeTakeFirst();
+export async function selfInfo(repositories: Pick<Repositories, 'users' | 'secondFactors'>, uid: number) {
+  const u = await repositories.users.self(uid);
   if (!u) return null;
-  const { type } = await secondFactorStatus(db, uid);
+  const { type } = await secondFactorStatus(repositories, uid);
   return {
     uid: u.uid, email: u.email, roles: u.roles, authenticatorType: type,
     userCreateDateTime: new Date(u.created_at).getTime(), username: u.username, userNickname: u.user_nickname,
@@ -97,40 +155,35 @@ export async function selfInfo(db: Kysely<Database>, uid: number) {
   };
 }
 
-/** rbac/adminUpdateUserRole with its rules; nobody removes the last root. */
-export async function updateUserRoles(db: Kysely<Database>, actor: { uid: number; roles: string[] }, uid: number, requested: string[]) {
+/**
+ * rbac/adminUpdateUserRole: `authorize` (the policy's roleChange rule) sees the target's roles
+ * now and next once the target is loaded and locked; nobody removes the last root.
+ */
+export async function updateUserRoles(repositories: Pick<Repositories, 'transaction'>, uid: number, requested: readonly string[], authorize: (currentRoles: string[], nextRoles: string[]) => void) {
   const next = normalizeRoles(requested);
-  return db.transaction().execute(async (trx) => {
-    // Lock the root accounts so two demotions cannot both pass the last-root check.
-    const roots = await trx.selectFrom('users').select('uid').where(sql<boolean>`'root' = ANY(roles)`).forUpdate().execute();
-    const target = await trx.selectFrom('users').select(['uid', 'roles']).where('uid', '=', uid).forUpdate().executeTakeFirst();
-    if (!target) throw new AppError('NOT_FOUND');
-    if (!canChangeRoles(actor.roles, target.roles, next)) throw new AppError('FORBIDDEN');
-    if (target.roles.includes('root') && !next.includes('root') && roots.length <= 1) throw new AppError('LAST_ROOT');
-    await trx.updateTable('users').set({ roles: next, updated_at: new Date() }).where('uid', '=', uid).execute();
+  return repositories.transaction(async ({ users }) => {
+    // The root accounts stay locked till the end, so two demotions cannot both pass the last-root check.
+    const { rootCount, roles } = await users.lockForRoleChange(uid);
+    if (!roles) throw new NotFound();
+    authorize(roles, next);
+    if (roles.includes('root') && !next.includes('root') && rootCount <= 1) throw new DomainError('LAST_ROOT');
+    await users.setRoles(uid, next);
     return next;
   });
 }
 
-export async function blockedUsers(db: Kysely<Database>, page: number, pageSize: number) {
-  const where = sql<boolean>`'blocked' = ANY(roles)`;
-  const [rows, total] = await Promise.all([
-    db.selectFrom('users').select(['uid', 'username', 'user_nickname', 'avatar', 'updated_at']).where(where)
-      .orderBy('updated_at', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute(),
-    db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where(where).executeTakeFirstOrThrow(),
-  ]);
+export async function blockedUsers(repositories: UserRepositories, page: number, pageSize: number) {
+  const { rows, total } = await repositories.users.blockedPage(pageSize, (page - 1) * pageSize);
   return {
-    totalCount: Number(total.n),
+    totalCount: total,
     result: rows.map((r) => ({ uid: r.uid, username: r.username, userNickname: r.user_nickname, avatar: r.avatar ?? '', editDateTime: new Date(r.updated_at).getTime() })),
   };
 }
 
-export async function uidByEmail(db: Kysely<Database>, email: string): Promise<number | null> {
-  const row = await db.selectFrom('users').select('uid').where(sql`lower(email)`, '=', normalizeEmail(email).toLowerCase()).executeTakeFirst();
-  return row?.uid ?? null;
+export function uidByEmail(repositories: UserRepositories, email: string): Promise<number | null> {
+  return repositories.users.uidByEmail(normalizeEmail(email));
 }
 
-export async function passwordMatches(db: Kysely<Database>, uid: number, password: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('password_hash').where('uid', '=', uid).executeTakeFirst();
-  return verifyPassword(row?.password_hash, password);
+export async function passwordMatches(repositories: UserRepositories, uid: number, password: string): Promise<boolean> {
+  return verifyPassword((await repositories.users.credentials(uid))?.password_hash, password);
 }

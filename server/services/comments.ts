@@ -1,9 +1,9 @@
 import sanitizeHtml from 'sanitize-html';
-import { sql, type Kysely, type SqlBool } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { AppError } from '../app/errors.ts';
+import type { Repositories } from '../repositories/index.ts';
+import type { CommentRow } from '../repositories/comments.repository.ts';
+import { DomainError, NotFound } from '../domain/errors.ts';
 import type { CommentVoteResponse, VideoComment } from '../../src/lib/api/contract.ts';
-import { textBlocksOf, usersBlockedBy } from './block-lists.ts';
+import { textBlocksOf } from './block-lists.ts';
 import { matchBlockRegexes } from './block-regex.ts';
 import { containsKeyword } from '../../src/lib/block-lists/text-blocks.ts';
 
@@ -21,7 +21,7 @@ export function sanitizeComment(html: string): string {
     allowedSchemes: [], allowedSchemesAppliedToAttributes: [], allowProtocolRelative: false, nestingLimit: 12,
     nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'iframe', 'template'],
   }).trim();
-  if (!visibleText(clean).replace(/\s/g, '')) throw new AppError('VALIDATION_FAILED', { issues: [{ path: 'text', message: 'must not be empty' }] });
+  if (!visibleText(clean).replace(/\s/g, '')) throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'text', message: 'must not be empty' }] });
   return clean;
 }
 
@@ -34,37 +34,26 @@ export function visibleText(html: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
 }
 
-export const parseCommentRoute = (route: string) => {
+const parseCommentRoute = (route: string) => {
   const [videoId, floor] = route.split('.').map(Number);
   return { videoId, floor };
 };
 
-export function createCommentService(db: Kysely<Database>) {
-  function listQuery(viewerUid: number | null) {
-    return db.selectFrom('comments as c').innerJoin('users as u', 'u.uid', 'c.uid')
-      .leftJoin('comment_votes as mine', (join) => join.onRef('mine.comment_id', '=', 'c.id').on('mine.uid', '=', viewerUid ?? -1))
-      .select(['c.id', 'c.video_id', 'c.floor', 'c.uid', 'c.text', 'c.upvote_count', 'c.downvote_count', 'c.created_at',
-        'u.username', 'u.user_nickname', 'u.avatar', 'mine.vote'])
-      .where('c.deleted_at', 'is', null);
-  }
-  type Row = Awaited<ReturnType<ReturnType<typeof listQuery>['execute']>>[number];
-  const toComment = (r: Row): VideoComment => ({
-    id: r.id, commentRoute: `${r.video_id}.${r.floor}`, videoId: r.video_id, uid: r.uid,
-    userInfo: { username: r.username, userNickname: r.user_nickname, avatar: r.avatar }, emitTime: new Date(r.created_at).getTime(), text: r.text,
-    isUpvote: r.vote === 1, isDownvote: r.vote === -1, upvoteCount: r.upvote_count, downvoteCount: r.downvote_count, commentIndex: r.floor,
-  });
+const toComment = (r: CommentRow): VideoComment => ({
+  id: r.id, commentRoute: `${r.video_id}.${r.floor}`, videoId: r.video_id, uid: r.uid,
+  userInfo: { username: r.username, userNickname: r.user_nickname, avatar: r.avatar }, emitTime: new Date(r.created_at).getTime(), text: r.text,
+  isUpvote: r.vote === 1, isDownvote: r.vote === -1, upvoteCount: r.upvote_count, downvoteCount: r.downvote_count, commentIndex: r.floor,
+});
 
+export function createCommentService(repositories: Pick<Repositories, 'comments' | 'blockLists' | 'transaction'>) {
+  const { comments, blockLists } = repositories;
   return {
     /** A new comment takes the video's next floor (an atomic increment on the video row). */
     async emit(uid: number, videoId: number, html: string): Promise<VideoComment> {
       const text = sanitizeComment(html);
-      const id = await db.transaction().execute(async (trx) => {
-        const video = await trx.updateTable('videos').set((eb) => ({ comment_floor: eb('comment_floor', '+', 1) }))
-          .where('video_id', '=', videoId).returning('comment_floor').executeTakeFirstOrThrow();
-        const row = await trx.insertInto('comments').values({ video_id: videoId, floor: video.comment_floor, uid, text }).returning('id').executeTakeFirstOrThrow();
-        return row.id;
-      });
-      return toComment(await listQuery(uid).where('c.id', '=', id).executeTakeFirstOrThrow());
+      const id = await repositories.transaction(async ({ comments: trx }) =>
+        trx.insert({ video_id: videoId, floor: await trx.takeNextFloor(videoId), uid, text }));
+      return toComment(await comments.byId(id, uid));
     },
 
     /**
@@ -79,13 +68,10 @@ export function createCommentService(db: Kysely<Database>) {
      * reader's feet and no request has to match the whole thread.
      */
     async list(videoId: number, viewerUid: number | null, page: { page: number; pageSize: number }) {
-      const notBlocked = sql<SqlBool>`c.uid NOT IN ${usersBlockedBy(viewerUid ?? -1)}`;
       const [rows, count, blocks] = await Promise.all([
-        listQuery(viewerUid).where('c.video_id', '=', videoId).where(notBlocked).orderBy('c.floor', 'desc')
-          .limit(page.pageSize).offset((page.page - 1) * page.pageSize).execute(),
-        db.selectFrom('comments as c').select((eb) => eb.fn.countAll<number>().as('n')).where('c.video_id', '=', videoId).where('c.deleted_at', 'is', null)
-          .where(notBlocked).executeTakeFirstOrThrow(),
-        viewerUid === null ? null : textBlocksOf(db, viewerUid),
+        comments.pageOfVideo(videoId, viewerUid, { limit: page.pageSize, offset: (page.page - 1) * page.pageSize }),
+        comments.countOfVideo(videoId, viewerUid),
+        viewerUid === null ? null : textBlocksOf(blockLists, viewerUid),
       ]);
       let shown = rows;
       if (blocks && (blocks.keywords.length || blocks.regexes.length)) {
@@ -96,7 +82,7 @@ export function createCommentService(db: Kysely<Database>) {
         const kept = new Set(candidates.filter((_, n) => !regexHits[n]));
         shown = rows.filter((r, i) => r.uid === viewerUid || kept.has(i));
       }
-      return { videoCommentCount: Number(count.n), hiddenCommentCount: rows.length - shown.length, videoCommentList: shown.map(toComment) };
+      return { videoCommentCount: count, hiddenCommentCount: rows.length - shown.length, videoCommentList: shown.map(toComment) };
     },
 
     /**
@@ -104,11 +90,10 @@ export function createCommentService(db: Kysely<Database>) {
      * so concurrent votes and switches always leave the counts equal to the votes.
      */
     async vote(uid: number, videoId: number, commentId: number, vote: 1 | -1 | 0, onlyClear?: 1 | -1): Promise<CommentVoteResponse> {
-      return db.transaction().execute(async (trx) => {
-        const comment = await trx.selectFrom('comments').select(['id', 'upvote_count', 'downvote_count']).where('id', '=', commentId)
-          .where('video_id', '=', videoId).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
-        if (!comment) throw new AppError('NOT_FOUND');
-        const existing = (await trx.selectFrom('comment_votes').select('vote').where('comment_id', '=', commentId).where('uid', '=', uid).executeTakeFirst())?.vote ?? 0;
+      return repositories.transaction(async ({ comments: trx }) => {
+        const comment = await trx.lockLive(commentId, videoId);
+        if (!comment) throw new DomainError('NOT_FOUND');
+        const existing = await trx.voteOf(commentId, uid);
         // A cancel clears only the kind of vote it names.
         const next = onlyClear !== undefined ? (existing === onlyClear ? 0 : existing) : vote;
         let { upvote_count: up, downvote_count: down } = comment;
@@ -116,24 +101,25 @@ export function createCommentService(db: Kysely<Database>) {
         if (existing === -1) down -= 1;
         if (next === 1) up += 1;
         if (next === -1) down += 1;
-        if (next === 0) await trx.deleteFrom('comment_votes').where('comment_id', '=', commentId).where('uid', '=', uid).execute();
-        else {
-          await trx.insertInto('comment_votes').values({ comment_id: commentId, uid, vote: next })
-            .onConflict((oc) => oc.columns(['comment_id', 'uid']).doUpdateSet({ vote: next })).execute();
-        }
-        if (next !== existing) await trx.updateTable('comments').set({ upvote_count: up, downvote_count: down }).where('id', '=', commentId).execute();
+        if (next === 0) await trx.deleteVote(commentId, uid);
+        else await trx.upsertVote(commentId, uid, next);
+        if (next !== existing) await trx.setVoteCounts(commentId, up, down);
         return { success: true, upvoteCount: up, downvoteCount: down, isUpvote: next === 1, isDownvote: next === -1 };
       });
     },
 
-    /** Soft delete, recording who; `asStaff` may delete anyone's, otherwise only one's own. */
-    async remove(viewerUid: number, route: string, asStaff: boolean): Promise<void> {
+    /** The author of a comment that is not deleted (who may delete it is the policy's decision). */
+    async authorOf(route: string): Promise<number> {
       const { videoId, floor } = parseCommentRoute(route);
-      const comment = await db.selectFrom('comments').select(['id', 'uid']).where('video_id', '=', videoId).where('floor', '=', floor)
-        .where('deleted_at', 'is', null).executeTakeFirst();
-      if (!comment) throw new AppError('NOT_FOUND');
-      if (!asStaff && comment.uid !== viewerUid) throw new AppError('FORBIDDEN');
-      await db.updateTable('comments').set({ deleted_at: new Date(), deleted_by: viewerUid }).where('id', '=', comment.id).execute();
+      const author = await comments.authorOnFloor(videoId, floor);
+      if (author === undefined) throw new NotFound();
+      return author;
+    },
+
+    /** Soft delete, recording who. */
+    async remove(route: string, byUid: number): Promise<void> {
+      const { videoId, floor } = parseCommentRoute(route);
+      if (!(await comments.softDeleteOnFloor(videoId, floor, byUid))) throw new NotFound();
     },
   };
 }

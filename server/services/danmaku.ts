@@ -1,8 +1,7 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { AppError } from '../app/errors.ts';
-import { hitRateLimit, LIMITS } from './rate-limit.ts';
-import { usersBlockedBy } from './block-lists.ts';
+import type { Repositories } from '../repositories/index.ts';
+import type { DanmakuRepository, TimeWindow } from '../repositories/danmaku.repository.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { RateLimitName } from '../../src/lib/api/limits.ts';
 import { DANMAKU_SEGMENT_SECONDS, type Danmaku, type DanmakuListResponse, type danmakuEmitBody } from '../../src/lib/api/contract.ts';
 import type { z } from 'zod';
 import { compressBody, type ContentEncoding } from '../http/content-encoding.ts';
@@ -26,11 +25,14 @@ export const segmentCountOf = (durationMs: number) => Math.max(1, Math.ceil(dura
 /** A little tolerance past the end: players report the last frame a hair after the duration. */
 const END_TOLERANCE_S = 0.5;
 
-type Row = { id: number; time: number; text: string; color: string; font_size: Danmaku['fontSize']; mode: Danmaku['mode']; rainbow: boolean; created_at: Date };
+type Row = Awaited<ReturnType<DanmakuRepository['insert']>>;
 const toDanmaku = (r: Row): Danmaku => ({
   id: r.id, time: r.time, text: r.text, color: r.color, fontSize: r.font_size, mode: r.mode, enableRainbow: r.rainbow, editDateTime: new Date(r.created_at).getTime(),
 });
-const COLUMNS = ['id', 'time', 'text', 'color', 'font_size', 'mode', 'rainbow', 'created_at'] as const;
+
+/** The seconds one segment covers; undefined (the whole pool) stays undefined. */
+const windowOf = (segment: number | undefined): TimeWindow | undefined =>
+  segment === undefined ? undefined : { from: segment * DANMAKU_SEGMENT_SECONDS, to: (segment + 1) * DANMAKU_SEGMENT_SECONDS };
 
 /**
  * A serialized list answer with the version of the segment it was built from, and its
@@ -48,8 +50,8 @@ interface ListCache {
   /** Bumped by every send here, so a rebuild that read the rows before it is not kept. */
   generation: number;
 }
-/** Per database (tests run several servers in one process): `videoId:segment:count` -> answer, least recently used first. */
-const listCaches = new WeakMap<Kysely<Database>, ListCache>();
+/** Per database (tests run several servers in one process), by its repository: `videoId:segment:count` -> answer, least recently used first. */
+const listCaches = new WeakMap<DanmakuRepository, ListCache>();
 /** Bytes of serialized answers kept per database. */
 const LIST_CACHE_BYTES = 64 * 1024 * 1024;
 /**
@@ -59,9 +61,9 @@ const LIST_CACHE_BYTES = 64 * 1024 * 1024;
  */
 export const LIST_REVALIDATE_MS = 1000;
 
-function cacheOf(db: Kysely<Database>): ListCache {
-  let cache = listCaches.get(db);
-  if (!cache) listCaches.set(db, (cache = { entries: new Map(), bytes: 0, refreshing: new Map(), generation: 0 }));
+function cacheOf(danmaku: DanmakuRepository): ListCache {
+  let cache = listCaches.get(danmaku);
+  if (!cache) listCaches.set(danmaku, (cache = { entries: new Map(), bytes: 0, refreshing: new Map(), generation: 0 }));
   return cache;
 }
 
@@ -81,8 +83,7 @@ function remember(cache: ListCache, key: string, entry: CachedList) {
   }
 }
 
-function forgetVideo(db: Kysely<Database>, videoId: number) {
-  const cache = cacheOf(db);
+function forgetVideo(cache: ListCache, videoId: number) {
   cache.generation++;
   for (const key of cache.refreshing.keys()) if (key.startsWith(`${videoId}:`)) cache.refreshing.delete(key);
   for (const [key, entry] of cache.entries) {
@@ -98,25 +99,21 @@ export function encodedAnswer(entry: CachedList, encoding: ContentEncoding): Pro
   return (entry.encoded[encoding] ??= compressBody(entry.body, encoding));
 }
 
-export function createDanmakuService(db: Kysely<Database>) {
+/** Counts one hit of a named limit for a subject, and refuses once the limit is passed (the rate-limit service). */
+export interface RateLimiter { hit(name: RateLimitName, subject: string | number): Promise<void> }
+
+export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' | 'transaction'>, rateLimits: RateLimiter) {
+  const { danmaku: store } = repositories;
+  const cache = cacheOf(store);
+
   /** In time order; one segment of DANMAKU_SEGMENT_SECONDS, or the whole pool; without the senders `blockedByUid` blocked. */
   async function list(videoId: number, segment?: number, blockedByUid: number | null = null): Promise<Danmaku[]> {
-    let query = db.selectFrom('danmaku').select(COLUMNS).where('video_id', '=', videoId);
-    if (blockedByUid !== null) query = query.where(sql<SqlBool>`uid NOT IN ${usersBlockedBy(blockedByUid)}`);
-    if (segment !== undefined) {
-      query = query.where('time', '>=', segment * DANMAKU_SEGMENT_SECONDS).where('time', '<', (segment + 1) * DANMAKU_SEGMENT_SECONDS);
-    }
-    const rows = await query.orderBy('time').orderBy('id').execute();
-    return rows.map((r) => toDanmaku(r as Row));
+    return (await store.listOfVideo(videoId, windowOf(segment), blockedByUid)).map(toDanmaku);
   }
 
   async function versionOf(videoId: number, segment: number | undefined): Promise<string> {
-    let query = db.selectFrom('danmaku').select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.max('id').as('newest')]).where('video_id', '=', videoId);
-    if (segment !== undefined) {
-      query = query.where('time', '>=', segment * DANMAKU_SEGMENT_SECONDS).where('time', '<', (segment + 1) * DANMAKU_SEGMENT_SECONDS);
-    }
-    const { n, newest } = await query.executeTakeFirstOrThrow();
-    return `${n}.${newest ?? 0}`;
+    const { count, newest } = await store.countAndNewest(videoId, windowOf(segment));
+    return `${count}.${newest ?? 0}`;
   }
 
   async function refresh(cache: ListCache, key: string, known: CachedList | undefined, videoId: number, segment: number | undefined, segmentCount: number) {
@@ -140,22 +137,21 @@ export function createDanmakuService(db: Kysely<Database>) {
     /** Stores one danmaku at a time inside the video, then trims the pool to its cap (oldest out). */
     async emit(uid: number, durationMs: number, body: z.output<typeof danmakuEmitBody>): Promise<Danmaku> {
       if (body.time > durationMs / 1000 + END_TOLERANCE_S) {
-        throw new AppError('VALIDATION_FAILED', { issues: [{ path: 'time', message: 'is past the end of the video' }] });
+        throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'time', message: 'is past the end of the video' }] });
       }
       // Counted only for danmaku that could be stored: a refused one costs the sender nothing.
-      await hitRateLimit(db, `danmaku:${uid}`, LIMITS.danmakuPerUser);
-      await hitRateLimit(db, `danmaku-burst:${uid}`, LIMITS.danmakuBurstPerUser);
+      await rateLimits.hit('danmakuPerUser', uid);
+      await rateLimits.hit('danmakuBurstPerUser', uid);
       const cap = danmakuPoolCap(durationMs / 1000);
-      const saved = await db.transaction().execute(async (trx) => {
-        const row = await trx.insertInto('danmaku').values({
+      const saved = await repositories.transaction(async ({ danmaku: trx }) => {
+        const row = await trx.insert({
           video_id: body.videoId, uid, time: Math.min(body.time, durationMs / 1000), text: body.text, color: body.color,
           font_size: body.fontSize, mode: body.mode, rainbow: body.enableRainbow,
-        }).returning(COLUMNS).executeTakeFirstOrThrow();
-        await sql`DELETE FROM danmaku WHERE id IN (
-          SELECT id FROM danmaku WHERE video_id = ${body.videoId} ORDER BY created_at DESC, id DESC OFFSET ${cap})`.execute(trx);
-        return toDanmaku(row as Row);
+        });
+        await trx.deleteAllButNewest(body.videoId, cap);
+        return toDanmaku(row);
       });
-      forgetVideo(db, body.videoId); // the sender sees it in the very next list
+      forgetVideo(cache, body.videoId); // the sender sees it in the very next list
       return saved;
     },
 
@@ -169,7 +165,6 @@ export function createDanmakuService(db: Kysely<Database>) {
      */
     async listAnswer(videoId: number, segment: number | undefined, segmentCount: number): Promise<CachedList> {
       const key = `${videoId}:${segment ?? 'all'}:${segmentCount}`;
-      const cache = cacheOf(db);
       const known = cache.entries.get(key);
       if (known && Date.now() - known.checkedAt < LIST_REVALIDATE_MS) {
         remember(cache, key, known);

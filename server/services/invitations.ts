@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, InvitationCodesTable } from '../db/schema.ts';
-import { AppError } from '../app/errors.ts';
+import type { Repositories } from '../repositories/index.ts';
+import type { InvitationRow } from '../repositories/invitations.repository.ts';
+import { DomainError, NotFound } from '../domain/errors.ts';
 import { INVITATION_CODE_RE } from '../../src/lib/validation/account.ts';
-import { isStaff } from '../auth/roles.ts';
+import { isStaff, type Actor } from '../../src/lib/policy/policy.ts';
 
 export const INVITATION_MIN_ACCOUNT_AGE_MS = 7 * 24 * 60 * 60_000;
 export const INVITATION_INTERVAL_MS = 7 * 24 * 60 * 60_000;
@@ -14,7 +14,7 @@ export function generateInvitationCode(): string {
   return `KIRA-${group()}-${group()}`;
 }
 
-export function toInvitationResult(row: Selectable<InvitationCodesTable>) {
+export function toInvitationResult(row: InvitationRow) {
   return {
     creatorUid: row.creator_uid,
     invitationCode: row.code,
@@ -27,39 +27,31 @@ export function toInvitationResult(row: Selectable<InvitationCodesTable>) {
 }
 
 /** Creates a code for a member (7-day-old account, one per 7 days) or, without limits, for staff and the CLI. */
-export async function createInvitationCode(db: Kysely<Database>, creator: { uid: number; roles: string[] } | null) {
-  if (creator && !isStaff(creator.roles)) {
-    const user = await db.selectFrom('users').select('created_at').where('uid', '=', creator.uid).executeTakeFirstOrThrow();
-    if (Date.now() - new Date(user.created_at).getTime() < INVITATION_MIN_ACCOUNT_AGE_MS) throw new AppError('ACCOUNT_TOO_NEW');
-    const last = await db.selectFrom('invitation_codes').select('created_at').where('creator_uid', '=', creator.uid)
-      .orderBy('created_at', 'desc').limit(1).executeTakeFirst();
-    if (last && Date.now() - new Date(last.created_at).getTime() < INVITATION_INTERVAL_MS) {
-      throw new AppError('COOLING_DOWN', { extra: { isCoolingDown: true } });
+export async function createInvitationCode(repositories: Pick<Repositories, 'users' | 'invitations'>, creator: Actor | null) {
+  if (creator && !isStaff(creator)) {
+    const createdAt = await repositories.users.createdAt(creator.uid);
+    if (!createdAt) throw new NotFound();
+    if (Date.now() - createdAt.getTime() < INVITATION_MIN_ACCOUNT_AGE_MS) throw new DomainError('ACCOUNT_TOO_NEW');
+    const last = await repositories.invitations.lastCreatedBy(creator.uid);
+    if (last && Date.now() - last.getTime() < INVITATION_INTERVAL_MS) {
+      throw new DomainError('COOLING_DOWN', { extra: { isCoolingDown: true } });
     }
   }
   for (;;) {
-    const code = generateInvitationCode();
-    const row = await db.insertInto('invitation_codes').values({ code, creator_uid: creator?.uid ?? null })
-      .onConflict((oc) => oc.column('code').doNothing()).returningAll().executeTakeFirst();
+    const row = await repositories.invitations.insertUnlessExists(generateInvitationCode(), creator?.uid ?? null);
     if (row) return toInvitationResult(row);
   }
 }
 
-export async function isInvitationCodeAvailable(db: Kysely<Database>, code: string): Promise<boolean> {
-  if (!INVITATION_CODE_RE.test(code)) return false;
-  const row = await db.selectFrom('invitation_codes').select('code').where('code', '=', code)
-    .where('used_at', 'is', null).where('disabled', '=', false).executeTakeFirst();
-  return !!row;
+export async function isInvitationCodeAvailable(repositories: Pick<Repositories, 'invitations'>, code: string): Promise<boolean> {
+  return INVITATION_CODE_RE.test(code) && repositories.invitations.isAvailable(code);
 }
 
 /** Single use: only one registration can claim a code, whatever the concurrency. */
-export async function claimInvitationCode(db: Kysely<Database>, code: string, assigneeUid: number): Promise<void> {
-  const claimed = await db.updateTable('invitation_codes').set({ assignee_uid: assigneeUid, used_at: new Date() })
-    .where('code', '=', code).where('used_at', 'is', null).where('disabled', '=', false).executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) throw new AppError('INVITATION_CODE_INVALID');
+export async function claimInvitationCode(repositories: Pick<Repositories, 'invitations'>, code: string, assigneeUid: number): Promise<void> {
+  if (!(await repositories.invitations.claim(code, assigneeUid))) throw new DomainError('INVITATION_CODE_INVALID');
 }
 
-export async function listInvitationCodes(db: Kysely<Database>, creatorUid: number) {
-  const rows = await db.selectFrom('invitation_codes').selectAll().where('creator_uid', '=', creatorUid).orderBy('created_at', 'desc').execute();
-  return rows.map(toInvitationResult);
+export async function listInvitationCodes(repositories: Pick<Repositories, 'invitations'>, creatorUid: number) {
+  return (await repositories.invitations.listByCreator(creatorUid)).map(toInvitationResult);
 }

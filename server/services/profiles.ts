@@ -1,12 +1,18 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database, UsersTable } from '../db/schema.ts';
-import { AppError } from '../app/errors.ts';
+import type { Repositories } from '../repositories/index.ts';
+import type { ProfileChanges, ProfileRow } from '../repositories/users.repository.ts';
+import { DomainError } from '../domain/errors.ts';
 import type { PublicProfile, ReviewItem, UpdateInfoBody } from '../../src/lib/api/contract.ts';
 import { checkName, normalizeName } from '../../src/lib/validation/account.ts';
 import { usernameTaken } from './accounts.ts';
 
-const PROFILE_COLUMNS = ['uid', 'username', 'user_nickname', 'avatar', 'signature', 'gender', 'user_birthday', 'labels', 'website_name', 'website_url', 'roles', 'created_at', 'updated_at', 'is_updated_after_review'] as const;
-type ProfileRow = Pick<Selectable<UsersTable>, (typeof PROFILE_COLUMNS)[number]>;
+type UserRepositories = Pick<Repositories, 'users'>;
+
+/** Writes profile changes; a name another account took in the meantime is USERNAME_TAKEN. */
+async function writeProfile(repositories: UserRepositories, uid: number, changes: ProfileChanges): Promise<void> {
+  const written = await repositories.users.updateProfile(uid, changes);
+  if (written === false) throw new DomainError('NOT_FOUND');
+  if (written !== true) throw new DomainError('USERNAME_TAKEN');
+}
 
 function publicFields(u: ProfileRow) {
   return {
@@ -17,22 +23,30 @@ function publicFields(u: ProfileRow) {
 }
 
 /** Public profile (user/info): never the e-mail address, hashes or tokens. */
-export async function publicProfile(db: Kysely<Database>, uid: number, viewerUid: number | null): Promise<PublicProfile | null> {
-  const u = await db.selectFrom('users').select(PROFILE_COLUMNS).where('uid', '=', uid).executeTakeFirst();
-  return u ? { ...publicFields(u), userBannerImage: '', isFollowing: false, isSelf: viewerUid === u.uid } : null;
+export async function publicProfile(repositories: Pick<Repositories, 'users' | 'follows'>, uid: number, viewerUid: number | null): Promise<PublicProfile | null> {
+  const isSelf = viewerUid === uid;
+  const [u, counts, isFollowing] = await Promise.all([
+    repositories.users.profile(uid), repositories.follows.counts(uid),
+    viewerUid !== null && !isSelf ? repositories.follows.exists(viewerUid, uid) : false,
+  ]);
+  return u ? {
+    ...publicFields(u), userBannerImage: '', isFollowing, isSelf,
+    followerCount: counts.followers, followingCount: counts.following,
+  } : null;
 }
 
 /** user/update/info: any subset of the profile; a change goes back into the review queue. */
-export async function updateProfile(db: Kysely<Database>, uid: number, input: UpdateInfoBody): Promise<void> {
-  const set: Partial<Record<string, unknown>> = {};
+export async function updateProfile(repositories: UserRepositories, uid: number, input: UpdateInfoBody): Promise<void> {
+  const set: ProfileChanges = {};
   const issues: Array<{ path: string; message: string }> = [];
   if (input.username !== undefined) {
     const username = normalizeName(input.username);
     const problem = checkName(username);
     if (problem) issues.push({ path: 'username', message: problem });
     else {
-      const current = await db.selectFrom('users').select('username').where('uid', '=', uid).executeTakeFirstOrThrow();
-      if (current.username.toLowerCase() !== username.toLowerCase() && (await usernameTaken(db, username))) throw new AppError('USERNAME_TAKEN');
+      const current = await repositories.users.profile(uid);
+      if (!current) throw new DomainError('NOT_FOUND');
+      if (current.username.toLowerCase() !== username.toLowerCase() && (await usernameTaken(repositories, username))) throw new DomainError('USERNAME_TAKEN');
       set.username = username;
     }
   }
@@ -42,7 +56,7 @@ export async function updateProfile(db: Kysely<Database>, uid: number, input: Up
     if (problem) issues.push({ path: 'userNickname', message: problem });
     else set.user_nickname = nickname || null;
   }
-  if (issues.length) throw new AppError('VALIDATION_FAILED', { issues });
+  if (issues.length) throw new DomainError('VALIDATION_FAILED', { issues });
   if (input.signature !== undefined) set.signature = input.signature.normalize('NFC').trim();
   if (input.gender !== undefined) set.gender = input.gender;
   if (input.userBirthday !== undefined) set.user_birthday = input.userBirthday;
@@ -52,38 +66,32 @@ export async function updateProfile(db: Kysely<Database>, uid: number, input: Up
     set.website_url = input.userWebsite.websiteUrl;
   }
   if (!Object.keys(set).length) return;
-  try {
-    await db.updateTable('users').set({ ...set, is_updated_after_review: true, updated_at: new Date() }).where('uid', '=', uid).execute();
-  } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw new AppError('USERNAME_TAKEN');
-    throw error;
-  }
+  await writeProfile(repositories, uid, { ...set, is_updated_after_review: true });
 }
 
 /** The administrators' review queue (user/adminGetUserInfo). */
-export async function reviewQueue(db: Kysely<Database>, q: { onlyUpdated: boolean; page: number; pageSize: number; sortBy: string; sortOrder: 'ascend' | 'descend' }) {
-  const column = { createDateTime: 'created_at', editDateTime: 'updated_at', username: 'username', uid: 'uid' }[q.sortBy] as 'created_at';
-  let base = db.selectFrom('users');
-  if (q.onlyUpdated) base = base.where('is_updated_after_review', '=', true);
-  const [rows, total] = await Promise.all([
-    base.select(PROFILE_COLUMNS).orderBy(column, q.sortOrder === 'ascend' ? 'asc' : 'desc').orderBy('uid', 'asc')
-      .limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+export async function reviewQueue(repositories: UserRepositories, q: { onlyUpdated: boolean; page: number; pageSize: number; sortBy: 'createDateTime' | 'editDateTime' | 'username' | 'uid'; sortOrder: 'ascend' | 'descend' }) {
+  const orderBy = ({ createDateTime: 'created_at', editDateTime: 'updated_at', username: 'username', uid: 'uid' } as const)[q.sortBy];
+  const { rows, total } = await repositories.users.profilePage({
+    onlyUpdated: q.onlyUpdated, orderBy, direction: q.sortOrder === 'ascend' ? 'asc' : 'desc', limit: q.pageSize, offset: (q.page - 1) * q.pageSize,
+  });
   const result: ReviewItem[] = rows.map((u) => ({ ...publicFields(u), editDateTime: new Date(u.updated_at).getTime(), isUpdatedAfterReview: u.is_updated_after_review }));
-  return { result, totalCount: Number(total.n) };
+  return { result, totalCount: total };
 }
 
-export async function approveProfile(db: Kysely<Database>, uid: number): Promise<void> {
-  const done = await db.updateTable('users').set({ is_updated_after_review: false }).where('uid', '=', uid).executeTakeFirst();
-  if (Number(done.numUpdatedRows) !== 1) throw new AppError('NOT_FOUND');
+export async function approveProfile(repositories: UserRepositories, uid: number): Promise<void> {
+  if (!(await repositories.users.markReviewed(uid))) throw new DomainError('NOT_FOUND');
 }
 
 /** adminClearUserInfo: resets the profile to neutral values (the username stays: it identifies the account). */
-export async function clearProfile(db: Kysely<Database>, uid: number): Promise<void> {
-  const done = await db.updateTable('users').set({
-    user_nickname: null, avatar: '', signature: '', gender: '', user_birthday: '', labels: sql`ARRAY[]::text[]` as never,
-    website_name: '', website_url: '', is_updated_after_review: false, updated_at: new Date(),
-  }).where('uid', '=', uid).executeTakeFirst();
-  if (Number(done.numUpdatedRows) !== 1) throw new AppError('NOT_FOUND');
+export async function clearProfile(repositories: UserRepositories, uid: number): Promise<void> {
+  await writeProfile(repositories, uid, {
+    user_nickname: null, avatar: '', signature: '', gender: '', user_birthday: '', labels: [],
+    website_name: '', website_url: '', is_updated_after_review: false,
+  });
+}
+
+/** A new avatar is public at once, and puts the profile back in the review queue. */
+export async function setAvatar(repositories: UserRepositories, uid: number, url: string): Promise<void> {
+  await writeProfile(repositories, uid, { avatar: url, is_updated_after_review: true });
 }

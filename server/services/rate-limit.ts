@@ -1,38 +1,46 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { AppError } from '../app/errors.ts';
+import type { Repositories } from '../repositories/index.ts';
+import { DomainError } from '../domain/errors.ts';
 
-export interface Limit { limit: number; windowMs: number }
+export { LIMITS, type Limit } from '../../src/lib/api/limits.ts';
+import { LIMITS, LIMIT_KEY_PREFIX, type Limit, type RateLimitName } from '../../src/lib/api/limits.ts';
 
-/** Named limits (per IP and per account), in one place. */
-export const LIMITS = {
-  loginPerIp: { limit: 30, windowMs: 15 * 60_000 },
-  loginPerAccount: { limit: 10, windowMs: 15 * 60_000 },
-  registerPerIp: { limit: 10, windowMs: 60 * 60_000 },
-  codePerIp: { limit: 20, windowMs: 60 * 60_000 },
-  lookupPerIp: { limit: 120, windowMs: 60_000 },
-  // One danmaku per 3 s, and no more than 20 a minute even when spaced.
-  danmakuPerUser: { limit: 1, windowMs: 3_000 },
-  danmakuBurstPerUser: { limit: 20, windowMs: 60_000 },
-  commentPerUser: { limit: 10, windowMs: 60_000 },
-} satisfies Record<string, Limit>;
+type RateLimitRepositories = Pick<Repositories, 'rateLimits'>;
 
 /**
  * Counts one hit in a fixed window, atomically in the database (so every server instance
- * shares it), and refuses with 429 and Retry-After once the window's limit is passed.
+ * shares it); answers the window's count so far and when it opened.
  */
-export async function hitRateLimit(db: Kysely<Database>, key: string, { limit, windowMs }: Limit): Promise<void> {
+export async function countHit(repositories: RateLimitRepositories, key: string, { windowMs }: Limit): Promise<{ count: number; windowStart: Date }> {
   const now = new Date();
-  const windowFloor = new Date(now.getTime() - windowMs);
-  const { rows } = await sql<{ count: number; window_start: Date }>`
-    INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, ${now}, 1)
-    ON CONFLICT (key) DO UPDATE SET
-      count = CASE WHEN rate_limits.window_start <= ${windowFloor} THEN 1 ELSE rate_limits.count + 1 END,
-      window_start = CASE WHEN rate_limits.window_start <= ${windowFloor} THEN ${now} ELSE rate_limits.window_start END
-    RETURNING count, window_start`.execute(db);
-  const { count, window_start } = rows[0];
-  if (count > limit) {
-    const retryAfter = Math.max(1, Math.ceil((new Date(window_start).getTime() + windowMs - now.getTime()) / 1000));
-    throw new AppError('RATE_LIMITED', { headers: { 'Retry-After': String(retryAfter) }, extra: { retryAfterSeconds: retryAfter } });
+  return repositories.rateLimits.countHit(key, now, new Date(now.getTime() - windowMs));
+}
+
+/** Counts one hit and refuses with 429 and Retry-After once the window's limit is passed. */
+export async function hitRateLimit(repositories: RateLimitRepositories, key: string, limit: Limit): Promise<void> {
+  const { count, windowStart } = await countHit(repositories, key, limit);
+  if (count > limit.limit) {
+    const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + limit.windowMs - Date.now()) / 1000));
+    throw new DomainError('RATE_LIMITED', { retryAfterSeconds: retryAfter, extra: { retryAfterSeconds: retryAfter } });
   }
+}
+
+/** Whether the key's current window has reached its limit, counting nothing (see countHit). */
+export async function limitReached(repositories: RateLimitRepositories, key: string, { limit, windowMs }: Limit): Promise<boolean> {
+  const window = await repositories.rateLimits.window(key);
+  return !!window && window.windowStart.getTime() > Date.now() - windowMs && window.count >= limit;
+}
+
+/** Counters whose window closed before the longest limit's began: nothing reads them again. */
+export async function pruneRateLimits(repositories: RateLimitRepositories): Promise<void> {
+  const longest = Math.max(...Object.values(LIMITS).map((l) => l.windowMs));
+  await repositories.rateLimits.deleteWindowsOpenedBefore(new Date(Date.now() - longest));
+}
+
+/** The named limits of src/lib/api/limits.ts, counted per subject (an address, a uid, an account). */
+export function createRateLimitService(repositories: RateLimitRepositories) {
+  return {
+    /** Counts one hit of a named limit for this subject, refusing once it is passed. */
+    hit: (name: RateLimitName, subject: string | number) => hitRateLimit(repositories, `${LIMIT_KEY_PREFIX[name]}:${subject}`, LIMITS[name]),
+    prune: () => pruneRateLimits(repositories),
+  };
 }

@@ -1,18 +1,15 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { AppError } from '../app/errors.ts';
+import type { Repositories } from '../repositories/index.ts';
+import { DomainError } from '../domain/errors.ts';
 import type { Tag, TagCreateBody, TagLanguage, TagNameGroup } from '../../src/lib/api/contract.ts';
-import { likePattern, normalizeForSearch } from './search-text.ts';
+import { normalizeForSearch } from './search-text.ts';
 
 /**
  * Multilingual tags: one tag has names in several languages; videos reference the tag, so a
  * name added later in another language shows on every video at once.
  */
-export function createTagService(db: Kysely<Database>) {
+export function createTagService(repositories: Pick<Repositories, 'tags' | 'transaction'>) {
   async function tagsById(tagIds: readonly number[]): Promise<Tag[]> {
-    if (!tagIds.length) return [];
-    const rows = await db.selectFrom('tag_names').selectAll().where('tag_id', 'in', [...tagIds])
-      .orderBy('tag_id').orderBy('lang').orderBy('is_default', 'desc').orderBy('name').execute();
+    const rows = await repositories.tags.namesOf(tagIds);
     const byTag = new Map<number, Map<TagLanguage, TagNameGroup>>();
     for (const row of rows) {
       const groups = byTag.get(row.tag_id) ?? new Map<TagLanguage, TagNameGroup>();
@@ -45,19 +42,16 @@ export function createTagService(db: Kysely<Database>) {
         return list;
       });
       if (!names.some((n) => n.isOriginal)) names[0].isOriginal = true;
-      return db.transaction().execute(async (trx) => {
+      return repositories.transaction(async ({ tags }) => {
         // Serialise creators so two people cannot create the same name at the same moment.
-        await sql`SELECT pg_advisory_xact_lock(hashtext('tag_names'))`.execute(trx);
+        await tags.lockNames();
         for (const n of names) {
-          const existing = await trx.selectFrom('tag_names').select('tag_id')
-            .where('lang', '=', n.lang).where('name_lower', '=', n.nameLower).executeTakeFirst();
-          if (existing) throw new AppError('TAG_EXISTS', { extra: { tagId: existing.tag_id } });
+          const existing = await tags.idWithName(n.lang, n.nameLower);
+          if (existing !== undefined) throw new DomainError('TAG_EXISTS', { extra: { tagId: existing } });
         }
-        const { tag_id } = await trx.insertInto('tags').values({ created_by: uid }).returning('tag_id').executeTakeFirstOrThrow();
-        await trx.insertInto('tag_names').values(names.map((n) => ({
-          tag_id, lang: n.lang, name: n.name, name_lower: n.nameLower, is_default: n.isDefault, is_original: n.isOriginal,
-        }))).execute();
-        return tag_id;
+        const tagId = await tags.insertTag(uid);
+        await tags.insertNames(tagId, names);
+        return tagId;
       });
     },
 
@@ -66,21 +60,11 @@ export function createTagService(db: Kysely<Database>) {
      * rest by substring (so one- and two-character Chinese and Japanese queries match too).
      */
     async search(query: string, limit = 20): Promise<Tag[]> {
-      const q = normalizeForSearch(query);
-      const rows = await db.selectFrom('tag_names')
-        .select(['tag_id', sql<number>`min(CASE WHEN name_lower = ${q} THEN 0 WHEN name_lower LIKE ${likePattern(q, 'prefix')} THEN 1 ELSE 2 END)`.as('rank'),
-          sql<number>`min(length(name_lower))`.as('shortest')])
-        .where('name_lower', 'like', likePattern(q, 'contains'))
-        .groupBy('tag_id').orderBy('rank').orderBy('shortest').orderBy('tag_id').limit(limit).execute();
-      return tagsById(rows.map((r) => r.tag_id));
+      return tagsById(await repositories.tags.idsMatching(normalizeForSearch(query), limit));
     },
 
     /** The ids that exist among `tagIds` (a commit may only reference real tags). */
-    async existing(tagIds: readonly number[]): Promise<number[]> {
-      if (!tagIds.length) return [];
-      const rows = await db.selectFrom('tags').select('tag_id').where('tag_id', 'in', [...tagIds]).execute();
-      return rows.map((r) => r.tag_id);
-    },
+    existing: (tagIds: readonly number[]): Promise<number[]> => repositories.tags.existing(tagIds),
   };
 }
 export type TagService = ReturnType<typeof createTagService>;

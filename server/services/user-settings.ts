@@ -1,14 +1,14 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Repositories } from '../repositories/index.ts';
+import type { SettingColumn } from '../repositories/settings.repository.ts';
 import type { UserSettings } from '../../src/lib/api/contract.ts';
 
-const COLUMN: Record<keyof UserSettings, 'theme_type' | 'theme_color' | 'theme_color_custom' | 'wallpaper' | 'colored_side_bar' | 'history_enabled'> = {
+const COLUMN: Record<keyof UserSettings, SettingColumn> = {
   themeType: 'theme_type', themeColor: 'theme_color', themeColorCustom: 'theme_color_custom', wallpaper: 'wallpaper', coloredSideBar: 'colored_side_bar', historyEnabled: 'history_enabled',
 };
 
 /** A member's settings; the defaults of SPEC §3 until they change one. */
-export async function getUserSettings(db: Kysely<Database>, uid: number): Promise<UserSettings> {
-  const row = await db.selectFrom('user_settings').selectAll().where('uid', '=', uid).executeTakeFirst();
+export async function getUserSettings(repositories: Pick<Repositories, 'userSettings'>, uid: number): Promise<UserSettings> {
+  const row = await repositories.userSettings.find(uid);
   return {
     themeType: (row?.theme_type ?? 'system') as UserSettings['themeType'],
     themeColor: (row?.theme_color ?? 'wallpaper') as UserSettings['themeColor'],
@@ -19,10 +19,8 @@ export async function getUserSettings(db: Kysely<Database>, uid: number): Promis
   };
 }
 
-export async function updateUserSetting(db: Kysely<Database>, uid: number, change: Partial<UserSettings>): Promise<UserSettings> {
+export async function updateUserSetting(repositories: Pick<Repositories, 'userSettings'>, uid: number, change: Partial<UserSettings>): Promise<UserSettings> {
   const [key, value] = Object.entries(change)[0] as [keyof UserSettings, UserSettings[keyof UserSettings]];
-  const column = COLUMN[key];
-  await db.insertInto('user_settings').values({ uid, [column]: value })
-    .onConflict((oc) => oc.column('uid').doUpdateSet({ [column]: value, updated_at: new Date() })).execute();
-  return getUserSettings(db, uid);
+  await repositories.userSettings.set(uid, COLUMN[key], value);
+  return getUserSettings(repositories, uid);
 }

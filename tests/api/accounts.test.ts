@@ -6,8 +6,10 @@ import { join } from 'node:path';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { startServerWithMail, type SmtpPeer } from './smtp-peer.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
+import { createRepositories } from '../../server/repositories/index.ts';
 import { createInvitationCode } from '../../server/services/invitations.ts';
 import { createSession } from '../../server/auth/sessions.ts';
+import { guessUntilUnderAttack } from './login-attack.ts';
 
 const PASSWORD = 'stars over the river';
 const SECRET_PATTERNS = [/password_hash/, /\$argon2/, /code_hash/, /token_hash/];
@@ -31,8 +33,9 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
   const cookieOf = (headers: Headers) => headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
 
   async function memberWithSession(username: string, roles: string[] = ['user']) {
-    const uid = await insertAccount(server.db, { email: `${username}@example.com`, password: PASSWORD, username, roles });
-    const token = await createSession(server.db, uid);
+    const repositories = createRepositories(server.db);
+    const uid = await insertAccount(repositories, { email: `${username}@example.com`, password: PASSWORD, username, roles });
+    const token = await createSession(repositories, uid);
     return { uid, token, cookie: `uid=${uid}; token=${token}` };
   }
 
@@ -44,7 +47,7 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
   afterAll(() => stop?.());
 
   it('registers with a mailed code and an invitation code, then logs in', async () => {
-    const { invitationCode } = await createInvitationCode(server.db, null);
+    const { invitationCode } = await createInvitationCode(createRepositories(server.db), null);
     expect(invitationCode).toMatch(/^KIRA-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
     expect((await call('user/checkInvitationCode', { body: { invitationCode } })).json.isAvailableInvitationCode).toBe(true);
 
@@ -103,7 +106,7 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
   });
 
   it('answers each registration failure with its status and code, spending nothing', async () => {
-    const { invitationCode } = await createInvitationCode(server.db, null);
+    const { invitationCode } = await createInvitationCode(createRepositories(server.db), null);
     await call('user/requestSendVerificationCode', { body: { email: 'fail@example.com', clientLanguage: 'en' } });
     const code = smtp.codeFor('fail@example.com');
     const base = { email: 'fail@example.com', password: PASSWORD, verificationCode: code, username: 'FailCase', invitationCode };
@@ -118,7 +121,7 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     expect([badInvite.status, badInvite.json.code]).toEqual([400, 'INVITATION_CODE_INVALID']);
     const malformed = await call('user/registering', { body: { ...base, verificationCode: '12ab' } });
     expect(malformed.json.code).toBe('VALIDATION_FAILED');
-    await insertAccount(server.db, { email: 'other@example.com', password: PASSWORD, username: 'TakenName' });
+    await insertAccount(createRepositories(server.db), { email: 'other@example.com', password: PASSWORD, username: 'TakenName' });
     const taken = await call('user/registering', { body: { ...base, username: 'takenname' } });
     expect([taken.status, taken.json.code]).toEqual([409, 'USERNAME_TAKEN']);
     const emailTaken = await call('user/requestSendVerificationCode', { body: { email: 'OTHER@example.com' } });
@@ -130,7 +133,7 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
   });
 
   it('spends a code after five wrong guesses', async () => {
-    const { invitationCode } = await createInvitationCode(server.db, null);
+    const { invitationCode } = await createInvitationCode(createRepositories(server.db), null);
     await call('user/requestSendVerificationCode', { body: { email: 'guess@example.com', clientLanguage: 'en' } });
     const code = smtp.codeFor('guess@example.com');
     const wrong = code === '000000' ? '111111' : '000000';
@@ -151,7 +154,7 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
   });
 
   it('never tells whether the e-mail or the password was wrong, and never gives a hint', async () => {
-    await insertAccount(server.db, { email: 'login@example.com', password: PASSWORD, username: 'LoginUser' });
+    await insertAccount(createRepositories(server.db), { email: 'login@example.com', password: PASSWORD, username: 'LoginUser' });
     const wrongPassword = await call('user/login', { body: { email: 'login@example.com', password: 'not it at all' }, headers: { 'Accept-Language': 'en' } });
     const noAccount = await call('user/login', { body: { email: 'nobody@example.com', password: 'not it at all' }, headers: { 'Accept-Language': 'en' } });
     expect(wrongPassword.status).toBe(401);
@@ -161,7 +164,7 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
   });
 
   it('rotates the session at login and revokes it at logout', async () => {
-    await insertAccount(server.db, { email: 'rotate@example.com', password: PASSWORD, username: 'Rotator' });
+    await insertAccount(createRepositories(server.db), { email: 'rotate@example.com', password: PASSWORD, username: 'Rotator' });
     const first = cookieOf((await call('user/login', { body: { email: 'rotate@example.com', password: PASSWORD } })).headers);
     const second = cookieOf((await call('user/login', { body: { email: 'rotate@example.com', password: PASSWORD }, cookie: first })).headers);
     expect(second).not.toBe(first);
@@ -173,19 +176,68 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     expect((await call('user/self', { method: 'POST', cookie: second })).status).toBe(401);
   });
 
-  it('limits login attempts per account with 429 and Retry-After', async () => {
-    await insertAccount(server.db, { email: 'limit@example.com', password: PASSWORD, username: 'Limited' });
-    let last;
-    for (let i = 0; i < 11; i++) last = await call('user/login', { body: { email: 'limit@example.com', password: 'wrong password' }, headers: { 'X-Forwarded-For': `10.0.0.${i}` } });
-    expect(last!.status).toBe(429);
-    expect(last!.json.code).toBe('RATE_LIMITED');
-    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
-    // Even the right password waits for the window.
-    expect((await call('user/login', { body: { email: 'limit@example.com', password: PASSWORD } })).status).toBe(429);
+  it('limits an address guessing at an account, and never keeps the owner out from another address', async () => {
+    await insertAccount(createRepositories(server.db), { email: 'limit@example.com', password: PASSWORD, username: 'Limited' });
+    const attacker = { 'X-Forwarded-For': '10.0.0.66' };
+    const tries = [];
+    for (let i = 0; i < 11; i++) tries.push(await call('user/login', { body: { email: 'limit@example.com', password: `wrong password ${i}` }, headers: attacker }));
+    expect(tries.slice(0, 10).map((t) => t.json.code)).toEqual(Array(10).fill('INVALID_CREDENTIALS'));
+    expect([tries[10].status, tries[10].json.code]).toEqual([429, 'RATE_LIMITED']);
+    expect(Number(tries[10].headers.get('retry-after'))).toBeGreaterThan(0);
+    // That address waits for the window even with the right password...
+    expect((await call('user/login', { body: { email: 'limit@example.com', password: PASSWORD }, headers: attacker })).status).toBe(429);
+    // ...and the owner, elsewhere, logs in.
+    const owner = await call('user/login', { body: { email: 'limit@example.com', password: PASSWORD }, headers: { 'X-Forwarded-For': '10.0.1.1' } });
+    expect([owner.status, owner.json.success]).toEqual([200, true]);
+  });
+
+  it('limits the logins from one address whatever accounts it tries', async () => {
+    const from = { 'X-Forwarded-For': '10.0.2.2' };
+    const codes = [];
+    for (let i = 0; i < 31; i++) codes.push((await call('user/login', { body: { email: `sprayed-${i}@example.com`, password: 'one common guess' }, headers: from })).json.code);
+    expect(codes.slice(0, 30).every((code) => code === 'INVALID_CREDENTIALS')).toBe(true);
+    expect(codes[30]).toBe('RATE_LIMITED');
+  });
+
+  it('lets the owner of an account guessed at from many addresses in with a mailed code, and tells the guessers nothing', async () => {
+    const email = 'besieged@example.com';
+    await insertAccount(createRepositories(server.db), { email, password: PASSWORD, username: 'Besieged' });
+    await guessUntilUnderAttack(server, email, '10.1');
+    let address = 0;
+    const login = (body: Record<string, string>) => call('user/login', { body: { email, ...body }, headers: { 'X-Forwarded-For': `10.2.0.${++address}`, 'Accept-Language': 'en' } });
+    const seen = (answer: { status: number; json: Record<string, any> }) => ({ status: answer.status, ...answer.json, requestId: null });
+
+    // The password alone says nothing now, right or wrong: a second factor is asked for first.
+    const right = await login({ password: PASSWORD });
+    expect([right.status, right.json.code, right.json.authenticatorType]).toEqual([401, 'SECOND_FACTOR_REQUIRED', 'email']);
+    expect(seen(await login({ password: 'yet another guess' }))).toEqual(seen(right));
+
+    // Asking for the login code answers alike too; only the right password has it mailed.
+    const mailed = smtp.mails.length;
+    const ask = (password: string) => call('user/sendUserEmailAuthenticator', { body: { email, password, clientLanguage: 'en' }, headers: { 'X-Forwarded-For': `10.2.0.${++address}` } });
+    expect((await ask('a guess for the code')).json).toEqual({ success: true, isCoolingDown: false });
+    expect(smtp.mails.length).toBe(mailed);
+    expect((await ask(PASSWORD)).json).toEqual({ success: true, isCoolingDown: false });
+    expect(smtp.mails.length).toBe(mailed + 1);
+    expect(smtp.mails.at(-1)!.text).toContain('logging in');
+    // Asked again at once, it does not tell by a cool-down that the password was right.
+    expect((await ask(PASSWORD)).json).toEqual({ success: true, isCoolingDown: false });
+    const code = smtp.codeFor(email);
+
+    // A wrong password with the code, or the right one with a wrong code: the same refusal.
+    const wrongPassword = await login({ password: 'guessing with a code', verificationCode: code });
+    const wrongCode = await login({ password: PASSWORD, verificationCode: code === '000000' ? '111111' : '000000' });
+    expect([wrongPassword.status, wrongPassword.json.code]).toEqual([401, 'PASSWORD_OR_CODE_INVALID']);
+    expect(wrongPassword.json.message).toBe('The password or the code is incorrect.');
+    expect(seen(wrongCode)).toEqual(seen(wrongPassword));
+    // The owner, with both.
+    const owner = await login({ password: PASSWORD, verificationCode: code });
+    expect([owner.status, owner.json.success]).toEqual([200, true]);
+    expect((await call('user/check', { cookie: cookieOf(owner.headers) })).json.userTokenOk).toBe(true);
   });
 
   it('checks e-mail addresses and usernames', async () => {
-    await insertAccount(server.db, { email: 'exists@example.com', password: PASSWORD, username: 'ExistingOne' });
+    await insertAccount(createRepositories(server.db), { email: 'exists@example.com', password: PASSWORD, username: 'ExistingOne' });
     expect((await call('user/existsCheck?email=EXISTS@example.com')).json).toEqual({ success: true, exists: true });
     expect((await call('user/existsCheck?email=free@example.com')).json.exists).toBe(false);
     expect((await call('user/checkUsername?username=existingone')).json.isAvailableUsername).toBe(false);
@@ -315,8 +367,9 @@ describe('every protected call against every role', () => {
   it('refuses anonymous callers and the roles that may not, and lets the others through', async () => {
     const cookies: Record<Who, string> = { anonymous: '', user: '', blocked: '', administrator: '', root: '' };
     for (const who of ['user', 'blocked', 'administrator', 'root'] as const) {
-      const uid = await insertAccount(server.db, { email: `matrix-${who}@example.com`, password: 'matrix password 1', username: `Matrix${who}`, roles: [who] });
-      cookies[who] = `uid=${uid}; token=${await createSession(server.db, uid)}`;
+      const repositories = createRepositories(server.db);
+      const uid = await insertAccount(repositories, { email: `matrix-${who}@example.com`, password: 'matrix password 1', username: `Matrix${who}`, roles: [who] });
+      cookies[who] = `uid=${uid}; token=${await createSession(repositories, uid)}`;
     }
     const failures: string[] = [];
     for (const [method, path, body, expected] of CALLS) {

@@ -4,6 +4,7 @@ import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { migrateToLatest } from '../../server/db/database.ts';
 import { MIGRATIONS } from '../../server/db/migrations/index.ts';
 import { viewerFromCookies, hashToken } from '../../server/services/sessions.ts';
+import { createRepositories } from '../../server/repositories/index.ts';
 
 describe.each(BACKENDS)('API server on %s', (backend) => {
   let server: TestServer;
@@ -94,11 +95,12 @@ describe.each(BACKENDS)('API server on %s', (backend) => {
     const token = 'a'.repeat(43);
     await server.db.insertInto('sessions').values({ token_hash: hashToken(token), uid: user.uid, expires_at: new Date(Date.now() + 60_000) }).execute();
     await server.db.insertInto('sessions').values({ token_hash: hashToken('expired'), uid: user.uid, expires_at: new Date(Date.now() - 1000) }).execute();
-    expect(await viewerFromCookies(server.db, `uid=${user.uid}; token=${token}`)).toEqual({ uid: user.uid, roles: ['administrator'] });
-    expect(await viewerFromCookies(server.db, `uid=${user.uid}; token=expired`)).toBeNull();
-    expect(await viewerFromCookies(server.db, `uid=${user.uid + 1}; token=${token}`)).toBeNull();
-    expect(await viewerFromCookies(server.db, 'uid=abc; token=x')).toBeNull();
-    expect(await viewerFromCookies(server.db, '')).toBeNull();
+    const repositories = createRepositories(server.db);
+    expect(await viewerFromCookies(repositories, `uid=${user.uid}; token=${token}`)).toEqual({ uid: user.uid, roles: ['administrator'] });
+    expect(await viewerFromCookies(repositories, `uid=${user.uid}; token=expired`)).toBeNull();
+    expect(await viewerFromCookies(repositories, `uid=${user.uid + 1}; token=${token}`)).toBeNull();
+    expect(await viewerFromCookies(repositories, 'uid=abc; token=x')).toBeNull();
+    expect(await viewerFromCookies(repositories, '')).toBeNull();
   });
 
   it('keeps usernames unique regardless of case', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { startServerWithMail, type SmtpPeer } from './smtp-peer.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
+import { createRepositories } from '../../server/repositories/index.ts';
 import { createSession } from '../../server/auth/sessions.ts';
 
 const OLD = 'first secret phrase';
@@ -25,8 +26,9 @@ describe.each(BACKENDS)('changing credentials on %s', (backend) => {
   }
   const check = async (cookie: string) => (await (await server.api('user/check', { headers: { Cookie: cookie } })).json()).userTokenOk;
   async function member(name: string) {
-    const uid = await insertAccount(server.db, { email: `${name}@example.com`, password: OLD, username: name });
-    const sessions = [await createSession(server.db, uid), await createSession(server.db, uid)];
+    const repositories = createRepositories(server.db);
+    const uid = await insertAccount(repositories, { email: `${name}@example.com`, password: OLD, username: name });
+    const sessions = [await createSession(repositories, uid), await createSession(repositories, uid)];
     return { uid, email: `${name}@example.com`, cookies: sessions.map((token) => `uid=${uid}; token=${token}`) };
   }
 
@@ -56,6 +58,27 @@ describe.each(BACKENDS)('changing credentials on %s', (backend) => {
     expect((await call('user/forgot/password', { body: { email: me.email, newPassword: NEW, verificationCode: smtp.codeFor(me.email) } })).status).toBe(200);
     expect(await check(me.cookies[0])).toBe(false);
     expect(await check(me.cookies[1])).toBe(false);
+    expect((await call('user/login', { body: { email: me.email, password: NEW } })).status).toBe(200);
+  });
+
+  it('answers a forgotten-password reset the same for an address without an account until the code is right', async () => {
+    const me = await member('Guarded');
+    await call('user/requestSendForgotPasswordVerificationCode', { body: { email: me.email, clientLanguage: 'en' } });
+    const code = smtp.codeFor(me.email);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const reset = (email: string, newPassword: string, verificationCode: string) => call('user/forgot/password', { body: { email, newPassword, verificationCode } });
+    const seen = (answer: { status: number; json: Record<string, any> }) => ({ status: answer.status, ...answer.json, requestId: null });
+    // A weak new password with a wrong code, then a strong one: the code is judged first, for both addresses alike.
+    for (const newPassword of ['password1', NEW]) {
+      const known = seen(await reset(me.email, newPassword, wrong));
+      const unknown = seen(await reset('nobody-at-all@example.com', newPassword, wrong));
+      expect(known).toEqual(unknown);
+      expect(known).toMatchObject({ status: 400, code: 'VERIFICATION_CODE_INVALID' });
+    }
+    // With the right code the password is judged, and a weak one leaves the code usable.
+    const weak = await reset(me.email, 'password1', code);
+    expect([weak.status, weak.json.code]).toEqual([400, 'WEAK_PASSWORD']);
+    expect((await reset(me.email, NEW, code)).status).toBe(200);
     expect((await call('user/login', { body: { email: me.email, password: NEW } })).status).toBe(200);
   });
 

@@ -51,6 +51,8 @@ export async function startTestServer(backend: Backend, options: { site?: boolea
     SERVE_SITE: options.site ? '1' : '0',
     LOG_LEVEL: 'error',
     DEMO: '0',
+    // Contract conformance: every answer the API tests receive is checked against its schema.
+    API_CHECK_RESPONSES: '1',
     ...options.env,
   });
   const baseUrl = `http://127.0.0.1:${running.port}`;

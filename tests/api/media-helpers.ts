@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { TestServer } from './harness.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
+import { createRepositories } from '../../server/repositories/index.ts';
 import { createSession } from '../../server/auth/sessions.ts';
 import { binaryPath, run } from '../../server/media/ffmpeg.ts';
 
@@ -61,9 +62,10 @@ export async function makeVideo(seconds: number, name: string, size = '320x240')
 
 /** A member's cookie header (a real account and session). */
 export async function member(server: TestServer, name: string, roles?: string[]) {
-  const uid = await insertAccount(server.db, { email: `${name}@example.com`, password: 'video password 1', username: name });
+  const repositories = createRepositories(server.db);
+  const uid = await insertAccount(repositories, { email: `${name}@example.com`, password: 'video password 1', username: name });
   if (roles) await server.db.updateTable('users').set({ roles }).where('uid', '=', uid).execute();
-  return `uid=${uid}; token=${await createSession(server.db, uid)}`;
+  return `uid=${uid}; token=${await createSession(repositories, uid)}`;
 }
 
 /** Uploads bytes through tus in one piece; answers the media id. */

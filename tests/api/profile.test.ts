@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
+import { createRepositories } from '../../server/repositories/index.ts';
 import { createSession } from '../../server/auth/sessions.ts';
 
 describe.each(BACKENDS)('profiles and their review on %s', (backend) => {
@@ -19,8 +20,9 @@ describe.each(BACKENDS)('profiles and their review on %s', (backend) => {
     return { status: response.status, json: (await response.json()) as Record<string, any> };
   }
   async function member(username: string, roles = ['user']) {
-    const uid = await insertAccount(server.db, { email: `${username}@example.com`, password: 'profile password 1', username, roles });
-    return { uid, cookie: `uid=${uid}; token=${await createSession(server.db, uid)}` };
+    const repositories = createRepositories(server.db);
+    const uid = await insertAccount(repositories, { email: `${username}@example.com`, password: 'profile password 1', username, roles });
+    return { uid, cookie: `uid=${uid}; token=${await createSession(repositories, uid)}` };
   }
 
   it('updates the profile, shows it publicly without the e-mail, and queues it for review', async () => {
@@ -100,8 +102,9 @@ describe.each(BACKENDS)('user settings on %s', (backend) => {
   };
 
   it('keeps one setting at a time, with the spec defaults until changed', async () => {
-    const uid = await insertAccount(server.db, { email: 'theme@example.com', password: 'theme password 1', username: 'Themer' });
-    const cookie = `uid=${uid}; token=${await createSession(server.db, uid)}`;
+    const repositories = createRepositories(server.db);
+    const uid = await insertAccount(repositories, { email: 'theme@example.com', password: 'theme password 1', username: 'Themer' });
+    const cookie = `uid=${uid}; token=${await createSession(repositories, uid)}`;
     expect((await post('user/settings', {})).status).toBe(401);
     expect((await post('user/settings', {}, cookie)).json.userSettings).toEqual({ themeType: 'system', themeColor: 'wallpaper', themeColorCustom: 'f06e8e', wallpaper: '', coloredSideBar: false, historyEnabled: true });
     expect((await post('user/settings/update', { themeType: 'dark' }, cookie)).json.userSettings.themeType).toBe('dark');

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
+import { createRepositories } from '../../server/repositories/index.ts';
+import { guessUntilUnderAttack } from './login-attack.ts';
 
 const PASSWORD = 'moonlight serenade';
 
@@ -31,7 +33,7 @@ describe.each(BACKENDS)('two-factor login (TOTP) on %s', (backend) => {
 
   async function enrolled(name: string) {
     const email = `${name}@example.com`;
-    await insertAccount(server.db, { email, password: PASSWORD, username: name });
+    await insertAccount(createRepositories(server.db), { email, password: PASSWORD, username: name });
     const cookie = cookieOf((await call('user/login', { body: { email, password: PASSWORD } })).headers);
     const created = await call('user/createTotpAuthenticator', { method: 'POST', cookie });
     expect(created.status).toBe(200);
@@ -92,6 +94,21 @@ describe.each(BACKENDS)('two-factor login (TOTP) on %s', (backend) => {
     const locked = await call('user/login', { body: { email, password: PASSWORD, clientOtp: codeAt(otpAuth) } });
     expect([locked.status, locked.json.code]).toEqual([429, 'SECOND_FACTOR_LOCKED']);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(3500);
+  });
+
+  it('lets the owner of an account guessed at from many addresses in with the code, and tells the guessers nothing', async () => {
+    const { email, otpAuth } = await enrolled('TotpBesieged');
+    await guessUntilUnderAttack(server, email, '100.64');
+    const seen = (answer: { status: number; json: Record<string, any> }) => ({ status: answer.status, ...answer.json, requestId: null });
+    const right = await call('user/login', { body: { email, password: PASSWORD } });
+    expect([right.status, right.json.code, right.json.authenticatorType]).toEqual([401, 'SECOND_FACTOR_REQUIRED', 'totp']);
+    expect(seen(await call('user/login', { body: { email, password: 'not the password' } }))).toEqual(seen(right));
+    // A wrong password with a good code, or a wrong code with the right password: the same refusal.
+    const wrongPassword = await call('user/login', { body: { email, password: 'not the password', clientOtp: codeAt(otpAuth, 1) } });
+    expect([wrongPassword.status, wrongPassword.json.code]).toEqual([401, 'PASSWORD_OR_CODE_INVALID']);
+    expect(seen(await call('user/login', { body: { email, password: PASSWORD, clientOtp: codeAt(otpAuth, 3) } }))).toEqual(seen(wrongPassword));
+    // The owner, with both (the code the wrong password came with was not spent).
+    expect((await call('user/login', { body: { email, password: PASSWORD, clientOtp: codeAt(otpAuth, 1) } })).status).toBe(200);
   });
 
   it('turns off only with the password and a code', async () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
+import { createRepositories } from '../../server/repositories/index.ts';
 import { createSession } from '../../server/auth/sessions.ts';
 import { tusCreate, tusDelete, tusHead, tusMetadata as meta, tusPatch } from './media-helpers.ts';
 import { startS3Server, storedObject } from './s3-server.ts';
@@ -20,8 +21,9 @@ describe.each(BACKENDS)('resumable uploads (tus) on %s', (backend) => {
   afterAll(() => server?.close());
 
   async function member(name: string, roles = ['user']) {
-    const uid = await insertAccount(server.db, { email: `${name}@example.com`, password: 'upload password 1', username: name, roles });
-    return { uid, cookie: `uid=${uid}; token=${await createSession(server.db, uid)}` };
+    const repositories = createRepositories(server.db);
+    const uid = await insertAccount(repositories, { email: `${name}@example.com`, password: 'upload password 1', username: name, roles });
+    return { uid, cookie: `uid=${uid}; token=${await createSession(repositories, uid)}` };
   }
   const create = (cookie: string | undefined, length: number, metadata?: string) => tusCreate(server, cookie, length, metadata);
   const patch = (location: string, cookie: string, offset: number, bytes: Uint8Array<ArrayBuffer>) => tusPatch(server, location, cookie, offset, bytes);
@@ -71,6 +73,50 @@ describe.each(BACKENDS)('resumable uploads (tus) on %s', (backend) => {
     expect((await create(me.cookie, 1000, meta({ name: 'long.mp4', maxDurationSeconds: '3600' }))).status).toBe(400);
     expect((await create(me.cookie, 1000, meta({ maxDurationSeconds: '60' }))).status).toBe(400);
   });
+
+  it('answers every tus refusal with the API\'s error body in the caller\'s language, keeping tus\'s status and headers', async () => {
+    const me = await member('Protocol');
+    /** A refusal as the API answers them: its status, its body, and still a tus answer. */
+    const refusal = async (answer: Response) => {
+      expect(answer.headers.get('tus-resumable')).toBe('1.0.0');
+      expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(answer.headers.get('x-request-id')).toBeTruthy();
+      const body = await answer.json();
+      expect(Object.keys(body).sort()).toEqual(['code', 'message', 'requestId', 'success']);
+      expect(body.requestId).toBe(answer.headers.get('x-request-id'));
+      return { status: answer.status, code: body.code, message: body.message };
+    };
+    // Parallel uploads (the concatenation extension) are not supported.
+    const concat = await fetch(`${server.baseUrl}/api/video/tus`, {
+      method: 'POST', headers: { ...TUS, Cookie: me.cookie, 'Upload-Concat': 'partial', 'Upload-Length': '10', 'Accept-Language': 'ja' },
+    });
+    expect(await refusal(concat)).toEqual({ status: 501, code: 'UNSUPPORTED_EXTENSION', message: 'サーバーはこの方法のアップロードに対応していません。ファイルを分割せず、まとめてアップロードしてください。' });
+
+    const location = (await create(me.cookie, 1000)).headers.get('location')!;
+    const at = (offset: number, headers: Record<string, string> = {}) => fetch(new URL(location, server.baseUrl), {
+      method: 'PATCH', headers: { ...TUS, Cookie: me.cookie, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream', 'Accept-Language': 'fr', ...headers }, body: new Uint8Array(10),
+    });
+    expect(await refusal(await at(500))).toEqual({ status: 409, code: 'CONFLICT', message: 'Cela entre en conflit avec des données existantes.' });
+    expect(await refusal(await at(0, { 'Content-Type': 'text/plain' }))).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+    const noVersion = await fetch(new URL(location, server.baseUrl), { method: 'HEAD', headers: { Cookie: me.cookie } });
+    expect(noVersion.status).toBe(412);
+    const unversioned = await fetch(new URL(location, server.baseUrl), { method: 'DELETE', headers: { Cookie: me.cookie } });
+    expect(await refusal(unversioned)).toMatchObject({ status: 412, code: 'VALIDATION_FAILED' });
+    // The hooks' own refusals too, with their codes.
+    expect(await refusal(await create(undefined, 1000))).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    // A file name with a NUL (PostgreSQL refuses it) is refused, not a 500.
+    const nul = await create(me.cookie, 1000, meta({ name: 'a\u0000b.mp4', maxDurationSeconds: '60' }));
+    expect(await refusal(nul)).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+    expect(await refusal(await create(me.cookie, 2 * 1024 * 1024))).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+
+    // An unknown upload: 404 with a body, except to HEAD, which never has one.
+    const unknown = new URL('/api/video/tus/0123456789abcdef0123456789abcdef', server.baseUrl);
+    const headUnknown = await fetch(unknown, { method: 'HEAD', headers: { ...TUS, Cookie: me.cookie } });
+    expect([headUnknown.status, headUnknown.headers.get('tus-resumable'), await headUnknown.text()]).toEqual([404, '1.0.0', '']);
+    expect(await refusal(await fetch(unknown, { method: 'PATCH', headers: { ...TUS, Cookie: me.cookie, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: new Uint8Array(1) })))
+      .toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(await refusal(await tusDelete(server, unknown.pathname, me.cookie))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
 });
 
 describe('upload CORS', () => {
@@ -97,8 +143,9 @@ describe.each(['file', 's3'] as const)('an upload interrupted by a server restar
     const env = { DATA_DIR: dataDir, WORKER: '0', ...s3?.env };
     try {
       const first = await startTestServer('pglite', { env });
-      const uid = await insertAccount(first.db, { email: 'restart@example.com', password: 'upload password 1', username: 'Restart' });
-      const cookie = `uid=${uid}; token=${await createSession(first.db, uid)}`;
+      const repositories = createRepositories(first.db);
+      const uid = await insertAccount(repositories, { email: 'restart@example.com', password: 'upload password 1', username: 'Restart' });
+      const cookie = `uid=${uid}; token=${await createSession(repositories, uid)}`;
       const location = (await tusCreate(first, cookie, bytes.length)).headers.get('location')!;
       expect((await tusPatch(first, location, cookie, 0, bytes.subarray(0, 6 * MiB))).headers.get('upload-offset')).toBe(String(6 * MiB));
       expect((await tusPatch(first, location, cookie, 6 * MiB, bytes.subarray(6 * MiB, 6.5 * MiB))).headers.get('upload-offset')).toBe(String(6.5 * MiB));

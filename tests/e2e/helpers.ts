@@ -192,7 +192,7 @@ export interface PublishedVideo { videoId: number; mediaId: string; title: strin
  * committed with `fields`, and (unless `approve: false`) approved by the administrator.
  * `page` must be logged in as the uploader (signUpByApi).
  */
-export async function publishVideoByApi(page: Page, fields: { title: string; description?: string; videoCategory?: string; videoTagList?: number[]; seconds?: number; /** The clip's WIDTHxHEIGHT (makeClip's default: 640x360, one rung). */ size?: string; approve?: boolean }): Promise<PublishedVideo> {
+export async function publishVideoByApi(page: Page, fields: { title: string; description?: string; videoCategory?: string; videoTagList?: number[]; pushToFeed?: boolean; seconds?: number; /** The clip's WIDTHxHEIGHT (makeClip's default: 640x360, one rung). */ size?: string; approve?: boolean }): Promise<PublishedVideo> {
   const base = E2E_BASE_URL;
   const bytes = await makeClip(fields.seconds ?? 6, fields.size);
   const tus = { 'Tus-Resumable': '1.0.0' };
@@ -209,7 +209,7 @@ export async function publishVideoByApi(page: Page, fields: { title: string; des
   const { videoId } = await ok(await page.request.post(`${base}/api/video/upload`, {
     data: {
       title: fields.title, description: fields.description ?? '', videoCategory: fields.videoCategory ?? 'anime',
-      copyright: 'original', ensureOriginal: true, videoTagList: fields.videoTagList ?? [], videoPart: [{ mediaId, videoPartTitle: '' }],
+      copyright: 'original', ensureOriginal: true, videoTagList: fields.videoTagList ?? [], pushToFeed: fields.pushToFeed ?? false, videoPart: [{ mediaId, videoPartTitle: '' }],
     },
   }));
   if (fields.approve !== false) await ok(await (await adminRequest()).post('/api/video/pending/approved', { data: { videoId } }));

@@ -4,6 +4,7 @@ import { fetchSelfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { checkName, checkPassword, isValidEmail } from '../../lib/validation/account.ts';
 import type { TFunction } from 'i18next';
+import type { LoginErrorBody } from '../../lib/api/contract.ts';
 import { useAction, FormError } from '../settings/use-action.ts';
 
 export type AuthMode = 'login' | 'register' | 'forgot';
@@ -74,7 +75,7 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
           await login({ email: form.email, password: form.password, ...(secondFactor === 'email' ? { verificationCode: code } : { clientOtp: code }) });
         } catch (e) {
           // The password was right: ask for the second factor the account has.
-          const body = e instanceof HttpError ? (e.body as { code?: string; authenticatorType?: 'totp' | 'email' }) : undefined;
+          const body = e instanceof HttpError ? (e.body as Partial<LoginErrorBody> | undefined) : undefined;
           if (body?.code === 'SECOND_FACTOR_REQUIRED') {
             setSecondFactor(body.authenticatorType ?? 'totp');
             return;

@@ -1,20 +1,20 @@
 import { useEffect, useState } from 'react';
-import { useStore } from '@nanostores/react';
 import { blockUser, hideUser, unblockUser, unhideUser } from '../../lib/api/calls/block.ts';
 import { HttpError } from '../../lib/api/http.ts';
-import { $blockLists, loadBlockLists } from '../../lib/stores/block-lists.ts';
+import { $blockLists, EMPTY_BLOCK_LISTS, loadBlockLists } from '../../lib/stores/block-lists.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useSelfUser } from '../use-self-user.ts';
+import { useHydratedStore } from '../use-hydrated-store.ts';
 import './user-block-actions.css';
 
 /** "Block" and "Hide" on a user's page, for members looking at someone else. */
 export default function UserBlockActions({ locale, uid, messages }: { locale: Locale; uid: number; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
-  const lists = useStore($blockLists);
+  const lists = useHydratedStore($blockLists, EMPTY_BLOCK_LISTS);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {

@@ -1,7 +1,8 @@
 import { createElement, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { deleteComment, emitComment, getComments, voteComment } from '../../lib/api/calls/interaction.ts';
 import { HttpError } from '../../lib/api/http.ts';
-import type { VideoComment } from '../../lib/api/contract.ts';
+import type { ApiErrorBody, VideoComment } from '../../lib/api/contract.ts';
+import { can } from '../../lib/policy/policy.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { toSafeTree, type SafeNode } from '../../lib/comments/comment-html.ts';
 import { LOCALE_INFO, localizePath, type Locale } from '../../lib/i18n/locales.ts';
@@ -13,7 +14,6 @@ import CommentEditor from './CommentEditor.tsx';
 import './comments.css';
 
 const PAGE_SIZE = 20;
-const STAFF_ROLES = ['root', 'administrator'];
 
 /** The server's comment HTML, shown through the allow-list walk (never as raw innerHTML). */
 function CommentBody({ html }: { html: string }) {
@@ -37,7 +37,7 @@ function relativeTime(ms: number, locale: Locale): string {
 /** The server's message (already in the page's language), or the comment-specific one for over-long text. */
 function errorMessage(error: unknown, t: (key: string) => string): string {
   if (error instanceof HttpError) {
-    const body = error.body as { code?: string; message?: string; issues?: Array<{ path: string }> } | undefined;
+    const body = error.body as Partial<ApiErrorBody> | undefined;
     if (body?.code === 'VALIDATION_FAILED' && body.issues?.some((i) => i.path === 'text')) return t('comments.tooLong');
     if (body?.message) return body.message;
   }
@@ -57,7 +57,7 @@ export default function Comments({ locale, videoId, messages }: { locale: Locale
   const [sending, setSending] = useState(false);
   const [confirming, setConfirming] = useState<string | null>(null);
   const myUid = self.userInfo?.uid ?? null;
-  const isStaff = !!self.userInfo?.roles.some((r) => STAFF_ROLES.includes(r));
+  const mayDeleteAny = can(self.userInfo, 'comment.deleteAny');
   const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
 
   const load = useCallback(async (target: number) => {
@@ -109,7 +109,7 @@ export default function Comments({ locale, videoId, messages }: { locale: Locale
     if (confirming !== comment.commentRoute) return setConfirming(comment.commentRoute);
     setConfirming(null);
     try {
-      await deleteComment(videoId, comment.commentRoute, comment.uid !== myUid);
+      await deleteComment(videoId, comment.commentRoute, !can(self.userInfo, 'comment.deleteOwn', { ownerUid: comment.uid }));
       showToast({ message: t('comments.deleted'), severity: 'success' });
       // The last comment of a later page gone: step back a page.
       if (comments?.length === 1 && page > 1) setPage(page - 1);
@@ -144,7 +144,7 @@ export default function Comments({ locale, videoId, messages }: { locale: Locale
       <ol className="comment-list">
         {comments?.map((c) => {
           const name = c.userInfo.userNickname || c.userInfo.username;
-          const mine = myUid === c.uid;
+          const mine = can(self.userInfo, 'comment.deleteOwn', { ownerUid: c.uid });
           const profile = localizePath(`/user/${c.uid}`, locale);
           return (
             <li key={c.id} className="comment" data-comment={c.commentRoute}>
@@ -169,7 +169,7 @@ export default function Comments({ locale, videoId, messages }: { locale: Locale
                     onClick={() => void vote(c, 'downvote')} data-downvote>
                     <span aria-hidden="true">▼</span> <span data-count>{c.downvoteCount}</span>
                   </button>
-                  {(mine || isStaff) && (
+                  {(mine || mayDeleteAny) && (
                     <button type="button" className={`comment-delete${confirming === c.commentRoute ? ' is-confirming' : ''}`}
                       onClick={() => void remove(c)} onBlur={() => setConfirming(null)} data-comment-delete={mine ? 'self' : 'admin'}>
                       {confirming === c.commentRoute ? t('comments.confirmDelete') : mine ? t('comments.delete') : t('comments.adminDelete')}

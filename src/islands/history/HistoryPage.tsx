@@ -1,14 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useStore } from '@nanostores/react';
 import { clearHistory, filterHistory, getUserSettings } from '../../lib/api/index.ts';
 import type { HistoryItem } from '../../lib/api/contract.ts';
-import { $selfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { formatClock, groupByDay, watchedFraction } from '../../lib/catalogue/format.ts';
-import { openAuthDialog } from '../auth/open-auth-dialog.ts';
+import { LoginPrompt } from '../auth/LoginPrompt.tsx';
 import { useIslandTranslation } from '../use-island-translation.ts';
+import { useSelfUser } from '../use-self-user.ts';
 import { VideoCard, VideoGrid } from '../../components/VideoList.tsx';
 
 const FILTER_DELAY_MS = 300;
@@ -16,7 +15,7 @@ const FILTER_DELAY_MS = 300;
 /** /history: the member's views grouped by day, with the position reached, a title filter and clear-all. */
 export default function HistoryPage({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
-  const self = useStore($selfUser);
+  const self = useSelfUser();
   const uid = self.userInfo?.uid;
   const [filter, setFilter] = useState('');
   const [items, setItems] = useState<HistoryItem[] | null>(null);
@@ -49,12 +48,7 @@ export default function HistoryPage({ locale, messages }: { locale: Locale; mess
 
   if (!self.isEffectiveCheckOnce) return <div className="card" aria-busy="true">…</div>;
   if (!uid) {
-    return (
-      <section className="card list-empty" data-history-state="guest">
-        <p>{t('history.guest')}</p>
-        <button type="button" className="button" onClick={() => void openAuthDialog('login')}>{t('history.login')}</button>
-      </section>
-    );
+    return <LoginPrompt message={t('history.guest')} action={t('history.login')} state={{ 'data-history-state': 'guest' }} />;
   }
 
   const clearAll = async () => {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { DANMAKU_TEXT_MAX, type DanmakuMode, type DanmakuSize } from '../../lib/api/contract.ts';
+import { DANMAKU_TEXT_MAX, type DanmakuMode, type DanmakuSize } from '../../lib/api/constants.ts';
 
 const PALETTE = ['ffffff', 'fe0302', 'ff7204', 'ffaa02', 'ffd302', '00cd00', '00a2ff', '4266be', '89d5ff', 'cc0273', 'f06e8e', '000000'];
 

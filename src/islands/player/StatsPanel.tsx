@@ -1,19 +1,5 @@
-import { levelLabel, type QualityLevel } from '../../lib/player/quality.ts';
-
-export interface PlaybackStats {
-  width: number;
-  height: number;
-  level: QualityLevel | null;
-  auto: boolean;
-  source: string;
-  /** bit/s, when hls.js estimates it */
-  bandwidth: number | null;
-  bufferAhead: number;
-  droppedFrames: number;
-  totalFrames: number;
-  danmakuOnStage: number;
-  danmakuDropped: number;
-}
+import { levelLabel } from '../../lib/player/quality.ts';
+import type { PlaybackStats } from '../../lib/player/playback-stats.ts';
 
 interface Props { t: (key: string, options?: Record<string, unknown>) => string; stats: PlaybackStats; onClose: () => void }
 

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { useStore } from '@nanostores/react';
 import { requestChangePasswordCode, changePassword, requestChangeEmailCode, changeEmail } from '../../lib/api/index.ts';
-import { $selfUser, fetchSelfUser } from '../../lib/stores/self-user.ts';
+import { fetchSelfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
+import { useSelfUser } from '../use-self-user.ts';
 import { useAction } from './use-action.ts';
 import Input from './Input.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
@@ -12,7 +12,7 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 /** Settings > Security: change the password and the e-mail address, each proven by a mailed code. */
 export default function CredentialsSettings({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
-  const self = useStore($selfUser);
+  const self = useSelfUser();
   const pw = useAction(t('api.internal'));
   const em = useAction(t('api.internal'));
   const [passwords, setPasswords] = useState({ oldPassword: '', newPassword: '', code: '' });

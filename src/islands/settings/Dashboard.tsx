@@ -1,15 +1,14 @@
 import { useEffect, useState } from 'react';
-import { useStore } from '@nanostores/react';
 import { getMyInvitationCodes } from '../../lib/api/index.ts';
-import { $selfUser } from '../../lib/stores/self-user.ts';
 import { LOCALE_INFO, localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
+import { useSelfUser } from '../use-self-user.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 
 /** Settings > Dashboard: the member's account at a glance, with links to change each part. */
 export default function Dashboard({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
-  const { isEffectiveCheckOnce, userInfo } = useStore($selfUser);
+  const { isEffectiveCheckOnce, userInfo } = useSelfUser();
   const [invitations, setInvitations] = useState<{ made: number; used: number } | null>(null);
   useEffect(() => {
     if (!userInfo) return;

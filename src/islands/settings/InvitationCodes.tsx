@@ -1,18 +1,17 @@
 import { useEffect, useState } from 'react';
-import { useStore } from '@nanostores/react';
 import { createInvitationCode, getMyInvitationCodes } from '../../lib/api/index.ts';
 import type { InvitationCode } from '../../lib/api/contract.ts';
-import { $selfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { LOCALE_INFO, type Locale } from '../../lib/i18n/locales.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
+import { useSelfUser } from '../use-self-user.ts';
 import { useAction } from './use-action.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 
 /** Settings > Invitation codes: the member's codes, and a new one (the server applies the 7-day rules). */
 export default function InvitationCodes({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
-  const self = useStore($selfUser);
+  const self = useSelfUser();
   const [codes, setCodes] = useState<InvitationCode[] | null>(null);
   const { busy, error, run } = useAction(t('api.internal'));
   const date = (ms: number) => new Date(ms).toLocaleDateString(LOCALE_INFO[locale].htmlLang);

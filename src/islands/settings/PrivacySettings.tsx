@@ -1,17 +1,16 @@
 import { useEffect, useState } from 'react';
-import { useStore } from '@nanostores/react';
 import { getUserSettings, updateUserSettings } from '../../lib/api/index.ts';
-import { $selfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
+import { useSelfUser } from '../use-self-user.ts';
 import '../../styles/switch.css';
 
 /** Settings > Privacy: whether the server records the member's watch history (historyEnabled). */
 export default function PrivacySettings({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
-  const self = useStore($selfUser);
+  const self = useSelfUser();
   const uid = self.userInfo?.uid;
   const [historyEnabled, setHistoryEnabled] = useState<boolean | null>(null);
   const [saving, setSaving] = useState(false);

@@ -1,10 +1,10 @@
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { useStore } from '@nanostores/react';
 import { getUserInfo, updateInfo, uploadAvatar } from '../../lib/api/index.ts';
-import { $selfUser, fetchSelfUser } from '../../lib/stores/self-user.ts';
+import { fetchSelfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
+import { useSelfUser } from '../use-self-user.ts';
 import { useAction, FormError } from './use-action.ts';
 import ImageCropper from './ImageCropper.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
@@ -15,7 +15,7 @@ const EMPTY = { username: '', userNickname: '', signature: '', gender: '' as '' 
 /** Settings > Profile: nickname, username, signature, gender, birthday, tags and website. */
 export default function ProfileSettings({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
-  const self = useStore($selfUser);
+  const self = useSelfUser();
   const [form, setForm] = useState(EMPTY);
   const [tags, setTags] = useState<string[]>([]);
   const [tagInput, setTagInput] = useState('');

@@ -3,10 +3,11 @@ import QRCode from 'qrcode';
 import { have2FA, createTotp, confirmTotp, deleteTotp, createEmailAuthenticator, sendDisableEmailAuthenticatorCode, deleteEmailAuthenticator } from '../../lib/api/index.ts';
 import { useAction } from './use-action.ts';
 import Input from './Input.tsx';
-import { fetchSelfUser, $selfUser } from '../../lib/stores/self-user.ts';
+import { fetchSelfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { downloadTextFile } from '../../lib/download.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
+import { useSelfUser } from '../use-self-user.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 
@@ -22,6 +23,7 @@ type Step =
 /** Settings > Security: the TOTP wizard (QR code, first code, backup codes as .txt) and turning it off. */
 export default function SecuritySettings({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
+  const self = useSelfUser();
   const [step, setStep] = useState<Step>({ name: 'loading' });
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
@@ -35,16 +37,14 @@ export default function SecuritySettings({ locale, messages }: { locale: Locale;
       setStep({ name: 'guest' });
     }
   };
+  // Only logging in or out changes what this page shows; other updates of the self user
+  // (e.g. after turning 2FA on) must not replace the backup-code screen. A guest is not asked
+  // about 2FA at all: the server would only answer 401.
   useEffect(() => {
-    void refresh();
-    // Only logging in or out changes what this page shows; other updates of the self user
-    // (e.g. after turning 2FA on) must not replace the backup-code screen.
-    let wasLoggedIn = $selfUser.get().isLogined;
-    return $selfUser.listen(({ isLogined }) => {
-      if (isLogined !== wasLoggedIn) void refresh();
-      wasLoggedIn = isLogined;
-    });
-  }, []);
+    if (!self.isEffectiveCheckOnce) return;
+    if (self.isLogined) void refresh();
+    else setStep({ name: 'guest' });
+  }, [self.isEffectiveCheckOnce, self.isLogined]);
 
   const act = (action: () => Promise<void>) => async (event?: FormEvent) => {
     event?.preventDefault();
@@ -52,8 +52,8 @@ export default function SecuritySettings({ locale, messages }: { locale: Locale;
   };
 
   const start = act(async () => {
+    // An account that has a second factor already is refused (409): the page then shows the message.
     const { result } = await createTotp();
-    if (!result) return refresh();
     const qr = await QRCode.toDataURL(result.otpAuth, { margin: 1, width: 220 });
     setStep({ name: 'scan', otpAuth: result.otpAuth, qr, key: new URL(result.otpAuth).searchParams.get('secret') ?? '' });
     setCode('');
@@ -95,7 +95,7 @@ export default function SecuritySettings({ locale, messages }: { locale: Locale;
 
   const saveCodes = () => {
     if (step.name !== 'codes') return;
-    const account = $selfUser.get().userInfo?.email ?? '';
+    const account = self.userInfo?.email ?? '';
     const text = [t('security.codesFileHeading', { account }), '', t('security.backupCodes'), ...step.backupCode, '', t('security.recoveryCode'), step.recoveryCode, ''].join('\n');
     downloadTextFile(`kiraboshi-backup-codes-${account || 'account'}`, text);
   };

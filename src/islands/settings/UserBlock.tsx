@@ -6,8 +6,9 @@ import { localizePath, LOCALE_INFO, type Locale } from '../../lib/i18n/locales.t
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useAction, FormError } from './use-action.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
+import type { ApiOutput } from '../../lib/api/client.ts';
 
-type Banned = Awaited<ReturnType<typeof getBlockedUsers>>['result'];
+type Banned = ApiOutput<'GET user/blocked/info'>['result'];
 
 /** Settings > Banned users (administrators): ban by UID, and lift bans. */
 export default function UserBlock({ locale, messages }: { locale: Locale; messages: Messages }) {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { getReviewQueue, approveUserInfo, clearUserInfo } from '../../lib/api/index.ts';
-import type { ReviewItem } from '../../lib/api/contract.ts';
+import type { ApiOutput } from '../../lib/api/client.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
@@ -15,7 +15,7 @@ export default function UserReview({ locale, messages }: { locale: Locale; messa
   const t = useIslandTranslation(locale, messages);
   const [onlyUpdated, setOnlyUpdated] = useState(true);
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<{ result: ReviewItem[]; totalCount: number } | null>(null);
+  const [data, setData] = useState<ApiOutput<'GET user/adminGetUserInfo'> | null>(null);
   const { busy, error, run } = useAction(t('api.internal'));
 
   const load = () => run(async () => setData(await getReviewQueue({ isOnlyShowUserInfoUpdatedAfterReview: onlyUpdated, page, pageSize: PAGE_SIZE })));

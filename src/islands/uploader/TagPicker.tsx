@@ -1,7 +1,8 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { createTag, searchTags, HttpError } from '../../lib/api/index.ts';
-import { MAX_TAGS_PER_VIDEO, TAG_LANGUAGES, TAG_NAME_MAX, type Tag, type TagLanguage } from '../../lib/api/contract.ts';
+import { MAX_TAGS_PER_VIDEO, TAG_LANGUAGES, TAG_NAME_MAX, type TagLanguage } from '../../lib/api/constants.ts';
+import type { ApiErrorBody, Tag } from '../../lib/api/contract.ts';
 import { tagDisplayName } from '../../lib/tags/tag-name.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 
@@ -44,7 +45,7 @@ export default function TagPicker({ locale, t, tags, onChange, invalid }: {
       const { tagId } = await createTag({ tagNameList });
       pick({ tagId, tagNameList });
     } catch (e) {
-      const body = e instanceof HttpError ? (e.body as { message?: string } | undefined) : undefined;
+      const body = e instanceof HttpError ? (e.body as Partial<ApiErrorBody> | undefined) : undefined;
       setError(body?.message ?? t('api.internal'));
     } finally {
       setBusy(false);

@@ -1,8 +1,6 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react';
-import { useStore } from '@nanostores/react';
 import { getMediaStatus } from '../../lib/api/index.ts';
 import type { MediaStatusResponse } from '../../lib/api/contract.ts';
-import { $selfUser } from '../../lib/stores/self-user.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { publicConfig } from '../../lib/public-config.ts';
 import { buildUrl } from '../../lib/api/http.ts';
@@ -11,6 +9,7 @@ import { readMediaFacts, refusalOf, type LocalRefusal, type MediaFacts } from '.
 import { formatTimecode } from '../../lib/player/shortcuts.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
+import { useSelfUser } from '../use-self-user.ts';
 import UploadProgress from './UploadProgress.tsx';
 import VideoForm from './VideoForm.tsx';
 import { byteFormatters } from './format.ts';
@@ -24,7 +23,7 @@ type Check = { kind: 'checking' } | { kind: 'ok'; facts: MediaFacts | null } | {
 /** /upload: choose a file, upload it (resumable), follow its processing, describe it, publish it. */
 export default function Uploader({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
-  const self = useStore($selfUser);
+  const self = useSelfUser();
   const [file, setFile] = useState<File | null>(null);
   const [check, setCheck] = useState<Check | null>(null);
   const [view, setView] = useState<UploadProgressView | null>(null);

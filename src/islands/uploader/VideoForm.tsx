@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { commitVideo, HttpError } from '../../lib/api/index.ts';
-import { COPYRIGHTS, VIDEO_CATEGORIES, VIDEO_DESCRIPTION_MAX, VIDEO_TITLE_MAX, type Copyright, type Tag, type VideoCategory } from '../../lib/api/contract.ts';
+import { COPYRIGHTS, VIDEO_CATEGORIES, VIDEO_DESCRIPTION_MAX, VIDEO_TITLE_MAX, type Copyright, type VideoCategory } from '../../lib/api/constants.ts';
+import type { ApiErrorBody, Tag } from '../../lib/api/contract.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import TagPicker from './TagPicker.tsx';
 import CoverPicker from './CoverPicker.tsx';
@@ -11,7 +12,8 @@ const FIELDS = ['title', 'description', 'videoCategory', 'copyright', 'ensureOri
 type Field = (typeof FIELDS)[number];
 type FieldErrors = Partial<Record<Field, string>>;
 
-interface ErrorBody { code?: string; message?: string; issues?: Array<{ path: string }>; reason?: string }
+/** The server's refusal; MEDIA_REJECTED also names the reason the file was refused. */
+type ErrorBody = Partial<ApiErrorBody> & { reason?: string };
 
 /** The metadata of the video and its commit (POST video/upload). */
 export default function VideoForm({ locale, t, mediaId, posterUrl, fileName, onCommitted }: {

@@ -3,27 +3,13 @@
  * One schema per call; browser code imports types only, so zod never reaches the bundle.
  */
 import { z } from 'zod';
+import { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS } from './constants.ts';
+export { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS, type TagLanguage, type VideoCategory, type Copyright, type DanmakuMode, type DanmakuSize } from './constants.ts';
 
-/** Stable machine-readable error codes; the message beside them is in the caller's language. */
-export const ERROR_CODES = [
-  'VALIDATION_FAILED', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'ROUTE_NOT_FOUND', 'CONFLICT',
-  'RATE_LIMITED', 'PAYLOAD_TOO_LARGE', 'ORIGIN_REFUSED', 'INTERNAL',
-  'EMAIL_TAKEN', 'USERNAME_TAKEN', 'VERIFICATION_CODE_INVALID', 'INVITATION_CODE_INVALID', 'WEAK_PASSWORD',
-  'INVALID_CREDENTIALS', 'COOLING_DOWN', 'DAILY_LIMIT', 'ACCOUNT_TOO_NEW', 'USER_BLOCKED', 'LAST_ROOT',
-  'SECOND_FACTOR_REQUIRED', 'SECOND_FACTOR_INVALID', 'SECOND_FACTOR_LOCKED', 'NOT_AN_IMAGE', 'UPLOAD_EXPIRED',
-  'MEDIA_NOT_READY', 'MEDIA_REJECTED', 'TAG_EXISTS',
-  'BLOCK_LIST_FULL', 'BLOCK_SELF', 'UNSAFE_REGEX', 'INVALID_REGEX', 'BLOCKED_BY_UPLOADER',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
-export interface ApiErrorBody {
-  success: false;
-  code: ErrorCode;
-  message: string;
-  requestId?: string;
-  /** For VALIDATION_FAILED: which fields failed and why. */
-  issues?: Array<{ path: string; message: string }>;
-}
+export { ERROR_CODES, ERROR_STATUS, ERROR_MESSAGE_KEY, type ErrorCode, type ApiErrorBody } from './errors.ts';
+import type { ApiErrorBody } from './errors.ts';
+import { ROLES } from '../policy/policy.ts';
+import { CATALOG_LOCALES } from '../i18n/locales.ts';
 
 /** Positive integer ids (KVID, UID) up to 2^53-1, from a query string or JSON. */
 export const positiveId = z.coerce
@@ -86,13 +72,15 @@ export type VideoListResponse = z.infer<typeof videoListResponse>;
 
 // ---- Tags ----
 /** Tag languages: the interface languages, plus 'other' for names in any other language. */
-export const TAG_LANGUAGES = ['zhs', 'zht', 'en', 'ja', 'ko', 'vi', 'id', 'fr', 'yue', 'other'] as const;
-export type TagLanguage = (typeof TAG_LANGUAGES)[number];
-export const TAG_NAME_MAX = 30;
-export const MAX_TAGS_PER_VIDEO = 10;
-export interface TagName { name: string; isDefault: boolean; isOriginalTagName: boolean }
-export interface TagNameGroup { lang: TagLanguage; tagName: TagName[] }
-export interface Tag { tagId: number; tagNameList: TagNameGroup[] }
+export const tagNameSchema = z.object({ name: z.string(), isDefault: z.boolean(), isOriginalTagName: z.boolean() });
+export const tagNameGroupSchema = z.object({ lang: z.enum(TAG_LANGUAGES), tagName: z.array(tagNameSchema) });
+export const tagSchema = z.object({ tagId: z.number().int().positive(), tagNameList: z.array(tagNameGroupSchema) });
+export type TagName = z.infer<typeof tagNameSchema>;
+export type TagNameGroup = z.infer<typeof tagNameGroupSchema>;
+export type Tag = z.infer<typeof tagSchema>;
+
+/** The answer of a call that only succeeds or fails. */
+export const okResponse = z.object({ success: z.literal(true) });
 
 const tagNameText = z.string().trim().min(1, 'must not be empty').max(TAG_NAME_MAX, `at most ${TAG_NAME_MAX} characters`)
   .refine((name) => !/[\p{Cc}#,，、]/u.test(name), 'must not contain control characters, # or commas');
@@ -108,62 +96,60 @@ export const tagCreateBody = z.object({
   if (originals > 1) ctx.addIssue({ code: 'custom', path: ['tagNameList'], message: 'at most one original name' });
 });
 export type TagCreateBody = z.input<typeof tagCreateBody>;
-export interface TagCreateResponse { success: true; tagId: number }
+export const tagCreateResponse = z.object({ success: z.literal(true), tagId: z.number() });
+export type TagCreateResponse = z.infer<typeof tagCreateResponse>;
 export const tagSearchQuery = z.object({ tagName: z.string().trim().min(1).max(TAG_NAME_MAX) });
 export const tagIdsBody = z.object({ tagId: z.array(positiveId).min(1).max(50) });
-export interface TagSearchResponse { success: true; result: Tag[] }
-export interface TagListResponse { success: boolean; message?: string; result: Tag[] }
+export const tagSearchResponse = z.object({ success: z.literal(true), result: z.array(tagSchema) });
+export type TagSearchResponse = z.infer<typeof tagSearchResponse>;
+export const tagListResponse = z.object({ success: z.boolean(), message: z.string().optional(), result: z.array(tagSchema) });
+export type TagListResponse = z.infer<typeof tagListResponse>;
 
 // ---- One video ----
-export const VIDEO_CATEGORIES = ['anime', 'music', 'otomad', 'tech', 'design', 'game', 'misc'] as const;
-export type VideoCategory = (typeof VIDEO_CATEGORIES)[number];
-export const COPYRIGHTS = ['original', 'authorized-repost', 'repost'] as const;
-export type Copyright = (typeof COPYRIGHTS)[number];
-export const VIDEO_TITLE_MAX = 80;
-export const VIDEO_DESCRIPTION_MAX = 2000;
-export const MAX_VIDEO_PARTS = 20;
 
 /** Seek-preview tiles of one part (storyboard.jpg): a grid of tileWidth × tileHeight frames. */
-export interface Storyboard { url: string; intervalSeconds: number; columns: number; rows: number; tileWidth: number; tileHeight: number; count: number }
-export interface VideoPart {
-  id: number;
-  videoPartTitle: string;
+export const storyboardSchema = z.object({
+  url: z.string(), intervalSeconds: z.number(), columns: z.number(), rows: z.number(), tileWidth: z.number(), tileHeight: z.number(), count: z.number(),
+});
+export type Storyboard = z.infer<typeof storyboardSchema>;
+export const videoPartSchema = z.object({
+  id: z.number(),
+  videoPartTitle: z.string(),
   /** The part's HLS master playlist (the lowest rung is published first); null until then. */
-  link: string | null;
-  duration: number;
+  link: z.string().nullable(),
+  duration: z.number(),
   /** transcoding → playable (some rungs) → ready (full ladder and storyboard); or failed. */
-  processing: 'waiting' | 'transcoding' | 'playable' | 'ready' | 'failed';
-  renditions: number[];
-  poster: string | null;
-  storyboard: Storyboard | null;
-}
-export interface UploaderInfo { uid: number; username: string; userNickname: string | null; avatar: string; signature: string; isFollowing: boolean; isSelf: boolean }
-export interface VideoDetail {
-  videoId: number;
-  videoPart: VideoPart[];
-  title: string;
-  image: string;
-  uploadDate: number;
-  watchedCount: number;
-  uploaderId: number;
-  duration: number;
-  description: string;
-  videoCategory: VideoCategory;
-  copyright: Copyright;
-  originalAuthor: string | null;
-  originalLink: string | null;
-  videoTagList: Tag[];
-  uploaderInfo: UploaderInfo;
-  status: 'pending' | 'approved';
-}
-export interface VideoResponse {
-  success: boolean;
-  message?: string;
-  isBlockedByOther?: boolean;
-  isBlocked?: boolean;
-  isHidden?: boolean;
-  video?: VideoDetail;
-}
+  processing: z.enum(['waiting', 'transcoding', 'playable', 'ready', 'failed']),
+  renditions: z.array(z.number()),
+  poster: z.string().nullable(),
+  storyboard: storyboardSchema.nullable(),
+});
+export type VideoPart = z.infer<typeof videoPartSchema>;
+export const uploaderInfoSchema = z.object({
+  uid: z.number(), username: z.string(), userNickname: z.string().nullable(), avatar: z.string(), signature: z.string(), isFollowing: z.boolean(), isSelf: z.boolean(),
+});
+export type UploaderInfo = z.infer<typeof uploaderInfoSchema>;
+export const videoDetailSchema = z.object({
+  videoId: z.number(),
+  videoPart: z.array(videoPartSchema),
+  title: z.string(),
+  image: z.string(),
+  uploadDate: z.number(),
+  watchedCount: z.number(),
+  uploaderId: z.number(),
+  duration: z.number(),
+  description: z.string(),
+  videoCategory: z.enum(VIDEO_CATEGORIES),
+  copyright: z.enum(COPYRIGHTS),
+  originalAuthor: z.string().nullable(),
+  originalLink: z.string().nullable(),
+  videoTagList: z.array(tagSchema),
+  uploaderInfo: uploaderInfoSchema,
+  status: z.enum(['pending', 'approved']),
+});
+export type VideoDetail = z.infer<typeof videoDetailSchema>;
+export const videoResponse = blockFlags.extend({ success: z.boolean(), message: z.string().optional(), video: videoDetailSchema.optional() });
+export type VideoResponse = z.infer<typeof videoResponse>;
 
 const httpUrl = z.string().trim().max(500).url('must be a web address')
   .refine((url) => /^https?:\/\//i.test(url), 'must start with http:// or https://');
@@ -192,9 +178,12 @@ export const videoUploadBody = z.object({
   if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['videoPart'], message: 'each part is a different file' });
 });
 export type VideoUploadBody = z.input<typeof videoUploadBody>;
-export interface VideoUploadResponse { success: true; videoId: number }
+export const videoUploadResponse = z.object({ success: z.literal(true), videoId: z.number() });
+export type VideoUploadResponse = z.infer<typeof videoUploadResponse>;
 export const videoIdBody = z.object({ videoId: positiveId });
-export interface CoverPreUploadResponse { success: true; result: { signedUrl: string; fileName: string } }
+/** A signed address of the image service for one cover upload. */
+export const coverPreUploadResponse = z.object({ success: z.literal(true), result: z.object({ signedUrl: z.string(), fileName: z.string() }) });
+export type CoverPreUploadResponse = z.infer<typeof coverPreUploadResponse>;
 
 // ---- Lists and search ----
 export const homeQuery = pagedQuery();
@@ -210,18 +199,19 @@ function pagedQuery() {
 }
 
 /** A video waiting for review, with what the reviewer needs to judge it. */
-export interface PendingVideo extends VideoThumb {
-  copyright: Copyright;
-  originalAuthor: string | null;
-  originalLink: string | null;
-  tags: Tag[];
-  parts: VideoPart[];
-}
-export interface PendingVideosResponse { success: true; videosCount: number; videos: PendingVideo[] }
-export interface WatchResponse { success: true; counted: boolean; watchedCount: number }
+export const pendingVideoSchema = videoThumb.extend({
+  copyright: z.enum(COPYRIGHTS),
+  originalAuthor: z.string().nullable(),
+  originalLink: z.string().nullable(),
+  tags: z.array(tagSchema),
+  parts: z.array(videoPartSchema),
+});
+export type PendingVideo = z.infer<typeof pendingVideoSchema>;
+export const pendingVideosResponse = z.object({ success: z.literal(true), videosCount: z.number(), videos: z.array(pendingVideoSchema) });
+export type PendingVideosResponse = z.infer<typeof pendingVideosResponse>;
+export const watchResponse = z.object({ success: z.literal(true), counted: z.boolean(), watchedCount: z.number() });
+export type WatchResponse = z.infer<typeof watchResponse>;
 
-export const historyResponse = z.object({ success: z.boolean(), message: z.string().optional(), result: z.array(z.record(z.string(), z.unknown())) });
-export type HistoryResponse = z.infer<typeof historyResponse>;
 
 export const invitationCode = z.object({
   creatorUid: z.number().nullable(),
@@ -239,10 +229,12 @@ export const invitationCodeListResponse = z.object({
   invitationCodeResult: z.array(invitationCode),
 });
 export type InvitationCodeListResponse = z.infer<typeof invitationCodeListResponse>;
+/** A new code; staff have no limit, members one a week from a week-old account (else COOLING_DOWN, ACCOUNT_TOO_NEW). */
+export const invitationCodeCreateResponse = z.object({ success: z.literal(true), isCoolingDown: z.boolean(), invitationCodeResult: invitationCode });
 
 // ---- User family (SPEC §7 "User"; field names from API-NOTES) ----
 const email = z.string().trim().min(3).max(254);
-const clientLanguage = z.enum(['zhs', 'zht', 'en', 'ja', 'ko', 'vi', 'id', 'fr', 'yue']).optional();
+const clientLanguage = z.enum(CATALOG_LOCALES).optional();
 
 export const requestCodeBody = z.object({ email, clientLanguage });
 export const registerBody = z.object({
@@ -270,29 +262,62 @@ export const pageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
-export const updateRolesBody = z.object({ uid: positiveId, newRoles: z.array(z.enum(['root', 'administrator', 'developer', 'user', 'blocked'])).min(1).max(5) });
+export const updateRolesBody = z.object({ uid: positiveId, newRoles: z.array(z.enum(ROLES)).min(1).max(5) });
+/** The roles the target has now (normalised: 'blocked' alone, else known roles). */
+export const rolesResponse = z.object({ success: z.literal(true), uid: z.number(), roles: z.array(z.enum(ROLES)) });
 
-export interface SelfUserInfo {
-  uid: number;
-  email: string | null;
-  roles: string[];
-  authenticatorType: 'none' | 'totp' | 'email';
-  userCreateDateTime: number;
-  username: string;
-  userNickname: string | null;
-  avatar: string;
-  signature: string;
-  gender: string;
-}
-export interface LoginResponse { success: true; uid: number }
-export interface SelfResponse { success: true; result: SelfUserInfo }
-export interface CheckResponse { success: true; userTokenOk: boolean }
+/** Whether an address has an account (existsCheck), a name is free, an invitation code unused. */
+export const emailExistsResponse = z.object({ success: z.literal(true), exists: z.boolean() });
+export const usernameAvailableResponse = z.object({ success: z.literal(true), isAvailableUsername: z.boolean() });
+export const invitationCodeAvailableResponse = z.object({ success: z.literal(true), isAvailableInvitationCode: z.boolean() });
+/** A code was mailed (a cool-down is the error COOLING_DOWN, with isCoolingDown and Retry-After). */
+export const codeSentResponse = z.object({ success: z.literal(true), isCoolingDown: z.boolean() });
+export type CodeSentResponse = z.infer<typeof codeSentResponse>;
+
+const authenticatorType = z.enum(['none', 'totp', 'email']);
+export const selfUserInfo = z.object({
+  uid: z.number(),
+  email: z.string().nullable(),
+  roles: z.array(z.string()),
+  authenticatorType,
+  userCreateDateTime: z.number(),
+  username: z.string(),
+  userNickname: z.string().nullable(),
+  avatar: z.string(),
+  signature: z.string(),
+  gender: z.string(),
+});
+export type SelfUserInfo = z.infer<typeof selfUserInfo>;
+/** Login and registration: the new session is in the cookies. */
+export const loginResponse = z.object({ success: z.literal(true), uid: z.number() });
+export type LoginResponse = z.infer<typeof loginResponse>;
+/** A login's error; SECOND_FACTOR_REQUIRED (the password was right) names the factor to ask for. */
+export type LoginErrorBody = ApiErrorBody & { authenticatorType?: 'totp' | 'email' };
+export const selfResponse = z.object({ success: z.literal(true), result: selfUserInfo });
+export type SelfResponse = z.infer<typeof selfResponse>;
+export const checkResponse = z.object({ success: z.literal(true), userTokenOk: z.boolean() });
+export type CheckResponse = z.infer<typeof checkResponse>;
 
 export const totpConfirmBody = z.object({ clientOtp: z.string().trim().min(6).max(64), otpAuth: z.string().max(500).optional() });
 export const totpDeleteBody = z.object({ clientOtp: z.string().trim().min(6).max(64), password: z.string().min(1).max(1000) });
-export interface TotpCreateResponse { success: boolean; isExists: boolean; existsAuthenticatorType: 'totp' | 'email' | null; result: { otpAuth: string } | null }
-export interface TotpConfirmResponse { success: true; result: { backupCode: string[]; recoveryCode: string } }
-export interface Have2FAResponse { success: true; have2FA: boolean; type: 'totp' | 'email' | 'none'; totpCreationDateTime: number | null }
+/** TOTP setup started: the secret, once, as an otpauth:// URI. */
+export const totpCreateResponse = z.object({
+  success: z.literal(true), isExists: z.literal(false), existsAuthenticatorType: z.null(), result: z.object({ otpAuth: z.string() }),
+});
+export type TotpCreateResponse = z.infer<typeof totpCreateResponse>;
+/** The 409 CONFLICT of a second factor's creation (one at a time): the error, and the factor the account has. */
+export const authenticatorExistsAnswer = z.object({
+  success: z.literal(false), code: z.literal('CONFLICT'), message: z.string(), requestId: z.string().optional(),
+  isExists: z.literal(true), existsAuthenticatorType: z.enum(['totp', 'email']), result: z.null(),
+});
+export type AuthenticatorExistsAnswer = z.infer<typeof authenticatorExistsAnswer>;
+export const emailAuthenticatorCreateResponse = z.object({ success: z.literal(true), isExists: z.literal(false), existsAuthenticatorType: z.null() });
+export const totpConfirmResponse = z.object({ success: z.literal(true), result: z.object({ backupCode: z.array(z.string()), recoveryCode: z.string() }) });
+export type TotpConfirmResponse = z.infer<typeof totpConfirmResponse>;
+export const have2FAResponse = z.object({
+  success: z.literal(true), have2FA: z.boolean(), type: authenticatorType, totpCreationDateTime: z.number().nullable(),
+});
+export type Have2FAResponse = z.infer<typeof have2FAResponse>;
 
 // ---- Profile and its review ----
 export const GENDERS = ['', 'male', 'female', 'other'] as const;
@@ -312,12 +337,28 @@ export const reviewQuery = pageQuery.extend({
   sortOrder: z.enum(['ascend', 'descend']).default('descend'),
 });
 export const uidBody = z.object({ uid: positiveId });
-export interface PublicProfile {
-  uid: number; username: string; userNickname: string | null; avatar: string; userBannerImage: string; signature: string;
-  gender: string; userBirthday: string; label: Array<{ id: number; labelName: string }>; userWebsite: { websiteName: string; websiteUrl: string };
-  userCreateDateTime: number; roles: string[]; isFollowing: boolean; isSelf: boolean;
-}
-export interface ReviewItem extends Omit<PublicProfile, 'isFollowing' | 'isSelf' | 'userBannerImage'> { editDateTime: number; isUpdatedAfterReview: boolean }
+/** What anyone may see of a user (never the e-mail address). */
+const profileFields = z.object({
+  uid: z.number(), username: z.string(), userNickname: z.string().nullable(), avatar: z.string(), signature: z.string(),
+  gender: z.string(), userBirthday: z.string(), label: z.array(z.object({ id: z.number(), labelName: z.string() })),
+  userWebsite: z.object({ websiteName: z.string(), websiteUrl: z.string() }), userCreateDateTime: z.number(), roles: z.array(z.string()),
+});
+export const publicProfile = profileFields.extend({
+  userBannerImage: z.string(), isFollowing: z.boolean(), isSelf: z.boolean(),
+  /** How many follow this user, and how many they follow. */
+  followerCount: z.number(), followingCount: z.number(),
+});
+export type PublicProfile = z.infer<typeof publicProfile>;
+/** user/info: the profile and the block flags between the viewer and this user. */
+export const userInfoResponse = blockFlags.extend({ success: z.literal(true), result: publicProfile });
+export const reviewItem = profileFields.extend({ editDateTime: z.number(), isUpdatedAfterReview: z.boolean() });
+export type ReviewItem = z.infer<typeof reviewItem>;
+export const reviewQueueResponse = z.object({ success: z.literal(true), result: z.array(reviewItem), totalCount: z.number() });
+/** Banned users, most recently changed first. */
+export const blockedUsersResponse = z.object({
+  success: z.literal(true), totalCount: z.number(),
+  result: z.array(z.object({ uid: z.number(), username: z.string(), userNickname: z.string().nullable(), avatar: z.string(), editDateTime: z.number() })),
+});
 
 // ---- Credentials ----
 export const changeEmailCodeBody = z.object({ newEmail: email, clientLanguage });
@@ -338,43 +379,44 @@ export const userSettingsShape = {
   /** Off: the server records no watch history for this member. */
   historyEnabled: z.boolean(),
 };
-export type UserSettings = { [K in keyof typeof userSettingsShape]: z.infer<(typeof userSettingsShape)[K]> };
+export const userSettings = z.object(userSettingsShape);
+export type UserSettings = z.infer<typeof userSettings>;
 /** user/settings/update takes exactly one field. */
-export const userSettingsUpdateBody = z.object(userSettingsShape).partial().strict()
+export const userSettingsUpdateBody = userSettings.partial().strict()
   .refine((value) => Object.keys(value).length === 1, 'exactly one setting per update');
+export const userSettingsResponse = z.object({ success: z.literal(true), userSettings });
 
-export interface PreUploadResponse { success: true; result: { signedUrl: string; fileName: string } }
-export interface ImageUploadResponse { success: true; url: string }
+/** A signed address of the image service for one avatar upload (the answer a cover's preUpload gives too). */
+export const preUploadResponse = coverPreUploadResponse;
+export type PreUploadResponse = z.infer<typeof preUploadResponse>;
+/** Largest avatar or cover file the image service takes. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const imageUploadResponse = z.object({ success: z.literal(true), url: z.string() });
+export type ImageUploadResponse = z.infer<typeof imageUploadResponse>;
 
 export const sendLoginCodeBody = z.object({ email, password: z.string().min(1).max(1000), clientLanguage });
 export const deleteEmailAuthenticatorBody = z.object({ password: z.string().min(1).max(1000), verificationCode: z.string().trim().regex(/^\d{6}$/) });
 
 // ---- Video pipeline ----
 export const mediaStatusQuery = z.object({ mediaId: z.string().regex(/^[0-9a-f]{24}$/) });
-export interface MediaStatusResponse {
-  success: true;
-  mediaId: string;
+export const mediaStatusResponse = z.object({
+  success: z.literal(true),
+  mediaId: z.string(),
   /** uploaded → probed → transcoding → playable (lowest rung out) → ready; or rejected / failed. */
-  status: 'uploaded' | 'probed' | 'transcoding' | 'playable' | 'ready' | 'rejected' | 'failed';
-  reason: 'NOT_A_VIDEO' | 'TOO_LONG' | 'CORRUPT' | null;
+  status: z.enum(['uploaded', 'probed', 'transcoding', 'playable', 'ready', 'rejected', 'failed']),
+  reason: z.enum(['NOT_A_VIDEO', 'TOO_LONG', 'CORRUPT']).nullable(),
   /** Milliseconds, from ffprobe (never from the browser). */
-  duration: number | null;
-  width: number | null;
-  height: number | null;
+  duration: z.number().nullable(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
   /** Heights of the published HLS rungs, lowest first. */
-  renditions: number[];
-  manifestUrl: string | null;
-  posterUrl: string | null;
-}
+  renditions: z.array(z.number()),
+  manifestUrl: z.string().nullable(),
+  posterUrl: z.string().nullable(),
+});
+export type MediaStatusResponse = z.infer<typeof mediaStatusResponse>;
 
 // ---- Danmaku ----
-export const DANMAKU_MODES = ['rtl', 'ltr', 'top', 'bottom'] as const;
-export type DanmakuMode = (typeof DANMAKU_MODES)[number];
-export const DANMAKU_SIZES = ['small', 'medium', 'large'] as const;
-export type DanmakuSize = (typeof DANMAKU_SIZES)[number];
-export const DANMAKU_TEXT_MAX = 100;
-/** video/danmaku answers in time segments of this length, so long videos load progressively. */
-export const DANMAKU_SEGMENT_SECONDS = 360;
 
 export const danmakuEmitBody = z.object({
   videoId: positiveId,
@@ -389,17 +431,23 @@ export const danmakuEmitBody = z.object({
 });
 export type DanmakuEmitBody = z.input<typeof danmakuEmitBody>;
 /** One danmaku as everyone receives it: never the sender's id. */
-export interface Danmaku { id: number; time: number; text: string; color: string; fontSize: DanmakuSize; mode: DanmakuMode; enableRainbow: boolean; editDateTime: number }
-export interface DanmakuEmitResponse { success: true; danmaku: Danmaku }
+export const danmakuSchema = z.object({
+  id: z.number(), time: z.number(), text: z.string(), color: z.string(), fontSize: z.enum(DANMAKU_SIZES), mode: z.enum(DANMAKU_MODES),
+  enableRainbow: z.boolean(), editDateTime: z.number(),
+});
+export type Danmaku = z.infer<typeof danmakuSchema>;
+export const danmakuEmitResponse = z.object({ success: z.literal(true), danmaku: danmakuSchema });
+export type DanmakuEmitResponse = z.infer<typeof danmakuEmitResponse>;
 export const danmakuQuery = z.object({ videoId: positiveId, segment: z.coerce.number().int().min(0).max(10_000).optional() });
-export interface DanmakuListResponse {
-  success: true;
-  danmaku: Danmaku[];
+export const danmakuListResponse = z.object({
+  success: z.literal(true),
+  danmaku: z.array(danmakuSchema),
   /** The segment answered (absent: the whole pool), its length and how many the video has. */
-  segment?: number;
-  segmentSeconds: number;
-  segmentCount: number;
-}
+  segment: z.number().optional(),
+  segmentSeconds: z.number(),
+  segmentCount: z.number(),
+});
+export type DanmakuListResponse = z.infer<typeof danmakuListResponse>;
 
 // ---- Comments ----
 export const COMMENT_TEXT_MAX = 20_000;
@@ -410,45 +458,55 @@ export const commentListQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(50).default(20),
 });
 export const commentVoteBody = z.object({ videoId: positiveId, id: positiveId });
-export const commentDeleteBody = z.object({ videoId: positiveId, commentRoute: z.string().regex(/^\d{1,15}\.\d{1,9}$/, 'is "<videoId>.<floor>"') });
-export interface VideoComment {
-  id: number;
+/** A comment is named "<videoId>.<floor>"; the route must be of the video the body names. */
+export const commentDeleteBody = z.object({ videoId: positiveId, commentRoute: z.string().regex(/^\d{1,15}\.\d{1,9}$/, 'is "<videoId>.<floor>"') })
+  .refine((body) => Number(body.commentRoute.split('.')[0]) === body.videoId, { path: ['commentRoute'], message: 'belongs to another video' });
+export const videoCommentSchema = z.object({
+  id: z.number(),
   /** "<videoId>.<floor>" */
-  commentRoute: string;
-  videoId: number;
-  uid: number;
-  userInfo: { username: string; userNickname: string | null; avatar: string };
-  emitTime: number;
+  commentRoute: z.string(),
+  videoId: z.number(),
+  uid: z.number(),
+  userInfo: z.object({ username: z.string(), userNickname: z.string().nullable(), avatar: z.string() }),
+  emitTime: z.number(),
   /** Sanitised HTML: b, strong, i, em, u, s, del, br, p only; no attributes. */
-  text: string;
-  isUpvote: boolean;
-  isDownvote: boolean;
-  upvoteCount: number;
-  downvoteCount: number;
-  commentIndex: number;
-}
-export interface CommentEmitResponse { success: true; comment: VideoComment }
-export interface CommentListResponse {
-  success: true;
+  text: z.string(),
+  isUpvote: z.boolean(),
+  isDownvote: z.boolean(),
+  upvoteCount: z.number(),
+  downvoteCount: z.number(),
+  commentIndex: z.number(),
+});
+export type VideoComment = z.infer<typeof videoCommentSchema>;
+export const commentEmitResponse = z.object({ success: z.literal(true), comment: videoCommentSchema });
+export type CommentEmitResponse = z.infer<typeof commentEmitResponse>;
+export const commentListResponse = z.object({
+  success: z.literal(true),
   /** Every comment but those of people the viewer blocked (pages are counted from it). */
-  videoCommentCount: number;
+  videoCommentCount: z.number(),
   /** How many comments of this page the viewer's block keywords or expressions left out. */
-  hiddenCommentCount: number;
-  videoCommentList: VideoComment[];
-}
-export interface CommentVoteResponse { success: true; upvoteCount: number; downvoteCount: number; isUpvote: boolean; isDownvote: boolean }
+  hiddenCommentCount: z.number(),
+  videoCommentList: z.array(videoCommentSchema),
+});
+export type CommentListResponse = z.infer<typeof commentListResponse>;
+export const commentVoteResponse = z.object({ success: z.literal(true), upvoteCount: z.number(), downvoteCount: z.number(), isUpvote: z.boolean(), isDownvote: z.boolean() });
+export type CommentVoteResponse = z.infer<typeof commentVoteResponse>;
 
 // ---- History ----
 export const historyRecordBody = z.object({ videoId: positiveId, anchor: z.number().finite().min(0).max(24 * 3600) });
 export const historyFilterQuery = z.object({ videoTitle: z.string().trim().max(100).optional() });
-export interface HistoryItem extends VideoThumb {
-  category: 'video';
-  id: number;
+export const historyItem = videoThumb.extend({
+  category: z.literal('video'),
+  id: z.number(),
   /** The last playback position, in seconds. */
-  anchor: number;
-  lastUpdateDateTime: number;
-}
-export interface HistoryListResponse { success: true; result: HistoryItem[] }
+  anchor: z.number(),
+  lastUpdateDateTime: z.number(),
+});
+export type HistoryItem = z.infer<typeof historyItem>;
+export const historyListResponse = z.object({ success: z.literal(true), result: z.array(historyItem) });
+export type HistoryListResponse = z.infer<typeof historyListResponse>;
+export const historyRecordResponse = z.object({ success: z.literal(true), recorded: z.boolean() });
+export const historyAnchorResponse = z.object({ success: z.literal(true), anchor: z.number().nullable() });
 
 // ---- Block lists (SPEC §7 "Block"; fields and limits from API-NOTES) ----
 import { BLOCK_LIST_TYPES, BLOCK_KEYWORD_MAX, BLOCK_REGEX_MAX, type BlockListType } from '../validation/block-lists.ts';
@@ -460,24 +518,55 @@ export const hideUserBody = z.object({ hideUid: positiveId });
 export const blockTagBody = z.object({ tagId: positiveId });
 export const blockKeywordBody = z.object({ blockKeyword: blockText(BLOCK_KEYWORD_MAX) });
 export const blockRegexBody = z.object({ blockRegex: blockText(BLOCK_REGEX_MAX) });
+export type BlockBodySchema = typeof blockUserBody | typeof hideUserBody | typeof blockTagBody | typeof blockKeywordBody | typeof blockRegexBody;
 export const blockListQuery = z.object({
   type: z.enum(BLOCK_LIST_TYPES),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(500).default(50),
 });
-export interface BlockListItem {
-  type: BlockListType;
+export const blockListItem = z.object({
+  type: z.enum(BLOCK_LIST_TYPES),
   /** The uid, tag id, keyword or expression, as text. */
-  value: string;
-  createDateTime: number;
+  value: z.string(),
+  createDateTime: z.number(),
   /** Users (block, hide): who. */
-  uid: number | null;
-  username: string | null;
-  userNickname: string | null;
-  avatar: string;
+  uid: z.number().nullable(),
+  username: z.string().nullable(),
+  userNickname: z.string().nullable(),
+  avatar: z.string(),
   /** Tags: the tag with its names. */
-  tag: Tag | null;
-}
-export interface BlockListResponse { success: true; blocklistCount: number; limit: number; result: BlockListItem[] }
+  tag: tagSchema.nullable(),
+});
+export type BlockListItem = z.infer<typeof blockListItem>;
+export const blockListResponse = z.object({ success: z.literal(true), blocklistCount: z.number(), limit: z.number(), result: z.array(blockListItem) });
+export type BlockListResponse = z.infer<typeof blockListResponse>;
 /** A block call's answer; `added` is false when the entry was already there (idempotent). */
-export interface BlockChangeResponse { success: true; added?: boolean; removed?: boolean }
+export const blockChangeResponse = z.object({ success: z.literal(true), added: z.boolean().optional(), removed: z.boolean().optional() });
+export type BlockChangeResponse = z.infer<typeof blockChangeResponse>;
+
+// ---- Feed (SPEC §7 "Feed"; fields from API-NOTES) ----
+/** An opaque position in a newest-first list: where the next page starts. */
+export const feedCursor = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not a cursor');
+export const followBody = z.object({ followingUid: positiveId });
+export const unfollowBody = z.object({ unfollowingUid: positiveId });
+/** A follow or unfollow: the state afterwards (the same when it was already so) and the followed user's count. */
+export const followChangeResponse = z.object({ success: z.literal(true), isFollowing: z.boolean(), followerCount: z.number() });
+export type FollowChangeResponse = z.infer<typeof followChangeResponse>;
+const cursorPage = (max: number, byDefault: number) => z.object({
+  cursor: feedCursor.optional(),
+  pageSize: z.coerce.number().int().min(1).max(max).default(byDefault),
+});
+export const followPeopleQuery = cursorPage(100, 30).extend({ uid: positiveId });
+export const followPerson = z.object({
+  uid: z.number(), username: z.string(), userNickname: z.string().nullable(), avatar: z.string(), signature: z.string(),
+  /** When the follow began (epoch ms). */
+  followDateTime: z.number(),
+});
+export type FollowPerson = z.infer<typeof followPerson>;
+/** A page of a user's followers or followings, newest follow first; nextCursor null on the last page. */
+export const followPeopleResponse = z.object({ success: z.literal(true), result: z.array(followPerson), nextCursor: z.string().nullable() });
+export type FollowPeopleResponse = z.infer<typeof followPeopleResponse>;
+export const feedQuery = cursorPage(50, 20);
+/** A page of the feed, newest first; nextCursor null on the last page. */
+export const feedResponse = z.object({ success: z.literal(true), videos: z.array(videoThumb), nextCursor: z.string().nullable() });
+export type FeedResponse = z.infer<typeof feedResponse>;

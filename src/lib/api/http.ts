@@ -3,7 +3,8 @@
  * that aborts it, and a non-OK response raises 'HTTP error! Status: {status}' (also logged).
  */
 export const REQUEST_TIMEOUT_MS = 30_000;
-export const CLIENT_LANGUAGE_HEADER = 'X-Client-Language';
+import { CLIENT_LANGUAGE_HEADER } from './headers.ts';
+export { CLIENT_LANGUAGE_HEADER };
 export const UPLOAD_TIMEOUT_MS = 60_000;
 
 export class HttpError extends Error {

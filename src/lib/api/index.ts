@@ -4,4 +4,5 @@ export * from './calls/video.ts';
 export * from './calls/user.ts';
 export * from './calls/interaction.ts';
 export * from './calls/block.ts';
+export * from './calls/feed.ts';
 export { CALL_MESSAGES } from './calls/messages.ts';

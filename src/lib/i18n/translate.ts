@@ -2,6 +2,8 @@ import i18next, { type i18n, type TFunction } from 'i18next';
 import type { Locale } from './locales.ts';
 
 export type Messages = Record<string, unknown>;
+/** A t() that returns a plain string, as the player's parts take it. */
+export type Translate = (key: string, options?: Record<string, unknown>) => string;
 
 /**
  * In-context translation mode (ii) shows each message's key, so a translator's in-context

@@ -1,4 +1,4 @@
-import type { IconName } from '../../components/icons.ts';
+import type { IconName } from '../icons.ts';
 
 export interface NavItem {
   route: string;

@@ -11,3 +11,12 @@ export function resumePosition(anchor: number | null, duration: number): number 
   if (Number.isFinite(duration) && duration > 0 && anchor > duration - RESUME_MARGIN_SECONDS) return null;
   return anchor;
 }
+
+/**
+ * The position to write to history now (to a tenth of a second), or null when there is nothing
+ * new: still at the very start, or where the last write already was.
+ */
+export function anchorToRecord(currentTime: number, lastRecorded: number | null): number | null {
+  const anchor = Math.floor(currentTime * 10) / 10;
+  return !currentTime || anchor === lastRecorded ? null : anchor;
+}

@@ -48,6 +48,13 @@ export function actionFor(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKe
   return match?.action ?? null;
 }
 
+/** What a key press lands on: typing in a text field keeps its keys (sliders and boxes do not type). */
+export function isTypingTarget(target: { isContentEditable?: boolean; tagName?: string; type?: string } | null): boolean {
+  if (!target) return false;
+  const field = !!target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName ?? '');
+  return field && !(target.tagName === 'INPUT' && /^(range|checkbox|radio)$/.test(target.type ?? ''));
+}
+
 /** The next rate step up or down from `rate` (a continuous rate snaps to the neighbouring step). */
 export function stepRate(rate: number, direction: 1 | -1): number {
   if (direction > 0) return RATE_STEPS.find((r) => r > rate + 1e-9) ?? RATE_MAX;
@@ -57,6 +64,13 @@ export function stepRate(rate: number, direction: 1 | -1): number {
 /** Perceptual volume: the slider moves in loudness, the element gets amplitude (a cubic curve). */
 export const sliderToVolume = (slider: number) => Math.min(1, Math.max(0, slider)) ** 3;
 export const volumeToSlider = (volume: number) => Math.cbrt(Math.min(1, Math.max(0, volume)));
+
+/** The audio settings for a volume chosen on the slider or by a key: 0 mutes. */
+export const audioForVolume = (volume: number) => ({ volume: Math.min(1, Math.max(0, volume)), muted: volume <= 0 });
+
+/** One volume key press up or down from what is heard now (from silence when muted). */
+export const steppedVolume = (audio: { volume: number; muted: boolean }, direction: 1 | -1) =>
+  sliderToVolume(volumeToSlider(audio.muted ? 0 : audio.volume) + direction * VOLUME_STEP);
 
 /** 75 → "1:15", 3725 → "1:02:05"; negative for countdowns ("-0:42"). */
 export function formatTimecode(seconds: number): string {

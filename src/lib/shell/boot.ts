@@ -15,6 +15,7 @@ import { isLocale, localizePath, splitLocale as splitPath } from '../i18n/locale
 import { $selfUser, fetchSelfUser, logoutSelfUser, uidCookie } from '../stores/self-user.ts';
 import { setApiBase } from '../api/http.ts';
 import { publicConfig } from '../public-config.ts';
+import { isStaff } from '../policy/policy.ts';
 
 interface ShellData {
   locale: string;
@@ -123,7 +124,8 @@ function wireLanguageMenu(): void {
   document.addEventListener('keydown', close);
 }
 
-const openAuth = (mode: 'login' | 'register' = 'login') => import('../../islands/auth/open-auth-dialog.ts').then((m) => m.openAuthDialog(mode));
+/** Opens the login dialog (an island the layout hands in, loaded when asked for). */
+let openAuth: (mode?: 'login' | 'register') => Promise<void> = async () => {};
 
 /** The top bar follows the session: a guest gets the login dialog, a member their page and logout. */
 function wireSession(data: ShellData): void {
@@ -134,7 +136,7 @@ function wireSession(data: ShellData): void {
   const guestLabel = label?.textContent ?? '';
   $selfUser.subscribe(({ isLogined, userInfo }) => {
     const member = isLogined && userInfo;
-    const staff = !!member && (userInfo.roles.includes('administrator') || userInfo.roles.includes('root'));
+    const staff = isStaff(member ? userInfo : null);
     document.querySelectorAll<HTMLElement>('[data-staff-only]').forEach((el) => (el.hidden = !staff));
     if (!button || !label) return; // pages without the app bar (settings)
     button.href = localizePath(member ? `/user/${userInfo.uid}` : '/user', locale);
@@ -213,7 +215,8 @@ function watchForNewBuild(data: ShellData): void {
   const interval = setInterval(check, BUILD_CHECK_INTERVAL_MS);
 }
 
-export function bootShell(): void {
+export function bootShell(options: { openAuthDialog: (mode?: 'login' | 'register') => Promise<void> }): void {
+  openAuth = options.openAuthDialog;
   try {
     setApiBase(publicConfig.apiBase);
     const data = readShellData();

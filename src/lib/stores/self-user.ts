@@ -11,7 +11,10 @@ export interface SelfUserState {
   tempHideAvatarFromSidebar: boolean;
 }
 
-export const $selfUser = map<SelfUserState>({ isEffectiveCheckOnce: false, isLogined: false, userInfo: null, tempHideAvatarFromSidebar: false });
+/** Before the session is checked: also what the server renders, which knows no visitor. */
+export const UNKNOWN_SELF_USER: SelfUserState = { isEffectiveCheckOnce: false, isLogined: false, userInfo: null, tempHideAvatarFromSidebar: false };
+
+export const $selfUser = map<SelfUserState>(UNKNOWN_SELF_USER);
 
 function clearLogin(): void {
   $appSettings.setKey('authenticatorType', 'none');

@@ -1,67 +1,60 @@
+import { call } from '../client.ts';
 import { request, UPLOAD_TIMEOUT_MS } from '../http.ts';
-import type {
-  CoverPreUploadResponse, ImageUploadResponse, MediaStatusResponse, PendingVideosResponse, TagCreateBody, TagCreateResponse, TagListResponse,
-  TagSearchResponse, VideoCategory, VideoExistsResponse, VideoListResponse, VideoResponse, VideoUploadBody, VideoUploadResponse, WatchResponse,
-} from '../contract.ts';
+import type { ImageUploadResponse, TagCreateBody, TagListResponse, VideoCategory, VideoExistsResponse, VideoListResponse, VideoResponse, VideoUploadBody } from '../contract.ts';
 import { isMissing, withFallback } from './fallback.ts';
 import { CALL_MESSAGES as M } from './messages.ts';
 
+type Page = { page?: number; pageSize?: number };
 const emptyList = (message: string): VideoListResponse => ({ success: false, message, videosCount: 0, videos: [] });
+/** A list call that resolves to an empty list with the spec's message when it fails. */
+const listOr = (message: string, list: () => Promise<VideoListResponse>) => withFallback(list, emptyList(message), message);
 
 /** GET video/home; `headers` are passed through (SSR forwards the visitor's cookies). */
-export function getHomeVideos(query: { page?: number; pageSize?: number } = {}, headers?: HeadersInit) {
-  return withFallback(() => request<VideoListResponse>('video/home', { query, headers }), emptyList(M.homeVideosFailed), M.homeVideosFailed);
-}
+export const getHomeVideos = (query: Page = {}, headers?: HeadersInit) => listOr(M.homeVideosFailed, () => call('GET video/home', query, { headers }));
 
 export function videoExists(videoId: number | undefined) {
   if (isMissing(videoId)) return Promise.resolve<VideoExistsResponse>({ success: false, exist: false, message: M.noKvid });
-  return withFallback(
-    () => request<VideoExistsResponse>('video/exists', { query: { videoId } }),
-    { success: false, exist: false, message: M.videoNotFound },
-    M.videoNotFound,
-  );
+  return withFallback(() => call('GET video/exists', { videoId }), { success: false, exist: false, message: M.videoNotFound }, M.videoNotFound);
 }
 
 export function getVideo(videoId: number | undefined, headers?: HeadersInit) {
   if (isMissing(videoId)) return Promise.resolve<VideoResponse>({ success: false, message: M.noKvid });
-  return withFallback(() => request<VideoResponse>('video', { query: { videoId }, headers }), { success: false, message: M.getVideoFailed }, M.getVideoFailed);
+  return withFallback<VideoResponse>(() => call('GET video', { videoId }, { headers }), { success: false, message: M.getVideoFailed }, M.getVideoFailed);
 }
 
-export function getUserVideos(uid: number | undefined, headers?: HeadersInit, query: { page?: number; pageSize?: number } = {}) {
+export function getUserVideos(uid: number | undefined, headers?: HeadersInit, query: Page = {}) {
   if (isMissing(uid)) return Promise.resolve(emptyList(M.noUid));
-  return withFallback(() => request<VideoListResponse>('video/user', { query: { uid, ...query }, headers }), emptyList(M.userVideosFailed), M.userVideosFailed);
+  return listOr(M.userVideosFailed, () => call('GET video/user', { uid, ...query }, { headers }));
 }
 
-export function getCategoryVideos(category: VideoCategory, query: { page?: number; pageSize?: number } = {}) {
-  return withFallback(() => request<VideoListResponse>('video/category', { query: { category, ...query } }), emptyList(M.homeVideosFailed), M.homeVideosFailed);
+export const getCategoryVideos = (category: VideoCategory, query: Page = {}) =>
+  listOr(M.homeVideosFailed, () => call('GET video/category', { category, ...query }));
+
+export function searchVideos(keyword: string | undefined, query: Page = {}) {
+  if (keyword === undefined || isMissing(keyword)) return Promise.resolve(emptyList(M.noKeyword));
+  return listOr(M.keywordSearchFailed, () => call('GET video/search', { keyword, ...query }));
 }
 
-export function searchVideos(keyword: string | undefined, query: { page?: number; pageSize?: number } = {}) {
-  if (isMissing(keyword)) return Promise.resolve(emptyList(M.noKeyword));
-  return withFallback(() => request<VideoListResponse>('video/search', { query: { keyword, ...query } }), emptyList(M.keywordSearchFailed), M.keywordSearchFailed);
-}
-
-export function searchVideosByTag(tagId: number[] | undefined, query: { page?: number; pageSize?: number } = {}) {
-  if (isMissing(tagId)) return Promise.resolve(emptyList(M.noTagId));
-  return withFallback(() => request<VideoListResponse>('video/search/tag', { method: 'POST', body: { tagId, ...query } }), emptyList(M.tagSearchFailed), M.tagSearchFailed);
+export function searchVideosByTag(tagId: number[] | undefined, query: Page = {}) {
+  if (tagId === undefined || isMissing(tagId)) return Promise.resolve(emptyList(M.noTagId));
+  return listOr(M.tagSearchFailed, () => call('POST video/search/tag', { tagId, ...query }));
 }
 
 export function getTags(tagId: number[] | undefined) {
   const empty = (message: string): TagListResponse => ({ success: false, message, result: [] });
-  if (isMissing(tagId)) return Promise.resolve(empty(M.noTagId));
-  return withFallback(() => request<TagListResponse>('video/tag/get', { method: 'POST', body: { tagId } }), empty(M.getTagFailed), M.getTagFailed);
+  if (tagId === undefined || isMissing(tagId)) return Promise.resolve(empty(M.noTagId));
+  return withFallback<TagListResponse>(() => call('POST video/tag/get', { tagId }), empty(M.getTagFailed), M.getTagFailed);
 }
 
 // Calls whose failure the caller shows (they throw HttpError with the server's code and message).
-export const searchTags = (tagName: string) => request<TagSearchResponse>('video/tag/search', { query: { tagName } });
-export const createTag = (body: TagCreateBody) => request<TagCreateResponse>('video/tag/create', { method: 'POST', body });
-export const commitVideo = (body: VideoUploadBody) => request<VideoUploadResponse>('video/upload', { method: 'POST', body });
-export const getMediaStatus = (mediaId: string) => request<MediaStatusResponse>('video/media/status', { query: { mediaId } });
-export const getPendingVideos = (query: { page: number; pageSize: number }, headers?: HeadersInit) =>
-  request<PendingVideosResponse>('video/pending', { query, headers });
-export const approvePendingVideo = (videoId: number) => request<{ success: true }>('video/pending/approved', { method: 'POST', body: { videoId } });
-export const deleteVideo = (videoId: number) => request<{ success: true }>('video/delete', { method: 'DELETE', body: { videoId } });
-export const countWatch = (videoId: number) => request<WatchResponse>('video/watch', { method: 'POST', body: { videoId } });
+export const searchTags = (tagName: string) => call('GET video/tag/search', { tagName });
+export const createTag = (body: TagCreateBody) => call('POST video/tag/create', body);
+export const commitVideo = (body: VideoUploadBody) => call('POST video/upload', body);
+export const getMediaStatus = (mediaId: string) => call('GET video/media/status', { mediaId });
+export const getPendingVideos = (query: { page: number; pageSize: number }, headers?: HeadersInit) => call('GET video/pending', query, { headers });
+export const approvePendingVideo = (videoId: number) => call('POST video/pending/approved', { videoId });
+export const deleteVideo = (videoId: number) => call('DELETE video/delete', { videoId });
+export const countWatch = (videoId: number) => call('POST video/watch', { videoId });
 
 /**
  * Gets a signed URL from video/cover/preUpload and uploads the (browser-cropped, 16:9) cover
@@ -69,9 +62,10 @@ export const countWatch = (videoId: number) => request<WatchResponse>('video/wat
  */
 export async function uploadCover(image: Blob): Promise<string | false> {
   try {
-    const { result } = await request<CoverPreUploadResponse>('video/cover/preUpload');
+    const { result } = await call('GET video/cover/preUpload');
     const form = new FormData();
     form.set('file', image, 'cover');
+    // The signed address is absolute and carries its own query: not a call of the table's client.
     const { url } = await request<ImageUploadResponse>(result.signedUrl, { method: 'POST', body: form, base: '', timeoutMs: UPLOAD_TIMEOUT_MS });
     return url;
   } catch (error) {

@@ -1,0 +1,19 @@
+import type { HandlerSet } from '../mount-routes.ts';
+import { NotFound } from '../../domain/errors.ts';
+import { isStaff } from '../../../src/lib/policy/policy.ts';
+
+/** SPEC §7 "History". */
+export const historyHandlers: HandlerSet<'history/'> = {
+  'GET history/filter': async ({ videoTitle }, { services, actor }) =>
+    ({ success: true, result: await services.catalogue.history(actor.uid, videoTitle || undefined) }),
+  'POST history/record': async ({ videoId, anchor }, { services, actor }) => {
+    if (!(await services.catalogue.visibleVideo(videoId, { uid: actor.uid, isStaff: isStaff(actor) }))) throw new NotFound();
+    return { success: true, recorded: await services.history.record(actor.uid, videoId, anchor) };
+  },
+  'GET history/anchor': async ({ videoId }, { services, actor }) =>
+    ({ success: true, anchor: await services.history.anchorOf(actor.uid, videoId) }),
+  'DELETE history/clear': async (_input, { services, actor }) => {
+    await services.history.clear(actor.uid);
+    return { success: true };
+  },
+};

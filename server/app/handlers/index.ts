@@ -1,0 +1,19 @@
+import type { AllHandlers } from '../mount-routes.ts';
+import { systemHandlers } from './system.ts';
+import { historyHandlers } from './history.ts';
+import { blockHandlers } from './block.ts';
+import { userHandlers } from './user.ts';
+import { rbacHandlers } from './rbac.ts';
+import { videoHandlers } from './video.ts';
+import { feedHandlers } from './feed.ts';
+
+/** One handler per entry of the route table (the type refuses a missing or an extra one). */
+export const allHandlers: AllHandlers = {
+  ...systemHandlers,
+  ...historyHandlers,
+  ...blockHandlers,
+  ...userHandlers,
+  ...rbacHandlers,
+  ...videoHandlers,
+  ...feedHandlers,
+};

@@ -1,0 +1,33 @@
+import type { HandlerSet } from '../mount-routes.ts';
+import { DomainError, Invalid } from '../../domain/errors.ts';
+import { MAX_IMAGE_BYTES } from '../../media/image-service.ts';
+import { openApiDocument, openApiPage } from '../openapi.ts';
+
+const started = Date.now();
+
+/** Generated once: the table does not change while the process runs. */
+let document: ReturnType<typeof openApiDocument> | undefined;
+const documentFor = (apiPrefix: string) => (document ??= openApiDocument({ apiPrefix, version: process.env.npm_package_version ?? '0.1.0' }));
+
+export const systemHandlers: HandlerSet<'health' | 'images/' | 'openapi.json' | 'docs'> = {
+  'GET openapi.json': async (_input, { apiPrefix }) => documentFor(apiPrefix),
+  'GET docs': async (_input, { apiPrefix, c }) => c.html(openApiPage(documentFor(apiPrefix))),
+  'GET health': async (_input, { services, c }) => {
+    const databaseOk = await services.health.ping();
+    const body = {
+      success: true as const, status: databaseOk ? 'ok' as const : 'degraded' as const, database: services.health.databaseKind,
+      databaseOk, buildId: services.health.buildId, uptimeSeconds: Math.round((Date.now() - started) / 1000),
+    };
+    return databaseOk ? body : c.json(body, 503);
+  },
+  // The signed URL is the permission (it names the user and expires); the file is re-encoded before it is stored.
+  'POST images/upload': async (_input, { services, authorize, c }) => {
+    const grant = services.images.readGrant(c.req.query());
+    authorize('image.upload', { signedGrant: grant !== null });
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const file = form.file;
+    if (!(file instanceof File)) throw new Invalid([{ path: 'file', message: 'a file is required' }]);
+    if (file.size > MAX_IMAGE_BYTES) throw new DomainError('PAYLOAD_TOO_LARGE');
+    return { success: true, url: await services.images.store(grant!, new Uint8Array(await file.arrayBuffer())) };
+  },
+};

@@ -1,0 +1,70 @@
+import { posix } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { viewerFromCookies } from '../services/sessions.ts';
+import { createSessionsRepository } from '../repositories/sessions.repository.ts';
+import { isStaff } from '../../src/lib/policy/policy.ts';
+import { hlsPath } from './pipeline.ts';
+import { mediaStatesOf } from './media-states.ts';
+export { forgetMediaAccess } from './media-states.ts';
+import { cacheControlFor } from '../site/static-files.ts';
+
+/**
+ * Who may read a file under the media folder: 'public' (anyone, shared caches too), 'private'
+ * (this viewer only: no shared cache), or null (answered 404, as if it were not there).
+ */
+export type MediaAccess = 'public' | 'private' | null;
+
+const HLS_PREFIX = `/${hlsPath('')}`; // '/hls/'
+const STATE_MS = 1000;
+const STATES_KEPT = 10_000;
+
+/**
+ * The rule for a media item's HLS files (renditions, poster, storyboard), which anyone can
+ * name since the poster URL shows the path: public while its video is approved; its uploader
+ * and staff only while it is not yet in a video or its video is pending (the uploader's cover
+ * preview, the review queue and the pending video's page); nobody once its video is deleted.
+ * Everything else under the media folder (avatars, covers) stays public.
+ */
+export function createMediaAccess(db: Kysely<Database>) {
+  // A playing video asks for a segment every few seconds per viewer: its media's state is read
+  // once per STATE_MS, not per request. Changes made here show at once (forgetMediaAccess);
+  // those made by another process, within STATE_MS.
+  const states = mediaStatesOf(db);
+  const sessions = { sessions: createSessionsRepository(db) };
+  const stateOf = (mediaId: string) => {
+    const now = Date.now();
+    const kept = states.get(mediaId);
+    if (kept && now - kept.at < STATE_MS) return kept.row;
+    if (states.size >= STATES_KEPT) states.clear();
+    const row = db.selectFrom('media as m')
+      .leftJoin('video_parts as p', 'p.media_id', 'm.media_id')
+      .leftJoin('videos as v', 'v.video_id', 'p.video_id')
+      .select(['m.uid', 'v.status'])
+      .where('m.media_id', '=', mediaId)
+      .executeTakeFirst();
+    states.set(mediaId, { at: now, row });
+    row.catch(() => states.delete(mediaId));
+    return row;
+  };
+  return async function mediaAccess(path: string, cookieHeader: string | null | undefined): Promise<MediaAccess> {
+    // Decided on the path as the file server will resolve it, so `/images/../hls/…` is no way round.
+    let decoded: string;
+    try {
+      decoded = posix.normalize(decodeURIComponent(path));
+    } catch {
+      return null;
+    }
+    if (!decoded.startsWith(HLS_PREFIX)) return 'public';
+    const mediaId = decoded.slice(HLS_PREFIX.length).split('/')[0];
+    if (!mediaId) return null;
+    const row = await stateOf(mediaId);
+    if (!row || row.status === 'deleted') return null;
+    if (row.status === 'approved') return 'public';
+    const viewer = await viewerFromCookies(sessions, cookieHeader);
+    return viewer && (viewer.uid === row.uid || isStaff(viewer)) ? 'private' : null;
+  };
+}
+
+/** The file's usual cache policy, for the browser alone: a shared cache must not keep what one viewer may see. */
+export const privateCacheControl = (path: string) => `private, ${cacheControlFor(path).replace(/^public, /, '')}`;

@@ -1,0 +1,62 @@
+/**
+ * Every repository over one database: the only modules that write SQL. Services receive these
+ * (built once by the composition root through server/services/index.ts) and never the database.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { pingDatabase } from '../db/database.ts';
+import { createUsersRepository } from './users.repository.ts';
+import { createSessionsRepository } from './sessions.repository.ts';
+import { createVerificationCodesRepository } from './verification-codes.repository.ts';
+import { createSecondFactorsRepository } from './second-factors.repository.ts';
+import { createInvitationsRepository } from './invitations.repository.ts';
+import { createRateLimitsRepository } from './rate-limits.repository.ts';
+import { createSettingsRepository } from './settings.repository.ts';
+import { createVideosRepository } from './videos.repository.ts';
+import { createTagsRepository } from './tags.repository.ts';
+import { createMediaRepository } from './media.repository.ts';
+import { createHistoryRepository } from './history.repository.ts';
+import { createDanmakuRepository } from './danmaku.repository.ts';
+import { createCommentsRepository } from './comments.repository.ts';
+import { createBlockListsRepository } from './block-lists.repository.ts';
+import { createSecretsRepository } from './secrets.repository.ts';
+import { createFollowsRepository } from './follows.repository.ts';
+
+function repositoriesOver(db: Kysely<Database>) {
+  return {
+    /** Whether the database answers (the health check). */
+    ping: () => pingDatabase(db),
+    // ---- catalogue: videos, tags, media, history ----
+    videos: createVideosRepository(db),
+    tags: createTagsRepository(db),
+    media: createMediaRepository(db),
+    history: createHistoryRepository(db),
+    // ---- accounts: users, sessions, verification codes, second factors, invitations, rate limits ----
+    users: createUsersRepository(db),
+    sessions: createSessionsRepository(db),
+    verificationCodes: createVerificationCodesRepository(db),
+    secondFactors: createSecondFactorsRepository(db),
+    invitations: createInvitationsRepository(db),
+    rateLimits: createRateLimitsRepository(db),
+    userSettings: createSettingsRepository(db),
+    // ---- interaction: danmaku, comments, block lists, secrets ----
+    danmaku: createDanmakuRepository(db),
+    comments: createCommentsRepository(db),
+    blockLists: createBlockListsRepository(db),
+    secrets: createSecretsRepository(db),
+    // ---- feed: who follows whom ----
+    follows: createFollowsRepository(db),
+  };
+}
+
+export type Repositories = ReturnType<typeof repositoriesOver> & {
+  /** Runs `work` in one transaction, with every repository bound to it. */
+  transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
+};
+
+export function createRepositories(db: Kysely<Database>): Repositories {
+  return {
+    ...repositoriesOver(db),
+    transaction: (work) => db.transaction().execute((trx) => work(createRepositories(trx))),
+  };
+}

@@ -1,0 +1,272 @@
+/**
+ * Videos as the catalogue reads and writes them: lists of thumbs, one video's rows, its parts
+ * and tags, watch counting, the sitemap and the review queue. Which videos someone may see is
+ * the services' decision; they say it here as a filter.
+ */
+import { sql, type Insertable, type Kysely, type RawBuilder, type SqlBool, type Updateable } from 'kysely';
+import type { Database, MediaStatus, VideosTable } from '../db/schema.ts';
+import { likePattern } from '../services/search-text.ts';
+import { forgetMediaAccess } from '../media/media-states.ts';
+import { videoVisibleToViewer } from './block-lists.sql.ts';
+import { microsOf, olderThan, type KeysetPosition } from './keyset.sql.ts';
+
+export type VideoStatus = 'pending' | 'approved' | 'deleted';
+
+/** Which videos a list holds; every condition given must hold. */
+export interface VideoFilter {
+  /** Videos in these statuses… */
+  statuses: readonly VideoStatus[];
+  /** …or this member's own videos in these statuses. */
+  orOwn?: { uid: number; statuses: readonly VideoStatus[] };
+  uploaderUid?: number;
+  category?: string;
+  /** Carrying every one of these tags. */
+  withAllTags?: readonly number[];
+  /** Each word in the title, the description or a tag name in any language (substring). */
+  words?: readonly string[];
+  /** Each word in the title (substring). */
+  titleWords?: readonly string[];
+  /** Leaving out what this member blocked or hid (their block lists). */
+  hiddenFrom?: number | null;
+}
+/** Newest or oldest first, or by how well `words` match: title, then tags, then description. */
+export type VideoOrder = 'newest' | 'oldest' | 'relevance';
+export interface PageWindow { page: number; pageSize: number }
+
+type VideoBasics = { status: VideoStatus; uploader_uid: number; duration_ms: number };
+/**
+ * A video's status, uploader and duration, read by every danmaku, comment and history call:
+ * kept VIDEO_BASICS_MS per database so a busy video's viewers do not each query for them.
+ * Review and deletion through this repository forget the entry at once; elsewhere they show within that time.
+ */
+const VIDEO_BASICS_MS = 1000;
+const VIDEO_BASICS_KEPT = 10_000;
+const videoBasicsCaches = new WeakMap<Kysely<Database>, Map<number, { at: number; row: Promise<VideoBasics | undefined> }>>();
+
+function videoBasicsCache(db: Kysely<Database>) {
+  let cache = videoBasicsCaches.get(db);
+  if (!cache) videoBasicsCaches.set(db, (cache = new Map()));
+  return cache;
+}
+
+const titleOf = sql<string>`split_part(v.search_text, chr(10), 1)`;
+const tagHit = (pattern: string) => sql<boolean>`EXISTS (SELECT 1 FROM video_tags vt JOIN tag_names tn ON tn.tag_id = vt.tag_id
+  WHERE vt.video_id = v.video_id AND tn.name_lower LIKE ${pattern})`;
+const statusIn = (statuses: readonly VideoStatus[]) => sql<SqlBool>`v.status IN (${sql.join(statuses.map((s) => sql.lit(s)))})`;
+
+/** The filter as SQL over `videos as v`. */
+function whereOf(filter: VideoFilter): RawBuilder<SqlBool> {
+  const { orOwn } = filter;
+  const conditions = [orOwn ? sql<SqlBool>`(${statusIn(filter.statuses)} OR (v.uploader_uid = ${orOwn.uid} AND ${statusIn(orOwn.statuses)}))` : statusIn(filter.statuses)];
+  if (filter.uploaderUid !== undefined) conditions.push(sql`v.uploader_uid = ${filter.uploaderUid}`);
+  if (filter.category !== undefined) conditions.push(sql`v.category = ${filter.category}`);
+  if (filter.withAllTags) {
+    const ids = [...new Set(filter.withAllTags)];
+    conditions.push(sql`(SELECT count(*) FROM video_tags vt WHERE vt.video_id = v.video_id AND vt.tag_id IN (${sql.join(ids)})) = ${ids.length}`);
+  }
+  for (const word of filter.words ?? []) {
+    const pattern = likePattern(word, 'contains');
+    conditions.push(sql`(v.search_text LIKE ${pattern} OR ${tagHit(pattern)})`);
+  }
+  for (const word of filter.titleWords ?? []) conditions.push(sql`${titleOf} LIKE ${likePattern(word, 'contains')}`);
+  if (filter.hiddenFrom) conditions.push(videoVisibleToViewer(filter.hiddenFrom));
+  return sql.join(conditions, sql` AND `) as RawBuilder<SqlBool>;
+}
+
+function orderOf(order: VideoOrder, words: readonly string[] = []): RawBuilder<unknown> {
+  if (order === 'oldest') return sql`v.created_at ASC, v.video_id ASC`;
+  if (order === 'newest' || !words.length) return sql`v.created_at DESC, v.video_id DESC`;
+  const score = sql.join(words.map((word) => {
+    const pattern = likePattern(word, 'contains');
+    return sql`(CASE WHEN ${titleOf} LIKE ${pattern} THEN 4 ELSE 0 END + CASE WHEN ${tagHit(pattern)} THEN 2 ELSE 0 END + CASE WHEN v.search_text LIKE ${pattern} THEN 1 ELSE 0 END)`;
+  }), sql` + `);
+  return sql`${score} DESC, similarity(${titleOf}, ${words.join(' ')}) DESC, v.watched_count DESC, v.video_id DESC`;
+}
+
+export function createVideosRepository(db: Kysely<Database>) {
+  /** Videos with their uploader and first part: the columns every list shows. */
+  function thumbs() {
+    return db.selectFrom('videos as v')
+      .innerJoin('users as u', 'u.uid', 'v.uploader_uid')
+      .innerJoin('video_parts as p', (join) => join.onRef('p.video_id', '=', 'v.video_id').on('p.part_index', '=', 0))
+      .innerJoin('media as m', 'm.media_id', 'p.media_id')
+      .select(['v.video_id', 'v.title', 'v.cover', 'v.created_at', 'v.watched_count', 'v.duration_ms', 'v.description', 'v.category', 'v.status',
+        'v.copyright', 'v.original_author', 'v.original_link', 'u.username', 'u.user_nickname', 'u.uid', 'm.media_id', 'm.renditions']);
+  }
+
+  /** Changes a video's status (when `guard` holds) and forgets what was cached of it. */
+  async function setStatus(videoId: number, guard: RawBuilder<SqlBool>, values: Updateable<VideosTable>): Promise<boolean> {
+    const result = await db.updateTable('videos as v').set(values).where('v.video_id', '=', videoId).where(guard).executeTakeFirst();
+    videoBasicsCache(db).delete(videoId);
+    forgetMediaAccess(db);
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  return {
+    /** One page of thumbs matching `filter`, and how many match in all. */
+    async thumbPage(filter: VideoFilter, window: PageWindow, order: VideoOrder = 'newest') {
+      const where = whereOf(filter);
+      const [rows, count] = await Promise.all([
+        thumbs().where(where).orderBy(orderOf(order, filter.words)).limit(window.pageSize).offset((window.page - 1) * window.pageSize).execute(),
+        db.selectFrom('videos as v').where(where).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { count: Number(count.n), rows };
+    },
+
+    /**
+     * A member's feed: approved videos pushed to the feed by the uploaders they follow, newest
+     * first, after `after`, leaving out what they blocked or hid; each with its keyset position.
+     * It walks the site's newest videos (videos_listing) keeping the followed uploaders' ones, and
+     * starts the walk at the newest video any of them pushed (one probe of videos_feed per
+     * followed uploader): when they have been quiet, the walk does not read the whole site's newer
+     * videos first (bench/feed.ts, "dormant").
+     */
+    feedPage(viewerUid: number, after: KeysetPosition | null, limit: number) {
+      const pushed = (alias: string) => sql<SqlBool>`${sql.ref(`${alias}.status`)} = 'approved' AND ${sql.ref(`${alias}.push_to_feed`)}`;
+      const newestFollowed = sql<Date>`(SELECT max(latest.created_at) FROM follows fo CROSS JOIN LATERAL (
+          SELECT w.created_at FROM videos w WHERE w.uploader_uid = fo.followed_uid AND ${pushed('w')}
+            AND ${after ? olderThan('w.created_at', 'w.video_id', after) : sql`true`}
+          ORDER BY w.created_at DESC, w.video_id DESC LIMIT 1) latest
+        WHERE fo.follower_uid = ${viewerUid})`;
+      let query = thumbs().select(microsOf('v.created_at').as('created_micros'))
+        .where(pushed('v')).where('v.created_at', '<=', newestFollowed)
+        .where('v.uploader_uid', 'in', db.selectFrom('follows').select('followed_uid').where('follower_uid', '=', viewerUid))
+        .where(videoVisibleToViewer(viewerUid));
+      if (after) query = query.where(olderThan('v.created_at', 'v.video_id', after));
+      return query.orderBy('v.created_at', 'desc').orderBy('v.video_id', 'desc').limit(limit).execute();
+    },
+
+    /** The thumbs of the videos a member watched (matching `filter`), with the position and time, most recent first. */
+    watchedBy(uid: number, filter: VideoFilter, limit: number) {
+      return thumbs().innerJoin('watch_history as h', 'h.video_id', 'v.video_id').select(['h.anchor', 'h.updated_at'])
+        .where('h.uid', '=', uid).where(whereOf(filter)).orderBy('h.updated_at', 'desc').limit(limit).execute();
+    },
+
+    /** Status, uploader and duration, read at most once a second per video. */
+    basics(videoId: number): Promise<VideoBasics | undefined> {
+      const cache = videoBasicsCache(db);
+      const known = cache.get(videoId);
+      if (known && Date.now() - known.at < VIDEO_BASICS_MS) return known.row;
+      const row = db.selectFrom('videos').select(['status', 'uploader_uid', 'duration_ms']).where('video_id', '=', videoId).executeTakeFirst();
+      cache.delete(videoId);
+      cache.set(videoId, { at: Date.now(), row });
+      row.catch(() => cache.delete(videoId));
+      if (cache.size > VIDEO_BASICS_KEPT) cache.delete(cache.keys().next().value!);
+      return row;
+    },
+
+    async isApproved(videoId: number): Promise<boolean> {
+      return !!(await db.selectFrom('videos').select('video_id').where('video_id', '=', videoId).where('status', '=', 'approved').executeTakeFirst());
+    },
+
+    async userExists(uid: number): Promise<boolean> {
+      return !!(await db.selectFrom('users').select('uid').where('uid', '=', uid).executeTakeFirst());
+    },
+
+    /** The video with its uploader's name, avatar and signature. */
+    detail(videoId: number) {
+      return db.selectFrom('videos as v').innerJoin('users as u', 'u.uid', 'v.uploader_uid')
+        .select(['v.video_id', 'v.title', 'v.cover', 'v.created_at', 'v.watched_count', 'v.duration_ms', 'v.description', 'v.category', 'v.status',
+          'v.copyright', 'v.original_author', 'v.original_link', 'v.uploader_uid', 'u.username', 'u.user_nickname', 'u.avatar', 'u.signature'])
+        .where('v.video_id', '=', videoId).executeTakeFirst();
+    },
+
+    /** The parts of these videos with their media, by video and part. */
+    async partsOf(videoIds: readonly number[]) {
+      if (!videoIds.length) return [];
+      return db.selectFrom('video_parts as p').innerJoin('media as m', 'm.media_id', 'p.media_id')
+        .select(['p.video_id', 'p.part_index', 'p.title', 'm.media_id', 'm.status', 'm.duration_ms', 'm.renditions', 'm.storyboard'])
+        .where('p.video_id', 'in', [...videoIds]).orderBy('p.video_id').orderBy('p.part_index').execute();
+    },
+
+    /** Each video's tag ids, in the video's order. */
+    async tagIdsOf(videoIds: readonly number[]): Promise<Map<number, number[]>> {
+      const byVideo = new Map<number, number[]>();
+      if (!videoIds.length) return byVideo;
+      const rows = await db.selectFrom('video_tags').select(['video_id', 'tag_id']).where('video_id', 'in', [...videoIds]).orderBy('position').execute();
+      for (const row of rows) byVideo.set(row.video_id, [...(byVideo.get(row.video_id) ?? []), row.tag_id]);
+      return byVideo;
+    },
+
+    /** Approved videos grouped by ranges of `perFile` ids (group n: ids ((n-1)·perFile, n·perFile]), each with its newest change. */
+    async approvedIdRanges(perFile: number): Promise<Array<{ file: number; updated: Date }>> {
+      const file = sql<number>`(video_id - 1) / ${sql.lit(Math.floor(perFile))} + 1`;
+      const rows = await db.selectFrom('videos').select([file.as('file'), sql<Date>`max(coalesce(reviewed_at, created_at))`.as('updated')])
+        .where('status', '=', 'approved').groupBy(file).orderBy(file).execute();
+      return rows.map((r) => ({ file: Number(r.file), updated: new Date(r.updated) }));
+    },
+
+    /** The approved videos with ids in (after, upTo], by id. */
+    approvedInIdRange(after: number, upTo: number) {
+      return db.selectFrom('videos').select(['video_id', 'created_at', 'reviewed_at']).where('status', '=', 'approved')
+        .where('video_id', '>', after).where('video_id', '<=', upTo).orderBy('video_id').execute();
+    },
+
+    /** The media of an approved video's first part. */
+    async approvedFirstPartMedia(videoId: number): Promise<string | undefined> {
+      const row = await db.selectFrom('videos as v').innerJoin('video_parts as p', 'p.video_id', 'v.video_id')
+        .select('p.media_id').where('v.video_id', '=', videoId).where('v.status', '=', 'approved').where('p.part_index', '=', 0).executeTakeFirst();
+      return row?.media_id;
+    },
+
+    async insertVideo(values: Insertable<VideosTable>): Promise<number> {
+      return (await db.insertInto('videos').values(values).returning('video_id').executeTakeFirstOrThrow()).video_id;
+    },
+
+    async insertParts(videoId: number, parts: ReadonlyArray<{ title: string; mediaId: string }>): Promise<void> {
+      await db.insertInto('video_parts').values(parts.map((p, part_index) => ({ video_id: videoId, part_index, title: p.title, media_id: p.mediaId }))).execute();
+    },
+
+    /** The video's tags, in this order. */
+    async insertTags(videoId: number, tagIds: readonly number[]): Promise<void> {
+      if (tagIds.length) await db.insertInto('video_tags').values(tagIds.map((tag_id, position) => ({ video_id: videoId, tag_id, position }))).execute();
+    },
+
+    /** The first of the video's parts whose media is in one of these statuses. */
+    async partMediaIn(videoId: number, statuses: readonly MediaStatus[]): Promise<string | undefined> {
+      const row = await db.selectFrom('video_parts as p').innerJoin('media as m', 'm.media_id', 'p.media_id').select('m.media_id')
+        .where('p.video_id', '=', videoId).where('m.status', 'in', [...statuses]).executeTakeFirst();
+      return row?.media_id;
+    },
+
+    /** A pending video becomes approved, by this reviewer; false when it was not pending. */
+    approvePending: (videoId: number, reviewerUid: number) =>
+      setStatus(videoId, sql`v.status = 'pending'`, { status: 'approved', reviewed_by: reviewerUid, reviewed_at: new Date() }),
+
+    /** A video not deleted yet is marked deleted, by this member; false when there was none. */
+    markDeleted: (videoId: number, byUid: number) =>
+      setStatus(videoId, sql`v.status != 'deleted'`, { status: 'deleted', deleted_by: byUid, deleted_at: new Date() }),
+
+    /** The uploader of a video that is not deleted. */
+    async uploaderOf(videoId: number): Promise<number | undefined> {
+      const row = await db.selectFrom('videos').select('uploader_uid').where('video_id', '=', videoId).where('status', '!=', 'deleted').executeTakeFirst();
+      return row?.uploader_uid;
+    },
+
+    /** The watch count of an approved video. */
+    async approvedWatchedCount(videoId: number): Promise<number | undefined> {
+      const row = await db.selectFrom('videos').select('watched_count').where('video_id', '=', videoId).where('status', '=', 'approved').executeTakeFirst();
+      return row?.watched_count;
+    },
+
+    /** Records a view in the current hour; false when this viewer's view of this hour was there already. */
+    async insertView(videoId: number, viewerKey: string): Promise<boolean> {
+      const inserted = await db.insertInto('video_views').values({ video_id: videoId, viewer_key: viewerKey, hour: sql<Date>`date_trunc('hour', now())` })
+        .onConflict((oc) => oc.doNothing()).returning('video_id').executeTakeFirst();
+      return !!inserted;
+    },
+
+    /** Adds one to the watch count; the new count. */
+    async incrementWatchedCount(videoId: number): Promise<number> {
+      const updated = await db.updateTable('videos').set((eb) => ({ watched_count: eb('watched_count', '+', 1) }))
+        .where('video_id', '=', videoId).returning('watched_count').executeTakeFirstOrThrow();
+      return updated.watched_count;
+    },
+
+    async deleteViewsOlderThan(hours: number): Promise<void> {
+      await db.deleteFrom('video_views').where('hour', '<', sql<Date>`now() - ${sql.lit(hours)} * interval '1 hour'`).execute();
+    },
+  };
+}
+export type VideosRepository = ReturnType<typeof createVideosRepository>;
+export type ThumbRow = Awaited<ReturnType<VideosRepository['thumbPage']>>['rows'][number];

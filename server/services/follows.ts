@@ -1,0 +1,92 @@
+/**
+ * SPEC §7 "Feed": members follow users (never themselves, never across a block either way), and
+ * read the approved videos that followed uploaders pushed to the feed, newest first. Lists page
+ * by an opaque cursor (the last row's exact creation time and id), so rows added meanwhile never
+ * shift the next page.
+ */
+import type { Repositories } from '../repositories/index.ts';
+import type { KeysetPosition } from '../repositories/keyset.sql.ts';
+import type { FollowPersonRow } from '../repositories/follows.repository.ts';
+import { DomainError, Forbidden, Invalid, NotFound } from '../domain/errors.ts';
+import type { FollowPerson, VideoThumb } from '../../src/lib/api/contract.ts';
+import { toThumb } from './catalogue.ts';
+
+/** A cursor is base64url of "<microseconds>.<id>"; anything else is refused as input. */
+export function encodeCursor(position: KeysetPosition): string {
+  return Buffer.from(`${position.micros}.${position.id}`).toString('base64url');
+}
+export function decodeCursor(cursor: string | undefined): KeysetPosition | null {
+  if (cursor === undefined) return null;
+  const match = /^(-?\d{1,19})\.(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  const id = Number(match?.[2]);
+  if (!match || !Number.isSafeInteger(id)) throw new Invalid([{ path: 'cursor', message: 'is not a cursor' }]);
+  return { micros: match[1], id };
+}
+
+/** A page of rows read one past its size: the rows, and the cursor after the last when there are more. */
+function paged<R extends { created_micros: string }>(rows: R[], pageSize: number, idOf: (row: R) => number) {
+  const page = rows.slice(0, pageSize);
+  const last = page.at(-1);
+  return { page, nextCursor: rows.length > pageSize && last ? encodeCursor({ micros: last.created_micros, id: idOf(last) }) : null };
+}
+
+const personOf = (row: FollowPersonRow): FollowPerson => ({
+  uid: row.uid, username: row.username, userNickname: row.user_nickname, avatar: row.avatar, signature: row.signature,
+  followDateTime: new Date(row.created_at).getTime(),
+});
+
+export interface FollowState { isFollowing: boolean; followerCount: number }
+export interface CursorPage { cursor?: string; pageSize: number }
+
+export function createFollowService(repositories: Pick<Repositories, 'follows' | 'videos' | 'blockLists'>) {
+  const { follows, videos, blockLists } = repositories;
+
+  async function requireOther(uid: number, otherUid: number): Promise<void> {
+    if (uid === otherUid) throw new DomainError('FOLLOW_SELF');
+    if (!(await videos.userExists(otherUid))) throw new NotFound();
+  }
+  async function stateOf(followedUid: number, isFollowing: boolean): Promise<FollowState> {
+    return { isFollowing, followerCount: (await follows.counts(followedUid)).followers };
+  }
+
+  return {
+    /** Follows `followedUid`; following again changes nothing. Refused across a block, either way. */
+    async follow(followerUid: number, followedUid: number): Promise<FollowState> {
+      await requireOther(followerUid, followedUid);
+      const between = await blockLists.entriesBetween(followerUid, followedUid);
+      if (between.some((entry) => entry.type === 'block')) throw new Forbidden('FOLLOW_BLOCKED');
+      await follows.insert(followerUid, followedUid);
+      return stateOf(followedUid, true);
+    },
+
+    /** Stops following; when there was no follow, nothing changes. */
+    async unfollow(followerUid: number, followedUid: number): Promise<FollowState> {
+      await requireOther(followerUid, followedUid);
+      await follows.delete(followerUid, followedUid);
+      return stateOf(followedUid, false);
+    },
+
+    /** Whether the viewer follows `uid` (false for guests and oneself). */
+    isFollowing: (viewerUid: number | null, uid: number): Promise<boolean> =>
+      viewerUid === null || viewerUid === uid ? Promise.resolve(false) : follows.exists(viewerUid, uid),
+
+    counts: (uid: number) => follows.counts(uid),
+
+    /** Who follows `uid` (followers) or whom `uid` follows (followings), newest follow first. */
+    async people(side: 'followers' | 'followings', uid: number, { cursor, pageSize }: CursorPage): Promise<{ result: FollowPerson[]; nextCursor: string | null }> {
+      const after = decodeCursor(cursor);
+      if (!(await videos.userExists(uid))) throw new NotFound();
+      const rows = await (side === 'followers' ? follows.followersPage : follows.followingsPage)(uid, after, pageSize + 1);
+      const { page, nextCursor } = paged(rows, pageSize, (row) => row.uid);
+      return { result: page.map(personOf), nextCursor };
+    },
+
+    /** The member's feed: a page of thumbs, newest first, and where the next page starts. */
+    async feed(viewerUid: number, { cursor, pageSize }: CursorPage): Promise<{ videos: VideoThumb[]; nextCursor: string | null }> {
+      const rows = await videos.feedPage(viewerUid, decodeCursor(cursor), pageSize + 1);
+      const { page, nextCursor } = paged(rows, pageSize, (row) => row.video_id);
+      return { videos: page.map((row) => toThumb(row)), nextCursor };
+    },
+  };
+}
+export type FollowService = ReturnType<typeof createFollowService>;

@@ -1,0 +1,108 @@
+/**
+ * Every service of the API, built once by the composition root (server/main.ts) over one
+ * database. Handlers receive these and never the database itself.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { DatabaseKind } from '../db/database.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { createRepositories, type Repositories } from '../repositories/index.ts';
+import { createCatalogue } from './catalogue.ts';
+import { createVideoService } from './videos.ts';
+import { createDanmakuService } from './danmaku.ts';
+import { createCommentService } from './comments.ts';
+import { createBlockListService } from './block-lists.ts';
+import { createHistoryService } from './history.ts';
+import { createMediaService } from './media.ts';
+import { createFollowService } from './follows.ts';
+import * as accounts from './accounts.ts';
+import * as invitations from './invitations.ts';
+import * as profiles from './profiles.ts';
+import * as credentials from './credentials.ts';
+import * as userSettings from './user-settings.ts';
+import * as verification from './verification.ts';
+import * as totp from '../auth/totp.ts';
+import * as secondFactor from '../auth/second-factor.ts';
+import * as sessions from '../auth/sessions.ts';
+import { viewerFromCookies } from './sessions.ts';
+import { createRateLimitService } from './rate-limit.ts';
+import { grantUpload, processImage, readGrant, storeImage, type ImageKind, type UploadGrant } from '../media/image-service.ts';
+
+/**
+ * A module of functions that take the repositories first, with them given: the account modules
+ * are written that way (plain functions compose inside one transaction); the root binds them.
+ */
+type BoundTo<M> = {
+  [K in keyof M as M[K] extends (repositories: Repositories, ...rest: never[]) => unknown ? K : never]:
+    M[K] extends (repositories: Repositories, ...rest: infer A) => infer R ? (...args: A) => R : never;
+};
+function bindRepositories<M extends object>(repositories: Repositories, module: M): BoundTo<M> {
+  const bound: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(module)) {
+    if (typeof value === 'function' && value.length >= 1) bound[name] = (...args: unknown[]) => value(repositories, ...args);
+  }
+  return bound as BoundTo<M>;
+}
+
+export interface ServiceDeps {
+  db: Kysely<Database>;
+  databaseKind: DatabaseKind;
+  mailer: Mailer;
+  mediaDir: string;
+  /** Signs upload URLs of the image service. */
+  signingSecret: string;
+  buildId: string | null;
+  /** The resumable upload endpoint (tus); its refusals carry the request's id. */
+  uploads: { handle(req: Request, body?: ReadableStream<Uint8Array>, requestId?: string): Promise<Response> };
+}
+
+export function createServices({ db, databaseKind, mailer, mediaDir, signingSecret, buildId, uploads }: ServiceDeps) {
+  const repositories = createRepositories(db);
+  const rateLimits = createRateLimitService(repositories);
+  return {
+    catalogue: createCatalogue(repositories),
+    videos: createVideoService(repositories, { mediaDir }),
+    media: createMediaService(repositories),
+    danmaku: createDanmakuService(repositories, rateLimits),
+    comments: createCommentService(repositories),
+    blockLists: createBlockListService(repositories),
+    history: createHistoryService(repositories),
+    follows: createFollowService(repositories),
+    accounts: {
+      ...bindRepositories(repositories, accounts),
+      sendLoginCode: (input: Parameters<typeof accounts.sendLoginCode>[2]) => accounts.sendLoginCode(repositories, mailer, input),
+    },
+    invitations: bindRepositories(repositories, invitations),
+    profiles: bindRepositories(repositories, profiles),
+    credentials: bindRepositories(repositories, credentials),
+    userSettings: bindRepositories(repositories, userSettings),
+    totp: bindRepositories(repositories, totp),
+    secondFactor: bindRepositories(repositories, secondFactor),
+    sessions: {
+      ...bindRepositories(repositories, sessions),
+      viewerFromCookies: (cookieHeader: string | null | undefined) => viewerFromCookies(repositories, cookieHeader),
+    },
+    verification: {
+      send: (input: Parameters<typeof verification.sendVerificationCode>[2]) => verification.sendVerificationCode(repositories, mailer, input),
+    },
+    rateLimits,
+    images: {
+      grant: (origin: string, apiPrefix: string, kind: ImageKind, uid: number) => grantUpload(signingSecret, origin, apiPrefix, kind, uid),
+      readGrant: (query: Record<string, string | undefined>) => readGrant(signingSecret, query),
+      /** Re-encodes and stores an image; a new avatar goes public at once and into the profile review queue. */
+      async store(grant: UploadGrant, data: Uint8Array): Promise<string> {
+        const url = await storeImage(mediaDir, grant.kind, grant.fileName, await processImage(grant.kind, data));
+        if (grant.kind === 'avatar') await profiles.setAvatar(repositories, grant.uid, url);
+        return url;
+      },
+    },
+    uploads,
+    health: {
+      databaseKind,
+      buildId,
+      ping: () => repositories.ping(),
+    },
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

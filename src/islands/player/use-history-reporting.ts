@@ -1,0 +1,51 @@
+import { useEffect, type RefObject } from 'react';
+import { getHistoryAnchor, recordHistory } from '../../lib/api/calls/interaction.ts';
+import type { Translate } from '../../lib/i18n/translate.ts';
+import { anchorToRecord, resumePosition, HISTORY_INTERVAL_MS } from '../../lib/player/resume.ts';
+import { formatTimecode } from '../../lib/player/shortcuts.ts';
+import { showToast } from '../../lib/stores/toast.ts';
+
+/**
+ * Watch history, for members: playback resumes where they left off, and the position is written
+ * as they watch (every HISTORY_INTERVAL_MS while playing, on pause, and with a keepalive request
+ * when the page goes away or is hidden: mobile browsers may discard a hidden page without any pagehide).
+ */
+export function useHistoryReporting(videoRef: RefObject<HTMLVideoElement | null>, videoId: number, member: boolean, t: Translate): void {
+  useEffect(() => {
+    if (!member) return;
+    const v = videoRef.current!;
+    let cancelled = false;
+    void getHistoryAnchor(videoId).then(({ anchor }) => {
+      if (cancelled || anchor === null) return;
+      const apply = () => {
+        const at = resumePosition(anchor, v.duration);
+        if (at === null || v.currentTime > 1) return;
+        v.currentTime = at;
+        showToast({ message: t('player.resumed', { time: formatTimecode(at) }), severity: 'info' });
+      };
+      if (v.readyState >= 1) apply();
+      else v.addEventListener('loadedmetadata', apply, { once: true });
+    }).catch(() => {});
+    let lastRecorded: number | null = null;
+    const record = (keepalive = false) => {
+      const anchor = anchorToRecord(v.currentTime, lastRecorded);
+      if (anchor === null) return;
+      lastRecorded = anchor;
+      void recordHistory(videoId, anchor, { keepalive }).catch(() => {});
+    };
+    const timer = window.setInterval(() => !v.paused && record(), HISTORY_INTERVAL_MS);
+    const onPause = () => record();
+    const onHide = () => record(true);
+    const onVisibility = () => document.visibilityState === 'hidden' && record(true);
+    v.addEventListener('pause', onPause);
+    window.addEventListener('pagehide', onHide);
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      cancelled = true;
+      window.clearInterval(timer);
+      v.removeEventListener('pause', onPause);
+      window.removeEventListener('pagehide', onHide);
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
+  }, [member, videoId]);
+}

@@ -1,0 +1,7 @@
+/** SPEC §7 "Feed" calls (they throw HttpError with the server's code and message). */
+import { call } from '../client.ts';
+
+export const followUser = (followingUid: number) => call('POST feed/following', { followingUid });
+export const unfollowUser = (unfollowingUid: number) => call('POST feed/unfollowing', { unfollowingUid });
+/** A page of the member's feed; `cursor` is the previous page's nextCursor. */
+export const getFeed = (cursor?: string, pageSize = 20) => call('GET feed/videos', { cursor, pageSize });

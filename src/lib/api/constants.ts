@@ -1,0 +1,24 @@
+/**
+ * The contract's plain values (limits, enumerations) without zod, so browser code can import
+ * them without pulling the schema library into its bundle. contract.ts re-exports them.
+ */
+export const TAG_LANGUAGES = ['zhs', 'zht', 'en', 'ja', 'ko', 'vi', 'id', 'fr', 'yue', 'other'] as const;
+export type TagLanguage = (typeof TAG_LANGUAGES)[number];
+export const TAG_NAME_MAX = 30;
+export const MAX_TAGS_PER_VIDEO = 10;
+
+export const VIDEO_CATEGORIES = ['anime', 'music', 'otomad', 'tech', 'design', 'game', 'misc'] as const;
+export type VideoCategory = (typeof VIDEO_CATEGORIES)[number];
+export const COPYRIGHTS = ['original', 'authorized-repost', 'repost'] as const;
+export type Copyright = (typeof COPYRIGHTS)[number];
+export const VIDEO_TITLE_MAX = 80;
+export const VIDEO_DESCRIPTION_MAX = 2000;
+export const MAX_VIDEO_PARTS = 20;
+
+export const DANMAKU_MODES = ['rtl', 'ltr', 'top', 'bottom'] as const;
+export type DanmakuMode = (typeof DANMAKU_MODES)[number];
+export const DANMAKU_SIZES = ['small', 'medium', 'large'] as const;
+export type DanmakuSize = (typeof DANMAKU_SIZES)[number];
+export const DANMAKU_TEXT_MAX = 100;
+/** video/danmaku answers in time segments of this length, so long videos load progressively. */
+export const DANMAKU_SEGMENT_SECONDS = 360;

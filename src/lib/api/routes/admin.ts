@@ -1,0 +1,18 @@
+import { defineRoutes } from '../route.ts';
+import * as C from '../contract.ts';
+import type { FamilyEntry } from './user.ts';
+
+const review = <const D extends FamilyEntry>(summary: string, def: D) => ({ tag: 'admin', summary, permission: 'user.review', ...def }) as const;
+
+/** SPEC §7 "User" and "role management", for root and administrators: profile review, bans and roles. */
+export const adminRoutes = defineRoutes({
+  'GET user/adminGetUserInfo': review('The profile review queue (optionally only profiles changed since their last review).',
+    { query: C.reviewQuery, response: C.reviewQueueResponse, cache: 'no-store' }),
+  'POST user/approveUserInfo': review('Mark a profile reviewed.', { body: C.uidBody, response: C.okResponse }),
+  'POST user/adminClearUserInfo': review('Reset a profile to neutral values (the username stays).', { body: C.uidBody, response: C.okResponse }),
+  'GET user/blocked/info': review('Banned users, most recently changed first.', { query: C.pageQuery, response: C.blockedUsersResponse }),
+  'POST rbac/adminUpdateUserRole': {
+    tag: 'admin', summary: 'Set a user’s roles: root any; an administrator only of users who neither are nor become staff.',
+    permission: 'user.roles', body: C.updateRolesBody, response: C.rolesResponse, errors: ['LAST_ROOT'],
+  },
+});

@@ -1,0 +1,36 @@
+import { defineRoutes } from '../route.ts';
+import * as C from '../contract.ts';
+
+const vote = (summary: string, permission: 'comment.write' | 'comment.retract') =>
+  ({ tag: 'comment', summary, permission, body: C.commentVoteBody, response: C.commentVoteResponse, errors: permission === 'comment.write' ? ['BLOCKED_BY_UPLOADER'] : [] }) as const;
+const removal = (summary: string, permission: 'comment.deleteOwn' | 'comment.deleteAny') =>
+  ({ tag: 'comment', summary, permission, body: C.commentDeleteBody, response: C.okResponse }) as const;
+
+/**
+ * SPEC §7 danmaku and comments beside a video. Writing needs a member in good standing, on a
+ * video they may see whose uploader did not block them.
+ */
+export const interactionRoutes = defineRoutes({
+  'GET video/danmaku': {
+    tag: 'danmaku', summary: 'A video’s danmaku in time order: one segment, or the whole pool; without the senders the viewer blocked. Public pools carry an ETag (304 when unchanged) and may be compressed.',
+    permission: 'catalogue.read', query: C.danmakuQuery, response: C.danmakuListResponse,
+  },
+  'POST video/danmaku/emit': {
+    tag: 'danmaku', summary: 'Send a danmaku (one per 3 s, 20 a minute; past the pool’s cap the oldest make room).',
+    permission: 'danmaku.send', body: C.danmakuEmitBody, response: C.danmakuEmitResponse, errors: ['BLOCKED_BY_UPLOADER'],
+  },
+  'POST video/comment/emit': {
+    tag: 'comment', summary: 'Comment on a video (sanitised HTML; the next floor; 10 a minute).',
+    permission: 'comment.write', body: C.commentEmitBody, response: C.commentEmitResponse, errors: ['BLOCKED_BY_UPLOADER'],
+  },
+  'GET video/comment': {
+    tag: 'comment', summary: 'A page of a video’s comments, newest first, with the viewer’s votes, without what the viewer’s block lists leave out.',
+    permission: 'catalogue.read', query: C.commentListQuery, response: C.commentListResponse, cache: 'private',
+  },
+  'POST video/comment/upvote': vote('Upvote a comment (replaces a downvote).', 'comment.write'),
+  'POST video/comment/downvote': vote('Downvote a comment (replaces an upvote).', 'comment.write'),
+  'DELETE video/comment/upvote/cancel': vote('Take back one’s upvote.', 'comment.retract'),
+  'DELETE video/comment/downvote/cancel': vote('Take back one’s downvote.', 'comment.retract'),
+  'DELETE video/comment/deleteSelfComment': removal('Delete one’s own comment.', 'comment.deleteOwn'),
+  'DELETE video/comment/adminDeleteComment': removal('Delete anyone’s comment (staff).', 'comment.deleteAny'),
+});

@@ -1,0 +1,131 @@
+/**
+ * The policy table: who may do what. The server checks it for every call (the route table names
+ * one action per endpoint; resource rules are checked by the handler once the resource is
+ * loaded), and the browser asks the same `can()` to decide what to show. No role comparison
+ * lives anywhere else.
+ */
+
+export const ROLES = ['root', 'administrator', 'developer', 'user', 'blocked'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Whoever is asking: a logged-in account (any roles), or null for a guest. */
+export interface Actor { uid: number; roles: readonly string[] }
+
+/**
+ * Who may, before any resource is known:
+ * - anyone: guests too;
+ * - signedIn: any logged-in account, blocked ones included (they can still read and clean up);
+ * - member: logged in and not blocked (may write);
+ * - uploader: a member who may upload (every member, or staff only when the site says so);
+ * - staff: root or administrator;
+ * - root: root only.
+ */
+export type Subject = 'anyone' | 'signedIn' | 'member' | 'uploader' | 'staff' | 'root';
+
+/**
+ * What the resource must be, once known: `owner` (the actor's own), `ownerOrStaff`, or
+ * `roleChange` (root may set any roles; an administrator only those of users who neither are
+ * nor become root or administrator), or `signedGrant` (a signed upload address of the image
+ * service, which names its user and expires: whoever holds it may use it, and only it).
+ */
+export type ResourceRule = 'owner' | 'ownerOrStaff' | 'roleChange' | 'signedGrant';
+
+export interface Rule { subject: Subject; resource?: ResourceRule; note: string }
+
+export const POLICY = {
+  // Reading what is public; also the account calls a guest makes (register, log in, recover).
+  'catalogue.read': { subject: 'anyone', note: 'public lists, videos, tags, danmaku, comments, profiles' },
+  'account.guest': { subject: 'anyone', note: 'existence checks, registration, login, password recovery' },
+  'image.upload': { subject: 'anyone', resource: 'signedGrant', note: 'the signed upload URL names the user and expires: it is the permission' },
+  // One's own account.
+  'account.self': { subject: 'signedIn', note: 'own info, settings, second factors, credentials, history' },
+  'invitation.create': { subject: 'member', note: 'new invitation codes (an account old enough)' },
+  'profile.update': { subject: 'member', note: 'own public profile and avatar' },
+  'blockList.edit': { subject: 'member', note: 'add to own block and hide lists' },
+  'blockList.clean': { subject: 'signedIn', note: 'read and remove from own lists, also when banned' },
+  // Following uploaders and reading their feed.
+  'follow.edit': { subject: 'member', note: 'follow a user (not oneself, nor across a block)' },
+  'follow.clean': { subject: 'signedIn', note: 'stop following, also when banned' },
+  'feed.read': { subject: 'signedIn', note: 'own feed of followed uploaders' },
+  // Writing beside a video.
+  'tag.create': { subject: 'member', note: 'new tags' },
+  'danmaku.send': { subject: 'member', note: 'danmaku on a visible video whose uploader did not block the sender' },
+  'comment.write': { subject: 'member', note: 'comments and votes, under the same condition' },
+  'comment.retract': { subject: 'signedIn', note: 'take back own vote' },
+  'comment.deleteOwn': { subject: 'signedIn', resource: 'owner', note: 'delete own comment' },
+  'comment.deleteAny': { subject: 'staff', note: 'delete anyone’s comment' },
+  // Videos.
+  'video.upload': { subject: 'uploader', note: 'resumable uploads, covers, committing a video' },
+  'upload.resume': { subject: 'signedIn', resource: 'owner', note: 'offset, next bytes or removal of own unfinished upload' },
+  'media.status': { subject: 'signedIn', resource: 'owner', note: 'processing state of own uploaded file' },
+  'video.delete': { subject: 'signedIn', resource: 'ownerOrStaff', note: 'delete a video' },
+  'video.review': { subject: 'staff', note: 'review queue, approval' },
+  // Administration.
+  'user.review': { subject: 'staff', note: 'profile review queue, banned users' },
+  'user.roles': { subject: 'staff', resource: 'roleChange', note: 'grant and revoke roles' },
+} as const satisfies Record<string, Rule>;
+
+export type Action = keyof typeof POLICY;
+
+/** Site settings the policy depends on (UPLOAD_ROLE). */
+export interface PolicyContext { whoMayUpload: 'members' | 'staff' }
+const DEFAULT_CONTEXT: PolicyContext = { whoMayUpload: 'members' };
+
+/** The resource a rule looks at: its owner, or for role changes the target's roles now and next. */
+export interface Resource { ownerUid?: number; currentRoles?: readonly string[]; nextRoles?: readonly string[]; signedGrant?: boolean }
+
+export type Refusal = 'UNAUTHORIZED' | 'USER_BLOCKED' | 'FORBIDDEN';
+
+export const isStaff = (actor: Actor | null) => !!actor && (actor.roles.includes('root') || actor.roles.includes('administrator'));
+const isBlocked = (actor: Actor) => actor.roles.includes('blocked');
+const isPrivileged = (roles: readonly string[]) => roles.includes('root') || roles.includes('administrator');
+
+function subjectRefusal(actor: Actor | null, subject: Subject, context: PolicyContext): Refusal | null {
+  if (subject === 'anyone') return null;
+  if (!actor) return 'UNAUTHORIZED';
+  switch (subject) {
+    case 'signedIn': return null;
+    case 'member': return isBlocked(actor) ? 'USER_BLOCKED' : null;
+    case 'uploader':
+      if (isBlocked(actor)) return 'USER_BLOCKED';
+      return context.whoMayUpload === 'staff' && !isStaff(actor) ? 'FORBIDDEN' : null;
+    case 'staff': return isStaff(actor) ? null : 'FORBIDDEN';
+    case 'root': return actor.roles.includes('root') ? null : 'FORBIDDEN';
+  }
+}
+
+function resourceAllows(actor: Actor | null, rule: ResourceRule, resource: Resource): boolean {
+  switch (rule) {
+    case 'owner': return !!actor && resource.ownerUid === actor.uid;
+    case 'ownerOrStaff': return !!actor && (resource.ownerUid === actor.uid || isStaff(actor));
+    case 'signedGrant': return resource.signedGrant === true;
+    case 'roleChange':
+      if (!actor) return false;
+      if (actor.roles.includes('root')) return true;
+      if (!actor.roles.includes('administrator')) return false;
+      return !isPrivileged(resource.currentRoles ?? []) && !isPrivileged(resource.nextRoles ?? []);
+  }
+}
+
+/**
+ * Why the actor may not do this, or null when they may. Without a resource only the subject is
+ * checked (what the route middleware knows); with one, the resource rule too.
+ */
+export function refusal(actor: Actor | null, action: Action, resource?: Resource, context: PolicyContext = DEFAULT_CONTEXT): Refusal | null {
+  const rule: Rule = POLICY[action];
+  const refused = subjectRefusal(actor, rule.subject, context);
+  if (refused || !resource || !rule.resource) return refused;
+  return resourceAllows(actor, rule.resource, resource) ? null : 'FORBIDDEN';
+}
+
+/** May the actor do this (to this resource)? The browser shows controls by it; the server enforces it. */
+export function can(actor: Actor | null, action: Action, resource?: Resource, context?: PolicyContext): boolean {
+  return refusal(actor, action, resource, context) === null;
+}
+
+/** Normalises a requested role set: known roles, no duplicates, and 'blocked' alone. */
+export function normalizeRoles(roles: readonly string[]): Role[] {
+  const known = ROLES.filter((role) => roles.includes(role));
+  if (known.includes('blocked')) return ['blocked'];
+  return known.length ? known : ['user'];
+}

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
+import { ROUTES } from '../../src/lib/api/routes/index.ts';
+import { splitRouteKey } from '../../src/lib/api/route.ts';
+
+describe.each(BACKENDS)('the OpenAPI document on %s', (backend) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(backend);
+  });
+  afterAll(() => server?.close());
+
+  test('lists every endpoint of the route table with its input, its answer and its permission', async () => {
+    const response = await server.api('openapi.json');
+    expect(response.status).toBe(200);
+    const doc = await response.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([{ url: '/api' }]);
+    const operations = Object.entries(doc.paths as Record<string, Record<string, any>>)
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path.slice(1).replace(/\{(\w+)\}/g, ':$1')}`, op })));
+    expect(operations.map((o) => o.key).sort()).toEqual(Object.keys(ROUTES).sort());
+    for (const { key, op } of operations) {
+      expect(op.responses['200'].content['application/json'].schema, key).toBeTypeOf('object');
+      expect(op.description, key).toMatch(/^Permission: `[\w.]+`/);
+    }
+    const emit = operations.find((o) => o.key === 'POST video/danmaku/emit')!.op;
+    expect(emit.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['videoId', 'time', 'text', 'color']));
+    expect(emit.security).toEqual([{ session: [] }]);
+    const search = operations.find((o) => o.key === 'GET video/search')!.op;
+    expect(search.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['keyword', 'page', 'pageSize']));
+    expect(search.security).toBeUndefined();
+  });
+
+  test('is readable as a page without a script', async () => {
+    const response = await server.api('docs');
+    expect(response.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await response.text();
+    expect(html).not.toMatch(/<script/i);
+    for (const key of ['POST video/danmaku/emit', 'GET history/filter']) {
+      const [method, path] = splitRouteKey(key);
+      expect(html).toContain(`${method} /${path}`);
+    }
+  });
+});

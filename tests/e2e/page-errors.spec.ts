@@ -1,0 +1,153 @@
+/**
+ * Every page type loads without a script error: no `pageerror` (an uncaught exception, React's
+ * hydration errors such as #418 among them) and no console message of type 'error' (a failed
+ * request, a logged failure), once the page has hydrated, its late islands included, and its
+ * requests have settled. Each page in the default locale (no prefix) and in English, as a guest
+ * and as a member (the administrator for the administration pages), at the desktop and the phone
+ * width: each width is a fresh load, so a store that differs by breakpoint is hydrated both ways.
+ * Nothing is filtered: an error that is "expected" is a product bug to fix where it is logged.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type APIResponse, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { ADMIN_SETTINGS_PAGES, SETTINGS_PAGES } from '../../src/lib/navigation/routes.ts';
+import { E2E, E2E_BASE_URL, adminRequest, localized, pathOf, publishVideoByApi, signUpByApi, waitForIslands, waitForShell, type LocaleCode } from './helpers.ts';
+
+test.describe.configure({ timeout: 60_000 });
+
+type Role = 'guest' | 'member' | 'admin';
+
+/**
+ * One approved video (with a comment), its uploader, a member who watched it (a different user,
+ * so the user page offers "Block" and "Hide") and the administrator's session. Kept in the e2e
+ * server's folder for the server's life: a failed test restarts the worker, and signing up and
+ * logging in again for each would soon meet the rate limits.
+ */
+interface Fixture { uploaderUid: number; videoId: number; memberUid: number; memberCookies: Cookie[]; adminCookies: Cookie[] }
+type Cookie = Awaited<ReturnType<BrowserContext['cookies']>>[number];
+const FIXTURE_FILE = join(E2E, 'page-errors-fixture.json');
+let fixture: Fixture;
+
+test.beforeAll(async ({ browser }: { browser: Browser }) => {
+  test.setTimeout(120_000);
+  if (existsSync(FIXTURE_FILE)) {
+    fixture = JSON.parse(readFileSync(FIXTURE_FILE, 'utf8')) as Fixture;
+    return;
+  }
+  const uploader = await (await browser.newContext()).newPage();
+  const { uid: uploaderUid } = await signUpByApi(uploader, 'Errorless');
+  const { videoId } = await publishVideoByApi(uploader, { title: 'A page without errors', seconds: 4 });
+  await expectOk(uploader.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, { data: { videoId, text: 'First!' } }));
+  await uploader.context().close();
+
+  // The member has a watch history, so /history shows a day with a card rather than the empty state.
+  const member = await (await browser.newContext()).newPage();
+  const { uid: memberUid } = await signUpByApi(member, 'Watcher');
+  await expectOk(member.request.post(`${E2E_BASE_URL}/api/history/record`, { data: { videoId, anchor: 2 } }));
+  const memberCookies = await member.context().cookies();
+  await member.context().close();
+
+  const adminCookies = (await (await adminRequest()).storageState()).cookies;
+  fixture = { uploaderUid, videoId, memberUid, memberCookies, adminCookies };
+  writeFileSync(FIXTURE_FILE, JSON.stringify(fixture));
+});
+
+async function expectOk(response: Promise<APIResponse>): Promise<void> {
+  const answer = await response;
+  expect(answer.ok(), `${answer.url()} answered ${answer.status()}`).toBe(true);
+}
+
+/** landsOn: where the page sends the browser on by itself (a route without the locale prefix). */
+interface PageType { name: string; route: () => string; roles: Role[]; landsOn?: (role: Role) => string | undefined }
+const everyone: Role[] = ['guest', 'member'];
+
+const PAGES: PageType[] = [
+  { name: 'home', route: () => '/', roles: everyone },
+  { name: 'category', route: () => '/category', roles: everyone },
+  { name: 'category (anime)', route: () => '/category?category=anime', roles: everyone },
+  { name: 'search', route: () => '/search', roles: everyone },
+  { name: 'search (keyword)', route: () => `/search?keyword=${encodeURIComponent('without errors')}`, roles: everyone },
+  { name: 'video', route: () => `/video/kv${fixture.videoId}`, roles: everyone },
+  { name: 'user', route: () => `/user/${fixture.uploaderUid}`, roles: everyone },
+  { name: 'own user page', route: () => '/user', roles: everyone, landsOn: (role) => (role === 'member' ? `/user/${fixture.memberUid}` : undefined) },
+  { name: 'following feed', route: () => '/feed/following', roles: everyone },
+  { name: 'welcome', route: () => '/welcome', roles: everyone },
+  { name: 'coming-soon section', route: () => '/audio', roles: everyone },
+  { name: 'upload', route: () => '/upload', roles: everyone },
+  { name: 'history', route: () => '/history', roles: everyone },
+  // A new browser has no last settings page and no page settings was opened from.
+  { name: 'settings', route: () => '/settings', roles: everyone, landsOn: () => '/settings/appearance' },
+  { name: 'settings exit', route: () => '/settings/exit', roles: everyone, landsOn: () => '/' },
+  ...SETTINGS_PAGES.map((p): PageType => ({
+    name: `settings/${p}`,
+    route: () => `/settings/${p}`,
+    // Others than staff are sent from the administration pages to /settings/appearance (tested above).
+    roles: ADMIN_SETTINGS_PAGES.includes(p) ? ['admin'] : everyone,
+  })),
+];
+
+/** Two languages, each at one width (the default language on a desktop, English on a phone): both
+ * layouts and both catalogs are hydrated on every page type, in half the loads of every pairing. */
+const LOCALES: Array<{ locale: LocaleCode; size: { width: number; height: number } }> = [
+  { locale: 'zhs', size: { width: 1280, height: 800 } },
+  { locale: 'en', size: { width: 375, height: 800 } },
+];
+
+/** Every uncaught exception and console error of the page, from now on. */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror at ${page.url()}: ${error.stack ?? error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console.error at ${page.url()}: ${message.text()} (${message.location().url})`);
+  });
+  return errors;
+}
+
+/** Counts the page's requests in flight, so a test can wait until none is. */
+function trackRequests(page: Page): () => number {
+  const pending = new Set<object>();
+  page.on('request', (r) => pending.add(r));
+  page.on('requestfinished', (r) => pending.delete(r));
+  page.on('requestfailed', (r) => pending.delete(r));
+  return () => pending.size;
+}
+
+/**
+ * Loaded, hydrated (the islands that wait to be seen scrolled into view first) and quiet: no
+ * request in flight for half a second, so what the islands fetched has answered and been shown.
+ */
+async function settle(page: Page, inFlight: () => number): Promise<void> {
+  await page.waitForLoadState('load');
+  await waitForShell(page);
+  await waitForIslands(page);
+  for (const island of await page.locator('astro-island[client="visible"]').all()) await island.scrollIntoViewIfNeeded();
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0, { timeout: 10_000 });
+  let quietSince = 0;
+  await expect.poll(() => {
+    if (inFlight() > 0) quietSince = 0;
+    else quietSince ||= Date.now();
+    return quietSince > 0 && Date.now() - quietSince >= 500;
+  }, { timeout: 15_000, intervals: [100] }).toBe(true);
+}
+
+async function logIn(page: Page, role: Role): Promise<void> {
+  if (role !== 'guest') await page.context().addCookies(role === 'member' ? fixture.memberCookies : fixture.adminCookies);
+}
+
+for (const { locale, size } of LOCALES) {
+  for (const { name, route, roles, landsOn } of PAGES) {
+    for (const role of roles) {
+      test(`${name} (${locale}, ${role}) loads without errors`, async ({ page }) => {
+        await logIn(page, role);
+        const inFlight = trackRequests(page);
+        const errors = collectErrors(page);
+        await page.setViewportSize(size);
+        await page.goto(localized(route(), locale));
+        const target = landsOn?.(role);
+        if (target) await expect.poll(() => pathOf(page)).toBe(localized(target, locale));
+        await settle(page, inFlight);
+        expect(errors).toEqual([]);
+      });
+    }
+  }
+}
