@@ -13,7 +13,9 @@ export default defineConfig({
   outputDir: 'test-results',
   fullyParallel: false,
   workers: 2,
-  retries: 0,
+  // In CI a failed test runs once more: one that passes then is reported by name as passing only
+  // on retry (scripts/test.ts), a timing defect to fix, while a real failure still fails twice.
+  retries: process.env.CI ? 1 : 0,
   forbidOnly: !!process.env.CI,
   reporter: 'list',
   // Whole flows (sign up, upload, review) on a 2-core machine that may be busy with other work:

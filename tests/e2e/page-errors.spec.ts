@@ -96,7 +96,9 @@ const LOCALES: Array<{ locale: LocaleCode; size: { width: number; height: number
 /** Every uncaught exception and console error of the page, from now on. */
 function collectErrors(page: Page): string[] {
   const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(`pageerror at ${page.url()}: ${error.stack ?? error.message}`));
+  // An error raised by the browser itself (a failed fetch, a module that did not load) has no
+  // stack frames, and then Playwright's stack is empty: the name and message are always kept.
+  page.on('pageerror', (error) => errors.push(`pageerror at ${page.url()}: ${error.name}: ${error.message}${error.stack ? `\n${error.stack}` : ''}`));
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console.error at ${page.url()}: ${message.text()} (${message.location().url})`);
   });

@@ -11,6 +11,7 @@ import type { Messages } from '../../lib/i18n/translate.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useSelfUser } from '../use-self-user.ts';
 import { useAction } from './use-action.ts';
+import FormFields from './FormFields.tsx';
 import './block-and-hide.css';
 
 const TABS: BlockListType[] = ['block', 'hide', 'tag', 'keyword', 'regex'];
@@ -29,7 +30,7 @@ export default function BlockAndHide({ locale, messages }: { locale: Locale; mes
   const [page, setPage] = useState(1);
   const [input, setInput] = useState('');
   const [tagResults, setTagResults] = useState<Tag[] | null>(null);
-  const { busy, error, run, setError } = useAction(t('api.internal'));
+  const { busy, ready, error, run, setError } = useAction(t('api.internal'));
   const date = (ms: number) => new Date(ms).toLocaleDateString(LOCALE_INFO[locale].htmlLang);
   const limit = BLOCK_LIST_LIMITS[tab];
   const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
@@ -99,12 +100,14 @@ export default function BlockAndHide({ locale, messages }: { locale: Locale; mes
       <div id="block-panel" role="tabpanel" aria-labelledby={`block-tab-${tab}`} className="block-panel">
         <p className="field-hint">{t(`blockLists.explain.${tab}`)}</p>
         <form className="block-add" onSubmit={submit}>
+          <FormFields ready={ready}>
           <label className="field">
             <span className="field-label">{field.label}</span>
             <input name="value" value={input} onChange={(e) => setInput(e.target.value)} autoComplete="off" spellCheck={false} required
               inputMode={'inputMode' in field ? field.inputMode : undefined} pattern={'pattern' in field ? field.pattern : undefined} maxLength={field.maxLength} />
           </label>
           <button type="submit" className="button" disabled={busy || count >= limit}>{t(tab === 'tag' ? 'blockLists.findTag' : 'blockLists.add')}</button>
+          </FormFields>
         </form>
         <p className="block-usage" data-block-usage>{t('blockLists.usage', { count, limit })}</p>
         {error && <p className="auth-error" role="alert" data-block-error>{error}</p>}

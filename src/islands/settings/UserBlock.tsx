@@ -5,6 +5,7 @@ import { parseUid } from '../../lib/validation/ids.ts';
 import { localizePath, LOCALE_INFO, type Locale } from '../../lib/i18n/locales.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useAction, FormError } from './use-action.ts';
+import FormFields from './FormFields.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import type { ApiOutput } from '../../lib/api/client.ts';
 
@@ -15,7 +16,7 @@ export default function UserBlock({ locale, messages }: { locale: Locale; messag
   const t = useIslandTranslation(locale, messages);
   const [uidInput, setUidInput] = useState('');
   const [banned, setBanned] = useState<Banned>([]);
-  const { busy, error, run } = useAction(t('api.internal'));
+  const { busy, ready, error, run } = useAction(t('api.internal'));
   const load = async () => setBanned((await getBlockedUsers(1, 100)).result);
   useEffect(() => void run(load), []);
 
@@ -39,9 +40,11 @@ export default function UserBlock({ locale, messages }: { locale: Locale; messag
   return (
     <section className="card admin-list" data-user-block>
       <form className="code-row" onSubmit={ban}>
+        <FormFields ready={ready}>
         <label className="field"><span className="field-label">{t('admin.banUid')}</span>
           <input name="uid" inputMode="numeric" required value={uidInput} onChange={(e) => setUidInput(e.target.value)} /></label>
         <button type="submit" className="button" disabled={busy}>{t('admin.ban')}</button>
+        </FormFields>
       </form>
       {error && <p className="auth-error" role="alert">{error}</p>}
       {banned.length === 0 && <p className="field-hint">{t('admin.noBanned')}</p>}

@@ -28,5 +28,6 @@ export function useAction(fallbackMessage: string) {
       setBusy(false);
     }
   };
-  return { busy: busy || !hydrated, error, run, setError };
+  // `ready`: the island has hydrated, so its fields may take typing (see FormFields).
+  return { busy: busy || !hydrated, ready: hydrated, error, run, setError };
 }

@@ -2,6 +2,7 @@ import { map } from 'nanostores';
 import type { SelfUserInfo } from '../api/contract.ts';
 import { getSelf, logout as logoutCall, checkToken } from '../api/calls/user.ts';
 import { $appSettings } from './app-settings.ts';
+import { HttpError } from '../api/http.ts';
 
 /** The self user info store of SPEC §3/§4, shared by every island and the shell. */
 export interface SelfUserState {
@@ -21,15 +22,20 @@ function clearLogin(): void {
   $selfUser.set({ ...$selfUser.get(), isLogined: false, userInfo: null });
 }
 
-/** A successful self-info fetch logs in; a failed one logs out (SPEC §4). */
+/**
+ * A successful self-info fetch logs in; one the server refuses logs out (SPEC §4). A request
+ * that never got an answer (offline, the page being left) only shows the visitor as a guest
+ * here: ending the session on the server for it would log them out of every tab.
+ */
 export async function fetchSelfUser(): Promise<SelfUserInfo | null> {
   try {
     const { result } = await getSelf();
     $appSettings.setKey('authenticatorType', result.authenticatorType);
     $selfUser.set({ ...$selfUser.get(), isLogined: true, userInfo: result, isEffectiveCheckOnce: true });
     return result;
-  } catch {
-    await logoutSelfUser();
+  } catch (error) {
+    if (error instanceof HttpError) await logoutSelfUser();
+    else clearLogin();
     $selfUser.setKey('isEffectiveCheckOnce', true);
     return null;
   }
