@@ -1,3 +1,4 @@
+import { readProxyHops, readPublicSiteUrl, type ProxySettings } from './http/public-origin.ts';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { readRuntimeConfig, type RuntimeConfig } from '../src/lib/config.ts';
@@ -19,8 +20,8 @@ export interface ServerConfig {
   distDir: string;
   /** Serve the site from this process; false runs the API alone. */
   serveSite: boolean;
-  /** Trust X-Forwarded-* headers (behind a proxy or CDN). */
-  trustProxy: boolean;
+  /** The public address and the proxies in front (PUBLIC_SITE_URL, TRUST_PROXY): see server/http/public-origin.ts. */
+  proxy: ProxySettings;
   /** nodemailer SMTP URL; unset writes mails to the outbox folder. */
   smtpUrl?: string;
   mailFrom: string;
@@ -89,7 +90,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     corsOrigins: (env.CORS_ORIGINS || '').split(',').map((s) => s.trim()).filter(Boolean),
     distDir: resolve(env.DIST_DIR || 'dist'),
     serveSite: env.SERVE_SITE !== '0',
-    trustProxy: env.TRUST_PROXY === '1',
+    proxy: { publicSiteUrl: readPublicSiteUrl(env.PUBLIC_SITE_URL), proxyHops: readProxyHops(env.TRUST_PROXY) },
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Kiraboshi <no-reply@kiraboshi.localhost>',
     // Mails of an in-memory instance go to a throwaway folder.

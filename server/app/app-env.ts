@@ -6,7 +6,7 @@ import type { Services } from '../services/index.ts';
 /** What the API app is built from: the services of the composition root, a logger and settings. */
 export interface AppDeps {
   logger: Logger;
-  config: Pick<ServerConfig, 'corsOrigins' | 'checkResponses' | 'runtime' | 'trustProxy' | 'whoMayUpload'>;
+  config: Pick<ServerConfig, 'corsOrigins' | 'checkResponses' | 'runtime' | 'proxy' | 'whoMayUpload'>;
   services: Services;
 }
 

@@ -1,10 +1,11 @@
+import { publicOrigin } from '../http/public-origin.ts';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { randomUUID } from 'node:crypto';
 import type { ApiErrorBody } from '../../src/lib/api/contract.ts';
 import { errorAnswer } from './errors.ts';
 import { DomainError } from '../domain/errors.ts';
-import { mountRoutes } from './mount-routes.ts';
+import { mountMethodRefusals, mountRoutes } from './mount-routes.ts';
 import { allHandlers } from './handlers/index.ts';
 import { tusAnswer } from './handlers/upload.ts';
 import { HTTPException } from 'hono/http-exception';
@@ -58,7 +59,7 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
   app.use('*', async (c, next) => {
     if (STATE_CHANGING.has(c.req.method)) {
       const origin = c.req.header('origin');
-      if (origin && origin !== new URL(c.req.url).origin && !deps.config.corsOrigins.includes(origin)) {
+      if (origin && origin !== publicOrigin(c.req.url, (name) => c.req.header(name), deps.config.proxy) && !deps.config.corsOrigins.includes(origin)) {
         throw new DomainError('ORIGIN_REFUSED');
       }
     }
@@ -66,12 +67,13 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   mountRoutes(app, allHandlers, {
-    services, apiPrefix, trustProxy: deps.config.trustProxy,
+    services, apiPrefix, proxy: deps.config.proxy,
     policy: { whoMayUpload: deps.config.whoMayUpload },
     checkResponses: deps.config.checkResponses,
   });
   // tus discovery (OPTIONS without an Origin: a browser's preflight is answered by CORS above).
   app.on('OPTIONS', ['/video/tus', '/video/tus/:uploadId'], (c) => tusAnswer(services, c));
+  mountMethodRefusals(app, { '/video/tus': ['OPTIONS'], '/video/tus/:uploadId': ['OPTIONS'] });
 
   app.notFound(() => {
     throw new DomainError('ROUTE_NOT_FOUND');

@@ -3,6 +3,7 @@
  * the rate limits, the input (Hono's validator with the entry's schema), then the handler, whose
  * answer is checked against the response schema in development and tests, and the cache rule.
  */
+import { clientAddress, isPublicHttps, publicOrigin, type ProxySettings } from '../http/public-origin.ts';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
 import { bodyLimit } from 'hono/body-limit';
@@ -64,7 +65,7 @@ export interface MountOptions {
   policy: PolicyContext;
   /** Check each answer against its response schema (development and tests): a mismatch is a 500. */
   checkResponses: boolean;
-  trustProxy: boolean;
+  proxy: ProxySettings;
   apiPrefix: string;
 }
 
@@ -85,18 +86,11 @@ function parseWith(schema: z.ZodType, value: unknown) {
 }
 
 /** The caller's address (the proxy's header only when it is trusted). */
-export function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
-  const forwarded = trustProxy ? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
-  return forwarded || (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress || 'unknown';
+export function clientIp(c: Context<AppEnv>, proxy: ProxySettings): string {
+  const socket = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket;
+  return clientAddress(c.req.header('x-forwarded-for'), socket?.remoteAddress, proxy);
 }
 
-function publicOrigin(c: Context<AppEnv>, trustProxy: boolean): string {
-  const url = new URL(c.req.url);
-  if (!trustProxy) return url.origin;
-  const host = c.req.header('x-forwarded-host') ?? url.host;
-  const proto = c.req.header('x-forwarded-proto') ?? url.protocol.replace(':', '');
-  return `${proto}://${host}`;
-}
 
 /** The request's viewer, looked up once. */
 export function viewerOf(c: Context<AppEnv>, services: Services): Promise<Viewer | null> {
@@ -147,7 +141,7 @@ function guard(def: RouteDef, options: MountOptions): MiddlewareHandler<AppEnv> 
     const viewer = needsViewer ? await viewerOf(c, options.services) : null;
     const refused = refusal(viewer, def.permission, undefined, options.policy);
     if (refused) throw new DomainError(refused);
-    const ip = clientIp(c, options.trustProxy);
+    const ip = clientIp(c, options.proxy);
     for (const rule of def.rateLimits ?? []) await options.services.rateLimits.hit(rule.limit, rule.by === 'ip' ? ip : viewer!.uid);
     await next();
   };
@@ -171,11 +165,11 @@ function routeHandler(key: ApiRoute, def: RouteDef, handler: Handler<ApiRoute>, 
         if (why) throw new DomainError(why);
       },
       // Read from the request only by the handlers that ask: most never do (a danmaku read is hot).
-      get ip() { return clientIp(c, options.trustProxy); },
+      get ip() { return clientIp(c, options.proxy); },
       get locale() { return requestLocale(c.req.raw.headers) as CatalogLocale; },
-      get origin() { return publicOrigin(c, options.trustProxy); },
+      get origin() { return publicOrigin(c.req.url, (name) => c.req.header(name), options.proxy); },
       apiPrefix: options.apiPrefix,
-      get secure() { return (options.trustProxy && c.req.header('x-forwarded-proto') === 'https') || new URL(c.req.url).protocol === 'https:'; },
+      get secure() { return isPublicHttps(c.req.url, (name) => c.req.header(name), options.proxy); },
       get sessionToken() { return getCookie(c, SESSION_COOKIE_TOKEN); },
       logger: c.get('logger'),
       cache: (rule) => { cacheRule = rule; },
@@ -214,5 +208,32 @@ export function mountRoutes(app: Hono<AppEnv>, handlers: AllHandlers, options: M
     if (def.raw === 'multipart') steps.push(limitBody(def.maxBodyBytes ?? MAX_JSON_BODY_BYTES));
     steps.push(routeHandler(key, def, handler, options));
     app.on(method, `/${path}`, ...(steps as [MiddlewareHandler<AppEnv>]));
+  }
+}
+
+/**
+ * A path of the route table asked with a method it does not take answers 405 with the methods it
+ * does (Allow), rather than 404: `GET user/logout`, now a POST, is refused this way. Mounted after
+ * every route, so it only sees what nothing else took.
+ */
+export function mountMethodRefusals(app: Hono<AppEnv>, extra: Record<string, string[]> = {}): void {
+  const methodsByPath = new Map<string, Set<string>>();
+  const add = (path: string, method: string) => {
+    const methods = methodsByPath.get(path) ?? new Set<string>();
+    methods.add(method);
+    if (method === 'GET') methods.add('HEAD');
+    methodsByPath.set(path, methods);
+  };
+  for (const key of Object.keys(ROUTES) as ApiRoute[]) {
+    const [method, path] = splitRouteKey(key);
+    add(`/${path}`, method);
+  }
+  for (const [path, methods] of Object.entries(extra)) methods.forEach((method) => add(path, method));
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...methods].join(', ');
+    app.all(path, (c) => {
+      c.header('Allow', allow);
+      throw new DomainError('METHOD_NOT_ALLOWED');
+    });
   }
 }

@@ -6,6 +6,9 @@ import type { Logger } from '../logger.ts';
 import type { SiteLocals } from './locals.ts';
 import { decideNavigation } from './navigation.ts';
 import { createStaticFiles } from './static-files.ts';
+import { publicOrigin } from '../http/public-origin.ts';
+
+const firstHeader = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void>;
 
@@ -20,12 +23,15 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
 
   return async function handleSite(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const secure = config.trustProxy ? req.headers['x-forwarded-proto'] === 'https' : 'encrypted' in req.socket;
+    const header = (name: string) => firstHeader(req.headers[name]);
+    const requestUrl = `${'encrypted' in req.socket ? 'https' : 'http'}://${req.headers.host || 'localhost'}${url.pathname}`;
+    const origin = publicOrigin(requestUrl, header, config.proxy);
+    const secure = origin.startsWith('https:');
     const decision = decideNavigation(
       {
         pathname: url.pathname,
         search: url.search,
-        host: String((config.trustProxy && req.headers['x-forwarded-host']) || req.headers.host || ''),
+        host: new URL(origin).host,
         cookieHeader: req.headers.cookie,
         acceptLanguage: req.headers['accept-language'],
         secure,
@@ -44,6 +50,6 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
       if (error) logger.error('page rendering failed', { err: error, path: url.pathname });
       if (!res.headersSent) res.writeHead(error ? 500 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end(error ? 'Internal Server Error' : `Page Not Found: ${url.pathname}`);
-    }, { site: locals, requestPath: url.pathname });
+    }, { site: locals, requestPath: url.pathname, publicOrigin: origin });
   };
 }

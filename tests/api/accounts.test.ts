@@ -170,7 +170,9 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     expect(second).not.toBe(first);
     expect((await call('user/check', { cookie: first })).json.userTokenOk).toBe(false);
     expect((await call('user/check', { cookie: second })).json.userTokenOk).toBe(true);
-    const logout = await call('user/logout', { cookie: second });
+    expect((await call('user/logout', { cookie: second })).status).toBe(405); // a GET cannot log out
+    expect((await call('user/check', { cookie: second })).json.userTokenOk).toBe(true);
+    const logout = await call('user/logout', { method: 'POST', cookie: second });
     expect(logout.headers.getSetCookie().every((c) => c.includes('Max-Age=0'))).toBe(true);
     expect((await call('user/check', { cookie: second })).json.userTokenOk).toBe(false);
     expect((await call('user/self', { method: 'POST', cookie: second })).status).toBe(401);

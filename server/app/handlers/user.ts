@@ -83,7 +83,7 @@ export const userHandlers: HandlerSet<'user/'> = {
     const uid = await services.accounts.uidByEmail(email);
     return { success: true, ...(uid ? await services.secondFactor.secondFactorStatus(uid) : NO_SECOND_FACTOR) };
   },
-  'GET user/logout': async (_input, ctx) => {
+  'POST user/logout': async (_input, ctx) => {
     await ctx.services.sessions.revokeSession(ctx.sessionToken);
     for (const cookie of clearedSessionCookies(ctx.secure)) ctx.header('Set-Cookie', cookie, true);
     return OK;

@@ -34,7 +34,7 @@ export const login = (body: ApiInput<'POST user/login'>) => call('POST user/logi
 export const register = (body: ApiInput<'POST user/registering'>) => call('POST user/registering', body);
 export const requestRegistrationCode = (email: string, clientLanguage?: string) =>
   call('POST user/requestSendVerificationCode', { email, clientLanguage: clientLanguage as ClientLanguage });
-export const logout = () => call('GET user/logout');
+export const logout = () => call('POST user/logout');
 export const checkToken = () => call('GET user/check');
 export const getSelf = () => call('POST user/self');
 export const checkUsername = (username: string) => call('GET user/checkUsername', { username });

@@ -35,7 +35,7 @@ export const userRoutes = defineRoutes({
     { body: C.sendLoginCodeBody, response: C.codeSentResponse, rateLimits: perIp('loginPerIp'), errors: ['INVALID_CREDENTIALS', ...MAILING_ERRORS] }),
   'GET user/checkUserHave2FAByEmail': guest('Which second factor the account of an address has (none for an unknown address).',
     { query: C.emailQuery, response: C.have2FAResponse, rateLimits: perIp('lookupPerIp') }),
-  'GET user/logout': guest('End this browser’s session and clear its cookies.', { response: C.okResponse }),
+  'POST user/logout': guest('End this browser’s session and clear its cookies (a POST, so that no link or image on another site can).', { response: C.okResponse }),
   'GET user/check': guest('Whether the session cookies are valid.', { response: C.checkResponse, cache: 'no-store' }),
   'POST user/requestSendForgotPasswordVerificationCode': guest('Mail a password reset code; the answer is the same whether or not the address has an account.',
     { body: C.requestCodeBody, response: C.codeSentResponse, rateLimits: perIp('codePerIp'), errors: MAILING_ERRORS }),

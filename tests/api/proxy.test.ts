@@ -1,0 +1,128 @@
+/**
+ * Behind a TLS-terminating proxy (nginx, Caddy, a CDN): the process sees plain http from the
+ * proxy, with the visitor's scheme, host and address in X-Forwarded-* headers. Logging in must
+ * work, cookies must be Secure, foreign origins still refused, and the visitor's address must be
+ * the one the proxy saw, not one the visitor wrote.
+ */
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
+import { createRepositories } from '../../server/repositories/index.ts';
+import { insertAccount } from '../../server/services/accounts.ts';
+import { clientAddress, publicOrigin, readProxyHops, readPublicSiteUrl } from '../../server/http/public-origin.ts';
+
+const PASSWORD = 'proxy password 1';
+const BEHIND_TLS = { Host: 'kira.example', 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '203.0.113.7' };
+
+/**
+ * A request as the proxy forwards it: fetch() would not send our Host header (the proxy passes the
+ * visitor's, as nginx's `proxy_set_header Host $host` does), so this goes through node:http.
+ */
+function viaProxy(server: TestServer, path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; json: any }>((resolve, reject) => {
+    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+    const req = request(`${server.baseUrl}/api/${path}`, {
+      method: init.method ?? 'GET',
+      headers: { ...(body ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
+    }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, headers: res.headers, json: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const login = (server: TestServer, headers: Record<string, string>) =>
+  viaProxy(server, 'user/login', { method: 'POST', headers, body: { email: 'proxied@example.com', password: PASSWORD } });
+const cookieOf = (answer: { headers: IncomingHttpHeaders }) => (answer.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
+
+describe.each(BACKENDS)('behind a TLS proxy on %s', (backend) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(backend, { env: { TRUST_PROXY: '1' } });
+    await insertAccount(createRepositories(server.db), { email: 'proxied@example.com', password: PASSWORD, username: 'Proxied' });
+  });
+  afterAll(() => server.close());
+
+  it('logs in from the public https origin, with Secure cookies, and logs out by POST only', async () => {
+    const answer = await login(server, { ...BEHIND_TLS, Origin: 'https://kira.example' });
+    expect(answer.status).toBe(200);
+    const cookies = answer.headers['set-cookie'] ?? [];
+    expect(cookies.length).toBeGreaterThan(0);
+    expect(cookies.every((c) => /;\s*Secure/i.test(c))).toBe(true);
+    const cookie = cookieOf(answer);
+    const sessionValid = async () => (await viaProxy(server, 'user/check', { headers: { ...BEHIND_TLS, Cookie: cookie } })).json.userTokenOk;
+
+    // An <img> or link on another site cannot log the member out: the GET is refused.
+    const byGet = await viaProxy(server, 'user/logout', { headers: { ...BEHIND_TLS, Cookie: cookie, 'Accept-Language': 'en' } });
+    expect(byGet.status).toBe(405);
+    expect(byGet.headers.allow).toBe('POST');
+    expect(byGet.json).toMatchObject({ success: false, code: 'METHOD_NOT_ALLOWED', message: 'This API call does not take this request method.' });
+    expect(await sessionValid()).toBe(true);
+
+    // Nor can a form on another origin post it.
+    const foreign = await viaProxy(server, 'user/logout', { method: 'POST', headers: { ...BEHIND_TLS, Cookie: cookie, Origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.json.code).toBe('ORIGIN_REFUSED');
+
+    const byPost = await viaProxy(server, 'user/logout', { method: 'POST', headers: { ...BEHIND_TLS, Cookie: cookie, Origin: 'https://kira.example' } });
+    expect(byPost.status).toBe(200);
+    expect(await sessionValid()).toBe(false);
+  });
+
+  it('refuses a foreign origin, and the plain-http origin the proxy hides', async () => {
+    for (const origin of ['https://evil.example', 'http://kira.example']) {
+      const answer = await login(server, { ...BEHIND_TLS, Origin: origin });
+      expect(answer.status).toBe(403);
+      expect(answer.json.code).toBe('ORIGIN_REFUSED');
+    }
+  });
+
+  it('takes the signed upload address from the public origin', async () => {
+    const cookie = cookieOf(await login(server, { ...BEHIND_TLS, Origin: 'https://kira.example' }));
+    const grant = (await viaProxy(server, 'user/avatar/preUpload', { headers: { ...BEHIND_TLS, Cookie: cookie } })).json;
+    expect(grant.result.signedUrl).toMatch(/^https:\/\/kira\.example\//);
+  });
+});
+
+describe.each(BACKENDS)('PUBLIC_SITE_URL on %s', (backend) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(backend, { env: { PUBLIC_SITE_URL: 'https://kira.example' } });
+    await insertAccount(createRepositories(server.db), { email: 'proxied@example.com', password: PASSWORD, username: 'Proxied' });
+  });
+  afterAll(() => server.close());
+
+  it('is the only origin trusted, whatever forwarded headers say', async () => {
+    expect((await login(server, { Origin: 'https://kira.example' })).status).toBe(200);
+    const spoofed = await login(server, { Origin: 'https://evil.example', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' });
+    expect(spoofed.status).toBe(403);
+  });
+});
+
+describe('the public origin and the visitor’s address', () => {
+  const headers = (values: Record<string, string>) => (name: string) => values[name];
+  it('trust forwarded headers only with proxies configured', () => {
+    const forwarded = headers({ 'x-forwarded-proto': 'https', 'x-forwarded-host': 'kira.example' });
+    expect(publicOrigin('http://127.0.0.1:3000/api/x', forwarded, { proxyHops: 0 })).toBe('http://127.0.0.1:3000');
+    expect(publicOrigin('http://127.0.0.1:3000/api/x', forwarded, { proxyHops: 1 })).toBe('https://kira.example');
+    expect(publicOrigin('http://127.0.0.1:3000/api/x', headers({ 'x-forwarded-proto': 'gopher' }), { proxyHops: 1 })).toBe('http://127.0.0.1:3000');
+    expect(publicOrigin('http://127.0.0.1:3000/api/x', forwarded, { proxyHops: 1, publicSiteUrl: 'https://site.example' })).toBe('https://site.example');
+  });
+  it('take the address the nearest trusted proxy saw, not one the visitor wrote', () => {
+    // The visitor sent "X-Forwarded-For: 1.1.1.1"; the proxy appended the address it saw.
+    expect(clientAddress('1.1.1.1, 203.0.113.7', '10.0.0.2', { proxyHops: 1 })).toBe('203.0.113.7');
+    expect(clientAddress('1.1.1.1, 203.0.113.7, 10.0.0.9', '10.0.0.2', { proxyHops: 2 })).toBe('203.0.113.7');
+    expect(clientAddress('1.1.1.1', '10.0.0.2', { proxyHops: 0 })).toBe('10.0.0.2');
+    expect(clientAddress(undefined, '10.0.0.2', { proxyHops: 1 })).toBe('10.0.0.2');
+  });
+  it('refuse settings that are not what they should be', () => {
+    expect(readPublicSiteUrl('https://kira.example/')).toBe('https://kira.example');
+    expect(() => readPublicSiteUrl('https://kira.example/app')).toThrow(/PUBLIC_SITE_URL/);
+    expect(() => readPublicSiteUrl('kira.example')).toThrow(/PUBLIC_SITE_URL/);
+    expect(readProxyHops(undefined)).toBe(0);
+    expect(readProxyHops('2')).toBe(2);
+    expect(() => readProxyHops('yes')).toThrow(/TRUST_PROXY/);
+  });
+});
