@@ -48,6 +48,13 @@ describe.each(BACKENDS)('avatars through the image service on %s', (backend) => 
     expect([meta.format, meta.width, meta.height, meta.exif]).toEqual(['webp', 256, 256, undefined]);
     const info = (await (await server.api(`user/info?uid=${me.uid}`)).json()) as { result: { avatar: string } };
     expect(info.result.avatar).toBe(url);
+
+    // The signed link is good for one picture: a second upload through it is refused, and the
+    // first picture stays.
+    const again = await upload(result.signedUrl, new Blob([new Uint8Array(await photoWithExif())], { type: 'image/jpeg' }));
+    expect(again.status).toBe(403);
+    expect(((await again.json()) as { code: string }).code).toBe('UPLOAD_EXPIRED');
+    expect((await fetch(server.baseUrl + url)).status).toBe(200);
   });
 
   it('refuses non-images, oversized files, tampered and reused-for-another-user links', async () => {

@@ -99,6 +99,11 @@ describe.each(BACKENDS)('the catalogue on %s', (backend) => {
     const watch = async (cookie?: string) => (await server.api('video/watch', json({ videoId }, cookie))).json();
     expect(await watch()).toMatchObject({ counted: true, watchedCount: 1 });
     expect(await watch()).toMatchObject({ counted: false, watchedCount: 1 });
+    // A guest cannot count again by changing what the browser says of itself.
+    for (let i = 0; i < 30; i++) {
+      const answer = await server.api('video/watch', { ...json({ videoId }), headers: { 'Content-Type': 'application/json', 'User-Agent': `Browser/${i}`, Cookie: `viewer=${i}` } });
+      expect(await answer.json()).toMatchObject({ counted: false, watchedCount: 1 });
+    }
     expect(await watch(other)).toMatchObject({ counted: true, watchedCount: 2 });
     expect(await watch(other)).toMatchObject({ counted: false, watchedCount: 2 });
 

@@ -10,6 +10,7 @@ import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { createRepositories } from '../../server/repositories/index.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
 import { clientAddress, publicOrigin, readProxyHops, readPublicSiteUrl } from '../../server/http/public-origin.ts';
+import { addressNetwork } from '../../server/services/videos.ts';
 
 const PASSWORD = 'proxy password 1';
 const BEHIND_TLS = { Host: 'kira.example', 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '203.0.113.7' };
@@ -124,5 +125,15 @@ describe('the public origin and the visitor’s address', () => {
     expect(readProxyHops(undefined)).toBe(0);
     expect(readProxyHops('2')).toBe(2);
     expect(() => readProxyHops('yes')).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe('a guest’s view is counted by address', () => {
+  it('takes an IPv4 address whole and an IPv6 address by its /64 network', () => {
+    expect(addressNetwork('203.0.113.7')).toBe('203.0.113.7');
+    expect(addressNetwork('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(addressNetwork('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(addressNetwork('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
+    expect(addressNetwork('2001:db8::1')).toBe('2001:db8:0:0::/64');
   });
 });
