@@ -2,7 +2,9 @@
  * One process: the API under the configured base, the prerendered site and the pages rendered
  * on demand. `SERVE_SITE=0` runs the API alone (site on a CDN, see README).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { errorAnswer } from './app/errors.ts';
+import { DomainError } from './domain/errors.ts';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
@@ -149,6 +151,14 @@ export async function startServer(env: Record<string, string | undefined> = proc
     });
   });
   server.keepAliveTimeout = 65_000;
+  // A request Node refuses before any handler sees it (headers or URL over 16 KB, a malformed
+  // request line) gets the API's error shape instead of an empty answer and a reset connection.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return socket.destroy();
+    const answer = errorAnswer(new DomainError(error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'VALIDATION_FAILED'), new Headers());
+    const body = JSON.stringify(answer.body);
+    socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

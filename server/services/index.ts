@@ -26,7 +26,8 @@ import * as secondFactor from '../auth/second-factor.ts';
 import * as sessions from '../auth/sessions.ts';
 import { viewerFromCookies } from './sessions.ts';
 import { createRateLimitService } from './rate-limit.ts';
-import { grantUpload, processImage, readGrant, storeImage, type ImageKind, type UploadGrant } from '../media/image-service.ts';
+import { grantUpload, processImage, readGrant, storeImage, UPLOAD_URL_LIFETIME_MS, type ImageKind, type UploadGrant } from '../media/image-service.ts';
+import { DomainError } from '../domain/errors.ts';
 
 /**
  * A module of functions that take the repositories first, with them given: the account modules
@@ -89,9 +90,17 @@ export function createServices({ db, databaseKind, mailer, mediaDir, signingSecr
     images: {
       grant: (origin: string, apiPrefix: string, kind: ImageKind, uid: number) => grantUpload(signingSecret, origin, apiPrefix, kind, uid),
       readGrant: (query: Record<string, string | undefined>) => readGrant(signingSecret, query),
-      /** Re-encodes and stores an image; a new avatar goes public at once and into the profile review queue. */
+      /**
+       * Re-encodes and stores an image; a new avatar goes public at once and into the profile
+       * review queue. A signed address is good for one image: the first upload that gets this far
+       * claims it in the database (shared by every server process), a second is refused.
+       */
       async store(grant: UploadGrant, data: Uint8Array): Promise<string> {
-        const url = await storeImage(mediaDir, grant.kind, grant.fileName, await processImage(grant.kind, data));
+        const image = await processImage(grant.kind, data);
+        const now = new Date();
+        const claim = await repositories.rateLimits.countHit(`upload-grant:${grant.fileName}`, now, new Date(now.getTime() - UPLOAD_URL_LIFETIME_MS));
+        if (claim.count > 1) throw new DomainError('UPLOAD_EXPIRED');
+        const url = await storeImage(mediaDir, grant.kind, grant.fileName, image);
         if (grant.kind === 'avatar') await profiles.setAvatar(repositories, grant.uid, url);
         return url;
       },

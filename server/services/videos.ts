@@ -85,11 +85,14 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
     },
 
     /**
-     * Counts a view: once per viewer (a member, or a guest's hashed address and browser) per
-     * video per hour. Only approved videos are counted.
+     * Counts a view: once per viewer per video per hour, a viewer being a member or, for guests,
+     * an address (an IPv6 address by its /64 network, which one home or phone holds whole).
+     * Nothing the browser sends of itself counts: a guest who changes User-Agent or cookies on
+     * every request still counts once. Guests behind one shared address count once an hour
+     * between them; members count each. Only approved videos are counted.
      */
-    async watch(videoId: number, viewer: { uid: number } | null, guest: { ip: string; userAgent: string }): Promise<{ counted: boolean; watchedCount: number }> {
-      const viewerKey = viewer ? `u:${viewer.uid}` : `g:${createHash('sha256').update(`${guest.ip}\n${guest.userAgent}`).digest('base64url').slice(0, 22)}`;
+    async watch(videoId: number, viewer: { uid: number } | null, guestAddress: string): Promise<{ counted: boolean; watchedCount: number }> {
+      const viewerKey = viewer ? `u:${viewer.uid}` : `g:${createHash('sha256').update(addressNetwork(guestAddress)).digest('base64url').slice(0, 22)}`;
       return repositories.transaction(async ({ videos: inTransaction }) => {
         const watchedCount = await inTransaction.approvedWatchedCount(videoId);
         if (watchedCount === undefined) throw new DomainError('NOT_FOUND');
@@ -103,3 +106,14 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
   };
 }
 export type VideoService = ReturnType<typeof createVideoService>;
+
+/** The part of an address that one guest holds: all of an IPv4 address, an IPv6 address's /64. */
+export function addressNetwork(address: string): string {
+  const bare = address.replace(/^::ffff:(?=\d+\.)/i, '');
+  if (!bare.includes(':')) return bare;
+  const [head, tail = ''] = bare.toLowerCase().split('::');
+  const groups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  const full = bare.includes('::') ? [...groups, ...Array(8 - groups.length - tailGroups.length).fill('0'), ...tailGroups] : groups;
+  return `${full.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}

@@ -137,3 +137,17 @@ describe('a guest’s view is counted by address', () => {
     expect(addressNetwork('2001:db8::1')).toBe('2001:db8:0:0::/64');
   });
 });
+
+describe.each(BACKENDS)('requests refused before any handler on %s', (backend) => {
+  let server: TestServer;
+  beforeAll(async () => { server = await startTestServer(backend); });
+  afterAll(() => server.close());
+
+  it('answer an address over 16 KB with the API’s error shape, not an empty reset', async () => {
+    const answer = await server.api(`video/search?keyword=${'a'.repeat(20_000)}`);
+    expect(answer.status).toBe(431);
+    expect(await answer.json()).toMatchObject({ success: false, code: 'HEADERS_TOO_LARGE', message: '请求头太大了。' });
+    // The server goes on answering.
+    expect((await server.api('health')).status).toBe(200);
+  });
+});

@@ -44,8 +44,8 @@ export const videoHandlers: HandlerSet<'video'> = {
     return { success: true, video, ...(await ctx.services.blockLists.flags(looker?.uid ?? null, video.uploaderId)) };
   },
   // One counted view per viewer per video per hour (the video page calls it once playback starts).
-  'POST video/watch': async ({ videoId }, { services, viewer, ip, c }) =>
-    ({ success: true, ...(await services.videos.watch(videoId, await viewer(), { ip, userAgent: c.req.header('user-agent') ?? '' })) }),
+  'POST video/watch': async ({ videoId }, { services, viewer, ip }) =>
+    ({ success: true, ...(await services.videos.watch(videoId, await viewer(), ip)) }),
 
   // ---- Tags ----
   'POST video/tag/create': async (body, { services, actor }) => ({ success: true, tagId: await services.catalogue.tags.create(actor.uid, body) }),
