@@ -22,8 +22,11 @@ import { requestLocale } from '../http/request-locale.ts';
 import type { CatalogLocale } from '../../src/lib/i18n/locales.ts';
 import { SESSION_COOKIE_TOKEN } from '../services/sessions.ts';
 
-/** A JSON body larger than this is refused (413) before it is parsed: no call needs more. */
-export const MAX_JSON_BODY_BYTES = 256 * 1024;
+/**
+ * A JSON body larger than this is refused (413) while it streams in, before it is parsed: a few
+ * ids and short texts. Calls that take more say how much in their route entry (maxBodyBytes).
+ */
+export const MAX_JSON_BODY_BYTES = 16 * 1024;
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
 /** What a handler gets beside its parsed input. */

@@ -44,7 +44,7 @@ export interface RouteDef {
    * file, `html` a page. The table still names the permission; the handler reads the request itself.
    */
   raw?: 'tus' | 'multipart' | 'html';
-  /** Largest request body (JSON calls: 256 KiB unless set). */
+  /** Largest request body (JSON calls: 16 KiB unless set; the largest valid body of the call, with room). */
   maxBodyBytes?: number;
 }
 

@@ -20,6 +20,7 @@ export const accountRoutes = defineRoutes({
   'POST user/update/info': {
     tag: 'account', summary: 'Change any part of the public profile; the profile goes back into the review queue.',
     permission: 'profile.update', body: C.updateInfoBody, response: C.okResponse, errors: ['USERNAME_TAKEN'],
+    maxBodyBytes: 32 * 1024,
   },
   'GET user/avatar/preUpload': {
     tag: 'account', summary: 'A signed, expiring address of the image service for a new avatar.',

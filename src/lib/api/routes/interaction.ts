@@ -22,6 +22,8 @@ export const interactionRoutes = defineRoutes({
   'POST video/comment/emit': {
     tag: 'comment', summary: 'Comment on a video (sanitised HTML; the next floor; 10 a minute).',
     permission: 'comment.write', body: C.commentEmitBody, response: C.commentEmitResponse, errors: ['BLOCKED_BY_UPLOADER'],
+    // 20,000 characters of text, each up to six bytes once escaped in JSON.
+    maxBodyBytes: 160 * 1024,
   },
   'GET video/comment': {
     tag: 'comment', summary: 'A page of a video’s comments, newest first, with the viewer’s votes, without what the viewer’s block lists leave out.',

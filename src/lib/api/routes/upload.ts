@@ -15,6 +15,8 @@ export const uploadRoutes = defineRoutes({
   'POST video/upload': {
     tag: 'upload', summary: 'Commit a video: its uploaded parts (probed, not refused, not used elsewhere), metadata and tags; it waits for review.',
     permission: 'video.upload', body: C.videoUploadBody, response: C.videoUploadResponse, errors: ['MEDIA_NOT_READY', 'MEDIA_REJECTED', 'CONFLICT'],
+    // A 2,000-character description, titles, parts and tags.
+    maxBodyBytes: 64 * 1024,
   },
   'GET video/media/status': {
     tag: 'upload', summary: 'What became of one’s uploaded file: probing, transcoding, ready, or refused and why.',

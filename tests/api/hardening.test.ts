@@ -1,8 +1,9 @@
 /**
- * Behind a TLS-terminating proxy (nginx, Caddy, a CDN): the process sees plain http from the
- * proxy, with the visitor's scheme, host and address in X-Forwarded-* headers. Logging in must
- * work, cookies must be Secure, foreign origins still refused, and the visitor's address must be
- * the one the proxy saw, not one the visitor wrote.
+ * Production hardening. Behind a TLS-terminating proxy (nginx, Caddy, a CDN) the process sees
+ * plain http from the proxy, with the visitor's scheme, host and address in X-Forwarded-*
+ * headers: logging in must work, cookies must be Secure, foreign origins still refused, and the
+ * visitor's address must be the one the proxy saw, not one the visitor wrote. Bodies are bounded
+ * while they stream in; requests Node refuses itself still get the API's error shape.
  */
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,5 +150,65 @@ describe.each(BACKENDS)('requests refused before any handler on %s', (backend) =
     expect(await answer.json()).toMatchObject({ success: false, code: 'HEADERS_TOO_LARGE', message: '请求头太大了。' });
     // The server goes on answering.
     expect((await server.api('health')).status).toBe(200);
+  });
+});
+
+/**
+ * Sends a body of `total` bytes in 64 KB chunks, chunked or with its Content-Length announced,
+ * stopping as soon as the server answers or cuts the connection.
+ */
+function flood(server: TestServer, path: string, total: number, chunked: boolean) {
+  return new Promise<{ status: number; json: any; sent: number }>((resolve, reject) => {
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    let sent = 0;
+    let answered = false;
+    const req = request(`${server.baseUrl}/api/${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(chunked ? {} : { 'Content-Length': String(total) }) },
+    }, (res) => {
+      answered = true;
+      let text = '';
+      res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, json: JSON.parse(text), sent }));
+    });
+    req.on('error', (error) => { if (!answered) reject(error); });
+    const pump = () => {
+      while (!answered && sent < total && !req.destroyed) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once('drain', pump);
+      }
+      if (!answered && !req.destroyed) req.end();
+    };
+    req.write('{"email":"');
+    pump();
+  });
+}
+
+describe.each(BACKENDS)('bounded request bodies on %s', (backend) => {
+  let server: TestServer;
+  beforeAll(async () => { server = await startTestServer(backend); });
+  afterAll(() => server.close());
+
+  it('refuses an oversized JSON body with 413 while it streams in, and memory stays bounded', async () => {
+    const before = process.memoryUsage().rss;
+    // Eight 200 MB bodies at once, half announced, half chunked with no length given.
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => flood(server, 'user/login', 200 * 1024 * 1024, i % 2 === 0)));
+    for (const answer of answers) {
+      expect(answer.status).toBe(413);
+      expect(answer.json).toMatchObject({ success: false, code: 'PAYLOAD_TOO_LARGE' });
+      expect(answer.json.message).toBeTruthy();
+    }
+    // The server (in this process) kept at most what it read before cutting each body off.
+    expect(process.memoryUsage().rss - before).toBeLessThan(96 * 1024 * 1024);
+    expect((await server.api('health')).status).toBe(200);
+  });
+
+  it('takes a call’s largest valid body where the call needs more than the default', async () => {
+    const answer = await server.api('video/comment/emit', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ videoId: 1, text: '弾'.repeat(20_000) }),
+    });
+    // Not refused for its size: the guest is asked to log in.
+    expect(answer.status).toBe(401);
   });
 });
