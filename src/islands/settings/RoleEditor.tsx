@@ -57,14 +57,14 @@ export default function RoleEditor({ t, actor, uid, name, roles, onChanged }: {
         <form className="auth-form" onSubmit={save}>
           <FormFields ready={ready}>
             <h2 id={`roles-title-${uid}`}>{t('roles.dialogTitle', { name })}</h2>
-            <fieldset className="field role-choices">
+            <fieldset className="role-choices">
               <legend className="field-label">{t('roles.choose')}</legend>
               {EDITABLE.map((role) => (
-                <label key={role} className="check">
+                <label key={role} className="role-choice">
                   <input type="checkbox" name="role" value={role} checked={chosen.includes(role)} disabled={!allowed(role)}
-                    onChange={(e) => setChosen(next(role, e.target.checked))} />
-                  {' '}{t(`roles.names.${role}`)}
-                  <span className="field-hint"> — {t(`roles.describe.${role}`)}</span>
+                    onChange={(e) => setChosen(next(role, e.target.checked))} aria-describedby={`role-${uid}-${role}`} />
+                  <span>{t(`roles.names.${role}`)}</span>
+                  <span className="field-hint" id={`role-${uid}-${role}`}>{t(`roles.describe.${role}`)}</span>
                 </label>
               ))}
               {roles.includes('root') && <p className="field-hint">{t('roles.rootKept')}</p>}
