@@ -5,22 +5,11 @@
  * administrator grants and revokes a role in Settings > Profile review.
  * SHOTS=<dir> saves screenshots of the page and its controls at 375 and 1280 px.
  */
-import { test, expect, type Page } from '@playwright/test';
-import { join } from 'node:path';
-import { E2E_BASE_URL, adminRequest, logInAsAdmin, publishVideoByApi, signUpByApi, waitForIslands } from './helpers.ts';
+import { test, expect } from '@playwright/test';
+import { E2E_BASE_URL, adminRequest, logInAsAdmin, publishVideoByApi, shoot, signUpByApi, waitForIslands } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
-const SHOTS = process.env.SHOTS;
 
-async function shoot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  const size = page.viewportSize()!;
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: width === 375 ? 800 : 900 });
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize(size);
-}
 
 test('an uploader edits a public video, which goes back to review, and deletes another', async ({ page, browser }) => {
   const { uid } = await signUpByApi(page, 'Curator');
