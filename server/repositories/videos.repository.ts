@@ -94,11 +94,21 @@ export function createVideosRepository(db: Kysely<Database>) {
         'v.copyright', 'v.original_author', 'v.original_link', 'u.username', 'u.user_nickname', 'u.uid', 'm.media_id', 'm.renditions']);
   }
 
+  /** The video's tags, in this order. */
+  async function insertTags(videoId: number, tagIds: readonly number[]): Promise<void> {
+    if (tagIds.length) await db.insertInto('video_tags').values(tagIds.map((tag_id, position) => ({ video_id: videoId, tag_id, position }))).execute();
+  }
+
+  /** Forgets what this process cached of a video's status and its media's access. */
+  function forget(videoId: number): void {
+    videoBasicsCache(db).delete(videoId);
+    forgetMediaAccess(db);
+  }
+
   /** Changes a video's status (when `guard` holds) and forgets what was cached of it. */
   async function setStatus(videoId: number, guard: RawBuilder<SqlBool>, values: Updateable<VideosTable>): Promise<boolean> {
     const result = await db.updateTable('videos as v').set(values).where('v.video_id', '=', videoId).where(guard).executeTakeFirst();
-    videoBasicsCache(db).delete(videoId);
-    forgetMediaAccess(db);
+    forget(videoId);
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -217,10 +227,7 @@ export function createVideosRepository(db: Kysely<Database>) {
       await db.insertInto('video_parts').values(parts.map((p, part_index) => ({ video_id: videoId, part_index, title: p.title, media_id: p.mediaId }))).execute();
     },
 
-    /** The video's tags, in this order. */
-    async insertTags(videoId: number, tagIds: readonly number[]): Promise<void> {
-      if (tagIds.length) await db.insertInto('video_tags').values(tagIds.map((tag_id, position) => ({ video_id: videoId, tag_id, position }))).execute();
-    },
+    insertTags,
 
     /** The first of the video's parts whose media is in one of these statuses. */
     async partMediaIn(videoId: number, statuses: readonly MediaStatus[]): Promise<string | undefined> {
@@ -236,6 +243,47 @@ export function createVideosRepository(db: Kysely<Database>) {
     /** A video not deleted yet is marked deleted, by this member; false when there was none. */
     markDeleted: (videoId: number, byUid: number) =>
       setStatus(videoId, sql`v.status != 'deleted'`, { status: 'deleted', deleted_by: byUid, deleted_at: new Date() }),
+
+    /**
+     * One page of a member's own videos, newest first: those not deleted, and those a reviewer
+     * (not the member) removed, each with its counts and what its files' processing came to.
+     */
+    async ownPage(uid: number, window: PageWindow) {
+      const where = sql<SqlBool>`v.uploader_uid = ${uid} AND (v.status IN ('pending', 'approved') OR (v.status = 'deleted' AND v.deleted_by IS DISTINCT FROM v.uploader_uid))`;
+      const partMedia = (condition: RawBuilder<unknown>) => sql`(SELECT ${condition} FROM video_parts pp JOIN media pm ON pm.media_id = pp.media_id WHERE pp.video_id = v.video_id)`;
+      const [rows, count] = await Promise.all([
+        thumbs().where(where).select([
+          'v.deleted_by',
+          sql<number>`(SELECT count(*)::int FROM danmaku d WHERE d.video_id = v.video_id)`.as('danmaku_count'),
+          sql<number>`(SELECT count(*)::int FROM comments c WHERE c.video_id = v.video_id AND c.deleted_at IS NULL)`.as('comment_count'),
+          sql<boolean>`${partMedia(sql`coalesce(bool_and(pm.status IN ('playable', 'ready')), false)`)}`.as('media_ready'),
+          sql<boolean>`${partMedia(sql`coalesce(bool_or(pm.status IN ('rejected', 'failed')), false)`)}`.as('media_refused'),
+          sql<string | null>`${partMedia(sql`min(pm.reason) FILTER (WHERE pm.status IN ('rejected', 'failed'))`)}`.as('media_reason'),
+        ]).orderBy('v.created_at', 'desc').orderBy('v.video_id', 'desc').limit(window.pageSize).offset((window.page - 1) * window.pageSize).execute(),
+        db.selectFrom('videos as v').where(where).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { count: Number(count.n), rows };
+    },
+
+    /** The editable metadata of a video that is not deleted, locked until the transaction ends. */
+    editableForUpdate(videoId: number) {
+      return db.selectFrom('videos').select(['video_id', 'uploader_uid', 'status', 'title', 'description', 'category', 'cover'])
+        .where('video_id', '=', videoId).where('status', '!=', 'deleted').forUpdate().executeTakeFirst();
+    },
+
+    /** Writes a video's changed metadata (and status); the caller forgets the cached state once committed. */
+    async updateMetadata(videoId: number, values: Updateable<VideosTable>): Promise<void> {
+      await db.updateTable('videos').set(values).where('video_id', '=', videoId).execute();
+    },
+
+    /** The video's tags become these, in this order. */
+    async replaceTags(videoId: number, tagIds: readonly number[]): Promise<void> {
+      await db.deleteFrom('video_tags').where('video_id', '=', videoId).execute();
+      await insertTags(videoId, tagIds);
+    },
+
+    /** Forgets what this process cached of a video's status (after a change made in a transaction). */
+    forget,
 
     /** The uploader of a video that is not deleted. */
     async uploaderOf(videoId: number): Promise<number | undefined> {

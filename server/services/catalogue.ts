@@ -1,7 +1,7 @@
 import type { MediaStatus, StoryboardInfo } from '../db/schema.ts';
 import type { Repositories } from '../repositories/index.ts';
 import type { ThumbRow, VideoFilter, VideoOrder } from '../repositories/videos.repository.ts';
-import type { Copyright, HistoryItem, PendingVideo, VideoCategory, VideoDetail, VideoPart, VideoThumb } from '../../src/lib/api/contract.ts';
+import type { Copyright, HistoryItem, MyVideo, PendingVideo, VideoCategory, VideoDetail, VideoPart, VideoThumb } from '../../src/lib/api/contract.ts';
 import { createTagService } from './tags.ts';
 import { searchTerms } from './search-text.ts';
 import { hlsPath } from '../media/pipeline.ts';
@@ -20,6 +20,8 @@ const hasPoster = (renditions: number[]) => renditions.length > 0;
 /** What everyone may list; what an uploader lists of their own. */
 const PUBLIC = ['approved'] as const;
 const OWN = ['pending', 'approved'] as const;
+/** The pipeline's reasons for refusing a file (a failed transcode has none: it reads as corrupt). */
+const REFUSALS = ['NOT_A_VIDEO', 'TOO_LONG', 'CORRUPT'] as const;
 
 function processingOf(status: MediaStatus): VideoPart['processing'] {
   if (status === 'failed' || status === 'rejected') return 'failed';
@@ -141,6 +143,29 @@ export function createCatalogue(repositories: Pick<Repositories, 'videos' | 'tag
         tags: await tags.tagsById(tagIds.get(row.video_id) ?? []), parts: parts.get(row.video_id) ?? [],
       })));
       return { videosCount: count, videos: queue };
+    },
+
+    /**
+     * video/mine: the member's own videos, every status, newest first: still processing (a part
+     * not yet playable, while pending), pending, approved, or rejected (a part the pipeline
+     * refused, or removed by a reviewer), with the counts and tags the management page shows.
+     */
+    async mine(uid: number, page: Page): Promise<{ videosCount: number; videos: MyVideo[] }> {
+      const { count, rows } = await videos.ownPage(uid, page);
+      const tagIds = await videos.tagIdsOf(rows.map((r) => r.video_id));
+      const list = await Promise.all(rows.map(async (row): Promise<MyVideo> => {
+        const removed = row.status === 'deleted';
+        const rejected = removed || row.media_refused;
+        const state = rejected ? 'rejected' : row.status === 'pending' && !row.media_ready ? 'processing' : row.status === 'approved' ? 'approved' : 'pending';
+        const reason = removed ? 'REMOVED_BY_REVIEWER' : row.media_refused ? (REFUSALS.find((r) => r === row.media_reason) ?? 'CORRUPT') : null;
+        return {
+          ...toThumb(row), state, rejectionReason: reason, cover: row.cover,
+          poster: hasPoster(row.renditions) ? mediaUrl(row.media_id, 'poster.jpg') : null,
+          danmakuCount: Number(row.danmaku_count), commentCount: Number(row.comment_count),
+          tags: await tags.tagsById(tagIds.get(row.video_id) ?? []), editable: !removed,
+        };
+      }));
+      return { videosCount: count, videos: list };
     },
 
     /** A member's watch history, most recent first, optionally only titles containing `title`. */

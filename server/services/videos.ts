@@ -3,11 +3,12 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Repositories } from '../repositories/index.ts';
 import { DomainError, NotFound } from '../domain/errors.ts';
-import type { videoUploadBody } from '../../src/lib/api/contract.ts';
+import type { videoUploadBody, videoUpdateBody } from '../../src/lib/api/contract.ts';
 import type { z } from 'zod';
 import { normalizeForSearch } from './search-text.ts';
 
 type Commit = z.output<typeof videoUploadBody>;
+type Update = z.output<typeof videoUpdateBody>;
 
 /** Covers come from our image service only, and only the committer's own. */
 const coverPattern = (uid: number) => new RegExp(`^/media/images/covers/${uid}-[\\w-]+\\.webp$`);
@@ -18,6 +19,22 @@ export const searchTextOf = (title: string, description: string) => `${normalize
 /** The write side of the catalogue: commits, review, soft deletion and watch counting. */
 export function createVideoService(repositories: Pick<Repositories, 'videos' | 'media' | 'tags' | 'transaction'>, options: { mediaDir: string }) {
   const { videos } = repositories;
+
+  /** A cover must be one this member uploaded through our image service, and still be there. */
+  async function checkCover(uid: number, image: string): Promise<void> {
+    const ours = coverPattern(uid).test(image) && (await access(join(options.mediaDir, image.slice('/media/'.length))).then(() => true, () => false));
+    if (!ours) throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'image', message: 'is not a cover uploaded through video/cover/preUpload' }] });
+  }
+
+  /** The tags without repeats, each of which must exist. */
+  async function checkTags(tagList: readonly number[]): Promise<number[]> {
+    const tagIds = [...new Set(tagList)];
+    if (tagIds.length && (await repositories.tags.existing(tagIds)).length !== tagIds.length) {
+      throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'videoTagList', message: 'contains a tag that does not exist' }] });
+    }
+    return tagIds;
+  }
+
   return {
     /**
      * video/upload: the media must be the caller's, checked by the pipeline (not refused) and
@@ -35,15 +52,8 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
         if (item.status === 'uploaded' || item.duration_ms === null) throw new DomainError('MEDIA_NOT_READY', { extra: { mediaId } });
       }
       const image = body.image || null;
-      if (image) {
-        const ours = coverPattern(uid).test(image) && (await access(join(options.mediaDir, image.slice('/media/'.length))).then(() => true, () => false));
-        if (!ours) throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'image', message: 'is not a cover uploaded through video/cover/preUpload' }] });
-      }
-      const tagIds = [...new Set(body.videoTagList)];
-      if (tagIds.length) {
-        const found = await repositories.tags.existing(tagIds);
-        if (found.length !== tagIds.length) throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'videoTagList', message: 'contains a tag that does not exist' }] });
-      }
+      if (image) await checkCover(uid, image);
+      const tagIds = await checkTags(body.videoTagList);
       const duration = mediaIds.reduce((sum, id) => sum + (byId.get(id)!.duration_ms ?? 0), 0);
       try {
         return await repositories.transaction(async (r) => {
@@ -77,6 +87,36 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
       const uploaderUid = await videos.uploaderOf(videoId);
       if (uploaderUid === undefined) throw new NotFound();
       return uploaderUid;
+    },
+
+    /**
+     * video/update: changes the fields sent (the caller was authorised on the video's uploader).
+     * A new cover must be the editor's own upload. An approved video whose title, description,
+     * tags or cover change goes back to review, hidden until approved again; the category alone
+     * does not send it back.
+     */
+    async update(videoId: number, editorUid: number, changes: Omit<Update, 'videoId'>): Promise<{ status: 'pending' | 'approved'; backToReview: boolean }> {
+      const tagIds = changes.videoTagList && (await checkTags(changes.videoTagList));
+      const outcome = await repositories.transaction(async (r) => {
+        const video = await r.videos.editableForUpdate(videoId);
+        if (!video) throw new NotFound();
+        const image = changes.image === undefined ? video.cover : changes.image || null;
+        if (image && image !== video.cover) await checkCover(editorUid, image);
+        const title = changes.title ?? video.title;
+        const description = changes.description ?? video.description;
+        const currentTags = (await r.videos.tagIdsOf([videoId])).get(videoId) ?? [];
+        const tagsChanged = !!tagIds && tagIds.join() !== currentTags.join();
+        const publicChange = title !== video.title || description !== video.description || image !== video.cover || tagsChanged;
+        const backToReview = video.status === 'approved' && publicChange;
+        await r.videos.updateMetadata(videoId, {
+          title, description, cover: image, category: changes.videoCategory ?? video.category,
+          search_text: searchTextOf(title, description), ...(backToReview ? { status: 'pending' as const } : {}),
+        });
+        if (tagsChanged) await r.videos.replaceTags(videoId, tagIds);
+        return { status: backToReview ? 'pending' as const : video.status === 'approved' ? 'approved' as const : 'pending' as const, backToReview };
+      });
+      videos.forget(videoId);
+      return outcome;
     },
 
     /** video/delete: a soft delete that records who. */

@@ -21,6 +21,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   fr: ['profile.avatar', 'nav.audio', 'page.audio', 'nav.photo', 'page.photo', 'nav.collections', 'page.collections', 'page.userCollections', 'settings.groups.admin', 'topbar.searchSubmit',
     'player.pause', 'player.volume', 'video.categories.anime', 'video.categories.otomad'],
   id: ['nav.audio', 'page.audio', 'dev.breakpoints.tablet', 'page.video', 'dashboard.role.root', 'dashboard.role.administrator',
+    'roles.names.root', 'roles.names.administrator', 'myVideos.danmaku',
     'player.volume', 'video.categories.anime', 'video.categories.otomad'],
   vi: ['page.video', 'video.categories.otomad'],
 };

@@ -59,6 +59,15 @@ export const videoHandlers: HandlerSet<'video'> = {
     logger.info('video approved', { videoId, by: actor.uid });
     return { success: true };
   },
+  // ---- The uploader's own videos ----
+  'GET video/mine': async (page, { services, actor }) => ({ success: true, ...(await services.catalogue.mine(actor.uid, page)) }),
+  // The uploader or staff (ownerOrStaff, once the video's uploader is known), before the changes are checked.
+  'POST video/update': async ({ videoId, ...changes }, { services, actor, authorize, logger }) => {
+    authorize('video.edit', { ownerUid: await services.videos.uploaderOf(videoId) });
+    const outcome = await services.videos.update(videoId, actor.uid, changes);
+    logger.info('video updated', { videoId, by: actor.uid, backToReview: outcome.backToReview });
+    return { success: true, ...outcome };
+  },
   // The uploader or staff (the policy's ownerOrStaff rule, once the video's uploader is known).
   'DELETE video/delete': async ({ videoId }, { services, actor, authorize, logger }) => {
     authorize('video.delete', { ownerUid: await services.videos.uploaderOf(videoId) });

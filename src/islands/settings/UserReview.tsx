@@ -6,17 +6,22 @@ import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useAction } from './use-action.ts';
 import Pager from './Pager.tsx';
+import RoleEditor from './RoleEditor.tsx';
+import { useSelfUser } from '../use-self-user.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 
 const PAGE_SIZE = 20;
 
-/** Settings > Profile review (administrators): the queue, with approve and clear. */
+/** Settings > Profile review (administrators): the queue, with approve and clear, and each user's roles. */
 export default function UserReview({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
   const [onlyUpdated, setOnlyUpdated] = useState(true);
   const [page, setPage] = useState(1);
   const [data, setData] = useState<ApiOutput<'GET user/adminGetUserInfo'> | null>(null);
   const { busy, error, run } = useAction(t('api.internal'));
+  const { userInfo } = useSelfUser();
+  const rolesChanged = (uid: number, roles: string[]) =>
+    setData((d) => d && { ...d, result: d.result.map((u) => (u.uid === uid ? { ...u, roles } : u)) });
 
   const load = () => run(async () => setData(await getReviewQueue({ isOnlyShowUserInfoUpdatedAfterReview: onlyUpdated, page, pageSize: PAGE_SIZE })));
   useEffect(() => void load(), [onlyUpdated, page]);
@@ -43,6 +48,7 @@ export default function UserReview({ locale, messages }: { locale: Locale; messa
               {u.signature && <p className="user-signature">{u.signature}</p>}
               {u.label.length > 0 && <ul className="user-tags">{u.label.map((l) => <li key={l.id}>{l.labelName}</li>)}</ul>}
               {u.userWebsite.websiteUrl && <p className="user-meta">{u.userWebsite.websiteName} {u.userWebsite.websiteUrl}</p>}
+              <RoleEditor t={t} actor={userInfo} uid={u.uid} name={u.userNickname || u.username} roles={u.roles} onChanged={(roles) => rolesChanged(u.uid, roles)} />
             </div>
             <div className="review-actions">
               <button type="button" className="button" disabled={busy} onClick={() => void act(u.uid, 'approve')}>{t('admin.approve')}</button>

@@ -1,19 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
-import { commitVideo, HttpError } from '../../lib/api/index.ts';
-import { COPYRIGHTS, VIDEO_CATEGORIES, VIDEO_DESCRIPTION_MAX, VIDEO_TITLE_MAX, type Copyright, type VideoCategory } from '../../lib/api/constants.ts';
-import type { ApiErrorBody, Tag } from '../../lib/api/contract.ts';
+import { commitVideo } from '../../lib/api/index.ts';
+import { COPYRIGHTS, VIDEO_TITLE_MAX, type Copyright } from '../../lib/api/constants.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
-import TagPicker from './TagPicker.tsx';
-import CoverPicker from './CoverPicker.tsx';
-
-/** The form fields the server may name in VALIDATION_FAILED issues, each with its own message. */
-const FIELDS = ['title', 'description', 'videoCategory', 'copyright', 'ensureOriginal', 'originalAuthor', 'originalLink', 'videoTagList', 'image'] as const;
-type Field = (typeof FIELDS)[number];
-type FieldErrors = Partial<Record<Field, string>>;
-
-/** The server's refusal; MEDIA_REJECTED also names the reason the file was refused. */
-type ErrorBody = Partial<ApiErrorBody> & { reason?: string };
+import VideoMetaFields, { fieldErrorsOf, type FieldErrors, type MetaField, type MetaValues } from './VideoMetaFields.tsx';
 
 /** The metadata of the video and its commit (POST video/upload). */
 export default function VideoForm({ locale, t, mediaId, posterUrl, fileName, onCommitted }: {
@@ -21,21 +11,20 @@ export default function VideoForm({ locale, t, mediaId, posterUrl, fileName, onC
   /** Null while the file is still being uploaded: the form can be filled in meanwhile. */
   mediaId: string | null; posterUrl: string | null; fileName: string; onCommitted: (videoId: number) => void;
 }) {
-  const [title, setTitle] = useState(() => fileName.replace(/\.[^.]+$/, '').slice(0, VIDEO_TITLE_MAX));
-  const [description, setDescription] = useState('');
-  const [category, setCategory] = useState<VideoCategory | ''>('');
+  const [meta, setMeta] = useState<MetaValues>(() => ({
+    title: fileName.replace(/\.[^.]+$/, '').slice(0, VIDEO_TITLE_MAX), description: '', category: '', tags: [], cover: null,
+  }));
   const [copyright, setCopyright] = useState<Copyright>('original');
   const [ensureOriginal, setEnsureOriginal] = useState(false);
   const [originalAuthor, setOriginalAuthor] = useState('');
   const [originalLink, setOriginalLink] = useState('');
-  const [tags, setTags] = useState<Tag[]>([]);
-  const [cover, setCover] = useState<string | null>(null);
   const [pushToFeed, setPushToFeed] = useState(true);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState('');
 
-  const fieldError = (field: Field) => errors[field];
+  const fieldError = (field: MetaField) => errors[field];
+  const { title, description, category, tags, cover } = meta;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!mediaId || !category) return;
@@ -51,12 +40,7 @@ export default function VideoForm({ locale, t, mediaId, posterUrl, fileName, onC
       });
       onCommitted(videoId);
     } catch (error) {
-      const body = (error instanceof HttpError ? error.body : undefined) as ErrorBody | undefined;
-      const named: FieldErrors = {};
-      for (const issue of body?.issues ?? []) {
-        const field = FIELDS.find((f) => issue.path === f || issue.path.startsWith(`${f}.`));
-        if (field) named[field] = t(`upload.invalid.${field}`);
-      }
+      const { body, named } = fieldErrorsOf(error, t);
       setErrors(named);
       if (body?.code === 'MEDIA_REJECTED' && body.reason) setFormError(t(`upload.reason.${body.reason}`));
       else if (!Object.keys(named).length) setFormError(body?.message ?? t('api.internal'));
@@ -65,26 +49,13 @@ export default function VideoForm({ locale, t, mediaId, posterUrl, fileName, onC
     }
   };
 
-  const invalid = (field: Field) => (fieldError(field) ? { 'aria-invalid': true as const } : {});
-  const hint = (field: Field) => fieldError(field) && <span className="auth-error" role="alert" data-field-error={field}>{fieldError(field)}</span>;
+  const invalid = (field: MetaField) => (fieldError(field) ? { 'aria-invalid': true as const } : {});
+  const hint = (field: MetaField) => fieldError(field) && <span className="auth-error" role="alert" data-field-error={field}>{fieldError(field)}</span>;
 
   return (
     <form className="card auth-form upload-form" onSubmit={(e) => void submit(e)} data-upload-form>
       <h2 className="upload-step-title">{t('upload.detailsTitle')}</h2>
-      <CoverPicker t={t} cover={cover} posterUrl={posterUrl} onChange={setCover} invalid={fieldError('image')} />
-      <label className="field"><span className="field-label">{t('upload.title')}</span>
-        <input name="title" required maxLength={VIDEO_TITLE_MAX} value={title} onChange={(e) => setTitle(e.target.value)} {...invalid('title')} />
-        {hint('title')}</label>
-      <label className="field"><span className="field-label">{t('upload.description')}</span>
-        <textarea name="description" rows={4} maxLength={VIDEO_DESCRIPTION_MAX} placeholder={t('upload.descriptionPlaceholder')} value={description}
-          onChange={(e) => setDescription(e.target.value)} {...invalid('description')} />
-        {hint('description')}</label>
-      <label className="field"><span className="field-label">{t('upload.category')}</span>
-        <select name="videoCategory" required value={category} onChange={(e) => setCategory(e.target.value as VideoCategory)} {...invalid('videoCategory')}>
-          <option value="" disabled>{t('upload.chooseCategory')}</option>
-          {VIDEO_CATEGORIES.map((c) => <option key={c} value={c}>{t(`video.categories.${c}`)}</option>)}
-        </select>
-        {hint('videoCategory')}</label>
+      <VideoMetaFields locale={locale} t={t} values={meta} onChange={(changes) => setMeta((m) => ({ ...m, ...changes }))} errors={errors} posterUrl={posterUrl}>
       <fieldset className="field copyright-field">
         <legend className="field-label">{t('upload.copyright')}</legend>
         <div className="choice-row">
@@ -107,7 +78,7 @@ export default function VideoForm({ locale, t, mediaId, posterUrl, fileName, onC
         )}
         {hint('ensureOriginal')}{hint('copyright')}
       </fieldset>
-      <TagPicker locale={locale} t={t} tags={tags} onChange={setTags} invalid={fieldError('videoTagList')} />
+      </VideoMetaFields>
       <label className="check"><input type="checkbox" name="pushToFeed" checked={pushToFeed} onChange={(e) => setPushToFeed(e.target.checked)} /> {t('upload.pushToFeed')}</label>
       {formError && <p className="auth-error" role="alert" data-form-error>{formError}</p>}
       <div className="error-actions">

@@ -3,7 +3,7 @@
  * One schema per call; browser code imports types only, so zod never reaches the bundle.
  */
 import { z } from 'zod';
-import { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS } from './constants.ts';
+import { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, MY_VIDEO_STATES, REJECTION_REASONS, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS } from './constants.ts';
 export { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS, type TagLanguage, type VideoCategory, type Copyright, type DanmakuMode, type DanmakuSize } from './constants.ts';
 
 export { ERROR_CODES, ERROR_STATUS, ERROR_MESSAGE_KEY, type ErrorCode, type ApiErrorBody } from './errors.ts';
@@ -154,11 +154,16 @@ export type VideoResponse = z.infer<typeof videoResponse>;
 const httpUrl = z.string().trim().max(500).url('must be a web address')
   .refine((url) => /^https?:\/\//i.test(url), 'must start with http:// or https://');
 /** video/upload (commit). `duration` is never read from the browser: the server fills it from ffprobe. */
+/** The metadata fields a commit and an edit (video/update) share, checked alike. */
+const videoTitle = z.string().trim().min(1, 'must not be empty').max(VIDEO_TITLE_MAX);
+const videoDescription = z.string().trim().max(VIDEO_DESCRIPTION_MAX);
+/** A cover from video/cover/preUpload's image service; none means the poster frame. */
+const videoCover = z.string().max(300).nullish();
+const videoTagIds = z.array(positiveId).max(MAX_TAGS_PER_VIDEO);
 export const videoUploadBody = z.object({
-  title: z.string().trim().min(1, 'must not be empty').max(VIDEO_TITLE_MAX),
-  description: z.string().trim().max(VIDEO_DESCRIPTION_MAX).default(''),
-  /** A cover from video/cover/preUpload's image service; none means the poster frame. */
-  image: z.string().max(300).nullish(),
+  title: videoTitle,
+  description: videoDescription.default(''),
+  image: videoCover,
   videoPart: z.array(z.object({
     mediaId: z.string().regex(/^[0-9a-f]{24}$/, 'is not a media id'),
     videoPartTitle: z.string().trim().max(VIDEO_TITLE_MAX).default(''),
@@ -169,7 +174,7 @@ export const videoUploadBody = z.object({
   originalLink: httpUrl.nullish(),
   pushToFeed: z.boolean().default(false),
   ensureOriginal: z.boolean().default(false),
-  videoTagList: z.array(positiveId).max(MAX_TAGS_PER_VIDEO).default([]),
+  videoTagList: videoTagIds.default([]),
 }).superRefine((body, ctx) => {
   if (body.copyright === 'repost' && !body.originalAuthor) ctx.addIssue({ code: 'custom', path: ['originalAuthor'], message: 'a repost names its original author' });
   if (body.copyright === 'repost' && !body.originalLink) ctx.addIssue({ code: 'custom', path: ['originalLink'], message: 'a repost links to the original' });
@@ -181,6 +186,26 @@ export type VideoUploadBody = z.input<typeof videoUploadBody>;
 export const videoUploadResponse = z.object({ success: z.literal(true), videoId: z.number() });
 export type VideoUploadResponse = z.infer<typeof videoUploadResponse>;
 export const videoIdBody = z.object({ videoId: positiveId });
+/**
+ * video/update: the uploader (or staff) changes a video's metadata; a field left out stays as it
+ * is, `image: null` goes back to the poster frame. An approved video whose public text or cover
+ * changes goes back to review.
+ */
+export const videoUpdateBody = z.object({
+  videoId: positiveId,
+  title: videoTitle.optional(),
+  description: videoDescription.optional(),
+  image: videoCover,
+  videoCategory: z.enum(VIDEO_CATEGORIES).optional(),
+  videoTagList: videoTagIds.optional(),
+});
+export type VideoUpdateBody = z.input<typeof videoUpdateBody>;
+export const videoUpdateResponse = z.object({
+  success: z.literal(true),
+  status: z.enum(['pending', 'approved']),
+  /** The edit sent an approved video back to review. */
+  backToReview: z.boolean(),
+});
 /** A signed address of the image service for one cover upload. */
 export const coverPreUploadResponse = z.object({ success: z.literal(true), result: z.object({ signedUrl: z.string(), fileName: z.string() }) });
 export type CoverPreUploadResponse = z.infer<typeof coverPreUploadResponse>;
@@ -209,6 +234,25 @@ export const pendingVideoSchema = videoThumb.extend({
 export type PendingVideo = z.infer<typeof pendingVideoSchema>;
 export const pendingVideosResponse = z.object({ success: z.literal(true), videosCount: z.number(), videos: z.array(pendingVideoSchema) });
 export type PendingVideosResponse = z.infer<typeof pendingVideosResponse>;
+
+/** One of the uploader's own videos ("my videos"), with where it stands and what it gathered. */
+export const myVideoSchema = videoThumb.extend({
+  state: z.enum(MY_VIDEO_STATES),
+  /** Why it was refused (state 'rejected'), when known. */
+  rejectionReason: z.enum(REJECTION_REASONS).nullable(),
+  /** The uploader's own cover (null: the poster frame, `poster`, is shown). */
+  cover: z.string().nullable(),
+  poster: z.string().nullable(),
+  danmakuCount: z.number(),
+  commentCount: z.number(),
+  tags: z.array(tagSchema),
+  /** Whether the uploader can still edit or delete it (not once a reviewer removed it). */
+  editable: z.boolean(),
+});
+export type MyVideo = z.infer<typeof myVideoSchema>;
+export const myVideosQuery = pagedQuery().extend({ pageSize: z.coerce.number().int().min(1).max(50).default(20) });
+export const myVideosResponse = z.object({ success: z.literal(true), videosCount: z.number(), videos: z.array(myVideoSchema) });
+export type MyVideosResponse = z.infer<typeof myVideosResponse>;
 export const watchResponse = z.object({ success: z.literal(true), counted: z.boolean(), watchedCount: z.number() });
 export type WatchResponse = z.infer<typeof watchResponse>;
 

@@ -59,6 +59,8 @@ export const POLICY = {
   'upload.resume': { subject: 'signedIn', resource: 'owner', note: 'offset, next bytes or removal of own unfinished upload' },
   'media.status': { subject: 'signedIn', resource: 'owner', note: 'processing state of own uploaded file' },
   'video.delete': { subject: 'signedIn', resource: 'ownerOrStaff', note: 'delete a video' },
+  'video.mine': { subject: 'signedIn', note: 'list own videos with their status and counts' },
+  'video.edit': { subject: 'member', resource: 'ownerOrStaff', note: 'change a video’s title, description, tags, category, cover' },
   'video.review': { subject: 'staff', note: 'review queue, approval' },
   // Administration.
   'user.review': { subject: 'staff', note: 'profile review queue, banned users' },

@@ -1,6 +1,6 @@
 import { call } from '../client.ts';
 import { request, UPLOAD_TIMEOUT_MS } from '../http.ts';
-import type { ImageUploadResponse, TagCreateBody, TagListResponse, VideoCategory, VideoExistsResponse, VideoListResponse, VideoResponse, VideoUploadBody } from '../contract.ts';
+import type { ImageUploadResponse, TagCreateBody, TagListResponse, VideoCategory, VideoExistsResponse, VideoListResponse, VideoResponse, VideoUpdateBody, VideoUploadBody } from '../contract.ts';
 import { isMissing, withFallback } from './fallback.ts';
 import { CALL_MESSAGES as M } from './messages.ts';
 
@@ -54,6 +54,8 @@ export const getMediaStatus = (mediaId: string) => call('GET video/media/status'
 export const getPendingVideos = (query: { page: number; pageSize: number }, headers?: HeadersInit) => call('GET video/pending', query, { headers });
 export const approvePendingVideo = (videoId: number) => call('POST video/pending/approved', { videoId });
 export const deleteVideo = (videoId: number) => call('DELETE video/delete', { videoId });
+export const getMyVideos = (query: { page: number; pageSize: number }) => call('GET video/mine', query);
+export const updateVideo = (body: VideoUpdateBody) => call('POST video/update', body);
 export const countWatch = (videoId: number) => call('POST video/watch', { videoId });
 
 /**

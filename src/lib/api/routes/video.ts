@@ -51,6 +51,14 @@ export const videoRoutes = defineRoutes({
     tag: 'video', summary: 'Approve a pending video: it becomes public.',
     permission: 'video.review', body: C.videoIdBody, response: C.okResponse, errors: ['MEDIA_REJECTED'],
   },
+  'GET video/mine': {
+    tag: 'video', summary: 'The caller’s own videos, newest first, every status (processing, pending, approved, rejected), with danmaku and comment counts.',
+    permission: 'video.mine', query: C.myVideosQuery, response: C.myVideosResponse, cache: 'private',
+  },
+  'POST video/update': {
+    tag: 'video', summary: 'Change a video’s title, description, tags, category or cover (its uploader, or staff); an approved video whose text or cover changes goes back to review.',
+    permission: 'video.edit', body: C.videoUpdateBody, response: C.videoUpdateResponse,
+  },
   'DELETE video/delete': {
     tag: 'video', summary: 'Delete a video (its uploader, or staff).',
     permission: 'video.delete', body: C.videoIdBody, response: C.okResponse,

@@ -1,0 +1,16 @@
+import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
+import type { Messages } from '../../lib/i18n/translate.ts';
+import { useIslandTranslation } from '../use-island-translation.ts';
+import { useSelfUser } from '../use-self-user.ts';
+
+/**
+ * On a user page's videos tab, for its owner only: the way to "my videos", where every video of
+ * theirs is listed with its state and can be edited or deleted. The page itself is shared by
+ * every visitor (and cached), so who is looking is known in the browser only.
+ */
+export default function ManageVideosLink({ locale, uid, messages }: { locale: Locale; uid: number; messages: Messages }) {
+  const t = useIslandTranslation(locale, messages);
+  const { userInfo } = useSelfUser();
+  if (userInfo?.uid !== uid) return null;
+  return <a className="button secondary" href={localizePath('/settings/my-videos', locale)} data-manage-videos>{t('myVideos.manage')}</a>;
+}
