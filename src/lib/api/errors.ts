@@ -53,6 +53,6 @@ export const ERROR_MESSAGE_KEY: Record<ErrorCode, string> = {
   BLOCKED_BY_UPLOADER: 'api.blockedByUploader', UNSUPPORTED_MEDIA_TYPE: 'api.unsupportedMediaType',
   UNSUPPORTED_EXTENSION: 'api.unsupportedExtension', PASSWORD_OR_CODE_INVALID: 'api.passwordOrCodeInvalid',
   FOLLOW_SELF: 'api.followSelf', FOLLOW_BLOCKED: 'api.followBlocked',
-  COLLECTIONS_LIMIT: 'collections.errors.limit', COLLECTION_FULL: 'collections.errors.full',
-  VIDEO_UNAVAILABLE: 'collections.errors.videoUnavailable', NOT_IN_COLLECTION: 'collections.errors.notInCollection',
+  COLLECTIONS_LIMIT: 'collections.limitReached', COLLECTION_FULL: 'collections.collectionFull',
+  VIDEO_UNAVAILABLE: 'collections.videoUnavailable', NOT_IN_COLLECTION: 'collections.notInCollection',
 };
