@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import type { CollectionSummary } from '../../lib/api/contract.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { collectionPath } from '../../lib/catalogue/format.ts';
+import '../../styles/catalogue.css';
 import './collections.css';
 
 /** A collection in a list: its cover, title, visibility and counts (unavailable videos apart), and any actions below. */

@@ -148,7 +148,9 @@ function VideoOrder({ t, collection, onChanged }: { t: TFunction; collection: Co
             <span className="collection-order-actions">
               <button type="button" className="icon-button" disabled={index === 0} onClick={() => void move(index, index - 1)} aria-label={t('collections.moveUp', { title: video.title })} data-move-up>↑</button>
               <button type="button" className="icon-button" disabled={index === videos.length - 1} onClick={() => void move(index, index + 1)} aria-label={t('collections.moveDown', { title: video.title })} data-move-down>↓</button>
-              <button type="button" className="icon-button" aria-pressed={collection.coverVideoId === video.videoId} onClick={() => void setCover(video)} aria-label={t('collections.setCover', { title: video.title })} title={t('collections.coverBadge')}>🖼</button>
+              <button type="button" className="icon-button" aria-pressed={collection.coverVideoId === video.videoId} onClick={() => void setCover(video)} aria-label={t('collections.setCover', { title: video.title })} title={t('collections.coverBadge')}>
+                <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path fill="currentColor" d="M19 3H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2Zm0 16H5V5h14v14Zm-5.04-6.71-2.75 3.54-1.96-2.36L6.5 17h11l-3.54-4.71Z" /></svg>
+              </button>
               <button type="button" className="icon-button" onClick={() => void remove(video)} aria-label={t('collections.remove', { title: video.title })} data-remove-video>✕</button>
             </span>
           </li>
