@@ -86,3 +86,71 @@ test('a collection page plays through to the next video with auto-play next', as
   await expect(page.locator(`[data-collection-playlist="${collectionId}"] [aria-current="page"]`)).toHaveAttribute('data-playlist-video', String(second.videoId));
   await uploaderPage.context().close();
 });
+
+test('on /collections the owner reorders by keyboard and by drag, edits and deletes after a confirmation', async ({ browser, page }) => {
+  test.setTimeout(180_000);
+  const uploaderPage = await (await browser.newContext()).newPage();
+  await signUpByApi(uploaderPage, 'Hikari');
+  const videos = [];
+  for (const title of ['First light', 'Noon', 'Evening']) videos.push(await publishVideoByApi(uploaderPage, { title, seconds: 2 }));
+  await signUpByApi(page, 'Curator');
+  const created = await page.request.post('/api/collection/create', { data: { title: 'A day', videoId: videos[0].videoId } });
+  const { collectionId } = (await created.json()).collection;
+  for (const v of videos.slice(1)) await page.request.post('/api/collection/addVideo', { data: { collectionId, videoId: v.videoId } });
+  const order = async () => ((await (await page.request.get(`/api/collection/get?collectionId=${collectionId}`)).json()).videos as Array<{ title: string }>).map((v) => v.title);
+
+  await page.goto('/en/collections');
+  await waitForIslands(page);
+  const card = page.locator(`.collection-card[data-collection-id="${collectionId}"]`);
+  await card.locator('[data-collection-order-toggle]').click();
+  const rows = card.locator('[data-order-video]');
+  await expect(rows).toHaveCount(3);
+  // Keyboard: the last one up twice; the moved row keeps the focus.
+  await rows.nth(2).focus();
+  await page.keyboard.press('Alt+ArrowUp');
+  await expect(rows.nth(1)).toBeFocused();
+  await page.keyboard.press('Alt+ArrowUp');
+  await expect(rows.first()).toContainText('Evening');
+  await expect.poll(order).toEqual(['Evening', 'First light', 'Noon']);
+  // Drag: the first row onto the last.
+  await rows.first().dragTo(rows.nth(2));
+  await expect.poll(order).toEqual(['First light', 'Noon', 'Evening']);
+  // The buttons name the video they move.
+  await card.getByRole('button', { name: msg('en', 'collections.moveDown').replace('{{title}}', 'First light') }).click();
+  await expect.poll(order).toEqual(['Noon', 'First light', 'Evening']);
+
+  // Edit: rename and make it public.
+  await card.locator('[data-collection-edit]').click();
+  await card.locator('[data-field="title"]').fill('A long day');
+  await card.getByRole('radio', { name: msg('en', 'collections.public') }).check();
+  await card.getByRole('button', { name: msg('en', 'collections.save') }).click();
+  await expect(card.locator('[data-collection-title]')).toHaveText('A long day');
+  await expect(card).toHaveAttribute('data-visibility', 'public');
+
+  // Delete asks first; cancelling keeps it.
+  await card.locator('[data-collection-delete]').click();
+  const confirm = page.locator('[data-collection-confirm]');
+  await expect(confirm).toContainText('A long day');
+  await confirm.getByRole('button', { name: msg('en', 'collections.cancel') }).click();
+  await expect(card).toBeVisible();
+  await card.locator('[data-collection-delete]').click();
+  await confirm.locator('[data-collection-confirm-delete]').click();
+  await expect(card).toHaveCount(0);
+  expect((await page.request.get(`/api/collection/get?collectionId=${collectionId}`)).status()).toBe(404);
+  await uploaderPage.context().close();
+});
+
+test('guests are asked to log in to add to a collection, and on /collections', async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  const uploaderPage = await (await browser.newContext()).newPage();
+  await signUpByApi(uploaderPage, 'Tsuki');
+  const video = await publishVideoByApi(uploaderPage, { title: 'Moonrise', seconds: 2 });
+  await page.goto(`/en/video/kv${video.videoId}`);
+  await waitForIslands(page);
+  await page.locator('[data-add-to-collection-button]').click();
+  await expect(page.locator('[data-collection-dialog]')).toBeHidden();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.goto('/en/collections');
+  await expect(page.locator('[data-collections-state="guest"]')).toContainText(msg('en', 'collections.guest'));
+  await uploaderPage.context().close();
+});
