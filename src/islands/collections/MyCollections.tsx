@@ -241,7 +241,7 @@ export default function MyCollections({ locale, messages }: { locale: Locale; me
                   <div className="collection-actions">
                     <button type="button" className="button secondary" onClick={() => setEditing(c.collectionId)} data-collection-edit>{t('collections.edit')}</button>
                     <button type="button" className="button secondary" aria-expanded={ordering === c.collectionId} onClick={() => setOrdering(ordering === c.collectionId ? null : c.collectionId)} data-collection-order-toggle>{t('collections.manage')}</button>
-                    <button type="button" className="button secondary danger" onClick={() => setConfirming(c)} data-collection-delete>{t('collections.delete')}</button>
+                    <button type="button" className="button secondary collection-delete" onClick={() => setConfirming(c)} data-collection-delete>{t('collections.delete')}</button>
                   </div>
                 )}
                 {ordering === c.collectionId && <VideoOrder t={t} collection={c} onChanged={() => void load()} />}
@@ -254,7 +254,7 @@ export default function MyCollections({ locale, messages }: { locale: Locale; me
         <div className="collection-dialog-card">
           <p id="collection-confirm-text">{confirming && t('collections.confirmDelete', { title: confirming.title })}</p>
           <div className="collection-form-actions">
-            <button type="button" className="button danger-solid" onClick={() => confirming && void remove(confirming)} data-collection-confirm-delete>{t('collections.delete')}</button>
+            <button type="button" className="button danger" onClick={() => confirming && void remove(confirming)} data-collection-confirm-delete>{t('collections.delete')}</button>
             <button type="button" className="button secondary" autoFocus onClick={() => { confirmDialog.current?.close(); setConfirming(null); }}>{t('collections.cancel')}</button>
           </div>
         </div>
