@@ -4,7 +4,6 @@
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { errorAnswer } from './app/errors.ts';
-import { DomainError } from './domain/errors.ts';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
@@ -27,6 +26,7 @@ import { createUploadStore } from './media/upload-store.ts';
 import { startJobWorker } from './jobs/queue.ts';
 import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, probeJob, queueFrameRateBackfill, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
+import { DomainError } from './domain/errors.ts';
 
 /**
  * The manifest URL template (/media/videos/{videoId}/…) names a video; its files live under
@@ -110,6 +110,11 @@ export async function startServer(env: Record<string, string | undefined> = proc
     video: async (videoId, request) => {
       const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
       return catalogue.video(videoId, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null);
+    },
+    collection: async (collectionId, request, page) => {
+      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
+      return services.collections.get(collectionId, viewer?.uid ?? null, page)
+        .then((found) => ({ success: true as const, ...found }), (error) => (error instanceof DomainError && error.code === 'NOT_FOUND' ? null : Promise.reject(error)));
     },
     sitemapVideoFiles: () => catalogue.sitemapVideoFiles(config.sitemapVideosPerFile),
     sitemapVideos: (file) => catalogue.sitemapVideos(file, config.sitemapVideosPerFile),

@@ -105,6 +105,18 @@ export interface BlockEntriesTable {
 }
 /** One member following another (never themselves). */
 export interface FollowsTable { follower_uid: number; followed_uid: number; created_at: CreatedAt }
+export interface CollectionsTable {
+  collection_id: Generated<number>;
+  owner_uid: number;
+  title: string;
+  description: Generated<string>;
+  visibility: 'public' | 'private';
+  /** A chosen cover video; null means the first available video's poster. */
+  cover_video_id: number | null;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+}
+export interface CollectionVideosTable { collection_id: number; video_id: number; position: number; added_at: CreatedAt }
 export interface WatchHistoryTable { uid: number; video_id: number; anchor: Generated<number>; updated_at: Generated<Date> }
 
 export interface TotpAuthenticatorsTable {
@@ -209,4 +221,6 @@ export interface Database {
   watch_history: WatchHistoryTable;
   block_entries: BlockEntriesTable;
   follows: FollowsTable;
+  collections: CollectionsTable;
+  collection_videos: CollectionVideosTable;
 }

@@ -21,6 +21,7 @@ import { createCommentsRepository } from './comments.repository.ts';
 import { createBlockListsRepository } from './block-lists.repository.ts';
 import { createSecretsRepository } from './secrets.repository.ts';
 import { createFollowsRepository } from './follows.repository.ts';
+import { createCollectionsRepository } from './collections.repository.ts';
 
 function repositoriesOver(db: Kysely<Database>) {
   return {
@@ -46,6 +47,8 @@ function repositoriesOver(db: Kysely<Database>) {
     secrets: createSecretsRepository(db),
     // ---- feed: who follows whom ----
     follows: createFollowsRepository(db),
+    // ---- collections: members' lists of videos ----
+    collections: createCollectionsRepository(db),
   };
 }
 

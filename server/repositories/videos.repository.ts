@@ -146,6 +146,18 @@ export function createVideosRepository(db: Kysely<Database>) {
       return query.orderBy('v.created_at', 'desc').orderBy('v.video_id', 'desc').limit(limit).execute();
     },
 
+    /** One page of a collection's approved videos, in its order (collections.repository counts them). */
+    collectionPage(collectionId: number, window: PageWindow) {
+      return thumbs().innerJoin('collection_videos as cv', 'cv.video_id', 'v.video_id').select('cv.position')
+        .where('cv.collection_id', '=', collectionId).where('v.status', '=', 'approved')
+        .orderBy('cv.position').orderBy('cv.video_id').limit(window.pageSize).offset((window.page - 1) * window.pageSize).execute();
+    },
+
+    /** The thumbs of these videos (any status), in no order. */
+    thumbsOf(videoIds: readonly number[]) {
+      return videoIds.length ? thumbs().where('v.video_id', 'in', [...videoIds]).execute() : Promise.resolve([]);
+    },
+
     /** The thumbs of the videos a member watched (matching `filter`), with the position and time, most recent first. */
     watchedBy(uid: number, filter: VideoFilter, limit: number) {
       return thumbs().innerJoin('watch_history as h', 'h.video_id', 'v.video_id').select(['h.anchor', 'h.updated_at'])

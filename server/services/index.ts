@@ -15,6 +15,7 @@ import { createBlockListService } from './block-lists.ts';
 import { createHistoryService } from './history.ts';
 import { createMediaService } from './media.ts';
 import { createFollowService } from './follows.ts';
+import { createCollectionService } from './collections.ts';
 import * as accounts from './accounts.ts';
 import * as invitations from './invitations.ts';
 import * as profiles from './profiles.ts';
@@ -69,6 +70,7 @@ export function createServices({ db, databaseKind, mailer, mediaDir, signingSecr
     blockLists: createBlockListService(repositories),
     history: createHistoryService(repositories),
     follows: createFollowService(repositories),
+    collections: createCollectionService(repositories),
     accounts: {
       ...bindRepositories(repositories, accounts),
       sendLoginCode: (input: Parameters<typeof accounts.sendLoginCode>[2]) => accounts.sendLoginCode(repositories, mailer, input),

@@ -23,7 +23,7 @@ type Role = 'guest' | 'member' | 'admin';
  * server's folder for the server's life: a failed test restarts the worker, and signing up and
  * logging in again for each would soon meet the rate limits.
  */
-interface Fixture { uploaderUid: number; videoId: number; memberUid: number; memberCookies: Cookie[]; adminCookies: Cookie[] }
+interface Fixture { uploaderUid: number; videoId: number; memberUid: number; memberCookies: Cookie[]; adminCookies: Cookie[]; collectionId: number }
 type Cookie = Awaited<ReturnType<BrowserContext['cookies']>>[number];
 const FIXTURE_FILE = join(E2E, 'page-errors-fixture.json');
 let fixture: Fixture;
@@ -32,7 +32,7 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   test.setTimeout(120_000);
   if (existsSync(FIXTURE_FILE)) {
     fixture = JSON.parse(readFileSync(FIXTURE_FILE, 'utf8')) as Fixture;
-    return;
+    if (fixture.collectionId) return;
   }
   const uploader = await (await browser.newContext()).newPage();
   const { uid: uploaderUid } = await signUpByApi(uploader, 'Errorless');
@@ -44,11 +44,15 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   const member = await (await browser.newContext()).newPage();
   const { uid: memberUid } = await signUpByApi(member, 'Watcher');
   await expectOk(member.request.post(`${E2E_BASE_URL}/api/history/record`, { data: { videoId, anchor: 2 } }));
+  // …and a public collection holding the video (the collection page, the user's collections tab, the video played from it).
+  const created = await member.request.post(`${E2E_BASE_URL}/api/collection/create`, { data: { title: 'Without errors', visibility: 'public', videoId } });
+  expect(created.ok(), `collection/create answered ${created.status()}`).toBe(true);
+  const { collectionId } = (await created.json()).collection as { collectionId: number };
   const memberCookies = await member.context().cookies();
   await member.context().close();
 
   const adminCookies = (await (await adminRequest()).storageState()).cookies;
-  fixture = { uploaderUid, videoId, memberUid, memberCookies, adminCookies };
+  fixture = { uploaderUid, videoId, memberUid, memberCookies, adminCookies, collectionId };
   writeFileSync(FIXTURE_FILE, JSON.stringify(fixture));
 });
 
@@ -71,6 +75,10 @@ const PAGES: PageType[] = [
   { name: 'user', route: () => `/user/${fixture.uploaderUid}`, roles: everyone },
   { name: 'own user page', route: () => '/user', roles: everyone, landsOn: (role) => (role === 'member' ? `/user/${fixture.memberUid}` : undefined) },
   { name: 'following feed', route: () => '/feed/following', roles: everyone },
+  { name: 'own collections', route: () => '/collections', roles: everyone },
+  { name: 'collection', route: () => `/collections/${fixture.collectionId}`, roles: everyone },
+  { name: 'video played from a collection', route: () => `/video/kv${fixture.videoId}?collection=${fixture.collectionId}`, roles: everyone },
+  { name: 'user collections tab', route: () => `/user/${fixture.memberUid}/collections`, roles: everyone },
   { name: 'welcome', route: () => '/welcome', roles: everyone },
   { name: 'coming-soon section', route: () => '/audio', roles: everyone },
   { name: 'upload', route: () => '/upload', roles: everyone },

@@ -6,6 +6,7 @@ import { userHandlers } from './user.ts';
 import { rbacHandlers } from './rbac.ts';
 import { videoHandlers } from './video.ts';
 import { feedHandlers } from './feed.ts';
+import { collectionHandlers } from './collection.ts';
 
 /** One handler per entry of the route table (the type refuses a missing or an extra one). */
 export const allHandlers: AllHandlers = {
@@ -16,4 +17,5 @@ export const allHandlers: AllHandlers = {
   ...rbacHandlers,
   ...videoHandlers,
   ...feedHandlers,
+  ...collectionHandlers,
 };

@@ -32,3 +32,11 @@ export type DanmakuSize = (typeof DANMAKU_SIZES)[number];
 export const DANMAKU_TEXT_MAX = 100;
 /** video/danmaku answers in time segments of this length, so long videos load progressively. */
 export const DANMAKU_SEGMENT_SECONDS = 360;
+
+/** Collections (favourites, playlists): limits shared by the server's schemas and the browser's forms. */
+export const COLLECTION_TITLE_MAX = 80;
+export const COLLECTION_DESCRIPTION_MAX = 1000;
+export const COLLECTION_VIDEOS_MAX = 1000;
+export const COLLECTIONS_PER_MEMBER = 100;
+export const COLLECTION_VISIBILITIES = ['public', 'private'] as const;
+export type CollectionVisibility = (typeof COLLECTION_VISIBILITIES)[number];

@@ -6,6 +6,9 @@ import { z } from 'zod';
 import { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, MY_VIDEO_STATES, REJECTION_REASONS, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS } from './constants.ts';
 export { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS, type TagLanguage, type VideoCategory, type Copyright, type DanmakuMode, type DanmakuSize } from './constants.ts';
 
+import { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX, COLLECTION_VIDEOS_MAX, COLLECTION_VISIBILITIES } from './constants.ts';
+export { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX, COLLECTION_VIDEOS_MAX, COLLECTIONS_PER_MEMBER, COLLECTION_VISIBILITIES, type CollectionVisibility } from './constants.ts';
+
 export { ERROR_CODES, ERROR_STATUS, ERROR_MESSAGE_KEY, type ErrorCode, type ApiErrorBody } from './errors.ts';
 import type { ApiErrorBody } from './errors.ts';
 import { ROLES } from '../policy/policy.ts';
@@ -614,3 +617,70 @@ export const feedQuery = cursorPage(50, 20);
 /** A page of the feed, newest first; nextCursor null on the last page. */
 export const feedResponse = z.object({ success: z.literal(true), videos: z.array(videoThumb), nextCursor: z.string().nullable() });
 export type FeedResponse = z.infer<typeof feedResponse>;
+
+// ---- Collections (favourites, playlists) ----
+
+const title = z.string().trim().min(1, 'must not be empty').max(COLLECTION_TITLE_MAX, `at most ${COLLECTION_TITLE_MAX} characters`);
+const description = z.string().trim().max(COLLECTION_DESCRIPTION_MAX, `at most ${COLLECTION_DESCRIPTION_MAX} characters`);
+const visibility = z.enum(COLLECTION_VISIBILITIES);
+
+export const collectionCreateBody = z.object({
+  title, description: description.default(''), visibility: visibility.default('private'),
+  /** Put this video in it at once (the video page's "new collection" does). */
+  videoId: positiveId.optional(),
+});
+/** Only the fields sent change; coverVideoId null goes back to the first available video's poster. */
+export const collectionUpdateBody = z.object({
+  collectionId: positiveId, title: title.optional(), description: description.optional(), visibility: visibility.optional(),
+  coverVideoId: positiveId.nullable().optional(),
+});
+export const collectionIdBody = z.object({ collectionId: positiveId });
+export const collectionVideoBody = z.object({ collectionId: positiveId, videoId: positiveId });
+/** The new order: the collection's videos, first to last (those not named keep their order after them). */
+export const collectionReorderBody = z.object({
+  collectionId: positiveId,
+  videoIds: z.array(positiveId).min(1).max(COLLECTION_VIDEOS_MAX).refine((ids) => new Set(ids).size === ids.length, 'must not repeat a video'),
+});
+export const collectionListQuery = z.object({ uid: positiveId });
+export const collectionGetQuery = z.object({
+  collectionId: positiveId,
+  page: z.coerce.number().int().min(1).max(COLLECTION_VIDEOS_MAX).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(50),
+});
+export const collectionContainingQuery = z.object({ videoId: positiveId });
+
+export const collectionSummary = z.object({
+  collectionId: positiveId,
+  ownerUid: positiveId,
+  title: z.string(),
+  description: z.string(),
+  visibility,
+  /** The chosen video's poster, else the first available video's; '' when none is available. */
+  cover: z.string(),
+  coverVideoId: positiveId.nullable(),
+  /** Videos one can watch; those deleted or no longer approved are counted apart. */
+  videoCount: z.number(),
+  unavailableCount: z.number(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type CollectionSummary = z.infer<typeof collectionSummary>;
+
+export const collectionOwner = z.object({ uid: positiveId, username: z.string(), userNickname: z.string().nullable() });
+export const collectionListResponse = z.object({ success: z.literal(true), collections: z.array(collectionSummary) });
+export type CollectionListResponse = z.infer<typeof collectionListResponse>;
+export const collectionResponse = z.object({ success: z.literal(true), collection: collectionSummary });
+/** One page of a collection's available videos, in the owner's order. */
+export const collectionGetResponse = z.object({
+  success: z.literal(true), collection: collectionSummary, owner: collectionOwner,
+  videos: z.array(videoThumb), page: z.number(), pageSize: z.number(),
+});
+export type CollectionGetResponse = z.infer<typeof collectionGetResponse>;
+export const collectionVideoChangeResponse = z.object({
+  success: z.literal(true),
+  /** addVideo: false when it was there already; removeVideo: false when it was not there. */
+  changed: z.boolean(),
+  videoCount: z.number(),
+});
+export const collectionDoneResponse = z.object({ success: z.literal(true) });
+export const collectionContainingResponse = z.object({ success: z.literal(true), collectionIds: z.array(positiveId) });

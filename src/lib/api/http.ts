@@ -19,6 +19,10 @@ export class HttpError extends Error {
   }
 }
 
+/** The server's message of a refused call (in the caller's language), when it sent one. */
+export const serverMessage = (error: unknown): string | undefined =>
+  error instanceof HttpError ? (error.body as { message?: string } | undefined)?.message : undefined;
+
 export class TimeoutError extends Error {
   constructor(url: string, ms: number) {
     super(`Request timed out after ${ms} ms: ${url}`);

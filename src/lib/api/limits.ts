@@ -18,6 +18,8 @@ export const LIMITS = {
   commentPerUser: { limit: 10, windowMs: 60_000 },
   // Follow and unfollow clicks: plenty for a person, a wall for a script.
   followPerUser: { limit: 60, windowMs: 60_000 },
+  // Collection edits (create, add, reorder…): a person sorting a playlist, not a script filling one.
+  collectionPerUser: { limit: 120, windowMs: 60_000 },
 } as const satisfies Record<string, Limit>;
 
 export type RateLimitName = keyof typeof LIMITS;
@@ -26,4 +28,5 @@ export type RateLimitName = keyof typeof LIMITS;
 export const LIMIT_KEY_PREFIX: Record<RateLimitName, string> = {
   loginPerIp: 'login-ip', loginPerAccountIp: 'login-account-ip', loginFailuresPerAccount: 'login-failures', registerPerIp: 'register', codePerIp: 'code',
   lookupPerIp: 'lookup', danmakuPerUser: 'danmaku', danmakuBurstPerUser: 'danmaku-burst', commentPerUser: 'comment', followPerUser: 'follow',
+  collectionPerUser: 'collection',
 };

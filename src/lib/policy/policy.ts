@@ -47,6 +47,11 @@ export const POLICY = {
   'follow.edit': { subject: 'member', note: 'follow a user (not oneself, nor across a block)' },
   'follow.clean': { subject: 'signedIn', note: 'stop following, also when banned' },
   'feed.read': { subject: 'signedIn', note: 'own feed of followed uploaders' },
+  // Collections: anyone reads the public ones (private ones only their owner, checked by the service).
+  'collection.create': { subject: 'member', note: 'new collections of one’s own' },
+  'collection.edit': { subject: 'member', resource: 'owner', note: 'change, fill and reorder own collection' },
+  'collection.clean': { subject: 'signedIn', resource: 'owner', note: 'delete own collection or take videos out, also when banned' },
+  'collection.mine': { subject: 'signedIn', note: 'which of one’s collections hold a video' },
   // Writing beside a video.
   'tag.create': { subject: 'member', note: 'new tags' },
   'danmaku.send': { subject: 'member', note: 'danmaku on a visible video whose uploader did not block the sender' },

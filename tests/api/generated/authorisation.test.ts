@@ -134,9 +134,22 @@ const RESOURCE_FIXTURES: Partial<Record<Action, Fixture>> = {
     url.searchParams.set('uid', String(memberUid(other)));
     return { path: `images/upload${url.search}`, actor: other };
   },
+  // A public collection of one member (a private one would be not found, 404, for the other):
+  // one input for every call of the action (update, addVideo, reorder; delete, removeVideo).
+  'collection.edit': (server) => anotherMembersCollection(server),
+  'collection.clean': (server) => anotherMembersCollection(server),
   'user.roles': async (server) => {
     // An administrator may not touch another administrator.
     const target = await someone(server, 'admin', ['administrator']);
     return { input: { uid: memberUid(target), newRoles: ['user'] }, actor: await someone(server, 'admin', ['administrator']) };
   },
 };
+
+async function anotherMembersCollection(server: TestServer) {
+  const owner = await someone(server, 'collector');
+  const videoId = await insertVideo(server, owner, 60_000);
+  const created = await (await server.api('collection/create', { method: 'POST', headers: { Cookie: owner, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ title: 'mine', visibility: 'public', videoId }) })).json();
+  const { collectionId } = created.collection;
+  return { input: { collectionId, videoId, videoIds: [videoId], title: 'theirs now' }, actor: await someone(server, 'other') };
+}

@@ -14,6 +14,7 @@ import { videoRoutes } from './video.ts';
 import { interactionRoutes } from './interaction.ts';
 import { uploadRoutes } from './upload.ts';
 import { feedRoutes } from './feed.ts';
+import { collectionRoutes } from './collection.ts';
 
 export const ROUTES = {
   ...systemRoutes,
@@ -26,6 +27,7 @@ export const ROUTES = {
   ...interactionRoutes,
   ...uploadRoutes,
   ...feedRoutes,
+  ...collectionRoutes,
 };
 
 export type RouteTable = typeof ROUTES;
