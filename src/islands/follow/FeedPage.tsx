@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { call } from '../../lib/api/client.ts';
 import { getFeed } from '../../lib/api/calls/feed.ts';
 import type { VideoThumb } from '../../lib/api/contract.ts';
@@ -10,10 +10,12 @@ import { useIslandTranslation } from '../use-island-translation.ts';
 import { useSelfUser } from '../use-self-user.ts';
 import { VideoCard, VideoGrid } from '../../components/VideoList.tsx';
 import FollowButton from './FollowButton.tsx';
+import { useCursorPages } from './use-cursor-pages.ts';
 import './follow.css';
 
 const SUGGESTED = 6;
 interface Uploader { uid: number; name: string }
+const fetchFeed = (cursor?: string) => getFeed(cursor).then((page) => ({ items: page.videos, nextCursor: page.nextCursor }));
 
 /**
  * /feed/following: the newest videos followed uploaders pushed to the feed, a page at a time
@@ -24,25 +26,8 @@ export default function FeedPage({ locale, messages }: { locale: Locale; message
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   const uid = self.userInfo?.uid;
-  const [videos, setVideos] = useState<VideoThumb[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const { items: videos, nextCursor, loading, failed, load } = useCursorPages(fetchFeed);
   const [suggestions, setSuggestions] = useState<Uploader[] | null>(null);
-
-  const load = useCallback(async (cursor?: string) => {
-    setLoading(true);
-    try {
-      const page = await getFeed(cursor);
-      setVideos((shown) => (cursor && shown ? [...shown, ...page.videos] : page.videos));
-      setNextCursor(page.nextCursor);
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    } finally {
-      setLoading(false);
-    }
-  }, []);
 
   useEffect(() => {
     if (uid) void load();
