@@ -2,7 +2,7 @@ import type { MouseEvent } from 'react';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { formatTimecode } from '../../lib/player/shortcuts.ts';
-import type { PlayerPart } from './Player.tsx';
+import type { PlayerPart } from '../../lib/player/parts.ts';
 
 /**
  * The parts of a video of two or more (P1, P2… with their titles and lengths), as links to

@@ -6,7 +6,7 @@
  * the keyboard and watch history; the logic itself lives in src/lib.
  */
 import { useCallback, useMemo, useReducer, useRef } from 'react';
-import type { Storyboard } from '../../lib/api/contract.ts';
+import type { PlayerPart } from '../../lib/player/parts.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { initialPlayerState, playerClasses, playerReducer, levelPlaying, timeShown, type Panel } from '../../lib/player/player-state.ts';
@@ -36,7 +36,7 @@ import DanmakuSettings from './DanmakuSettings.tsx';
 import StatsPanel from './StatsPanel.tsx';
 import { PlaybackSettings, QualityMenu, RateMenu, VolumeSlider } from './PlayerMenus.tsx';
 
-export interface PlayerPart { id: number; title: string; link: string | null; poster: string | null; storyboard: Storyboard | null; duration: number }
+export type { PlayerPart } from '../../lib/player/parts.ts';
 interface Props {
   locale: Locale; messages: Messages; videoId: number; title: string; parts: PlayerPart[];
   /** The part the address asked for (?p=2 → 1), already checked against the parts by the page. */

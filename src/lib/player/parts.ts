@@ -6,6 +6,11 @@
  * video's length, which is the sum of its parts) hold unchanged.
  */
 
+import type { Storyboard } from '../api/contract.ts';
+
+/** A part as the player plays it (duration in ms, from the server's probe). */
+export interface PlayerPart { id: number; title: string; link: string | null; poster: string | null; storyboard: Storyboard | null; duration: number }
+
 /** Where a part lies on the video's timeline, in seconds; the last part also owns anything past its end. */
 export interface PartSpan { offset: number; length: number; last: boolean }
 
