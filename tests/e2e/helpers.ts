@@ -215,3 +215,15 @@ export async function publishVideoByApi(page: Page, fields: { title: string; des
   if (fields.approve !== false) await ok(await (await adminRequest()).post('/api/video/pending/approved', { data: { videoId } }));
   return { videoId, mediaId, title: fields.title };
 }
+
+/** With SHOTS=<dir>, saves full-page screenshots of the page at 375 and 1280 px as `<name>-<width>.png`. */
+export async function shoot(page: Page, name: string): Promise<void> {
+  const dir = process.env.SHOTS;
+  if (!dir) return;
+  const size = page.viewportSize()!;
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: width === 375 ? 800 : 900 });
+    await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(size);
+}

@@ -9,24 +9,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { E2E_BASE_URL, adminRequest, logInAsAdmin, makeClip, msg, signUpByApi, waitForIslands } from './helpers.ts';
+import { E2E_BASE_URL, adminRequest, logInAsAdmin, makeClip, msg, shoot, signUpByApi, waitForIslands } from './helpers.ts';
 import { damageMediaData } from '../fixtures/damaged-video.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 const dir = mkdtempSync(join(tmpdir(), 'kiraboshi-upload-e2e-'));
-const SHOTS = process.env.SHOTS;
-
-async function shoot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  const size = page.viewportSize()!;
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: width === 375 ? 800 : 900 });
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize(size);
-}
-
 /** A picture for the cover: one 800×600 frame of ffmpeg's test source. */
 async function makePicture(): Promise<string> {
   const { binaryPath, run } = await import('../../server/media/ffmpeg.ts');

@@ -24,6 +24,8 @@ export default function CommentAuthor({ locale, uid, name, t, messages }: { loca
   const box = useRef<HTMLSpanElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const hover = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** Opened by a click or a key: it stays until closed, whatever the mouse does. */
+  const pinned = useRef(false);
   const cardId = useId();
 
   useEffect(() => {
@@ -35,7 +37,11 @@ export default function CommentAuthor({ locale, uid, name, t, messages }: { loca
 
   useEffect(() => {
     if (!open) return;
-    const outside = (e: PointerEvent) => !box.current?.contains(e.target as Node) && setOpen(false);
+    const outside = (e: PointerEvent) => {
+      if (box.current?.contains(e.target as Node)) return;
+      pinned.current = false;
+      setOpen(false);
+    };
     document.addEventListener('pointerdown', outside);
     return () => document.removeEventListener('pointerdown', outside);
   }, [open]);
@@ -43,11 +49,12 @@ export default function CommentAuthor({ locale, uid, name, t, messages }: { loca
 
   const later = (next: boolean, ms: number) => {
     clearTimeout(hover.current);
-    hover.current = setTimeout(() => setOpen(next), ms);
+    if (!pinned.current) hover.current = setTimeout(() => setOpen(next), ms);
   };
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key !== 'Escape' || !open) return;
     e.stopPropagation();
+    pinned.current = false;
     setOpen(false);
     toggleRef.current?.focus();
   };
@@ -57,7 +64,7 @@ export default function CommentAuthor({ locale, uid, name, t, messages }: { loca
     <span className="comment-author-box" ref={box} onKeyDown={onKeyDown}
       onPointerEnter={(e) => e.pointerType === 'mouse' && later(true, HOVER_OPEN_MS)} onPointerLeave={(e) => e.pointerType === 'mouse' && later(false, HOVER_CLOSE_MS)}>
       <button type="button" ref={toggleRef} className="comment-author" aria-expanded={open} aria-controls={open ? cardId : undefined}
-        onClick={() => { clearTimeout(hover.current); setOpen(!open); }} data-user-card-toggle={uid}>
+        onClick={() => { clearTimeout(hover.current); pinned.current = !open; setOpen(!open); }} data-user-card-toggle={uid}>
         {name}
       </button>
       {open && (

@@ -75,8 +75,12 @@ export default function Uploader({ locale, messages }: { locale: Locale; message
       [next[index], next[index + by]] = [next[index + by], next[index]];
       return next;
     });
-    // Focus follows the moved part's button, so moving again is one more key press.
-    requestAnimationFrame(() => list.current?.querySelectorAll<HTMLButtonElement>(by < 0 ? '[data-part-up]' : '[data-part-down]')[index + by]?.focus());
+    // Focus follows the moved part (the same button, or the other one at the end of the list).
+    requestAnimationFrame(() => {
+      const row = list.current?.querySelectorAll<HTMLElement>('[data-part-upload]')[index + by];
+      const same = row?.querySelector<HTMLButtonElement>(by < 0 ? '[data-part-up]' : '[data-part-down]');
+      (same && !same.disabled ? same : row?.querySelector<HTMLButtonElement>(by < 0 ? '[data-part-down]' : '[data-part-up]'))?.focus();
+    });
   };
   const remove = (key: number) => {
     setParts((now) => now.filter((p) => p.key !== key));
