@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { call } from '../../lib/api/client.ts';
 import type { PublicProfile } from '../../lib/api/contract.ts';
@@ -42,8 +42,20 @@ export default function CommentAuthor({ locale, uid, name, t, messages }: { loca
       pinned.current = false;
       setOpen(false);
     };
+    // Esc closes it wherever the focus went (the follow button drops it while busy).
+    const onEscape = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      pinned.current = false;
+      setOpen(false);
+      toggleRef.current?.focus();
+    };
     document.addEventListener('pointerdown', outside);
-    return () => document.removeEventListener('pointerdown', outside);
+    document.addEventListener('keydown', onEscape);
+    return () => {
+      document.removeEventListener('pointerdown', outside);
+      document.removeEventListener('keydown', onEscape);
+    };
   }, [open]);
   useEffect(() => () => clearTimeout(hover.current), []);
 
@@ -51,17 +63,9 @@ export default function CommentAuthor({ locale, uid, name, t, messages }: { loca
     clearTimeout(hover.current);
     if (!pinned.current) hover.current = setTimeout(() => setOpen(next), ms);
   };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key !== 'Escape' || !open) return;
-    e.stopPropagation();
-    pinned.current = false;
-    setOpen(false);
-    toggleRef.current?.focus();
-  };
-
   const shown = profile ? shownName(profile) : name;
   return (
-    <span className="comment-author-box" ref={box} onKeyDown={onKeyDown}
+    <span className="comment-author-box" ref={box}
       onPointerEnter={(e) => e.pointerType === 'mouse' && later(true, HOVER_OPEN_MS)} onPointerLeave={(e) => e.pointerType === 'mouse' && later(false, HOVER_CLOSE_MS)}>
       <button type="button" ref={toggleRef} className="comment-author" aria-expanded={open} aria-controls={open ? cardId : undefined}
         onClick={() => { clearTimeout(hover.current); pinned.current = !open; setOpen(!open); }} data-user-card-toggle={uid}>

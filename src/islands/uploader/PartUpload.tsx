@@ -100,8 +100,8 @@ export default function PartUpload({ locale, t, entry, index, count, onTitle, on
     <li className="part-upload" data-part-upload={n} data-part-refused={refused || undefined}>
       <div className="part-upload-head">
         <span className="part-upload-number" aria-hidden="true">P{n}</span>
-        <label className="field part-upload-title"><span className="visually-hidden">{t('parts.titleLabel', { n })}</span>
-          <input name="videoPartTitle" maxLength={VIDEO_TITLE_MAX} value={entry.title} placeholder={t('parts.titlePlaceholder', { n })} onChange={(e) => onTitle(e.target.value)} />
+        <label className="field part-upload-title"><span className="field-label">{t('parts.titleLabel', { n })}</span>
+          <input name="videoPartTitle" maxLength={VIDEO_TITLE_MAX} value={entry.title} onChange={(e) => onTitle(e.target.value)} />
         </label>
         {count > 1 && (
           <span className="part-upload-tools">
