@@ -11,6 +11,7 @@ import { useSelfUser } from '../use-self-user.ts';
 import { VideoCard, VideoGrid } from '../../components/VideoList.tsx';
 import FollowButton from './FollowButton.tsx';
 import { useCursorPages } from './use-cursor-pages.ts';
+import LoadMore from './LoadMore.tsx';
 import './follow.css';
 
 const SUGGESTED = 6;
@@ -26,7 +27,8 @@ export default function FeedPage({ locale, messages }: { locale: Locale; message
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   const uid = self.userInfo?.uid;
-  const { items: videos, nextCursor, loading, failed, load } = useCursorPages(fetchFeed);
+  const pages = useCursorPages(fetchFeed);
+  const { items: videos, failed, load } = pages;
   const [suggestions, setSuggestions] = useState<Uploader[] | null>(null);
 
   useEffect(() => {
@@ -82,14 +84,7 @@ export default function FeedPage({ locale, messages }: { locale: Locale; message
       <VideoGrid>
         {videos.map((video) => <li key={video.videoId}><VideoCard video={video} locale={locale} t={t} /></li>)}
       </VideoGrid>
-      <div className="feed-more">
-        {nextCursor ? (
-          <button type="button" className="button secondary" disabled={loading} aria-busy={loading || undefined} onClick={() => void load(nextCursor)} data-feed-more>
-            {t('follow.loadMore')}
-          </button>
-        ) : <p className="feed-end">{t('follow.end')}</p>}
-        {failed && <p className="list-error" role="alert">{t('follow.loadFailed')}</p>}
-      </div>
+      <LoadMore pages={pages} labels={{ more: t('follow.loadMore'), end: t('follow.end'), failed: t('follow.loadFailed') }} />
     </div>
   );
 }

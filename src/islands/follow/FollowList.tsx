@@ -8,6 +8,7 @@ import { useIslandTranslation } from '../use-island-translation.ts';
 import { useSelfUser } from '../use-self-user.ts';
 import FollowButton from './FollowButton.tsx';
 import { useCursorPages } from './use-cursor-pages.ts';
+import LoadMore from './LoadMore.tsx';
 import { Avatar, shownName } from './Avatar.tsx';
 import './follow.css';
 
@@ -24,7 +25,8 @@ export default function FollowList({ locale, uid, side, messages }: Props) {
   const viewerUid = self.userInfo?.uid ?? null;
   const fetchPage = useCallback((cursor?: string) =>
     getFollowPeople(side, uid, cursor).then((page) => ({ items: page.result, nextCursor: page.nextCursor })), [side, uid]);
-  const { items: people, nextCursor, loading, failed, load } = useCursorPages<FollowPerson>(fetchPage);
+  const pages = useCursorPages<FollowPerson>(fetchPage);
+  const { items: people, failed, load } = pages;
 
   useEffect(() => {
     if (self.isEffectiveCheckOnce) void load();
@@ -61,14 +63,7 @@ export default function FollowList({ locale, uid, side, messages }: Props) {
           );
         })}
       </ul>
-      <div className="feed-more">
-        {nextCursor ? (
-          <button type="button" className="button secondary" disabled={loading} aria-busy={loading || undefined} onClick={() => void load(nextCursor)} data-follow-list-more>
-            {t('followLists.loadMore')}
-          </button>
-        ) : <p className="feed-end">{t('followLists.end')}</p>}
-        {failed && <p className="list-error" role="alert">{t('followLists.loadFailed')}</p>}
-      </div>
+      <LoadMore pages={pages} labels={{ more: t('followLists.loadMore'), end: t('followLists.end'), failed: t('followLists.loadFailed') }} />
     </section>
   );
 }
