@@ -105,4 +105,12 @@ test('two parts through the upload form, titled and reordered; the video page sw
   await expect(page).toHaveURL(new RegExp(`/video/kv${videoId}$`));
   await expect(list.locator('[data-part-link="1"]')).toHaveAttribute('aria-current', 'true');
   expect(await playedWidth(page)).toBe(320);
+
+  // History is kept on the video's timeline: opened without ?p, the page goes to the part last watched.
+  const p1Seconds = (await (await page.request.get(`${E2E_BASE_URL}/api/video?videoId=${videoId}`)).json()).video.videoPart[0].duration / 1000;
+  expect((await page.request.post(`${E2E_BASE_URL}/api/history/record`, { data: { videoId, anchor: p1Seconds + 1.5 } })).status()).toBe(200);
+  await page.goto(`/video/kv${videoId}`);
+  await waitForIslands(page);
+  await expect(page).toHaveURL(/\?p=2$/);
+  await expect(list.locator('[data-part-link="2"]')).toHaveAttribute('aria-current', 'true');
 });

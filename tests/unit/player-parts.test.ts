@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { partFromSearch, partSearch, partSpan, timeInPart, videoTimeOf } from '../../src/lib/player/parts.ts';
+import { partAt, partFromSearch, partSearch, partSpan, timeInPart, videoTimeOf } from '../../src/lib/player/parts.ts';
 
 const parts = [{ duration: 10_000 }, { duration: 20_500 }, { duration: 5_000 }];
 
@@ -35,5 +35,14 @@ describe('parts of a video', () => {
     expect(videoTimeOf(4, p2)).toBe(14);
     expect(timeInPart(videoTimeOf(20.6, p2), p2)).not.toBeNull();
     expect(videoTimeOf(7, p3)).toBeCloseTo(37.5);
+  });
+
+  it('finds the part a history position lies in', () => {
+    expect(partAt(parts, 0)).toBe(0);
+    expect(partAt(parts, 9.9)).toBe(0);
+    expect(partAt(parts, 10)).toBe(1);
+    expect(partAt(parts, 31)).toBe(2);
+    expect(partAt(parts, 999)).toBe(2);
+    expect(partAt([], 5)).toBe(0);
   });
 });

@@ -26,7 +26,7 @@ import { usePlaybackStats } from './use-playback-stats.ts';
 import { useScreenshot } from './use-screenshot.ts';
 import { usePlayerShortcuts } from './use-player-shortcuts.ts';
 import { useControlsVisibility } from './use-controls-visibility.ts';
-import { partSpan, usePartAddress } from './use-part-address.ts';
+import { partAt, partSpan, usePartAddress } from './use-part-address.ts';
 import PartList from './PartList.tsx';
 import { Icon } from './icons.tsx';
 import SeekBar from './SeekBar.tsx';
@@ -63,7 +63,13 @@ export default function Player({ locale, messages, videoId, title, parts, initia
   const source = useHlsSource(videoRef, part?.link, dispatch, () => showToast({ message: t('player.playbackFailed'), severity: 'error' }));
   const { overlay, send } = useDanmakuOverlay(videoRef, canvasRef, { videoId, span, settings, member, dispatch, t });
   const media = useMediaElement(videoRef, { videoId, link: part?.link, settings, source, dispatch });
-  useHistoryReporting(videoRef, videoId, span, member, t);
+  // Opened without ?p, the page goes to the part the member was watching (once, as Bilibili does).
+  const followHistory = useRef(true);
+  useHistoryReporting(videoRef, videoId, span, member, t, (anchor) => {
+    if (!followHistory.current || new URLSearchParams(location.search).has('p')) return;
+    followHistory.current = false;
+    selectPart(partAt(parts, anchor), true);
+  });
   const { toggleFullscreen, togglePip } = useFullscreen(root, videoRef, state.webFullscreen, dispatch, t);
   const stats = usePlaybackStats(state.statsOpen, videoRef, source, overlay);
   const { showControls, stage } = useControlsVisibility(videoRef, state, dispatch, { togglePlay: media.togglePlay, toggleFullscreen });

@@ -11,8 +11,10 @@ import { timeInPart, videoTimeOf, type PartSpan } from '../../lib/player/parts.t
  * watching; the position is kept on the video's timeline, parts.ts), and the position is written
  * as they watch (every HISTORY_INTERVAL_MS while playing, on pause, and with a keepalive request
  * when the page goes away or is hidden: mobile browsers may discard a hidden page without any pagehide).
+ * A position in another part is offered to `onOtherPart` (the player may go to that part).
  */
-export function useHistoryReporting(videoRef: RefObject<HTMLVideoElement | null>, videoId: number, span: PartSpan, member: boolean, t: Translate): void {
+export function useHistoryReporting(videoRef: RefObject<HTMLVideoElement | null>, videoId: number, span: PartSpan, member: boolean, t: Translate,
+  onOtherPart?: (anchor: number) => void): void {
   useEffect(() => {
     if (!member) return;
     const v = videoRef.current!;
@@ -20,7 +22,8 @@ export function useHistoryReporting(videoRef: RefObject<HTMLVideoElement | null>
     void getHistoryAnchor(videoId).then(({ anchor }) => {
       // The position is on the video's timeline: it resumes only in the part it lies in.
       const inPart = anchor === null ? null : timeInPart(anchor, span);
-      if (cancelled || inPart === null) return;
+      if (cancelled || anchor === null) return;
+      if (inPart === null) return onOtherPart?.(anchor);
       const apply = () => {
         const at = resumePosition(inPart, v.duration);
         if (at === null || v.currentTime > 1) return;

@@ -3,7 +3,7 @@ import type { PlayerEvent } from '../../lib/player/player-state.ts';
 import { partFromSearch, partSearch, type PartSpan } from '../../lib/player/parts.ts';
 import { $playerSettings } from '../../lib/stores/player-settings.ts';
 
-export { partSpan } from '../../lib/player/parts.ts';
+export { partAt, partSpan } from '../../lib/player/parts.ts';
 export type { PartSpan };
 
 /**
@@ -12,9 +12,10 @@ export type { PartSpan };
  * before rendering. When a part ends, the next one follows (unless looping).
  */
 export function usePartAddress(videoRef: RefObject<HTMLVideoElement | null>, count: number, current: number, dispatch: Dispatch<PlayerEvent>) {
-  const select = useCallback((index: number) => {
+  /** Shows part `index`; `replace` names it in the address without a history entry of its own. */
+  const select = useCallback((index: number, replace = false) => {
     if (index === current || index < 0 || index >= count) return;
-    history.pushState(history.state, '', partSearch(location.href, index));
+    history[replace ? 'replaceState' : 'pushState'](history.state, '', partSearch(location.href, index));
     dispatch({ type: 'part', index });
   }, [count, current, dispatch]);
 

@@ -49,3 +49,13 @@ export function videoTimeOf(partTime: number, span: PartSpan): number {
   const inside = span.length > 0 && !span.last ? Math.min(Math.max(0, partTime), Math.max(0, span.length - 0.05)) : Math.max(0, partTime);
   return span.offset + inside;
 }
+
+/** The part (0-based) a time on the video's timeline lies in; the last part for anything past the end. */
+export function partAt(parts: ReadonlyArray<{ duration: number }>, videoTime: number): number {
+  let end = 0;
+  for (const [index, part] of parts.entries()) {
+    end += part.duration / 1000;
+    if (videoTime < end) return index;
+  }
+  return Math.max(0, parts.length - 1);
+}
