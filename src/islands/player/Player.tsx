@@ -63,10 +63,12 @@ export default function Player({ locale, messages, videoId, title, parts, initia
   const source = useHlsSource(videoRef, part?.link, dispatch, () => showToast({ message: t('player.playbackFailed'), severity: 'error' }));
   const { overlay, send } = useDanmakuOverlay(videoRef, canvasRef, { videoId, span, settings, member, dispatch, t });
   const media = useMediaElement(videoRef, { videoId, link: part?.link, settings, source, dispatch });
-  // Opened without ?p, the page goes to the part the member was watching (once, as Bilibili does).
+  // Opened without ?p, the page goes to the part the member was watching (once, as Bilibili does);
+  // not when coming back to it (back, forward, reload): that entry meant the part it shows.
   const followHistory = useRef(true);
   useHistoryReporting(videoRef, videoId, span, member, t, (anchor) => {
-    if (!followHistory.current || new URLSearchParams(location.search).has('p')) return;
+    const arrival = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type ?? 'navigate';
+    if (!followHistory.current || arrival !== 'navigate' || new URLSearchParams(location.search).has('p')) return;
     followHistory.current = false;
     selectPart(partAt(parts, anchor), true);
   });
