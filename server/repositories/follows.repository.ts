@@ -40,6 +40,13 @@ export function createFollowsRepository(db: Kysely<Database>) {
       return !!(await db.selectFrom('follows').select('follower_uid').where('follower_uid', '=', followerUid).where('followed_uid', '=', followedUid).executeTakeFirst());
     },
 
+    /** Which of `uids` the member follows. */
+    async followedAmong(followerUid: number, uids: readonly number[]): Promise<Set<number>> {
+      if (!uids.length) return new Set();
+      const rows = await db.selectFrom('follows').select('followed_uid').where('follower_uid', '=', followerUid).where('followed_uid', 'in', [...uids]).execute();
+      return new Set(rows.map((r) => r.followed_uid));
+    },
+
     /** How many follow `uid`, and how many `uid` follows. */
     async counts(uid: number): Promise<{ followers: number; following: number }> {
       const row = await db.selectNoFrom((eb) => [

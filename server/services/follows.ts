@@ -30,9 +30,9 @@ function paged<R extends { created_micros: string }>(rows: R[], pageSize: number
   return { page, nextCursor: rows.length > pageSize && last ? encodeCursor({ micros: last.created_micros, id: idOf(last) }) : null };
 }
 
-const personOf = (row: FollowPersonRow): FollowPerson => ({
+const personOf = (row: FollowPersonRow, isFollowing: boolean): FollowPerson => ({
   uid: row.uid, username: row.username, userNickname: row.user_nickname, avatar: row.avatar, signature: row.signature,
-  followDateTime: new Date(row.created_at).getTime(),
+  followDateTime: new Date(row.created_at).getTime(), isFollowing,
 });
 
 export interface FollowState { isFollowing: boolean; followerCount: number }
@@ -72,13 +72,17 @@ export function createFollowService(repositories: Pick<Repositories, 'follows' |
 
     counts: (uid: number) => follows.counts(uid),
 
-    /** Who follows `uid` (followers) or whom `uid` follows (followings), newest follow first. */
-    async people(side: 'followers' | 'followings', uid: number, { cursor, pageSize }: CursorPage): Promise<{ result: FollowPerson[]; nextCursor: string | null }> {
+    /**
+     * Who follows `uid` (followers) or whom `uid` follows (followings), newest follow first, each
+     * with whether `viewerUid` follows them (the list's follow buttons).
+     */
+    async people(side: 'followers' | 'followings', uid: number, { cursor, pageSize }: CursorPage, viewerUid: number | null = null): Promise<{ result: FollowPerson[]; nextCursor: string | null }> {
       const after = decodeCursor(cursor);
       if (!(await videos.userExists(uid))) throw new NotFound();
       const rows = await (side === 'followers' ? follows.followersPage : follows.followingsPage)(uid, after, pageSize + 1);
       const { page, nextCursor } = paged(rows, pageSize, (row) => row.uid);
-      return { result: page.map(personOf), nextCursor };
+      const followed = viewerUid === null ? new Set<number>() : await follows.followedAmong(viewerUid, page.map((row) => row.uid).filter((id) => id !== viewerUid));
+      return { result: page.map((row) => personOf(row, followed.has(row.uid))), nextCursor };
     },
 
     /** The member's feed: a page of thumbs, newest first, and where the next page starts. */

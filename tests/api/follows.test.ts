@@ -143,6 +143,24 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
     expect((await call('GET', `feed/followers?uid=${uidOf(star)}&cursor=${'%'.repeat(3)}`)).status).toBe(400);
   });
 
+  it('marks, in the follower and following lists, whom the viewer follows (a personal answer, never shared)', async () => {
+    const [idol, fanA, fanB, viewer] = await Promise.all(['Idol', 'FanA', 'FanB', 'Viewer'].map((n) => member(server, `${n}${backend}`)));
+    await follow(fanA, uidOf(idol));
+    await follow(fanB, uidOf(idol));
+    await follow(viewer, uidOf(fanA));
+    const asGuest = await call('GET', `feed/followers?uid=${uidOf(idol)}`);
+    expect(asGuest.body.result.map((p: { isFollowing: boolean }) => p.isFollowing)).toEqual([false, false]);
+    expect(asGuest.cache).toMatch(/public/);
+    const asViewer = await call('GET', `feed/followers?uid=${uidOf(idol)}`, viewer);
+    expect(asViewer.body.result.map((p: { uid: number; isFollowing: boolean }) => [p.uid, p.isFollowing])).toEqual([[uidOf(fanB), false], [uidOf(fanA), true]]);
+    expect(asViewer.cache).toBe('private, no-store');
+    // Oneself in a list is never "followed".
+    const asFan = await call('GET', `feed/followers?uid=${uidOf(idol)}`, fanA);
+    expect(asFan.body.result.find((p: { uid: number }) => p.uid === uidOf(fanA)).isFollowing).toBe(false);
+    const followings = await call('GET', `feed/followings?uid=${uidOf(fanB)}`, fanA);
+    expect(followings.body.result).toEqual([expect.objectContaining({ uid: uidOf(idol), isFollowing: true })]);
+  });
+
   it('feeds approved videos pushed to the feed by followed uploaders, newest first, without what the viewer blocked', async () => {
     const [reader, maker, other, hidden, stranger] = await Promise.all(['Reader', 'Maker', 'Other', 'Hidden', 'Stranger'].map((n) => member(server, `${n}${backend}`)));
     for (const uploader of [maker, other, hidden]) await follow(reader, uidOf(uploader));

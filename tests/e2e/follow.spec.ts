@@ -4,7 +4,7 @@
  * their user page empties the feed again, which then suggests uploaders. Guests are asked to log in.
  */
 import { expect, test } from '@playwright/test';
-import { msg, publishVideoByApi, signUpByApi, waitForIslands } from './helpers.ts';
+import { msg, publishVideoByApi, shoot, signUpByApi, waitForIslands } from './helpers.ts';
 
 const followers = (count: number) => msg('en', 'follow.followers').replace('{{count}}', String(count));
 
@@ -73,4 +73,60 @@ test('a refused follow goes back and says why; guests are asked to log in', asyn
   await expect(guest.getByRole('dialog')).toBeVisible();
   await guest.context().close();
   await uploaderPage.context().close();
+});
+
+test('the comment user card follows the commenter; the followers list shows the new follower with a follow button', async ({ browser, page }) => {
+  test.setTimeout(180_000);
+  const uploaderPage = await (await browser.newContext()).newPage();
+  await signUpByApi(uploaderPage, 'Tsuki');
+  const video = await publishVideoByApi(uploaderPage, { title: 'Moonrise', seconds: 3 });
+  const commenterPage = await (await browser.newContext()).newPage();
+  const commenter = await signUpByApi(commenterPage, 'Hikari');
+  expect((await commenterPage.request.post('/api/user/update/info', { data: { signature: 'Drawing the moon every night' } })).status()).toBeLessThan(500);
+  expect((await commenterPage.request.post('/api/video/comment/emit', { data: { videoId: video.videoId, text: 'Lovely light!' } })).status()).toBe(200);
+  const viewer = await signUpByApi(page, 'Nozomi');
+
+  // The commenter's name opens their card; its follow button follows them (optimistically, then the server's count).
+  await page.goto(`/en/video/kv${video.videoId}`);
+  await waitForIslands(page);
+  // The comments island wakes when scrolled to.
+  await page.locator('[data-comments-slot]').scrollIntoViewIfNeeded();
+  const toggle = page.locator(`[data-user-card-toggle="${commenter.uid}"]`);
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  const card = page.locator(`[data-user-card="${commenter.uid}"]`);
+  await expect(card.locator('.user-card-name')).toHaveText('Hikari');
+  await expect(card.locator('[data-follower-count]')).toHaveText(followers(0));
+  await shoot(page, 'comment-user-card');
+  await card.locator('[data-follow-button]').click();
+  await expect(card.locator('[data-follow-button]')).toHaveAttribute('data-following', 'true');
+  await expect(card.locator('[data-follower-count]')).toHaveText(followers(1));
+  // Esc closes the card and gives the focus back to the name.
+  await page.keyboard.press('Escape');
+  await expect(card).toHaveCount(0);
+  await expect(toggle).toBeFocused();
+
+  // The commenter's followers list shows the new follower, with a follow button of their own.
+  await page.goto(`/en/user/${commenter.uid}`);
+  await waitForIslands(page);
+  await page.locator('[data-user-tabs] a', { hasText: msg('en', 'followLists.followers') }).click();
+  await expect(page).toHaveURL(new RegExp(`/en/user/${commenter.uid}/followers$`));
+  const entry = page.locator(`[data-follow-list="followers"] [data-person-uid="${viewer.uid}"]`);
+  await expect(entry).toContainText('Nozomi');
+  await expect(entry.locator('[data-follow-button]')).toHaveCount(0); // oneself: no button
+  // The viewer's followings list: the commenter, marked as followed.
+  await page.goto(`/en/user/${viewer.uid}/followings`);
+  await waitForIslands(page);
+  const followed = page.locator(`[data-follow-list="followings"] [data-person-uid="${commenter.uid}"]`);
+  await expect(followed.locator('[data-follow-button]')).toHaveAttribute('data-following', 'true');
+  // From the commenter's own session, the follower's entry offers following back.
+  await commenterPage.goto(`/en/user/${commenter.uid}/followers`);
+  await waitForIslands(commenterPage);
+  const back = commenterPage.locator(`[data-person-uid="${viewer.uid}"] [data-follow-button]`);
+  await expect(back).toHaveAttribute('data-following', 'false');
+  await shoot(commenterPage, 'followers-list');
+  await back.click();
+  await expect(back).toHaveAttribute('data-following', 'true');
+  await uploaderPage.context().close();
+  await commenterPage.context().close();
 });

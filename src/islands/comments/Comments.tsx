@@ -11,6 +11,7 @@ import { useIslandTranslation } from '../use-island-translation.ts';
 import { useSelfUser } from '../use-self-user.ts';
 import { openAuthDialog } from '../auth/open-auth-dialog.ts';
 import CommentEditor from './CommentEditor.tsx';
+import CommentAuthor from './UserCard.tsx';
 import './comments.css';
 
 const PAGE_SIZE = 20;
@@ -153,7 +154,7 @@ export default function Comments({ locale, videoId, messages }: { locale: Locale
               </a>
               <div className="comment-main">
                 <div className="comment-meta">
-                  <a className="comment-author" href={profile}>{name}</a>
+                  <CommentAuthor locale={locale} uid={c.uid} name={name} t={t} messages={messages} />
                   <span className="comment-floor" data-comment-floor>{t('comments.floor', { floor: c.commentIndex })}</span>
                   <time dateTime={new Date(c.emitTime).toISOString()} title={new Date(c.emitTime).toLocaleString(LOCALE_INFO[locale].htmlLang)}>
                     {relativeTime(c.emitTime, locale)}

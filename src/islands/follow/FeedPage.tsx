@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { call } from '../../lib/api/client.ts';
 import { getFeed } from '../../lib/api/calls/feed.ts';
 import type { VideoThumb } from '../../lib/api/contract.ts';
@@ -10,10 +10,13 @@ import { useIslandTranslation } from '../use-island-translation.ts';
 import { useSelfUser } from '../use-self-user.ts';
 import { VideoCard, VideoGrid } from '../../components/VideoList.tsx';
 import FollowButton from './FollowButton.tsx';
+import { useCursorPages } from './use-cursor-pages.ts';
+import LoadMore from './LoadMore.tsx';
 import './follow.css';
 
 const SUGGESTED = 6;
 interface Uploader { uid: number; name: string }
+const fetchFeed = (cursor?: string) => getFeed(cursor).then((page) => ({ items: page.videos, nextCursor: page.nextCursor }));
 
 /**
  * /feed/following: the newest videos followed uploaders pushed to the feed, a page at a time
@@ -24,25 +27,9 @@ export default function FeedPage({ locale, messages }: { locale: Locale; message
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   const uid = self.userInfo?.uid;
-  const [videos, setVideos] = useState<VideoThumb[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const pages = useCursorPages(fetchFeed);
+  const { items: videos, failed, load } = pages;
   const [suggestions, setSuggestions] = useState<Uploader[] | null>(null);
-
-  const load = useCallback(async (cursor?: string) => {
-    setLoading(true);
-    try {
-      const page = await getFeed(cursor);
-      setVideos((shown) => (cursor && shown ? [...shown, ...page.videos] : page.videos));
-      setNextCursor(page.nextCursor);
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    } finally {
-      setLoading(false);
-    }
-  }, []);
 
   useEffect(() => {
     if (uid) void load();
@@ -97,14 +84,7 @@ export default function FeedPage({ locale, messages }: { locale: Locale; message
       <VideoGrid>
         {videos.map((video) => <li key={video.videoId}><VideoCard video={video} locale={locale} t={t} /></li>)}
       </VideoGrid>
-      <div className="feed-more">
-        {nextCursor ? (
-          <button type="button" className="button secondary" disabled={loading} aria-busy={loading || undefined} onClick={() => void load(nextCursor)} data-feed-more>
-            {t('follow.loadMore')}
-          </button>
-        ) : <p className="feed-end">{t('follow.end')}</p>}
-        {failed && <p className="list-error" role="alert">{t('follow.loadFailed')}</p>}
-      </div>
+      <LoadMore pages={pages} labels={{ more: t('follow.loadMore'), end: t('follow.end'), failed: t('follow.loadFailed') }} />
     </div>
   );
 }

@@ -21,6 +21,11 @@ interface Props {
   followerCount?: number;
   /** Told after a follow or unfollow went through (the feed page reloads). */
   onChange?: (isFollowing: boolean) => void;
+  /**
+   * The viewer's state as a list or card already read it for this viewer (follower lists, the
+   * comment user card): no user/info call of its own.
+   */
+  known?: { isFollowing: boolean };
 }
 
 /**
@@ -28,15 +33,16 @@ interface Props {
  * the count change at once and go back, with a toast, when the server refuses. Guests get the
  * login dialog; on one's own page only the count shows.
  */
-export default function FollowButton({ locale, uid, name, messages, followerCount, onChange }: Props) {
+export default function FollowButton({ locale, uid, name, messages, followerCount, onChange, known }: Props) {
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   const viewer = self.userInfo;
-  const [state, setState] = useState<{ following: boolean; count: number | null }>({ following: false, count: followerCount ?? null });
+  const [state, setState] = useState<{ following: boolean; count: number | null }>({ following: known?.isFollowing ?? false, count: followerCount ?? null });
   const [busy, setBusy] = useState(false);
 
   // The page may come from a shared cache: the viewer's own state and a fresh count come from user/info.
   useEffect(() => {
+    if (known) return;
     let live = true;
     call('GET user/info', { uid }).then(
       ({ result }) => live && setState({ following: result.isFollowing, count: result.followerCount }),

@@ -5,8 +5,8 @@
  * use-*.ts hooks beside it connect that state to the element, the stream, the danmaku overlay,
  * the keyboard and watch history; the logic itself lives in src/lib.
  */
-import { useCallback, useReducer, useRef } from 'react';
-import type { Storyboard } from '../../lib/api/contract.ts';
+import { useCallback, useMemo, useReducer, useRef } from 'react';
+import type { PlayerPart } from '../../lib/player/parts.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { initialPlayerState, playerClasses, playerReducer, levelPlaying, timeShown, type Panel } from '../../lib/player/player-state.ts';
@@ -26,6 +26,8 @@ import { usePlaybackStats } from './use-playback-stats.ts';
 import { useScreenshot } from './use-screenshot.ts';
 import { usePlayerShortcuts } from './use-player-shortcuts.ts';
 import { useControlsVisibility } from './use-controls-visibility.ts';
+import { partAt, partSpan, usePartAddress } from './use-part-address.ts';
+import PartList from './PartList.tsx';
 import { Icon } from './icons.tsx';
 import SeekBar from './SeekBar.tsx';
 import DanmakuSender from './DanmakuSender.tsx';
@@ -34,28 +36,42 @@ import DanmakuSettings from './DanmakuSettings.tsx';
 import StatsPanel from './StatsPanel.tsx';
 import { PlaybackSettings, QualityMenu, RateMenu, VolumeSlider } from './PlayerMenus.tsx';
 
-export interface PlayerPart { id: number; title: string; link: string | null; poster: string | null; storyboard: Storyboard | null }
-interface Props { locale: Locale; messages: Messages; videoId: number; title: string; parts: PlayerPart[] }
+export type { PlayerPart } from '../../lib/player/parts.ts';
+interface Props {
+  locale: Locale; messages: Messages; videoId: number; title: string; parts: PlayerPart[];
+  /** The part the address asked for (?p=2 → 1), already checked against the parts by the page. */
+  initialPart?: number;
+}
 
 const openLogin = () => void import('../auth/open-auth-dialog.ts').then((m) => m.openAuthDialog('login'));
 
-export default function Player({ locale, messages, videoId, title, parts }: Props) {
+export default function Player({ locale, messages, videoId, title, parts, initialPart = 0 }: Props) {
   const translate = useIslandTranslation(locale, messages);
   const t = useCallback((key: string, options?: Record<string, unknown>) => String(translate(key, options as never)), [translate]);
   const settings = usePlayerSettings();
   const self = useSelfUser();
   const member = self.isLogined && !!self.userInfo;
-  const [state, dispatch] = useReducer(playerReducer, initialPlayerState);
+  const [state, dispatch] = useReducer(playerReducer, initialPart, (partIndex) => ({ ...initialPlayerState, partIndex }));
   const part = parts[state.partIndex];
+  const span = useMemo(() => partSpan(parts, state.partIndex), [parts, state.partIndex]);
 
   const root = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  const selectPart = usePartAddress(videoRef, parts.length, state.partIndex, dispatch);
 
   const source = useHlsSource(videoRef, part?.link, dispatch, () => showToast({ message: t('player.playbackFailed'), severity: 'error' }));
-  const { overlay, send } = useDanmakuOverlay(videoRef, canvasRef, { videoId, settings, member, dispatch, t });
+  const { overlay, send } = useDanmakuOverlay(videoRef, canvasRef, { videoId, span, settings, member, dispatch, t });
   const media = useMediaElement(videoRef, { videoId, link: part?.link, settings, source, dispatch });
-  useHistoryReporting(videoRef, videoId, member, t);
+  // Opened without ?p, the page goes to the part the member was watching (once, as Bilibili does);
+  // not when coming back to it (back, forward, reload): that entry meant the part it shows.
+  const followHistory = useRef(true);
+  useHistoryReporting(videoRef, videoId, span, member, t, (anchor) => {
+    const arrival = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type ?? 'navigate';
+    if (!followHistory.current || arrival !== 'navigate' || new URLSearchParams(location.search).has('p')) return;
+    followHistory.current = false;
+    selectPart(partAt(parts, anchor), true);
+  });
   const { toggleFullscreen, togglePip } = useFullscreen(root, videoRef, state.webFullscreen, dispatch, t);
   const stats = usePlaybackStats(state.statsOpen, videoRef, source, overlay);
   const { showControls, stage } = useControlsVisibility(videoRef, state, dispatch, { togglePlay: media.togglePlay, toggleFullscreen });
@@ -180,13 +196,7 @@ export default function Player({ locale, messages, videoId, title, parts }: Prop
           </button>
         </div>
       </div>
-      {parts.length > 1 && (
-        <nav className="player-parts" aria-label={t('player.parts')}>
-          {parts.map((p, i) => (
-            <button key={p.id} type="button" aria-current={i === state.partIndex} onClick={() => dispatch({ type: 'part', index: i })}>P{i + 1} {p.title}</button>
-          ))}
-        </nav>
-      )}
+      {parts.length > 1 && <PartList t={t} locale={locale} videoId={videoId} parts={parts} current={state.partIndex} onSelect={selectPart} />}
       {listOpen && <DanmakuListPanel t={t} locale={locale} list={danmaku} onJump={(at) => seek(at)} onClose={() => dispatch({ type: 'list', open: false })} />}
     </div>
   );

@@ -7,6 +7,7 @@ import { $blockLists, EMPTY_BLOCK_LISTS, loadBlockLists } from '../../lib/stores
 import { useHydratedStore } from '../use-hydrated-store.ts';
 import { $playerSettings, type PlayerSettings } from '../../lib/stores/player-settings.ts';
 import { showToast } from '../../lib/stores/toast.ts';
+import type { PartSpan } from '../../lib/player/parts.ts';
 
 type DanmakuSendBody = Parameters<DanmakuOverlay['send']>[0];
 
@@ -17,6 +18,8 @@ const overlayOptions = (s: PlayerSettings, keywords: readonly string[], regexes:
 
 interface Options {
   videoId: number;
+  /** The part shown on the video's timeline: the overlay shows and sends that part's danmaku. */
+  span: PartSpan;
   settings: PlayerSettings;
   /** A member's keyword and expression block lists apply to what is shown. */
   member: boolean;
@@ -25,11 +28,11 @@ interface Options {
 }
 
 /**
- * The danmaku over the video: one overlay per video on the canvas, reconfigured when the
+ * The danmaku over the video: one overlay per part on the canvas, reconfigured when the
  * display settings or the block lists change; the list loaded so far goes to the player state.
  * `send` puts a new comment on stage and says why when the server refuses it.
  */
-export function useDanmakuOverlay(videoRef: RefObject<HTMLVideoElement | null>, canvasRef: RefObject<HTMLCanvasElement | null>, { videoId, settings, member, dispatch, t }: Options) {
+export function useDanmakuOverlay(videoRef: RefObject<HTMLVideoElement | null>, canvasRef: RefObject<HTMLCanvasElement | null>, { videoId, span, settings, member, dispatch, t }: Options) {
   const blockLists = useHydratedStore($blockLists, EMPTY_BLOCK_LISTS);
   const overlay = useRef<DanmakuOverlay | null>(null);
 
@@ -38,13 +41,13 @@ export function useDanmakuOverlay(videoRef: RefObject<HTMLVideoElement | null>, 
     const c = canvasRef.current;
     if (!v || !c) return;
     const lists = $blockLists.get();
-    const o = new DanmakuOverlay(v, c, videoId, overlayOptions($playerSettings.get(), lists.keywords, lists.regexes), { onList: (all) => dispatch({ type: 'danmaku', list: [...all] }) });
+    const o = new DanmakuOverlay(v, c, videoId, overlayOptions($playerSettings.get(), lists.keywords, lists.regexes), { onList: (all) => dispatch({ type: 'danmaku', list: [...all] }) }, span);
     overlay.current = o;
     return () => {
       o.destroy();
       overlay.current = null;
     };
-  }, [videoId]);
+  }, [videoId, span.offset, span.length]);
   useEffect(() => {
     overlay.current?.configure(overlayOptions(settings, blockLists.keywords, blockLists.regexes));
   }, [settings.danmaku, blockLists]);

@@ -4,21 +4,28 @@ import type { Translate } from '../../lib/i18n/translate.ts';
 import { anchorToRecord, resumePosition, HISTORY_INTERVAL_MS } from '../../lib/player/resume.ts';
 import { formatTimecode } from '../../lib/player/shortcuts.ts';
 import { showToast } from '../../lib/stores/toast.ts';
+import { timeInPart, videoTimeOf, type PartSpan } from '../../lib/player/parts.ts';
 
 /**
- * Watch history, for members: playback resumes where they left off, and the position is written
+ * Watch history, for members: playback resumes where they left off (in the part they were
+ * watching; the position is kept on the video's timeline, parts.ts), and the position is written
  * as they watch (every HISTORY_INTERVAL_MS while playing, on pause, and with a keepalive request
  * when the page goes away or is hidden: mobile browsers may discard a hidden page without any pagehide).
+ * A position in another part is offered to `onOtherPart` (the player may go to that part).
  */
-export function useHistoryReporting(videoRef: RefObject<HTMLVideoElement | null>, videoId: number, member: boolean, t: Translate): void {
+export function useHistoryReporting(videoRef: RefObject<HTMLVideoElement | null>, videoId: number, span: PartSpan, member: boolean, t: Translate,
+  onOtherPart?: (anchor: number) => void): void {
   useEffect(() => {
     if (!member) return;
     const v = videoRef.current!;
     let cancelled = false;
     void getHistoryAnchor(videoId).then(({ anchor }) => {
+      // The position is on the video's timeline: it resumes only in the part it lies in.
+      const inPart = anchor === null ? null : timeInPart(anchor, span);
       if (cancelled || anchor === null) return;
+      if (inPart === null) return onOtherPart?.(anchor);
       const apply = () => {
-        const at = resumePosition(anchor, v.duration);
+        const at = resumePosition(inPart, v.duration);
         if (at === null || v.currentTime > 1) return;
         v.currentTime = at;
         showToast({ message: t('player.resumed', { time: formatTimecode(at) }), severity: 'info' });
@@ -31,7 +38,7 @@ export function useHistoryReporting(videoRef: RefObject<HTMLVideoElement | null>
       const anchor = anchorToRecord(v.currentTime, lastRecorded);
       if (anchor === null) return;
       lastRecorded = anchor;
-      void recordHistory(videoId, anchor, { keepalive }).catch(() => {});
+      void recordHistory(videoId, videoTimeOf(anchor, span), { keepalive }).catch(() => {});
     };
     const timer = window.setInterval(() => !v.paused && record(), HISTORY_INTERVAL_MS);
     const onPause = () => record();
@@ -47,5 +54,5 @@ export function useHistoryReporting(videoRef: RefObject<HTMLVideoElement | null>
       window.removeEventListener('pagehide', onHide);
       document.removeEventListener('visibilitychange', onVisibility);
     };
-  }, [member, videoId]);
+  }, [member, videoId, span.offset, span.length]);
 }

@@ -1,60 +1,41 @@
-import { useEffect, useRef, useState, type DragEvent } from 'react';
-import { getMediaStatus } from '../../lib/api/index.ts';
-import type { MediaStatusResponse } from '../../lib/api/contract.ts';
+import { useCallback, useRef, useState, type DragEvent } from 'react';
+import { MAX_VIDEO_PARTS, VIDEO_TITLE_MAX } from '../../lib/api/constants.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
-import { publicConfig } from '../../lib/public-config.ts';
-import { buildUrl } from '../../lib/api/http.ts';
-import { startTusUpload, MAX_VIDEO_DURATION_SECONDS, type TusUploadHandle, type UploadProgressView } from '../../lib/upload/tus-upload.ts';
+import { MAX_VIDEO_DURATION_SECONDS } from '../../lib/upload/tus-upload.ts';
 import { readMediaFacts, refusalOf, type LocalRefusal, type MediaFacts } from '../../lib/upload/media-info.ts';
 import { formatTimecode } from '../../lib/player/shortcuts.ts';
+import { showToast } from '../../lib/stores/toast.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useSelfUser } from '../use-self-user.ts';
-import UploadProgress from './UploadProgress.tsx';
+import PartUpload, { CHECKED, type PartEntry, type PartProgress } from './PartUpload.tsx';
 import VideoForm from './VideoForm.tsx';
 import { byteFormatters } from './format.ts';
 import './uploader.css';
 
-const STATUS_POLL_MS = 1500;
-const FINAL_STATUSES: ReadonlyArray<MediaStatusResponse['status']> = ['ready', 'rejected', 'failed'];
-
 type Check = { kind: 'checking' } | { kind: 'ok'; facts: MediaFacts | null } | { kind: 'refused'; reason: LocalRefusal };
 
-/** /upload: choose a file, upload it (resumable), follow its processing, describe it, publish it. */
+let nextKey = 1;
+/** A part's default title: its file's name without the extension (as Bilibili's). */
+const partOf = (file: File, checked: boolean): PartEntry => ({ key: nextKey++, file, title: file.name.replace(/\.[^.]+$/, '').slice(0, VIDEO_TITLE_MAX), checked });
+
+/**
+ * /upload: choose a file, upload it (resumable), add more files as further parts (each uploaded
+ * the same way, titled, reordered, removed), follow their processing, describe the video and
+ * publish it once every part is uploaded and checked.
+ */
 export default function Uploader({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   const [file, setFile] = useState<File | null>(null);
   const [check, setCheck] = useState<Check | null>(null);
-  const [view, setView] = useState<UploadProgressView | null>(null);
-  const [media, setMedia] = useState<MediaStatusResponse | null>(null);
+  const [parts, setParts] = useState<PartEntry[]>([]);
+  const [progress, setProgress] = useState<Record<number, PartProgress>>({});
   const [videoId, setVideoId] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
-  const handle = useRef<TusUploadHandle | null>(null);
-  const mediaId = view?.state === 'success' ? view.mediaId : null;
+  const list = useRef<HTMLOListElement>(null);
 
-  // Processing status of the uploaded file, until it is ready or refused.
-  useEffect(() => {
-    if (!mediaId) return;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        const status = await getMediaStatus(mediaId);
-        if (stopped) return;
-        setMedia(status);
-        if (FINAL_STATUSES.includes(status.status)) return;
-      } catch {
-        // a passing network failure: ask again
-      }
-      if (!stopped) timer = setTimeout(() => void poll(), STATUS_POLL_MS);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [mediaId]);
+  const report = useCallback((key: number, value: PartProgress) => setProgress((all) => ({ ...all, [key]: value })), []);
 
   if (!self.isEffectiveCheckOnce) return <div className="card" aria-busy="true" data-uploader="checking">…</div>;
   if (!self.isLogined) {
@@ -77,21 +58,39 @@ export default function Uploader({ locale, messages }: { locale: Locale; message
       (error) => { console.warn('media info check unavailable', error); setCheck({ kind: 'ok', facts: null }); },
     );
   };
-  const start = async () => {
-    if (file && check?.kind !== 'ok') return;
-    handle.current = await startTusUpload(file, t('upload.fileNotFound'), {
-      endpoint: buildUrl(publicConfig.apiBase.endsWith('/') ? publicConfig.apiBase : `${publicConfig.apiBase}/`, 'video/tus'),
-      locale,
-      onChange: setView,
+  const start = () => {
+    if (!file) return showToast({ message: t('upload.fileNotFound'), severity: 'error' });
+    if (check?.kind !== 'ok') return;
+    setParts([partOf(file, true)]);
+  };
+  const addParts = (files: FileList | null) => {
+    const room = MAX_VIDEO_PARTS - parts.length;
+    const picked = [...(files ?? [])];
+    if (picked.length > room) showToast({ message: t('parts.tooMany', { max: MAX_VIDEO_PARTS }), severity: 'warning' });
+    if (room > 0 && picked.length) setParts((now) => [...now, ...picked.slice(0, room).map((f) => partOf(f, false))]);
+  };
+  const move = (index: number, by: -1 | 1) => {
+    setParts((now) => {
+      const next = [...now];
+      [next[index], next[index + by]] = [next[index + by], next[index]];
+      return next;
     });
-    if (handle.current) setView(handle.current.view());
+    // Focus follows the moved part (the same button, or the other one at the end of the list).
+    requestAnimationFrame(() => {
+      const row = list.current?.querySelectorAll<HTMLElement>('[data-part-upload]')[index + by];
+      const same = row?.querySelector<HTMLButtonElement>(by < 0 ? '[data-part-up]' : '[data-part-down]');
+      (same && !same.disabled ? same : row?.querySelector<HTMLButtonElement>(by < 0 ? '[data-part-down]' : '[data-part-up]'))?.focus();
+    });
+  };
+  const remove = (key: number) => {
+    setParts((now) => now.filter((p) => p.key !== key));
+    setProgress(({ [key]: _gone, ...rest }) => rest);
   };
   const reset = () => {
-    handle.current = null;
     setFile(null);
     setCheck(null);
-    setView(null);
-    setMedia(null);
+    setParts([]);
+    setProgress({});
     setVideoId(null);
   };
   const onDrop = (e: DragEvent) => {
@@ -115,12 +114,15 @@ export default function Uploader({ locale, messages }: { locale: Locale; message
   }
 
   const format = byteFormatters(locale);
-  const refused = media?.status === 'rejected' || media?.status === 'failed';
-  // Rejected files carry the probe's reason; a failure without one is ours (processing gave up).
-  const refusal = media?.reason ?? (media?.status === 'failed' ? 'FAILED' : 'CORRUPT');
-  const uploading = view !== null && view.state !== 'error';
+  const states = parts.map((p) => progress[p.key]);
+  const anyRefused = states.some((s) => s?.refused);
+  // The commit names every part: it may be sent once all are uploaded, and goes once all are checked.
+  const uploaded = states.every((s) => s?.mediaId);
+  const checked = uploaded && states.every((s) => s?.status && CHECKED.includes(s.status));
+  const commitParts = uploaded ? parts.map((p, i) => ({ mediaId: states[i]!.mediaId!, videoPartTitle: p.title.trim() })) : null;
+  const uploading = parts.length > 0;
   return (
-    <div className="uploader" data-uploader={view ? 'uploading' : 'choose'}>
+    <div className="uploader" data-uploader={uploading ? 'uploading' : 'choose'}>
       {!uploading && (
         <section className="card upload-choose">
           <label className={`drop-zone${dragging ? ' dragging' : ''}`} onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
@@ -142,28 +144,34 @@ export default function Uploader({ locale, messages }: { locale: Locale; message
               {check?.kind === 'refused' && <p className="auth-error" role="alert" data-refusal={check.reason}>{t(`upload.reason.${check.reason}`, { minutes: MAX_VIDEO_DURATION_SECONDS / 60 })}</p>}
             </div>
           )}
-          {view?.state === 'error' && <p className="auth-error" role="alert">{t('upload.failed', { message: view.error ?? '' })}</p>}
           <div className="error-actions">
-            <button type="button" className="button" disabled={check?.kind === 'checking' || check?.kind === 'refused'} onClick={() => void start()} data-start>{t('upload.start')}</button>
+            <button type="button" className="button" disabled={check?.kind === 'checking' || check?.kind === 'refused'} onClick={start} data-start>{t('upload.start')}</button>
           </div>
         </section>
       )}
-      {uploading && file && (
-        <section className="card">
-          <UploadProgress view={view} fileName={file.name} locale={locale} t={t} onPause={() => handle.current?.pause()} onResume={() => handle.current?.resume()} />
-          {mediaId && (
-            <div className="processing" data-media-status={media?.status ?? 'uploaded'}>
-              <span className="field-label">{t('upload.processing')}</span>
-              {refused
-                ? <p className="auth-error" role="alert" data-refusal={refusal}>{t(`upload.reason.${refusal}`, { minutes: MAX_VIDEO_DURATION_SECONDS / 60 })}</p>
-                : <p className="processing-status">{t(`upload.status.${media?.status ?? 'uploaded'}`)}</p>}
-              {refused && <button type="button" className="button secondary" onClick={reset}>{t('upload.another')}</button>}
-            </div>
+      {uploading && (
+        <section className="card upload-parts" aria-labelledby="upload-parts-title" data-upload-parts={parts.length}>
+          <h2 className="upload-step-title" id="upload-parts-title">{t('parts.heading', { count: parts.length })}</h2>
+          <ol className="part-uploads" ref={list}>
+            {parts.map((part, index) => (
+              <PartUpload key={part.key} locale={locale} t={t} entry={part} index={index} count={parts.length}
+                onTitle={(title) => setParts((now) => now.map((p) => (p.key === part.key ? { ...p, title } : p)))}
+                onMove={(by) => move(index, by)} onRemove={() => remove(part.key)} onProgress={(value) => report(part.key, value)} onAnother={reset} />
+            ))}
+          </ol>
+          {parts.length < MAX_VIDEO_PARTS && (
+            <label className="button secondary add-part">
+              <span aria-hidden="true">+</span> {t('parts.add')}
+              <input type="file" name="videoPartFile" multiple accept="video/*,.mkv,.flv,.ts,.m2ts" className="visually-hidden"
+                onChange={(e) => { addParts(e.target.files); e.target.value = ''; }} />
+            </label>
           )}
+          <p className="field-hint">{t('parts.hint', { max: MAX_VIDEO_PARTS })}</p>
         </section>
       )}
-      {uploading && file && !refused && (
-        <VideoForm locale={locale} t={t} mediaId={mediaId} posterUrl={media?.posterUrl ?? null} fileName={file.name} onCommitted={setVideoId} />
+      {uploading && !(parts.length === 1 && anyRefused) && (
+        <VideoForm locale={locale} t={t} parts={commitParts} checked={checked} blocked={anyRefused} posterUrl={states[0]?.posterUrl ?? null}
+          fileName={parts[0].file.name} onCommitted={setVideoId} />
       )}
     </div>
   );

@@ -1,15 +1,26 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { commitVideo } from '../../lib/api/index.ts';
 import { COPYRIGHTS, VIDEO_TITLE_MAX, type Copyright } from '../../lib/api/constants.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
+import type { VideoUploadBody } from '../../lib/api/contract.ts';
 import VideoMetaFields, { fieldErrorsOf, type FieldErrors, type MetaField, type MetaValues } from './VideoMetaFields.tsx';
 
-/** The metadata of the video and its commit (POST video/upload). */
-export default function VideoForm({ locale, t, mediaId, posterUrl, fileName, onCommitted }: {
+type CommitPart = VideoUploadBody['videoPart'][number];
+
+/**
+ * The metadata of the video and its commit (POST video/upload) with its parts in order. Sent
+ * before every part is checked by the pipeline, it waits, then goes by itself.
+ */
+export default function VideoForm({ locale, t, parts, checked, blocked, posterUrl, fileName, onCommitted }: {
   locale: Locale; t: TFunction;
-  /** Null while the file is still being uploaded: the form can be filled in meanwhile. */
-  mediaId: string | null; posterUrl: string | null; fileName: string; onCommitted: (videoId: number) => void;
+  /** Null while a file is still being uploaded: the form can be filled in meanwhile. */
+  parts: CommitPart[] | null;
+  /** Every part is checked (probed, not refused): the commit can go. */
+  checked: boolean;
+  /** A part was refused: it must be removed first. */
+  blocked: boolean;
+  posterUrl: string | null; fileName: string; onCommitted: (videoId: number) => void;
 }) {
   const [meta, setMeta] = useState<MetaValues>(() => ({
     title: fileName.replace(/\.[^.]+$/, '').slice(0, VIDEO_TITLE_MAX), description: '', category: '', tags: [], cover: null,
@@ -20,20 +31,35 @@ export default function VideoForm({ locale, t, mediaId, posterUrl, fileName, onC
   const [originalLink, setOriginalLink] = useState('');
   const [pushToFeed, setPushToFeed] = useState(true);
   const [busy, setBusy] = useState(false);
+  const [waiting, setWaiting] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState('');
 
   const fieldError = (field: MetaField) => errors[field];
   const { title, description, category, tags, cover } = meta;
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!mediaId || !category) return;
+    if (!parts || !category || blocked) return;
+    if (checked) void commit(parts);
+    else setWaiting(true);
+  };
+  // Sent while parts were still being checked: it goes once they are (not if one is refused).
+  useEffect(() => {
+    if (!waiting) return;
+    if (blocked) setWaiting(false);
+    else if (checked && parts) {
+      setWaiting(false);
+      void commit(parts);
+    }
+  }, [waiting, checked, blocked, parts]);
+  const commit = async (videoPart: CommitPart[]) => {
+    if (!category) return;
     setBusy(true);
     setErrors({});
     setFormError('');
     try {
       const { videoId } = await commitVideo({
-        title, description, image: cover, videoPart: [{ mediaId, videoPartTitle: '' }], videoCategory: category, copyright,
+        title, description, image: cover, videoPart, videoCategory: category, copyright,
         originalAuthor: copyright === 'original' ? null : originalAuthor.trim() || null,
         originalLink: copyright === 'original' ? null : originalLink.trim() || null,
         pushToFeed, ensureOriginal: copyright === 'original' && ensureOriginal, videoTagList: tags.map((tag) => tag.tagId),
@@ -53,7 +79,7 @@ export default function VideoForm({ locale, t, mediaId, posterUrl, fileName, onC
   const hint = (field: MetaField) => fieldError(field) && <span className="auth-error" role="alert" data-field-error={field}>{fieldError(field)}</span>;
 
   return (
-    <form className="card auth-form upload-form" onSubmit={(e) => void submit(e)} data-upload-form>
+    <form className="card auth-form upload-form" onSubmit={submit} data-upload-form>
       <h2 className="upload-step-title">{t('upload.detailsTitle')}</h2>
       <VideoMetaFields locale={locale} t={t} values={meta} onChange={(changes) => setMeta((m) => ({ ...m, ...changes }))} errors={errors} posterUrl={posterUrl}>
       <fieldset className="field copyright-field">
@@ -82,8 +108,11 @@ export default function VideoForm({ locale, t, mediaId, posterUrl, fileName, onC
       <label className="check"><input type="checkbox" name="pushToFeed" checked={pushToFeed} onChange={(e) => setPushToFeed(e.target.checked)} /> {t('upload.pushToFeed')}</label>
       {formError && <p className="auth-error" role="alert" data-form-error>{formError}</p>}
       <div className="error-actions">
-        <button type="submit" className="button" disabled={busy || !mediaId} data-submit>{busy ? t('upload.publishing') : t('upload.publish')}</button>
-        {!mediaId && <span className="field-hint">{t('upload.publishAfterUpload')}</span>}
+        <button type="submit" className="button" disabled={busy || waiting || !parts || blocked} aria-busy={busy || waiting || undefined} data-submit>
+          {busy ? t('upload.publishing') : waiting ? t('parts.waiting') : t('upload.publish')}
+        </button>
+        {!parts && !blocked && <span className="field-hint">{t('upload.publishAfterUpload')}</span>}
+        {blocked && <span className="field-hint" data-parts-blocked>{t('parts.blocked')}</span>}
       </div>
     </form>
   );

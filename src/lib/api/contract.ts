@@ -608,6 +608,8 @@ export const followPerson = z.object({
   uid: z.number(), username: z.string(), userNickname: z.string().nullable(), avatar: z.string(), signature: z.string(),
   /** When the follow began (epoch ms). */
   followDateTime: z.number(),
+  /** Whether the viewer follows this person (false for guests and for the viewer themself). */
+  isFollowing: z.boolean(),
 });
 export type FollowPerson = z.infer<typeof followPerson>;
 /** A page of a user's followers or followings, newest follow first; nextCursor null on the last page. */

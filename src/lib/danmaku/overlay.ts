@@ -15,6 +15,10 @@ import { CanvasDanmakuRenderer } from './canvas-renderer.ts';
 import { MediaClock } from './clock.ts';
 import { danmakuFilter, type DanmakuBlocking } from './filter.ts';
 import { segmentsToLoad } from './segments.ts';
+import { timeInPart, videoTimeOf, type PartSpan } from '../player/parts.ts';
+
+/** A video of one part: the whole timeline. */
+const WHOLE_VIDEO: PartSpan = { offset: 0, length: 0, last: true };
 
 export interface StageSnapshotItem {
   id: number; text: string; mode: Danmaku['mode']; color: string; fontSize: Danmaku['fontSize']; rainbow: boolean;
@@ -60,10 +64,14 @@ export class DanmakuOverlay {
   private lastFrameAt = 0;
   private lastTime = 0;
 
-  constructor(video: HTMLVideoElement, canvas: HTMLCanvasElement, videoId: number, options: OverlayOptions, events: OverlayEvents = {}) {
+  /** The part shown, on the video's timeline (parts.ts): its danmaku only, at times within it. */
+  private readonly span: PartSpan;
+
+  constructor(video: HTMLVideoElement, canvas: HTMLCanvasElement, videoId: number, options: OverlayOptions, events: OverlayEvents = {}, span: PartSpan = WHOLE_VIDEO) {
     this.video = video;
     this.canvas = canvas;
     this.videoId = videoId;
+    this.span = span;
     this.options = options;
     this.events = events;
     this.renderer = new CanvasDanmakuRenderer(canvas);
@@ -82,7 +90,22 @@ export class DanmakuOverlay {
     Object.defineProperty(canvas, 'danmakuSnapshot', { configurable: true, get: () => this.snapshot() });
     this.frame = requestAnimationFrame(this.tick);
     this.idle = whenIdle(this.prepare);
-    void this.loadSegment(0);
+    void this.loadSegment(this.segmentAt(0));
+  }
+
+  /** The segment holding this second of the part (segments are of the video's timeline). */
+  private segmentAt(partTime: number): number {
+    return Math.floor((this.span.offset + partTime) / this.segmentSeconds);
+  }
+
+  /** The part's own danmaku of a loaded list, at their times within the part. */
+  private ofPart(list: readonly Danmaku[]): Danmaku[] {
+    const mine: Danmaku[] = [];
+    for (const d of list) {
+      const time = timeInPart(d.time, this.span);
+      if (time !== null) mine.push(time === d.time ? d : { ...d, time });
+    }
+    return mine;
   }
 
   /** The stage as the last frame left it (see the module comment). */
@@ -132,7 +155,8 @@ export class DanmakuOverlay {
     };
     this.engine.add([optimistic]);
     try {
-      const { danmaku } = await emitDanmaku({ ...body, videoId: this.videoId, time });
+      const answer = await emitDanmaku({ ...body, videoId: this.videoId, time: videoTimeOf(time, this.span) });
+      const danmaku = { ...answer.danmaku, time: timeInPart(answer.danmaku.time, this.span) ?? time };
       this.engine.confirm(optimistic.id, danmaku);
       this.all = insertSorted(this.all, danmaku);
       this.events.onList?.(this.all);
@@ -157,14 +181,15 @@ export class DanmakuOverlay {
   }
 
   private async loadSegment(segment: number) {
-    if (this.loaded.has(segment) || (segment > 0 && segment >= this.segmentCount)) return;
+    if (this.loaded.has(segment) || (segment > 0 && segment >= this.segmentCount && this.loaded.size > 0)) return;
     this.loaded.add(segment);
     try {
       const answer = await getDanmaku(this.videoId, segment);
       this.segmentSeconds = answer.segmentSeconds;
       this.segmentCount = answer.segmentCount;
-      this.engine.add(answer.danmaku);
-      this.all = [...this.all, ...answer.danmaku].sort((a, b) => a.time - b.time || a.id - b.id);
+      const mine = this.ofPart(answer.danmaku);
+      this.engine.add(mine);
+      this.all = [...this.all, ...mine].sort((a, b) => a.time - b.time || a.id - b.id);
       this.events.onList?.(this.all);
     } catch (error) {
       this.loaded.delete(segment); // tried again when playback comes back to it
@@ -182,7 +207,7 @@ export class DanmakuOverlay {
     this.frame = requestAnimationFrame(this.tick);
     const time = this.clock.now(now);
     this.lastTime = time;
-    for (const segment of segmentsToLoad(time, this.segmentSeconds, this.segmentCount, this.loaded)) void this.loadSegment(segment);
+    for (const segment of segmentsToLoad(this.span.offset + time, this.segmentSeconds, this.segmentCount, this.loaded)) void this.loadSegment(segment);
     if (!this.options.enabled) return;
     const stage = this.engine.advance(time);
     this.renderer.draw(stage);
