@@ -7,8 +7,6 @@ declare namespace App {
     site?: import('../server/site/locals.ts').SiteLocals;
     /** The visitor's path, kept for error pages that Astro renders under their own route. */
     requestPath?: string;
-    /** The site's address as visitors reach it (PUBLIC_SITE_URL, or the trusted proxy's headers). */
-    publicOrigin?: string;
   }
 }
 

@@ -2,7 +2,7 @@
  * The address visitors use to reach the site, and who they are, when a TLS-terminating proxy
  * (nginx, Caddy, a CDN) stands in front: the request this process sees is plain http from the
  * proxy. One place decides it for the CSRF check, cookies' Secure flag, signed upload URLs,
- * sitemaps and rate limits, so they can never disagree.
+ * the site's language redirects and rate limits, so they can never disagree.
  */
 export interface ProxySettings {
   /** PUBLIC_SITE_URL: the site's own address, trusted over any header. */

@@ -50,6 +50,6 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
       if (error) logger.error('page rendering failed', { err: error, path: url.pathname });
       if (!res.headersSent) res.writeHead(error ? 500 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end(error ? 'Internal Server Error' : `Page Not Found: ${url.pathname}`);
-    }, { site: locals, requestPath: url.pathname, publicOrigin: origin });
+    }, { site: locals, requestPath: url.pathname });
   };
 }

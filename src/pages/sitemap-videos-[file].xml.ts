@@ -9,7 +9,7 @@ export const GET: APIRoute = async ({ params, site, url, locals }) => {
   const file = /^[1-9]\d{0,8}$/.test(params.file ?? '') ? Number(params.file) : null;
   const videos = file && locals.site ? await locals.site.sitemapVideos(file) : [];
   if (!videos.length) return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
-  const origin = locals.publicOrigin ?? site?.origin ?? url.origin;
+  const origin = site?.origin ?? url.origin;
   const body = urlSet(videos.map((v) => localizedUrls(origin, `/video/kv${v.videoId}`, v.updated)).join(''));
   return new Response(body, { headers: { ...SITEMAP_HEADERS, 'Cache-Control': 'public, max-age=300' } });
 };

@@ -87,7 +87,7 @@ describe.each(BACKENDS)('API server on %s', (backend) => {
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ code: 'ORIGIN_REFUSED' });
     const allowed = await server.api('user/exists', { method: 'POST', headers: { Origin: 'https://site.example' } });
-    expect(allowed.status).toBe(404); // passes the check, then finds no POST route
+    expect(allowed.status).toBe(405); // passes the check, then user/exists takes no POST
   });
 
   it('resolves a session cookie to its user, never an expired or mismatched one', async () => {
