@@ -2,6 +2,7 @@ import { readProxyHops, readPublicSiteUrl, type ProxySettings } from './http/pub
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { readRuntimeConfig, type RuntimeConfig } from '../src/lib/config.ts';
+import { JOB_LEASE_MS, JOB_RETRY_DELAY_MS } from './jobs/queue.ts';
 import { SITEMAP_VIDEOS_PER_FILE, SITEMAP_VIDEOS_PER_FILE_MAX } from '../src/lib/navigation/sitemap.ts';
 
 export interface ServerConfig {
@@ -36,6 +37,12 @@ export interface ServerConfig {
   whoMayUpload: 'members' | 'staff';
   /** Work media jobs in this process (WORKER=0 leaves them to another process of the same code). */
   runWorker: boolean;
+  /** How long a job is held without a heartbeat before another worker may take it (JOB_LEASE_MS). */
+  jobLeaseMs: number;
+  /** The first retry's delay after a failed job, doubled at each attempt (JOB_RETRY_DELAY_MS). */
+  jobRetryDelayMs: number;
+  /** On SIGTERM, how long requests in flight may take before their connections are closed (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
   /** Demo uploaders and videos on the first start with an empty database (DEMO=0: none). */
   demo: boolean;
   /** Videos per video sitemap file (1 to SITEMAP_VIDEOS_PER_FILE_MAX). */
@@ -55,6 +62,9 @@ export interface S3UploadConfig {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** A duration setting in milliseconds; unset or not a positive number gives the default. */
+const positiveMs = (value: string | undefined, fallback: number) => (Number(value) > 0 ? Math.round(Number(value)) : fallback);
 
 const S3_SETTINGS = ['S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'];
 
@@ -101,6 +111,10 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES) || 8 * 1024 ** 3,
     whoMayUpload: env.UPLOAD_ROLE === 'staff' ? 'staff' : 'members',
     runWorker: env.WORKER !== '0',
+    jobLeaseMs: positiveMs(env.JOB_LEASE_MS, JOB_LEASE_MS),
+    jobRetryDelayMs: positiveMs(env.JOB_RETRY_DELAY_MS, JOB_RETRY_DELAY_MS),
+    // Under the 10 s most supervisors (Docker, systemd, Kubernetes) wait before a SIGKILL.
+    shutdownGraceMs: positiveMs(env.SHUTDOWN_GRACE_MS, 8_000),
     demo: env.DEMO !== '0',
     sitemapVideosPerFile: Math.min(SITEMAP_VIDEOS_PER_FILE_MAX, Math.max(1, Math.floor(Number(env.SITEMAP_VIDEOS_PER_FILE)) || SITEMAP_VIDEOS_PER_FILE)),
     runtime,

@@ -3,7 +3,7 @@
  * on demand. `SERVE_SITE=0` runs the API alone (site on a CDN, see README).
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import { errorAnswer } from './app/errors.ts';
+import { errorAnswer, outageOf } from './app/errors.ts';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
@@ -67,7 +67,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
   // Media processing: durable jobs in the database, worked by this process unless WORKER=0.
   const worker = !config.runWorker ? null : startJobWorker({
-    db: database.db, logger, handlers: {
+    db: database.db, logger, leaseMs: config.jobLeaseMs, retryDelayMs: config.jobRetryDelayMs, handlers: {
       [PROBE_JOB]: probeJob({ db: database.db, uploads: uploadStore, logger }),
       [TRANSCODE_JOB]: transcodeJob({ db: database.db, uploads: uploadStore, mediaDir: config.mediaDir, logger }),
       [FRAME_RATE_JOB]: frameRateJob({ db: database.db, mediaDir: config.mediaDir, logger }),
@@ -139,21 +139,37 @@ export async function startServer(env: Record<string, string | undefined> = proc
           // Not stored by shared caches: the same path may be there for its uploader, or later.
           if (!served) res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end('Not Found');
         })
-        .catch((error) => {
-          logger.error('media request failed', { err: error, path });
-          if (!res.headersSent) res.writeHead(500).end();
-        });
+        .catch((error) => failedOutsideApi(res, error, 'media request failed', path));
       return;
     }
     if (!site) {
       void apiListener(req, res);
       return;
     }
-    site(req, res).catch((error) => {
-      logger.error('site request failed', { err: error, path });
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('Internal Server Error');
-    });
+    site(req, res).catch((error) => failedOutsideApi(res, error, 'site request failed', path));
+  });
+  /**
+   * A page or media file that could not be served: 503 with Retry-After while the database is
+   * away (the pool reconnects by itself), else 500 and logged as our fault.
+   */
+  const failedOutsideApi = (res: ServerResponse, error: unknown, what: string, path: string) => {
+    const outage = outageOf(error);
+    if (outage) logger.warn(`${what}: service trouble`, { code: outage.code, path, err: error });
+    else logger.error(what, { err: error, path });
+    if (!res.headersSent) {
+      const status = outage?.code === 'SERVICE_UNAVAILABLE' ? 503 : 500;
+      res.writeHead(status, {
+        'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store',
+        ...(outage?.retryAfterSeconds ? { 'Retry-After': String(outage.retryAfterSeconds) } : {}),
+      });
+    }
+    res.end(STATUS_CODES[res.statusCode] ?? '');
+  };
+  // Requests being answered, for a graceful shutdown: let them finish, then say how many did.
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
   });
   server.keepAliveTimeout = 65_000;
   // A request Node refuses before any handler sees it (headers or URL over 16 KB, a malformed
@@ -190,30 +206,58 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
 
   let closing: Promise<void> | undefined;
-  const close = () =>
+  /**
+   * Graceful shutdown: stop accepting connections; let requests in flight finish for up to
+   * SHUTDOWN_GRACE_MS (event streams are ended at once: they never finish, and their clients
+   * reconnect); meanwhile the running job is stopped and handed back to the queue, its attempt
+   * not counted; then the database is closed. The last log line says what was drained.
+   */
+  const close = (signal?: string) =>
     (closing ??= (async () => {
-      logger.info('shutting down');
+      const started = Date.now();
+      const requestsInFlight = inFlight.size;
+      logger.info('shutting down', { signal, requestsInFlight });
+      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const forced = setTimeout(() => server.closeAllConnections(), 10_000);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      clearTimeout(forced);
+      for (const res of inFlight) if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) res.end();
+      const workerStopped = worker?.stop() ?? Promise.resolve({ handedBack: [] });
+      let graceOver = false;
+      const grace = setTimeout(() => {
+        graceOver = true;
+        server.closeAllConnections();
+      }, config.shutdownGraceMs);
+      // Connections kept alive are closed as soon as their answer is sent.
+      const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+      const requestsCut = await serverClosed.then(() => (graceOver ? requestsInFlight : 0));
+      clearTimeout(grace);
+      clearInterval(idleSweep);
       clearInterval(cleanup);
-      await worker?.stop();
+      const { handedBack } = await workerStopped;
       await database.close();
-      logger.info('stopped');
+      logger.info('stopped', {
+        signal, ms: Date.now() - started, requestsInFlight, requestsCutAtGrace: graceOver ? requestsCut : 0,
+        jobsHandedBack: handedBack.map((job) => job.id), database: 'closed',
+      });
     })());
 
   return { server, port, close, config, database };
 }
 
 if (import.meta.main) {
+  let closing = false;
   const running = await startServer().catch((error: Error) => {
     console.error(`Kiraboshi could not start: ${error.message}`);
     process.exit(1);
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      void running.close().then(() => process.exit(0));
+    process.on(signal, () => {
+      // A second signal (Ctrl-C twice) does not wait for the drain.
+      if (closing) process.exit(1);
+      closing = true;
+      running.close(signal).then(() => process.exit(0), (error: Error) => {
+        console.error(`Kiraboshi did not stop cleanly: ${error.message}`);
+        process.exit(1);
+      });
     });
   }
 }

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { randomUUID } from 'node:crypto';
 import type { ApiErrorBody } from '../../src/lib/api/contract.ts';
-import { errorAnswer } from './errors.ts';
+import { errorAnswer, outageOf } from './errors.ts';
 import { DomainError } from '../domain/errors.ts';
 import { mountMethodRefusals, mountRoutes } from './mount-routes.ts';
 import { allHandlers } from './handlers/index.ts';
@@ -86,7 +86,9 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
     const known = error instanceof HTTPException && error.status < 500
       ? new DomainError('VALIDATION_FAILED', { issues: [{ path: '(body)', message: error.message }] })
       : error;
-    if (!(known instanceof DomainError)) logger.error('unhandled error', { err: error, method: c.req.method, path: c.req.path });
+    const outage = known instanceof DomainError ? null : outageOf(known);
+    if (outage) logger.warn('request refused: service trouble', { code: outage.code, err: error, method: c.req.method, path: c.req.path });
+    else if (!(known instanceof DomainError)) logger.error('unhandled error', { err: error, method: c.req.method, path: c.req.path });
     const answer = errorAnswer(known, c.req.raw.headers, requestId);
     for (const [name, value] of Object.entries(answer.headers)) c.header(name, value);
     c.header('X-Request-Id', requestId);

@@ -1,6 +1,9 @@
 import { ERROR_MESSAGE_KEY, ERROR_STATUS, type ApiErrorBody } from '../../src/lib/api/errors.ts';
 import { DomainError } from '../domain/errors.ts';
 import { localMessage } from '../http/request-locale.ts';
+import { outageOf } from '../http/outage.ts';
+
+export { outageOf };
 
 /**
  * The one place where an error becomes an HTTP answer: the code's status, Retry-After when the
@@ -8,7 +11,7 @@ import { localMessage } from '../http/request-locale.ts';
  * Anything that is not a DomainError is an INTERNAL 500 (and logged by the caller).
  */
 export function errorAnswer(error: unknown, headers: Headers, requestId?: string): { status: number; body: ApiErrorBody; headers: Record<string, string> } {
-  const known = error instanceof DomainError ? error : null;
+  const known = error instanceof DomainError ? error : outageOf(error);
   const code = known?.code ?? 'INTERNAL';
   const body: ApiErrorBody = { ...known?.extra, success: false, code, message: localMessage(headers, ERROR_MESSAGE_KEY[code]), requestId };
   if (known?.issues) body.issues = known.issues;
@@ -18,3 +21,4 @@ export function errorAnswer(error: unknown, headers: Headers, requestId?: string
   if (code === 'PAYLOAD_TOO_LARGE') extraHeaders.Connection = 'close';
   return { status: ERROR_STATUS[code], body, headers: extraHeaders };
 }
+

@@ -27,6 +27,9 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
+      // While the server is away a request fails within seconds (503) instead of hanging; the
+      // pool opens new connections by itself once it is back.
+      connectionTimeoutMillis: 5_000,
       types: { getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser },
     });
     // A connection the server drops (a restart, or a forced DROP DATABASE while a pooled client is

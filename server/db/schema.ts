@@ -190,6 +190,8 @@ export interface JobsTable {
   attempts: Generated<number>;
   run_after: Generated<Date>;
   locked_until: Date | null;
+  /** The holder of a running job, `host:pid:token` (migration 0017). */
+  locked_by: string | null;
   last_error: string | null;
   created_at: CreatedAt;
 }

@@ -1,23 +1,38 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 
 export const JOB_MAX_ATTEMPTS = 5;
-/** How long a claimed job is held; a job whose worker died is taken again after it. */
-export const JOB_LEASE_MS = 10 * 60_000;
-const backoffMs = (attempt: number) => Math.min(60_000 * 2 ** (attempt - 1), 30 * 60_000);
+/**
+ * How long a claimed job is held without news from its worker. The worker renews the lease every
+ * quarter of it while the job runs, so a short lease costs little and a worker that died (a
+ * SIGKILL, a lost machine) lets its job go within seconds. JOB_LEASE_MS sets it.
+ */
+export const JOB_LEASE_MS = 8_000;
+/** The first retry's delay after a failure; it doubles with each attempt (JOB_RETRY_DELAY_MS sets it). */
+export const JOB_RETRY_DELAY_MS = 60_000;
+const backoffMs = (attempt: number, firstDelayMs: number) => Math.min(firstDelayMs * 2 ** (attempt - 1), 30 * 60_000);
 
-/** `isLastAttempt`: a failure now is final (the job is not retried). */
-export type JobHandler = (payload: Record<string, unknown>, run: { attempt: number; isLastAttempt: boolean }) => Promise<void>;
+/**
+ * `isLastAttempt`: a failure now is final (the job is not retried). `signal` aborts when the
+ * worker lets the job go (shutdown, or its lease was lost): stop the work, nothing is recorded.
+ */
+export type JobHandler = (payload: Record<string, unknown>, run: { attempt: number; isLastAttempt: boolean; signal?: AbortSignal }) => Promise<void>;
 
 export async function enqueueJob(db: Kysely<Database>, kind: string, payload: Record<string, unknown>): Promise<void> {
   await db.insertInto('jobs').values({ kind, payload: JSON.stringify(payload) }).execute();
 }
 
-/** Claims the next due job atomically (several workers never take the same one). */
-async function claimJob(db: Kysely<Database>) {
+/** This process's holder name prefix: a job locked by `host:pid:` names the process that holds it. */
+const HOLDER_PREFIX = `${hostname()}:${process.pid}:`;
+
+/** Claims the next due job atomically (several workers never take the same one), under a lease of the database's clock. */
+async function claimJob(db: Kysely<Database>, holder: string, leaseMs: number) {
   const { rows } = await sql<{ id: number; kind: string; payload: Record<string, unknown>; attempts: number }>`
-    UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ${new Date(Date.now() + JOB_LEASE_MS)}
+    UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = ${holder},
+      locked_until = now() + ${leaseMs} * interval '1 millisecond'
     WHERE id = (
       SELECT id FROM jobs
       WHERE (status = 'queued' AND run_after <= now()) OR (status = 'running' AND locked_until < now())
@@ -27,36 +42,117 @@ async function claimJob(db: Kysely<Database>) {
   return rows[0];
 }
 
+/** Whether a process of this machine is alive (a pid reused by us is not the old holder). */
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Jobs held by a process of this machine that no longer runs (killed during a job) are put
+ * back at once, rather than after their lease: a restart resumes them in seconds. Their attempt
+ * stays counted (a job that kills its process every time must not loop forever).
+ */
+async function takeBackOrphanedJobs(db: Kysely<Database>): Promise<number[]> {
+  const prefix = `${hostname()}:`;
+  const held = await db.selectFrom('jobs').select(['id', 'locked_by']).where('status', '=', 'running')
+    .where(sql<boolean>`starts_with(locked_by, ${prefix})`).execute();
+  const orphaned = held.filter((job) => !processAlive(Number(job.locked_by!.slice(prefix.length).split(':')[0])));
+  const taken: number[] = [];
+  for (const job of orphaned) {
+    const { numUpdatedRows } = await db.updateTable('jobs').set({ status: 'queued', locked_until: null, locked_by: null, run_after: sql`now()` } as never)
+      .where('id', '=', job.id).where('locked_by', '=', job.locked_by).executeTakeFirst();
+    if (numUpdatedRows > 0n) taken.push(job.id);
+  }
+  return taken;
+}
+
+export interface JobWorkerOptions {
+  db: Kysely<Database>;
+  logger: Logger;
+  handlers: Record<string, JobHandler>;
+  pollMs?: number;
+  leaseMs?: number;
+  retryDelayMs?: number;
+}
+
 /**
  * A worker that polls the job table: a finished job is marked done; a failed one is retried
- * with growing back-off up to JOB_MAX_ATTEMPTS, then marked failed with its error kept.
+ * with growing back-off up to JOB_MAX_ATTEMPTS, then marked failed with its error kept. A
+ * running job's lease is renewed by a heartbeat; if the renewal finds the job taken by another
+ * worker (this one stalled past its lease), the work is aborted and nothing is recorded. On
+ * stop, the running job is aborted and handed back to the queue without using up an attempt.
  */
-export function startJobWorker(options: { db: Kysely<Database>; logger: Logger; handlers: Record<string, JobHandler>; pollMs?: number }) {
-  const { db, logger, handlers, pollMs = 1000 } = options;
+export function startJobWorker(options: JobWorkerOptions) {
+  const { db, logger, handlers, pollMs = 1000, leaseMs = JOB_LEASE_MS, retryDelayMs = JOB_RETRY_DELAY_MS } = options;
   let stopped = false;
   let wake: (() => void) | undefined;
-  let running: Promise<void> = Promise.resolve();
+  let current: { id: number; kind: string; abort: AbortController } | undefined;
+  const handedBack: number[] = [];
+
+  /** Changes a job only while `holder` still holds it; answers whether it did. */
+  const whileHeld = async (id: number, holder: string, values: Record<string, unknown>) => {
+    const { numUpdatedRows } = await db.updateTable('jobs').set(values as never)
+      .where('id', '=', id).where('status', '=', 'running').where('locked_by', '=', holder).executeTakeFirst();
+    return numUpdatedRows > 0n;
+  };
 
   async function runOnce(): Promise<boolean> {
-    const job = await claimJob(db);
+    const holder = `${HOLDER_PREFIX}${randomBytes(6).toString('hex')}`;
+    const job = await claimJob(db, holder, leaseMs);
     if (!job) return false;
     const handler = handlers[job.kind];
+    const abort = new AbortController();
+    current = { id: job.id, kind: job.kind, abort };
+    const heartbeat = setInterval(() => {
+      whileHeld(job.id, holder, { locked_until: sql`now() + ${leaseMs} * interval '1 millisecond'` })
+        .then((held) => {
+          if (held || abort.signal.aborted) return;
+          logger.warn('job lease lost: another worker took the job, this attempt stops', { jobId: job.id, kind: job.kind });
+          abort.abort(new Error('lease lost'));
+        })
+        // The database away for a moment: the next beat tries again (the lease covers a few misses).
+        .catch((error) => logger.warn('job lease renewal failed', { jobId: job.id, err: error }));
+    }, Math.max(50, Math.floor(leaseMs / 4)));
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler(job.payload, { attempt: job.attempts, isLastAttempt: job.attempts >= JOB_MAX_ATTEMPTS });
-      await db.updateTable('jobs').set({ status: 'done', locked_until: null, last_error: null }).where('id', '=', job.id).execute();
+      await handler(job.payload, { attempt: job.attempts, isLastAttempt: job.attempts >= JOB_MAX_ATTEMPTS, signal: abort.signal });
+      // Finished even if told to stop meanwhile: recorded done (a lost lease records nothing).
+      await whileHeld(job.id, holder, { status: 'done', locked_until: null, locked_by: null, last_error: null });
     } catch (error) {
+      if (abort.signal.aborted) {
+        // Shutdown: back to the queue at once, the attempt not counted. Lease lost: not ours any more.
+        if (stopped && await whileHeld(job.id, holder, { status: 'queued', attempts: sql`attempts - 1`, locked_until: null, locked_by: null, run_after: sql`now()` })) {
+          handedBack.push(job.id);
+          logger.info('job handed back to the queue', { jobId: job.id, kind: job.kind, attempt: job.attempts });
+        }
+        return true;
+      }
       const final = job.attempts >= JOB_MAX_ATTEMPTS;
+      const message = String((error as Error)?.message ?? error).slice(0, 2000);
       logger.warn('job failed', { jobId: job.id, kind: job.kind, attempt: job.attempts, final, err: error });
-      await db.updateTable('jobs').set({
-        status: final ? 'failed' : 'queued', locked_until: null, last_error: String((error as Error)?.message ?? error).slice(0, 2000),
-        run_after: new Date(Date.now() + backoffMs(job.attempts)),
-      } as never).where('id', '=', job.id).execute();
+      await whileHeld(job.id, holder, {
+        status: final ? 'failed' : 'queued', locked_until: null, locked_by: null, last_error: message,
+        run_after: new Date(Date.now() + backoffMs(job.attempts, retryDelayMs)),
+      });
+    } finally {
+      clearInterval(heartbeat);
+      current = undefined;
     }
     return true;
   }
 
   async function loop(): Promise<void> {
+    const taken = await takeBackOrphanedJobs(db).catch((error) => {
+      logger.warn('taking back the jobs of a stopped process failed (their leases will run out)', { err: error });
+      return [];
+    });
+    if (taken.length) logger.info('took back jobs of a process that is gone', { jobIds: taken });
     while (!stopped) {
       const worked = await runOnce().catch((error) => {
         if (!stopped) logger.error('job worker error', { err: error });
@@ -68,15 +164,18 @@ export function startJobWorker(options: { db: Kysely<Database>; logger: Logger; 
       });
     }
   }
-  running = loop();
+  const running = loop();
 
   return {
     /** Look for work now (after enqueueing), instead of at the next poll. */
     poke: () => wake?.(),
-    async stop() {
+    /** Stops taking jobs; the running one is aborted and handed back. Answers the jobs handed back. */
+    async stop(): Promise<{ handedBack: Array<{ id: number }> }> {
       stopped = true;
+      current?.abort.abort(new Error('the worker is stopping'));
       wake?.();
       await running;
+      return { handedBack: handedBack.map((id) => ({ id })) };
     },
   };
 }

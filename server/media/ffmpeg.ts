@@ -30,10 +30,20 @@ export function binaryPath(name: 'ffmpeg' | 'ffprobe'): string {
   return (require(name === 'ffmpeg' ? '@ffmpeg-installer/ffmpeg' : '@ffprobe-installer/ffprobe') as { path: string }).path;
 }
 
-/** Runs a binary with an argument array (never a shell), collecting its output. */
-export function run(binary: string, args: string[], timeoutMs = 120_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs a binary with an argument array (never a shell), collecting its output. `signal` kills it
+ * (the answer is then a rejection with the signal's reason); `onSpawn` learns its pid.
+ */
+export function run(
+  binary: string, args: string[], timeoutMs = 120_000, options: { signal?: AbortSignal; onSpawn?: (pid: number) => void } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
+    const { signal } = options;
+    if (signal?.aborted) return reject(signal.reason);
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid) options.onSpawn?.(child.pid);
+    const kill = () => child.kill('SIGKILL');
+    signal?.addEventListener('abort', kill, { once: true });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c));
@@ -45,7 +55,9 @@ export function run(binary: string, args: string[], timeoutMs = 120_000): Promis
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      signal?.removeEventListener('abort', kill);
+      if (signal?.aborted) reject(signal.reason);
+      else resolve({ code, stdout, stderr });
     });
   });
 }

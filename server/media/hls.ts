@@ -1,6 +1,47 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { binaryPath, run } from './ffmpeg.ts';
+
+/** What a transcode step may be given: `signal` stops its ffmpeg (the worker lets the job go). */
+export interface StepOptions { signal?: AbortSignal }
+
+/** Work in progress is written under a name with this mark, and renamed into place when whole. */
+const PARTIAL_MARK = '.partial-';
+/** In a partial rung folder: the pid of the ffmpeg writing it. */
+const WRITER_PID_FILE = '.writer-pid';
+
+/**
+ * ffmpeg's failure, in words an operator can act on: a full or read-only media disk is named
+ * as such (the job is retried, and succeeds once there is room again).
+ */
+function stepFailure(step: string, outDir: string, stderr: string): Error {
+  if (/No space left on device|Disk quota exceeded/i.test(stderr)) return new Error(`no space left on the media disk (MEDIA_DIR ${outDir}) while making ${step}`);
+  if (/Read-only file system/i.test(stderr)) return new Error(`the media disk is read-only (MEDIA_DIR ${outDir}) while making ${step}`);
+  return new Error(`${step} failed: ${stderr.slice(-500)}`);
+}
+
+/**
+ * Before an attempt: removes what an interrupted one left (partial rung folders, half-written
+ * playlists and images), first killing an ffmpeg still writing there (its node process was
+ * killed, the child lived on). Published files are never touched.
+ */
+export async function clearInterruptedWork(outDir: string): Promise<void> {
+  const names = await readdir(outDir).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.includes(PARTIAL_MARK) || n.endsWith('.tmp'))) {
+    const path = join(outDir, name);
+    const pid = Number(await readFile(join(path, WRITER_PID_FILE), 'utf8').catch(() => ''));
+    // Only if that pid is still an ffmpeg writing into this very folder (pids are reused).
+    if (pid > 0 && (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).includes(path)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    await rm(path, { recursive: true, force: true });
+  }
+}
 
 /** One rung; `level` is the H.264 level the encoder is held to (and the playlist advertises). */
 export interface Rung { height: number; videoKbps: number; audioKbps: number; level: string }
@@ -25,8 +66,11 @@ export const rungsOf = (heights: readonly number[]): Rung[] =>
   heights.map((height) => LADDER.find((r) => r.height === height) ?? { ...LADDER[0], height });
 
 /** One rung: H.264/AAC in fMP4 segments of about 4 s, keyframes aligned across rungs. */
-export async function transcodeRung(input: string, outDir: string, rung: Rung, hasAudio: boolean): Promise<void> {
-  const dir = join(outDir, `${rung.height}p`);
+export async function transcodeRung(input: string, outDir: string, rung: Rung, hasAudio: boolean, options: StepOptions = {}): Promise<void> {
+  // Written under a partial name and renamed whole: a player never sees half a rung, and an
+  // attempt killed midway leaves only a partial folder, which the next attempt removes.
+  const final = join(outDir, `${rung.height}p`);
+  const dir = `${final}${PARTIAL_MARK}${randomBytes(4).toString('hex')}`;
   await mkdir(dir, { recursive: true });
   // Keyframes come from -force_key_frames every SEGMENT_SECONDS whatever the frame rate, so
   // segments line up across rungs; -g only caps the distance between them (about 2 s at 30 fps).
@@ -40,8 +84,21 @@ export async function transcodeRung(input: string, outDir: string, rung: Rung, h
     '-f', 'hls', '-hls_time', String(SEGMENT_SECONDS), '-hls_playlist_type', 'vod', '-hls_segment_type', 'fmp4',
     '-hls_fmp4_init_filename', 'init.mp4', '-hls_segment_filename', join(dir, 'seg_%04d.m4s'), join(dir, 'index.m3u8'),
   ];
-  const result = await run(binaryPath('ffmpeg'), args, 60 * 60_000);
-  if (result.code !== 0) throw new Error(`ffmpeg failed for ${rung.height}p: ${result.stderr.slice(-500)}`);
+  const result = await run(binaryPath('ffmpeg'), args, 60 * 60_000, {
+    signal: options.signal,
+    onSpawn: (pid) => void writeFile(join(dir, WRITER_PID_FILE), String(pid)).catch(() => {}),
+  }).catch(async (error) => {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  });
+  if (result.code !== 0) {
+    await rm(dir, { recursive: true, force: true });
+    throw stepFailure(`the ${rung.height}p rendition`, outDir, result.stderr);
+  }
+  await rm(join(dir, WRITER_PID_FILE), { force: true });
+  // A folder of this height not yet published (an attempt killed between rename and record) is replaced.
+  await rm(final, { recursive: true, force: true });
+  await rename(dir, final);
 }
 
 /** RFC 6381 codec string: avc1, Main profile (4d), constraint_set1 as x264 writes it for Main (40), the rung's level as hex. */
@@ -65,19 +122,37 @@ export function masterPlaylist(rungs: readonly Rung[], source: MasterSource): st
 /** Writes the master playlist atomically: players never read half a file. */
 export async function writeMaster(outDir: string, rungs: Rung[], source: MasterSource) {
   const tmp = join(outDir, 'master.m3u8.tmp');
-  await writeFile(tmp, masterPlaylist(rungs, source));
+  try {
+    await writeFile(tmp, masterPlaylist(rungs, source));
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
   await rename(tmp, join(outDir, 'master.m3u8'));
 }
 
 /** A poster frame from a third of the way in. */
-export async function makePoster(input: string, outDir: string, durationMs: number): Promise<void> {
+export async function makePoster(input: string, outDir: string, durationMs: number, options: StepOptions = {}): Promise<void> {
   const at = (durationMs / 3000).toFixed(2);
-  const result = await run(binaryPath('ffmpeg'), ['-y', '-v', 'error', '-ss', at, '-i', input, '-frames:v', '1', '-vf', 'scale=-2:720', '-q:v', '3', join(outDir, 'poster.jpg')]);
-  if (result.code !== 0) throw new Error(`poster failed: ${result.stderr.slice(-300)}`);
+  await writeImage(outDir, 'poster.jpg', 'the poster', options, (file) => ['-y', '-v', 'error', '-ss', at, '-i', input, '-frames:v', '1', '-vf', 'scale=-2:720', '-q:v', '3', file]);
+}
+
+/** An image made by ffmpeg under a partial name, renamed into place once whole. */
+async function writeImage(outDir: string, name: string, step: string, options: StepOptions, args: (file: string) => string[]) {
+  const partial = join(outDir, `${name}${PARTIAL_MARK}${randomBytes(4).toString('hex')}.jpg`);
+  const result = await run(binaryPath('ffmpeg'), args(partial), 120_000, { signal: options.signal }).catch(async (error) => {
+    await rm(partial, { force: true });
+    throw error;
+  });
+  if (result.code !== 0) {
+    await rm(partial, { force: true });
+    throw stepFailure(step, outDir, result.stderr);
+  }
+  await rename(partial, join(outDir, name));
 }
 
 /** Seek previews: one 160 px frame every few seconds, tiled into one image. */
-export async function makeStoryboard(input: string, outDir: string, durationMs: number, width: number, height: number) {
+export async function makeStoryboard(input: string, outDir: string, durationMs: number, width: number, height: number, options: StepOptions = {}) {
   const seconds = durationMs / 1000;
   const intervalSeconds = Math.max(1, Math.ceil(seconds / 100));
   const count = Math.max(1, Math.ceil(seconds / intervalSeconds));
@@ -85,10 +160,9 @@ export async function makeStoryboard(input: string, outDir: string, durationMs: 
   const rows = Math.ceil(count / columns);
   const tileWidth = 160;
   const tileHeight = Math.round((tileWidth * height) / width / 2) * 2;
-  const result = await run(binaryPath('ffmpeg'), [
+  await writeImage(outDir, 'storyboard.jpg', 'the storyboard', options, (file) => [
     '-y', '-v', 'error', '-i', input, '-vf', `fps=1/${intervalSeconds},scale=${tileWidth}:${tileHeight},tile=${columns}x${rows}`,
-    '-frames:v', '1', '-q:v', '5', join(outDir, 'storyboard.jpg'),
+    '-frames:v', '1', '-q:v', '5', file,
   ]);
-  if (result.code !== 0) throw new Error(`storyboard failed: ${result.stderr.slice(-300)}`);
   return { file: 'storyboard.jpg', intervalSeconds, columns, rows, tileWidth, tileHeight, count };
 }

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { probeFrameRate, probeVideo } from './ffmpeg.ts';
 import { enqueueJob, type JobHandler } from '../jobs/queue.ts';
-import { ladderFor, makePoster, makeStoryboard, rungsOf, transcodeRung, writeMaster, type Rung } from './hls.ts';
+import { clearInterruptedWork, ladderFor, makePoster, makeStoryboard, rungsOf, transcodeRung, writeMaster, type Rung } from './hls.ts';
 import type { UploadStore } from './upload-store.ts';
 
 export const PROBE_JOB = 'media.probe';
@@ -65,10 +66,11 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
   return async (payload, run) => {
     const mediaId = String(payload.mediaId);
     try {
-      await transcode(mediaId);
+      await transcode(mediaId, run.signal);
     } catch (error) {
       // Retried with back-off until the last attempt; then the uploader is told, not left waiting.
-      if (run.isLastAttempt) {
+      // An attempt stopped by the worker (shutdown) is not a failure: the job runs again.
+      if (run.isLastAttempt && !run.signal?.aborted) {
         const published = await options.db.selectFrom('media').select('renditions').where('media_id', '=', mediaId).executeTakeFirst();
         await options.db.updateTable('media').set({ status: published?.renditions.length ? 'ready' : 'failed', updated_at: new Date() })
           .where('media_id', '=', mediaId).execute();
@@ -77,7 +79,7 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
     }
   };
 
-  async function transcode(mediaId: string) {
+  async function transcode(mediaId: string, signal?: AbortSignal) {
     const { db } = options;
     const media = await db.selectFrom('media').selectAll().where('media_id', '=', mediaId).executeTakeFirst();
     if (!media || !['probed', 'transcoding', 'playable'].includes(media.status)) return;
@@ -86,20 +88,22 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
     const width = media.width!;
     const height = media.height!;
     if (media.status !== 'playable') await db.updateTable('media').set({ status: 'transcoding', updated_at: new Date() }).where('media_id', '=', mediaId).execute();
+    await mkdir(outDir, { recursive: true });
+    await clearInterruptedWork(outDir);
     const storyboard = await options.uploads.withLocalFile(media.upload_id, async (input) => {
       const done: Rung[] = rungsOf(media.renditions);
       for (const rung of ladderFor(height)) {
         if (done.some((r) => r.height === rung.height)) continue; // published by an earlier attempt
         const started = performance.now();
-        await transcodeRung(input, outDir, rung, hasAudio);
+        await transcodeRung(input, outDir, rung, hasAudio, { signal });
         done.push(rung);
         await writeMaster(outDir, done, { width, height, hasAudio, frameRate: media.frame_rate });
-        if (done.length === 1) await makePoster(input, outDir, media.duration_ms!);
+        if (done.length === 1) await makePoster(input, outDir, media.duration_ms!, { signal });
         await db.updateTable('media').set({ status: 'playable', renditions: done.map((r) => r.height), updated_at: new Date() })
           .where('media_id', '=', mediaId).execute();
         options.logger.info('rendition published', { mediaId, height: rung.height, ms: Math.round(performance.now() - started) });
       }
-      return makeStoryboard(input, outDir, media.duration_ms!, width, height);
+      return makeStoryboard(input, outDir, media.duration_ms!, width, height, { signal });
     });
     await db.updateTable('media').set({ status: 'ready', storyboard: JSON.stringify(storyboard), updated_at: new Date() })
       .where('media_id', '=', mediaId).execute();

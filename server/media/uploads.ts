@@ -7,6 +7,7 @@ import { viewerFromCookies, type Viewer } from '../services/sessions.ts';
 import { createSessionsRepository } from '../repositories/sessions.repository.ts';
 import { can, refusal, type Action } from '../../src/lib/policy/policy.ts';
 import { localMessage } from '../http/request-locale.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, outageOf } from '../http/outage.ts';
 import { ERROR_CODES, ERROR_MESSAGE_KEY as MESSAGE_KEY, ERROR_STATUS, type ApiErrorBody, type ErrorCode } from '../../src/lib/api/errors.ts';
 import { registerUploadedMedia } from './pipeline.ts';
 import { hasControlCharacters } from '../../src/lib/validation/text.ts';
@@ -79,6 +80,7 @@ async function apiAnswer(req: Request, answer: Response, requestId: string | und
   if (requestId) answer.headers.set('X-Request-Id', requestId);
   if (answer.status < 400) return answer;
   const code = codeOfTusAnswer(answer.status, await answer.text());
+  if (code === 'SERVICE_UNAVAILABLE') answer.headers.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
   const body: ApiErrorBody = { success: false, code, message: localMessage(req.headers, MESSAGE_KEY[code]), ...(requestId ? { requestId } : {}) };
   const headers = new Headers(answer.headers);
   headers.delete('Content-Length');
@@ -140,9 +142,17 @@ export function createUploadServer(options: UploadOptions) {
       if (!can(viewer, 'upload.resume', { ownerUid: owner.uid })) throw reject('FORBIDDEN');
     },
 
-    // Anything else thrown is ours gone wrong: logged here, answered INTERNAL without its message.
+    // The database away or the upload disk full are told as such (503, 507), and the bytes
+    // stored so far stay: HEAD gives the offset to resume from once it is back. Anything else
+    // thrown is ours gone wrong: logged here, answered INTERNAL without its message.
     async onResponseError(_req: Request, error: Error | { status_code: number; body: string }) {
-      if (!('status_code' in error)) options.logger.error('upload request failed', { err: error });
+      if ('status_code' in error) return undefined;
+      const outage = outageOf(error);
+      if (outage) {
+        options.logger.warn('upload request refused: service trouble', { code: outage.code, err: error });
+        return reject(outage.code);
+      }
+      options.logger.error('upload request failed', { err: error });
       return undefined;
     },
 
