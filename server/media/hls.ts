@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { binaryPath, run } from './ffmpeg.ts';
@@ -11,14 +11,35 @@ const PARTIAL_MARK = '.partial-';
 /** In a partial rung folder: the pid of the ffmpeg writing it. */
 const WRITER_PID_FILE = '.writer-pid';
 
+/** Below this much free space, an output that came out short is put down to a full disk. */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+
 /**
  * ffmpeg's failure, in words an operator can act on: a full or read-only media disk is named
  * as such (the job is retried, and succeeds once there is room again).
  */
-function stepFailure(step: string, outDir: string, stderr: string): Error {
-  if (/No space left on device|Disk quota exceeded/i.test(stderr)) return new Error(`no space left on the media disk (MEDIA_DIR ${outDir}) while making ${step}`);
+async function stepFailure(step: string, outDir: string, stderr: string): Promise<Error> {
+  const free = await statfs(outDir).then((fs) => fs.bavail * fs.bsize, () => Infinity);
+  if (/No space left on device|Disk quota exceeded/i.test(stderr) || free < NEARLY_FULL_BYTES) {
+    return new Error(`no space left on the media disk (MEDIA_DIR ${outDir}) while making ${step}`);
+  }
   if (/Read-only file system/i.test(stderr)) return new Error(`the media disk is read-only (MEDIA_DIR ${outDir}) while making ${step}`);
-  return new Error(`${step} failed: ${stderr.slice(-500)}`);
+  return new Error(`${step} failed: ${stderr.slice(-500) || 'its output is incomplete'}`);
+}
+
+/**
+ * Whether a rung ffmpeg wrote is whole. ffmpeg's HLS muxer can exit 0 on a full disk, leaving a
+ * truncated segment and an empty playlist: the playlist must be ended, name only segments that
+ * are there, and cover the source's duration.
+ */
+async function renditionIsWhole(dir: string, durationMs: number | undefined): Promise<boolean> {
+  const playlist = await readFile(join(dir, 'index.m3u8'), 'utf8').catch(() => '');
+  if (!playlist.trimEnd().endsWith('#EXT-X-ENDLIST')) return false;
+  const seconds = [...playlist.matchAll(/^#EXTINF:([\d.]+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+  if (durationMs !== undefined && Math.abs(seconds * 1000 - durationMs) > Math.max(1000, durationMs * 0.02)) return false;
+  const files = ['init.mp4', ...playlist.split('\n').filter((line) => line.endsWith('.m4s'))];
+  const sizes = await Promise.all(files.map((file) => stat(join(dir, file)).then((s) => s.size, () => 0)));
+  return sizes.every((size) => size > 0);
 }
 
 /**
@@ -66,7 +87,7 @@ export const rungsOf = (heights: readonly number[]): Rung[] =>
   heights.map((height) => LADDER.find((r) => r.height === height) ?? { ...LADDER[0], height });
 
 /** One rung: H.264/AAC in fMP4 segments of about 4 s, keyframes aligned across rungs. */
-export async function transcodeRung(input: string, outDir: string, rung: Rung, hasAudio: boolean, options: StepOptions = {}): Promise<void> {
+export async function transcodeRung(input: string, outDir: string, rung: Rung, hasAudio: boolean, options: StepOptions & { durationMs?: number } = {}): Promise<void> {
   // Written under a partial name and renamed whole: a player never sees half a rung, and an
   // attempt killed midway leaves only a partial folder, which the next attempt removes.
   const final = join(outDir, `${rung.height}p`);
@@ -91,9 +112,9 @@ export async function transcodeRung(input: string, outDir: string, rung: Rung, h
     await rm(dir, { recursive: true, force: true });
     throw error;
   });
-  if (result.code !== 0) {
+  if (result.code !== 0 || !(await renditionIsWhole(dir, options.durationMs))) {
     await rm(dir, { recursive: true, force: true });
-    throw stepFailure(`the ${rung.height}p rendition`, outDir, result.stderr);
+    throw await stepFailure(`the ${rung.height}p rendition`, outDir, result.stderr);
   }
   await rm(join(dir, WRITER_PID_FILE), { force: true });
   // A folder of this height not yet published (an attempt killed between rename and record) is replaced.
@@ -144,9 +165,9 @@ async function writeImage(outDir: string, name: string, step: string, options: S
     await rm(partial, { force: true });
     throw error;
   });
-  if (result.code !== 0) {
+  if (result.code !== 0 || !(await stat(partial).then((file) => file.size > 0, () => false))) {
     await rm(partial, { force: true });
-    throw stepFailure(step, outDir, result.stderr);
+    throw await stepFailure(step, outDir, result.stderr);
   }
   await rename(partial, join(outDir, name));
 }

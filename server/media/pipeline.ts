@@ -95,7 +95,7 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
       for (const rung of ladderFor(height)) {
         if (done.some((r) => r.height === rung.height)) continue; // published by an earlier attempt
         const started = performance.now();
-        await transcodeRung(input, outDir, rung, hasAudio, { signal });
+        await transcodeRung(input, outDir, rung, hasAudio, { signal, durationMs: media.duration_ms ?? undefined });
         done.push(rung);
         await writeMaster(outDir, done, { width, height, hasAudio, frameRate: media.frame_rate });
         if (done.length === 1) await makePoster(input, outDir, media.duration_ms!, { signal });
