@@ -42,9 +42,15 @@ async function claimJob(db: Kysely<Database>, holder: string, leaseMs: number) {
   return rows[0];
 }
 
-/** Whether a process of this machine is alive (a pid reused by us is not the old holder). */
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return false;
+/** The holders of the jobs this process's workers are running now. */
+const heldHere = new Set<string>();
+
+/**
+ * Whether a job's holder on this machine is alive. Our own pid is a previous process's that had
+ * it too (pid 1 in a container, every time) unless one of our workers holds that job now.
+ */
+function holderAlive(holder: string, pid: number): boolean {
+  if (pid === process.pid) return heldHere.has(holder);
   try {
     process.kill(pid, 0);
     return true;
@@ -62,7 +68,7 @@ async function takeBackOrphanedJobs(db: Kysely<Database>): Promise<number[]> {
   const prefix = `${hostname()}:`;
   const held = await db.selectFrom('jobs').select(['id', 'locked_by']).where('status', '=', 'running')
     .where(sql<boolean>`starts_with(locked_by, ${prefix})`).execute();
-  const orphaned = held.filter((job) => !processAlive(Number(job.locked_by!.slice(prefix.length).split(':')[0])));
+  const orphaned = held.filter((job) => !holderAlive(job.locked_by!, Number(job.locked_by!.slice(prefix.length).split(':')[0])));
   const taken: number[] = [];
   for (const job of orphaned) {
     const { numUpdatedRows } = await db.updateTable('jobs').set({ status: 'queued', locked_until: null, locked_by: null, run_after: sql`now()` } as never)
@@ -109,6 +115,7 @@ export function startJobWorker(options: JobWorkerOptions) {
     const handler = handlers[job.kind];
     const abort = new AbortController();
     current = { id: job.id, kind: job.kind, abort };
+    heldHere.add(holder);
     const heartbeat = setInterval(() => {
       whileHeld(job.id, holder, { locked_until: sql`now() + ${leaseMs} * interval '1 millisecond'` })
         .then((held) => {
@@ -142,6 +149,7 @@ export function startJobWorker(options: JobWorkerOptions) {
       });
     } finally {
       clearInterval(heartbeat);
+      heldHere.delete(holder);
       current = undefined;
     }
     return true;

@@ -24,7 +24,7 @@ async function stepFailure(step: string, outDir: string, stderr: string): Promis
     return new Error(`no space left on the media disk (MEDIA_DIR ${outDir}) while making ${step}`);
   }
   if (/Read-only file system/i.test(stderr)) return new Error(`the media disk is read-only (MEDIA_DIR ${outDir}) while making ${step}`);
-  return new Error(`${step} failed: ${stderr.slice(-500) || 'its output is incomplete'}`);
+  return new Error(`ffmpeg failed making ${step}: ${stderr.slice(-500) || 'its output is incomplete'}`);
 }
 
 /**
