@@ -244,7 +244,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
 }
 
 if (import.meta.main) {
-  let closing = false;
+  let stopping = false;
   const running = await startServer().catch((error: Error) => {
     console.error(`Kiraboshi could not start: ${error.message}`);
     process.exit(1);
@@ -252,8 +252,8 @@ if (import.meta.main) {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       // A second signal (Ctrl-C twice) does not wait for the drain.
-      if (closing) process.exit(1);
-      closing = true;
+      if (stopping) process.exit(1);
+      stopping = true;
       running.close(signal).then(() => process.exit(0), (error: Error) => {
         console.error(`Kiraboshi did not stop cleanly: ${error.message}`);
         process.exit(1);

@@ -7,7 +7,8 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 const DATABASE_GONE_STATES = /^(08...|57P0[1-3]|53300)$/;
 const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|the database system is (starting up|shutting down)/i;
-const STORAGE_ERRNOS = new Set(['ENOSPC', 'EDQUOT', 'EROFS']);
+/** A full disk as the operating system says it, and as the database does (SQLSTATE 53100 disk_full). */
+const STORAGE_ERRNOS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', '53100']);
 
 /**
  * Trouble outside the request's control, told as such rather than as a 500: the database away

@@ -55,6 +55,7 @@ describe.each([
   let media = '';
   let seeded: Seeded;
   let server: ServerProcess;
+  let dataDir = '';
 
   beforeAll(async () => {
     if (skip) return;
@@ -65,12 +66,15 @@ describe.each([
     await mkdir(media);
     mount(uploads, 'size=8m');
     mount(media, 'size=4m');
+    dataDir = join(root, 'data');
+    await mkdir(dataDir);
+    // PGlite's data directory on a small disk of its own too.
+    if (backend === 'pglite') mount(dataDir, 'size=64m');
     let databaseUrl: string | undefined;
     if (backend === 'postgres') {
       cluster = await startOwnPostgres(port);
       databaseUrl = await cluster.freshDatabase();
     }
-    const dataDir = join(root, 'data');
     seeded = await seedDatabase(databaseUrl ? { databaseUrl } : { dataDir }, 2);
     server = await startServerProcess({
       DATA_DIR: dataDir, UPLOAD_DIR: uploads, MEDIA_DIR: media, JOB_RETRY_DELAY_MS: '300',
@@ -81,7 +85,7 @@ describe.each([
     killLeftoverServers();
     await server?.exited;
     await cluster?.destroy();
-    for (const dir of [uploads, media]) if (dir) spawnSync('umount', [dir]);
+    for (const dir of [uploads, media, join(root, 'data')]) if (root) spawnSync('umount', [dir]);
     if (root) await rm(root, { recursive: true, force: true });
   });
 
@@ -149,4 +153,26 @@ describe.each([
     expect((await readFile(join(dir, '360p', 'index.m3u8'), 'utf8')).trimEnd().endsWith('#EXT-X-ENDLIST')).toBe(true);
     expect((await readdir(dir)).filter((name) => name.includes('.partial-') || name.endsWith('.tmp'))).toEqual([]);
   }, 90_000);
+
+  it.skipIf(skip || backend !== 'pglite')('a full DATA_DIR (PGlite): writes are refused with 507, what was stored stays, and writes go through once there is room', async () => {
+    const { videoId, cookies } = seeded;
+    const comment = (text: string, cookie: string) => server.api('video/comment/emit', {
+      method: 'POST', body: JSON.stringify({ videoId, text }), headers: { 'Content-Type': 'application/json', Cookie: cookie, 'Accept-Language': 'ko' },
+    });
+    expect((await comment('자리가 있을 때', cookies[0])).status).toBe(200);
+    const filler = await fill(dataDir, 4096);
+    const answers: Array<[number, string]> = [];
+    // Text that does not compress, so that each comment needs new pages (10 a minute per member).
+    for (let i = 0; i < 19 && !answers.some(([status]) => status === 507); i++) {
+      const answer = await comment(randomBytes(4000).toString('base64'), cookies[i % 2]);
+      answers.push([answer.status, (await answer.json()).message]);
+    }
+    expect(answers.filter(([status]) => status !== 200 && status !== 507)).toEqual([]);
+    expect(answers.at(-1)).toEqual([507, '서버 저장 공간이 부족해 지금은 저장할 수 없습니다. 잠시 후 다시 시도해 주세요.']);
+    expect(server.logs.some((line) => line.level === 'error')).toBe(false);
+    await rm(filler);
+    expect((await comment('다시 자리가 생겼다', cookies[1])).status).toBe(200);
+    const texts = ((await (await server.api(`video/comment?videoId=${videoId}&pageSize=50`)).json()).videoCommentList as Array<{ text: string }>).map((c) => c.text);
+    expect(texts).toEqual(expect.arrayContaining(['자리가 있을 때', '다시 자리가 생겼다']));
+  }, 60_000);
 });
