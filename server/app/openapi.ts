@@ -37,7 +37,8 @@ function queryParameters(schema: z.ZodType) {
 function operation(key: string, def: RouteDef) {
   const rule = POLICY[def.permission];
   const refusals = rule.subject === 'anyone' ? [] : rule.subject === 'signedIn' ? [401] : [401, 403];
-  const statuses = new Set<number>([400, 429, 500, ...refusals, ...(def.errors ?? []).map((code) => ERROR_STATUS[code as keyof typeof ERROR_STATUS] ?? 400)]);
+  // 503: any call while the database is away; 507: a call that stores a file, on a full disk.
+  const statuses = new Set<number>([400, 429, 500, 503, ...(def.raw === 'tus' || def.raw === 'multipart' ? [507] : []), ...refusals, ...(def.errors ?? []).map((code) => ERROR_STATUS[code as keyof typeof ERROR_STATUS] ?? 400)]);
   const limits = (def.rateLimits ?? []).map((r) => `${r.limit} (${LIMITS[r.limit].limit} per ${LIMITS[r.limit].windowMs / 1000} s, per ${r.by})`);
   const pathParams = [...splitRouteKey(key)[1].matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   return {
