@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { SecretsRepository } from '../repositories/secrets.repository.ts';
@@ -63,6 +63,12 @@ export async function processImage(kind: ImageKind, input: Uint8Array): Promise<
 export async function storeImage(mediaDir: string, kind: ImageKind, fileName: string, data: Buffer): Promise<string> {
   const relative = join('images', `${kind}s`, fileName);
   await mkdir(dirname(join(mediaDir, relative)), { recursive: true });
-  await writeFile(join(mediaDir, relative), data);
+  // Whole or not at all: on a full disk the partial file is removed and the error (507) goes up.
+  const partial = `${join(mediaDir, relative)}.partial`;
+  await writeFile(partial, data).catch(async (error) => {
+    await rm(partial, { force: true });
+    throw error;
+  });
+  await rename(partial, join(mediaDir, relative));
   return `/media/${relative.split('\\').join('/')}`;
 }

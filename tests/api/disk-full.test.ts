@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { makeVideo, tusCreate, tusHead, tusPatch, upload, useVideoFixtures } from './media-helpers.ts';
 import {
   canRunOwnPostgres, killLeftoverServers, scratchDir, seedDatabase, sha256, startOwnPostgres, startServerProcess,
@@ -139,6 +140,14 @@ describe.each([
     expect((await readdir(dir).catch(() => [] as string[])).filter((name) => name !== 'poster.jpg')).toEqual([]);
     const status = await (await server.api(`video/media/status?mediaId=${mediaId}`, { headers: { Cookie: cookie } })).json();
     expect(status.status).toBe('transcoding');
+    // An avatar (a picture big enough not to fit) on the same full disk: 507, and no file left.
+    const { result: grant } = await (await server.api('user/avatar/preUpload', { headers: { Cookie: cookie } })).json();
+    const form = new FormData();
+    const noise = await sharp(randomBytes(512 * 512 * 3), { raw: { width: 512, height: 512, channels: 3 } }).jpeg({ quality: 100 }).toBuffer();
+    form.set('file', new Blob([new Uint8Array(noise)], { type: 'image/jpeg' }), 'avatar.jpg');
+    const avatar = await fetch(grant.signedUrl, { method: 'POST', body: form });
+    expect([avatar.status, (await avatar.json()).code]).toEqual([507, 'STORAGE_FULL']);
+    expect(await readdir(join(media, 'images', 'avatars')).catch(() => [])).toEqual([]);
 
     await rm(filler);
     const deadline = Date.now() + 60_000;
