@@ -26,8 +26,10 @@ export interface ServerConfig {
   smtpUrl?: string;
   mailFrom: string;
   outboxDir: string;
-  /** Uploaded and generated media (images; later videos). */
+  /** The folder store of the media the site serves (MEDIA_STORE=local, the default). */
   mediaDir: string;
+  /** MEDIA_STORE=s3: those media in the S3_* bucket under `prefix` instead (server/media/media-store.ts). */
+  mediaS3?: S3UploadConfig & { prefix: string };
   /** Resumable uploads (file store); with S3, only temporary copies while a job processes one. */
   uploadDir: string;
   /** An S3-compatible bucket for resumable uploads instead of uploadDir (S3_BUCKET turns it on). */
@@ -74,7 +76,19 @@ function readS3UploadConfig(env: Env): S3UploadConfig | undefined {
   };
 }
 
+/** MEDIA_STORE: 'local' (MEDIA_DIR) or 's3' (the S3_* bucket, under S3_MEDIA_PREFIX). */
+export function readMediaS3Config(env: Env, uploadS3: S3UploadConfig | undefined = readS3UploadConfig(env)): ServerConfig['mediaS3'] {
+  const store = env.MEDIA_STORE || 'local';
+  if (store !== 'local' && store !== 's3') throw new Error(`MEDIA_STORE must be local or s3, not "${store}"`);
+  if (store === 'local') return undefined;
+  if (!uploadS3) throw new Error('MEDIA_STORE=s3 needs the bucket: set S3_BUCKET (and S3_ENDPOINT and the keys for a self-hosted server)');
+  const prefix = env.S3_MEDIA_PREFIX ?? 'media/';
+  if (prefix && !/^[\w-]+(\/[\w-]+)*\/$/.test(prefix)) throw new Error(`S3_MEDIA_PREFIX must be empty or end with a slash, like media/, not "${prefix}"`);
+  return { ...uploadS3, prefix };
+}
+
 export function readServerConfig(env: Env = process.env): ServerConfig {
+  const uploadS3 = readS3UploadConfig(env);
   const runtime = readRuntimeConfig(env);
   // ':memory:' keeps the embedded database in memory (tests, throwaway demos).
   const dataDir = env.DATA_DIR === ':memory:' ? '' : resolve(env.DATA_DIR || 'data');
@@ -97,7 +111,8 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     outboxDir: resolve(env.OUTBOX_DIR || (dataDir ? join(dataDir, 'outbox') : join(tmpdir(), `kiraboshi-outbox-${process.pid}`))),
     mediaDir: resolve(env.MEDIA_DIR || (dataDir ? join(dataDir, 'media') : join(tmpdir(), `kiraboshi-media-${process.pid}`))),
     uploadDir: resolve(env.UPLOAD_DIR || (dataDir ? join(dataDir, 'uploads') : join(tmpdir(), `kiraboshi-uploads-${process.pid}`))),
-    uploadS3: readS3UploadConfig(env),
+    uploadS3,
+    mediaS3: readMediaS3Config(env, uploadS3),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES) || 8 * 1024 ** 3,
     whoMayUpload: env.UPLOAD_ROLE === 'staff' ? 'staff' : 'members',
     runWorker: env.WORKER !== '0',

@@ -19,10 +19,10 @@ import { createSiteHandler } from './site/handler.ts';
 import { createMailer } from './mail/mailer.ts';
 import { loadSecret } from './media/image-service.ts';
 import { createSecretsRepository } from './repositories/secrets.repository.ts';
-import { createStaticFiles } from './site/static-files.ts';
 import { createMediaAccess, privateCacheControl } from './media/media-access.ts';
 import { createUploadServer } from './media/uploads.ts';
-import { createUploadStore } from './media/upload-store.ts';
+import { createUploadStore, scratchFolder } from './media/upload-store.ts';
+import { createMediaStore } from './media/media-store.ts';
 import { startJobWorker } from './jobs/queue.ts';
 import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, probeJob, queueFrameRateBackfill, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
@@ -65,12 +65,14 @@ export async function startServer(env: Record<string, string | undefined> = proc
     await database.close();
     throw error;
   });
+  // Everything the site serves from uploads (renditions, posters, images): a folder or a bucket.
+  const media = await createMediaStore({ directory: config.mediaDir, s3: config.mediaS3, scratchDirectory: join(scratchFolder(config.uploadDir), 'media') });
   // Media processing: durable jobs in the database, worked by this process unless WORKER=0.
   const worker = !config.runWorker ? null : startJobWorker({
     db: database.db, logger, handlers: {
       [PROBE_JOB]: probeJob({ db: database.db, uploads: uploadStore, logger }),
-      [TRANSCODE_JOB]: transcodeJob({ db: database.db, uploads: uploadStore, mediaDir: config.mediaDir, logger }),
-      [FRAME_RATE_JOB]: frameRateJob({ db: database.db, mediaDir: config.mediaDir, logger }),
+      [TRANSCODE_JOB]: transcodeJob({ db: database.db, uploads: uploadStore, media, logger }),
+      [FRAME_RATE_JOB]: frameRateJob({ db: database.db, media, logger }),
     },
   });
   const uploads = createUploadServer({
@@ -81,7 +83,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   // Abandoned uploads are removed after their expiry: now, then every hour.
   await uploads.cleanExpired();
   // The composition root: every service once, over this database; the API and the site share them.
-  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, mediaDir: config.mediaDir, signingSecret, buildId, uploads });
+  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads });
   const { catalogue, videos: videoService, sessions, rateLimits } = services;
   const cleanup = setInterval(() => {
     uploads.cleanExpired().catch((error) => logger.warn('cleaning expired uploads failed', { err: error }));
@@ -90,7 +92,6 @@ export async function startServer(env: Record<string, string | undefined> = proc
   }, 3_600_000);
   cleanup.unref();
   const api = createApiApp({ logger, config, services });
-  const serveMedia = createStaticFiles(config.mediaDir);
   const apiListener = getRequestListener(api.fetch);
   const manifestAlias = createManifestAlias(catalogue);
   const mediaAccess = createMediaAccess(database.db);
@@ -99,7 +100,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     const file = await manifestAlias(path);
     const access = file === null ? null : await mediaAccess(file, req.headers.cookie);
     if (file === null || !access) return false;
-    return serveMedia(req, res, file, access === 'private' ? { 'Cache-Control': privateCacheControl(file) } : {});
+    return media.serve(req, res, file.slice(1), access === 'private' ? { 'Cache-Control': privateCacheControl(file) } : {});
   };
 
   const siteLocals: SiteLocals = {
@@ -187,6 +188,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   logger.info('listening', {
     url: `http://${config.host}:${port}/`, api: apiPrefix, site: !!site, dataDir: config.databaseUrl ? undefined : config.dataDir,
     uploads: config.uploadS3 ? `s3://${config.uploadS3.bucket}` : config.uploadDir,
+    media: config.mediaS3 ? `s3://${config.mediaS3.bucket}/${config.mediaS3.prefix}` : config.mediaDir,
   });
 
   let closing: Promise<void> | undefined;

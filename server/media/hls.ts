@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { binaryPath, run } from './ffmpeg.ts';
 
@@ -60,13 +60,6 @@ export function masterPlaylist(rungs: readonly Rung[], source: MasterSource): st
     lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth},RESOLUTION=${w}x${r.height}${frameRate},CODECS="${codecs}"`, `${r.height}p/index.m3u8`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** Writes the master playlist atomically: players never read half a file. */
-export async function writeMaster(outDir: string, rungs: Rung[], source: MasterSource) {
-  const tmp = join(outDir, 'master.m3u8.tmp');
-  await writeFile(tmp, masterPlaylist(rungs, source));
-  await rename(tmp, join(outDir, 'master.m3u8'));
 }
 
 /** A poster frame from a third of the way in. */

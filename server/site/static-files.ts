@@ -10,7 +10,10 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp', '.avif': 'image/avif',
   '.ico': 'image/x-icon', '.woff2': 'font/woff2', '.wasm': 'application/wasm', '.txt': 'text/plain; charset=utf-8',
   '.xml': 'application/xml; charset=utf-8', '.webmanifest': 'application/manifest+json', '.m3u8': 'application/vnd.apple.mpegurl',
+  '.m4s': 'video/iso.segment', '.mp4': 'video/mp4',
 };
+/** The Content-Type of a file by its extension (with the dot). */
+export const contentTypeFor = (ext: string) => TYPES[ext] ?? 'application/octet-stream';
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.xml', '.webmanifest', '.wasm']);
 
 /** Cache policy per kind of file: hashed assets forever, pages and master playlists revalidated, messages for a day. */
@@ -59,7 +62,7 @@ export function createStaticFiles(root: string) {
     const ext = extname(found.file);
     const etag = `W/"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
     const headers: Record<string, string> = {
-      'Content-Type': TYPES[ext] ?? 'application/octet-stream',
+      'Content-Type': contentTypeFor(ext),
       'Cache-Control': cacheControlFor(found.urlPath),
       ETag: etag,
       'X-Content-Type-Options': 'nosniff',
