@@ -9,6 +9,10 @@ export interface ServerConfig {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** Redis for the event bus between processes (pub/sub); unset: PostgreSQL's LISTEN/NOTIFY, or in-process on PGlite. */
+  redisUrl?: string;
+  /** Live danmaku streams: the heartbeat comment's interval, and how many bytes one slow viewer may have waiting before being dropped. */
+  live: { heartbeatMs: number; maxBufferedBytes: number };
   /** 'production' hides stacks from every page and response. */
   isDevelopment: boolean;
   /** Check every API answer against its schema (on in development; API_CHECK_RESPONSES=1 elsewhere, as the tests do). */
@@ -98,6 +102,11 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     host: env.HOST || 'localhost',
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    live: {
+      heartbeatMs: Math.max(50, Number(env.LIVE_HEARTBEAT_MS) || 15_000),
+      maxBufferedBytes: Math.max(1024, Number(env.LIVE_MAX_BUFFERED_BYTES) || 256 * 1024),
+    },
     isDevelopment: env.NODE_ENV === 'development',
     checkResponses: env.NODE_ENV === 'development' || env.API_CHECK_RESPONSES === '1',
     logLevel: level && ['debug', 'info', 'warn', 'error'].includes(level) ? level : 'info',

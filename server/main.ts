@@ -27,6 +27,7 @@ import { startJobWorker } from './jobs/queue.ts';
 import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, probeJob, queueFrameRateBackfill, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
 import { DomainError } from './domain/errors.ts';
+import { createEventBus } from './events/bus.ts';
 
 /**
  * The manifest URL template (/media/videos/{videoId}/…) names a video; its files live under
@@ -82,8 +83,16 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
   // Abandoned uploads are removed after their expiry: now, then every hour.
   await uploads.cleanExpired();
+  // Messages between the processes of one site (live danmaku, cache invalidation): Redis, else
+  // LISTEN/NOTIFY on PostgreSQL, else in-process (PGlite is one process).
+  let onBusReconnect = () => {};
+  const bus = await createEventBus({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, logger, onReconnect: () => onBusReconnect() })
+    .catch(async (error) => {
+      await database.close();
+      throw error;
+    });
   // The composition root: every service once, over this database; the API and the site share them.
-  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads });
+  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, bus });
   const { catalogue, videos: videoService, sessions, rateLimits } = services;
   const cleanup = setInterval(() => {
     uploads.cleanExpired().catch((error) => logger.warn('cleaning expired uploads failed', { err: error }));
@@ -201,11 +210,12 @@ export async function startServer(env: Record<string, string | undefined> = proc
       clearTimeout(forced);
       clearInterval(cleanup);
       await worker?.stop();
+      await bus.close();
       await database.close();
       logger.info('stopped');
     })());
 
-  return { server, port, close, config, database };
+  return { server, port, close, config, database, bus };
 }
 
 if (import.meta.main) {

@@ -30,6 +30,7 @@ import { createRateLimitService } from './rate-limit.ts';
 import { grantUpload, processImage, readGrant, storeImage, UPLOAD_URL_LIFETIME_MS, type ImageKind, type UploadGrant } from '../media/image-service.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { MediaStore } from '../media/media-store.ts';
+import type { EventBus } from '../events/bus.ts';
 
 /**
  * A module of functions that take the repositories first, with them given: the account modules
@@ -57,9 +58,11 @@ export interface ServiceDeps {
   buildId: string | null;
   /** The resumable upload endpoint (tus); its refusals carry the request's id. */
   uploads: { handle(req: Request, body?: ReadableStream<Uint8Array>, requestId?: string): Promise<Response> };
+  /** Messages between the server processes of one site (server/events/bus.ts). */
+  bus: EventBus;
 }
 
-export function createServices({ db, databaseKind, mailer, media, signingSecret, buildId, uploads }: ServiceDeps) {
+export function createServices({ db, databaseKind, mailer, media, signingSecret, buildId, uploads, bus }: ServiceDeps) {
   const repositories = createRepositories(db);
   const rateLimits = createRateLimitService(repositories);
   return {
@@ -109,6 +112,7 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
       },
     },
     uploads,
+    bus,
     health: {
       databaseKind,
       buildId,
