@@ -19,7 +19,7 @@ import { createSiteHandler } from './site/handler.ts';
 import { createMailer } from './mail/mailer.ts';
 import { loadSecret } from './media/image-service.ts';
 import { createSecretsRepository } from './repositories/secrets.repository.ts';
-import { createMediaAccess, privateCacheControl } from './media/media-access.ts';
+import { aliasedCacheControl, createMediaAccess, privateCacheControl } from './media/media-access.ts';
 import { createUploadServer } from './media/uploads.ts';
 import { createUploadStore, scratchFolder } from './media/upload-store.ts';
 import { createMediaStore } from './media/media-store.ts';
@@ -27,6 +27,8 @@ import { startJobWorker } from './jobs/queue.ts';
 import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, probeJob, queueFrameRateBackfill, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
 import { DomainError } from './domain/errors.ts';
+import { connectCacheInvalidation } from './events/cache-invalidation.ts';
+import { forgetVideoLocally } from './repositories/videos.repository.ts';
 import { createEventBus } from './events/bus.ts';
 
 /**
@@ -94,6 +96,11 @@ export async function startServer(env: Record<string, string | undefined> = proc
   // The composition root: every service once, over this database; the API and the site share them.
   const services = createServices({ db: database.db, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, bus });
   const { catalogue, videos: videoService, sessions, rateLimits } = services;
+  // Caches of this process that another process's change makes stale (server/events/cache-invalidation.ts).
+  const leaveCacheNotices = await connectCacheInvalidation({
+    database: database.db, bus, logger,
+    forget: (notice) => (notice.cache === 'danmaku' ? services.danmaku.forgetCached(notice.videoId) : forgetVideoLocally(database.db, notice.videoId)),
+  });
   const cleanup = setInterval(() => {
     uploads.cleanExpired().catch((error) => logger.warn('cleaning expired uploads failed', { err: error }));
     videoService.pruneViews().catch((error) => logger.warn('pruning view records failed', { err: error }));
@@ -109,7 +116,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
     const file = await manifestAlias(path);
     const access = file === null ? null : await mediaAccess(file, req.headers.cookie);
     if (file === null || !access) return false;
-    return media.serve(req, res, file.slice(1), access === 'private' ? { 'Cache-Control': privateCacheControl(file) } : {});
+    const cacheControl = access === 'private' ? privateCacheControl(file) : file !== path ? aliasedCacheControl(file) : null;
+    return media.serve(req, res, file.slice(1), cacheControl ? { 'Cache-Control': cacheControl } : {});
   };
 
   const siteLocals: SiteLocals = {
@@ -210,6 +218,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       clearTimeout(forced);
       clearInterval(cleanup);
       await worker?.stop();
+      await leaveCacheNotices();
       await bus.close();
       await database.close();
       logger.info('stopped');
