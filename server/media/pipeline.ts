@@ -9,9 +9,8 @@ import { ladderFor, makePoster, makeStoryboard, masterPlaylist, rungsOf, transco
 import type { MediaStore } from './media-store.ts';
 import type { UploadStore } from './upload-store.ts';
 
-export const PROBE_JOB = 'media.probe';
-export const TRANSCODE_JOB = 'media.transcode';
-export const FRAME_RATE_JOB = 'media.frame-rate';
+import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB } from './paths.ts';
+export { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB };
 
 /** A finished upload becomes a media item, and its probe is queued in the same database. */
 export async function registerUploadedMedia(db: Kysely<Database>, input: { mediaId: string; uploadId: string; uid: number }): Promise<void> {

@@ -27,6 +27,7 @@ import * as secondFactor from '../auth/second-factor.ts';
 import * as sessions from '../auth/sessions.ts';
 import { viewerFromCookies } from './sessions.ts';
 import { createRateLimitService } from './rate-limit.ts';
+import { createJobsService } from './jobs.ts';
 import { grantUpload, processImage, readGrant, storeImage, UPLOAD_URL_LIFETIME_MS, type ImageKind, type UploadGrant } from '../media/image-service.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { MediaStore } from '../media/media-store.ts';
@@ -69,6 +70,7 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
     catalogue: createCatalogue(repositories),
     videos: createVideoService(repositories, { media }),
     media: createMediaService(repositories),
+    jobs: createJobsService(repositories),
     danmaku: createDanmakuService(repositories, rateLimits),
     comments: createCommentService(repositories),
     blockLists: createBlockListService(repositories),
