@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { S3UploadConfig } from '../config.ts';
 import { cacheControlFor, contentTypeFor, createStaticFiles } from '../site/static-files.ts';
 
@@ -29,8 +29,6 @@ export interface MediaStore {
   read(key: string): Promise<Buffer | null>;
   /** Every file under a prefix ('' for all), with its size. */
   list(prefix: string): AsyncIterable<{ key: string; size: number }>;
-  /** Removes every file under a prefix. */
-  removeAll(prefix: string): Promise<void>;
   /**
    * A private scratch folder for making files (ffmpeg writes there), removed when `work` ends.
    * In the folder store it is beside the media (a publish is a rename); never served.
@@ -76,6 +74,17 @@ async function* filesUnder(folder: string, base = folder): AsyncIterable<{ key: 
 }
 export { filesUnder as localFilesUnder };
 
+/** Runs `work` in a fresh folder under `root`, removed when it ends, however it ends. */
+async function inScratchFolder<T>(root: string, work: (folder: string) => Promise<T>): Promise<T> {
+  const folder = join(root, randomBytes(8).toString('hex'));
+  await mkdir(folder, { recursive: true });
+  try {
+    return await work(folder);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
 /** Playlists last: a player finds a playlist only once the segments it names are there. */
 const publishOrder = (a: { key: string }, b: { key: string }) =>
   Number(a.key.endsWith('.m3u8')) - Number(b.key.endsWith('.m3u8')) || Number(a.key.endsWith('master.m3u8')) - Number(b.key.endsWith('master.m3u8'));
@@ -112,16 +121,7 @@ function createFolderMediaStore(root: string): MediaStore {
         if (safeKey(key)) yield { key, size: file.size };
       }
     },
-    removeAll: (prefix) => rm(pathOf(prefix), { recursive: true, force: true }),
-    async withScratchFolder(work) {
-      const folder = join(scratchRoot, randomBytes(8).toString('hex'));
-      await mkdir(folder, { recursive: true });
-      try {
-        return await work(folder);
-      } finally {
-        await rm(folder, { recursive: true, force: true });
-      }
-    },
+    withScratchFolder: (work) => inScratchFolder(scratchRoot, work),
     serve: (req, res, key, extraHeaders) => (safeKey(key) ? serveFile(req, res, `/${key}`, extraHeaders) : Promise.resolve(false)),
   };
 }
@@ -186,22 +186,7 @@ function createS3MediaStore(s3: S3UploadConfig & { prefix: string }, scratchDire
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (ContinuationToken);
     },
-    async removeAll(prefix) {
-      const keys: string[] = [];
-      for await (const object of this.list(prefix)) keys.push(objectKey(object.key));
-      for (let i = 0; i < keys.length; i += 1000) {
-        await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })) } }));
-      }
-    },
-    async withScratchFolder(work) {
-      const folder = join(scratchDirectory, randomBytes(8).toString('hex'));
-      await mkdir(folder, { recursive: true });
-      try {
-        return await work(folder);
-      } finally {
-        await rm(folder, { recursive: true, force: true });
-      }
-    },
+    withScratchFolder: (work) => inScratchFolder(scratchDirectory, work),
     /**
      * Proxied from the bucket (docs/decisions/0006): the bucket stays private, the access rules
      * and cache headers are the web process's, and ranges and ETags pass through.
