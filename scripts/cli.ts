@@ -7,9 +7,6 @@
  */
 import { parseArgs } from 'node:util';
 import { readMediaS3Config, readServerConfig } from '../server/config.ts';
-import { createMediaStore } from '../server/media/media-store.ts';
-import { copyMediaFolder, progressPrinter } from '../server/media/copy-media.ts';
-import { scratchFolder } from '../server/media/upload-store.ts';
 import { join, resolve } from 'node:path';
 import { openDatabase, migrateToLatest } from '../server/db/database.ts';
 import { insertAccount } from '../server/services/accounts.ts';
@@ -30,6 +27,10 @@ const USAGE = `Usage:
  * S3_MEDIA_PREFIX), before the site switches to MEDIA_STORE=s3. Safe to run again and again.
  */
 async function copyMediaToBucket(from: string | undefined, dryRun: boolean): Promise<number> {
+  // Loaded here: the S3 SDK would slow every other command's start.
+  const { createMediaStore } = await import('../server/media/media-store.ts');
+  const { copyMediaFolder, progressPrinter } = await import('../server/media/copy-media.ts');
+  const { scratchFolder } = await import('../server/media/upload-store.ts');
   const config = readServerConfig({ ...process.env, MEDIA_STORE: 'local' });
   const s3 = readMediaS3Config({ ...process.env, MEDIA_STORE: 's3' });
   const folder = resolve(from ?? config.mediaDir);
