@@ -13,7 +13,7 @@
  * Usage (after `npx astro build`): node bench/danmaku-page.ts [rounds=3] [seconds=8]
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -39,7 +39,7 @@ const { insertAccount } = await import('../server/services/accounts.ts');
 const { createRepositories } = await import('../server/repositories/index.ts');
 const { insertApprovedVideo, insertDanmaku } = await import('./fixtures.ts');
 const { binaryPath, run } = await import('../server/media/ffmpeg.ts');
-const { ladderFor, transcodeRung, writeMaster } = await import('../server/media/hls.ts');
+const { ladderFor, transcodeRung, masterPlaylist } = await import('../server/media/hls.ts');
 const { hlsPath } = await import('../server/media/pipeline.ts');
 const app = await startTestServer('pglite', { site: true, env: { WORKER: '0', MEDIA_DIR: mediaDir, UPLOAD_DIR: join(root, 'uploads'), OUTBOX_DIR: join(root, 'outbox') } });
 const browser = await chromium.launch({
@@ -62,7 +62,7 @@ try {
     if (hlsFrom) await cp(hlsFrom, outDir, { recursive: true });
     else {
       for (const rung of rungs) await transcodeRung(clip, outDir, rung, true);
-      await writeMaster(outDir, rungs, { width: 1280, height: 720, hasAudio: true, frameRate: 25 });
+      await writeFile(join(outDir, 'master.m3u8'), masterPlaylist(rungs, { width: 1280, height: 720, hasAudio: true, frameRate: 25 }));
     }
     return { videoId: video.videoId, outDir };
   };

@@ -57,6 +57,7 @@ const { startJobWorker } = await import('../server/jobs/queue.ts');
 const { PROBE_JOB, TRANSCODE_JOB, probeJob, transcodeJob, hlsPath } = await import('../server/media/pipeline.ts');
 const { ladderFor } = await import('../server/media/hls.ts');
 const { createUploadStore } = await import('../server/media/upload-store.ts');
+const { createMediaStore } = await import('../server/media/media-store.ts');
 const { insertAccount } = await import('../server/services/accounts.ts');
 const { createRepositories } = await import('../server/repositories/index.ts');
 const { createLogger } = await import('../server/logger.ts');
@@ -89,7 +90,7 @@ async function pipelineRun(source: string, uid: number) {
   const outDir = join(mediaDir, hlsPath(mediaId));
   const master = join(outDir, 'master.m3u8');
 
-  const transcode = transcodeJob({ db, uploads, mediaDir, logger });
+  const transcode = transcodeJob({ db, uploads, media: await createMediaStore({ directory: mediaDir, scratchDirectory: mediaDir }), logger });
   let finished!: () => void;
   const handled = new Promise<void>((resolve) => (finished = resolve));
   recording = [];

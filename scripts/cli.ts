@@ -3,9 +3,11 @@
  * DATABASE_URL; the embedded database refuses a second process with a clear message).
  *   npm run cli -- user:create --email E --username U --password P [--nickname N] [--role administrator]
  *   npm run cli -- invite:create [--count 3]
+ *   npm run cli -- media:to-s3 [--from DIR] [--dry-run]   (needs no database; the S3_* settings)
  */
 import { parseArgs } from 'node:util';
-import { readServerConfig } from '../server/config.ts';
+import { readMediaS3Config, readServerConfig } from '../server/config.ts';
+import { join, resolve } from 'node:path';
 import { openDatabase, migrateToLatest } from '../server/db/database.ts';
 import { insertAccount } from '../server/services/accounts.ts';
 import { createInvitationCode } from '../server/services/invitations.ts';
@@ -17,7 +19,29 @@ import { ERROR_MESSAGE_KEY as MESSAGE_KEY } from '../src/lib/api/errors.ts';
 
 const USAGE = `Usage:
   npm run cli -- user:create --email E --username U --password P [--nickname N] [--role ${ROLES.join('|')}]
-  npm run cli -- invite:create [--count N]`;
+  npm run cli -- invite:create [--count N]
+  npm run cli -- media:to-s3 [--from MEDIA_DIR] [--dry-run]`;
+
+/**
+ * media:to-s3: copies the media folder into the bucket of the S3_* settings (under
+ * S3_MEDIA_PREFIX), before the site switches to MEDIA_STORE=s3. Safe to run again and again.
+ */
+async function copyMediaToBucket(from: string | undefined, dryRun: boolean): Promise<number> {
+  // Loaded here: the S3 SDK would slow every other command's start.
+  const { createMediaStore } = await import('../server/media/media-store.ts');
+  const { copyMediaFolder, progressPrinter } = await import('../server/media/copy-media.ts');
+  const { scratchFolder } = await import('../server/media/upload-store.ts');
+  const config = readServerConfig({ ...process.env, MEDIA_STORE: 'local' });
+  const s3 = readMediaS3Config({ ...process.env, MEDIA_STORE: 's3' });
+  const folder = resolve(from ?? config.mediaDir);
+  const store = await createMediaStore({ directory: folder, s3, scratchDirectory: join(scratchFolder(config.uploadDir), 'media') });
+  console.log(`${dryRun ? 'Dry run: would copy' : 'Copying'} ${folder} to s3://${s3!.bucket}/${s3!.prefix}`);
+  const report = await copyMediaFolder({ folder, store, dryRun, onProgress: progressPrinter(process.stderr) });
+  const mib = (report.bytesCopied / 1048576).toFixed(1);
+  console.log(`${report.files} files: ${report.copied} ${dryRun ? 'to copy' : 'copied'} (${mib} MiB), ${report.skipped} already in the bucket.`);
+  for (const key of report.refused) console.error(`Not copied (not a media path): ${key}`);
+  return report.refused.length ? 1 : 0;
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -26,8 +50,10 @@ async function main(argv: string[]): Promise<number> {
     options: {
       email: { type: 'string' }, username: { type: 'string' }, password: { type: 'string' },
       nickname: { type: 'string' }, role: { type: 'string', default: 'user' }, count: { type: 'string', default: '1' },
+      from: { type: 'string' }, 'dry-run': { type: 'boolean', default: false },
     },
   });
+  if (command === 'media:to-s3') return copyMediaToBucket(values.from, values['dry-run']!);
   if (command !== 'user:create' && command !== 'invite:create') {
     console.error(USAGE);
     return 2;

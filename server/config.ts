@@ -10,6 +10,10 @@ export interface ServerConfig {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** Redis for the event bus between processes (pub/sub); unset: PostgreSQL's LISTEN/NOTIFY, or in-process on PGlite. */
+  redisUrl?: string;
+  /** Live danmaku streams: the heartbeat comment's interval, and how many bytes one slow viewer may have waiting before being dropped. */
+  live: { heartbeatMs: number; maxBufferedBytes: number };
   /** 'production' hides stacks from every page and response. */
   isDevelopment: boolean;
   /** Check every API answer against its schema (on in development; API_CHECK_RESPONSES=1 elsewhere, as the tests do). */
@@ -27,8 +31,10 @@ export interface ServerConfig {
   smtpUrl?: string;
   mailFrom: string;
   outboxDir: string;
-  /** Uploaded and generated media (images; later videos). */
+  /** The folder store of the media the site serves (MEDIA_STORE=local, the default). */
   mediaDir: string;
+  /** MEDIA_STORE=s3: those media in the S3_* bucket under `prefix` instead (server/media/media-store.ts). */
+  mediaS3?: S3UploadConfig & { prefix: string };
   /** Resumable uploads (file store); with S3, only temporary copies while a job processes one. */
   uploadDir: string;
   /** An S3-compatible bucket for resumable uploads instead of uploadDir (S3_BUCKET turns it on). */
@@ -84,7 +90,19 @@ function readS3UploadConfig(env: Env): S3UploadConfig | undefined {
   };
 }
 
+/** MEDIA_STORE: 'local' (MEDIA_DIR) or 's3' (the S3_* bucket, under S3_MEDIA_PREFIX). */
+export function readMediaS3Config(env: Env, uploadS3: S3UploadConfig | undefined = readS3UploadConfig(env)): ServerConfig['mediaS3'] {
+  const store = env.MEDIA_STORE || 'local';
+  if (store !== 'local' && store !== 's3') throw new Error(`MEDIA_STORE must be local or s3, not "${store}"`);
+  if (store === 'local') return undefined;
+  if (!uploadS3) throw new Error('MEDIA_STORE=s3 needs the bucket: set S3_BUCKET (and S3_ENDPOINT and the keys for a self-hosted server)');
+  const prefix = env.S3_MEDIA_PREFIX ?? 'media/';
+  if (prefix && !/^[\w-]+(\/[\w-]+)*\/$/.test(prefix)) throw new Error(`S3_MEDIA_PREFIX must be empty or end with a slash, like media/, not "${prefix}"`);
+  return { ...uploadS3, prefix };
+}
+
 export function readServerConfig(env: Env = process.env): ServerConfig {
+  const uploadS3 = readS3UploadConfig(env);
   const runtime = readRuntimeConfig(env);
   // ':memory:' keeps the embedded database in memory (tests, throwaway demos).
   const dataDir = env.DATA_DIR === ':memory:' ? '' : resolve(env.DATA_DIR || 'data');
@@ -94,6 +112,11 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     host: env.HOST || 'localhost',
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    live: {
+      heartbeatMs: Math.max(50, Number(env.LIVE_HEARTBEAT_MS) || 15_000),
+      maxBufferedBytes: Math.max(1024, Number(env.LIVE_MAX_BUFFERED_BYTES) || 256 * 1024),
+    },
     isDevelopment: env.NODE_ENV === 'development',
     checkResponses: env.NODE_ENV === 'development' || env.API_CHECK_RESPONSES === '1',
     logLevel: level && ['debug', 'info', 'warn', 'error'].includes(level) ? level : 'info',
@@ -107,7 +130,8 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     outboxDir: resolve(env.OUTBOX_DIR || (dataDir ? join(dataDir, 'outbox') : join(tmpdir(), `kiraboshi-outbox-${process.pid}`))),
     mediaDir: resolve(env.MEDIA_DIR || (dataDir ? join(dataDir, 'media') : join(tmpdir(), `kiraboshi-media-${process.pid}`))),
     uploadDir: resolve(env.UPLOAD_DIR || (dataDir ? join(dataDir, 'uploads') : join(tmpdir(), `kiraboshi-uploads-${process.pid}`))),
-    uploadS3: readS3UploadConfig(env),
+    uploadS3,
+    mediaS3: readMediaS3Config(env, uploadS3),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES) || 8 * 1024 ** 3,
     whoMayUpload: env.UPLOAD_ROLE === 'staff' ? 'staff' : 'members',
     runWorker: env.WORKER !== '0',

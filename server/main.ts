@@ -19,14 +19,17 @@ import { createSiteHandler } from './site/handler.ts';
 import { createMailer } from './mail/mailer.ts';
 import { loadSecret } from './media/image-service.ts';
 import { createSecretsRepository } from './repositories/secrets.repository.ts';
-import { createStaticFiles } from './site/static-files.ts';
-import { createMediaAccess, privateCacheControl } from './media/media-access.ts';
+import { aliasedCacheControl, createMediaAccess, privateCacheControl } from './media/media-access.ts';
 import { createUploadServer } from './media/uploads.ts';
-import { createUploadStore } from './media/upload-store.ts';
+import { createUploadStore, scratchFolder } from './media/upload-store.ts';
+import { createMediaStore } from './media/media-store.ts';
 import { startJobWorker } from './jobs/queue.ts';
 import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, probeJob, queueFrameRateBackfill, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
 import { DomainError } from './domain/errors.ts';
+import { connectCacheInvalidation } from './events/cache-invalidation.ts';
+import { forgetVideoLocally } from './repositories/videos.repository.ts';
+import { createEventBus } from './events/bus.ts';
 
 /**
  * The manifest URL template (/media/videos/{videoId}/…) names a video; its files live under
@@ -65,12 +68,14 @@ export async function startServer(env: Record<string, string | undefined> = proc
     await database.close();
     throw error;
   });
+  // Everything the site serves from uploads (renditions, posters, images): a folder or a bucket.
+  const media = await createMediaStore({ directory: config.mediaDir, s3: config.mediaS3, scratchDirectory: join(scratchFolder(config.uploadDir), 'media') });
   // Media processing: durable jobs in the database, worked by this process unless WORKER=0.
   const worker = !config.runWorker ? null : startJobWorker({
     db: database.db, logger, leaseMs: config.jobLeaseMs, retryDelayMs: config.jobRetryDelayMs, handlers: {
       [PROBE_JOB]: probeJob({ db: database.db, uploads: uploadStore, logger }),
-      [TRANSCODE_JOB]: transcodeJob({ db: database.db, uploads: uploadStore, mediaDir: config.mediaDir, logger }),
-      [FRAME_RATE_JOB]: frameRateJob({ db: database.db, mediaDir: config.mediaDir, logger }),
+      [TRANSCODE_JOB]: transcodeJob({ db: database.db, uploads: uploadStore, media, logger }),
+      [FRAME_RATE_JOB]: frameRateJob({ db: database.db, media, logger }),
     },
   });
   const uploads = createUploadServer({
@@ -80,9 +85,22 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
   // Abandoned uploads are removed after their expiry: now, then every hour.
   await uploads.cleanExpired();
+  // Messages between the processes of one site (live danmaku, cache invalidation): Redis, else
+  // LISTEN/NOTIFY on PostgreSQL, else in-process (PGlite is one process).
+  let onBusReconnect = () => {};
+  const bus = await createEventBus({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, logger, onReconnect: () => onBusReconnect() })
+    .catch(async (error) => {
+      await database.close();
+      throw error;
+    });
   // The composition root: every service once, over this database; the API and the site share them.
-  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, mediaDir: config.mediaDir, signingSecret, buildId, uploads });
+  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, bus });
   const { catalogue, videos: videoService, sessions, rateLimits } = services;
+  // Caches of this process that another process's change makes stale (server/events/cache-invalidation.ts).
+  const leaveCacheNotices = await connectCacheInvalidation({
+    database: database.db, bus, logger,
+    forget: (notice) => (notice.cache === 'danmaku' ? services.danmaku.forgetCached(notice.videoId) : forgetVideoLocally(database.db, notice.videoId)),
+  });
   const cleanup = setInterval(() => {
     uploads.cleanExpired().catch((error) => logger.warn('cleaning expired uploads failed', { err: error }));
     videoService.pruneViews().catch((error) => logger.warn('pruning view records failed', { err: error }));
@@ -90,7 +108,6 @@ export async function startServer(env: Record<string, string | undefined> = proc
   }, 3_600_000);
   cleanup.unref();
   const api = createApiApp({ logger, config, services });
-  const serveMedia = createStaticFiles(config.mediaDir);
   const apiListener = getRequestListener(api.fetch);
   const manifestAlias = createManifestAlias(catalogue);
   const mediaAccess = createMediaAccess(database.db);
@@ -99,7 +116,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
     const file = await manifestAlias(path);
     const access = file === null ? null : await mediaAccess(file, req.headers.cookie);
     if (file === null || !access) return false;
-    return serveMedia(req, res, file, access === 'private' ? { 'Cache-Control': privateCacheControl(file) } : {});
+    const cacheControl = access === 'private' ? privateCacheControl(file) : file !== path ? aliasedCacheControl(file) : null;
+    return media.serve(req, res, file.slice(1), cacheControl ? { 'Cache-Control': cacheControl } : {});
   };
 
   const siteLocals: SiteLocals = {
@@ -203,6 +221,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   logger.info('listening', {
     url: `http://${config.host}:${port}/`, api: apiPrefix, site: !!site, dataDir: config.databaseUrl ? undefined : config.dataDir,
     uploads: config.uploadS3 ? `s3://${config.uploadS3.bucket}` : config.uploadDir,
+    media: config.mediaS3 ? `s3://${config.mediaS3.bucket}/${config.mediaS3.prefix}` : config.mediaDir,
   });
 
   let closing: Promise<void> | undefined;
@@ -233,6 +252,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
       clearInterval(idleSweep);
       clearInterval(cleanup);
       const { handedBack } = await workerStopped;
+      await leaveCacheNotices();
+      await bus.close();
       await database.close();
       logger.info('stopped', {
         signal, ms: Date.now() - started, requestsInFlight, requestsCutAtGrace: graceOver ? requestsCut : 0,
@@ -240,7 +261,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       });
     })());
 
-  return { server, port, close, config, database };
+  return { server, port, close, config, database, bus };
 }
 
 if (import.meta.main) {

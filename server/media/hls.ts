@@ -140,18 +140,6 @@ export function masterPlaylist(rungs: readonly Rung[], source: MasterSource): st
   return `${lines.join('\n')}\n`;
 }
 
-/** Writes the master playlist atomically: players never read half a file. */
-export async function writeMaster(outDir: string, rungs: Rung[], source: MasterSource) {
-  const tmp = join(outDir, 'master.m3u8.tmp');
-  try {
-    await writeFile(tmp, masterPlaylist(rungs, source));
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
-  await rename(tmp, join(outDir, 'master.m3u8'));
-}
-
 /** A poster frame from a third of the way in. */
 export async function makePoster(input: string, outDir: string, durationMs: number, options: StepOptions = {}): Promise<void> {
   const at = (durationMs / 3000).toFixed(2);

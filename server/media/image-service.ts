@@ -1,9 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { SecretsRepository } from '../repositories/secrets.repository.ts';
 import { DomainError } from '../domain/errors.ts';
+import type { MediaStore } from './media-store.ts';
 
 /** The project's own image service: signed, expiring upload URLs and re-encoded images. */
 export const UPLOAD_URL_LIFETIME_MS = 10 * 60_000;
@@ -60,15 +59,9 @@ export async function processImage(kind: ImageKind, input: Uint8Array): Promise<
   }
 }
 
-export async function storeImage(mediaDir: string, kind: ImageKind, fileName: string, data: Buffer): Promise<string> {
-  const relative = join('images', `${kind}s`, fileName);
-  await mkdir(dirname(join(mediaDir, relative)), { recursive: true });
-  // Whole or not at all: on a full disk the partial file is removed and the error (507) goes up.
-  const partial = `${join(mediaDir, relative)}.partial`;
-  await writeFile(partial, data).catch(async (error) => {
-    await rm(partial, { force: true });
-    throw error;
-  });
-  await rename(partial, join(mediaDir, relative));
-  return `/media/${relative.split('\\').join('/')}`;
+/** Stores a processed image in the media store; answers its address under /media/. */
+export async function storeImage(media: MediaStore, kind: ImageKind, fileName: string, data: Buffer): Promise<string> {
+  const key = `images/${kind}s/${fileName}`;
+  await media.put(key, data);
+  return `/media/${key}`;
 }

@@ -68,3 +68,12 @@ export function createMediaAccess(db: Kysely<Database>) {
 
 /** The file's usual cache policy, for the browser alone: a shared cache must not keep what one viewer may see. */
 export const privateCacheControl = (path: string) => `private, ${cacheControlFor(path).replace(/^public, /, '')}`;
+
+/**
+ * The policy of a file reached through the video address (/media/videos/{videoId}/…), which
+ * follows the video's first part: another media may take its place, so at most an hour.
+ */
+export const aliasedCacheControl = (path: string) => {
+  const policy = cacheControlFor(path);
+  return policy.includes('immutable') ? 'public, max-age=3600' : policy;
+};

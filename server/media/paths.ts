@@ -1,2 +1,13 @@
 /** Where a media item's HLS renditions live, under MEDIA_DIR and under /media/. */
 export const hlsPath = (mediaId: string) => `hls/${mediaId}`;
+
+/** The media jobs' kinds (server/media/pipeline.ts handles them). */
+export const PROBE_JOB = 'media.probe';
+export const TRANSCODE_JOB = 'media.transcode';
+export const FRAME_RATE_JOB = 'media.frame-rate';
+
+/**
+ * The state a media item given up on ('failed') returns to when an administrator retries the
+ * failed job (settings/jobs): a transcode starts from a probed media.
+ */
+export const MEDIA_STATE_ON_RETRY: Record<string, 'probed'> = { [TRANSCODE_JOB]: 'probed' };

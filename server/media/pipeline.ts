@@ -1,16 +1,16 @@
 import { join } from 'node:path';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { probeFrameRate, probeVideo } from './ffmpeg.ts';
 import { enqueueJob, type JobHandler } from '../jobs/queue.ts';
-import { clearInterruptedWork, ladderFor, makePoster, makeStoryboard, rungsOf, transcodeRung, writeMaster, type Rung } from './hls.ts';
+import { clearInterruptedWork, ladderFor, makePoster, makeStoryboard, masterPlaylist, rungsOf, transcodeRung, type Rung } from './hls.ts';
+import type { MediaStore } from './media-store.ts';
 import type { UploadStore } from './upload-store.ts';
 
-export const PROBE_JOB = 'media.probe';
-export const TRANSCODE_JOB = 'media.transcode';
-export const FRAME_RATE_JOB = 'media.frame-rate';
+import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB } from './paths.ts';
+export { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB };
 
 /** A finished upload becomes a media item, and its probe is queued in the same database. */
 export async function registerUploadedMedia(db: Kysely<Database>, input: { mediaId: string; uploadId: string; uid: number }): Promise<void> {
@@ -62,7 +62,7 @@ import { hlsPath } from './paths.ts';
  * meanwhile; if the last attempt fails, a video with a rung published is finished as it is
  * (ready, without the rungs or storyboard that failed), and only one with none is failed.
  */
-export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadStore; mediaDir: string; logger: Logger }): JobHandler {
+export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadStore; media: MediaStore; logger: Logger }): JobHandler {
   return async (payload, run) => {
     const mediaId = String(payload.mediaId);
     try {
@@ -83,28 +83,43 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
     const { db } = options;
     const media = await db.selectFrom('media').selectAll().where('media_id', '=', mediaId).executeTakeFirst();
     if (!media || !['probed', 'transcoding', 'playable'].includes(media.status)) return;
-    const outDir = join(options.mediaDir, hlsPath(mediaId));
+    const { media: store } = options;
+    const prefix = hlsPath(mediaId);
+    // Each piece is made in this media's scratch folder and published whole to the media store.
+    // An attempt killed midway left its partial files (and maybe its ffmpeg) there: cleared first.
+    const work = store.scratchPath(`transcode-${mediaId}`);
+    await clearInterruptedWork(work);
+    await rm(work, { recursive: true, force: true });
+    const publish = async <T>(make: (folder: string) => Promise<T>) => {
+      await mkdir(work, { recursive: true });
+      const made = await make(work);
+      await store.publishFolder(prefix, work);
+      return made;
+    };
     const hasAudio = media.audio_codec !== null;
     const width = media.width!;
     const height = media.height!;
     if (media.status !== 'playable') await db.updateTable('media').set({ status: 'transcoding', updated_at: new Date() }).where('media_id', '=', mediaId).execute();
-    await mkdir(outDir, { recursive: true });
-    await clearInterruptedWork(outDir);
-    const storyboard = await options.uploads.withLocalFile(media.upload_id, async (input) => {
-      const done: Rung[] = rungsOf(media.renditions);
-      for (const rung of ladderFor(height)) {
-        if (done.some((r) => r.height === rung.height)) continue; // published by an earlier attempt
-        const started = performance.now();
-        await transcodeRung(input, outDir, rung, hasAudio, { signal, durationMs: media.duration_ms ?? undefined });
-        done.push(rung);
-        await writeMaster(outDir, done, { width, height, hasAudio, frameRate: media.frame_rate });
-        if (done.length === 1) await makePoster(input, outDir, media.duration_ms!, { signal });
-        await db.updateTable('media').set({ status: 'playable', renditions: done.map((r) => r.height), updated_at: new Date() })
-          .where('media_id', '=', mediaId).execute();
-        options.logger.info('rendition published', { mediaId, height: rung.height, ms: Math.round(performance.now() - started) });
-      }
-      return makeStoryboard(input, outDir, media.duration_ms!, width, height, { signal });
-    });
+    let storyboard;
+    try {
+      storyboard = await options.uploads.withLocalFile(media.upload_id, async (input) => {
+        const done: Rung[] = rungsOf(media.renditions);
+        for (const rung of ladderFor(height)) {
+          if (done.some((r) => r.height === rung.height)) continue; // published by an earlier attempt
+          const started = performance.now();
+          await publish((folder) => transcodeRung(input, folder, rung, hasAudio, { signal, durationMs: media.duration_ms ?? undefined }));
+          done.push(rung);
+          await store.put(`${prefix}/master.m3u8`, masterPlaylist(done, { width, height, hasAudio, frameRate: media.frame_rate }));
+          if (done.length === 1) await publish((folder) => makePoster(input, folder, media.duration_ms!, { signal }));
+          await db.updateTable('media').set({ status: 'playable', renditions: done.map((r) => r.height), updated_at: new Date() })
+            .where('media_id', '=', mediaId).execute();
+          options.logger.info('rendition published', { mediaId, height: rung.height, ms: Math.round(performance.now() - started) });
+        }
+        return publish((folder) => makeStoryboard(input, folder, media.duration_ms!, width, height, { signal }));
+      });
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
     await db.updateTable('media').set({ status: 'ready', storyboard: JSON.stringify(storyboard), updated_at: new Date() })
       .where('media_id', '=', mediaId).execute();
   }
@@ -130,21 +145,33 @@ export async function queueFrameRateBackfill(db: Kysely<Database>): Promise<numb
  * keeps the source's), then the master playlist is written again for the published rungs with
  * FRAME-RATE, and only then the rate stored (so a failure in between is retried from the start).
  */
-export function frameRateJob(options: { db: Kysely<Database>; mediaDir: string; logger: Logger }): JobHandler {
+export function frameRateJob(options: { db: Kysely<Database>; media: MediaStore; logger: Logger }): JobHandler {
   return async (payload) => {
     const { db } = options;
     const mediaId = String(payload.mediaId);
     const media = await db.selectFrom('media').select(['frame_rate', 'width', 'height', 'audio_codec', 'renditions'])
       .where('media_id', '=', mediaId).executeTakeFirst();
     if (!media || media.frame_rate !== null || !media.renditions.length) return;
-    const outDir = join(options.mediaDir, hlsPath(mediaId));
-    const frameRate = await probeFrameRate(join(outDir, `${Math.max(...media.renditions)}p`, 'index.m3u8'));
+    const prefix = hlsPath(mediaId);
+    const frameRate = await options.media.withScratchFolder((folder) => probeRenditionFrameRate(options.media, `${prefix}/${Math.max(...media.renditions)}p`, folder));
     if (!frameRate) {
       options.logger.warn('no frame rate in the rendition; the master playlist stays without FRAME-RATE', { mediaId });
       return;
     }
-    await writeMaster(outDir, rungsOf(media.renditions), { width: media.width!, height: media.height!, hasAudio: media.audio_codec !== null, frameRate });
+    await options.media.put(`${prefix}/master.m3u8`, masterPlaylist(rungsOf(media.renditions), { width: media.width!, height: media.height!, hasAudio: media.audio_codec !== null, frameRate }));
     await db.updateTable('media').set({ frame_rate: frameRate, updated_at: new Date() }).where('media_id', '=', mediaId).execute();
     options.logger.info('frame rate backfilled', { mediaId, frameRate });
   };
+}
+
+/**
+ * The frame rate of a published rendition, read from its first segment: the init segment and
+ * the first media segment, joined, are a playable fMP4 file (the store may be a bucket).
+ */
+async function probeRenditionFrameRate(store: MediaStore, renditionKey: string, folder: string): Promise<number | null> {
+  const [init, first] = await Promise.all([store.read(`${renditionKey}/init.mp4`), store.read(`${renditionKey}/seg_0000.m4s`)]);
+  if (!init || !first) throw new Error(`the rendition ${renditionKey} has no init or first segment`);
+  const sample = join(folder, 'sample.mp4');
+  await writeFile(sample, Buffer.concat([init, first]));
+  return probeFrameRate(sample);
 }

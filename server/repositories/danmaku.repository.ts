@@ -1,4 +1,5 @@
 /** Danmaku: the comments that fly over a video, each at its time. */
+import { announceForgotten } from '../events/cache-invalidation.ts';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { notSentByBlockedOf } from './block-lists.sql.ts';
@@ -16,6 +17,10 @@ function ofVideo<O>(query: SelectQueryBuilder<Database, 'danmaku', O>, videoId: 
 
 export function createDanmakuRepository(db: Kysely<Database>) {
   return {
+    /** Has the other server processes drop their cached danmaku answers of this video. */
+    announceChanged(videoId: number): void {
+      announceForgotten(db, { cache: 'danmaku', videoId });
+    },
     /** A video's danmaku in time order (then id), within `window`, without the senders `blockedByUid` blocked. */
     listOfVideo(videoId: number, window: TimeWindow | undefined, blockedByUid: number | null) {
       let query = ofVideo(db.selectFrom('danmaku').select(COLUMNS), videoId, window);

@@ -15,6 +15,7 @@ import { createSettingsRepository } from './settings.repository.ts';
 import { createVideosRepository } from './videos.repository.ts';
 import { createTagsRepository } from './tags.repository.ts';
 import { createMediaRepository } from './media.repository.ts';
+import { createJobsRepository } from './jobs.repository.ts';
 import { createHistoryRepository } from './history.repository.ts';
 import { createDanmakuRepository } from './danmaku.repository.ts';
 import { createCommentsRepository } from './comments.repository.ts';
@@ -31,6 +32,7 @@ function repositoriesOver(db: Kysely<Database>) {
     videos: createVideosRepository(db),
     tags: createTagsRepository(db),
     media: createMediaRepository(db),
+    jobs: createJobsRepository(db),
     history: createHistoryRepository(db),
     // ---- accounts: users, sessions, verification codes, second factors, invitations, rate limits ----
     users: createUsersRepository(db),

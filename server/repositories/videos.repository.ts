@@ -7,6 +7,7 @@ import { sql, type Insertable, type Kysely, type RawBuilder, type SqlBool, type 
 import type { Database, MediaStatus, VideosTable } from '../db/schema.ts';
 import { likePattern } from '../services/search-text.ts';
 import { forgetMediaAccess } from '../media/media-states.ts';
+import { announceForgotten } from '../events/cache-invalidation.ts';
 import { videoVisibleToViewer } from './block-lists.sql.ts';
 import { microsOf, olderThan, type KeysetPosition } from './keyset.sql.ts';
 
@@ -83,6 +84,12 @@ function orderOf(order: VideoOrder, words: readonly string[] = []): RawBuilder<u
   return sql`${score} DESC, similarity(${titleOf}, ${words.join(' ')}) DESC, v.watched_count DESC, v.video_id DESC`;
 }
 
+/** Forgets what this process cached of a video's status and its media's access (a change here or a notice from another process). */
+export function forgetVideoLocally(db: Kysely<Database>, videoId: number): void {
+  videoBasicsCache(db).delete(videoId);
+  forgetMediaAccess(db);
+}
+
 export function createVideosRepository(db: Kysely<Database>) {
   /** Videos with their uploader and first part: the columns every list shows. */
   function thumbs() {
@@ -99,10 +106,10 @@ export function createVideosRepository(db: Kysely<Database>) {
     if (tagIds.length) await db.insertInto('video_tags').values(tagIds.map((tag_id, position) => ({ video_id: videoId, tag_id, position }))).execute();
   }
 
-  /** Forgets what this process cached of a video's status and its media's access. */
+  /** Forgets what this process cached of a video's status and its media's access, and has the other processes forget it. */
   function forget(videoId: number): void {
-    videoBasicsCache(db).delete(videoId);
-    forgetMediaAccess(db);
+    forgetVideoLocally(db, videoId);
+    announceForgotten(db, { cache: 'video', videoId });
   }
 
   /** Changes a video's status (when `guard` holds) and forgets what was cached of it. */

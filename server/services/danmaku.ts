@@ -152,7 +152,13 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
         return toDanmaku(row);
       });
       forgetVideo(cache, body.videoId); // the sender sees it in the very next list
+      store.announceChanged(body.videoId); // and so do viewers on the other server processes
       return saved;
+    },
+
+    /** Drops this process's cached answers of a video (another process announced a change). */
+    forgetCached(videoId: number): void {
+      forgetVideo(cache, videoId);
     },
 
     list,

@@ -27,8 +27,11 @@ import * as secondFactor from '../auth/second-factor.ts';
 import * as sessions from '../auth/sessions.ts';
 import { viewerFromCookies } from './sessions.ts';
 import { createRateLimitService } from './rate-limit.ts';
+import { createJobsService } from './jobs.ts';
 import { grantUpload, processImage, readGrant, storeImage, UPLOAD_URL_LIFETIME_MS, type ImageKind, type UploadGrant } from '../media/image-service.ts';
 import { DomainError } from '../domain/errors.ts';
+import type { MediaStore } from '../media/media-store.ts';
+import type { EventBus } from '../events/bus.ts';
 
 /**
  * A module of functions that take the repositories first, with them given: the account modules
@@ -50,21 +53,24 @@ export interface ServiceDeps {
   db: Kysely<Database>;
   databaseKind: DatabaseKind;
   mailer: Mailer;
-  mediaDir: string;
+  media: MediaStore;
   /** Signs upload URLs of the image service. */
   signingSecret: string;
   buildId: string | null;
   /** The resumable upload endpoint (tus); its refusals carry the request's id. */
   uploads: { handle(req: Request, body?: ReadableStream<Uint8Array>, requestId?: string): Promise<Response> };
+  /** Messages between the server processes of one site (server/events/bus.ts). */
+  bus: EventBus;
 }
 
-export function createServices({ db, databaseKind, mailer, mediaDir, signingSecret, buildId, uploads }: ServiceDeps) {
+export function createServices({ db, databaseKind, mailer, media, signingSecret, buildId, uploads, bus }: ServiceDeps) {
   const repositories = createRepositories(db);
   const rateLimits = createRateLimitService(repositories);
   return {
     catalogue: createCatalogue(repositories),
-    videos: createVideoService(repositories, { mediaDir }),
+    videos: createVideoService(repositories, { media }),
     media: createMediaService(repositories),
+    jobs: createJobsService(repositories),
     danmaku: createDanmakuService(repositories, rateLimits),
     comments: createCommentService(repositories),
     blockLists: createBlockListService(repositories),
@@ -102,12 +108,13 @@ export function createServices({ db, databaseKind, mailer, mediaDir, signingSecr
         const now = new Date();
         const claim = await repositories.rateLimits.countHit(`upload-grant:${grant.fileName}`, now, new Date(now.getTime() - UPLOAD_URL_LIFETIME_MS));
         if (claim.count > 1) throw new DomainError('UPLOAD_EXPIRED');
-        const url = await storeImage(mediaDir, grant.kind, grant.fileName, image);
+        const url = await storeImage(media, grant.kind, grant.fileName, image);
         if (grant.kind === 'avatar') await profiles.setAvatar(repositories, grant.uid, url);
         return url;
       },
     },
     uploads,
+    bus,
     health: {
       databaseKind,
       buildId,

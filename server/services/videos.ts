@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { access } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Repositories } from '../repositories/index.ts';
 import { DomainError, NotFound } from '../domain/errors.ts';
 import type { videoUploadBody, videoUpdateBody } from '../../src/lib/api/contract.ts';
 import type { z } from 'zod';
 import { normalizeForSearch } from './search-text.ts';
+import type { MediaStore } from '../media/media-store.ts';
 
 type Commit = z.output<typeof videoUploadBody>;
 type Update = z.output<typeof videoUpdateBody>;
@@ -17,12 +16,12 @@ const coverPattern = (uid: number) => new RegExp(`^/media/images/covers/${uid}-[
 export const searchTextOf = (title: string, description: string) => `${normalizeForSearch(title)}\n${normalizeForSearch(description)}`;
 
 /** The write side of the catalogue: commits, review, soft deletion and watch counting. */
-export function createVideoService(repositories: Pick<Repositories, 'videos' | 'media' | 'tags' | 'transaction'>, options: { mediaDir: string }) {
+export function createVideoService(repositories: Pick<Repositories, 'videos' | 'media' | 'tags' | 'transaction'>, options: { media: MediaStore }) {
   const { videos } = repositories;
 
   /** A cover must be one this member uploaded through our image service, and still be there. */
   async function checkCover(uid: number, image: string): Promise<void> {
-    const ours = coverPattern(uid).test(image) && (await access(join(options.mediaDir, image.slice('/media/'.length))).then(() => true, () => false));
+    const ours = coverPattern(uid).test(image) && (await options.media.exists(image.slice('/media/'.length)));
     if (!ours) throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'image', message: 'is not a cover uploaded through video/cover/preUpload' }] });
   }
 

@@ -10,7 +10,10 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp', '.avif': 'image/avif',
   '.ico': 'image/x-icon', '.woff2': 'font/woff2', '.wasm': 'application/wasm', '.txt': 'text/plain; charset=utf-8',
   '.xml': 'application/xml; charset=utf-8', '.webmanifest': 'application/manifest+json', '.m3u8': 'application/vnd.apple.mpegurl',
+  '.m4s': 'video/iso.segment', '.mp4': 'video/mp4',
 };
+/** The Content-Type of a file by its extension (with the dot). */
+export const contentTypeFor = (ext: string) => TYPES[ext] ?? 'application/octet-stream';
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.xml', '.webmanifest', '.wasm']);
 
 /** Cache policy per kind of file: hashed assets forever, pages and master playlists revalidated, messages for a day. */
@@ -21,6 +24,9 @@ export function cacheControlFor(urlPath: string): string {
   // A master playlist is rewritten in place (rung by rung, and by the frame-rate backfill):
   // revalidated every time, a cheap 304 by its ETag while unchanged.
   if (urlPath.endsWith('/master.m3u8')) return 'no-cache';
+  // Every other media file is written once under its path and never changed (a rendition is
+  // published whole, an image gets a fresh random name): cacheable forever (docs/decisions/0006).
+  if (urlPath.startsWith('/hls/') || urlPath.startsWith('/images/')) return 'public, max-age=31536000, immutable';
   if (urlPath.endsWith('.html') || urlPath.endsWith('/_payload.json')) return 'public, max-age=0, s-maxage=600, must-revalidate';
   return 'public, max-age=3600';
 }
@@ -59,7 +65,7 @@ export function createStaticFiles(root: string) {
     const ext = extname(found.file);
     const etag = `W/"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
     const headers: Record<string, string> = {
-      'Content-Type': TYPES[ext] ?? 'application/octet-stream',
+      'Content-Type': contentTypeFor(ext),
       'Cache-Control': cacheControlFor(found.urlPath),
       ETag: etag,
       'X-Content-Type-Options': 'nosniff',

@@ -77,12 +77,12 @@ describe.each(BACKENDS)('the frame-rate backfill on %s', (backend) => {
     const uid = Number(/uid=(\d+)/.exec(cookie)![1]);
     const uploadId = randomBytes(16).toString('hex');
     const mediaId = randomBytes(12).toString('hex');
-    // Published in the database, but its files are gone: ffprobe finds nothing to read.
+    // Published in the database, but its files are gone from the media store: nothing to probe.
     await server.db.insertInto('uploads').values({ id: uploadId, uid, file_name: 'v.mp4', size: 1, max_duration_seconds: 1800, expires_at: new Date(), media_id: mediaId }).execute();
     await server.db.insertInto('media').values({ media_id: mediaId, upload_id: uploadId, uid, status: 'ready', duration_ms: 2000, width: 640, height: 360, renditions: [360] }).execute();
 
     expect(await queueFrameRateBackfill(server.db)).toBe(1);
-    await expect.poll(async () => (await backfillJobs(server.db, mediaId))[0]?.last_error, { timeout: 30_000, interval: 200 }).toMatch(/ffprobe cannot read .*\/360p\/index\.m3u8/);
+    await expect.poll(async () => (await backfillJobs(server.db, mediaId))[0]?.last_error, { timeout: 30_000, interval: 200 }).toMatch(/rendition hls\/[0-9a-f]+\/360p has no init or first segment/);
     // Retried later with back-off, then marked failed: the queue's bounded retries.
     expect(await backfillJobs(server.db, mediaId)).toMatchObject([{ status: 'queued', attempts: 1 }]);
     expect(await frameRateOf(server.db, mediaId)).toBeNull();

@@ -72,7 +72,7 @@ describe.each(BACKENDS)('who may fetch a video\'s media files on %s', (backend) 
     const status = await statusOf(server, uploader, mediaId);
     // Not in a video yet: the uploader's form shows the poster as the cover preview.
     for (const file of [status.posterUrl, status.manifestUrl]) expect(await statuses(file), file).toEqual([404, 404, 200, 200]);
-    expect((await get(status.posterUrl, uploader)).headers.get('cache-control')).toBe('private, max-age=3600');
+    expect((await get(status.posterUrl, uploader)).headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
     expect((await get(status.manifestUrl, uploader)).headers.get('cache-control')).toBe('private, no-cache');
     expect((await get(`/media/images%2F..%2F${hlsPath(mediaId)}%2Fmaster.m3u8`)).status).toBe(404);
     expect((await get(`/media/images%2F..%2F${hlsPath(mediaId)}%2Fmaster.m3u8`, uploader)).status).toBe(200);
@@ -116,6 +116,6 @@ describe.each(BACKENDS)('who may fetch a video\'s media files on %s', (backend) 
     await writeFile(join(mediaDir, 'images', 'avatars', '1-face.webp'), 'webp');
     const avatar = await get('/media/images/avatars/1-face.webp');
     expect(avatar.status).toBe(200);
-    expect(avatar.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(avatar.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 });

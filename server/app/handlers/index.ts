@@ -4,6 +4,7 @@ import { historyHandlers } from './history.ts';
 import { blockHandlers } from './block.ts';
 import { userHandlers } from './user.ts';
 import { rbacHandlers } from './rbac.ts';
+import { adminHandlers } from './admin.ts';
 import { videoHandlers } from './video.ts';
 import { feedHandlers } from './feed.ts';
 import { collectionHandlers } from './collection.ts';
@@ -15,6 +16,7 @@ export const allHandlers: AllHandlers = {
   ...blockHandlers,
   ...userHandlers,
   ...rbacHandlers,
+  ...adminHandlers,
   ...videoHandlers,
   ...feedHandlers,
   ...collectionHandlers,

@@ -407,6 +407,24 @@ export const blockedUsersResponse = z.object({
   result: z.array(z.object({ uid: z.number(), username: z.string(), userNickname: z.string().nullable(), avatar: z.string(), editDateTime: z.number() })),
 });
 
+// ---- Media jobs (administrators) ----
+export const JOB_STATUSES = ['queued', 'running', 'failed', 'done'] as const;
+export const jobListQuery = pageQuery.extend({ status: z.enum(JOB_STATUSES).default('failed') });
+export const jobListResponse = z.object({
+  success: z.literal(true),
+  /** How many jobs are in each state now. */
+  counts: z.object({ queued: z.number(), running: z.number(), failed: z.number(), done: z.number() }),
+  totalCount: z.number(),
+  /** Attempts a job gets before it stays failed. */
+  maxAttempts: z.number(),
+  /** Newest first; `lastError` is the last failed attempt's message (kept until the job succeeds). */
+  jobs: z.array(z.object({
+    id: z.number(), kind: z.string(), status: z.enum(JOB_STATUSES), attempts: z.number(),
+    lastError: z.string().nullable(), mediaId: z.string().nullable(), createdDateTime: z.number(), runAfterDateTime: z.number(), lockedUntilDateTime: z.number().nullable(),
+  })),
+});
+export const jobIdBody = z.object({ jobId: positiveId });
+
 // ---- Credentials ----
 export const changeEmailCodeBody = z.object({ newEmail: email, clientLanguage });
 export const languageBody = z.object({ clientLanguage });

@@ -7,12 +7,12 @@ export const TOP_LEVEL_PAGES = ['audio', 'photo', 'search', 'upload', 'history',
 export const SETTINGS_PAGES = [
   'about', 'content', 'privacy', 'profile', 'language', 'security', 'dashboard', 'user-info',
   'appearance', 'preference', 'user-block', 'experimental', 'shortcut-key', 'block-and-hide',
-  'acknowledgement', 'invitation-code', 'my-videos',
+  'acknowledgement', 'invitation-code', 'my-videos', 'jobs',
 ] as const;
 export type SettingsPage = (typeof SETTINGS_PAGES)[number];
 
 /** Settings pages that need the administrator role; others are sent to /settings/appearance. */
-export const ADMIN_SETTINGS_PAGES: readonly SettingsPage[] = ['content', 'user-info', 'user-block'];
+export const ADMIN_SETTINGS_PAGES: readonly SettingsPage[] = ['content', 'user-info', 'user-block', 'jobs'];
 export const ADMIN_REDIRECT_PAGE: SettingsPage = 'appearance';
 export const DEFAULT_SETTINGS_PAGE: SettingsPage = 'appearance';
 
@@ -20,7 +20,7 @@ export const DEFAULT_SETTINGS_PAGE: SettingsPage = 'appearance';
 export const SETTINGS_GROUPS: ReadonlyArray<{ group: string; pages: readonly SettingsPage[] }> = [
   { group: 'account', pages: ['my-videos', 'profile', 'security', 'dashboard', 'invitation-code', 'privacy'] },
   { group: 'personalisation', pages: ['appearance', 'preference', 'language', 'block-and-hide', 'shortcut-key'] },
-  { group: 'admin', pages: ['content', 'user-info', 'user-block'] },
+  { group: 'admin', pages: ['content', 'user-info', 'user-block', 'jobs'] },
   { group: 'about', pages: ['experimental', 'about', 'acknowledgement'] },
 ];
 

@@ -70,6 +70,7 @@ export const POLICY = {
   // Administration.
   'user.review': { subject: 'staff', note: 'profile review queue, banned users' },
   'user.roles': { subject: 'staff', resource: 'roleChange', note: 'grant and revoke roles' },
+  'jobs.manage': { subject: 'staff', note: 'media jobs: their states and errors, retrying failed ones' },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof POLICY;

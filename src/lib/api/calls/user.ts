@@ -53,6 +53,8 @@ export const getReviewQueue = ({ isOnlyShowUserInfoUpdatedAfterReview, ...page }
   call('GET user/adminGetUserInfo', { ...page, isOnlyShowUserInfoUpdatedAfterReview: isOnlyShowUserInfoUpdatedAfterReview ? 'true' : 'false' });
 export const approveUserInfo = (uid: number) => call('POST user/approveUserInfo', { uid });
 export const clearUserInfo = (uid: number) => call('POST user/adminClearUserInfo', { uid });
+export const getJobs = (status: ApiInput<'GET admin/jobs'>['status'], page: number, pageSize: number) => call('GET admin/jobs', { status, page, pageSize });
+export const retryJob = (jobId: number) => call('POST admin/jobs/retry', { jobId });
 export const getBlockedUsers = (page: number, pageSize: number) => call('GET user/blocked/info', { page, pageSize });
 export const updateUserRoles = (uid: number, newRoles: ApiInput<'POST rbac/adminUpdateUserRole'>['newRoles']) => call('POST rbac/adminUpdateUserRole', { uid, newRoles });
 
