@@ -56,9 +56,13 @@ function slowPatch(server: ServerProcess, location: string, cookie: string, byte
 const mediaStatus = async (server: ServerProcess, cookie: string, mediaId: string) =>
   (await (await server.api(`video/media/status?mediaId=${mediaId}`, { headers: { Cookie: cookie } })).json()).status as string;
 
-/** Partial rung folders of a media item (work in progress). */
+/** Where a media item's transcode works before publishing (the folder store's named scratch folder). */
+const workFolder = (mediaDir: string, mediaId: string) => join(mediaDir, '.scratch', `transcode-${mediaId}`);
+
+/** Partial rung folders of a media item (work in progress), in its work folder or published by mistake. */
 const partials = async (mediaDir: string, mediaId: string, height?: number) =>
-  (await readdir(join(mediaDir, 'hls', mediaId)).catch(() => [] as string[])).filter((name) => name.includes('.partial-') && (!height || name.startsWith(`${height}p.`)));
+  (await Promise.all([join(mediaDir, 'hls', mediaId), workFolder(mediaDir, mediaId)].map((dir) => readdir(dir).catch(() => [] as string[]))))
+    .flat().filter((name) => name.includes('.partial-') && (!height || name.startsWith(`${height}p.`)));
 
 /** Published playlists are whole: each rung's playlist is ended and names only segments that exist. */
 async function expectWholeRenditions(mediaDir: string, mediaId: string, heights: number[]) {
@@ -201,6 +205,7 @@ describe.each([
     await expectWholeRenditions(mediaDir, mediaId, [360, 720]);
     // The killed server's ffmpeg did not live on, writing beside the new attempt.
     expect(await ffmpegWritingUnder(join(mediaDir, 'hls', mediaId))).toEqual([]);
+    expect(await ffmpegWritingUnder(workFolder(mediaDir, mediaId))).toEqual([]);
     const master = await server.api(`../media/hls/${mediaId}/master.m3u8`, { headers: { Cookie: uploader() } });
     expect(master.status).toBe(200);
   }, 180_000);
