@@ -83,6 +83,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   await uploads.cleanExpired();
   // Messages between the processes of one site (live danmaku, cache invalidation): Redis, else
   // LISTEN/NOTIFY on PostgreSQL, else in-process (PGlite is one process).
+  // After a lost bus connection, live streams catch up from the database (set once services exist).
   let onBusReconnect = () => {};
   const bus = await createEventBus({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, logger, onReconnect: () => onBusReconnect() })
     .catch(async (error) => {
@@ -90,8 +91,9 @@ export async function startServer(env: Record<string, string | undefined> = proc
       throw error;
     });
   // The composition root: every service once, over this database; the API and the site share them.
-  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, mediaDir: config.mediaDir, signingSecret, buildId, uploads, bus });
+  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, mediaDir: config.mediaDir, signingSecret, buildId, uploads, bus, live: config.live, logger });
   const { catalogue, videos: videoService, sessions, rateLimits } = services;
+  onBusReconnect = () => void services.live.resync().catch((error) => logger.warn('live danmaku could not catch up', { err: error }));
   const cleanup = setInterval(() => {
     uploads.cleanExpired().catch((error) => logger.warn('cleaning expired uploads failed', { err: error }));
     videoService.pruneViews().catch((error) => logger.warn('pruning view records failed', { err: error }));
@@ -202,6 +204,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const close = () =>
     (closing ??= (async () => {
       logger.info('shutting down');
+      // Open live streams end now (their viewers reconnect elsewhere), or close() would wait on them.
+      services.live.close();
       server.closeIdleConnections();
       const forced = setTimeout(() => server.closeAllConnections(), 10_000);
       await new Promise<void>((resolve) => server.close(() => resolve()));

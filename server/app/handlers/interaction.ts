@@ -1,5 +1,5 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
-import { Forbidden, NotFound } from '../../domain/errors.ts';
+import { Forbidden, Invalid, NotFound } from '../../domain/errors.ts';
 import { encodedAnswer, segmentCountOf } from '../../services/danmaku.ts';
 import { preferredEncoding } from '../../http/content-encoding.ts';
 import { DANMAKU_SEGMENT_SECONDS, type CommentVoteResponse } from '../../../src/lib/api/contract.ts';
@@ -21,6 +21,13 @@ const vote = (kind: 1 | -1, cancel: boolean) => async ({ videoId, id }: { videoI
   if (!cancel) await videoToWriteTo(ctx, videoId);
   return ctx.services.comments.vote(ctx.actor.uid, videoId, id, cancel ? 0 : kind, cancel ? kind : undefined);
 };
+
+/** EventSource's Last-Event-ID on a reconnect: the id of the last danmaku received (absent on a first connection). */
+function lastEventIdOf(header: string | undefined): number | null {
+  if (header === undefined || header === '') return null;
+  if (!/^\d{1,15}$/.test(header)) throw new Invalid([{ path: 'Last-Event-ID', message: 'must be the id of a danmaku' }]);
+  return Number(header);
+}
 
 /** SPEC §7 danmaku and comments. */
 export const interactionHandlers: HandlerSet<'video/danmaku' | 'video/comment'> = {
@@ -48,6 +55,14 @@ export const interactionHandlers: HandlerSet<'video/danmaku' | 'video/comment'> 
     if (!encoding) return c.body(answer.body);
     c.header('Content-Encoding', encoding);
     return c.body(await encodedAnswer(answer, encoding));
+  },
+  // Reading needs no login; the viewer's blocked people are left out as in the list.
+  'GET video/danmaku/live': async ({ videoId }, ctx) => {
+    const viewer = await ctx.viewer();
+    if (!(await ctx.services.catalogue.visibleVideo(videoId, lookerOf(viewer)))) throw new NotFound();
+    // A viewer who falls behind is cut off at the socket: its queue goes at once, nothing is logged.
+    const outgoing = (ctx.c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
+    return ctx.services.live.open(videoId, viewer?.uid ?? null, lastEventIdOf(ctx.c.req.header('last-event-id')), outgoing && (() => outgoing.destroy()));
   },
   // The service counts the per-member limits, only for danmaku it could store.
   'POST video/danmaku/emit': async (body, ctx) => {

@@ -495,6 +495,11 @@ export const danmakuListResponse = z.object({
   segmentCount: z.number(),
 });
 export type DanmakuListResponse = z.infer<typeof danmakuListResponse>;
+/** GET video/danmaku/live: the video, and (EventSource's Last-Event-ID header) the last danmaku id received. */
+export const danmakuLiveQuery = z.object({ videoId: positiveId });
+/** The live stream's `watching` event: how many have the video open with the stream connected, across every server process. */
+export const danmakuWatchingEvent = z.object({ watching: z.number().int().min(0) });
+export type DanmakuWatchingEvent = z.infer<typeof danmakuWatchingEvent>;
 
 // ---- Comments ----
 export const COMMENT_TEXT_MAX = 20_000;
