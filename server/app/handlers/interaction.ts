@@ -57,12 +57,12 @@ export const interactionHandlers: HandlerSet<'video/danmaku' | 'video/comment'> 
     return c.body(await encodedAnswer(answer, encoding));
   },
   // Reading needs no login; the viewer's blocked people are left out as in the list.
-  'GET video/danmaku/live': async ({ videoId }, ctx) => {
+  'GET video/danmaku/live': async ({ videoId, lastEventId }, ctx) => {
     const viewer = await ctx.viewer();
     if (!(await ctx.services.catalogue.visibleVideo(videoId, lookerOf(viewer)))) throw new NotFound();
     // A viewer who falls behind is cut off at the socket: its queue goes at once, nothing is logged.
     const outgoing = (ctx.c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
-    return ctx.services.live.open(videoId, viewer?.uid ?? null, lastEventIdOf(ctx.c.req.header('last-event-id')), outgoing && (() => outgoing.destroy()));
+    return ctx.services.live.open(videoId, viewer?.uid ?? null, lastEventIdOf(ctx.c.req.header('last-event-id')) ?? lastEventId ?? null, outgoing && (() => outgoing.destroy()));
   },
   // The service counts the per-member limits, only for danmaku it could store.
   'POST video/danmaku/emit': async (body, ctx) => {
