@@ -44,6 +44,8 @@ const BLOCKS_REFRESH_MS = 30_000;
  * before (a video keeps at most its pool cap, 8000, so a replay always ends).
  */
 const REPLAY_PAGE = 200;
+/** A resume repeats the danmaku created this recently, whatever their id (see replay). */
+const RESUME_OVERLAP_MS = 5_000;
 /** Live danmaku held for a viewer while its replay runs; past this it is dropped and resumes later. */
 const HELD_LIMIT = 2000;
 /** How many recent ids a video remembers, so a catch-up after a lost bus connection repeats none. */
@@ -120,8 +122,10 @@ export function createLiveDanmaku(repositories: Pick<Repositories, 'danmaku' | '
    */
   async function replay(room: Room, viewer: Viewer, afterId: number) {
     const replayed = new Set<number>();
-    for (let after = afterId; viewer.open;) {
-      const page = await repositories.danmaku.newerThan(room.videoId, after, viewer.blocked.size ? viewer.uid : null, REPLAY_PAGE);
+    // The first page also repeats the last few seconds' danmaku: one that committed after a
+    // higher id reached the viewer is not lost (the player keeps each id once).
+    for (let after = afterId, since: Date | undefined = new Date(Date.now() - RESUME_OVERLAP_MS); viewer.open; since = undefined) {
+      const page = await repositories.danmaku.newerThan(room.videoId, after, viewer.blocked.size ? viewer.uid : null, REPLAY_PAGE, since);
       for (const row of page) {
         replayed.add(row.id);
         write(room, viewer, danmakuEvent(toDanmaku(row)), true);

@@ -9,7 +9,7 @@ export type Backend = 'pglite' | 'postgres';
 export const BACKENDS: Backend[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
 /** A fresh, empty PostgreSQL database on the test server, dropped by the returned function. */
-async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL!;
   const name = `kiraboshi_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
