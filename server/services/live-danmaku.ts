@@ -85,6 +85,9 @@ interface Room {
   countTimer?: NodeJS.Timeout;
 }
 
+/** A live stream's headers: never stored, never buffered by a proxy (nginx reads X-Accel-Buffering). */
+export const LIVE_STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' };
+
 const encoder = new TextEncoder();
 const channelOf = (videoId: number) => `live_danmaku.${videoId}`;
 const HEARTBEAT = encoder.encode(':\n\n');
@@ -307,9 +310,7 @@ export function createLiveDanmaku(repositories: Pick<Repositories, 'danmaku' | '
           drop(room, viewer);
         });
       }
-      return new Response(body, {
-        headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' },
-      });
+      return new Response(body, { headers: LIVE_STREAM_HEADERS });
     },
 
     /** How many watch a video: this process's streams and the others' last word. */

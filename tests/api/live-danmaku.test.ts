@@ -80,6 +80,14 @@ describe.each(BACKENDS)('live danmaku on %s', (backend) => {
     const own = await watch(pendingId, { cookie: uploader });
     expect(own.status).toBe(200);
     own.close();
+    // HEAD answers the headers without opening a stream (nobody is counted as watching).
+    const head = await server.api(`video/danmaku/live?videoId=${videoId}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const counted = await watch(videoId);
+    await counted.until((c) => c.watching !== null);
+    expect(counted.watching).toBe(1);
+    counted.close();
     const bad = await watch(videoId, { lastEventId: 'abc' });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body)).toMatchObject({ code: 'VALIDATION_FAILED', issues: [{ path: 'Last-Event-ID' }] });

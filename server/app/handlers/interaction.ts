@@ -1,6 +1,7 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
 import { Forbidden, Invalid, NotFound } from '../../domain/errors.ts';
 import { encodedAnswer, segmentCountOf } from '../../services/danmaku.ts';
+import { LIVE_STREAM_HEADERS } from '../../services/live-danmaku.ts';
 import { preferredEncoding } from '../../http/content-encoding.ts';
 import { DANMAKU_SEGMENT_SECONDS, type CommentVoteResponse } from '../../../src/lib/api/contract.ts';
 import { listViewer, lookerOf } from './looker.ts';
@@ -60,6 +61,8 @@ export const interactionHandlers: HandlerSet<'video/danmaku' | 'video/comment'> 
   'GET video/danmaku/live': async ({ videoId, lastEventId }, ctx) => {
     const viewer = await ctx.viewer();
     if (!(await ctx.services.catalogue.visibleVideo(videoId, lookerOf(viewer)))) throw new NotFound();
+    // HEAD: the headers a stream would have, without opening one nobody reads (or counting a viewer).
+    if (ctx.c.req.method === 'HEAD') return new Response(null, { headers: LIVE_STREAM_HEADERS });
     // A viewer who falls behind is cut off at the socket: its queue goes at once, nothing is logged.
     const outgoing = (ctx.c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
     return ctx.services.live.open(videoId, viewer?.uid ?? null, lastEventIdOf(ctx.c.req.header('last-event-id')) ?? lastEventId ?? null, outgoing && (() => outgoing.destroy()));
