@@ -197,7 +197,10 @@ try {
     meetsGoal: several.p99Ms < GOAL_P99_MS && several.deliveredRatio === 1,
   };
   mkdirSync(join('bench', 'results'), { recursive: true });
-  writeFileSync(join('bench', 'results', 'live-danmaku.json'), `${JSON.stringify(result, null, 2)}\n`);
+  // The issue's setting is live-danmaku.json; others are kept beside it, named by their setting.
+  const isIssueSetting = VIEWERS === 1000 && RATE === 50 && SECONDS === 30 && PROCESSES === 2;
+  const file = isIssueSetting ? 'live-danmaku.json' : `live-danmaku-${VIEWERS}v-${RATE}ps-${SECONDS}s-${PROCESSES}p.json`;
+  writeFileSync(join('bench', 'results', file), `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result, null, 2));
 } finally {
   await handle.close();
