@@ -27,6 +27,7 @@ const { freshPostgresDatabase, openDatabase } = await import('../tests/api/harne
 const { insertVideo, member } = await import('../tests/api/media-helpers.ts');
 const { startServerProcess } = await import('../tests/api/cluster.ts');
 type TestServer = import('../tests/api/harness.ts').TestServer;
+type ServerProcess = import('../tests/api/cluster.ts').ServerProcess;
 
 const VIEWERS = Number(process.argv[2]) || 1000;
 const RATE = Number(process.argv[3]) || 50;
@@ -101,7 +102,7 @@ async function scenario(processCount: number, databaseUrl: string, handle: Await
   // would refuse to start over this one (its media is in use): give it a day.
   await handle.db.updateTable('uploads').set({ expires_at: new Date(Date.now() + 86_400_000) }).execute();
   const senders = await Promise.all(Array.from({ length: SENDERS }, (_, i) => member(direct, `s${i}x${randomBytes(3).toString('hex')}`)));
-  const servers = [];
+  const servers: ServerProcess[] = [];
   for (let i = 0; i < processCount; i++) servers.push(await startServerProcess(FIRST_PORT + i, { DATABASE_URL: databaseUrl, WORKER: '0', LOG_LEVEL: 'error' }));
   const ports = servers.map((s) => s.port);
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });

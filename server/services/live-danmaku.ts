@@ -300,7 +300,9 @@ export function createLiveDanmaku(repositories: Pick<Repositories, 'danmaku' | '
       countSoon(room);
       // Listening before reading the database: nothing sent in between is lost.
       await room.subscription.catch((error) => {
-        drop(room, viewer);
+        // The next viewer tries the channel again.
+        if (rooms.get(videoId) === room) rooms.delete(videoId);
+        leave(room, viewer);
         throw error;
       });
       if (lastEventId === null) write(room, viewer, watchingEvent(total(room)));
@@ -311,12 +313,6 @@ export function createLiveDanmaku(repositories: Pick<Repositories, 'danmaku' | '
         });
       }
       return new Response(body, { headers: LIVE_STREAM_HEADERS });
-    },
-
-    /** How many watch a video: this process's streams and the others' last word. */
-    watching(videoId: number): number {
-      const room = rooms.get(videoId);
-      return room ? total(room) : 0;
     },
 
     /** After the bus lost its connection: what each open video received meanwhile, from the database. */
