@@ -115,7 +115,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     redisUrl: env.REDIS_URL || undefined,
     live: {
       heartbeatMs: Math.max(50, Number(env.LIVE_HEARTBEAT_MS) || 15_000),
-      maxBufferedBytes: Math.max(1024, Number(env.LIVE_MAX_BUFFERED_BYTES) || 256 * 1024),
+      maxBufferedBytes: Math.max(1024, Number(env.LIVE_MAX_BUFFERED_BYTES) || 64 * 1024),
     },
     isDevelopment: env.NODE_ENV === 'development',
     checkResponses: env.NODE_ENV === 'development' || env.API_CHECK_RESPONSES === '1',

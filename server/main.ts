@@ -87,6 +87,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   await uploads.cleanExpired();
   // Messages between the processes of one site (live danmaku, cache invalidation): Redis, else
   // LISTEN/NOTIFY on PostgreSQL, else in-process (PGlite is one process).
+  // After a lost bus connection, live streams catch up from the database (set once services exist).
   let onBusReconnect = () => {};
   const bus = await createEventBus({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, logger, onReconnect: () => onBusReconnect() })
     .catch(async (error) => {
@@ -94,13 +95,14 @@ export async function startServer(env: Record<string, string | undefined> = proc
       throw error;
     });
   // The composition root: every service once, over this database; the API and the site share them.
-  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, bus });
+  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, bus, live: config.live, logger });
   const { catalogue, videos: videoService, sessions, rateLimits } = services;
   // Caches of this process that another process's change makes stale (server/events/cache-invalidation.ts).
   const leaveCacheNotices = await connectCacheInvalidation({
     database: database.db, bus, logger,
     forget: (notice) => (notice.cache === 'danmaku' ? services.danmaku.forgetCached(notice.videoId) : forgetVideoLocally(database.db, notice.videoId)),
   });
+  onBusReconnect = () => void services.live.resync().catch((error) => logger.warn('live danmaku could not catch up', { err: error }));
   const cleanup = setInterval(() => {
     uploads.cleanExpired().catch((error) => logger.warn('cleaning expired uploads failed', { err: error }));
     videoService.pruneViews().catch((error) => logger.warn('pruning view records failed', { err: error }));
@@ -237,6 +239,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
       const requestsInFlight = inFlight.size;
       logger.info('shutting down', { signal, requestsInFlight });
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Open live streams end now (their viewers reconnect elsewhere), or close() would wait on them.
+      services.live.close();
       server.closeIdleConnections();
       for (const res of inFlight) if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) res.end();
       const workerStopped = worker?.stop() ?? Promise.resolve({ handedBack: [] });

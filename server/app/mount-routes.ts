@@ -183,6 +183,7 @@ function routeHandler(key: ApiRoute, def: RouteDef, handler: Handler<ApiRoute>, 
     actor = POLICY[def.permission].subject === 'anyone' ? null : await c.get('viewer');
     const output = await handler(input as never, ctx);
     if (output instanceof Response) return output;
+    if (def.stream) throw new Error(`${key}: a stream entry's handler answers the stream itself`);
     let body: unknown = output;
     if (options.checkResponses) {
       const checked = def.response.safeParse(output);

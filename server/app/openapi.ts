@@ -34,6 +34,23 @@ function queryParameters(schema: z.ZodType) {
   }));
 }
 
+/**
+ * A stream entry's answer: text/event-stream, whose events' data OpenAPI 3.1 cannot type, so each
+ * kind of event's JSON schema is given under `x-events` (`message` for unnamed events).
+ */
+function streamAnswer(message: z.ZodType, events: Record<string, z.ZodType>) {
+  const kinds = Object.keys(events).map((name) => `\`${name}\``).join(', ');
+  return {
+    description: `Server-Sent Events: unnamed events carry one item each (its id the event id; send Last-Event-ID to resume); ${kinds} events as named; comment lines are heartbeats.`,
+    content: {
+      'text/event-stream': {
+        schema: { type: 'string' },
+        'x-events': Object.fromEntries([['message', message] as const, ...Object.entries(events)].map(([name, schema]) => [name, toSchema(schema, 'output')])),
+      },
+    },
+  };
+}
+
 function operation(key: string, def: RouteDef) {
   const rule = POLICY[def.permission];
   const refusals = rule.subject === 'anyone' ? [] : rule.subject === 'signedIn' ? [401] : [401, 403];
@@ -55,7 +72,7 @@ function operation(key: string, def: RouteDef) {
     ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(def.body, 'input') } } } } : {}),
     ...(def.raw === 'multipart' ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] } } } } } : {}),
     responses: {
-      200: { description: 'Success', content: { 'application/json': { schema: toSchema(def.response, 'output') } } },
+      200: def.stream ? streamAnswer(def.response, def.stream.events) : { description: 'Success', content: { 'application/json': { schema: toSchema(def.response, 'output') } } },
       ...Object.fromEntries([...statuses].sort().map((status) => [status, { $ref: `#/components/responses/Error${status}` }])),
     },
   };

@@ -121,14 +121,15 @@ export interface PostgresBusOptions {
 /**
  * LISTEN/NOTIFY. The listening connection is dedicated (a pooled one would be handed to queries);
  * when it drops it is opened again with a growing wait and LISTENs to every channel again.
- * Publishing uses a small pool of its own, so a NOTIFY never waits behind the listener's reconnect.
+ * Publishing uses a connection of its own, so a NOTIFY never waits behind the listener's
+ * reconnect; one, so this process's messages go out in the order published.
  */
 export function createPostgresBus(options: PostgresBusOptions): EventBus & { connected(): boolean } {
   const { connectionString, logger } = options;
   const retryMs = options.retryMs ?? 250;
   const maxRetryMs = options.maxRetryMs ?? 5_000;
   const listeners = new Listeners(logger);
-  const publisher = new pg.Pool({ connectionString, max: 2 });
+  const publisher = new pg.Pool({ connectionString, max: 1 });
   publisher.on('error', () => {});
   let client: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;

@@ -68,6 +68,12 @@ export function createBlockListsRepository(db: Kysely<Database>) {
       return db.selectFrom('block_entries').select(['type', 'value']).where('uid', '=', uid).where('type', 'in', ['keyword', 'regex']).execute();
     },
 
+    /** The uids the member blocked (whose danmaku and comments they do not see). */
+    async blockedUidsOf(uid: number): Promise<number[]> {
+      const rows = await db.selectFrom('block_entries').select('target_uid').where('uid', '=', uid).where('type', '=', 'block').execute();
+      return rows.flatMap((r) => (r.target_uid === null ? [] : [r.target_uid]));
+    },
+
     /** Whether `ownerUid` has blocked `uid`. */
     async isBlockedBy(ownerUid: number, uid: number): Promise<boolean> {
       return !!(await db.selectFrom('block_entries').select('id').where('uid', '=', ownerUid).where('type', '=', 'block')

@@ -28,6 +28,20 @@ export function createDanmakuRepository(db: Kysely<Database>) {
       return query.orderBy('time').orderBy('id').execute();
     },
 
+    /**
+     * A video's danmaku sent after `afterId` (ids grow with each send), in the order sent, without
+     * the senders `blockedByUid` blocked; at most `limit` (a live stream resuming). With the
+     * sender's uid, for the stream's own block-list checks (it never leaves the server). With
+     * `alsoSince`, those created since then too, whatever their id: ids are taken when a send
+     * starts, so one may commit after a higher one was already seen.
+     */
+    newerThan(videoId: number, afterId: number, blockedByUid: number | null, limit: number, alsoSince?: Date) {
+      let query = db.selectFrom('danmaku').select([...COLUMNS, 'uid']).where('video_id', '=', videoId)
+        .where((eb) => (alsoSince ? eb.or([eb('id', '>', afterId), eb('created_at', '>=', alsoSince)]) : eb('id', '>', afterId)));
+      if (blockedByUid !== null) query = query.where(notSentByBlockedOf('uid', blockedByUid));
+      return query.orderBy('id').limit(limit).execute();
+    },
+
     /** How many danmaku a video has within `window`, and the newest id among them. */
     async countAndNewest(videoId: number, window: TimeWindow | undefined): Promise<{ count: number; newest: number | null }> {
       const { n, newest } = await ofVideo(db.selectFrom('danmaku'), videoId, window)

@@ -26,7 +26,8 @@ export const segmentCountOf = (durationMs: number) => Math.max(1, Math.ceil(dura
 const END_TOLERANCE_S = 0.5;
 
 type Row = Awaited<ReturnType<DanmakuRepository['insert']>>;
-const toDanmaku = (r: Row): Danmaku => ({
+/** One stored danmaku as every viewer receives it (lists, sends, the live stream): no sender. */
+export const toDanmaku = (r: Row): Danmaku => ({
   id: r.id, time: r.time, text: r.text, color: r.color, fontSize: r.font_size, mode: r.mode, enableRainbow: r.rainbow, editDateTime: new Date(r.created_at).getTime(),
 });
 
@@ -102,7 +103,10 @@ export function encodedAnswer(entry: CachedList, encoding: ContentEncoding): Pro
 /** Counts one hit of a named limit for a subject, and refuses once the limit is passed (the rate-limit service). */
 export interface RateLimiter { hit(name: RateLimitName, subject: string | number): Promise<void> }
 
-export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' | 'transaction'>, rateLimits: RateLimiter) {
+/** Hears of each danmaku once stored (the live stream announces it to every viewer). */
+export type OnDanmakuSent = (videoId: number, senderUid: number, danmaku: Danmaku) => void;
+
+export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' | 'transaction'>, rateLimits: RateLimiter, onSent: OnDanmakuSent = () => {}) {
   const { danmaku: store } = repositories;
   const cache = cacheOf(store);
 
@@ -153,6 +157,7 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
       });
       forgetVideo(cache, body.videoId); // the sender sees it in the very next list
       store.announceChanged(body.videoId); // and so do viewers on the other server processes
+      onSent(body.videoId, uid, saved);
       return saved;
     },
 

@@ -10,6 +10,7 @@ import { createRepositories, type Repositories } from '../repositories/index.ts'
 import { createCatalogue } from './catalogue.ts';
 import { createVideoService } from './videos.ts';
 import { createDanmakuService } from './danmaku.ts';
+import { createLiveDanmaku, type LiveDanmakuOptions } from './live-danmaku.ts';
 import { createCommentService } from './comments.ts';
 import { createBlockListService } from './block-lists.ts';
 import { createHistoryService } from './history.ts';
@@ -61,17 +62,22 @@ export interface ServiceDeps {
   uploads: { handle(req: Request, body?: ReadableStream<Uint8Array>, requestId?: string): Promise<Response> };
   /** Messages between the server processes of one site (server/events/bus.ts). */
   bus: EventBus;
+  /** Live danmaku streams: heartbeat and per-viewer buffer (server/services/live-danmaku.ts). */
+  live: Omit<LiveDanmakuOptions, 'logger'>;
+  logger?: LiveDanmakuOptions['logger'];
 }
 
-export function createServices({ db, databaseKind, mailer, media, signingSecret, buildId, uploads, bus }: ServiceDeps) {
+export function createServices({ db, databaseKind, mailer, media, signingSecret, buildId, uploads, bus, live: liveOptions, logger }: ServiceDeps) {
   const repositories = createRepositories(db);
   const rateLimits = createRateLimitService(repositories);
+  const live = createLiveDanmaku(repositories, bus, { ...liveOptions, logger });
   return {
     catalogue: createCatalogue(repositories),
     videos: createVideoService(repositories, { media }),
     media: createMediaService(repositories),
     jobs: createJobsService(repositories),
-    danmaku: createDanmakuService(repositories, rateLimits),
+    danmaku: createDanmakuService(repositories, rateLimits, (videoId, senderUid, danmaku) => void live.announce(videoId, senderUid, danmaku)),
+    live,
     comments: createCommentService(repositories),
     blockLists: createBlockListService(repositories),
     history: createHistoryService(repositories),

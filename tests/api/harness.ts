@@ -34,6 +34,8 @@ export interface TestServer {
   baseUrl: string;
   api: (path: string, init?: RequestInit) => Promise<Response>;
   db: Awaited<ReturnType<typeof startServer>>['database']['db'];
+  /** The server's event bus (server/events/bus.ts). */
+  bus: Awaited<ReturnType<typeof startServer>>['bus'];
   close: () => Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export async function startTestServer(backend: Backend, options: { site?: boolea
     baseUrl,
     api: (path, init) => fetch(`${baseUrl}/api/${path.replace(/^\//, '')}`, init),
     db: running.database.db,
+    bus: running.bus,
     close: async () => {
       await running.close();
       await pgDb?.drop();

@@ -4,7 +4,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { TestServer } from './harness.ts';
+import type { TestServer as RunningServer } from './harness.ts';
+
+/** What the helpers need of a server: its address and API, and its database for fixtures (any process of a site). */
+type TestServer = Pick<RunningServer, 'baseUrl' | 'api' | 'db'>;
 import { insertAccount } from '../../server/services/accounts.ts';
 import { createRepositories } from '../../server/repositories/index.ts';
 import { createSession } from '../../server/auth/sessions.ts';

@@ -20,7 +20,10 @@ describe.each(BACKENDS)('the OpenAPI document on %s', (backend) => {
       .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path.slice(1).replace(/\{(\w+)\}/g, ':$1')}`, op })));
     expect(operations.map((o) => o.key).sort()).toEqual(Object.keys(ROUTES).sort());
     for (const { key, op } of operations) {
-      expect(op.responses['200'].content['application/json'].schema, key).toBeTypeOf('object');
+      const def = ROUTES[key as keyof typeof ROUTES] as { stream?: object };
+      // A stream entry answers text/event-stream, with each kind of event's data described.
+      if (def.stream) expect(op.responses['200'].content['text/event-stream']['x-events'].message.properties, key).toHaveProperty('text');
+      else expect(op.responses['200'].content['application/json'].schema, key).toBeTypeOf('object');
       expect(op.description, key).toMatch(/^Permission: `[\w.]+`/);
     }
     const emit = operations.find((o) => o.key === 'POST video/danmaku/emit')!.op;

@@ -62,7 +62,7 @@ async function startProcess(name: string, shared: Record<string, string>, env: R
 }
 
 /** The harness's view of one process (for the media helpers), over the test's own connection. */
-const asServer = (site: SiteProcess, db: TestServer['db']): TestServer => ({
+const asServer = (site: SiteProcess, db: TestServer['db']): Omit<TestServer, 'bus'> => ({
   baseUrl: site.baseUrl,
   api: (path, init) => fetch(`${site.baseUrl}/api/${path.replace(/^\//, '')}`, init),
   db,
@@ -87,8 +87,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two web and two worker processe
   let db: TestServer['db'];
   let closeDb: () => Promise<void>;
   const sites: SiteProcess[] = [];
-  let web1: TestServer;
-  let web2: TestServer;
+  let web1: Omit<TestServer, 'bus'>;
+  let web2: Omit<TestServer, 'bus'>;
   let workers: SiteProcess[];
 
   beforeAll(async () => {

@@ -1,6 +1,7 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
-import { Forbidden, NotFound } from '../../domain/errors.ts';
+import { Forbidden, Invalid, NotFound } from '../../domain/errors.ts';
 import { encodedAnswer, segmentCountOf } from '../../services/danmaku.ts';
+import { LIVE_STREAM_HEADERS } from '../../services/live-danmaku.ts';
 import { preferredEncoding } from '../../http/content-encoding.ts';
 import { DANMAKU_SEGMENT_SECONDS, type CommentVoteResponse } from '../../../src/lib/api/contract.ts';
 import { listViewer, lookerOf } from './looker.ts';
@@ -21,6 +22,13 @@ const vote = (kind: 1 | -1, cancel: boolean) => async ({ videoId, id }: { videoI
   if (!cancel) await videoToWriteTo(ctx, videoId);
   return ctx.services.comments.vote(ctx.actor.uid, videoId, id, cancel ? 0 : kind, cancel ? kind : undefined);
 };
+
+/** EventSource's Last-Event-ID on a reconnect: the id of the last danmaku received (absent on a first connection). */
+function lastEventIdOf(header: string | undefined): number | null {
+  if (header === undefined || header === '') return null;
+  if (!/^\d{1,15}$/.test(header)) throw new Invalid([{ path: 'Last-Event-ID', message: 'must be the id of a danmaku' }]);
+  return Number(header);
+}
 
 /** SPEC §7 danmaku and comments. */
 export const interactionHandlers: HandlerSet<'video/danmaku' | 'video/comment'> = {
@@ -48,6 +56,16 @@ export const interactionHandlers: HandlerSet<'video/danmaku' | 'video/comment'> 
     if (!encoding) return c.body(answer.body);
     c.header('Content-Encoding', encoding);
     return c.body(await encodedAnswer(answer, encoding));
+  },
+  // Reading needs no login; the viewer's blocked people are left out as in the list.
+  'GET video/danmaku/live': async ({ videoId, lastEventId }, ctx) => {
+    const viewer = await ctx.viewer();
+    if (!(await ctx.services.catalogue.visibleVideo(videoId, lookerOf(viewer)))) throw new NotFound();
+    // HEAD: the headers a stream would have, without opening one nobody reads (or counting a viewer).
+    if (ctx.c.req.method === 'HEAD') return new Response(null, { headers: LIVE_STREAM_HEADERS });
+    // A viewer who falls behind is cut off at the socket: its queue goes at once, nothing is logged.
+    const outgoing = (ctx.c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
+    return ctx.services.live.open(videoId, viewer?.uid ?? null, lastEventIdOf(ctx.c.req.header('last-event-id')) ?? lastEventId ?? null, outgoing && (() => outgoing.destroy()));
   },
   // The service counts the per-member limits, only for danmaku it could store.
   'POST video/danmaku/emit': async (body, ctx) => {

@@ -19,6 +19,7 @@ import { useSelfUser } from '../use-self-user.ts';
 import { usePlayerSettings } from './use-player-settings.ts';
 import { useHlsSource } from './use-hls-source.ts';
 import { useDanmakuOverlay } from './use-danmaku-overlay.ts';
+import { useLiveDanmaku } from './use-live-danmaku.ts';
 import { useMediaElement } from './use-media-element.ts';
 import { useHistoryReporting } from './use-history-reporting.ts';
 import { useFullscreen } from './use-fullscreen.ts';
@@ -62,6 +63,7 @@ export default function Player({ locale, messages, videoId, title, parts, initia
 
   const source = useHlsSource(videoRef, part?.link, dispatch, () => showToast({ message: t('player.playbackFailed'), severity: 'error' }));
   const { overlay, send } = useDanmakuOverlay(videoRef, canvasRef, { videoId, span, settings, member, dispatch, t });
+  const watching = useLiveDanmaku(videoRef, overlay, videoId);
   const media = useMediaElement(videoRef, { videoId, link: part?.link, settings, source, dispatch });
   // Opened without ?p, the page goes to the part the member was watching (once, as Bilibili does);
   // not when coming back to it (back, forward, reload): that entry meant the part it shows.
@@ -190,6 +192,7 @@ export default function Player({ locale, messages, videoId, title, parts, initia
         </div>
         <div className="player-bar">
           <span className="player-bar-count">{t('player.danmakuCount', { count: danmaku.length })}</span>
+          {watching !== null && <span className="player-bar-watching" data-watching={watching}>{t('player.watching', { count: watching })}</span>}
           <DanmakuSender t={t} loggedIn={member} onLogin={openLogin} onSend={send} />
           <button type="button" className="ctl list-toggle" aria-pressed={listOpen} aria-label={t('player.danmakuList')} title={t('player.danmakuList')} onClick={() => dispatch({ type: 'list', open: !listOpen })} data-list-toggle>
             <Icon name="list" />

@@ -3,8 +3,8 @@
  * The key names the method and path, the table's schemas type the input and the answer. Only
  * types are imported from the table, so zod and the table never reach the bundle.
  */
-import { request, type Query, type RequestOptions } from './http.ts';
-import { splitRouteKey, type InputOf, type OutputOf } from './route.ts';
+import { apiUrl, request, type Query, type RequestOptions } from './http.ts';
+import { splitRouteKey, type InputOf, type OutputOf, type StreamRouteOf } from './route.ts';
 import type { ApiRoute, RouteTable as Table } from './routes/index.ts';
 
 export type { ApiRoute };
@@ -23,4 +23,12 @@ export function call<K extends ApiRoute>(route: K, ...[input, options]: CallArgs
   const [method, path] = splitRouteKey(route);
   const sent = method === 'GET' ? { query: input as Query | undefined } : { body: input };
   return request<ApiOutput<K>>(path, { ...options, method, ...sent });
+}
+
+/** The entries that answer a stream of Server-Sent Events. */
+export type StreamRoute = StreamRouteOf<Table> & ApiRoute;
+
+/** The address an EventSource opens for a stream entry of the table (GET, its input as the query). */
+export function streamUrl<K extends StreamRoute>(route: K, input: ApiInput<K>): string {
+  return apiUrl(splitRouteKey(route)[1], input as Query);
 }

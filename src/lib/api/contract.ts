@@ -513,6 +513,15 @@ export const danmakuListResponse = z.object({
   segmentCount: z.number(),
 });
 export type DanmakuListResponse = z.infer<typeof danmakuListResponse>;
+/**
+ * GET video/danmaku/live: the video, and the last danmaku id received when resuming. EventSource
+ * sends that as the Last-Event-ID header when it reconnects by itself (the header wins); a client
+ * that opens a new stream passes it here.
+ */
+export const danmakuLiveQuery = z.object({ videoId: positiveId, lastEventId: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional() });
+/** The live stream's `watching` event: how many have the video open with the stream connected, across every server process. */
+export const danmakuWatchingEvent = z.object({ watching: z.number().int().min(0) });
+export type DanmakuWatchingEvent = z.infer<typeof danmakuWatchingEvent>;
 
 // ---- Comments ----
 export const COMMENT_TEXT_MAX = 20_000;

@@ -53,6 +53,9 @@ export function setApiBase(base: string): void {
   defaultBase = base.endsWith('/') ? base : `${base}/`;
 }
 
+/** The configured API's address of a path with its query. */
+export const apiUrl = (path: string, query?: Query): string => buildUrl(defaultBase, path, query);
+
 export function buildUrl(base: string, path: string, query?: Query): string {
   const url = base + path.replace(/^\/+/, '');
   const params = new URLSearchParams();

@@ -44,6 +44,12 @@ export interface RouteDef {
    * file, `html` a page. The table still names the permission; the handler reads the request itself.
    */
   raw?: 'tus' | 'multipart' | 'html';
+  /**
+   * A stream of Server-Sent Events (text/event-stream) instead of one JSON answer: each unnamed
+   * event's data is one `response`, and `events` names the other kinds of event with their data.
+   * The guard, the input and the permission are as for any entry; the handler answers the stream.
+   */
+  stream?: { events: Record<string, z.ZodType> };
   /** Largest request body (JSON calls: 16 KiB unless set; the largest valid body of the call, with room). */
   maxBodyBytes?: number;
 }
@@ -63,6 +69,9 @@ export type ParsedInputOf<D> = D extends { query: infer S extends z.ZodType } ? 
 export type OutputOf<D> = D extends { response: infer S extends z.ZodType } ? z.output<S> : never;
 /** What a handler returns (before its schema is applied). */
 export type HandlerOutputOf<D> = D extends { response: infer S extends z.ZodType } ? z.input<S> : never;
+
+/** The entries of a table that answer a stream of events (opened with EventSource, not called). */
+export type StreamRouteOf<T> = { [K in keyof T]: T[K] extends { stream: object } ? K : never }[keyof T];
 
 /** 'GET video/home' → ['GET', 'video/home']. */
 export function splitRouteKey(key: string): [Method, string] {

@@ -11,6 +11,9 @@ import { FONT_PX, itemHeight } from './layout.ts';
 
 export const DANMAKU_FONT_FAMILY = '"Noto Sans CJK SC", "PingFang SC", "Hiragino Sans", "Microsoft YaHei", system-ui, sans-serif';
 const OUTLINE_PX = 3;
+/** The frame around a comment marked as new (live, arrived after its moment): gold, seen on dark and light video. */
+const NEW_FRAME_PX = 2;
+const NEW_FRAME_COLOR = 'rgba(255, 214, 64, 0.95)';
 
 interface Sprite { image: HTMLCanvasElement | ImageBitmap; usedAt: number; width: number; height: number }
 
@@ -25,6 +28,8 @@ export class CanvasDanmakuRenderer {
   private fontScale = 1;
   private opacity = 1;
   private drewSomething = false;
+  /** Comments drawn inside a frame: live ones that arrived after their moment (the overlay marks them). */
+  framed: ReadonlySet<number> = new Set();
 
   constructor(canvas: HTMLCanvasElement) {
     this.canvas = canvas;
@@ -92,6 +97,11 @@ export class CanvasDanmakuRenderer {
       g.fillStyle = gradient;
     } else g.fillStyle = `#${item.color}`;
     g.fillText(item.text, OUTLINE_PX, y);
+    if (this.framed.has(item.id)) {
+      g.lineWidth = NEW_FRAME_PX;
+      g.strokeStyle = NEW_FRAME_COLOR;
+      g.strokeRect(NEW_FRAME_PX / 2, NEW_FRAME_PX / 2, width - NEW_FRAME_PX, height - NEW_FRAME_PX);
+    }
     // An ImageBitmap is immutable: the cheapest thing to blit (bench/danmaku-render.ts).
     const sprite: Sprite = { image: 'transferToImageBitmap' in image ? image.transferToImageBitmap() : image, usedAt: this.frame, width, height };
     this.sprites.set(item.id, sprite);

@@ -6,7 +6,8 @@
  * For tests and tools (the stage is a canvas, so its pixels say little): the canvas element
  * carries a read-only `danmakuSnapshot` property, a frozen copy of the stage at the last frame:
  * `{ time, enabled, items: [{ id, text, mode, color, fontSize, rainbow, x, y, width, height }] }`
- * (CSS px from the stage's top left; `id` is negative until the server confirms a sent one).
+ * (CSS px from the stage's top left; `id` is negative until the server confirms a sent one;
+ * `isNew` when it came live after its moment and flies now, framed).
  */
 import type { Danmaku, DanmakuEmitBody } from '../api/contract.ts';
 import { emitDanmaku, getDanmaku } from '../api/calls/interaction.ts';
@@ -23,6 +24,7 @@ const WHOLE_VIDEO: PartSpan = { offset: 0, length: 0, last: true };
 export interface StageSnapshotItem {
   id: number; text: string; mode: Danmaku['mode']; color: string; fontSize: Danmaku['fontSize']; rainbow: boolean;
   x: number; y: number; width: number; height: number;
+  isNew: boolean;
 }
 export interface StageSnapshot { time: number; enabled: boolean; items: readonly StageSnapshotItem[] }
 
@@ -54,6 +56,10 @@ export class DanmakuOverlay {
   private options: OverlayOptions;
   private all: Danmaku[] = [];
   private loaded = new Set<number>();
+  /** Ids of every danmaku here (loaded, sent, received live): each is shown once. */
+  private known = new Set<number>();
+  /** Live danmaku that arrived after their moment: on stage now, framed as new. */
+  private fresh = new Set<number>();
   private segmentSeconds = 360;
   private segmentCount = 1;
   private frame = 0;
@@ -75,6 +81,7 @@ export class DanmakuOverlay {
     this.options = options;
     this.events = events;
     this.renderer = new CanvasDanmakuRenderer(canvas);
+    this.renderer.framed = this.fresh;
     this.renderer.configure({ fontScale: options.fontScale, opacity: options.opacity });
     const { width, height } = this.stageSize();
     this.renderer.resize(width, height);
@@ -112,7 +119,7 @@ export class DanmakuOverlay {
   snapshot(): StageSnapshot {
     const items = this.engine.stage.map((a) => Object.freeze({
       id: a.item.id, text: a.item.text, mode: a.mode, color: a.item.color, fontSize: a.item.fontSize, rainbow: a.item.enableRainbow,
-      x: a.x, y: a.y, width: a.width, height: a.height,
+      x: a.x, y: a.y, width: a.width, height: a.height, isNew: this.fresh.has(a.item.id),
     }));
     return Object.freeze({ time: this.lastTime, enabled: this.options.enabled, items: Object.freeze(this.options.enabled ? items : []) });
   }
@@ -157,6 +164,12 @@ export class DanmakuOverlay {
     try {
       const answer = await emitDanmaku({ ...body, videoId: this.videoId, time: videoTimeOf(time, this.span) });
       const danmaku = { ...answer.danmaku, time: timeInPart(answer.danmaku.time, this.span) ?? time };
+      // The live stream may have brought this very danmaku back first: keep that one.
+      if (this.known.has(danmaku.id)) {
+        this.engine.remove(optimistic.id);
+        return danmaku;
+      }
+      this.known.add(danmaku.id);
       this.engine.confirm(optimistic.id, danmaku);
       this.all = insertSorted(this.all, danmaku);
       this.events.onList?.(this.all);
@@ -164,6 +177,27 @@ export class DanmakuOverlay {
     } catch (error) {
       this.engine.remove(optimistic.id);
       throw error;
+    }
+  }
+
+  /**
+   * A danmaku another viewer just sent (the live stream): it enters at its moment when that is
+   * still ahead; when the viewer is past it, it flies at once, framed as new. One already here
+   * (this viewer's own send, or a loaded segment) is not shown twice.
+   */
+  receive(live: Danmaku) {
+    if (this.known.has(live.id)) return;
+    const time = timeInPart(live.time, this.span);
+    if (time === null) return;
+    this.known.add(live.id);
+    const item = time === live.time ? live : { ...live, time };
+    this.all = insertSorted(this.all, item);
+    this.events.onList?.(this.all);
+    const now = this.video.currentTime;
+    if (time > now) this.engine.add([item]);
+    else {
+      this.fresh.add(live.id);
+      this.engine.add([{ ...item, time: now }]);
     }
   }
 
@@ -187,7 +221,8 @@ export class DanmakuOverlay {
       const answer = await getDanmaku(this.videoId, segment);
       this.segmentSeconds = answer.segmentSeconds;
       this.segmentCount = answer.segmentCount;
-      const mine = this.ofPart(answer.danmaku);
+      const mine = this.ofPart(answer.danmaku).filter((d) => !this.known.has(d.id));
+      for (const d of mine) this.known.add(d.id);
       this.engine.add(mine);
       this.all = [...this.all, ...mine].sort((a, b) => a.time - b.time || a.id - b.id);
       this.events.onList?.(this.all);

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from '../harness.ts';
 import { insertVideo, member, tusCreate } from '../media-helpers.ts';
-import { API_ROUTES, plausibleInput, requestOf } from './route-cases.ts';
+import { answerText, API_ROUTES, plausibleInput, requestOf } from './route-cases.ts';
 import { POLICY, refusal, type Action, type Actor, type Rule } from '../../../src/lib/policy/policy.ts';
 import { splitRouteKey, type RouteDef } from '../../../src/lib/api/route.ts';
 import { ERROR_STATUS } from '../../../src/lib/api/errors.ts';
@@ -34,7 +34,7 @@ function probe(route: string, def: RouteDef, baseUrl: string, cookie: string | u
 }
 
 async function cellOf(response: Response): Promise<Cell> {
-  const text = await response.text();
+  const text = await answerText(response);
   try {
     return { status: response.status, code: (JSON.parse(text) as { code?: string }).code };
   } catch {

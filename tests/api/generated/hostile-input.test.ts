@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from '../harness.ts';
 import { member } from '../media-helpers.ts';
-import { expectedMessage, hostileCases, JSON_ROUTES, localeFor, requestOf, type HostileCase } from './route-cases.ts';
+import { answerText, expectedMessage, hostileCases, JSON_ROUTES, localeFor, requestOf, type HostileCase } from './route-cases.ts';
 
 const CASES = hostileCases();
 const byRoute = Map.groupBy(CASES, (c) => c.route);
@@ -50,7 +50,7 @@ describe.each(BACKENDS)('hostile input on %s', (backend) => {
         failures.push(`${c.name}: no answer (${(error as Error).name})`);
         return;
       }
-      const text = await response.text();
+      const text = await answerText(response);
       const status = response.status;
       if (status >= 500) return failures.push(`${c.name}: ${status} ${text.slice(0, 200)}`);
       if (c.expectStatus && status !== c.expectStatus) return failures.push(`${c.name}: expected ${c.expectStatus}, got ${status}`);

@@ -16,8 +16,20 @@ type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSc
   anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; minimum?: number; exclusiveMinimum?: number; maximum?: number; minLength?: number; minItems?: number; format?: string; default?: Json; pattern?: string };
 
 export const API_ROUTES = Object.entries(ROUTES) as Array<[string, RouteDef]>;
-/** Endpoints whose input the table's middleware reads (raw ones speak their own protocol). */
+/** Endpoints whose input the table's middleware reads (raw ones speak their own protocol); streams too. */
 export const JSON_ROUTES = API_ROUTES.filter(([, def]) => !def.raw);
+
+/**
+ * The text of an answer. A stream entry that opened (200, text/event-stream) never ends by itself:
+ * its headers are the answer, and the stream is closed.
+ */
+export async function answerText(response: Response): Promise<string> {
+  if (response.ok && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    await response.body?.cancel();
+    return '';
+  }
+  return response.text();
+}
 
 const jsonSchemaOf = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 

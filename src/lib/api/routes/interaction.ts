@@ -15,6 +15,11 @@ export const interactionRoutes = defineRoutes({
     tag: 'danmaku', summary: 'A video’s danmaku in time order: one segment, or the whole pool; without the senders the viewer blocked. Public pools carry an ETag (304 when unchanged) and may be compressed.',
     permission: 'catalogue.read', query: C.danmakuQuery, response: C.danmakuListResponse,
   },
+  'GET video/danmaku/live': {
+    tag: 'danmaku', summary: 'Danmaku as others send them, while the video is open: Server-Sent Events, each event one danmaku as the list gives it (its id the event id; Last-Event-ID replays what was sent meanwhile), `watching` events with how many watch, and heartbeat comments. A client that falls behind is dropped and resumes.',
+    permission: 'catalogue.read', query: C.danmakuLiveQuery, response: C.danmakuSchema,
+    stream: { events: { watching: C.danmakuWatchingEvent } },
+  },
   'POST video/danmaku/emit': {
     tag: 'danmaku', summary: 'Send a danmaku (one per 3 s, 20 a minute; past the pool’s cap the oldest make room).',
     permission: 'danmaku.send', body: C.danmakuEmitBody, response: C.danmakuEmitResponse, errors: ['BLOCKED_BY_UPLOADER'],
