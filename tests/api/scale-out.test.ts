@@ -124,7 +124,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two web and two worker processe
   });
 
   /** Commits a video over the media through `site` and has an administrator approve it there. */
-  async function approvedVideo(site: TestServer, cookie: string, mediaId: string, title: string): Promise<number> {
+  async function approvedVideo(site: Omit<TestServer, 'bus'>, cookie: string, mediaId: string, title: string): Promise<number> {
     const committed = await site.api('video/upload', json({
       title, description: '', videoPart: [{ mediaId, videoPartTitle: 'P1' }], videoCategory: 'anime', copyright: 'original', ensureOriginal: true,
     }, cookie));
