@@ -21,7 +21,7 @@ import { loadSecret } from './media/image-service.ts';
 import { createSecretsRepository } from './repositories/secrets.repository.ts';
 import { createStaticFiles } from './site/static-files.ts';
 import { createMediaAccess, privateCacheControl } from './media/media-access.ts';
-import { createUploadServer } from './media/uploads.ts';
+import { createUploadServer, MAX_VIDEO_DURATION_S } from './media/uploads.ts';
 import { createUploadStore } from './media/upload-store.ts';
 import { startJobWorker } from './jobs/queue.ts';
 import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, probeJob, queueFrameRateBackfill, transcodeJob } from './media/pipeline.ts';
@@ -75,7 +75,10 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
   const uploads = createUploadServer({
     db: database.db, logger, store: uploadStore, path: `${apiPrefix}/video/tus`,
-    maxSizeBytes: config.uploadMaxBytes, whoMayUpload: config.whoMayUpload, corsOrigins: config.corsOrigins,
+    kinds: {
+      video: { permission: 'video.upload', maxBytes: config.uploadMaxBytes, maxDurationSeconds: MAX_VIDEO_DURATION_S, probeJob: PROBE_JOB },
+    },
+    whoMayUpload: config.whoMayUpload, corsOrigins: config.corsOrigins,
     onMediaQueued: () => worker?.poke(),
   });
   // Abandoned uploads are removed after their expiry: now, then every hour.

@@ -16,6 +16,7 @@ import { createHistoryService } from './history.ts';
 import { createMediaService } from './media.ts';
 import { createFollowService } from './follows.ts';
 import { createCollectionService } from './collections.ts';
+import { createMediaTargets } from './media-targets.ts';
 import * as accounts from './accounts.ts';
 import * as invitations from './invitations.ts';
 import * as profiles from './profiles.ts';
@@ -61,8 +62,11 @@ export interface ServiceDeps {
 export function createServices({ db, databaseKind, mailer, mediaDir, signingSecret, buildId, uploads }: ServiceDeps) {
   const repositories = createRepositories(db);
   const rateLimits = createRateLimitService(repositories);
+  const catalogue = createCatalogue(repositories);
   return {
-    catalogue: createCatalogue(repositories),
+    catalogue,
+    /** What danmaku, comments and history can be on: each section's lookup of its own items. */
+    targets: createMediaTargets({ video: (id, looker) => catalogue.visibleVideo(id, looker) }),
     videos: createVideoService(repositories, { mediaDir }),
     media: createMediaService(repositories),
     danmaku: createDanmakuService(repositories, rateLimits),
