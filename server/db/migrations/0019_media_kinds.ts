@@ -38,16 +38,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('comment_floors_pk', ['target_type', 'target_id'])
     .execute();
 
-  // What the foreign keys did, per target type: its table's trigger passes its type.
+  // What the foreign keys did, per target type: each section's table has a trigger that passes
+  // its type and the name of its id column, e.g. forget_media_target('audio', 'audio_id').
   await sql`CREATE FUNCTION forget_media_target() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE target bigint := (to_jsonb(OLD) ->> TG_ARGV[1])::bigint;
     BEGIN
-      DELETE FROM danmaku WHERE target_type = TG_ARGV[0] AND video_id = OLD.video_id;
-      DELETE FROM comments WHERE target_type = TG_ARGV[0] AND video_id = OLD.video_id;
-      DELETE FROM watch_history WHERE target_type = TG_ARGV[0] AND video_id = OLD.video_id;
-      DELETE FROM comment_floors WHERE target_type = TG_ARGV[0] AND target_id = OLD.video_id;
+      DELETE FROM danmaku WHERE target_type = TG_ARGV[0] AND video_id = target;
+      DELETE FROM comments WHERE target_type = TG_ARGV[0] AND video_id = target;
+      DELETE FROM watch_history WHERE target_type = TG_ARGV[0] AND video_id = target;
+      DELETE FROM comment_floors WHERE target_type = TG_ARGV[0] AND target_id = target;
       RETURN OLD;
     END $$`.execute(db);
-  await sql`CREATE TRIGGER videos_forget_target AFTER DELETE ON videos FOR EACH ROW EXECUTE FUNCTION forget_media_target('video')`.execute(db);
+  await sql`CREATE TRIGGER videos_forget_target AFTER DELETE ON videos FOR EACH ROW EXECUTE FUNCTION forget_media_target('video', 'video_id')`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
