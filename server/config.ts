@@ -33,6 +33,8 @@ export interface ServerConfig {
   /** An S3-compatible bucket for resumable uploads instead of uploadDir (S3_BUCKET turns it on). */
   uploadS3?: S3UploadConfig;
   uploadMaxBytes: number;
+  /** The largest audio file (AUDIO_UPLOAD_MAX_BYTES; 2 GiB: two hours of 16-bit stereo WAV fit). */
+  audioUploadMaxBytes: number;
   whoMayUpload: 'members' | 'staff';
   /** Work media jobs in this process (WORKER=0 leaves them to another process of the same code). */
   runWorker: boolean;
@@ -99,6 +101,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     uploadDir: resolve(env.UPLOAD_DIR || (dataDir ? join(dataDir, 'uploads') : join(tmpdir(), `kiraboshi-uploads-${process.pid}`))),
     uploadS3: readS3UploadConfig(env),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES) || 8 * 1024 ** 3,
+    audioUploadMaxBytes: Number(env.AUDIO_UPLOAD_MAX_BYTES) || 2 * 1024 ** 3,
     whoMayUpload: env.UPLOAD_ROLE === 'staff' ? 'staff' : 'members',
     runWorker: env.WORKER !== '0',
     demo: env.DEMO !== '0',

@@ -186,7 +186,37 @@ export interface MediaTable {
   updated_at: Generated<Date>;
   renditions: ColumnType<number[], number[] | undefined, number[]>;
   storyboard: ColumnType<StoryboardInfo | null, string | undefined, string>;
+  /** Audio: ~1000 peak levels (0..1), integrated loudness (LUFS), true peak (dBTP), the extracted cover's file name. */
+  waveform: ColumnType<number[] | null, string | undefined, string>;
+  loudness_lufs: number | null;
+  true_peak_db: number | null;
+  cover_file: string | null;
 }
+
+export interface AudioTracksTable {
+  audio_id: Generated<number>;
+  uploader_uid: number;
+  media_id: string;
+  title: string;
+  artist: Generated<string>;
+  description: Generated<string>;
+  category: Generated<string>;
+  copyright: Generated<string>;
+  original_author: string | null;
+  original_link: string | null;
+  cover: string | null;
+  duration_ms: number;
+  play_count: Generated<number>;
+  search_text: Generated<string>;
+  status: Generated<'pending' | 'approved' | 'deleted'>;
+  reviewed_by: number | null;
+  reviewed_at: Date | null;
+  deleted_by: number | null;
+  deleted_at: Date | null;
+  created_at: CreatedAt;
+}
+export interface AudioTagsTable { audio_id: number; tag_id: number; position: number }
+export interface AudioPlaysTable { audio_id: number; listener_key: string; hour: Date }
 
 export interface StoryboardInfo { file: string; intervalSeconds: number; columns: number; rows: number; tileWidth: number; tileHeight: number; count: number }
 
@@ -228,6 +258,9 @@ export interface Database {
   comment_votes: CommentVotesTable;
   watch_history: WatchHistoryTable;
   comment_floors: CommentFloorsTable;
+  audio_tracks: AudioTracksTable;
+  audio_tags: AudioTagsTable;
+  audio_plays: AudioPlaysTable;
   block_entries: BlockEntriesTable;
   follows: FollowsTable;
   collections: CollectionsTable;

@@ -30,13 +30,16 @@ export function binaryPath(name: 'ffmpeg' | 'ffprobe'): string {
   return (require(name === 'ffmpeg' ? '@ffmpeg-installer/ffmpeg' : '@ffprobe-installer/ffprobe') as { path: string }).path;
 }
 
-/** Runs a binary with an argument array (never a shell), collecting its output. */
-export function run(binary: string, args: string[], timeoutMs = 120_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs a binary with an argument array (never a shell), collecting its output; with `onStdout`,
+ * standard output goes to it as it comes (binary data, e.g. PCM samples) and is not collected.
+ */
+export function run(binary: string, args: string[], timeoutMs = 120_000, onStdout?: (chunk: Buffer) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c));
+    child.stdout.on('data', onStdout ?? ((c: Buffer) => (stdout += c)));
     child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c).slice(-20_000)));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', (error) => {

@@ -17,6 +17,7 @@ import { createMediaService } from './media.ts';
 import { createFollowService } from './follows.ts';
 import { createCollectionService } from './collections.ts';
 import { createMediaTargets } from './media-targets.ts';
+import { createAudioService } from './audio.ts';
 import * as accounts from './accounts.ts';
 import * as invitations from './invitations.ts';
 import * as profiles from './profiles.ts';
@@ -63,10 +64,15 @@ export function createServices({ db, databaseKind, mailer, mediaDir, signingSecr
   const repositories = createRepositories(db);
   const rateLimits = createRateLimitService(repositories);
   const catalogue = createCatalogue(repositories);
+  const audio = createAudioService(repositories, { mediaDir });
   return {
     catalogue,
+    audio,
     /** What danmaku, comments and history can be on: each section's lookup of its own items. */
-    targets: createMediaTargets({ video: (id, looker) => catalogue.visibleVideo(id, looker) }),
+    targets: createMediaTargets({
+      video: (id, looker) => catalogue.visibleVideo(id, looker),
+      audio: (id, looker) => audio.visibleTrack(id, looker),
+    }),
     videos: createVideoService(repositories, { mediaDir }),
     media: createMediaService(repositories),
     danmaku: createDanmakuService(repositories, rateLimits),

@@ -13,6 +13,16 @@ type Update = z.output<typeof videoUpdateBody>;
 /** Covers come from our image service only, and only the committer's own. */
 const coverPattern = (uid: number) => new RegExp(`^/media/images/covers/${uid}-[\\w-]+\\.webp$`);
 
+/** Checks that a cover is one this member uploaded through our image service, and that it is still there. */
+export async function checkOwnCover(mediaDir: string, uid: number, image: string): Promise<void> {
+  const ours = coverPattern(uid).test(image) && (await access(join(mediaDir, image.slice('/media/'.length))).then(() => true, () => false));
+  if (!ours) throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'image', message: 'is not a cover uploaded through video/cover/preUpload' }] });
+}
+
+/** Who counts once per hour for views and plays: a member, or a guest's network (hashed). */
+export const viewerKeyOf = (viewer: { uid: number } | null, guestAddress: string) =>
+  viewer ? `u:${viewer.uid}` : `g:${createHash('sha256').update(addressNetwork(guestAddress)).digest('base64url').slice(0, 22)}`;
+
 /** What keyword search matches: the title on the first line, the description after it. */
 export const searchTextOf = (title: string, description: string) => `${normalizeForSearch(title)}\n${normalizeForSearch(description)}`;
 
@@ -21,10 +31,7 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
   const { videos } = repositories;
 
   /** A cover must be one this member uploaded through our image service, and still be there. */
-  async function checkCover(uid: number, image: string): Promise<void> {
-    const ours = coverPattern(uid).test(image) && (await access(join(options.mediaDir, image.slice('/media/'.length))).then(() => true, () => false));
-    if (!ours) throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'image', message: 'is not a cover uploaded through video/cover/preUpload' }] });
-  }
+  const checkCover = (uid: number, image: string) => checkOwnCover(options.mediaDir, uid, image);
 
   /** The tags without repeats, each of which must exist. */
   async function checkTags(tagList: readonly number[]): Promise<number[]> {
@@ -133,7 +140,7 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
      * between them; members count each. Only approved videos are counted.
      */
     async watch(videoId: number, viewer: { uid: number } | null, guestAddress: string): Promise<{ counted: boolean; watchedCount: number }> {
-      const viewerKey = viewer ? `u:${viewer.uid}` : `g:${createHash('sha256').update(addressNetwork(guestAddress)).digest('base64url').slice(0, 22)}`;
+      const viewerKey = viewerKeyOf(viewer, guestAddress);
       return repositories.transaction(async ({ videos: inTransaction }) => {
         const watchedCount = await inTransaction.approvedWatchedCount(videoId);
         if (watchedCount === undefined) throw new DomainError('NOT_FOUND');

@@ -34,6 +34,12 @@ export type MediaType = (typeof MEDIA_TYPES)[number];
 /** One thing danmaku, comments and history are on. */
 export interface MediaTarget { type: MediaType; id: number }
 
+/** Audio (issue 13): the longest track, the longest credits line, and the list orders of /audio. */
+export const MAX_AUDIO_DURATION_S = 7200;
+export const AUDIO_ARTIST_MAX = 100;
+export const AUDIO_SORTS = ['newest', 'popular'] as const;
+export type AudioSort = (typeof AUDIO_SORTS)[number];
+
 export const DANMAKU_MODES = ['rtl', 'ltr', 'top', 'bottom'] as const;
 export type DanmakuMode = (typeof DANMAKU_MODES)[number];
 export const DANMAKU_SIZES = ['small', 'medium', 'large'] as const;

@@ -156,15 +156,15 @@ export type VideoDetail = z.infer<typeof videoDetailSchema>;
 export const videoResponse = blockFlags.extend({ success: z.boolean(), message: z.string().optional(), video: videoDetailSchema.optional() });
 export type VideoResponse = z.infer<typeof videoResponse>;
 
-const httpUrl = z.string().trim().max(500).url('must be a web address')
+export const httpUrl = z.string().trim().max(500).url('must be a web address')
   .refine((url) => /^https?:\/\//i.test(url), 'must start with http:// or https://');
 /** video/upload (commit). `duration` is never read from the browser: the server fills it from ffprobe. */
 /** The metadata fields a commit and an edit (video/update) share, checked alike. */
-const videoTitle = z.string().trim().min(1, 'must not be empty').max(VIDEO_TITLE_MAX);
-const videoDescription = z.string().trim().max(VIDEO_DESCRIPTION_MAX);
+export const videoTitle = z.string().trim().min(1, 'must not be empty').max(VIDEO_TITLE_MAX);
+export const videoDescription = z.string().trim().max(VIDEO_DESCRIPTION_MAX);
 /** A cover from video/cover/preUpload's image service; none means the poster frame. */
-const videoCover = z.string().max(300).nullish();
-const videoTagIds = z.array(positiveId).max(MAX_TAGS_PER_VIDEO);
+export const videoCover = z.string().max(300).nullish();
+export const videoTagIds = z.array(positiveId).max(MAX_TAGS_PER_VIDEO);
 export const videoUploadBody = z.object({
   title: videoTitle,
   description: videoDescription.default(''),
@@ -221,7 +221,7 @@ export const userVideosQuery = pagedQuery().extend({ uid: positiveId });
 export const searchQuery = pagedQuery().extend({ keyword: z.string().trim().min(1, 'must not be empty').max(100) });
 export const tagSearchVideosBody = pagedQuery().extend({ tagId: z.array(positiveId).min(1).max(10) });
 export const categoryQuery = pagedQuery().extend({ category: z.enum(VIDEO_CATEGORIES) });
-function pagedQuery() {
+export function pagedQuery() {
   return z.object({
     page: z.coerce.number().int().min(1).max(10_000).default(1),
     pageSize: z.coerce.number().int().min(1).max(100).default(30),
@@ -453,7 +453,7 @@ export const mediaStatusResponse = z.object({
   mediaId: z.string(),
   /** uploaded → probed → transcoding → playable (lowest rung out) → ready; or rejected / failed. */
   status: z.enum(['uploaded', 'probed', 'transcoding', 'playable', 'ready', 'rejected', 'failed']),
-  reason: z.enum(['NOT_A_VIDEO', 'TOO_LONG', 'CORRUPT']).nullable(),
+  reason: z.enum(['NOT_A_VIDEO', 'NOT_AUDIO', 'TOO_LONG', 'CORRUPT']).nullable(),
   /** Milliseconds, from ffprobe (never from the browser). */
   duration: z.number().nullable(),
   width: z.number().nullable(),
