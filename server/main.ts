@@ -132,6 +132,16 @@ export async function startServer(env: Record<string, string | undefined> = proc
       const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
       return catalogue.byUploader(uid, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null, page);
     },
+    audio: async (audioId, request) => {
+      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
+      return services.audio.track(audioId, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null);
+    },
+    audioHome: (sort, page) => services.audio.home(sort, page),
+    userAudio: async (uid, request, page) => {
+      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
+      return services.audio.byUploader(uid, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null, page);
+    },
+    sitemapAudio: async () => (await services.audio.sitemap(config.sitemapVideosPerFile)).map((r) => ({ audioId: r.audio_id, updated: new Date(r.created_at) })),
   };
   const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger) : null;
 

@@ -96,9 +96,11 @@ export function createPeakMeter(expectedSamples: number, points = WAVEFORM_POINT
     push(chunk: Buffer) {
       const data = carry ? Buffer.concat([carry, chunk]) : chunk;
       const whole = data.length - (data.length % 2);
-      for (let at = 0; at < whole; at += 2, index++) {
+      // A copy into an aligned Int16Array (little-endian, as ffmpeg's s16le and every host we run on).
+      const samples = new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + whole));
+      for (let i = 0; i < samples.length; i++, index++) {
         const point = Math.min(points - 1, Math.floor(index / perPoint));
-        const level = Math.abs(data.readInt16LE(at)) / 32768;
+        const level = Math.abs(samples[i]) / 32768;
         if (level > peaks[point]) peaks[point] = level;
       }
       carry = whole < data.length ? data.subarray(whole) : null;
@@ -166,13 +168,14 @@ export function audioProbeJob(options: { db: Kysely<Database>; uploads: UploadSt
       options.logger.info('audio refused', { mediaId, reason: probe.reason });
       return;
     }
-    const { durationMs, codec } = probe.result;
+    const { durationMs, codec, coverStream } = probe.result;
     const tooLong = durationMs > media.max_duration_seconds * 1000;
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('media').set({
         status: tooLong ? 'rejected' : 'probed', reason: tooLong ? 'TOO_LONG' : null, duration_ms: durationMs, audio_codec: codec, updated_at: now,
       }).where('media_id', '=', mediaId).execute();
-      if (!tooLong) await enqueueJob(trx, AUDIO_TRANSCODE_JOB, { mediaId });
+      // The probe's findings travel with the job, so the file is not probed twice.
+      if (!tooLong) await enqueueJob(trx, AUDIO_TRANSCODE_JOB, { mediaId, probe: probe.result });
     });
     options.logger.info('audio probed', { mediaId, durationMs, codec, tooLong });
   };
@@ -188,12 +191,8 @@ export function audioTranscodeJob(options: { db: Kysely<Database>; uploads: Uplo
     await db.updateTable('media').set({ status: 'transcoding', updated_at: new Date() }).where('media_id', '=', mediaId).execute();
     const started = performance.now();
     try {
-      const processed = await options.uploads.withLocalFile(media.upload_id, async (input) => {
-        // Probed again here for the cover's stream: the probe step keeps only what the catalogue needs.
-        const probe = await probeAudio(input);
-        if (!probe.ok) throw new Error(`the file no longer probes as audio: ${probe.reason}`);
-        return processAudio(input, join(options.mediaDir, hlsPath(mediaId)), probe.result);
-      });
+      const probe = payload.probe as AudioProbe;
+      const processed = await options.uploads.withLocalFile(media.upload_id, (input) => processAudio(input, join(options.mediaDir, hlsPath(mediaId)), probe));
       await db.updateTable('media').set({
         status: 'ready', renditions: [...AUDIO_RUNGS], waveform: JSON.stringify(processed.waveform),
         loudness_lufs: processed.loudness?.integratedLufs ?? null, true_peak_db: processed.loudness?.truePeakDb ?? null,
