@@ -126,7 +126,7 @@ export default function AudioUploader({ locale, messages }: { locale: Locale; me
         </section>
       )}
       <form className="card auth-form upload-form" onSubmit={submit} data-audio-form>
-        <h2 className="upload-step-title">{t('upload.detailsTitle')}</h2>
+        <h2 className="upload-step-title">{t('audio.form.details')}</h2>
         <VideoMetaFields locale={locale} t={t} values={meta} onChange={(changes) => setMeta((m) => ({ ...m, ...changes }))} errors={errors} posterUrl={media?.posterUrl ?? null}>
           <label className="field"><span className="field-label">{t('audio.form.artist')}</span>
             <input name="artist" maxLength={AUDIO_ARTIST_MAX} value={artist} onChange={(e) => setArtist(e.target.value)} placeholder={t('audio.form.artistHint')} />
