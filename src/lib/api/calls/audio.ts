@@ -7,3 +7,5 @@ export const countAudioPlay = (audioId: number) => call('POST audio/play', { aud
 export const getPendingAudio = (query: { page: number; pageSize: number }) => call('GET audio/pending', query);
 export const approvePendingAudio = (audioId: number) => call('POST audio/pending/approved', { audioId });
 export const deleteAudio = (audioId: number) => call('DELETE audio/delete', { audioId });
+/** Public tracks matching a keyword, or carrying one tag. */
+export const searchAudio = (query: { keyword: string } | { tagId: number }, paging: { page: number; pageSize: number }) => call('GET audio/search', { ...query, ...paging });
