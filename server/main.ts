@@ -27,7 +27,7 @@ import { startJobWorker } from './jobs/queue.ts';
 import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, probeJob, queueFrameRateBackfill, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
 import { AUDIO_PROBE_JOB, AUDIO_TRANSCODE_JOB, audioProbeJob, audioTranscodeJob } from './media/audio-pipeline.ts';
-import { MAX_AUDIO_DURATION_S } from '../src/lib/api/constants.ts';
+import { MAX_AUDIO_DURATION_S } from '../src/lib/api/contract.ts';
 import { DomainError } from './domain/errors.ts';
 
 /**

@@ -1,7 +1,7 @@
 /** Comments under videos, audio tracks and photo posts, each on its floor, with the votes members give them. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { MediaTarget } from '../../src/lib/api/constants.ts';
+import type { MediaTarget } from '../../src/lib/api/contract.ts';
 import { notSentByBlockedOf } from './block-lists.sql.ts';
 
 export function createCommentsRepository(db: Kysely<Database>) {

@@ -1,7 +1,7 @@
 /** Danmaku: the comments that fly over a video (or an audio track's waveform), each at its time. */
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { MediaTarget } from '../../src/lib/api/constants.ts';
+import type { MediaTarget } from '../../src/lib/api/contract.ts';
 import { notSentByBlockedOf } from './block-lists.sql.ts';
 
 const COLUMNS = ['id', 'time', 'text', 'color', 'font_size', 'mode', 'rainbow', 'created_at'] as const;

@@ -10,8 +10,7 @@ import { checkOwnCover, searchTextOf, viewerKeyOf } from './videos.ts';
 import { hlsPath } from '../media/paths.ts';
 import { AUDIO_FILES } from '../media/audio-pipeline.ts';
 import type { AudioDetail, AudioThumb, audioUploadBody, PendingAudioResponse } from '../../src/lib/api/contract-audio.ts';
-import type { Copyright } from '../../src/lib/api/contract.ts';
-import type { AudioSort } from '../../src/lib/api/constants.ts';
+import type { AudioSort, Copyright } from '../../src/lib/api/contract.ts';
 
 type Commit = z.output<typeof audioUploadBody>;
 export interface AudioList { count: number; tracks: AudioThumb[] }

@@ -6,7 +6,7 @@ import type { CommentVoteResponse, VideoComment } from '../../src/lib/api/contra
 import { textBlocksOf } from './block-lists.ts';
 import { matchBlockRegexes } from './block-regex.ts';
 import { containsKeyword } from '../../src/lib/block-lists/text-blocks.ts';
-import type { MediaTarget, MediaType } from '../../src/lib/api/constants.ts';
+import type { MediaTarget, MediaType } from '../../src/lib/api/contract.ts';
 
 /** Formatting the comment editor produces; nothing else survives, and no attribute at all. */
 const ALLOWED_TAGS = ['b', 'strong', 'i', 'em', 'u', 's', 'del', 'strike', 'br', 'p', 'div'];

@@ -2,10 +2,10 @@ import type { Repositories } from '../repositories/index.ts';
 import type { DanmakuRepository, TimeWindow } from '../repositories/danmaku.repository.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { RateLimitName } from '../../src/lib/api/limits.ts';
-import { DANMAKU_SEGMENT_SECONDS, type Danmaku, type DanmakuListResponse, type danmakuEmitBody } from '../../src/lib/api/contract.ts';
+import { DANMAKU_SEGMENT_SECONDS, type Danmaku, type DanmakuListResponse, type danmakuEmitBody, type MediaTarget } from '../../src/lib/api/contract.ts';
 import type { z } from 'zod';
 import { compressBody, type ContentEncoding } from '../http/content-encoding.ts';
-import type { MediaTarget } from '../../src/lib/api/constants.ts';
+
 
 /** The cache's key prefix of one target's answers. */
 const keyOf = (target: MediaTarget) => `${target.type}:${target.id}:`;

@@ -1,5 +1,5 @@
 import type { Looker } from './catalogue.ts';
-import type { MediaTarget, MediaType } from '../../src/lib/api/constants.ts';
+import type { MediaTarget, MediaType } from '../../src/lib/api/contract.ts';
 
 /** What danmaku, comments and history need to know of their target, as one looker may see it. */
 export interface TargetFacts {

@@ -23,7 +23,7 @@ export interface SiteLocals {
   userVideos(uid: number, request: Request, page: SitePage): Promise<SiteVideoList>;
   /** The audio section: one track as audio?audioId answers it for this request's viewer, the /audio lists, a user's tracks, the sitemap's. */
   audio(audioId: number, request: Request): Promise<import('../../src/lib/api/contract-audio.ts').AudioDetail | null>;
-  audioHome(sort: import('../../src/lib/api/constants.ts').AudioSort, page: SitePage): Promise<SiteAudioList>;
+  audioHome(sort: import('../../src/lib/api/contract.ts').AudioSort, page: SitePage): Promise<SiteAudioList>;
   userAudio(uid: number, request: Request, page: SitePage): Promise<SiteAudioList>;
   sitemapAudio(): Promise<Array<{ audioId: number; updated: Date }>>;
 }
