@@ -6,7 +6,6 @@ import { DANMAKU_SEGMENT_SECONDS, type Danmaku, type DanmakuListResponse, type d
 import type { z } from 'zod';
 import { compressBody, type ContentEncoding } from '../http/content-encoding.ts';
 
-
 /** The cache's key prefix of one target's answers. */
 const keyOf = (target: MediaTarget) => `${target.type}:${target.id}:`;
 
