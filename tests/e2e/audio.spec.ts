@@ -15,7 +15,7 @@ const currentTime = (page: Page) => page.locator('[data-audio]').evaluate((a: HT
 test('upload a track, approve it, play it with the waveform seek and a danmaku at its moment', async ({ page, browser }) => {
   test.setTimeout(180_000);
   const tone = await makeTone(20);
-  await signUpByApi(page, '作曲家');
+  const uploader = await signUpByApi(page, '作曲家');
   await page.goto('/upload');
   await page.locator('[data-upload-audio]').click();
   await waitForIslands(page);
@@ -50,6 +50,13 @@ test('upload a track, approve it, play it with the waveform seek and a danmaku a
   await expect(card).toContainText('E2E 夜曲');
   await expect(card.locator('img')).toHaveAttribute('src', /cover\.jpg$/);
   await shoot(guest, 'audio-list');
+  // The home page's row of tracks, and the uploader's Audio tab.
+  await guest.goto('/');
+  await expect(guest.locator(`[data-list="home-audio"] [data-audio-id="${audioId}"]`)).toBeVisible();
+  await shoot(guest, 'audio-home');
+  await guest.goto(`/user/${uploader.uid}/tracks`);
+  await expect(guest.locator(`[data-list="user-audio"] [data-audio-id="${audioId}"]`)).toBeVisible();
+  await shoot(guest, 'audio-user-tab');
   await guest.close();
 
   await page.goto(`/audio/ka${audioId}`);
