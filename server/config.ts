@@ -40,6 +40,8 @@ export interface ServerConfig {
   /** An S3-compatible bucket for resumable uploads instead of uploadDir (S3_BUCKET turns it on). */
   uploadS3?: S3UploadConfig;
   uploadMaxBytes: number;
+  /** The largest audio file (AUDIO_UPLOAD_MAX_BYTES; 2 GiB: two hours of 16-bit stereo WAV fit). */
+  audioUploadMaxBytes: number;
   whoMayUpload: 'members' | 'staff';
   /** Work media jobs in this process (WORKER=0 leaves them to another process of the same code). */
   runWorker: boolean;
@@ -133,6 +135,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     uploadS3,
     mediaS3: readMediaS3Config(env, uploadS3),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES) || 8 * 1024 ** 3,
+    audioUploadMaxBytes: Number(env.AUDIO_UPLOAD_MAX_BYTES) || 2 * 1024 ** 3,
     whoMayUpload: env.UPLOAD_ROLE === 'staff' ? 'staff' : 'members',
     runWorker: env.WORKER !== '0',
     jobLeaseMs: positiveMs(env.JOB_LEASE_MS, JOB_LEASE_MS),

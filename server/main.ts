@@ -20,12 +20,14 @@ import { createMailer } from './mail/mailer.ts';
 import { loadSecret } from './media/image-service.ts';
 import { createSecretsRepository } from './repositories/secrets.repository.ts';
 import { aliasedCacheControl, createMediaAccess, privateCacheControl } from './media/media-access.ts';
-import { createUploadServer } from './media/uploads.ts';
+import { createUploadServer, MAX_VIDEO_DURATION_S } from './media/uploads.ts';
 import { createUploadStore, scratchFolder } from './media/upload-store.ts';
 import { createMediaStore } from './media/media-store.ts';
 import { startJobWorker } from './jobs/queue.ts';
 import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, probeJob, queueFrameRateBackfill, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
+import { AUDIO_PROBE_JOB, AUDIO_TRANSCODE_JOB, audioProbeJob, audioTranscodeJob } from './media/audio-pipeline.ts';
+import { MAX_AUDIO_DURATION_S } from '../src/lib/api/contract.ts';
 import { DomainError } from './domain/errors.ts';
 import { connectCacheInvalidation } from './events/cache-invalidation.ts';
 import { forgetVideoLocally } from './repositories/videos.repository.ts';
@@ -76,11 +78,17 @@ export async function startServer(env: Record<string, string | undefined> = proc
       [PROBE_JOB]: probeJob({ db: database.db, uploads: uploadStore, logger }),
       [TRANSCODE_JOB]: transcodeJob({ db: database.db, uploads: uploadStore, media, logger }),
       [FRAME_RATE_JOB]: frameRateJob({ db: database.db, media, logger }),
+      [AUDIO_PROBE_JOB]: audioProbeJob({ db: database.db, uploads: uploadStore, logger }),
+      [AUDIO_TRANSCODE_JOB]: audioTranscodeJob({ db: database.db, uploads: uploadStore, media, logger }),
     },
   });
   const uploads = createUploadServer({
     db: database.db, logger, store: uploadStore, path: `${apiPrefix}/video/tus`,
-    maxSizeBytes: config.uploadMaxBytes, whoMayUpload: config.whoMayUpload, corsOrigins: config.corsOrigins,
+    kinds: {
+      video: { permission: 'video.upload', maxBytes: config.uploadMaxBytes, maxDurationSeconds: MAX_VIDEO_DURATION_S, probeJob: PROBE_JOB },
+      audio: { permission: 'audio.upload', maxBytes: config.audioUploadMaxBytes, maxDurationSeconds: MAX_AUDIO_DURATION_S, probeJob: AUDIO_PROBE_JOB },
+    },
+    whoMayUpload: config.whoMayUpload, corsOrigins: config.corsOrigins,
     onMediaQueued: () => worker?.poke(),
   });
   // Abandoned uploads are removed after their expiry: now, then every hour.
@@ -144,6 +152,16 @@ export async function startServer(env: Record<string, string | undefined> = proc
       const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
       return catalogue.byUploader(uid, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null, page);
     },
+    audio: async (audioId, request) => {
+      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
+      return services.audio.track(audioId, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null);
+    },
+    audioHome: (sort, page) => services.audio.home(sort, page),
+    userAudio: async (uid, request, page) => {
+      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
+      return services.audio.byUploader(uid, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null, page);
+    },
+    sitemapAudio: async () => (await services.audio.sitemap(config.sitemapVideosPerFile)).map((r) => ({ audioId: r.audio_id, updated: new Date(r.created_at) })),
   };
   const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger) : null;
 

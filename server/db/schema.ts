@@ -90,12 +90,16 @@ export interface TagsTable { tag_id: Generated<number>; created_by: number | nul
 export interface TagNamesTable { tag_id: number; lang: string; name: string; name_lower: string; is_default: Generated<boolean>; is_original: Generated<boolean> }
 export interface VideoTagsTable { video_id: number; tag_id: number; position: number }
 export interface VideoViewsTable { video_id: number; viewer_key: string; hour: Date }
+/** What danmaku, comments and history are on: `video_id` holds the id of a target of this type. */
+export type MediaTargetType = 'video' | 'audio' | 'photo';
+/** What an upload is (and the media item it becomes). */
+export type UploadKind = MediaTargetType;
 export interface DanmakuTable {
-  id: Generated<number>; video_id: number; uid: number; time: number; text: string; color: string;
+  id: Generated<number>; video_id: number; target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>; uid: number; time: number; text: string; color: string;
   font_size: 'small' | 'medium' | 'large'; mode: 'rtl' | 'ltr' | 'top' | 'bottom'; rainbow: Generated<boolean>; created_at: CreatedAt;
 }
 export interface CommentsTable {
-  id: Generated<number>; video_id: number; floor: number; uid: number; text: string;
+  id: Generated<number>; video_id: number; target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>; floor: number; uid: number; text: string;
   upvote_count: Generated<number>; downvote_count: Generated<number>; created_at: CreatedAt; deleted_at: Date | null; deleted_by: number | null;
 }
 export interface CommentVotesTable { comment_id: number; uid: number; vote: -1 | 1 }
@@ -117,7 +121,9 @@ export interface CollectionsTable {
   updated_at: Generated<Date>;
 }
 export interface CollectionVideosTable { collection_id: number; video_id: number; position: number; added_at: CreatedAt }
-export interface WatchHistoryTable { uid: number; video_id: number; anchor: Generated<number>; updated_at: Generated<Date> }
+/** Comment floor counters of non-video targets (videos keep theirs on the video row). */
+export interface CommentFloorsTable { target_type: MediaTargetType; target_id: number; floor: number }
+export interface WatchHistoryTable { uid: number; video_id: number; target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>; anchor: Generated<number>; updated_at: Generated<Date> }
 
 export interface TotpAuthenticatorsTable {
   uid: number;
@@ -152,6 +158,7 @@ export interface UploadsTable {
   file_name: string;
   size: number;
   max_duration_seconds: number;
+  kind: ColumnType<UploadKind, UploadKind | undefined, never>;
   created_at: CreatedAt;
   expires_at: Date;
   finished_at: Date | null;
@@ -164,6 +171,7 @@ export interface MediaTable {
   media_id: string;
   upload_id: string;
   uid: number;
+  kind: ColumnType<UploadKind, UploadKind | undefined, never>;
   status: ColumnType<MediaStatus, MediaStatus | undefined, MediaStatus>;
   /** Why a file was refused: NOT_A_VIDEO, TOO_LONG, CORRUPT. */
   reason: string | null;
@@ -178,7 +186,37 @@ export interface MediaTable {
   updated_at: Generated<Date>;
   renditions: ColumnType<number[], number[] | undefined, number[]>;
   storyboard: ColumnType<StoryboardInfo | null, string | undefined, string>;
+  /** Audio: ~1000 peak levels (0..1), integrated loudness (LUFS), true peak (dBTP), the extracted cover's file name. */
+  waveform: ColumnType<number[] | null, string | undefined, string>;
+  loudness_lufs: number | null;
+  true_peak_db: number | null;
+  cover_file: string | null;
 }
+
+export interface AudioTracksTable {
+  audio_id: Generated<number>;
+  uploader_uid: number;
+  media_id: string;
+  title: string;
+  artist: Generated<string>;
+  description: Generated<string>;
+  category: Generated<string>;
+  copyright: Generated<string>;
+  original_author: string | null;
+  original_link: string | null;
+  cover: string | null;
+  duration_ms: number;
+  play_count: Generated<number>;
+  search_text: Generated<string>;
+  status: Generated<'pending' | 'approved' | 'deleted'>;
+  reviewed_by: number | null;
+  reviewed_at: Date | null;
+  deleted_by: number | null;
+  deleted_at: Date | null;
+  created_at: CreatedAt;
+}
+export interface AudioTagsTable { audio_id: number; tag_id: number; position: number }
+export interface AudioPlaysTable { audio_id: number; listener_key: string; hour: Date }
 
 export interface StoryboardInfo { file: string; intervalSeconds: number; columns: number; rows: number; tileWidth: number; tileHeight: number; count: number }
 
@@ -221,6 +259,10 @@ export interface Database {
   comments: CommentsTable;
   comment_votes: CommentVotesTable;
   watch_history: WatchHistoryTable;
+  comment_floors: CommentFloorsTable;
+  audio_tracks: AudioTracksTable;
+  audio_tags: AudioTagsTable;
+  audio_plays: AudioPlaysTable;
   block_entries: BlockEntriesTable;
   follows: FollowsTable;
   collections: CollectionsTable;

@@ -32,10 +32,12 @@ export function binaryPath(name: 'ffmpeg' | 'ffprobe'): string {
 
 /**
  * Runs a binary with an argument array (never a shell), collecting its output. `signal` kills it
- * (the answer is then a rejection with the signal's reason); `onSpawn` learns its pid.
+ * (the answer is then a rejection with the signal's reason); `onSpawn` learns its pid; with
+ * `onStdout`, standard output goes to it as it comes (binary data, e.g. PCM samples) and is not collected.
  */
 export function run(
-  binary: string, args: string[], timeoutMs = 120_000, options: { signal?: AbortSignal; onSpawn?: (pid: number) => void } = {},
+  binary: string, args: string[], timeoutMs = 120_000,
+  options: { signal?: AbortSignal; onSpawn?: (pid: number) => void; onStdout?: (chunk: Buffer) => void } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const { signal } = options;
@@ -46,7 +48,7 @@ export function run(
     signal?.addEventListener('abort', kill, { once: true });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c));
+    child.stdout.on('data', options.onStdout ?? ((c: Buffer) => (stdout += c)));
     child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c).slice(-20_000)));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', (error) => {

@@ -20,8 +20,9 @@ const STATE_MS = 1000;
 const STATES_KEPT = 10_000;
 
 /**
- * The rule for a media item's HLS files (renditions, poster, storyboard), which anyone can
- * name since the poster URL shows the path: public while its video is approved; its uploader
+ * The rule for a media item's HLS files (renditions, poster, storyboard; a track's streams and
+ * cover), which anyone can name since the poster URL shows the path: public while its video
+ * (or audio track) is approved; its uploader
  * and staff only while it is not yet in a video or its video is pending (the uploader's cover
  * preview, the review queue and the pending video's page); nobody once its video is deleted.
  * Everything else under the media folder (avatars, covers) stays public.
@@ -40,7 +41,8 @@ export function createMediaAccess(db: Kysely<Database>) {
     const row = db.selectFrom('media as m')
       .leftJoin('video_parts as p', 'p.media_id', 'm.media_id')
       .leftJoin('videos as v', 'v.video_id', 'p.video_id')
-      .select(['m.uid', 'v.status'])
+      .leftJoin('audio_tracks as a', 'a.media_id', 'm.media_id')
+      .select((eb) => ['m.uid', eb.fn.coalesce('v.status', 'a.status').as('status')])
       .where('m.media_id', '=', mediaId)
       .executeTakeFirst();
     states.set(mediaId, { at: now, row });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database, UploadKind } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { probeFrameRate, probeVideo } from './ffmpeg.ts';
 import { enqueueJob, type JobHandler } from '../jobs/queue.ts';
@@ -12,11 +12,11 @@ import type { UploadStore } from './upload-store.ts';
 import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB } from './paths.ts';
 export { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB };
 
-/** A finished upload becomes a media item, and its probe is queued in the same database. */
-export async function registerUploadedMedia(db: Kysely<Database>, input: { mediaId: string; uploadId: string; uid: number }): Promise<void> {
+/** A finished upload becomes a media item of its kind, and its kind's probe is queued in the same database. */
+export async function registerUploadedMedia(db: Kysely<Database>, input: { mediaId: string; uploadId: string; uid: number; kind: UploadKind; probeJob: string }): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('media').values({ media_id: input.mediaId, upload_id: input.uploadId, uid: input.uid }).execute();
-    await enqueueJob(trx, PROBE_JOB, { mediaId: input.mediaId });
+    await trx.insertInto('media').values({ media_id: input.mediaId, upload_id: input.uploadId, uid: input.uid, kind: input.kind }).execute();
+    await enqueueJob(trx, input.probeJob, { mediaId: input.mediaId });
   });
 }
 

@@ -23,3 +23,10 @@ export function usersBlockedBy(viewerUid: number): RawBuilder<unknown> {
 export function notSentByBlockedOf(column: string, viewerUid: number): RawBuilder<SqlBool> {
   return sql<SqlBool>`${sql.ref(column)} NOT IN ${usersBlockedBy(viewerUid)}`;
 }
+
+/** SQL over `audio_tracks as a`: the same condition for tracks (uploader not blocked or hidden, no blocked tag). */
+export function audioVisibleToViewer(viewerUid: number): RawBuilder<SqlBool> {
+  return sql<SqlBool>`NOT EXISTS (SELECT 1 FROM block_entries be WHERE be.uid = ${viewerUid} AND (
+    (be.type IN ('block', 'hide') AND be.target_uid = a.uploader_uid)
+    OR (be.type = 'tag' AND be.tag_id IN (SELECT t.tag_id FROM audio_tags t WHERE t.audio_id = a.audio_id))))`;
+}

@@ -23,6 +23,7 @@ import { createBlockListsRepository } from './block-lists.repository.ts';
 import { createSecretsRepository } from './secrets.repository.ts';
 import { createFollowsRepository } from './follows.repository.ts';
 import { createCollectionsRepository } from './collections.repository.ts';
+import { createAudioRepository } from './audio.repository.ts';
 
 function repositoriesOver(db: Kysely<Database>) {
   return {
@@ -51,6 +52,8 @@ function repositoriesOver(db: Kysely<Database>) {
     follows: createFollowsRepository(db),
     // ---- collections: members' lists of videos ----
     collections: createCollectionsRepository(db),
+    // ---- audio: tracks, their tags and plays ----
+    audio: createAudioRepository(db),
   };
 }
 

@@ -17,6 +17,8 @@ import { createHistoryService } from './history.ts';
 import { createMediaService } from './media.ts';
 import { createFollowService } from './follows.ts';
 import { createCollectionService } from './collections.ts';
+import { createMediaTargets } from './media-targets.ts';
+import { createAudioService } from './audio.ts';
 import * as accounts from './accounts.ts';
 import * as invitations from './invitations.ts';
 import * as profiles from './profiles.ts';
@@ -71,8 +73,16 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
   const repositories = createRepositories(db);
   const rateLimits = createRateLimitService(repositories);
   const live = createLiveDanmaku(repositories, bus, { ...liveOptions, logger });
+  const catalogue = createCatalogue(repositories);
+  const audio = createAudioService(repositories, { media });
   return {
-    catalogue: createCatalogue(repositories),
+    catalogue,
+    audio,
+    /** What danmaku, comments and history can be on: each section's lookup of its own items. */
+    targets: createMediaTargets({
+      video: (id, looker) => catalogue.visibleVideo(id, looker),
+      audio: (id, looker) => audio.visibleTrack(id, looker),
+    }),
     videos: createVideoService(repositories, { media }),
     media: createMediaService(repositories),
     jobs: createJobsService(repositories),

@@ -219,7 +219,7 @@ export function createLiveDanmaku(repositories: Pick<Repositories, 'danmaku' | '
     room = created;
     rooms.set(videoId, room);
     // What "newest" means for a catch-up after a lost bus connection.
-    repositories.danmaku.countAndNewest(videoId, undefined)
+    repositories.danmaku.countAndNewest({ type: 'video', id: videoId }, undefined)
       .then(({ newest }) => { created.newestId = Math.max(created.newestId, newest ?? 0); })
       .catch((error) => logger?.warn('live danmaku: reading the newest id failed', { err: error, videoId }));
     void created.subscription.then(() => publish(videoId, { k: 'census', process: processId }), () => {});

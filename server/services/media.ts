@@ -17,7 +17,8 @@ export function createMediaService(repositories: Pick<Repositories, 'media'>) {
           mediaId, status: media.status, reason: media.reason as MediaStatusResponse['reason'],
           duration: media.duration_ms, width: media.width, height: media.height, renditions: media.renditions,
           manifestUrl: published ? `/media/${hlsPath(mediaId)}/master.m3u8` : null,
-          posterUrl: published ? `/media/${hlsPath(mediaId)}/poster.jpg` : null,
+          // A track's picture is its embedded cover, when it has one.
+          posterUrl: !published ? null : media.kind !== 'audio' ? `/media/${hlsPath(mediaId)}/poster.jpg` : media.cover_file ? `/media/${hlsPath(mediaId)}/${media.cover_file}` : null,
         },
       };
     },

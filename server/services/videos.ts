@@ -12,6 +12,16 @@ type Update = z.output<typeof videoUpdateBody>;
 /** Covers come from our image service only, and only the committer's own. */
 const coverPattern = (uid: number) => new RegExp(`^/media/images/covers/${uid}-[\\w-]+\\.webp$`);
 
+/** Checks that a cover is one this member uploaded through our image service, and that it is still there. */
+export async function checkOwnCover(media: MediaStore, uid: number, image: string): Promise<void> {
+  const ours = coverPattern(uid).test(image) && (await media.exists(image.slice('/media/'.length)));
+  if (!ours) throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'image', message: 'is not a cover uploaded through video/cover/preUpload' }] });
+}
+
+/** Who counts once per hour for views and plays: a member, or a guest's network (hashed). */
+export const viewerKeyOf = (viewer: { uid: number } | null, guestAddress: string) =>
+  viewer ? `u:${viewer.uid}` : `g:${createHash('sha256').update(addressNetwork(guestAddress)).digest('base64url').slice(0, 22)}`;
+
 /** What keyword search matches: the title on the first line, the description after it. */
 export const searchTextOf = (title: string, description: string) => `${normalizeForSearch(title)}\n${normalizeForSearch(description)}`;
 
@@ -20,10 +30,7 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
   const { videos } = repositories;
 
   /** A cover must be one this member uploaded through our image service, and still be there. */
-  async function checkCover(uid: number, image: string): Promise<void> {
-    const ours = coverPattern(uid).test(image) && (await options.media.exists(image.slice('/media/'.length)));
-    if (!ours) throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'image', message: 'is not a cover uploaded through video/cover/preUpload' }] });
-  }
+  const checkCover = (uid: number, image: string) => checkOwnCover(options.media, uid, image);
 
   /** The tags without repeats, each of which must exist. */
   async function checkTags(tagList: readonly number[]): Promise<number[]> {
@@ -47,6 +54,7 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
         const item = byId.get(mediaId);
         if (!item) throw new DomainError('NOT_FOUND', { issues: [{ path: `videoPart.${index}.mediaId`, message: 'no such upload' }] });
         if (item.uid !== uid) throw new DomainError('FORBIDDEN');
+        if (item.kind !== 'video') throw new DomainError('VALIDATION_FAILED', { issues: [{ path: `videoPart.${index}.mediaId`, message: `is an ${item.kind} upload, not a video` }] });
         if (item.status === 'rejected' || item.status === 'failed') throw new DomainError('MEDIA_REJECTED', { extra: { mediaId, reason: item.reason ?? 'CORRUPT' } });
         if (item.status === 'uploaded' || item.duration_ms === null) throw new DomainError('MEDIA_NOT_READY', { extra: { mediaId } });
       }
@@ -131,7 +139,7 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
      * between them; members count each. Only approved videos are counted.
      */
     async watch(videoId: number, viewer: { uid: number } | null, guestAddress: string): Promise<{ counted: boolean; watchedCount: number }> {
-      const viewerKey = viewer ? `u:${viewer.uid}` : `g:${createHash('sha256').update(addressNetwork(guestAddress)).digest('base64url').slice(0, 22)}`;
+      const viewerKey = viewerKeyOf(viewer, guestAddress);
       return repositories.transaction(async ({ videos: inTransaction }) => {
         const watchedCount = await inTransaction.approvedWatchedCount(videoId);
         if (watchedCount === undefined) throw new DomainError('NOT_FOUND');

@@ -21,6 +21,12 @@ export interface SiteLocals {
   categoryVideos(category: import('../../src/lib/api/contract.ts').VideoCategory, page: SitePage): Promise<SiteVideoList>;
   /** The uploader (by this request's session) also sees their pending videos, marked with status. */
   userVideos(uid: number, request: Request, page: SitePage): Promise<SiteVideoList>;
+  /** The audio section: one track as audio?audioId answers it for this request's viewer, the /audio lists, a user's tracks, the sitemap's. */
+  audio(audioId: number, request: Request): Promise<import('../../src/lib/api/contract-audio.ts').AudioDetail | null>;
+  audioHome(sort: import('../../src/lib/api/contract.ts').AudioSort, page: SitePage): Promise<SiteAudioList>;
+  userAudio(uid: number, request: Request, page: SitePage): Promise<SiteAudioList>;
+  sitemapAudio(): Promise<Array<{ audioId: number; updated: Date }>>;
 }
+export interface SiteAudioList { count: number; tracks: import('../../src/lib/api/contract-audio.ts').AudioThumb[] }
 export interface SitePage { page: number; pageSize: number }
 export interface SiteVideoList { videosCount: number; videos: import('../../src/lib/api/contract.ts').VideoThumb[] }

@@ -101,3 +101,55 @@ export async function insertVideo(server: TestServer, cookie: string, durationMs
   await server.db.insertInto('video_parts').values({ video_id, part_index: 0, media_id: mediaId }).execute();
   return video_id;
 }
+
+/**
+ * A real audio file made with ffmpeg: a sine tone (440 Hz) in `format` (flac, mp3, m4a, wav,
+ * ogg, opus), with an embedded cover picture when `cover` is set (as music files carry one).
+ */
+export async function makeAudio(seconds: number, name: string, options: { cover?: boolean } = {}): Promise<Uint8Array<ArrayBuffer>> {
+  const file = join(fixtures, name);
+  const picture = join(fixtures, `${name}.cover.png`);
+  if (options.cover) {
+    const drawn = await run(binaryPath('ffmpeg'), ['-y', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=300x300:duration=1', '-frames:v', '1', picture]);
+    if (drawn.code !== 0) throw new Error(drawn.stderr);
+  }
+  const codec: Record<string, string[]> = {
+    flac: ['-c:a', 'flac'], mp3: ['-c:a', 'libmp3lame', '-b:a', '128k'], m4a: ['-c:a', 'aac'], wav: ['-c:a', 'pcm_s16le'],
+    ogg: ['-c:a', 'libvorbis'], opus: ['-c:a', 'libopus'],
+  };
+  const format = name.split('.').pop()!;
+  const result = await run(binaryPath('ffmpeg'), [
+    '-y', '-v', 'error', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
+    ...(options.cover ? ['-i', picture, '-map', '0:a', '-map', '1:v', '-c:v', format === 'mp3' ? 'mjpeg' : 'png', '-disposition:v', 'attached_pic'] : []),
+    ...(format === 'mp3' ? ['-id3v2_version', '3'] : []),
+    ...codec[format], file,
+  ]);
+  if (result.code !== 0) throw new Error(result.stderr);
+  return new Uint8Array(await readFile(file));
+}
+
+/** Uploads an audio file through tus (kind=audio) in one piece; answers the media id. */
+export async function uploadAudio(server: TestServer, cookie: string, bytes: Uint8Array<ArrayBuffer>, name = 'track.flac', maxDurationSeconds?: number): Promise<string> {
+  const created = await tusCreate(server, cookie, bytes.length, tusMetadata({ name, kind: 'audio', ...(maxDurationSeconds ? { maxDurationSeconds: String(maxDurationSeconds) } : {}) }));
+  expect(created.status).toBe(201);
+  const done = await tusPatch(server, created.headers.get('location')!, cookie, 0, bytes);
+  expect(done.status).toBe(204);
+  return done.headers.get('stream-media-id')!;
+}
+
+/** An approved (or pending) audio track of `durationMs`, written straight to the database. */
+export async function insertAudio(server: TestServer, cookie: string, durationMs: number, status: 'approved' | 'pending' = 'approved') {
+  const uid = Number(/uid=(\d+)/.exec(cookie)![1]);
+  const uploadId = randomBytes(16).toString('hex');
+  const mediaId = randomBytes(12).toString('hex');
+  await server.db.insertInto('uploads').values({ id: uploadId, uid, file_name: 'a.flac', size: 1, max_duration_seconds: 7200, kind: 'audio', expires_at: new Date(), media_id: mediaId }).execute();
+  await server.db.insertInto('media').values({
+    media_id: mediaId, upload_id: uploadId, uid, kind: 'audio', status: 'ready', duration_ms: durationMs, renditions: [64, 128],
+    waveform: JSON.stringify(Array.from({ length: 1000 }, (_, i) => Math.abs(Math.sin(i / 40)))), loudness_lufs: -16, true_peak_db: -1.5,
+  }).execute();
+  const { audio_id } = await server.db.insertInto('audio_tracks').values({
+    uploader_uid: uid, media_id: mediaId, title: `曲 ${mediaId.slice(0, 4)}`, status, duration_ms: durationMs, category: 'music', copyright: 'original',
+    original_author: null, original_link: null, cover: null, search_text: 'x',
+  }).returning('audio_id').executeTakeFirstOrThrow();
+  return audio_id;
+}

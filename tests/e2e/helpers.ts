@@ -3,7 +3,7 @@
  * never through the product's own translation code), the locale table as the spec states it,
  * and small page utilities.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { expect, request as playwrightRequest, type APIRequestContext, type Page, type Response } from '@playwright/test';
@@ -226,4 +226,43 @@ export async function shoot(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize(size);
+}
+
+/** A real audio file: a sine tone as FLAC with an embedded cover (the server's own ffmpeg). */
+export async function makeTone(seconds = 20, file = join(E2E, `tone-${seconds}.flac`)): Promise<string> {
+  if (existsSync(file)) return file;
+  const { binaryPath, run } = await import('../../server/media/ffmpeg.ts');
+  const cover = `${file}.png`;
+  const drawn = await run(binaryPath('ffmpeg'), ['-y', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=400x400:duration=1', '-frames:v', '1', cover]);
+  if (drawn.code !== 0) throw new Error(drawn.stderr);
+  const made = await run(binaryPath('ffmpeg'), [
+    '-y', '-v', 'error', '-f', 'lavfi', '-i', `sine=frequency=330:beep_factor=4:duration=${seconds}`, '-i', cover,
+    '-map', '0:a', '-map', '1:v', '-c:v', 'png', '-disposition:v', 'attached_pic', '-c:a', 'flac', file,
+  ]);
+  if (made.code !== 0) throw new Error(made.stderr);
+  return file;
+}
+
+/**
+ * An audio track published as a member would: the tone through tus (kind=audio), processed by
+ * the real audio pipeline, committed, and (unless `approve: false`) approved by the administrator.
+ */
+export async function publishAudioByApi(page: Page, fields: { title: string; artist?: string; seconds?: number; approve?: boolean }): Promise<{ audioId: number; mediaId: string }> {
+  const base = E2E_BASE_URL;
+  const bytes = readFileSync(await makeTone(fields.seconds ?? 20));
+  const tus = { 'Tus-Resumable': '1.0.0' };
+  const created = await page.request.post(`${base}/api/video/tus`, { headers: { ...tus, 'Upload-Length': String(bytes.length), 'Upload-Metadata': `name ${btoa('tone.flac')},kind ${btoa('audio')}` } });
+  if (created.status() !== 201) throw new Error(`tus create answered ${created.status()}: ${await created.text()}`);
+  const done = await page.request.patch(new URL(created.headers().location, base).toString(), {
+    headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, data: bytes,
+  });
+  const mediaId = done.headers()['stream-media-id'];
+  if (!mediaId) throw new Error(`the last byte answered ${done.status()} without a media id`);
+  await expect.poll(async () => (await (await page.request.get(`${base}/api/video/media/status?mediaId=${mediaId}`)).json()).status,
+    { timeout: 90_000, intervals: [300] }).toBe('ready');
+  const { audioId } = await ok(await page.request.post(`${base}/api/audio/upload`, {
+    data: { mediaId, title: fields.title, artist: fields.artist ?? '', copyright: 'original', ensureOriginal: true },
+  }));
+  if (fields.approve !== false) await ok(await (await adminRequest()).post('/api/audio/pending/approved', { data: { audioId } }));
+  return { audioId, mediaId };
 }

@@ -19,11 +19,13 @@ const reference = flatten(CATALOGS.en);
  */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
   fr: ['profile.avatar', 'nav.audio', 'page.audio', 'nav.photo', 'page.photo', 'nav.collections', 'page.collections', 'page.userCollections', 'settings.groups.admin', 'topbar.searchSubmit',
-    'player.pause', 'player.volume', 'video.categories.anime', 'video.categories.otomad'],
+    'player.pause', 'player.volume', 'video.categories.anime', 'video.categories.otomad',
+    'audio.userTab', 'audio.kindAudio', 'audio.player.pause', 'audio.player.volume'],
   id: ['nav.audio', 'page.audio', 'dev.breakpoints.tablet', 'page.video', 'dashboard.role.root', 'dashboard.role.administrator',
     'roles.names.root', 'roles.names.administrator', 'myVideos.danmaku',
-    'player.volume', 'video.categories.anime', 'video.categories.otomad'],
-  vi: ['page.video', 'video.categories.otomad'],
+    'player.volume', 'video.categories.anime', 'video.categories.otomad',
+    'audio.userTab', 'audio.kindVideo', 'audio.kindAudio', 'audio.player.volume'],
+  vi: ['page.video', 'video.categories.otomad', 'audio.kindVideo'],
 };
 const BRAND_AND_NAMES = new Set(['site.name', 'dev.pages.test-lottie', 'dashboard.uid']);
 

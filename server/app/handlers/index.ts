@@ -8,6 +8,7 @@ import { adminHandlers } from './admin.ts';
 import { videoHandlers } from './video.ts';
 import { feedHandlers } from './feed.ts';
 import { collectionHandlers } from './collection.ts';
+import { audioHandlers } from './audio.ts';
 
 /** One handler per entry of the route table (the type refuses a missing or an extra one). */
 export const allHandlers: AllHandlers = {
@@ -20,4 +21,5 @@ export const allHandlers: AllHandlers = {
   ...videoHandlers,
   ...feedHandlers,
   ...collectionHandlers,
+  ...audioHandlers,
 };

@@ -15,6 +15,8 @@ import * as m0013 from './0013_frame_rate.ts';
 import * as m0014 from './0014_follows.ts';
 import * as m0015 from './0015_collections.ts';
 import * as m0017 from './0017_job_leases.ts';
+import * as m0019 from './0019_media_kinds.ts';
+import * as m0020 from './0020_audio.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -34,4 +36,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014_follows': m0014,
   '0015_collections': m0015,
   '0017_job_leases': m0017,
+  '0019_media_kinds': m0019,
+  '0020_audio': m0020,
 };

@@ -4,6 +4,7 @@ import type { Tag, VideoThumb } from '../../lib/api/contract.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { tagDisplayName } from '../../lib/tags/tag-name.ts';
+import TrackResults from '../audio/TrackResults.tsx';
 import { DEFAULT_PAGE_SIZE, pagingFrom } from '../../lib/catalogue/format.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { Pager, VideoCard, VideoGrid } from '../../components/VideoList.tsx';
@@ -125,6 +126,10 @@ export default function SearchPage({ locale, messages }: { locale: Locale; messa
           <button type="button" className="button secondary" onClick={() => setAttempt((n) => n + 1)}>{t('catalogue.retry')}</button>
         </div>
       ) : results.state === 'done' ? (
+        <>
+        {query!.page === 1 && (query!.keyword || query!.tagIds.length === 1) && (
+          <TrackResults locale={locale} t={t} query={query!.keyword ? { keyword: query!.keyword } : { tagId: query!.tagIds[0] }} />
+        )}
         <section data-list="search" aria-live="polite">
           <div className="list-heading">
             <h2>{query!.keyword ? t('catalogue.search.resultsFor', { keyword: query!.keyword }) : t('catalogue.search.resultsForTags')}</h2>
@@ -136,6 +141,7 @@ export default function SearchPage({ locale, messages }: { locale: Locale; messa
           <Pager t={t} total={results.videosCount} page={query!.page} pageSize={query!.pageSize}
             href={query!.pageSize === DEFAULT_PAGE_SIZE ? pageAddress : `${pageAddress}&pageSize=${query!.pageSize}`} />
         </section>
+        </>
       ) : <p className="card list-empty" aria-busy="true">{t('catalogue.search.loading')}</p>}
     </div>
   );

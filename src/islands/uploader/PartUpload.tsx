@@ -4,9 +4,7 @@ import { getMediaStatus } from '../../lib/api/index.ts';
 import type { MediaStatusResponse } from '../../lib/api/contract.ts';
 import { VIDEO_TITLE_MAX } from '../../lib/api/constants.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
-import { publicConfig } from '../../lib/public-config.ts';
-import { buildUrl } from '../../lib/api/http.ts';
-import { startTusUpload, MAX_VIDEO_DURATION_SECONDS, type TusUploadHandle, type UploadProgressView } from '../../lib/upload/tus-upload.ts';
+import { startTusUpload, tusEndpoint, MAX_VIDEO_DURATION_SECONDS, type TusUploadHandle, type UploadProgressView } from '../../lib/upload/tus-upload.ts';
 import { readMediaFacts, refusalOf, type LocalRefusal } from '../../lib/upload/media-info.ts';
 import UploadProgress from './UploadProgress.tsx';
 
@@ -20,7 +18,6 @@ export interface PartEntry { key: number; file: File; title: string; /** The bro
 /** What became of a part's file so far. */
 export interface PartProgress { mediaId: string | null; status: MediaStatusResponse['status'] | null; posterUrl: string | null; refused: boolean }
 
-const endpoint = () => buildUrl(publicConfig.apiBase.endsWith('/') ? publicConfig.apiBase : `${publicConfig.apiBase}/`, 'video/tus');
 
 /**
  * One part of the upload: the browser's check (mediainfo.js), then its own resumable upload
@@ -52,7 +49,7 @@ export default function PartUpload({ locale, t, entry, index, count, onTitle, on
         if (stopped) return;
         if (refusal) return setLocalRefusal(refusal);
       }
-      const started = await startTusUpload(entry.file, t('upload.fileNotFound'), { endpoint: endpoint(), locale, onChange: (v) => !stopped && setView(v) });
+      const started = await startTusUpload(entry.file, t('upload.fileNotFound'), { endpoint: tusEndpoint(), locale, onChange: (v) => !stopped && setView(v) });
       if (stopped) return started?.pause();
       handle.current = started;
       if (started) setView(started.view());

@@ -1,10 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { commitVideo } from '../../lib/api/index.ts';
-import { COPYRIGHTS, VIDEO_TITLE_MAX, type Copyright } from '../../lib/api/constants.ts';
+import { VIDEO_TITLE_MAX } from '../../lib/api/constants.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { VideoUploadBody } from '../../lib/api/contract.ts';
-import VideoMetaFields, { fieldErrorsOf, type FieldErrors, type MetaField, type MetaValues } from './VideoMetaFields.tsx';
+import VideoMetaFields, { fieldErrorsOf, type FieldErrors, type MetaValues } from './VideoMetaFields.tsx';
+import CopyrightFields, { NO_RIGHTS_GIVEN, type Rights } from './CopyrightFields.tsx';
 
 type CommitPart = VideoUploadBody['videoPart'][number];
 
@@ -25,17 +26,14 @@ export default function VideoForm({ locale, t, parts, checked, blocked, posterUr
   const [meta, setMeta] = useState<MetaValues>(() => ({
     title: fileName.replace(/\.[^.]+$/, '').slice(0, VIDEO_TITLE_MAX), description: '', category: '', tags: [], cover: null,
   }));
-  const [copyright, setCopyright] = useState<Copyright>('original');
-  const [ensureOriginal, setEnsureOriginal] = useState(false);
-  const [originalAuthor, setOriginalAuthor] = useState('');
-  const [originalLink, setOriginalLink] = useState('');
+  const [rights, setRights] = useState<Rights>(NO_RIGHTS_GIVEN);
+  const { copyright, ensureOriginal, originalAuthor, originalLink } = rights;
   const [pushToFeed, setPushToFeed] = useState(true);
   const [busy, setBusy] = useState(false);
   const [waiting, setWaiting] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState('');
 
-  const fieldError = (field: MetaField) => errors[field];
   const { title, description, category, tags, cover } = meta;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -75,35 +73,11 @@ export default function VideoForm({ locale, t, parts, checked, blocked, posterUr
     }
   };
 
-  const invalid = (field: MetaField) => (fieldError(field) ? { 'aria-invalid': true as const } : {});
-  const hint = (field: MetaField) => fieldError(field) && <span className="auth-error" role="alert" data-field-error={field}>{fieldError(field)}</span>;
-
   return (
     <form className="card auth-form upload-form" onSubmit={submit} data-upload-form>
       <h2 className="upload-step-title">{t('upload.detailsTitle')}</h2>
       <VideoMetaFields locale={locale} t={t} values={meta} onChange={(changes) => setMeta((m) => ({ ...m, ...changes }))} errors={errors} posterUrl={posterUrl}>
-      <fieldset className="field copyright-field">
-        <legend className="field-label">{t('upload.copyright')}</legend>
-        <div className="choice-row">
-          {COPYRIGHTS.map((c) => (
-            <label key={c} className="check"><input type="radio" name="copyright" value={c} checked={copyright === c} onChange={() => setCopyright(c)} /> {t(`upload.copyrights.${c}`)}</label>
-          ))}
-        </div>
-        {copyright === 'original' && (
-          <label className="check"><input type="checkbox" name="ensureOriginal" required checked={ensureOriginal} onChange={(e) => setEnsureOriginal(e.target.checked)} {...invalid('ensureOriginal')} /> {t('upload.ensureOriginal')}</label>
-        )}
-        {copyright !== 'original' && (
-          <div className="field-row">
-            <label className="field"><span className="field-label">{t('upload.originalAuthor')}</span>
-              <input name="originalAuthor" required={copyright === 'repost'} maxLength={100} value={originalAuthor} onChange={(e) => setOriginalAuthor(e.target.value)} {...invalid('originalAuthor')} />
-              {hint('originalAuthor')}</label>
-            <label className="field"><span className="field-label">{t('upload.originalLink')}</span>
-              <input name="originalLink" type="url" required={copyright === 'repost'} placeholder="https://" maxLength={500} value={originalLink} onChange={(e) => setOriginalLink(e.target.value)} {...invalid('originalLink')} />
-              {hint('originalLink')}</label>
-          </div>
-        )}
-        {hint('ensureOriginal')}{hint('copyright')}
-      </fieldset>
+      <CopyrightFields t={t} value={rights} onChange={(changes) => setRights((r) => ({ ...r, ...changes }))} errors={errors} />
       </VideoMetaFields>
       <label className="check"><input type="checkbox" name="pushToFeed" checked={pushToFeed} onChange={(e) => setPushToFeed(e.target.checked)} /> {t('upload.pushToFeed')}</label>
       {formError && <p className="auth-error" role="alert" data-form-error>{formError}</p>}

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, MY_VIDEO_STATES, REJECTION_REASONS, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS } from './constants.ts';
 export { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS, type TagLanguage, type VideoCategory, type Copyright, type DanmakuMode, type DanmakuSize } from './constants.ts';
 
+import { MEDIA_TYPES } from './constants.ts';
+export { MEDIA_TYPES, MAX_AUDIO_DURATION_S, AUDIO_ARTIST_MAX, AUDIO_SORTS, type MediaType, type MediaTarget, type AudioSort } from './constants.ts';
 import { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX, COLLECTION_VIDEOS_MAX, COLLECTION_VISIBILITIES } from './constants.ts';
 export { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX, COLLECTION_VIDEOS_MAX, COLLECTIONS_PER_MEMBER, COLLECTION_VISIBILITIES, type CollectionVisibility } from './constants.ts';
 
@@ -154,15 +156,15 @@ export type VideoDetail = z.infer<typeof videoDetailSchema>;
 export const videoResponse = blockFlags.extend({ success: z.boolean(), message: z.string().optional(), video: videoDetailSchema.optional() });
 export type VideoResponse = z.infer<typeof videoResponse>;
 
-const httpUrl = z.string().trim().max(500).url('must be a web address')
+export const httpUrl = z.string().trim().max(500).url('must be a web address')
   .refine((url) => /^https?:\/\//i.test(url), 'must start with http:// or https://');
 /** video/upload (commit). `duration` is never read from the browser: the server fills it from ffprobe. */
 /** The metadata fields a commit and an edit (video/update) share, checked alike. */
-const videoTitle = z.string().trim().min(1, 'must not be empty').max(VIDEO_TITLE_MAX);
-const videoDescription = z.string().trim().max(VIDEO_DESCRIPTION_MAX);
+export const videoTitle = z.string().trim().min(1, 'must not be empty').max(VIDEO_TITLE_MAX);
+export const videoDescription = z.string().trim().max(VIDEO_DESCRIPTION_MAX);
 /** A cover from video/cover/preUpload's image service; none means the poster frame. */
-const videoCover = z.string().max(300).nullish();
-const videoTagIds = z.array(positiveId).max(MAX_TAGS_PER_VIDEO);
+export const videoCover = z.string().max(300).nullish();
+export const videoTagIds = z.array(positiveId).max(MAX_TAGS_PER_VIDEO);
 export const videoUploadBody = z.object({
   title: videoTitle,
   description: videoDescription.default(''),
@@ -219,7 +221,7 @@ export const userVideosQuery = pagedQuery().extend({ uid: positiveId });
 export const searchQuery = pagedQuery().extend({ keyword: z.string().trim().min(1, 'must not be empty').max(100) });
 export const tagSearchVideosBody = pagedQuery().extend({ tagId: z.array(positiveId).min(1).max(10) });
 export const categoryQuery = pagedQuery().extend({ category: z.enum(VIDEO_CATEGORIES) });
-function pagedQuery() {
+export function pagedQuery() {
   return z.object({
     page: z.coerce.number().int().min(1).max(10_000).default(1),
     pageSize: z.coerce.number().int().min(1).max(100).default(30),
@@ -469,7 +471,7 @@ export const mediaStatusResponse = z.object({
   mediaId: z.string(),
   /** uploaded → probed → transcoding → playable (lowest rung out) → ready; or rejected / failed. */
   status: z.enum(['uploaded', 'probed', 'transcoding', 'playable', 'ready', 'rejected', 'failed']),
-  reason: z.enum(['NOT_A_VIDEO', 'TOO_LONG', 'CORRUPT']).nullable(),
+  reason: z.enum(['NOT_A_VIDEO', 'NOT_AUDIO', 'TOO_LONG', 'CORRUPT']).nullable(),
   /** Milliseconds, from ffprobe (never from the browser). */
   duration: z.number().nullable(),
   width: z.number().nullable(),
@@ -481,10 +483,15 @@ export const mediaStatusResponse = z.object({
 });
 export type MediaStatusResponse = z.infer<typeof mediaStatusResponse>;
 
+// ---- Danmaku, comments and history: on a video, an audio track or a photo post ----
+/** What `videoId` names in danmaku, comment and history calls; a video when absent. */
+export const mediaType = z.enum(MEDIA_TYPES).default('video').describe('What the id names: a video (the default), an audio track or a photo post');
+
 // ---- Danmaku ----
 
 export const danmakuEmitBody = z.object({
   videoId: positiveId,
+  mediaType,
   time: z.number().finite().min(0),
   // Counted in characters as people see them (code points), after trimming.
   text: z.string().transform((t) => t.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim())
@@ -503,7 +510,7 @@ export const danmakuSchema = z.object({
 export type Danmaku = z.infer<typeof danmakuSchema>;
 export const danmakuEmitResponse = z.object({ success: z.literal(true), danmaku: danmakuSchema });
 export type DanmakuEmitResponse = z.infer<typeof danmakuEmitResponse>;
-export const danmakuQuery = z.object({ videoId: positiveId, segment: z.coerce.number().int().min(0).max(10_000).optional() });
+export const danmakuQuery = z.object({ videoId: positiveId, mediaType, segment: z.coerce.number().int().min(0).max(10_000).optional() });
 export const danmakuListResponse = z.object({
   success: z.literal(true),
   danmaku: z.array(danmakuSchema),
@@ -525,15 +532,16 @@ export type DanmakuWatchingEvent = z.infer<typeof danmakuWatchingEvent>;
 
 // ---- Comments ----
 export const COMMENT_TEXT_MAX = 20_000;
-export const commentEmitBody = z.object({ videoId: positiveId, text: z.string().min(1).max(COMMENT_TEXT_MAX) });
+export const commentEmitBody = z.object({ videoId: positiveId, mediaType, text: z.string().min(1).max(COMMENT_TEXT_MAX) });
 export const commentListQuery = z.object({
   videoId: positiveId,
+  mediaType,
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(50).default(20),
 });
-export const commentVoteBody = z.object({ videoId: positiveId, id: positiveId });
+export const commentVoteBody = z.object({ videoId: positiveId, mediaType, id: positiveId });
 /** A comment is named "<videoId>.<floor>"; the route must be of the video the body names. */
-export const commentDeleteBody = z.object({ videoId: positiveId, commentRoute: z.string().regex(/^\d{1,15}\.\d{1,9}$/, 'is "<videoId>.<floor>"') })
+export const commentDeleteBody = z.object({ videoId: positiveId, mediaType, commentRoute: z.string().regex(/^\d{1,15}\.\d{1,9}$/, 'is "<videoId>.<floor>"') })
   .refine((body) => Number(body.commentRoute.split('.')[0]) === body.videoId, { path: ['commentRoute'], message: 'belongs to another video' });
 export const videoCommentSchema = z.object({
   id: z.number(),
@@ -567,7 +575,8 @@ export const commentVoteResponse = z.object({ success: z.literal(true), upvoteCo
 export type CommentVoteResponse = z.infer<typeof commentVoteResponse>;
 
 // ---- History ----
-export const historyRecordBody = z.object({ videoId: positiveId, anchor: z.number().finite().min(0).max(24 * 3600) });
+export const historyRecordBody = z.object({ videoId: positiveId, mediaType, anchor: z.number().finite().min(0).max(24 * 3600) });
+export const historyAnchorQuery = z.object({ videoId: positiveId, mediaType });
 export const historyFilterQuery = z.object({ videoTitle: z.string().trim().max(100).optional() });
 export const historyItem = videoThumb.extend({
   category: z.literal('video'),

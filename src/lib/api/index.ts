@@ -5,4 +5,5 @@ export * from './calls/user.ts';
 export * from './calls/interaction.ts';
 export * from './calls/block.ts';
 export * from './calls/feed.ts';
+export * from './calls/audio.ts';
 export { CALL_MESSAGES } from './calls/messages.ts';

@@ -50,6 +50,7 @@ export function watchedFraction(anchorSeconds: number, durationMs: number): numb
 
 export const videoPath = (videoId: number, locale: Locale) => localizePath(`/video/kv${videoId}`, locale);
 export const userPath = (uid: number, locale: Locale) => localizePath(`/user/${uid}`, locale);
+export const audioPath = (audioId: number, locale: Locale) => localizePath(`/audio/ka${audioId}`, locale);
 export const collectionPath = (collectionId: number, locale: Locale) => localizePath(`/collections/${collectionId}`, locale);
 /** A video played from a collection: the collection stays in the address (the page shows its list and what comes next). */
 export const videoInCollectionPath = (videoId: number, collectionId: number, locale: Locale) => `${videoPath(videoId, locale)}?collection=${collectionId}`;

@@ -41,7 +41,7 @@ export interface AttachOptions {
 
 export const canUseMse = () => typeof window !== 'undefined' && ('MediaSource' in window || 'ManagedMediaSource' in window);
 
-export async function attachHls(video: HTMLVideoElement, url: string, options: AttachOptions = {}): Promise<HlsSource> {
+export async function attachHls(video: HTMLMediaElement, url: string, options: AttachOptions = {}): Promise<HlsSource> {
   const nativeHls = video.canPlayType('application/vnd.apple.mpegurl') !== '';
   if (!canUseMse() && nativeHls) {
     video.src = url;

@@ -67,6 +67,10 @@ export const POLICY = {
   'video.mine': { subject: 'signedIn', note: 'list own videos with their status and counts' },
   'video.edit': { subject: 'member', resource: 'ownerOrStaff', note: 'change a video’s title, description, tags, category, cover' },
   'video.review': { subject: 'staff', note: 'review queue, approval' },
+  // Audio tracks (the same rules as videos).
+  'audio.upload': { subject: 'uploader', note: 'resumable audio uploads, covers, committing a track' },
+  'audio.delete': { subject: 'signedIn', resource: 'ownerOrStaff', note: 'delete an audio track' },
+  'audio.review': { subject: 'staff', note: 'audio review queue, approval' },
   // Administration.
   'user.review': { subject: 'staff', note: 'profile review queue, banned users' },
   'user.roles': { subject: 'staff', resource: 'roleChange', note: 'grant and revoke roles' },

@@ -7,6 +7,12 @@
 import type { DetailedError } from 'tus-js-client';
 import { showToast } from '../stores/toast.ts';
 import { addSample, initialUpload, transition, uploadSpeed, type ProgressSample, type UploadEvent, type UploadSnapshot } from './machine.ts';
+import { MAX_AUDIO_DURATION_S } from '../api/constants.ts';
+import { buildUrl } from '../api/http.ts';
+import { publicConfig } from '../public-config.ts';
+
+/** The resumable upload endpoint (every kind of media): the API base + video/tus. */
+export const tusEndpoint = () => buildUrl(publicConfig.apiBase.endsWith('/') ? publicConfig.apiBase : `${publicConfig.apiBase}/`, 'video/tus');
 
 /** SPEC §9. */
 export const UPLOAD_CHUNK_SIZE = 52_428_800;
@@ -29,7 +35,13 @@ export interface TusUploadOptions {
   locale: string;
   onChange: (view: UploadProgressView) => void;
   now?: () => number;
+  /** What is uploaded (tus metadata `kind`): a video unless said; audio may run two hours. */
+  kind?: UploadKind;
 }
+
+export type UploadKind = 'video' | 'audio' | 'photo';
+/** The longest file of each kind the server takes (0: the kind has no duration). */
+const MAX_DURATION_SECONDS: Record<UploadKind, number> = { video: MAX_VIDEO_DURATION_SECONDS, audio: MAX_AUDIO_DURATION_S, photo: 0 };
 
 export interface TusUploadHandle {
   pause: () => void;
@@ -79,7 +91,8 @@ export async function startTusUpload(file: File | null | undefined, fileNotFound
     retryDelays: UPLOAD_RETRY_DELAYS,
     metadata: {
       name: file.name,
-      maxDurationSeconds: String(MAX_VIDEO_DURATION_SECONDS),
+      kind: options.kind ?? 'video',
+      maxDurationSeconds: String(MAX_DURATION_SECONDS[options.kind ?? 'video']),
       expiry: String(now() + UPLOAD_EXPIRY_SECONDS * 1000),
     },
     headers: { 'X-Client-Language': options.locale },

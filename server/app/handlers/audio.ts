@@ -1,0 +1,52 @@
+import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
+import { NotFound } from '../../domain/errors.ts';
+import { listViewer, lookerOf } from './looker.ts';
+
+/** The viewer a public list leaves tracks out for (their block lists); such a list is personal. */
+async function listFor(ctx: HandlerContext): Promise<number | null> {
+  const { viewerUid, personal } = await listViewer(ctx);
+  if (personal) ctx.cache('private');
+  return viewerUid;
+}
+
+/** The audio section (issue 13); a track's danmaku and comments are the video/… calls with mediaType=audio. */
+export const audioHandlers: HandlerSet<'audio'> = {
+  'POST audio/upload': async (body, { services, actor, logger }) => {
+    const audioId = await services.audio.commit(actor.uid, body);
+    logger.info('audio committed', { audioId, by: actor.uid });
+    return { success: true, audioId };
+  },
+  // Pending tracks only for their uploader and staff; the rest get 404.
+  'GET audio': async ({ audioId }, ctx) => {
+    const looker = lookerOf(await ctx.viewer());
+    const audio = await ctx.services.audio.track(audioId, looker);
+    if (!audio) throw new NotFound();
+    if (looker || audio.status !== 'approved') ctx.cache('private');
+    return { success: true, audio, ...(await ctx.services.blockLists.flags(looker?.uid ?? null, audio.uploaderId)) };
+  },
+  'GET audio/home': async ({ sort, ...page }, ctx) => ({ success: true, ...(await ctx.services.audio.home(sort, { ...page, viewerUid: await listFor(ctx) })) }),
+  'GET audio/user': async ({ uid, ...page }, ctx) => {
+    const looker = lookerOf(await ctx.viewer());
+    const { viewerUid, personal } = await listViewer(ctx);
+    const flags = await ctx.services.blockLists.flags(looker?.uid ?? null, uid);
+    if (looker?.uid === uid || personal || flags.isBlockedByOther) ctx.cache('private');
+    return { success: true, ...(await ctx.services.audio.byUploader(uid, looker, { ...page, viewerUid })), ...flags };
+  },
+  'GET audio/search': async ({ keyword, tagId, ...page }, ctx) =>
+    ({ success: true, ...(await ctx.services.audio.search({ keyword, tagId }, { ...page, viewerUid: await listFor(ctx) })) }),
+  'POST audio/play': async ({ audioId }, { services, viewer, ip }) =>
+    ({ success: true, ...(await services.audio.play(audioId, await viewer(), ip)) }),
+  // The uploader or staff (the policy's ownerOrStaff rule, once the track's uploader is known).
+  'DELETE audio/delete': async ({ audioId }, { services, actor, authorize, logger }) => {
+    authorize('audio.delete', { ownerUid: await services.audio.uploaderOf(audioId) });
+    await services.audio.remove(audioId, actor.uid);
+    logger.info('audio deleted', { audioId, by: actor.uid });
+    return { success: true };
+  },
+  'GET audio/pending': async (page, { services }) => ({ success: true, ...(await services.audio.pending(page)) }),
+  'POST audio/pending/approved': async ({ audioId }, { services, actor, logger }) => {
+    await services.audio.approve(audioId, actor.uid);
+    logger.info('audio approved', { audioId, by: actor.uid });
+    return { success: true };
+  },
+};

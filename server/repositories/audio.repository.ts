@@ -1,0 +1,139 @@
+/**
+ * Audio tracks as the audio section reads and writes them: lists, one track with its media
+ * facts, tags, plays, review and deletion. Which tracks someone may see is the service's
+ * decision; it says so here as a filter.
+ */
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { AudioSort } from '../../src/lib/api/contract.ts';
+import { likePattern } from '../services/search-text.ts';
+import { forgetMediaAccess } from '../media/media-states.ts';
+import { audioVisibleToViewer } from './block-lists.sql.ts';
+
+export type AudioStatus = 'pending' | 'approved' | 'deleted';
+
+/** Which tracks a list holds; every condition given must hold. */
+export interface AudioFilter {
+  statuses: readonly AudioStatus[];
+  uploaderUid?: number;
+  tagId?: number;
+  /** Each word in the title, artist, description or a tag name in any language. */
+  words?: readonly string[];
+  /** Leaving out what this member blocked or hid. */
+  hiddenFrom?: number | null;
+}
+export interface PageWindow { page: number; pageSize: number }
+
+const statusIn = (statuses: readonly AudioStatus[]) => sql<SqlBool>`a.status IN (${sql.join(statuses.map((s) => sql.lit(s)))})`;
+
+function whereOf(filter: AudioFilter): RawBuilder<SqlBool> {
+  const conditions = [statusIn(filter.statuses)];
+  if (filter.uploaderUid !== undefined) conditions.push(sql`a.uploader_uid = ${filter.uploaderUid}`);
+  if (filter.tagId !== undefined) conditions.push(sql`EXISTS (SELECT 1 FROM audio_tags t WHERE t.audio_id = a.audio_id AND t.tag_id = ${filter.tagId})`);
+  for (const word of filter.words ?? []) {
+    const pattern = likePattern(word, 'contains');
+    conditions.push(sql`(a.search_text LIKE ${pattern} OR EXISTS (SELECT 1 FROM audio_tags t JOIN tag_names tn ON tn.tag_id = t.tag_id
+      WHERE t.audio_id = a.audio_id AND tn.name_lower LIKE ${pattern}))`);
+  }
+  if (filter.hiddenFrom) conditions.push(audioVisibleToViewer(filter.hiddenFrom));
+  return sql.join(conditions, sql` AND `) as RawBuilder<SqlBool>;
+}
+
+const ORDERS: Record<AudioSort | 'oldest', RawBuilder<unknown>> = {
+  newest: sql`a.created_at DESC, a.audio_id DESC`,
+  popular: sql`a.play_count DESC, a.created_at DESC, a.audio_id DESC`,
+  oldest: sql`a.created_at ASC, a.audio_id ASC`,
+};
+
+export function createAudioRepository(db: Kysely<Database>) {
+  /** Tracks with their uploader and media facts: the columns every list shows. */
+  function thumbs() {
+    return db.selectFrom('audio_tracks as a')
+      .innerJoin('users as u', 'u.uid', 'a.uploader_uid')
+      .innerJoin('media as m', 'm.media_id', 'a.media_id')
+      .select(['a.audio_id', 'a.title', 'a.artist', 'a.cover', 'a.duration_ms', 'a.play_count', 'a.created_at', 'a.category', 'a.status',
+        'a.description', 'a.uploader_uid', 'u.username', 'u.user_nickname', 'm.media_id', 'm.cover_file']);
+  }
+
+  return {
+    /** One page of tracks matching `filter`, in `order`, and how many match. */
+    async page(filter: AudioFilter, window: PageWindow, order: AudioSort | 'oldest' = 'newest') {
+      const where = whereOf(filter);
+      const [rows, count] = await Promise.all([
+        thumbs().where(where).orderBy(ORDERS[order]).limit(window.pageSize).offset((window.page - 1) * window.pageSize).execute(),
+        db.selectFrom('audio_tracks as a').where(where).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { count: Number(count.n), rows };
+    },
+
+    /** One track that is not deleted, with everything its page plays and shows. */
+    byId(audioId: number) {
+      return thumbs()
+        .select(['a.copyright', 'a.original_author', 'a.original_link', 'u.avatar', 'u.signature', 'm.waveform', 'm.loudness_lufs', 'm.true_peak_db'])
+        .where('a.audio_id', '=', audioId).where('a.status', '!=', 'deleted').executeTakeFirst();
+    },
+
+    /** Status, uploader and duration of a track that is not deleted. */
+    basics(audioId: number) {
+      return db.selectFrom('audio_tracks').select(['status', 'uploader_uid', 'duration_ms']).where('audio_id', '=', audioId)
+        .where('status', '!=', 'deleted').executeTakeFirst();
+    },
+
+    /** The uploader's public tracks after `after` (by upload time), then from their first: the listening queue. */
+    async queueAfter(uploaderUid: number, after: { audioId: number; createdAt: Date }, limit: number) {
+      const rows = await thumbs().where('a.uploader_uid', '=', uploaderUid).where('a.status', '=', 'approved').where('a.audio_id', '!=', after.audioId)
+        .orderBy(sql`(a.created_at, a.audio_id) > (${after.createdAt}, ${after.audioId})`, 'desc').orderBy('a.created_at').orderBy('a.audio_id')
+        .limit(limit).execute();
+      return rows;
+    },
+
+    tagIdsOf(audioId: number) {
+      return db.selectFrom('audio_tags').select('tag_id').where('audio_id', '=', audioId).orderBy('position').execute();
+    },
+
+    async insert(row: {
+      uploader_uid: number; media_id: string; title: string; artist: string; description: string; category: string; copyright: string;
+      original_author: string | null; original_link: string | null; cover: string | null; duration_ms: number; search_text: string;
+    }, tagIds: readonly number[]): Promise<number> {
+      const { audio_id } = await db.insertInto('audio_tracks').values(row).returning('audio_id').executeTakeFirstOrThrow();
+      if (tagIds.length) await db.insertInto('audio_tags').values(tagIds.map((tag_id, position) => ({ audio_id, tag_id, position }))).execute();
+      return audio_id;
+    },
+
+    /** Sets a track's status (review, deletion) by whom; answers whether it was in one of `from`. */
+    async setStatus(audioId: number, from: readonly AudioStatus[], to: 'approved' | 'deleted', byUid: number): Promise<boolean> {
+      const now = new Date();
+      const result = await db.updateTable('audio_tracks')
+        .set(to === 'approved' ? { status: to, reviewed_by: byUid, reviewed_at: now } : { status: to, deleted_by: byUid, deleted_at: now })
+        .where('audio_id', '=', audioId).where('status', 'in', [...from]).executeTakeFirst();
+      forgetMediaAccess(db);
+      return !!result.numUpdatedRows;
+    },
+
+    /** Records a play in the current hour; false when this listener's play of this hour was there already. */
+    async insertPlay(audioId: number, listenerKey: string): Promise<boolean> {
+      const inserted = await db.insertInto('audio_plays').values({ audio_id: audioId, listener_key: listenerKey, hour: sql<Date>`date_trunc('hour', now())` })
+        .onConflict((oc) => oc.doNothing()).returning('audio_id').executeTakeFirst();
+      return !!inserted;
+    },
+
+    async incrementPlays(audioId: number): Promise<number> {
+      const row = await db.updateTable('audio_tracks').set((eb) => ({ play_count: eb('play_count', '+', 1) }))
+        .where('audio_id', '=', audioId).returning('play_count').executeTakeFirstOrThrow();
+      return Number(row.play_count);
+    },
+
+    async playCount(audioId: number): Promise<number> {
+      const row = await db.selectFrom('audio_tracks').select('play_count').where('audio_id', '=', audioId).executeTakeFirst();
+      return Number(row?.play_count ?? 0);
+    },
+
+    /** Approved tracks for the sitemap, newest first. */
+    sitemap(limit: number) {
+      return db.selectFrom('audio_tracks').select(['audio_id', 'created_at']).where('status', '=', 'approved')
+        .orderBy('created_at', 'desc').limit(limit).execute();
+    },
+  };
+}
+export type AudioRepository = ReturnType<typeof createAudioRepository>;
+export type AudioThumbRow = Awaited<ReturnType<AudioRepository['page']>>['rows'][number];

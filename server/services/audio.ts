@@ -1,0 +1,155 @@
+import type { z } from 'zod';
+import type { MediaStore } from '../media/media-store.ts';
+import type { Repositories } from '../repositories/index.ts';
+import type { AudioThumbRow } from '../repositories/audio.repository.ts';
+import { DomainError, NotFound } from '../domain/errors.ts';
+import type { Looker, Page } from './catalogue.ts';
+import type { TargetFacts } from './media-targets.ts';
+import { createTagService } from './tags.ts';
+import { searchTerms } from './search-text.ts';
+import { checkOwnCover, searchTextOf, viewerKeyOf } from './videos.ts';
+import { hlsPath } from '../media/paths.ts';
+import { AUDIO_FILES } from '../media/audio-pipeline.ts';
+import type { AudioDetail, AudioThumb, audioUploadBody, PendingAudioResponse } from '../../src/lib/api/contract-audio.ts';
+import type { AudioSort, Copyright } from '../../src/lib/api/contract.ts';
+
+type Commit = z.output<typeof audioUploadBody>;
+export interface AudioList { count: number; tracks: AudioThumb[] }
+
+const mediaUrl = (mediaId: string, file: string) => `/media/${hlsPath(mediaId)}/${file}`;
+/** How many of the uploader's tracks the player queues after this one. */
+const QUEUE_LENGTH = 20;
+
+/** A list's row as the thumb every list answers: the uploaded cover, else the embedded one, else none. */
+function toThumb(row: AudioThumbRow, withStatus = false): AudioThumb {
+  return {
+    audioId: row.audio_id, title: row.title, artist: row.artist,
+    cover: row.cover ?? (row.cover_file ? mediaUrl(row.media_id, row.cover_file) : ''),
+    duration: row.duration_ms, playCount: Number(row.play_count), uploadDate: new Date(row.created_at).getTime(),
+    uploaderId: row.uploader_uid, uploader: row.username, uploaderNickname: row.user_nickname, category: row.category,
+    ...(withStatus ? { status: row.status === 'approved' ? 'approved' as const : 'pending' as const } : {}),
+  };
+}
+
+const mayListen = (row: { status: string; uploader_uid: number }, looker: Looker | null) =>
+  row.status === 'approved' || (!!looker && (looker.isStaff || looker.uid === row.uploader_uid));
+
+/** The audio section: committing uploaded tracks, lists, the track page, review, plays, deletion. */
+export function createAudioService(repositories: Pick<Repositories, 'audio' | 'media' | 'tags' | 'transaction'>, options: { media: MediaStore }) {
+  const { audio } = repositories;
+  const tags = createTagService(repositories);
+
+  async function list(filter: Parameters<typeof audio.page>[0], page: Page, order: AudioSort | 'oldest' = 'newest', withStatus = false): Promise<AudioList> {
+    const { count, rows } = await audio.page({ ...filter, hiddenFrom: page.viewerUid }, page, order);
+    return { count, tracks: rows.map((r) => toThumb(r, withStatus)) };
+  }
+
+  return {
+    /**
+     * audio/upload: the file must be the caller's audio upload, probed and not refused, and in no
+     * other track; the duration is ffprobe's. The track waits for review.
+     */
+    async commit(uid: number, body: Commit): Promise<number> {
+      const [media] = await repositories.media.byIds([body.mediaId]);
+      if (!media) throw new DomainError('NOT_FOUND', { issues: [{ path: 'mediaId', message: 'no such upload' }] });
+      if (media.uid !== uid) throw new DomainError('FORBIDDEN');
+      if (media.kind !== 'audio') throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'mediaId', message: `is a ${media.kind} upload, not audio` }] });
+      if (media.status === 'rejected' || media.status === 'failed') throw new DomainError('MEDIA_REJECTED', { extra: { mediaId: body.mediaId, reason: media.reason ?? 'CORRUPT' } });
+      if (media.status === 'uploaded' || media.duration_ms === null) throw new DomainError('MEDIA_NOT_READY', { extra: { mediaId: body.mediaId } });
+      const durationMs = media.duration_ms;
+      const image = body.image || null;
+      if (image) await checkOwnCover(options.media, uid, image);
+      const tagIds = [...new Set(body.audioTagList)];
+      if (tagIds.length && (await repositories.tags.existing(tagIds)).length !== tagIds.length) {
+        throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'audioTagList', message: 'contains a tag that does not exist' }] });
+      }
+      try {
+        return await repositories.transaction((r) => r.audio.insert({
+          uploader_uid: uid, media_id: body.mediaId, title: body.title, artist: body.artist, description: body.description,
+          category: body.audioCategory, copyright: body.copyright,
+          original_author: body.copyright === 'original' ? null : body.originalAuthor || null,
+          original_link: body.copyright === 'original' ? null : body.originalLink || null,
+          cover: image, duration_ms: durationMs, search_text: `${searchTextOf(body.title, body.description)}\n${searchTextOf(body.artist, '')}`,
+        }, tagIds));
+      } catch (error) {
+        // A file belongs to one track only (unique constraint on audio_tracks.media_id).
+        if ((error as { code?: string }).code === '23505') throw new DomainError('CONFLICT', { cause: error });
+        throw error;
+      }
+    },
+
+    /** The track as danmaku, comments and history see it (services.targets). */
+    async visibleTrack(audioId: number, looker: Looker | null): Promise<TargetFacts | null> {
+      const row = await audio.basics(audioId);
+      if (!row || !mayListen(row, looker)) return null;
+      return { durationMs: row.duration_ms, status: row.status === 'approved' ? 'approved' : 'pending', uploaderUid: row.uploader_uid };
+    },
+
+    /** audio?audioId: the track page's everything; a pending track only for its uploader and staff. */
+    async track(audioId: number, looker: Looker | null): Promise<AudioDetail | null> {
+      const row = await audio.byId(audioId);
+      if (!row || !mayListen(row, looker)) return null;
+      const [tagIds, queue] = await Promise.all([
+        audio.tagIdsOf(audioId), audio.queueAfter(row.uploader_uid, { audioId, createdAt: new Date(row.created_at) }, QUEUE_LENGTH),
+      ]);
+      return {
+        ...toThumb(row), status: row.status === 'approved' ? 'approved' : 'pending',
+        description: row.description, copyright: row.copyright as Copyright, originalAuthor: row.original_author, originalLink: row.original_link,
+        tags: await tags.tagsById(tagIds.map((t) => t.tag_id)),
+        uploaderInfo: { uid: row.uploader_uid, username: row.username, userNickname: row.user_nickname, avatar: row.avatar, signature: row.signature },
+        manifestUrl: mediaUrl(row.media_id, AUDIO_FILES.master), streamUrl: mediaUrl(row.media_id, AUDIO_FILES.progressive),
+        waveform: row.waveform ?? [],
+        loudness: row.loudness_lufs === null || row.true_peak_db === null ? null : { integratedLufs: row.loudness_lufs, truePeakDb: row.true_peak_db },
+        queue: queue.map((r) => toThumb(r)),
+      };
+    },
+
+    home: (sort: AudioSort, page: Page) => list({ statuses: ['approved'] }, page, sort),
+    /** audio/user: the uploader sees their pending tracks too (marked). */
+    byUploader(uid: number, looker: Looker | null, page: Page) {
+      const own = looker?.uid === uid;
+      return list({ statuses: own ? ['pending', 'approved'] : ['approved'], uploaderUid: uid }, page, 'newest', own);
+    },
+    search(query: { keyword?: string; tagId?: number }, page: Page) {
+      return list({ statuses: ['approved'], ...(query.keyword ? { words: searchTerms(query.keyword) } : { tagId: query.tagId }) }, page);
+    },
+
+    /** audio/pending: the review queue, oldest first, with the stream to listen to. */
+    async pending(page: Page): Promise<Omit<PendingAudioResponse, 'success'>> {
+      const { count, rows } = await audio.page({ statuses: ['pending'] }, page, 'oldest');
+      const tracks = await Promise.all(rows.map(async (row) => ({
+        ...toThumb(row, true), description: row.description, streamUrl: mediaUrl(row.media_id, AUDIO_FILES.progressive),
+        tags: await tags.tagsById((await audio.tagIdsOf(row.audio_id)).map((t) => t.tag_id)),
+      })));
+      return { count, tracks };
+    },
+
+    async approve(audioId: number, reviewerUid: number): Promise<void> {
+      if (!(await audio.setStatus(audioId, ['pending'], 'approved', reviewerUid))) throw new NotFound();
+    },
+
+    /** The uploader of a track that is not deleted (who may delete it is the policy's decision). */
+    async uploaderOf(audioId: number): Promise<number | undefined> {
+      return (await audio.basics(audioId))?.uploader_uid;
+    },
+
+    /** Soft deletion: gone from every list and page, its files no longer served. */
+    async remove(audioId: number, byUid: number): Promise<void> {
+      if (!(await audio.setStatus(audioId, ['pending', 'approved'], 'deleted', byUid))) throw new NotFound();
+    },
+
+    /** One counted play per listener per public track per hour. */
+    async play(audioId: number, viewer: { uid: number } | null, guestAddress: string): Promise<{ counted: boolean; playCount: number }> {
+      const key = viewerKeyOf(viewer, guestAddress);
+      return repositories.transaction(async ({ audio: trx }) => {
+        const row = await trx.basics(audioId);
+        if (!row || row.status !== 'approved') throw new NotFound();
+        if (!(await trx.insertPlay(audioId, key))) return { counted: false, playCount: await trx.playCount(audioId) };
+        return { counted: true, playCount: await trx.incrementPlays(audioId) };
+      });
+    },
+
+    sitemap: (limit: number) => audio.sitemap(limit),
+  };
+}
+export type AudioService = ReturnType<typeof createAudioService>;

@@ -1,0 +1,46 @@
+import { useEffect, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { searchAudio } from '../../lib/api/index.ts';
+import type { AudioThumb } from '../../lib/api/contract-audio.ts';
+import { formatCount, formatDuration, userPath } from '../../lib/catalogue/format.ts';
+import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
+import './audio.css';
+
+const ROW = 12;
+
+/** Search results' tracks (a keyword, or one tag): a row of cards above the videos; nothing when none match. */
+export default function TrackResults({ locale, t, query }: { locale: Locale; t: TFunction; query: { keyword: string } | { tagId: number } }) {
+  const [tracks, setTracks] = useState<AudioThumb[]>([]);
+  const key = JSON.stringify(query);
+  useEffect(() => {
+    let live = true;
+    void searchAudio(query, { page: 1, pageSize: ROW }).then((r) => live && setTracks(r.tracks), () => live && setTracks([]));
+    return () => { live = false; };
+  }, [key]);
+  if (!tracks.length) return null;
+  return (
+    <section className="audio-row" data-list="search-audio">
+      <h2>{t('audio.searchHeading')}</h2>
+      <ul className="audio-grid">
+        {tracks.map((track) => {
+          const href = localizePath(`/audio/ka${track.audioId}`, locale);
+          return (
+            <li key={track.audioId}>
+              <article className="audio-card" data-audio-id={track.audioId}>
+                <a className="audio-card-cover" href={href} tabIndex={-1} aria-hidden="true">
+                  {track.cover ? <img src={track.cover} alt="" loading="lazy" width={200} height={200} /> : <span className="audio-cover-empty">♪</span>}
+                  <span className="audio-card-badge">{formatDuration(track.duration)}</span>
+                </a>
+                <a className="audio-card-title" href={href} title={track.title}>{track.title}</a>
+                <p className="audio-card-meta">
+                  <a href={userPath(track.uploaderId, locale)}>{track.artist || track.uploaderNickname || track.uploader}</a>
+                  <span title={t('audio.plays', { count: track.playCount })}><span aria-hidden="true">▶</span> {formatCount(track.playCount, locale)}</span>
+                </p>
+              </article>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+import { useEffect, useState } from 'react';
+import { approvePendingAudio, deleteAudio, getPendingAudio } from '../../lib/api/index.ts';
+import type { PendingAudioResponse } from '../../lib/api/contract-audio.ts';
+import { showToast } from '../../lib/stores/toast.ts';
+import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
+import { tagDisplayName } from '../../lib/tags/tag-name.ts';
+import { formatTimecode } from '../../lib/player/shortcuts.ts';
+import { useIslandTranslation } from '../use-island-translation.ts';
+import { useAction } from './use-action.ts';
+import Pager from './Pager.tsx';
+import type { Messages } from '../../lib/i18n/translate.ts';
+import './video-review.css';
+
+const PAGE_SIZE = 10;
+
+/** Settings > Content (administrators): audio tracks waiting for review, oldest first, to listen to, approve or delete. */
+export default function AudioReview({ locale, messages }: { locale: Locale; messages: Messages }) {
+  const t = useIslandTranslation(locale, messages);
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<PendingAudioResponse | null>(null);
+  const { busy, error, run } = useAction(t('api.internal'));
+  const load = () => getPendingAudio({ page, pageSize: PAGE_SIZE }).then(setData);
+  useEffect(() => void run(load), [page]);
+  const pages = Math.max(1, Math.ceil((data?.count ?? 0) / PAGE_SIZE));
+  useEffect(() => { if (data && page > pages) setPage(pages); }, [data, page, pages]);
+
+  const act = (audioId: number, kind: 'approve' | 'delete') => run(async () => {
+    if (kind === 'delete' && !window.confirm(t('audio.review.confirmDelete', { id: audioId }))) return;
+    await (kind === 'approve' ? approvePendingAudio(audioId) : deleteAudio(audioId));
+    showToast({ message: t(kind === 'approve' ? 'audio.review.approved' : 'audio.review.deleted', { id: audioId }), severity: 'success' });
+    await load();
+  });
+
+  return (
+    <section className="card admin-list" data-audio-review>
+      <h2>{t('audio.review.heading')}</h2>
+      {error && <p className="auth-error" role="alert">{error}</p>}
+      {data && data.tracks.length === 0 && <p className="review-empty" data-review-empty>{t('audio.review.empty')}</p>}
+      <ul className="review-items">
+        {data?.tracks.map((track) => {
+          const href = localizePath(`/audio/ka${track.audioId}`, locale);
+          return (
+            <li key={track.audioId} className="review-item video-review-item" data-audio-id={track.audioId}>
+              <div className="video-review-body">
+                <a href={href} target="_blank" rel="noopener" className="video-review-title"><strong>{track.title}</strong></a>
+                <p className="user-meta">
+                  ka{track.audioId} · {track.artist && <>{track.artist} · </>}
+                  <a href={localizePath(`/user/${track.uploaderId}`, locale)}>{track.uploaderNickname || track.uploader}</a> · {formatTimecode(track.duration / 1000)}
+                </p>
+                {track.tags.length > 0 && <p className="user-meta">{track.tags.map((tag) => tagDisplayName(tag, locale)).join(' · ')}</p>}
+                {track.description && <p className="video-review-description">{track.description}</p>}
+                <audio controls preload="none" src={track.streamUrl} aria-label={t('audio.review.listen', { title: track.title })} />
+                <div className="review-actions">
+                  <button type="button" className="button" disabled={busy} onClick={() => void act(track.audioId, 'approve')} data-approve-audio={track.audioId}>{t('audio.review.approve')}</button>
+                  <button type="button" className="button secondary" disabled={busy} onClick={() => void act(track.audioId, 'delete')}>{t('audio.review.delete')}</button>
+                </div>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      {pages > 1 && <Pager t={t} page={page} pages={pages} busy={busy} onPage={setPage} />}
+    </section>
+  );
+}
