@@ -11,6 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { createServer } from 'node:net';
 import { openDatabase, migrateToLatest } from '../../server/db/database.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
 import { createRepositories } from '../../server/repositories/index.ts';
@@ -134,6 +135,17 @@ export async function scratchDir(name: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `kiraboshi-${name}-`));
 }
 
+/** The first of `ports` nothing listens on at 127.0.0.1. */
+async function firstFreePort(ports: number[]): Promise<number> {
+  for (const port of ports) {
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer().once('error', () => resolve(false)).listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error(`the ports ${ports.join(', ')} are all taken: another fault test run is using them`);
+}
+
 /** The PostgreSQL server binaries: Debian's versioned folder first, then PATH. */
 function postgresBin(name: 'initdb' | 'pg_ctl'): string | null {
   const base = '/usr/lib/postgresql';
@@ -163,7 +175,10 @@ export interface OwnPostgres {
  * the tests run as root (initdb refuses root). fsync is off: these tests kill the application,
  * never the machine, so the cluster's own flushing is not what they measure.
  */
-export async function startOwnPostgres(port: number): Promise<OwnPostgres> {
+export async function startOwnPostgres(preferredPort: number): Promise<OwnPostgres> {
+  // Each file has its port (4530-4532); a second copy of the suite running at the same time
+  // takes the next free one of the range, three apart, rather than failing.
+  const port = await firstFreePort([preferredPort, preferredPort + 3, preferredPort + 6].filter((p) => p <= 4539));
   const dir = await scratchDir(`pg${port}`);
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
