@@ -176,10 +176,7 @@ export interface OwnPostgres {
  * never the machine, so the cluster's own flushing is not what they measure.
  */
 export async function startOwnPostgres(preferredPort: number): Promise<OwnPostgres> {
-  // Each file has its port (4530-4532); a second copy of the suite running at the same time
-  // takes the next free one of the range, three apart, rather than failing.
-  const port = await firstFreePort([preferredPort, preferredPort + 3, preferredPort + 6].filter((p) => p <= 4539));
-  const dir = await scratchDir(`pg${port}`);
+  const dir = await scratchDir('pg');
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
     const ids = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim();
@@ -192,11 +189,29 @@ export async function startOwnPostgres(preferredPort: number): Promise<OwnPostgr
     if (result.status !== 0) throw new Error(`${binary} ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
   };
   const data = join(dir, 'data');
-  as(postgresBin('initdb')!, ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`;
-  const start = () => as(postgresBin('pg_ctl')!, ['-D', data, '-l', join(dir, 'log'), '-o', options, '-w', 'start']);
+  let port = 0;
+  const start = () => as(postgresBin('pg_ctl')!, ['-D', data, '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`, '-w', 'start']);
   const stop = () => as(postgresBin('pg_ctl')!, ['-D', data, '-m', 'fast', '-w', 'stop']);
-  start();
+  try {
+    as(postgresBin('initdb')!, ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+    // Each file has its port (4530-4532); a second copy of the suite running at the same time
+    // takes the next free one of the range, three apart, rather than failing.
+    const candidates = [preferredPort, preferredPort + 3, preferredPort + 6].filter((p) => p <= 4539);
+    for (const candidate of candidates) {
+      if ((await firstFreePort([candidate]).catch(() => 0)) !== candidate) continue;
+      port = candidate;
+      try {
+        start();
+        break;
+      } catch {
+        port = 0; // taken between the check and the start
+      }
+    }
+    if (!port) throw new Error(`the ports ${candidates.join(', ')} are all taken: another fault test run is using them`);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     port,
     async freshDatabase() {
