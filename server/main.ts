@@ -194,14 +194,14 @@ export async function startServer(env: Record<string, string | undefined> = proc
     const outage = outageOf(error);
     if (outage) logger.warn(`${what}: service trouble`, { code: outage.code, path, err: error });
     else logger.error(what, { err: error, path });
-    if (!res.headersSent) {
-      const status = outage?.code === 'SERVICE_UNAVAILABLE' ? 503 : 500;
-      res.writeHead(status, {
-        'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store',
-        ...(outage?.retryAfterSeconds ? { 'Retry-After': String(outage.retryAfterSeconds) } : {}),
-      });
-    }
-    res.end(STATUS_CODES[res.statusCode] ?? '');
+    // Half an answer already sent: cut the connection, so the client knows it is not whole.
+    if (res.headersSent) return void res.destroy();
+    const status = outage?.code === 'SERVICE_UNAVAILABLE' ? 503 : 500;
+    res.writeHead(status, {
+      'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store',
+      ...(outage?.retryAfterSeconds ? { 'Retry-After': String(outage.retryAfterSeconds) } : {}),
+    });
+    res.end(STATUS_CODES[status]);
   };
   // Requests being answered, for a graceful shutdown: let them finish, then say how many did.
   const inFlight = new Set<ServerResponse>();
@@ -262,14 +262,14 @@ export async function startServer(env: Record<string, string | undefined> = proc
       server.closeIdleConnections();
       for (const res of inFlight) if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) res.end();
       const workerStopped = worker?.stop() ?? Promise.resolve({ handedBack: [] });
-      let graceOver = false;
+      let requestsCutAtGrace = 0;
       const grace = setTimeout(() => {
-        graceOver = true;
+        requestsCutAtGrace = inFlight.size;
         server.closeAllConnections();
       }, config.shutdownGraceMs);
       // Connections kept alive are closed as soon as their answer is sent.
       const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
-      const requestsCut = await serverClosed.then(() => (graceOver ? requestsInFlight : 0));
+      await serverClosed;
       clearTimeout(grace);
       clearInterval(idleSweep);
       clearInterval(cleanup);
@@ -278,7 +278,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       await bus.close();
       await database.close();
       logger.info('stopped', {
-        signal, ms: Date.now() - started, requestsInFlight, requestsCutAtGrace: graceOver ? requestsCut : 0,
+        signal, ms: Date.now() - started, requestsInFlight, requestsCutAtGrace,
         jobsHandedBack: handedBack.map((job) => job.id), database: 'closed',
       });
     })());

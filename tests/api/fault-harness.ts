@@ -11,6 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { createServer } from 'node:net';
 import { openDatabase, migrateToLatest } from '../../server/db/database.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
 import { createRepositories } from '../../server/repositories/index.ts';
@@ -134,6 +135,17 @@ export async function scratchDir(name: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `kiraboshi-${name}-`));
 }
 
+/** The first of `ports` nothing listens on at 127.0.0.1. */
+async function firstFreePort(ports: number[]): Promise<number> {
+  for (const port of ports) {
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer().once('error', () => resolve(false)).listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error(`the ports ${ports.join(', ')} are all taken: another fault test run is using them`);
+}
+
 /** The PostgreSQL server binaries: Debian's versioned folder first, then PATH. */
 function postgresBin(name: 'initdb' | 'pg_ctl'): string | null {
   const base = '/usr/lib/postgresql';
@@ -163,8 +175,8 @@ export interface OwnPostgres {
  * the tests run as root (initdb refuses root). fsync is off: these tests kill the application,
  * never the machine, so the cluster's own flushing is not what they measure.
  */
-export async function startOwnPostgres(port: number): Promise<OwnPostgres> {
-  const dir = await scratchDir(`pg${port}`);
+export async function startOwnPostgres(preferredPort: number): Promise<OwnPostgres> {
+  const dir = await scratchDir('pg');
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
     const ids = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim();
@@ -177,11 +189,29 @@ export async function startOwnPostgres(port: number): Promise<OwnPostgres> {
     if (result.status !== 0) throw new Error(`${binary} ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
   };
   const data = join(dir, 'data');
-  as(postgresBin('initdb')!, ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`;
-  const start = () => as(postgresBin('pg_ctl')!, ['-D', data, '-l', join(dir, 'log'), '-o', options, '-w', 'start']);
+  let port = 0;
+  const start = () => as(postgresBin('pg_ctl')!, ['-D', data, '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`, '-w', 'start']);
   const stop = () => as(postgresBin('pg_ctl')!, ['-D', data, '-m', 'fast', '-w', 'stop']);
-  start();
+  try {
+    as(postgresBin('initdb')!, ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+    // Each file has its port (4530-4532); a second copy of the suite running at the same time
+    // takes the next free one of the range, three apart, rather than failing.
+    const candidates = [preferredPort, preferredPort + 3, preferredPort + 6].filter((p) => p <= 4539);
+    for (const candidate of candidates) {
+      if ((await firstFreePort([candidate]).catch(() => 0)) !== candidate) continue;
+      port = candidate;
+      try {
+        start();
+        break;
+      } catch {
+        port = 0; // taken between the check and the start
+      }
+    }
+    if (!port) throw new Error(`the ports ${candidates.join(', ')} are all taken: another fault test run is using them`);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     port,
     async freshDatabase() {
