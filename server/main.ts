@@ -24,6 +24,7 @@ import { createMediaAccess, privateCacheControl } from './media/media-access.ts'
 import { createUploadServer } from './media/uploads.ts';
 import { createUploadStore } from './media/upload-store.ts';
 import { startJobWorker } from './jobs/queue.ts';
+import { PHOTO_JOB, createPhotoFiles, photoRenderJob } from './media/photo-files.ts';
 import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, probeJob, queueFrameRateBackfill, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
 import { DomainError } from './domain/errors.ts';
@@ -71,6 +72,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       [PROBE_JOB]: probeJob({ db: database.db, uploads: uploadStore, logger }),
       [TRANSCODE_JOB]: transcodeJob({ db: database.db, uploads: uploadStore, mediaDir: config.mediaDir, logger }),
       [FRAME_RATE_JOB]: frameRateJob({ db: database.db, mediaDir: config.mediaDir, logger }),
+      [PHOTO_JOB]: photoRenderJob({ db: database.db, uploads: uploadStore, mediaDir: config.mediaDir, logger }),
     },
   });
   const uploads = createUploadServer({
@@ -81,7 +83,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
   // Abandoned uploads are removed after their expiry: now, then every hour.
   await uploads.cleanExpired();
   // The composition root: every service once, over this database; the API and the site share them.
-  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, mediaDir: config.mediaDir, signingSecret, buildId, uploads });
+  const photoFiles = createPhotoFiles({ uploads: uploadStore, onQueued: () => worker?.poke() });
+  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, mediaDir: config.mediaDir, signingSecret, buildId, uploads, photoFiles });
   const { catalogue, videos: videoService, sessions, rateLimits } = services;
   const cleanup = setInterval(() => {
     uploads.cleanExpired().catch((error) => logger.warn('cleaning expired uploads failed', { err: error }));

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import exifr from 'exifr';
 import { PHOTO_MAX_BYTES, PHOTO_MAX_PIXELS, PHOTO_WIDTHS, type PhotoRefusal } from '../../src/lib/api/photo-contract.ts';
 
@@ -25,7 +25,7 @@ export type PhotoInspection =
 export async function inspectPhoto(path: string): Promise<PhotoInspection> {
   const { size } = await stat(path);
   if (size > PHOTO_MAX_BYTES) return { ok: false, reason: 'IMAGE_TOO_LARGE' };
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     // Header only; the pixel limit is ours (below), so sharp must not refuse first with its own message.
     meta = await sharp(path, { limitInputPixels: false }).metadata();

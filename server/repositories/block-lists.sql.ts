@@ -23,3 +23,10 @@ export function usersBlockedBy(viewerUid: number): RawBuilder<unknown> {
 export function notSentByBlockedOf(column: string, viewerUid: number): RawBuilder<SqlBool> {
   return sql<SqlBool>`${sql.ref(column)} NOT IN ${usersBlockedBy(viewerUid)}`;
 }
+
+/** SQL over `photos as p`: the same condition for photo posts (their uploader, their tags). */
+export function photoVisibleToViewer(viewerUid: number): RawBuilder<SqlBool> {
+  return sql<SqlBool>`NOT EXISTS (SELECT 1 FROM block_entries be WHERE be.uid = ${viewerUid} AND (
+    (be.type IN ('block', 'hide') AND be.target_uid = p.uploader_uid)
+    OR (be.type = 'tag' AND be.tag_id IN (SELECT pt.tag_id FROM photo_tags pt WHERE pt.photo_id = p.photo_id))))`;
+}

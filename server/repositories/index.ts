@@ -22,6 +22,7 @@ import { createBlockListsRepository } from './block-lists.repository.ts';
 import { createSecretsRepository } from './secrets.repository.ts';
 import { createFollowsRepository } from './follows.repository.ts';
 import { createCollectionsRepository } from './collections.repository.ts';
+import { createPhotosRepository } from './photos.repository.ts';
 
 function repositoriesOver(db: Kysely<Database>) {
   return {
@@ -49,6 +50,8 @@ function repositoriesOver(db: Kysely<Database>) {
     follows: createFollowsRepository(db),
     // ---- collections: members' lists of videos ----
     collections: createCollectionsRepository(db),
+    // ---- photos: posts of images ----
+    photos: createPhotosRepository(db),
   };
 }
 

@@ -16,6 +16,8 @@ import { createHistoryService } from './history.ts';
 import { createMediaService } from './media.ts';
 import { createFollowService } from './follows.ts';
 import { createCollectionService } from './collections.ts';
+import { createPhotoService } from './photos.ts';
+import type { PhotoFiles } from '../media/photo-files.ts';
 import * as accounts from './accounts.ts';
 import * as invitations from './invitations.ts';
 import * as profiles from './profiles.ts';
@@ -56,9 +58,11 @@ export interface ServiceDeps {
   buildId: string | null;
   /** The resumable upload endpoint (tus); its refusals carry the request's id. */
   uploads: { handle(req: Request, body?: ReadableStream<Uint8Array>, requestId?: string): Promise<Response> };
+  /** Uploaded photos' header checks and the render job's wake-up (server/media/photo-files.ts). */
+  photoFiles: PhotoFiles;
 }
 
-export function createServices({ db, databaseKind, mailer, mediaDir, signingSecret, buildId, uploads }: ServiceDeps) {
+export function createServices({ db, databaseKind, mailer, mediaDir, signingSecret, buildId, uploads, photoFiles }: ServiceDeps) {
   const repositories = createRepositories(db);
   const rateLimits = createRateLimitService(repositories);
   return {
@@ -71,6 +75,7 @@ export function createServices({ db, databaseKind, mailer, mediaDir, signingSecr
     history: createHistoryService(repositories),
     follows: createFollowService(repositories),
     collections: createCollectionService(repositories),
+    photos: createPhotoService(repositories, photoFiles),
     accounts: {
       ...bindRepositories(repositories, accounts),
       sendLoginCode: (input: Parameters<typeof accounts.sendLoginCode>[2]) => accounts.sendLoginCode(repositories, mailer, input),

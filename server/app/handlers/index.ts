@@ -7,6 +7,7 @@ import { rbacHandlers } from './rbac.ts';
 import { videoHandlers } from './video.ts';
 import { feedHandlers } from './feed.ts';
 import { collectionHandlers } from './collection.ts';
+import { photoHandlers } from './photo.ts';
 
 /** One handler per entry of the route table (the type refuses a missing or an extra one). */
 export const allHandlers: AllHandlers = {
@@ -18,4 +19,5 @@ export const allHandlers: AllHandlers = {
   ...videoHandlers,
   ...feedHandlers,
   ...collectionHandlers,
+  ...photoHandlers,
 };

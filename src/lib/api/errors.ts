@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'UNSUPPORTED_EXTENSION', 'PASSWORD_OR_CODE_INVALID', 'FOLLOW_SELF', 'FOLLOW_BLOCKED',
   'METHOD_NOT_ALLOWED', 'HEADERS_TOO_LARGE',
   'COLLECTIONS_LIMIT', 'COLLECTION_FULL', 'VIDEO_UNAVAILABLE', 'NOT_IN_COLLECTION',
+  'UNSUPPORTED_IMAGE_FORMAT', 'IMAGE_TOO_LARGE', 'TOO_MANY_PIXELS',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -38,6 +39,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415, UNSUPPORTED_EXTENSION: 501, PASSWORD_OR_CODE_INVALID: 401, FOLLOW_SELF: 400, FOLLOW_BLOCKED: 403,
   METHOD_NOT_ALLOWED: 405, HEADERS_TOO_LARGE: 431,
   COLLECTIONS_LIMIT: 409, COLLECTION_FULL: 409, VIDEO_UNAVAILABLE: 404, NOT_IN_COLLECTION: 400,
+  UNSUPPORTED_IMAGE_FORMAT: 415, IMAGE_TOO_LARGE: 413, TOO_MANY_PIXELS: 422,
 };
 
 /** The catalog key (api.*) of each code's message. */
@@ -58,4 +60,5 @@ export const ERROR_MESSAGE_KEY: Record<ErrorCode, string> = {
   METHOD_NOT_ALLOWED: 'api.methodNotAllowed', HEADERS_TOO_LARGE: 'api.headersTooLarge',
   COLLECTIONS_LIMIT: 'collections.limitReached', COLLECTION_FULL: 'collections.collectionFull',
   VIDEO_UNAVAILABLE: 'collections.videoUnavailable', NOT_IN_COLLECTION: 'collections.notInCollection',
+  UNSUPPORTED_IMAGE_FORMAT: 'api.unsupportedImageFormat', IMAGE_TOO_LARGE: 'api.imageTooLarge', TOO_MANY_PIXELS: 'api.tooManyPixels',
 };

@@ -15,6 +15,7 @@ import { interactionRoutes } from './interaction.ts';
 import { uploadRoutes } from './upload.ts';
 import { feedRoutes } from './feed.ts';
 import { collectionRoutes } from './collection.ts';
+import { photoRoutes } from './photo.ts';
 
 export const ROUTES = {
   ...systemRoutes,
@@ -28,6 +29,7 @@ export const ROUTES = {
   ...uploadRoutes,
   ...feedRoutes,
   ...collectionRoutes,
+  ...photoRoutes,
 };
 
 export type RouteTable = typeof ROUTES;
