@@ -21,10 +21,11 @@ import { loadSecret } from './media/image-service.ts';
 import { createSecretsRepository } from './repositories/secrets.repository.ts';
 import { createStaticFiles } from './site/static-files.ts';
 import { createMediaAccess, privateCacheControl } from './media/media-access.ts';
-import { createUploadServer } from './media/uploads.ts';
+import { createUploadServer, MAX_VIDEO_DURATION_S } from './media/uploads.ts';
 import { createUploadStore } from './media/upload-store.ts';
 import { startJobWorker } from './jobs/queue.ts';
-import { PHOTO_JOB, createPhotoFiles, photoRenderJob } from './media/photo-files.ts';
+import { PHOTO_JOB, PHOTO_PROBE_JOB, createPhotoFiles, photoProbeJob, photoRenderJob } from './media/photo-files.ts';
+import { PHOTO_MAX_BYTES } from '../src/lib/api/photo-contract.ts';
 import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, probeJob, queueFrameRateBackfill, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
 import { DomainError } from './domain/errors.ts';
@@ -72,12 +73,17 @@ export async function startServer(env: Record<string, string | undefined> = proc
       [PROBE_JOB]: probeJob({ db: database.db, uploads: uploadStore, logger }),
       [TRANSCODE_JOB]: transcodeJob({ db: database.db, uploads: uploadStore, mediaDir: config.mediaDir, logger }),
       [FRAME_RATE_JOB]: frameRateJob({ db: database.db, mediaDir: config.mediaDir, logger }),
+      [PHOTO_PROBE_JOB]: photoProbeJob({ db: database.db, uploads: uploadStore }),
       [PHOTO_JOB]: photoRenderJob({ db: database.db, uploads: uploadStore, mediaDir: config.mediaDir, logger }),
     },
   });
   const uploads = createUploadServer({
     db: database.db, logger, store: uploadStore, path: `${apiPrefix}/video/tus`,
-    maxSizeBytes: config.uploadMaxBytes, whoMayUpload: config.whoMayUpload, corsOrigins: config.corsOrigins,
+    kinds: {
+      video: { permission: 'video.upload', maxBytes: config.uploadMaxBytes, maxDurationSeconds: MAX_VIDEO_DURATION_S, probeJob: PROBE_JOB },
+      photo: { permission: 'photo.upload', maxBytes: PHOTO_MAX_BYTES, maxDurationSeconds: 0, probeJob: PHOTO_PROBE_JOB },
+    },
+    whoMayUpload: config.whoMayUpload, corsOrigins: config.corsOrigins,
     onMediaQueued: () => worker?.poke(),
   });
   // Abandoned uploads are removed after their expiry: now, then every hour.

@@ -90,12 +90,16 @@ export interface TagsTable { tag_id: Generated<number>; created_by: number | nul
 export interface TagNamesTable { tag_id: number; lang: string; name: string; name_lower: string; is_default: Generated<boolean>; is_original: Generated<boolean> }
 export interface VideoTagsTable { video_id: number; tag_id: number; position: number }
 export interface VideoViewsTable { video_id: number; viewer_key: string; hour: Date }
+/** What danmaku, comments and history are on: `video_id` holds the id of a target of this type. */
+export type MediaTargetType = 'video' | 'audio' | 'photo';
+/** What an upload is (and the media item it becomes). */
+export type UploadKind = MediaTargetType;
 export interface DanmakuTable {
-  id: Generated<number>; video_id: number; uid: number; time: number; text: string; color: string;
+  id: Generated<number>; video_id: number; target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>; uid: number; time: number; text: string; color: string;
   font_size: 'small' | 'medium' | 'large'; mode: 'rtl' | 'ltr' | 'top' | 'bottom'; rainbow: Generated<boolean>; created_at: CreatedAt;
 }
 export interface CommentsTable {
-  id: Generated<number>; video_id: number; floor: number; uid: number; text: string;
+  id: Generated<number>; video_id: number; target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>; floor: number; uid: number; text: string;
   upvote_count: Generated<number>; downvote_count: Generated<number>; created_at: CreatedAt; deleted_at: Date | null; deleted_by: number | null;
 }
 export interface CommentVotesTable { comment_id: number; uid: number; vote: -1 | 1 }
@@ -117,7 +121,9 @@ export interface CollectionsTable {
   updated_at: Generated<Date>;
 }
 export interface CollectionVideosTable { collection_id: number; video_id: number; position: number; added_at: CreatedAt }
-export interface WatchHistoryTable { uid: number; video_id: number; anchor: Generated<number>; updated_at: Generated<Date> }
+/** Comment floor counters of non-video targets (videos keep theirs on the video row). */
+export interface CommentFloorsTable { target_type: MediaTargetType; target_id: number; floor: number }
+export interface WatchHistoryTable { uid: number; video_id: number; target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>; anchor: Generated<number>; updated_at: Generated<Date> }
 
 export interface TotpAuthenticatorsTable {
   uid: number;
@@ -152,6 +158,7 @@ export interface UploadsTable {
   file_name: string;
   size: number;
   max_duration_seconds: number;
+  kind: ColumnType<UploadKind, UploadKind | undefined, never>;
   created_at: CreatedAt;
   expires_at: Date;
   finished_at: Date | null;
@@ -164,6 +171,7 @@ export interface MediaTable {
   media_id: string;
   upload_id: string;
   uid: number;
+  kind: ColumnType<UploadKind, UploadKind | undefined, never>;
   status: ColumnType<MediaStatus, MediaStatus | undefined, MediaStatus>;
   /** Why a file was refused: NOT_A_VIDEO, TOO_LONG, CORRUPT. */
   reason: string | null;
@@ -257,6 +265,7 @@ export interface Database {
   comments: CommentsTable;
   comment_votes: CommentVotesTable;
   watch_history: WatchHistoryTable;
+  comment_floors: CommentFloorsTable;
   block_entries: BlockEntriesTable;
   follows: FollowsTable;
   collections: CollectionsTable;

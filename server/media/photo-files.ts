@@ -9,6 +9,7 @@ import { photoPath } from './paths.ts';
 import { inspectPhoto, readCameraData, renderPhoto, type PhotoInspection } from './photo-pipeline.ts';
 
 export const PHOTO_JOB = 'photo.render';
+export const PHOTO_PROBE_JOB = 'photo.probe';
 
 /**
  * The one place that reads uploaded photos and writes their rendered files (under
@@ -25,6 +26,24 @@ export function createPhotoFiles(options: { uploads: Pick<UploadStore, 'withLoca
   return {
     inspect: (uploadId) => options.uploads.withLocalFile(uploadId, inspectPhoto),
     queued: () => options.onQueued?.(),
+  };
+}
+
+/**
+ * The probe of a finished photo upload (queued by the tus endpoint): its header verdict, kept on
+ * the media item (probed with its size, or rejected with the reason) so the uploader hears at
+ * once (video/media/status) that an image will be refused, before the post is committed.
+ */
+export function photoProbeJob(options: { db: Kysely<Database>; uploads: Pick<UploadStore, 'withLocalFile'> }): JobHandler {
+  const { db } = options;
+  return async (payload) => {
+    const mediaId = String(payload.mediaId);
+    const media = await db.selectFrom('media').select(['upload_id', 'status']).where('media_id', '=', mediaId).executeTakeFirst();
+    if (!media || media.status !== 'uploaded') return;
+    const verdict = await options.uploads.withLocalFile(media.upload_id, inspectPhoto);
+    await db.updateTable('media').set(verdict.ok
+      ? { status: 'probed', width: verdict.width, height: verdict.height, updated_at: new Date() }
+      : { status: 'rejected', reason: verdict.reason, updated_at: new Date() }).where('media_id', '=', mediaId).execute();
   };
 }
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database, UploadKind } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { probeFrameRate, probeVideo } from './ffmpeg.ts';
 import { enqueueJob, type JobHandler } from '../jobs/queue.ts';
@@ -11,11 +11,11 @@ export const PROBE_JOB = 'media.probe';
 export const TRANSCODE_JOB = 'media.transcode';
 export const FRAME_RATE_JOB = 'media.frame-rate';
 
-/** A finished upload becomes a media item, and its probe is queued in the same database. */
-export async function registerUploadedMedia(db: Kysely<Database>, input: { mediaId: string; uploadId: string; uid: number }): Promise<void> {
+/** A finished upload becomes a media item of its kind, and its kind's probe is queued in the same database. */
+export async function registerUploadedMedia(db: Kysely<Database>, input: { mediaId: string; uploadId: string; uid: number; kind: UploadKind; probeJob: string }): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('media').values({ media_id: input.mediaId, upload_id: input.uploadId, uid: input.uid }).execute();
-    await enqueueJob(trx, PROBE_JOB, { mediaId: input.mediaId });
+    await trx.insertInto('media').values({ media_id: input.mediaId, upload_id: input.uploadId, uid: input.uid, kind: input.kind }).execute();
+    await enqueueJob(trx, input.probeJob, { mediaId: input.mediaId });
   });
 }
 

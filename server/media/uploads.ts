@@ -11,6 +11,7 @@ import { ERROR_CODES, ERROR_MESSAGE_KEY as MESSAGE_KEY, ERROR_STATUS, type ApiEr
 import { registerUploadedMedia } from './pipeline.ts';
 import { hasControlCharacters } from '../../src/lib/validation/text.ts';
 import type { UploadStore } from './upload-store.ts';
+import type { UploadKind } from '../db/schema.ts';
 
 /** SPEC §9: longest video, and how long an unfinished upload is kept. */
 export const MAX_VIDEO_DURATION_S = 1800;
@@ -18,13 +19,26 @@ import { UPLOAD_EXPIRY_MS } from './upload-store.ts';
 export { UPLOAD_EXPIRY_MS };
 export const MEDIA_ID_HEADER = 'Stream-Media-Id';
 
+/**
+ * How one kind of upload (video, audio, photo) is taken: who may create it, its largest file,
+ * its longest duration (0: the kind has none), and the job that probes the finished file (its
+ * section's pipeline takes over from there). A kind without rules is refused.
+ */
+export interface UploadKindRules {
+  permission: Action;
+  maxBytes: number;
+  maxDurationSeconds: number;
+  probeJob: string;
+}
+
 export interface UploadOptions {
   db: Kysely<Database>;
   logger: Logger;
   store: UploadStore;
   /** Full path of the endpoint, e.g. /api/video/tus. */
   path: string;
-  maxSizeBytes: number;
+  /** The kinds this endpoint takes (metadata `kind`, video when absent), each with its rules. */
+  kinds: Partial<Record<UploadKind, UploadKindRules>> & { video: UploadKindRules };
   /** 'members': every logged-in member who is not banned; 'staff': administrators only. */
   whoMayUpload: 'members' | 'staff';
   /** Site origins allowed to upload with credentials (the API's CORS list). */
@@ -87,10 +101,18 @@ async function apiAnswer(req: Request, answer: Response, requestId: string | und
   return new Response(req.method === 'HEAD' ? null : JSON.stringify(body), { status: answer.status, headers });
 }
 
+/** An upload's kind from its metadata: video when absent; undefined for anything else unknown. */
+function kindOf(metadata: Upload['metadata']): UploadKind | undefined {
+  const kind = metadata?.kind ?? 'video';
+  return kind === 'video' || kind === 'audio' || kind === 'photo' ? kind : undefined;
+}
+
 /**
- * The resumable upload endpoint (tus 1.0) at video/tus. Only members who may upload create
- * uploads; each upload belongs to its creator, who alone can read its offset, resume or delete
- * it. When the last byte arrives the answer carries the media id in Stream-Media-Id.
+ * The resumable upload endpoint (tus 1.0) at video/tus, for every kind of media (metadata
+ * `kind`: video, audio or photo, each with its own limits and probe). Only members who may
+ * upload that kind create uploads; each upload belongs to its creator, who alone can read its
+ * offset, resume or delete it. When the last byte arrives the answer carries the media id in
+ * Stream-Media-Id, and the kind's probe job is queued.
  */
 export function createUploadServer(options: UploadOptions) {
   const { db, store: { datastore } } = options;
@@ -108,7 +130,8 @@ export function createUploadServer(options: UploadOptions) {
     path: options.path,
     datastore,
     locker: new MemoryLocker(),
-    maxSize: options.maxSizeBytes,
+    // The largest kind's limit; each kind's own is checked at creation.
+    maxSize: Math.max(...Object.values(options.kinds).map((rules) => rules.maxBytes)),
     relativeLocation: true,
     respectForwardedHeaders: false,
     namingFunction: () => randomBytes(16).toString('hex'),
@@ -118,14 +141,20 @@ export function createUploadServer(options: UploadOptions) {
     allowedCredentials: true,
 
     async onUploadCreate(req: Request, upload: Upload) {
-      const viewer = await permitted(req, 'video.upload');
+      const kind = kindOf(upload.metadata);
+      const rules = kind && options.kinds[kind];
+      if (!kind || !rules) throw reject('VALIDATION_FAILED');
+      const viewer = await permitted(req, rules.permission);
       const name = String(upload.metadata?.name ?? '').trim();
-      const maxDuration = Number(upload.metadata?.maxDurationSeconds ?? MAX_VIDEO_DURATION_S);
+      const maxDuration = Number(upload.metadata?.maxDurationSeconds ?? rules.maxDurationSeconds);
       if (!name || name.length > 255 || hasControlCharacters(name)) throw reject('VALIDATION_FAILED');
-      if (!Number.isInteger(maxDuration) || maxDuration <= 0 || maxDuration > MAX_VIDEO_DURATION_S) throw reject('VALIDATION_FAILED');
+      if (!Number.isInteger(maxDuration) || maxDuration < 0 || maxDuration > rules.maxDurationSeconds || (maxDuration === 0 && rules.maxDurationSeconds > 0)) {
+        throw reject('VALIDATION_FAILED');
+      }
       if (upload.size === undefined) throw reject('VALIDATION_FAILED'); // deferred length is not accepted
+      if (upload.size > rules.maxBytes) throw reject('PAYLOAD_TOO_LARGE');
       await db.insertInto('uploads').values({
-        id: upload.id, uid: viewer.uid, file_name: name, size: upload.size, max_duration_seconds: maxDuration,
+        id: upload.id, uid: viewer.uid, file_name: name, size: upload.size, max_duration_seconds: maxDuration, kind,
         expires_at: uploadExpiry(upload.metadata?.expiry),
       }).execute();
       return { metadata: { ...upload.metadata, uid: String(viewer.uid) } };
@@ -149,10 +178,12 @@ export function createUploadServer(options: UploadOptions) {
     async onUploadFinish(_req: Request, upload: Upload) {
       const mediaId = randomBytes(12).toString('hex');
       const row = await db.updateTable('uploads').set({ finished_at: new Date(), media_id: mediaId }).where('id', '=', upload.id)
-        .returning('uid').executeTakeFirstOrThrow();
-      await registerUploadedMedia(db, { mediaId, uploadId: upload.id, uid: row.uid });
+        .returning(['uid', 'kind']).executeTakeFirstOrThrow();
+      const rules = options.kinds[row.kind];
+      if (!rules) throw new Error(`no rules for the upload kind ${row.kind}`); // its creation was refused
+      await registerUploadedMedia(db, { mediaId, uploadId: upload.id, uid: row.uid, kind: row.kind, probeJob: rules.probeJob });
       options.onMediaQueued?.();
-      options.logger.info('upload finished', { uploadId: upload.id, mediaId, size: upload.size });
+      options.logger.info('upload finished', { uploadId: upload.id, mediaId, kind: row.kind, size: upload.size });
       return { headers: { [MEDIA_ID_HEADER]: mediaId } };
     },
   });

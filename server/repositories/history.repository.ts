@@ -1,6 +1,7 @@
-/** Watch history: one row per member and video, with the last position. */
+/** Watch history: one row per member and target (video or audio track), with the last position. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { MediaTarget } from '../../src/lib/api/constants.ts';
 
 export function createHistoryRepository(db: Kysely<Database>) {
   return {
@@ -10,14 +11,15 @@ export function createHistoryRepository(db: Kysely<Database>) {
       return row?.history_enabled;
     },
 
-    /** Sets the position of this member's entry for the video, adding the entry if needed. */
-    async upsert(uid: number, videoId: number, anchor: number, at: Date): Promise<void> {
-      await db.insertInto('watch_history').values({ uid, video_id: videoId, anchor, updated_at: at })
-        .onConflict((oc) => oc.columns(['uid', 'video_id']).doUpdateSet({ anchor, updated_at: at })).execute();
+    /** Sets the position of this member's entry for the target, adding the entry if needed. */
+    async upsert(uid: number, target: MediaTarget, anchor: number, at: Date): Promise<void> {
+      await db.insertInto('watch_history').values({ uid, video_id: target.id, target_type: target.type, anchor, updated_at: at })
+        .onConflict((oc) => oc.columns(['uid', 'target_type', 'video_id']).doUpdateSet({ anchor, updated_at: at })).execute();
     },
 
-    async anchorOf(uid: number, videoId: number): Promise<number | undefined> {
-      const row = await db.selectFrom('watch_history').select('anchor').where('uid', '=', uid).where('video_id', '=', videoId).executeTakeFirst();
+    async anchorOf(uid: number, target: MediaTarget): Promise<number | undefined> {
+      const row = await db.selectFrom('watch_history').select('anchor').where('uid', '=', uid)
+        .where('video_id', '=', target.id).where('target_type', '=', target.type).executeTakeFirst();
       return row?.anchor;
     },
 

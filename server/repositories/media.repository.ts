@@ -8,10 +8,10 @@ export function createMediaRepository(db: Kysely<Database>) {
       return db.selectFrom('media').selectAll().where('media_id', '=', mediaId).executeTakeFirst();
     },
 
-    /** Owner, state, refusal reason and duration of these files. */
+    /** Owner, kind, state, refusal reason and duration of these files. */
     async byIds(mediaIds: readonly string[]) {
       if (!mediaIds.length) return [];
-      return db.selectFrom('media').select(['media_id', 'uid', 'status', 'reason', 'duration_ms']).where('media_id', 'in', [...mediaIds]).execute();
+      return db.selectFrom('media').select(['media_id', 'uid', 'kind', 'status', 'reason', 'duration_ms']).where('media_id', 'in', [...mediaIds]).execute();
     },
   };
 }

@@ -83,7 +83,7 @@ export function createPhotosRepository(db: Kysely<Database>) {
     /** The caller's finished uploads among these media ids, with whether a video or post already uses each. */
     async uploadsOf(mediaIds: readonly string[]) {
       return db.selectFrom('media as m')
-        .select(['m.media_id', 'm.uid', 'm.upload_id',
+        .select(['m.media_id', 'm.uid', 'm.upload_id', 'm.kind',
           sql<boolean>`EXISTS (SELECT 1 FROM photo_images i WHERE i.media_id = m.media_id) OR EXISTS (SELECT 1 FROM video_parts vp WHERE vp.media_id = m.media_id)`.as('used')])
         .where('m.media_id', 'in', [...mediaIds]).execute();
     },

@@ -160,8 +160,8 @@ export function createVideosRepository(db: Kysely<Database>) {
 
     /** The thumbs of the videos a member watched (matching `filter`), with the position and time, most recent first. */
     watchedBy(uid: number, filter: VideoFilter, limit: number) {
-      return thumbs().innerJoin('watch_history as h', 'h.video_id', 'v.video_id').select(['h.anchor', 'h.updated_at'])
-        .where('h.uid', '=', uid).where(whereOf(filter)).orderBy('h.updated_at', 'desc').limit(limit).execute();
+      return thumbs().innerJoin('watch_history as h', (join) => join.onRef('h.video_id', '=', 'v.video_id').on('h.target_type', '=', 'video'))
+        .select(['h.anchor', 'h.updated_at']).where('h.uid', '=', uid).where(whereOf(filter)).orderBy('h.updated_at', 'desc').limit(limit).execute();
     },
 
     /** Status, uploader and duration, read at most once a second per video. */
@@ -266,8 +266,8 @@ export function createVideosRepository(db: Kysely<Database>) {
       const [rows, count] = await Promise.all([
         thumbs().where(where).select([
           'v.deleted_by',
-          sql<number>`(SELECT count(*)::int FROM danmaku d WHERE d.video_id = v.video_id)`.as('danmaku_count'),
-          sql<number>`(SELECT count(*)::int FROM comments c WHERE c.video_id = v.video_id AND c.deleted_at IS NULL)`.as('comment_count'),
+          sql<number>`(SELECT count(*)::int FROM danmaku d WHERE d.video_id = v.video_id AND d.target_type = 'video')`.as('danmaku_count'),
+          sql<number>`(SELECT count(*)::int FROM comments c WHERE c.video_id = v.video_id AND c.target_type = 'video' AND c.deleted_at IS NULL)`.as('comment_count'),
           sql<boolean>`${partMedia(sql`coalesce(bool_and(pm.status IN ('playable', 'ready')), false)`)}`.as('media_ready'),
           sql<boolean>`${partMedia(sql`coalesce(bool_or(pm.status IN ('rejected', 'failed')), false)`)}`.as('media_refused'),
           sql<string | null>`${partMedia(sql`min(pm.reason) FILTER (WHERE pm.status IN ('rejected', 'failed'))`)}`.as('media_reason'),

@@ -6,6 +6,7 @@ import type { CommentVoteResponse, VideoComment } from '../../src/lib/api/contra
 import { textBlocksOf } from './block-lists.ts';
 import { matchBlockRegexes } from './block-regex.ts';
 import { containsKeyword } from '../../src/lib/block-lists/text-blocks.ts';
+import type { MediaTarget, MediaType } from '../../src/lib/api/constants.ts';
 
 /** Formatting the comment editor produces; nothing else survives, and no attribute at all. */
 const ALLOWED_TAGS = ['b', 'strong', 'i', 'em', 'u', 's', 'del', 'strike', 'br', 'p', 'div'];
@@ -34,9 +35,10 @@ export function visibleText(html: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
 }
 
-const parseCommentRoute = (route: string) => {
-  const [videoId, floor] = route.split('.').map(Number);
-  return { videoId, floor };
+/** A comment route "<id>.<floor>" names a floor of a target of the type the call names. */
+const parseCommentRoute = (type: MediaType, route: string) => {
+  const [id, floor] = route.split('.').map(Number);
+  return { target: { type, id } satisfies MediaTarget, floor };
 };
 
 const toComment = (r: CommentRow): VideoComment => ({
@@ -48,11 +50,11 @@ const toComment = (r: CommentRow): VideoComment => ({
 export function createCommentService(repositories: Pick<Repositories, 'comments' | 'blockLists' | 'transaction'>) {
   const { comments, blockLists } = repositories;
   return {
-    /** A new comment takes the video's next floor (an atomic increment on the video row). */
-    async emit(uid: number, videoId: number, html: string): Promise<VideoComment> {
+    /** A new comment takes the target's next floor (an atomic increment of its counter). */
+    async emit(uid: number, target: MediaTarget, html: string): Promise<VideoComment> {
       const text = sanitizeComment(html);
       const id = await repositories.transaction(async ({ comments: trx }) =>
-        trx.insert({ video_id: videoId, floor: await trx.takeNextFloor(videoId), uid, text }));
+        trx.insert({ video_id: target.id, target_type: target.type, floor: await trx.takeNextFloor(target), uid, text }));
       return toComment(await comments.byId(id, uid));
     },
 
@@ -67,10 +69,10 @@ export function createCommentService(repositories: Pick<Repositories, 'comments'
      * `videoCommentCount` still counts them, so the number of pages never changes under a
      * reader's feet and no request has to match the whole thread.
      */
-    async list(videoId: number, viewerUid: number | null, page: { page: number; pageSize: number }) {
+    async list(target: MediaTarget, viewerUid: number | null, page: { page: number; pageSize: number }) {
       const [rows, count, blocks] = await Promise.all([
-        comments.pageOfVideo(videoId, viewerUid, { limit: page.pageSize, offset: (page.page - 1) * page.pageSize }),
-        comments.countOfVideo(videoId, viewerUid),
+        comments.pageOf(target, viewerUid, { limit: page.pageSize, offset: (page.page - 1) * page.pageSize }),
+        comments.countOf(target, viewerUid),
         viewerUid === null ? null : textBlocksOf(blockLists, viewerUid),
       ]);
       let shown = rows;
@@ -89,9 +91,9 @@ export function createCommentService(repositories: Pick<Repositories, 'comments'
      * Sets (1, -1) or clears (0) the viewer's vote. The comment row is locked for the change,
      * so concurrent votes and switches always leave the counts equal to the votes.
      */
-    async vote(uid: number, videoId: number, commentId: number, vote: 1 | -1 | 0, onlyClear?: 1 | -1): Promise<CommentVoteResponse> {
+    async vote(uid: number, target: MediaTarget, commentId: number, vote: 1 | -1 | 0, onlyClear?: 1 | -1): Promise<CommentVoteResponse> {
       return repositories.transaction(async ({ comments: trx }) => {
-        const comment = await trx.lockLive(commentId, videoId);
+        const comment = await trx.lockLive(commentId, target);
         if (!comment) throw new DomainError('NOT_FOUND');
         const existing = await trx.voteOf(commentId, uid);
         // A cancel clears only the kind of vote it names.
@@ -109,17 +111,17 @@ export function createCommentService(repositories: Pick<Repositories, 'comments'
     },
 
     /** The author of a comment that is not deleted (who may delete it is the policy's decision). */
-    async authorOf(route: string): Promise<number> {
-      const { videoId, floor } = parseCommentRoute(route);
-      const author = await comments.authorOnFloor(videoId, floor);
+    async authorOf(type: MediaType, route: string): Promise<number> {
+      const { target, floor } = parseCommentRoute(type, route);
+      const author = await comments.authorOnFloor(target, floor);
       if (author === undefined) throw new NotFound();
       return author;
     },
 
     /** Soft delete, recording who. */
-    async remove(route: string, byUid: number): Promise<void> {
-      const { videoId, floor } = parseCommentRoute(route);
-      if (!(await comments.softDeleteOnFloor(videoId, floor, byUid))) throw new NotFound();
+    async remove(type: MediaType, route: string, byUid: number): Promise<void> {
+      const { target, floor } = parseCommentRoute(type, route);
+      if (!(await comments.softDeleteOnFloor(target, floor, byUid))) throw new NotFound();
     },
   };
 }

@@ -5,6 +5,10 @@ import type { RateLimitName } from '../../src/lib/api/limits.ts';
 import { DANMAKU_SEGMENT_SECONDS, type Danmaku, type DanmakuListResponse, type danmakuEmitBody } from '../../src/lib/api/contract.ts';
 import type { z } from 'zod';
 import { compressBody, type ContentEncoding } from '../http/content-encoding.ts';
+import type { MediaTarget } from '../../src/lib/api/constants.ts';
+
+/** The cache's key prefix of one target's answers. */
+const keyOf = (target: MediaTarget) => `${target.type}:${target.id}:`;
 
 /**
  * How many danmaku a video keeps, by its length (the pool sizes viewers of Bilibili know):
@@ -50,7 +54,7 @@ interface ListCache {
   /** Bumped by every send here, so a rebuild that read the rows before it is not kept. */
   generation: number;
 }
-/** Per database (tests run several servers in one process), by its repository: `videoId:segment:count` -> answer, least recently used first. */
+/** Per database (tests run several servers in one process), by its repository: `type:id:segment:count` -> answer, least recently used first. */
 const listCaches = new WeakMap<DanmakuRepository, ListCache>();
 /** Bytes of serialized answers kept per database. */
 const LIST_CACHE_BYTES = 64 * 1024 * 1024;
@@ -83,11 +87,12 @@ function remember(cache: ListCache, key: string, entry: CachedList) {
   }
 }
 
-function forgetVideo(cache: ListCache, videoId: number) {
+function forgetTarget(cache: ListCache, target: MediaTarget) {
   cache.generation++;
-  for (const key of cache.refreshing.keys()) if (key.startsWith(`${videoId}:`)) cache.refreshing.delete(key);
+  const prefix = keyOf(target);
+  for (const key of cache.refreshing.keys()) if (key.startsWith(prefix)) cache.refreshing.delete(key);
   for (const [key, entry] of cache.entries) {
-    if (key.startsWith(`${videoId}:`)) {
+    if (key.startsWith(prefix)) {
       cache.entries.delete(key);
       cache.bytes -= entry.body.length;
     }
@@ -107,26 +112,26 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
   const cache = cacheOf(store);
 
   /** In time order; one segment of DANMAKU_SEGMENT_SECONDS, or the whole pool; without the senders `blockedByUid` blocked. */
-  async function list(videoId: number, segment?: number, blockedByUid: number | null = null): Promise<Danmaku[]> {
-    return (await store.listOfVideo(videoId, windowOf(segment), blockedByUid)).map(toDanmaku);
+  async function list(target: MediaTarget, segment?: number, blockedByUid: number | null = null): Promise<Danmaku[]> {
+    return (await store.listOf(target, windowOf(segment), blockedByUid)).map(toDanmaku);
   }
 
-  async function versionOf(videoId: number, segment: number | undefined): Promise<string> {
-    const { count, newest } = await store.countAndNewest(videoId, windowOf(segment));
+  async function versionOf(target: MediaTarget, segment: number | undefined): Promise<string> {
+    const { count, newest } = await store.countAndNewest(target, windowOf(segment));
     return `${count}.${newest ?? 0}`;
   }
 
-  async function refresh(cache: ListCache, key: string, known: CachedList | undefined, videoId: number, segment: number | undefined, segmentCount: number) {
+  async function refresh(cache: ListCache, key: string, known: CachedList | undefined, target: MediaTarget, segment: number | undefined, segmentCount: number) {
     const generation = cache.generation;
-    const version = await versionOf(videoId, segment);
+    const version = await versionOf(target, segment);
     if (known && known.version === version && cache.entries.get(key) === known) {
       known.checkedAt = Date.now();
       return known;
     }
-    const danmaku = await list(videoId, segment);
+    const danmaku = await list(target, segment);
     const answer: DanmakuListResponse = { success: true, danmaku, segment, segmentSeconds: DANMAKU_SEGMENT_SECONDS, segmentCount };
     const entry: CachedList = {
-      version, body: new TextEncoder().encode(JSON.stringify(answer)), etag: `W/"dm-${videoId}-${segment ?? 'all'}-${segmentCount}-${version}"`, checkedAt: Date.now(),
+      version, body: new TextEncoder().encode(JSON.stringify(answer)), etag: `W/"dm-${target.type === 'video' ? '' : `${target.type}-`}${target.id}-${segment ?? 'all'}-${segmentCount}-${version}"`, checkedAt: Date.now(),
       encoded: {},
     };
     if (cache.generation === generation) remember(cache, key, entry);
@@ -134,8 +139,9 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
   }
 
   return {
-    /** Stores one danmaku at a time inside the video, then trims the pool to its cap (oldest out). */
+    /** Stores one danmaku at a time inside the video (or track), then trims the pool to its cap (oldest out). */
     async emit(uid: number, durationMs: number, body: z.output<typeof danmakuEmitBody>): Promise<Danmaku> {
+      const target: MediaTarget = { type: body.mediaType, id: body.videoId };
       if (body.time > durationMs / 1000 + END_TOLERANCE_S) {
         throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'time', message: 'is past the end of the video' }] });
       }
@@ -145,13 +151,13 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
       const cap = danmakuPoolCap(durationMs / 1000);
       const saved = await repositories.transaction(async ({ danmaku: trx }) => {
         const row = await trx.insert({
-          video_id: body.videoId, uid, time: Math.min(body.time, durationMs / 1000), text: body.text, color: body.color,
+          video_id: target.id, target_type: target.type, uid, time: Math.min(body.time, durationMs / 1000), text: body.text, color: body.color,
           font_size: body.fontSize, mode: body.mode, rainbow: body.enableRainbow,
         });
-        await trx.deleteAllButNewest(body.videoId, cap);
+        await trx.deleteAllButNewest(target, cap);
         return toDanmaku(row);
       });
-      forgetVideo(cache, body.videoId); // the sender sees it in the very next list
+      forgetTarget(cache, target); // the sender sees it in the very next list
       return saved;
     },
 
@@ -163,8 +169,8 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
      * reused. At most once per LIST_REVALIDATE_MS the segment's version (how many rows, the
      * newest id) is read: danmaku are only ever added or deleted, and either changes it.
      */
-    async listAnswer(videoId: number, segment: number | undefined, segmentCount: number): Promise<CachedList> {
-      const key = `${videoId}:${segment ?? 'all'}:${segmentCount}`;
+    async listAnswer(target: MediaTarget, segment: number | undefined, segmentCount: number): Promise<CachedList> {
+      const key = `${keyOf(target)}${segment ?? 'all'}:${segmentCount}`;
       const known = cache.entries.get(key);
       if (known && Date.now() - known.checkedAt < LIST_REVALIDATE_MS) {
         remember(cache, key, known);
@@ -173,7 +179,7 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
       // Concurrent requests for a stale answer share one check (and one rebuild).
       let pending = cache.refreshing.get(key);
       if (!pending) {
-        const own: Promise<CachedList> = refresh(cache, key, known, videoId, segment, segmentCount).finally(() => {
+        const own: Promise<CachedList> = refresh(cache, key, known, target, segment, segmentCount).finally(() => {
           if (cache.refreshing.get(key) === own) cache.refreshing.delete(key);
         });
         pending = own;

@@ -18,6 +18,7 @@ import { createFollowService } from './follows.ts';
 import { createCollectionService } from './collections.ts';
 import { createPhotoService } from './photos.ts';
 import type { PhotoFiles } from '../media/photo-files.ts';
+import { createMediaTargets } from './media-targets.ts';
 import * as accounts from './accounts.ts';
 import * as invitations from './invitations.ts';
 import * as profiles from './profiles.ts';
@@ -65,8 +66,12 @@ export interface ServiceDeps {
 export function createServices({ db, databaseKind, mailer, mediaDir, signingSecret, buildId, uploads, photoFiles }: ServiceDeps) {
   const repositories = createRepositories(db);
   const rateLimits = createRateLimitService(repositories);
+  const catalogue = createCatalogue(repositories);
+  const photos = createPhotoService(repositories, photoFiles);
   return {
-    catalogue: createCatalogue(repositories),
+    catalogue,
+    /** What danmaku, comments and history can be on: each section's lookup of its own items. */
+    targets: createMediaTargets({ video: (id, looker) => catalogue.visibleVideo(id, looker), photo: (id, looker) => photos.visibleTarget(id, looker) }),
     videos: createVideoService(repositories, { mediaDir }),
     media: createMediaService(repositories),
     danmaku: createDanmakuService(repositories, rateLimits),
@@ -75,7 +80,7 @@ export function createServices({ db, databaseKind, mailer, mediaDir, signingSecr
     history: createHistoryService(repositories),
     follows: createFollowService(repositories),
     collections: createCollectionService(repositories),
-    photos: createPhotoService(repositories, photoFiles),
+    photos,
     accounts: {
       ...bindRepositories(repositories, accounts),
       sendLoginCode: (input: Parameters<typeof accounts.sendLoginCode>[2]) => accounts.sendLoginCode(repositories, mailer, input),

@@ -12,6 +12,7 @@ import { createTagService } from './tags.ts';
 import { searchTerms } from './search-text.ts';
 import { searchTextOf } from './videos.ts';
 import type { Looker, Page } from './catalogue.ts';
+import type { TargetFacts } from './media-targets.ts';
 
 type Commit = z.output<typeof photoUploadBody>;
 type ImageRow = Awaited<ReturnType<Repositories['photos']['imagesOf']>>[number];
@@ -78,6 +79,7 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
         const path = `images.${index}.mediaId`;
         if (!upload) throw new DomainError('NOT_FOUND', { issues: [{ path, message: 'no such upload' }] });
         if (upload.uid !== uid) throw new DomainError('FORBIDDEN');
+        if (upload.kind !== 'photo') throw new DomainError('VALIDATION_FAILED', { issues: [{ path, message: 'is not a photo upload' }] });
         if (upload.used) throw new DomainError('CONFLICT', { issues: [{ path, message: 'this file is already used' }] });
       }
       for (const [index, mediaId] of mediaIds.entries()) {
@@ -116,6 +118,14 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
       return words.length ? list({ statuses: PUBLIC, words }, page) : Promise.resolve({ photosCount: 0, photos: [] });
     },
     byTags: (tagIds: number[], page: Page) => list({ statuses: PUBLIC, withAllTags: tagIds }, page),
+
+    /** The post as comments and history see it (services.targets): visible as `photo` is; no timeline. */
+    async visibleTarget(photoId: number, looker: Looker | null): Promise<TargetFacts | null> {
+      const row = await photos.access(photoId);
+      if (!row || row.status === 'deleted') return null;
+      if (row.status !== 'approved' && !mayPreview(looker, row.uploader_uid)) return null;
+      return { durationMs: 0, status: row.status === 'approved' ? 'approved' : 'pending', uploaderUid: row.uploader_uid };
+    },
 
     /** photo?photoId: the post, or null when this looker may not see it (not approved, and neither theirs nor staff). */
     async photo(photoId: number, looker: Looker | null): Promise<PhotoDetail | null> {

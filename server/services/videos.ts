@@ -48,6 +48,7 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
         const item = byId.get(mediaId);
         if (!item) throw new DomainError('NOT_FOUND', { issues: [{ path: `videoPart.${index}.mediaId`, message: 'no such upload' }] });
         if (item.uid !== uid) throw new DomainError('FORBIDDEN');
+        if (item.kind !== 'video') throw new DomainError('VALIDATION_FAILED', { issues: [{ path: `videoPart.${index}.mediaId`, message: `is an ${item.kind} upload, not a video` }] });
         if (item.status === 'rejected' || item.status === 'failed') throw new DomainError('MEDIA_REJECTED', { extra: { mediaId, reason: item.reason ?? 'CORRUPT' } });
         if (item.status === 'uploaded' || item.duration_ms === null) throw new DomainError('MEDIA_NOT_READY', { extra: { mediaId } });
       }

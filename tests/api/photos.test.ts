@@ -129,10 +129,16 @@ describe.each(BACKENDS)('photo posts on %s', (backend) => {
     const wrongFormat = await post([{ mediaId: tiff }]);
     expect(wrongFormat.status).toBe(415);
     expect(wrongFormat.body.code).toBe('UNSUPPORTED_IMAGE_FORMAT');
-    const huge = await uploadImage(Buffer.alloc(PHOTO_MAX_BYTES + 1), uploader, 'huge.jpg');
-    const tooLarge = await post([{ mediaId: huge }]);
+    // Over 50 MB: refused when the upload is announced, before a byte is sent.
+    const tooLarge = await tusCreate(server, uploader, PHOTO_MAX_BYTES + 1, tusMetadata({ name: 'huge.jpg', kind: 'photo' }));
     expect(tooLarge.status).toBe(413);
-    expect(tooLarge.body.code).toBe('IMAGE_TOO_LARGE');
+    expect((await tooLarge.json()).code).toBe('PAYLOAD_TOO_LARGE');
+    // The probe tells the uploader early (the media status) that the bomb will be refused.
+    await expect.poll(async () => (await get(`video/media/status?mediaId=${bomb}`, uploader)).body.status, { timeout: 30_000 }).toBe('rejected');
+    // A video's upload is not an image of a post.
+    const video = await tusCreate(server, uploader, 10, tusMetadata({ name: 'clip.mp4' }));
+    const videoMedia = (await tusPatch(server, video.headers.get('location')!, uploader, 0, new Uint8Array(10))).headers.get('stream-media-id')!;
+    expect((await post([{ mediaId: videoMedia }])).body.issues[0].path).toBe('images.0.mediaId');
     // Nothing was created by any refusal; the good image is still free to use.
     expect(await server.db.selectFrom('photos').select('photo_id').execute()).toHaveLength(1); // the first test's (deleted) post
     expect((await post([{ mediaId: good }])).status).toBe(200);

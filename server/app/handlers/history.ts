@@ -6,12 +6,13 @@ import { isStaff } from '../../../src/lib/policy/policy.ts';
 export const historyHandlers: HandlerSet<'history/'> = {
   'GET history/filter': async ({ videoTitle }, { services, actor }) =>
     ({ success: true, result: await services.catalogue.history(actor.uid, videoTitle || undefined) }),
-  'POST history/record': async ({ videoId, anchor }, { services, actor }) => {
-    if (!(await services.catalogue.visibleVideo(videoId, { uid: actor.uid, isStaff: isStaff(actor) }))) throw new NotFound();
-    return { success: true, recorded: await services.history.record(actor.uid, videoId, anchor) };
+  'POST history/record': async ({ videoId, mediaType, anchor }, { services, actor }) => {
+    const target = { type: mediaType, id: videoId };
+    if (!(await services.targets.visible(target, { uid: actor.uid, isStaff: isStaff(actor) }))) throw new NotFound();
+    return { success: true, recorded: await services.history.record(actor.uid, target, anchor) };
   },
-  'GET history/anchor': async ({ videoId }, { services, actor }) =>
-    ({ success: true, anchor: await services.history.anchorOf(actor.uid, videoId) }),
+  'GET history/anchor': async ({ videoId, mediaType }, { services, actor }) =>
+    ({ success: true, anchor: await services.history.anchorOf(actor.uid, { type: mediaType, id: videoId }) }),
   'DELETE history/clear': async (_input, { services, actor }) => {
     await services.history.clear(actor.uid);
     return { success: true };

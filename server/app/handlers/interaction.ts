@@ -2,43 +2,48 @@ import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
 import { Forbidden, NotFound } from '../../domain/errors.ts';
 import { encodedAnswer, segmentCountOf } from '../../services/danmaku.ts';
 import { preferredEncoding } from '../../http/content-encoding.ts';
-import { DANMAKU_SEGMENT_SECONDS, type CommentVoteResponse } from '../../../src/lib/api/contract.ts';
+import { DANMAKU_SEGMENT_SECONDS, type CommentVoteResponse, type MediaTarget, type MediaType } from '../../../src/lib/api/contract.ts';
 import { listViewer, lookerOf } from './looker.ts';
 
+/** The target a call names: `videoId` is the id of a video, audio track or photo post per `mediaType`. */
+const targetOf = ({ videoId, mediaType }: { videoId: number; mediaType: MediaType }): MediaTarget => ({ type: mediaType, id: videoId });
+
 /**
- * The video a member writes to (danmaku, comments, votes): visible to them, and not by an uploader
- * who blocked them. Checked before any rate limit, so a refusal costs nothing.
+ * The target a member writes to (danmaku, comments, votes): visible to them, and not by an
+ * uploader who blocked them. Checked before any rate limit, so a refusal costs nothing.
  */
-async function videoToWriteTo({ services, actor }: HandlerContext, videoId: number) {
-  const video = await services.catalogue.visibleVideo(videoId, lookerOf(actor));
-  if (!video) throw new NotFound();
-  if (await services.blockLists.isBlockedBy(video.uploaderUid, actor.uid)) throw new Forbidden('BLOCKED_BY_UPLOADER');
-  return video;
+async function targetToWriteTo({ services, actor }: HandlerContext, target: MediaTarget) {
+  const found = await services.targets.visible(target, lookerOf(actor));
+  if (!found) throw new NotFound();
+  if (await services.blockLists.isBlockedBy(found.uploaderUid, actor.uid)) throw new Forbidden('BLOCKED_BY_UPLOADER');
+  return found;
 }
 
 /** A new vote is a write like a comment; taking one's own vote back stays possible. */
-const vote = (kind: 1 | -1, cancel: boolean) => async ({ videoId, id }: { videoId: number; id: number }, ctx: HandlerContext): Promise<CommentVoteResponse> => {
-  if (!cancel) await videoToWriteTo(ctx, videoId);
-  return ctx.services.comments.vote(ctx.actor.uid, videoId, id, cancel ? 0 : kind, cancel ? kind : undefined);
+const vote = (kind: 1 | -1, cancel: boolean) => async (input: { videoId: number; mediaType: MediaType; id: number }, ctx: HandlerContext): Promise<CommentVoteResponse> => {
+  const target = targetOf(input);
+  if (!cancel) await targetToWriteTo(ctx, target);
+  return ctx.services.comments.vote(ctx.actor.uid, target, input.id, cancel ? 0 : kind, cancel ? kind : undefined);
 };
 
 /** SPEC §7 danmaku and comments. */
 export const interactionHandlers: HandlerSet<'video/danmaku' | 'video/comment'> = {
-  'GET video/danmaku': async ({ videoId, segment }, ctx) => {
+  'GET video/danmaku': async ({ segment, ...named }, ctx) => {
     const { services, c } = ctx;
     const viewer = await ctx.viewer();
-    const video = await services.catalogue.visibleVideo(videoId, lookerOf(viewer));
+    const target = targetOf(named);
+    const video = await services.targets.visible(target, lookerOf(viewer));
     if (!video) throw new NotFound();
     const segmentCount = segmentCountOf(video.durationMs);
     // A viewer who blocked people gets the pool without theirs: a personal answer, built each time.
     if ((await listViewer(ctx)).people) {
       ctx.cache('private');
-      const danmaku = await services.danmaku.list(videoId, segment, viewer!.uid);
+      const danmaku = await services.danmaku.list(target, segment, viewer!.uid);
       return { success: true, danmaku, segment, segmentSeconds: DANMAKU_SEGMENT_SECONDS, segmentCount };
     }
     // Everyone else receives the same pool (no sender ids in it), serialized once per change of
     // the segment (a busy one holds thousands) with an ETag; shared caches may keep it briefly.
-    const answer = await services.danmaku.listAnswer(videoId, segment, segmentCount);
+    const answer = await services.danmaku.listAnswer(target, segment, segmentCount);
     c.header('Cache-Control', video.status === 'approved' ? 'public, max-age=5' : 'private, no-store');
     c.header('Vary', 'Cookie, Accept-Encoding');
     c.header('ETag', answer.etag);
@@ -51,33 +56,35 @@ export const interactionHandlers: HandlerSet<'video/danmaku' | 'video/comment'> 
   },
   // The service counts the per-member limits, only for danmaku it could store.
   'POST video/danmaku/emit': async (body, ctx) => {
-    const video = await videoToWriteTo(ctx, body.videoId);
-    return { success: true, danmaku: await ctx.services.danmaku.emit(ctx.actor.uid, video.durationMs, body) };
+    const target = await targetToWriteTo(ctx, targetOf(body));
+    return { success: true, danmaku: await ctx.services.danmaku.emit(ctx.actor.uid, target.durationMs, body) };
   },
 
-  'POST video/comment/emit': async ({ videoId, text }, ctx) => {
-    await videoToWriteTo(ctx, videoId);
+  'POST video/comment/emit': async ({ text, ...named }, ctx) => {
+    const target = targetOf(named);
+    await targetToWriteTo(ctx, target);
     await ctx.services.rateLimits.hit('commentPerUser', ctx.actor.uid);
-    return { success: true, comment: await ctx.services.comments.emit(ctx.actor.uid, videoId, text) };
+    return { success: true, comment: await ctx.services.comments.emit(ctx.actor.uid, target, text) };
   },
   // Always personal: votes are marked and block lists applied for the viewer.
-  'GET video/comment': async ({ videoId, ...page }, { services, viewer }) => {
+  'GET video/comment': async ({ videoId, mediaType, ...page }, { services, viewer }) => {
     const looker = await viewer();
-    if (!(await services.catalogue.visibleVideo(videoId, lookerOf(looker)))) throw new NotFound();
-    return { success: true, ...(await services.comments.list(videoId, looker?.uid ?? null, page)) };
+    const target = targetOf({ videoId, mediaType });
+    if (!(await services.targets.visible(target, lookerOf(looker)))) throw new NotFound();
+    return { success: true, ...(await services.comments.list(target, looker?.uid ?? null, page)) };
   },
   'POST video/comment/upvote': vote(1, false),
   'POST video/comment/downvote': vote(-1, false),
   'DELETE video/comment/upvote/cancel': vote(1, true),
   'DELETE video/comment/downvote/cancel': vote(-1, true),
-  'DELETE video/comment/deleteSelfComment': async ({ commentRoute }, { services, actor, authorize }) => {
-    authorize('comment.deleteOwn', { ownerUid: await services.comments.authorOf(commentRoute) });
-    await services.comments.remove(commentRoute, actor.uid);
+  'DELETE video/comment/deleteSelfComment': async ({ commentRoute, mediaType }, { services, actor, authorize }) => {
+    authorize('comment.deleteOwn', { ownerUid: await services.comments.authorOf(mediaType, commentRoute) });
+    await services.comments.remove(mediaType, commentRoute, actor.uid);
     return { success: true };
   },
-  'DELETE video/comment/adminDeleteComment': async ({ commentRoute }, { services, actor, logger }) => {
-    await services.comments.remove(commentRoute, actor.uid);
-    logger.info('comment deleted by staff', { commentRoute, by: actor.uid });
+  'DELETE video/comment/adminDeleteComment': async ({ commentRoute, mediaType }, { services, actor, logger }) => {
+    await services.comments.remove(mediaType, commentRoute, actor.uid);
+    logger.info('comment deleted by staff', { commentRoute, mediaType, by: actor.uid });
     return { success: true };
   },
 };

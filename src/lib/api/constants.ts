@@ -25,6 +25,15 @@ export type MyVideoState = (typeof MY_VIDEO_STATES)[number];
 export const REJECTION_REASONS = ['NOT_A_VIDEO', 'TOO_LONG', 'CORRUPT', 'REMOVED_BY_REVIEWER'] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
+/**
+ * What danmaku, comments and history can be on (the `mediaType` of those calls): a video, an
+ * audio track or a photo post; the id field (`videoId`) names one of that type.
+ */
+export const MEDIA_TYPES = ['video', 'audio', 'photo'] as const;
+export type MediaType = (typeof MEDIA_TYPES)[number];
+/** One thing danmaku, comments and history are on. */
+export interface MediaTarget { type: MediaType; id: number }
+
 export const DANMAKU_MODES = ['rtl', 'ltr', 'top', 'bottom'] as const;
 export type DanmakuMode = (typeof DANMAKU_MODES)[number];
 export const DANMAKU_SIZES = ['small', 'medium', 'large'] as const;

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, MY_VIDEO_STATES, REJECTION_REASONS, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS } from './constants.ts';
 export { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS, type TagLanguage, type VideoCategory, type Copyright, type DanmakuMode, type DanmakuSize } from './constants.ts';
 
+import { MEDIA_TYPES } from './constants.ts';
+export { MEDIA_TYPES, type MediaType, type MediaTarget } from './constants.ts';
 import { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX, COLLECTION_VIDEOS_MAX, COLLECTION_VISIBILITIES } from './constants.ts';
 export { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX, COLLECTION_VIDEOS_MAX, COLLECTIONS_PER_MEMBER, COLLECTION_VISIBILITIES, type CollectionVisibility } from './constants.ts';
 
@@ -451,7 +453,8 @@ export const mediaStatusResponse = z.object({
   mediaId: z.string(),
   /** uploaded → probed → transcoding → playable (lowest rung out) → ready; or rejected / failed. */
   status: z.enum(['uploaded', 'probed', 'transcoding', 'playable', 'ready', 'rejected', 'failed']),
-  reason: z.enum(['NOT_A_VIDEO', 'TOO_LONG', 'CORRUPT']).nullable(),
+  // Photos' refusals (issue 13) beside the video pipeline's.
+  reason: z.enum(['NOT_A_VIDEO', 'TOO_LONG', 'CORRUPT', 'NOT_AN_IMAGE', 'UNSUPPORTED_IMAGE_FORMAT', 'IMAGE_TOO_LARGE', 'TOO_MANY_PIXELS']).nullable(),
   /** Milliseconds, from ffprobe (never from the browser). */
   duration: z.number().nullable(),
   width: z.number().nullable(),
@@ -463,10 +466,15 @@ export const mediaStatusResponse = z.object({
 });
 export type MediaStatusResponse = z.infer<typeof mediaStatusResponse>;
 
+// ---- Danmaku, comments and history: on a video, an audio track or a photo post ----
+/** What `videoId` names in danmaku, comment and history calls; a video when absent. */
+export const mediaType = z.enum(MEDIA_TYPES).default('video').describe('What the id names: a video (the default), an audio track or a photo post');
+
 // ---- Danmaku ----
 
 export const danmakuEmitBody = z.object({
   videoId: positiveId,
+  mediaType,
   time: z.number().finite().min(0),
   // Counted in characters as people see them (code points), after trimming.
   text: z.string().transform((t) => t.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim())
@@ -485,7 +493,7 @@ export const danmakuSchema = z.object({
 export type Danmaku = z.infer<typeof danmakuSchema>;
 export const danmakuEmitResponse = z.object({ success: z.literal(true), danmaku: danmakuSchema });
 export type DanmakuEmitResponse = z.infer<typeof danmakuEmitResponse>;
-export const danmakuQuery = z.object({ videoId: positiveId, segment: z.coerce.number().int().min(0).max(10_000).optional() });
+export const danmakuQuery = z.object({ videoId: positiveId, mediaType, segment: z.coerce.number().int().min(0).max(10_000).optional() });
 export const danmakuListResponse = z.object({
   success: z.literal(true),
   danmaku: z.array(danmakuSchema),
@@ -498,15 +506,16 @@ export type DanmakuListResponse = z.infer<typeof danmakuListResponse>;
 
 // ---- Comments ----
 export const COMMENT_TEXT_MAX = 20_000;
-export const commentEmitBody = z.object({ videoId: positiveId, text: z.string().min(1).max(COMMENT_TEXT_MAX) });
+export const commentEmitBody = z.object({ videoId: positiveId, mediaType, text: z.string().min(1).max(COMMENT_TEXT_MAX) });
 export const commentListQuery = z.object({
   videoId: positiveId,
+  mediaType,
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(50).default(20),
 });
-export const commentVoteBody = z.object({ videoId: positiveId, id: positiveId });
+export const commentVoteBody = z.object({ videoId: positiveId, mediaType, id: positiveId });
 /** A comment is named "<videoId>.<floor>"; the route must be of the video the body names. */
-export const commentDeleteBody = z.object({ videoId: positiveId, commentRoute: z.string().regex(/^\d{1,15}\.\d{1,9}$/, 'is "<videoId>.<floor>"') })
+export const commentDeleteBody = z.object({ videoId: positiveId, mediaType, commentRoute: z.string().regex(/^\d{1,15}\.\d{1,9}$/, 'is "<videoId>.<floor>"') })
   .refine((body) => Number(body.commentRoute.split('.')[0]) === body.videoId, { path: ['commentRoute'], message: 'belongs to another video' });
 export const videoCommentSchema = z.object({
   id: z.number(),
@@ -540,7 +549,8 @@ export const commentVoteResponse = z.object({ success: z.literal(true), upvoteCo
 export type CommentVoteResponse = z.infer<typeof commentVoteResponse>;
 
 // ---- History ----
-export const historyRecordBody = z.object({ videoId: positiveId, anchor: z.number().finite().min(0).max(24 * 3600) });
+export const historyRecordBody = z.object({ videoId: positiveId, mediaType, anchor: z.number().finite().min(0).max(24 * 3600) });
+export const historyAnchorQuery = z.object({ videoId: positiveId, mediaType });
 export const historyFilterQuery = z.object({ videoTitle: z.string().trim().max(100).optional() });
 export const historyItem = videoThumb.extend({
   category: z.literal('video'),

@@ -71,6 +71,10 @@ export const POLICY = {
   'photo.upload': { subject: 'uploader', note: 'committing a post of uploaded images' },
   'photo.delete': { subject: 'signedIn', resource: 'ownerOrStaff', note: 'delete a photo post' },
   'photo.review': { subject: 'staff', note: 'photo review queue, approval' },
+  // Audio tracks (the same rules as videos).
+  'audio.upload': { subject: 'uploader', note: 'resumable audio uploads, covers, committing a track' },
+  'audio.delete': { subject: 'signedIn', resource: 'ownerOrStaff', note: 'delete an audio track' },
+  'audio.review': { subject: 'staff', note: 'audio review queue, approval' },
   // Administration.
   'user.review': { subject: 'staff', note: 'profile review queue, banned users' },
   'user.roles': { subject: 'staff', resource: 'roleChange', note: 'grant and revoke roles' },

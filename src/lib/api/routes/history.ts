@@ -13,7 +13,7 @@ export const historyRoutes = defineRoutes({
   },
   'GET history/anchor': {
     tag: 'history', summary: 'The position to resume a video at, if the member watched it before.',
-    permission: 'account.self', query: C.videoExistsQuery, response: C.historyAnchorResponse, cache: 'private',
+    permission: 'account.self', query: C.historyAnchorQuery, response: C.historyAnchorResponse, cache: 'private',
   },
   'DELETE history/clear': {
     tag: 'history', summary: 'Forget the member’s whole history.',
