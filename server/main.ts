@@ -28,6 +28,7 @@ import { PHOTO_JOB, PHOTO_PROBE_JOB, createPhotoFiles, photoProbeJob, photoRende
 import { PHOTO_MAX_BYTES } from '../src/lib/api/photo-contract.ts';
 import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, probeJob, queueFrameRateBackfill, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
+import { photoSiteLocals } from './site/photo-locals.ts';
 import { DomainError } from './domain/errors.ts';
 
 /**
@@ -133,6 +134,10 @@ export async function startServer(env: Record<string, string | undefined> = proc
       const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
       return catalogue.byUploader(uid, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null, page);
     },
+    ...photoSiteLocals(services.photos, async (request) => {
+      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
+      return viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null;
+    }),
   };
   const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger) : null;
 

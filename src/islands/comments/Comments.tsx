@@ -1,7 +1,7 @@
 import { createElement, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { deleteComment, emitComment, getComments, voteComment } from '../../lib/api/calls/interaction.ts';
 import { HttpError } from '../../lib/api/http.ts';
-import type { ApiErrorBody, VideoComment } from '../../lib/api/contract.ts';
+import type { ApiErrorBody, MediaType, VideoComment } from '../../lib/api/contract.ts';
 import { can } from '../../lib/policy/policy.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { toSafeTree, type SafeNode } from '../../lib/comments/comment-html.ts';
@@ -46,7 +46,8 @@ function errorMessage(error: unknown, t: (key: string) => string): string {
 }
 
 /** The comment section of a video: the editor, the list with votes and deletion, and paging. */
-export default function Comments({ locale, videoId, messages }: { locale: Locale; videoId: number; messages: Messages }) {
+/** `mediaType`: what `videoId` names (a video by default; an audio track or a photo post). */
+export default function Comments({ locale, videoId, messages, mediaType = 'video' }: { locale: Locale; videoId: number; messages: Messages; mediaType?: MediaType }) {
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   const [page, setPage] = useState(1);
@@ -63,7 +64,7 @@ export default function Comments({ locale, videoId, messages }: { locale: Locale
 
   const load = useCallback(async (target: number) => {
     try {
-      const answer = await getComments(videoId, target, PAGE_SIZE);
+      const answer = await getComments(videoId, target, PAGE_SIZE, mediaType);
       setComments(answer.videoCommentList);
       setCount(answer.videoCommentCount);
       setHiddenOnPage(answer.hiddenCommentCount ?? 0);
@@ -71,7 +72,7 @@ export default function Comments({ locale, videoId, messages }: { locale: Locale
     } catch (error) {
       setLoadError(error instanceof HttpError ? errorMessage(error, t) : t('comments.loadFailed'));
     }
-  }, [videoId, t]);
+  }, [videoId, mediaType, t]);
 
   // Reload when the page changes and once the login is known (votes are marked for the viewer).
   useEffect(() => {
@@ -82,7 +83,7 @@ export default function Comments({ locale, videoId, messages }: { locale: Locale
     setSending(true);
     setSendError('');
     try {
-      await emitComment(videoId, html);
+      await emitComment(videoId, html, mediaType);
       showToast({ message: t('comments.sent'), severity: 'success' });
       if (page === 1) await load(1);
       else setPage(1);
@@ -99,7 +100,7 @@ export default function Comments({ locale, videoId, messages }: { locale: Locale
     if (!self.isLogined) return void openAuthDialog('login');
     const active = kind === 'upvote' ? comment.isUpvote : comment.isDownvote;
     try {
-      const result = await voteComment(kind, videoId, comment.id, active);
+      const result = await voteComment(kind, videoId, comment.id, active, mediaType);
       setComments((list) => list?.map((c) => (c.id === comment.id ? { ...c, ...result } : c)) ?? null);
     } catch (error) {
       showToast({ message: errorMessage(error, t), severity: 'error' });
@@ -110,7 +111,7 @@ export default function Comments({ locale, videoId, messages }: { locale: Locale
     if (confirming !== comment.commentRoute) return setConfirming(comment.commentRoute);
     setConfirming(null);
     try {
-      await deleteComment(videoId, comment.commentRoute, !can(self.userInfo, 'comment.deleteOwn', { ownerUid: comment.uid }));
+      await deleteComment(videoId, comment.commentRoute, !can(self.userInfo, 'comment.deleteOwn', { ownerUid: comment.uid }), mediaType);
       showToast({ message: t('comments.deleted'), severity: 'success' });
       // The last comment of a later page gone: step back a page.
       if (comments?.length === 1 && page > 1) setPage(page - 1);

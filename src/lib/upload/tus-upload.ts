@@ -29,6 +29,8 @@ export interface TusUploadOptions {
   locale: string;
   onChange: (view: UploadProgressView) => void;
   now?: () => number;
+  /** What is uploaded (the endpoint's metadata `kind`): a video unless named; a photo has no duration. */
+  kind?: 'video' | 'photo';
 }
 
 export interface TusUploadHandle {
@@ -79,7 +81,7 @@ export async function startTusUpload(file: File | null | undefined, fileNotFound
     retryDelays: UPLOAD_RETRY_DELAYS,
     metadata: {
       name: file.name,
-      maxDurationSeconds: String(MAX_VIDEO_DURATION_SECONDS),
+      ...(options.kind === 'photo' ? { kind: 'photo' } : { maxDurationSeconds: String(MAX_VIDEO_DURATION_SECONDS) }),
       expiry: String(now() + UPLOAD_EXPIRY_SECONDS * 1000),
     },
     headers: { 'X-Client-Language': options.locale },
