@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { inspectPhoto, renderPhoto, PHOTO_FORMATS } from '../server/media/photo-pipeline.ts';
 import { PHOTO_WIDTHS } from '../src/lib/api/photo-contract.ts';
 import { photoLike } from './photo-fixtures.ts';
@@ -29,7 +29,7 @@ const meta = await sharp(source).metadata();
 console.log(`source: ${meta.width}x${meta.height} (${((meta.width! * meta.height!) / 1e6).toFixed(1)} MP), ${(sourceBytes.length / 1e6).toFixed(1)} MB`);
 
 /** The same encoders as the pipeline's (kept in step by hand: the bench states them once). */
-function encodeDirect(image: sharp.Sharp, format: string) {
+function encodeDirect(image: Sharp, format: string) {
   if (format === 'avif') return image.avif({ quality: 50, effort: 2 });
   if (format === 'webp') return image.webp({ quality: 78, effort: 3 });
   return image.flatten({ background: '#ffffff' }).jpeg({ quality: 82, mozjpeg: true, progressive: true });

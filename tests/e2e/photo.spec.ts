@@ -102,7 +102,7 @@ test('upload a three-image post, approve it, then zoom and swipe through it in t
   const cdp = await phone.newCDPSession(mobile);
   const cx = touchBox.x + touchBox.width / 2;
   const cy = touchBox.y + touchBox.height / 2;
-  const touch = (type: string, points: Array<[number, number]>) =>
+  const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: Array<[number, number]>) =>
     cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
   await touch('touchStart', [[cx - 30, cy], [cx + 30, cy]]);
   for (let step = 1; step <= 8; step++) await touch('touchMove', [[cx - 30 - step * 10, cy], [cx + 30 + step * 10, cy]]);
