@@ -195,11 +195,11 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
                       : entry.phase === 'ready' ? t('photo.upload.ready')
                       : <span className="photo-error">{entry.message}</span>}
                   </p>
-                  <label htmlFor={altId}>{t('photo.upload.alt')}</label>
-                  <textarea id={altId} value={entry.alt} maxLength={PHOTO_ALT_MAX} rows={2} required aria-invalid={altMissing}
+                  <label className="field" htmlFor={altId}><span className="field-label">{t('photo.upload.alt')}</span></label>
+                  <div className="field"><textarea id={altId} value={entry.alt} maxLength={PHOTO_ALT_MAX} rows={2} required aria-invalid={altMissing}
                     aria-describedby={`${altId}-hint`} placeholder={t('photo.upload.altPlaceholder')} data-alt-input
-                    onChange={(e) => update(entry.key, { alt: e.currentTarget.value })} />
-                  <small id={`${altId}-hint`} className={altMissing ? 'photo-error' : 'photo-hint'}>{t('photo.upload.altHint')}</small>
+                    onChange={(e) => update(entry.key, { alt: e.currentTarget.value })} /></div>
+                  <small id={`${altId}-hint`} className={altMissing ? 'photo-error' : 'field-hint'}>{t('photo.upload.altHint')}</small>
                   <div className="photo-entry-actions">
                     <button type="button" className="button secondary" onClick={() => move(index, -1)} disabled={index === 0} aria-label={t('photo.upload.moveEarlier', { index: index + 1 })}>↑</button>
                     <button type="button" className="button secondary" onClick={() => move(index, 1)} disabled={index === entries.length - 1} aria-label={t('photo.upload.moveLater', { index: index + 1 })}>↓</button>
@@ -214,26 +214,26 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
 
       <section className="card photo-fields" aria-labelledby="photo-details-title">
         <h2 id="photo-details-title">{t('photo.upload.details')}</h2>
-        <label>{t('upload.title')}
+        <label className="field"><span className="field-label">{t('upload.title')}</span>
           <input value={title} maxLength={PHOTO_TITLE_MAX} required aria-invalid={tried && titleMissing} data-photo-title onChange={(e) => setTitle(e.currentTarget.value)} />
         </label>
-        <label>{t('upload.description')}
+        <label className="field"><span className="field-label">{t('upload.description')}</span>
           <textarea value={description} maxLength={PHOTO_DESCRIPTION_MAX} rows={4} onChange={(e) => setDescription(e.currentTarget.value)} />
         </label>
         <fieldset>
-          <legend>{t('upload.copyright')}</legend>
+          <legend className="field-label">{t('upload.copyright')}</legend>
           {COPYRIGHTS.map((c) => (
             <label key={c} className="photo-radio"><input type="radio" name="photo-copyright" checked={copyright === c} onChange={() => setCopyright(c)} /> {t(`upload.copyrights.${c}`)}</label>
           ))}
         </fieldset>
         {copyright !== 'original' && (
-          <label>{t('upload.originalAuthor')}
+          <label className="field"><span className="field-label">{t('upload.originalAuthor')}</span>
             <input value={originalAuthor} maxLength={100} required aria-invalid={tried && authorMissing} onChange={(e) => setOriginalAuthor(e.currentTarget.value)} />
           </label>
         )}
         <TagPicker locale={locale} t={t as never} tags={tags} onChange={setTags} />
         <label className="photo-radio"><input type="checkbox" checked={keepCameraData} onChange={(e) => setKeepCameraData(e.currentTarget.checked)} /> {t('photo.upload.keepCamera')}</label>
-        <small className="photo-hint">{t('photo.upload.privacy')}</small>
+        <small className="field-hint">{t('photo.upload.privacy')}</small>
       </section>
 
       <div className="photo-publish">

@@ -5,6 +5,8 @@ import type { Messages } from '../../lib/i18n/translate.ts';
 import { pictureSources } from '../../lib/photo/picture.ts';
 import { clampView, zoomAt, type View } from '../../lib/photo/zoom.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
+import { useSelfUser } from '../use-self-user.ts';
+import { call } from '../../lib/api/client.ts';
 
 const SWIPE_PX = 50;
 const DOUBLE_TAP_MS = 300;
@@ -26,8 +28,13 @@ function cameraLine(camera: PhotoImage['camera']): string {
  * buttons, the thumbnails and ←/→ to move; full screen (F). Zoom is a CSS transform of the image
  * (no re-layout), kept inside the stage by clampView.
  */
-export default function PhotoViewer({ locale, messages, images, title }: { locale: Locale; messages: Messages; images: PhotoImage[]; title: string }) {
+export default function PhotoViewer({ locale, messages, images, title, photoId }: { locale: Locale; messages: Messages; images: PhotoImage[]; title: string; photoId: number }) {
   const t = useIslandTranslation(locale, messages);
+  const self = useSelfUser();
+  // A member's visit goes into their history (as a video's view does), once per page view.
+  useEffect(() => {
+    if (self.isLogined) void call('POST history/record', { videoId: photoId, mediaType: 'photo', anchor: 0 }).catch(() => undefined);
+  }, [self.isLogined, photoId]);
   const [index, setIndex] = useState(0);
   const [view, setView] = useState<View>(IDENTITY);
   const [fullscreen, setFullscreen] = useState(false);
