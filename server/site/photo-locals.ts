@@ -1,8 +1,9 @@
 import type { PhotoService } from '../services/photos.ts';
 import type { Looker } from '../services/catalogue.ts';
-import type { SitePage } from './locals.ts';
 import type { PhotoDetail, PhotoThumb } from '../../src/lib/api/photo-contract.ts';
 
+/** A page of a list (as SiteLocals' SitePage). */
+type SitePage = { page: number; pageSize: number };
 export interface SitePhotoList { photosCount: number; photos: PhotoThumb[] }
 
 /** What the photo pages ask the server while rendering (part of SiteLocals). */

@@ -6,23 +6,8 @@ import { z } from 'zod';
 import { COPYRIGHTS } from './constants.ts';
 import { blockFlags, positiveId, tagSchema, uploaderInfoSchema } from './contract.ts';
 
-/** One post holds one to this many images. */
-export const PHOTO_MAX_IMAGES = 30;
-/** Each image at most 50 MB and 100 megapixels (all frames of an animation together). */
-export const PHOTO_MAX_BYTES = 50 * 1024 * 1024;
-export const PHOTO_MAX_PIXELS = 100_000_000;
-/** The widths every image is rendered at (never wider than its source). */
-export const PHOTO_WIDTHS = [320, 640, 1280, 2560] as const;
-export const PHOTO_TITLE_MAX = 80;
-export const PHOTO_DESCRIPTION_MAX = 2000;
-export const PHOTO_ALT_MAX = 1000;
-export const MAX_TAGS_PER_PHOTO = 10;
-/** The file types an upload may be (what the browser's picker offers and checks first). */
-export const PHOTO_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif'] as const;
-
-/** Why the pipeline refuses an image; each is an API error code with its message. */
-export const PHOTO_REFUSALS = ['NOT_AN_IMAGE', 'UNSUPPORTED_IMAGE_FORMAT', 'IMAGE_TOO_LARGE', 'TOO_MANY_PIXELS'] as const;
-export type PhotoRefusal = (typeof PHOTO_REFUSALS)[number];
+export { PHOTO_MAX_IMAGES, PHOTO_MAX_BYTES, PHOTO_MAX_PIXELS, PHOTO_WIDTHS, PHOTO_TITLE_MAX, PHOTO_DESCRIPTION_MAX, PHOTO_ALT_MAX, MAX_TAGS_PER_PHOTO, PHOTO_MIME_TYPES, PHOTO_REFUSALS, PHOTO_STATES, type PhotoRefusal, type PhotoState } from './photo-constants.ts';
+import { PHOTO_ALT_MAX, PHOTO_DESCRIPTION_MAX, PHOTO_MAX_IMAGES, PHOTO_STATES, PHOTO_TITLE_MAX, MAX_TAGS_PER_PHOTO } from './photo-constants.ts';
 
 const mediaId = z.string().regex(/^[0-9a-f]{24}$/, 'is not a media id');
 const photoTitle = z.string().trim().min(1, 'must not be empty').max(PHOTO_TITLE_MAX);
@@ -68,8 +53,6 @@ export const photoImageSchema = z.object({
 });
 export type PhotoImage = z.infer<typeof photoImageSchema>;
 
-export const PHOTO_STATES = ['processing', 'pending', 'approved', 'failed'] as const;
-export type PhotoState = (typeof PHOTO_STATES)[number];
 
 /** A post in a list: its first image as the cover. */
 export const photoThumbSchema = z.object({
