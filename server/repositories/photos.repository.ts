@@ -110,6 +110,18 @@ export function createPhotosRepository(db: Kysely<Database>) {
       return row?.uploader_uid;
     },
 
+    /**
+     * The posts in a member's history, most recent visit first: public ones, and their own in
+     * any state but deleted; with `titleWords`, only titles containing each.
+     */
+    viewedBy(uid: number, titleWords: readonly string[], limit: number) {
+      let query = posts().innerJoin('watch_history as h', (join) => join.onRef('h.video_id', '=', 'p.photo_id').on('h.target_type', '=', 'photo'))
+        .select(['h.anchor', 'h.updated_at']).where('h.uid', '=', uid)
+        .where(sql<SqlBool>`(p.status = 'approved' OR (p.uploader_uid = ${uid} AND p.status <> 'deleted'))`);
+      for (const word of titleWords) query = query.where(sql<SqlBool>`split_part(p.search_text, chr(10), 1) LIKE ${likePattern(word, 'contains')}`);
+      return query.orderBy('h.updated_at', 'desc').limit(limit).execute();
+    },
+
     /** A post's status and uploader (who may read its files). */
     access: (photoId: number) => db.selectFrom('photos').select(['status', 'uploader_uid']).where('photo_id', '=', photoId).executeTakeFirst(),
 

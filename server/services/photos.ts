@@ -7,7 +7,7 @@ import type { PhotoFiles } from '../media/photo-files.ts';
 import { PHOTO_JOB } from '../media/photo-files.ts';
 import { photoPath } from '../media/paths.ts';
 import type { PhotoDetail, PhotoImage, PhotoState, PhotoThumb, photoUploadBody } from '../../src/lib/api/photo-contract.ts';
-import type { Copyright } from '../../src/lib/api/contract.ts';
+import type { Copyright, HistoryItem } from '../../src/lib/api/contract.ts';
 import { createTagService } from './tags.ts';
 import { searchTerms } from './search-text.ts';
 import { searchTextOf } from './videos.ts';
@@ -153,6 +153,21 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
 
     async remove(photoId: number, byUid: number): Promise<void> {
       if (!(await photos.softDelete(photoId, byUid))) throw new NotFound();
+    },
+
+    /** The posts in a member's history (history/filter merges them with the videos), as history items. */
+    async history(uid: number, title: string | undefined, limit: number): Promise<HistoryItem[]> {
+      const rows = await photos.viewedBy(uid, title ? searchTerms(title) : [], limit);
+      const covers = new Map((await photos.imagesOf(rows.map((r) => r.photo_id), true)).map((i) => [i.photo_id, toImage(i)]));
+      return rows.map((row) => {
+        const cover = covers.get(row.photo_id);
+        return {
+          category: 'photo' as const, id: row.photo_id, anchor: 0, lastUpdateDateTime: new Date(row.updated_at).getTime(),
+          videoId: row.photo_id, title: row.title, image: cover?.base ? `${cover.base}/${cover.widths[0]}.jpg` : '',
+          uploadDate: new Date(row.created_at).getTime(), watchedCount: 0, uploader: row.username, uploaderNickname: row.user_nickname,
+          uploaderId: row.uploader_uid, duration: 0, description: row.description, videoCategory: 'photo',
+        };
+      });
     },
 
     /** Approved posts for the sitemap. */

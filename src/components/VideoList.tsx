@@ -12,14 +12,16 @@ import type { TFunction } from 'i18next';
 
 type Translate = TFunction;
 
-export function VideoCard({ video, locale, t, progress, extra }: {
+export function VideoCard({ video, locale, t, progress, extra, href: link }: {
   video: VideoThumb; locale: Locale; t: Translate;
+  /** Where the card leads, when not to the video (a photo post in the history). */
+  href?: string;
   /** 0..1: how far the viewer got (history). */
   progress?: number;
   /** A line under the stats (history: "watched to 1:23"). */
   extra?: ReactNode;
 }) {
-  const href = videoPath(video.videoId, locale);
+  const href = link ?? videoPath(video.videoId, locale);
   return (
     <article className="video-card" data-video-id={video.videoId} data-status={video.status}>
       <a className="video-cover" href={href} tabIndex={-1} aria-hidden="true">

@@ -103,6 +103,19 @@ describe.each(BACKENDS)('photo posts on %s', (backend) => {
     expect((await get(`photo/search?keyword=${encodeURIComponent('SHRINE')}`)).body.photos.map((p: any) => p.photoId)).toEqual([photoId]);
     expect((await get(`photo/search?keyword=volcano`)).body.photosCount).toBe(0);
 
+    // A member's visit goes into their history, listed with the videos (and found by its title).
+    expect((await send('POST', 'history/record', { videoId: photoId, mediaType: 'photo', anchor: 0 }, other)).body.recorded).toBe(true);
+    const history = (await get(`history/filter?videoTitle=${encodeURIComponent('shrine')}`, other)).body.result;
+    expect(history).toMatchObject([{ category: 'photo', id: photoId, title: 'Evening at the shrine' }]);
+    expect(history[0].image).toMatch(/\/media\/photos\/\d+\/\d+\/320\.jpg$/);
+    // Comments on a post: the same calls with mediaType photo.
+    expect((await send('POST', 'video/comment/emit', { videoId: photoId, mediaType: 'photo', text: 'Beautiful light' }, other)).status).toBe(200);
+    const comments = (await get(`video/comment?videoId=${photoId}&mediaType=photo`)).body;
+    expect(comments.videoCommentCount).toBe(1);
+    expect(comments.videoCommentList[0].commentRoute).toBe(`${photoId}.1`);
+    // …and none of it on the video of the same number.
+    expect((await get(`video/comment?videoId=${photoId}`)).status).toBe(404);
+
     // A viewer who blocks the uploader no longer sees the post in lists.
     expect((await send('POST', 'block/user', { blockUid: photo.uploaderInfo.uid }, other)).status).toBe(200);
     expect((await get('photo/home', other)).body.photosCount).toBe(0);

@@ -553,7 +553,8 @@ export const historyRecordBody = z.object({ videoId: positiveId, mediaType, anch
 export const historyAnchorQuery = z.object({ videoId: positiveId, mediaType });
 export const historyFilterQuery = z.object({ videoTitle: z.string().trim().max(100).optional() });
 export const historyItem = videoThumb.extend({
-  category: z.literal('video'),
+  /** What `id` (and `videoId`) names: a video, or a photo post (issue 13; its anchor and duration are 0). */
+  category: z.enum(['video', 'photo']),
   id: z.number(),
   /** The last playback position, in seconds. */
   anchor: z.number(),
