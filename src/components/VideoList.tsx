@@ -27,7 +27,8 @@ export function VideoCard({ video, locale, t, progress, extra, href: link }: {
       <a className="video-cover" href={href} tabIndex={-1} aria-hidden="true">
         {video.image ? <img src={video.image} alt="" loading="lazy" decoding="async" width={320} height={180} />
           : <span className="video-cover-empty">✦</span>}
-        <span className="video-badge">{formatDuration(video.duration)}</span>
+        {/* A photo post (history) has no duration to show. */}
+        {video.videoCategory !== 'photo' && <span className="video-badge">{formatDuration(video.duration)}</span>}
         {video.status === 'pending' && <span className="video-status">{t('catalogue.card.pending')}</span>}
         {progress !== undefined && <span className="video-progress" role="presentation"><span style={{ width: `${Math.round(progress * 100)}%` }} /></span>}
       </a>
