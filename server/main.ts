@@ -24,10 +24,13 @@ import { createUploadServer, MAX_VIDEO_DURATION_S } from './media/uploads.ts';
 import { createUploadStore, scratchFolder } from './media/upload-store.ts';
 import { createMediaStore } from './media/media-store.ts';
 import { startJobWorker } from './jobs/queue.ts';
+import { PHOTO_JOB, PHOTO_PROBE_JOB, createPhotoFiles, photoProbeJob, photoRenderJob } from './media/photo-files.ts';
+import { PHOTO_MAX_BYTES } from '../src/lib/api/photo-contract.ts';
 import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, probeJob, queueFrameRateBackfill, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
 import { AUDIO_PROBE_JOB, AUDIO_TRANSCODE_JOB, audioProbeJob, audioTranscodeJob } from './media/audio-pipeline.ts';
 import { MAX_AUDIO_DURATION_S } from '../src/lib/api/contract.ts';
+import { photoSiteLocals } from './site/photo-locals.ts';
 import { DomainError } from './domain/errors.ts';
 import { connectCacheInvalidation } from './events/cache-invalidation.ts';
 import { forgetVideoLocally } from './repositories/videos.repository.ts';
@@ -80,6 +83,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
       [FRAME_RATE_JOB]: frameRateJob({ db: database.db, media, logger }),
       [AUDIO_PROBE_JOB]: audioProbeJob({ db: database.db, uploads: uploadStore, logger }),
       [AUDIO_TRANSCODE_JOB]: audioTranscodeJob({ db: database.db, uploads: uploadStore, media, logger }),
+      [PHOTO_PROBE_JOB]: photoProbeJob({ db: database.db, uploads: uploadStore }),
+      [PHOTO_JOB]: photoRenderJob({ db: database.db, uploads: uploadStore, media, logger }),
     },
   });
   const uploads = createUploadServer({
@@ -87,6 +92,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     kinds: {
       video: { permission: 'video.upload', maxBytes: config.uploadMaxBytes, maxDurationSeconds: MAX_VIDEO_DURATION_S, probeJob: PROBE_JOB },
       audio: { permission: 'audio.upload', maxBytes: config.audioUploadMaxBytes, maxDurationSeconds: MAX_AUDIO_DURATION_S, probeJob: AUDIO_PROBE_JOB },
+      photo: { permission: 'photo.upload', maxBytes: PHOTO_MAX_BYTES, maxDurationSeconds: 0, probeJob: PHOTO_PROBE_JOB },
     },
     whoMayUpload: config.whoMayUpload, corsOrigins: config.corsOrigins,
     onMediaQueued: () => worker?.poke(),
@@ -103,7 +109,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
       throw error;
     });
   // The composition root: every service once, over this database; the API and the site share them.
-  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, bus, live: config.live, logger });
+  const photoFiles = createPhotoFiles({ uploads: uploadStore, onQueued: () => worker?.poke() });
+  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: config.live, logger });
   const { catalogue, videos: videoService, sessions, rateLimits } = services;
   // Caches of this process that another process's change makes stale (server/events/cache-invalidation.ts).
   const leaveCacheNotices = await connectCacheInvalidation({
@@ -162,6 +169,10 @@ export async function startServer(env: Record<string, string | undefined> = proc
       return services.audio.byUploader(uid, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null, page);
     },
     sitemapAudio: async () => (await services.audio.sitemap(config.sitemapVideosPerFile)).map((r) => ({ audioId: r.audio_id, updated: new Date(r.created_at) })),
+    ...photoSiteLocals(services.photos, async (request) => {
+      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
+      return viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null;
+    }),
   };
   const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger) : null;
 

@@ -234,6 +234,41 @@ export interface JobsTable {
   created_at: CreatedAt;
 }
 
+export type PhotoStatus = 'processing' | 'pending' | 'approved' | 'failed' | 'deleted';
+export interface PhotosTable {
+  photo_id: Generated<number>;
+  uploader_uid: number;
+  title: string;
+  description: Generated<string>;
+  copyright: string;
+  original_author: string | null;
+  keep_camera_data: Generated<boolean>;
+  status: ColumnType<PhotoStatus, PhotoStatus | undefined, PhotoStatus>;
+  /** Why rendering failed: a photo refusal code, or CORRUPT. */
+  failure: string | null;
+  search_text: Generated<string>;
+  created_at: CreatedAt;
+  reviewed_by: number | null;
+  reviewed_at: Date | null;
+  deleted_by: number | null;
+  deleted_at: Date | null;
+}
+export interface PhotoImagesTable {
+  image_id: Generated<number>;
+  photo_id: number;
+  position: number;
+  media_id: string;
+  alt: string;
+  width: number | null;
+  height: number | null;
+  /** The widths written; empty until rendered. */
+  widths: ColumnType<number[], number[] | undefined, number[]>;
+  animated: Generated<boolean>;
+  placeholder: Generated<string>;
+  camera: ColumnType<Record<string, string | number> | null, string | null | undefined, string | null>;
+}
+export interface PhotoTagsTable { photo_id: number; tag_id: number; position: number }
+
 export interface AppSecretsTable { name: string; value: string }
 
 export interface Database {
@@ -249,6 +284,9 @@ export interface Database {
   email_authenticators: EmailAuthenticatorsTable;
   uploads: UploadsTable;
   media: MediaTable;
+  photos: PhotosTable;
+  photo_images: PhotoImagesTable;
+  photo_tags: PhotoTagsTable;
   jobs: JobsTable;
   video_parts: VideoPartsTable;
   tags: TagsTable;

@@ -5,6 +5,7 @@ import { viewerFromCookies } from '../services/sessions.ts';
 import { createSessionsRepository } from '../repositories/sessions.repository.ts';
 import { isStaff } from '../../src/lib/policy/policy.ts';
 import { hlsPath } from './pipeline.ts';
+import { photoPath } from './paths.ts';
 import { mediaStatesOf } from './media-states.ts';
 export { forgetMediaAccess } from './media-states.ts';
 import { cacheControlFor } from '../site/static-files.ts';
@@ -16,6 +17,7 @@ import { cacheControlFor } from '../site/static-files.ts';
 export type MediaAccess = 'public' | 'private' | null;
 
 const HLS_PREFIX = `/${hlsPath('')}`; // '/hls/'
+const PHOTOS_PREFIX = `/${photoPath(0).replace(/0$/, '')}`; // '/photos/'
 const STATE_MS = 1000;
 const STATES_KEPT = 10_000;
 
@@ -49,6 +51,15 @@ export function createMediaAccess(db: Kysely<Database>) {
     row.catch(() => states.delete(mediaId));
     return row;
   };
+  /** A photo post's images: the same rule as a video's files (public once approved; uploader and staff before; nobody once deleted). */
+  async function photoAccess(id: string, cookieHeader: string | null | undefined): Promise<MediaAccess> {
+    if (!/^\d{1,15}$/.test(id)) return null;
+    const row = await db.selectFrom('photos').select(['status', 'uploader_uid']).where('photo_id', '=', Number(id)).executeTakeFirst();
+    if (!row || row.status === 'deleted') return null;
+    if (row.status === 'approved') return 'public';
+    const viewer = await viewerFromCookies(sessions, cookieHeader);
+    return viewer && (viewer.uid === row.uploader_uid || isStaff(viewer)) ? 'private' : null;
+  }
   return async function mediaAccess(path: string, cookieHeader: string | null | undefined): Promise<MediaAccess> {
     // Decided on the path as the file server will resolve it, so `/images/../hls/…` is no way round.
     let decoded: string;
@@ -57,6 +68,7 @@ export function createMediaAccess(db: Kysely<Database>) {
     } catch {
       return null;
     }
+    if (decoded.startsWith(PHOTOS_PREFIX)) return photoAccess(decoded.slice(PHOTOS_PREFIX.length).split('/')[0], cookieHeader);
     if (!decoded.startsWith(HLS_PREFIX)) return 'public';
     const mediaId = decoded.slice(HLS_PREFIX.length).split('/')[0];
     if (!mediaId) return null;

@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { S3UploadConfig } from '../config.ts';
 import { cacheControlFor, contentTypeFor, createStaticFiles } from '../site/static-files.ts';
 
@@ -25,6 +25,8 @@ export interface MediaStore {
   /** Publishes every file of a local folder under `prefix/`, then removes the folder. */
   publishFolder(prefix: string, folder: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** Removes every file under a prefix (a refused or purged item's files). */
+  removeAll(prefix: string): Promise<void>;
   /** A file's bytes, or null when there is none. */
   read(key: string): Promise<Buffer | null>;
   /** Every file under a prefix ('' for all), with its size. */
@@ -122,6 +124,7 @@ function createFolderMediaStore(root: string): MediaStore {
       await rm(folder, { recursive: true, force: true });
     },
     exists: (key) => stat(pathOf(key)).then((info) => info.isFile(), () => false),
+    removeAll: (prefix) => rm(pathOf(prefix), { recursive: true, force: true }),
     read: (key) => readFile(pathOf(key)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error))),
     async *list(prefix) {
       const base = prefix ? pathOf(prefix) : root;
@@ -177,6 +180,13 @@ function createS3MediaStore(s3: S3UploadConfig & { prefix: string }, scratchDire
       } catch (error) {
         if (isMissing(error)) return false;
         throw error;
+      }
+    },
+    async removeAll(prefix) {
+      const keys: string[] = [];
+      for await (const file of this.list(prefix)) keys.push(file.key);
+      for (let i = 0; i < keys.length; i += 1000) {
+        await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.slice(i, i + 1000).map((key) => ({ Key: objectKey(key) })) } }));
       }
     },
     async read(key) {

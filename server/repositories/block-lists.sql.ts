@@ -30,3 +30,10 @@ export function audioVisibleToViewer(viewerUid: number): RawBuilder<SqlBool> {
     (be.type IN ('block', 'hide') AND be.target_uid = a.uploader_uid)
     OR (be.type = 'tag' AND be.tag_id IN (SELECT t.tag_id FROM audio_tags t WHERE t.audio_id = a.audio_id))))`;
 }
+
+/** SQL over `photos as p`: the same condition for photo posts (their uploader, their tags). */
+export function photoVisibleToViewer(viewerUid: number): RawBuilder<SqlBool> {
+  return sql<SqlBool>`NOT EXISTS (SELECT 1 FROM block_entries be WHERE be.uid = ${viewerUid} AND (
+    (be.type IN ('block', 'hide') AND be.target_uid = p.uploader_uid)
+    OR (be.type = 'tag' AND be.tag_id IN (SELECT pt.tag_id FROM photo_tags pt WHERE pt.photo_id = p.photo_id))))`;
+}

@@ -24,6 +24,7 @@ import { createSecretsRepository } from './secrets.repository.ts';
 import { createFollowsRepository } from './follows.repository.ts';
 import { createCollectionsRepository } from './collections.repository.ts';
 import { createAudioRepository } from './audio.repository.ts';
+import { createPhotosRepository } from './photos.repository.ts';
 
 function repositoriesOver(db: Kysely<Database>) {
   return {
@@ -54,6 +55,8 @@ function repositoriesOver(db: Kysely<Database>) {
     collections: createCollectionsRepository(db),
     // ---- audio: tracks, their tags and plays ----
     audio: createAudioRepository(db),
+    // ---- photos: posts of images ----
+    photos: createPhotosRepository(db),
   };
 }
 

@@ -17,6 +17,8 @@ import { createHistoryService } from './history.ts';
 import { createMediaService } from './media.ts';
 import { createFollowService } from './follows.ts';
 import { createCollectionService } from './collections.ts';
+import { createPhotoService } from './photos.ts';
+import type { PhotoFiles } from '../media/photo-files.ts';
 import { createMediaTargets } from './media-targets.ts';
 import { createAudioService } from './audio.ts';
 import * as accounts from './accounts.ts';
@@ -67,14 +69,17 @@ export interface ServiceDeps {
   /** Live danmaku streams: heartbeat and per-viewer buffer (server/services/live-danmaku.ts). */
   live: Omit<LiveDanmakuOptions, 'logger'>;
   logger?: LiveDanmakuOptions['logger'];
+  /** Uploaded photos' header checks and the render job's wake-up (server/media/photo-files.ts). */
+  photoFiles: PhotoFiles;
 }
 
-export function createServices({ db, databaseKind, mailer, media, signingSecret, buildId, uploads, bus, live: liveOptions, logger }: ServiceDeps) {
+export function createServices({ db, databaseKind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: liveOptions, logger }: ServiceDeps) {
   const repositories = createRepositories(db);
   const rateLimits = createRateLimitService(repositories);
   const live = createLiveDanmaku(repositories, bus, { ...liveOptions, logger });
   const catalogue = createCatalogue(repositories);
   const audio = createAudioService(repositories, { media });
+  const photos = createPhotoService(repositories, photoFiles);
   return {
     catalogue,
     audio,
@@ -82,6 +87,7 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
     targets: createMediaTargets({
       video: (id, looker) => catalogue.visibleVideo(id, looker),
       audio: (id, looker) => audio.visibleTrack(id, looker),
+      photo: (id, looker) => photos.visibleTarget(id, looker),
     }),
     videos: createVideoService(repositories, { media }),
     media: createMediaService(repositories),
@@ -93,6 +99,7 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
     history: createHistoryService(repositories),
     follows: createFollowService(repositories),
     collections: createCollectionService(repositories),
+    photos,
     accounts: {
       ...bindRepositories(repositories, accounts),
       sendLoginCode: (input: Parameters<typeof accounts.sendLoginCode>[2]) => accounts.sendLoginCode(repositories, mailer, input),

@@ -1,7 +1,9 @@
+import type { PhotoSiteLocals } from './photo-locals.ts';
+
 /** What the on-demand pages may ask the server while rendering (handed in as Astro locals). */
 export interface SiteViewer { uid: number; roles: string[] }
 
-export interface SiteLocals {
+export interface SiteLocals extends PhotoSiteLocals {
   /** Development shows stacks on the generic 500 page; production never does. */
   isDevelopment: boolean;
   /** The logged-in user behind a request's session cookies, or null. */

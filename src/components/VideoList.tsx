@@ -12,20 +12,23 @@ import type { TFunction } from 'i18next';
 
 type Translate = TFunction;
 
-export function VideoCard({ video, locale, t, progress, extra }: {
+export function VideoCard({ video, locale, t, progress, extra, href: link }: {
   video: VideoThumb; locale: Locale; t: Translate;
+  /** Where the card leads, when not to the video (a photo post in the history). */
+  href?: string;
   /** 0..1: how far the viewer got (history). */
   progress?: number;
   /** A line under the stats (history: "watched to 1:23"). */
   extra?: ReactNode;
 }) {
-  const href = videoPath(video.videoId, locale);
+  const href = link ?? videoPath(video.videoId, locale);
   return (
     <article className="video-card" data-video-id={video.videoId} data-status={video.status}>
       <a className="video-cover" href={href} tabIndex={-1} aria-hidden="true">
         {video.image ? <img src={video.image} alt="" loading="lazy" decoding="async" width={320} height={180} />
           : <span className="video-cover-empty">✦</span>}
-        <span className="video-badge">{formatDuration(video.duration)}</span>
+        {/* A photo post (history) has no duration to show. */}
+        {video.videoCategory !== 'photo' && <span className="video-badge">{formatDuration(video.duration)}</span>}
         {video.status === 'pending' && <span className="video-status">{t('catalogue.card.pending')}</span>}
         {progress !== undefined && <span className="video-progress" role="presentation"><span style={{ width: `${Math.round(progress * 100)}%` }} /></span>}
       </a>

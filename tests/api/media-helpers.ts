@@ -153,3 +153,16 @@ export async function insertAudio(server: TestServer, cookie: string, durationMs
   }).returning('audio_id').executeTakeFirstOrThrow();
   return audio_id;
 }
+
+/** An approved (or pending) photo post of one image, written straight to the database. */
+export async function insertPhoto(server: TestServer, cookie: string, status: 'approved' | 'pending' = 'approved') {
+  const uid = Number(/uid=(\d+)/.exec(cookie)![1]);
+  const uploadId = randomBytes(16).toString('hex');
+  const mediaId = randomBytes(12).toString('hex');
+  await server.db.insertInto('uploads').values({ id: uploadId, uid, file_name: 'p.jpg', size: 1, max_duration_seconds: 0, expires_at: new Date(), media_id: mediaId, kind: 'photo' }).execute();
+  await server.db.insertInto('media').values({ media_id: mediaId, upload_id: uploadId, uid, status: 'probed', width: 800, height: 600, kind: 'photo' }).execute();
+  const { photo_id } = await server.db.insertInto('photos').values({ uploader_uid: uid, title: `图片 ${mediaId.slice(0, 4)}`, copyright: 'original', status, search_text: 'x' })
+    .returning('photo_id').executeTakeFirstOrThrow();
+  await server.db.insertInto('photo_images').values({ photo_id, position: 0, media_id: mediaId, alt: 'An image', width: 800, height: 600, widths: [320, 640] }).execute();
+  return photo_id;
+}

@@ -216,6 +216,32 @@ export async function publishVideoByApi(page: Page, fields: { title: string; des
   return { videoId, mediaId, title: fields.title };
 }
 
+/**
+ * A photo post through the API as the site's uploader sends it: each image (sharp-generated
+ * PNGs of the given sizes and colours) uploaded through tus as kind photo, the post committed
+ * with alt texts, rendered, and (unless `approve: false`) approved by the administrator.
+ */
+export async function publishPhotoByApi(page: Page, fields: { title: string; images?: Array<{ width: number; height: number; colour: string; alt: string }>; approve?: boolean }): Promise<{ photoId: number }> {
+  const { default: sharp } = await import('sharp');
+  const base = E2E_BASE_URL;
+  const images = fields.images ?? [{ width: 900, height: 600, colour: '#e0457b', alt: 'A pink square' }];
+  const tus = { 'Tus-Resumable': '1.0.0' };
+  const uploaded = [];
+  for (const image of images) {
+    const bytes = await sharp({ create: { width: image.width, height: image.height, channels: 3, background: image.colour } }).png().toBuffer();
+    const created = await page.request.post(`${base}/api/video/tus`, { headers: { ...tus, 'Upload-Length': String(bytes.length), 'Upload-Metadata': `name ${btoa('photo.png')},kind ${btoa('photo')}` } });
+    if (created.status() !== 201) throw new Error(`tus create answered ${created.status()}: ${await created.text()}`);
+    const done = await page.request.patch(new URL(created.headers().location, base).toString(), {
+      headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, data: bytes,
+    });
+    uploaded.push({ mediaId: done.headers()['stream-media-id'], alt: image.alt });
+  }
+  const { photoId } = await ok(await page.request.post(`${base}/api/photo/upload`, { data: { title: fields.title, copyright: 'original', images: uploaded } }));
+  await expect.poll(async () => (await (await page.request.get(`${base}/api/photo?photoId=${photoId}`)).json()).photo.status, { timeout: 60_000, intervals: [300] }).toBe('pending');
+  if (fields.approve !== false) await ok(await (await adminRequest()).post('/api/photo/pending/approved', { data: { photoId } }));
+  return { photoId };
+}
+
 /** With SHOTS=<dir>, saves a full-page screenshot of `page` at 375 and 1280 px as <name>-<width>.png. */
 export async function shoot(page: Page, name: string): Promise<void> {
   const shots = process.env.SHOTS;

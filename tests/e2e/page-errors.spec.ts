@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type APIResponse, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { ADMIN_SETTINGS_PAGES, SETTINGS_PAGES } from '../../src/lib/navigation/routes.ts';
-import { E2E, E2E_BASE_URL, adminRequest, localized, pathOf, publishAudioByApi, publishVideoByApi, signUpByApi, waitForIslands, waitForShell, type LocaleCode } from './helpers.ts';
+import { E2E, E2E_BASE_URL, adminRequest, localized, pathOf, publishAudioByApi, publishPhotoByApi, publishVideoByApi, signUpByApi, waitForIslands, waitForShell, type LocaleCode } from './helpers.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -23,7 +23,7 @@ type Role = 'guest' | 'member' | 'admin';
  * server's folder for the server's life: a failed test restarts the worker, and signing up and
  * logging in again for each would soon meet the rate limits.
  */
-interface Fixture { uploaderUid: number; videoId: number; memberUid: number; memberCookies: Cookie[]; adminCookies: Cookie[]; collectionId: number; audioId: number }
+interface Fixture { uploaderUid: number; videoId: number; memberUid: number; memberCookies: Cookie[]; adminCookies: Cookie[]; collectionId: number; audioId: number; photoId: number }
 type Cookie = Awaited<ReturnType<BrowserContext['cookies']>>[number];
 const FIXTURE_FILE = join(E2E, 'page-errors-fixture.json');
 let fixture: Fixture;
@@ -32,7 +32,7 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   test.setTimeout(120_000);
   if (existsSync(FIXTURE_FILE)) {
     fixture = JSON.parse(readFileSync(FIXTURE_FILE, 'utf8')) as Fixture;
-    if (fixture.audioId) return;
+    if (fixture.audioId && fixture.photoId) return;
   }
   const uploader = await (await browser.newContext()).newPage();
   const { uid: uploaderUid } = await signUpByApi(uploader, 'Errorless');
@@ -42,6 +42,10 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   const { audioId } = await publishAudioByApi(uploader, { title: 'A track without errors', artist: 'Errorless', seconds: 6 });
   await expectOk(uploader.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, { data: { videoId: audioId, mediaType: 'audio', text: 'Nice tone' } }));
   await expectOk(uploader.request.post(`${E2E_BASE_URL}/api/video/danmaku/emit`, { data: { videoId: audioId, mediaType: 'audio', time: 1, text: 'la', color: 'ffffff' } }));
+  // …and an approved photo post of two images, with a comment.
+  const { photoId } = await publishPhotoByApi(uploader, { title: 'Photos without errors', images: [
+    { width: 900, height: 600, colour: '#e0457b', alt: 'A pink field' }, { width: 600, height: 900, colour: '#3a7bd5', alt: 'A blue field' }] });
+  await expectOk(uploader.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, { data: { videoId: photoId, mediaType: 'photo', text: 'Lovely colours' } }));
   await uploader.context().close();
 
   // The member has a watch history, so /history shows a day with a card rather than the empty state.
@@ -56,7 +60,7 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   await member.context().close();
 
   const adminCookies = (await (await adminRequest()).storageState()).cookies;
-  fixture = { uploaderUid, videoId, memberUid, memberCookies, adminCookies, collectionId, audioId };
+  fixture = { uploaderUid, videoId, memberUid, memberCookies, adminCookies, collectionId, audioId, photoId };
   writeFileSync(FIXTURE_FILE, JSON.stringify(fixture));
 });
 
@@ -87,11 +91,14 @@ const PAGES: PageType[] = [
   { name: 'video played from a collection', route: () => `/video/kv${fixture.videoId}?collection=${fixture.collectionId}`, roles: everyone },
   { name: 'user collections tab', route: () => `/user/${fixture.memberUid}/collections`, roles: everyone },
   { name: 'welcome', route: () => '/welcome', roles: everyone },
-  { name: 'coming-soon section', route: () => '/photo', roles: everyone },
   { name: 'audio', route: () => '/audio', roles: everyone },
   { name: 'audio track', route: () => `/audio/ka${fixture.audioId}`, roles: everyone },
   { name: 'user audio tab', route: () => `/user/${fixture.uploaderUid}/tracks`, roles: everyone },
   { name: 'audio upload', route: () => '/upload/audio', roles: everyone },
+  { name: 'photo', route: () => '/photo', roles: everyone },
+  { name: 'photo post', route: () => `/photo/kp${fixture.photoId}`, roles: everyone },
+  { name: 'user photos tab', route: () => `/user/${fixture.uploaderUid}/photos`, roles: everyone },
+  { name: 'upload photos', route: () => '/upload/photo', roles: everyone },
   { name: 'upload', route: () => '/upload', roles: everyone },
   { name: 'history', route: () => '/history', roles: everyone },
   // A new browser has no last settings page and no page settings was opened from.

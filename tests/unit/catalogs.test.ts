@@ -20,7 +20,7 @@ const reference = flatten(CATALOGS.en);
 const SAME_AS_ENGLISH: Record<string, string[]> = {
   fr: ['profile.avatar', 'nav.audio', 'page.audio', 'nav.photo', 'page.photo', 'nav.collections', 'page.collections', 'page.userCollections', 'settings.groups.admin', 'topbar.searchSubmit',
     'player.pause', 'player.volume', 'video.categories.anime', 'video.categories.otomad',
-    'audio.userTab', 'audio.kindAudio', 'audio.player.pause', 'audio.player.volume'],
+    'audio.userTab', 'audio.kindAudio', 'audio.player.pause', 'audio.player.volume', 'photo.userTab', 'photo.imageCount'],
   id: ['nav.audio', 'page.audio', 'dev.breakpoints.tablet', 'page.video', 'dashboard.role.root', 'dashboard.role.administrator',
     'roles.names.root', 'roles.names.administrator', 'myVideos.danmaku',
     'player.volume', 'video.categories.anime', 'video.categories.otomad',

@@ -1,11 +1,17 @@
 import type { HandlerSet } from '../mount-routes.ts';
 import { NotFound } from '../../domain/errors.ts';
 import { isStaff } from '../../../src/lib/policy/policy.ts';
+import { HISTORY_LIMIT } from '../../services/catalogue.ts';
 
 /** SPEC §7 "History". */
 export const historyHandlers: HandlerSet<'history/'> = {
-  'GET history/filter': async ({ videoTitle }, { services, actor }) =>
-    ({ success: true, result: await services.catalogue.history(actor.uid, videoTitle || undefined) }),
+  // Videos and photo posts together, the most recent visit first.
+  'GET history/filter': async ({ videoTitle }, { services, actor }) => {
+    const title = videoTitle || undefined;
+    const [videos, photos] = await Promise.all([services.catalogue.history(actor.uid, title), services.photos.history(actor.uid, title, HISTORY_LIMIT)]);
+    const result = [...videos, ...photos].sort((a, b) => b.lastUpdateDateTime - a.lastUpdateDateTime).slice(0, HISTORY_LIMIT);
+    return { success: true, result };
+  },
   'POST history/record': async ({ videoId, mediaType, anchor }, { services, actor }) => {
     const target = { type: mediaType, id: videoId };
     if (!(await services.targets.visible(target, { uid: actor.uid, isStaff: isStaff(actor) }))) throw new NotFound();

@@ -9,6 +9,7 @@ import { videoHandlers } from './video.ts';
 import { feedHandlers } from './feed.ts';
 import { collectionHandlers } from './collection.ts';
 import { audioHandlers } from './audio.ts';
+import { photoHandlers } from './photo.ts';
 
 /** One handler per entry of the route table (the type refuses a missing or an extra one). */
 export const allHandlers: AllHandlers = {
@@ -22,4 +23,5 @@ export const allHandlers: AllHandlers = {
   ...feedHandlers,
   ...collectionHandlers,
   ...audioHandlers,
+  ...photoHandlers,
 };

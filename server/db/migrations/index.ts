@@ -17,6 +17,7 @@ import * as m0015 from './0015_collections.ts';
 import * as m0017 from './0017_job_leases.ts';
 import * as m0019 from './0019_media_kinds.ts';
 import * as m0020 from './0020_audio.ts';
+import * as m0021 from './0021_photos.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0017_job_leases': m0017,
   '0019_media_kinds': m0019,
   '0020_audio': m0020,
+  '0021_photos': m0021,
 };

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import PhotoSearchResults from '../photo/PhotoSearchResults.tsx';
 import { getTags, searchTags, searchVideos, searchVideosByTag } from '../../lib/api/index.ts';
 import type { Tag, VideoThumb } from '../../lib/api/contract.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
@@ -143,6 +144,7 @@ export default function SearchPage({ locale, messages }: { locale: Locale; messa
         </section>
         </>
       ) : <p className="card list-empty" aria-busy="true">{t('catalogue.search.loading')}</p>}
+      {hasQuery && <PhotoSearchResults locale={locale} t={t} keyword={query!.keyword} tagIds={query!.keyword ? [] : query!.tagIds} />}
     </div>
   );
 }

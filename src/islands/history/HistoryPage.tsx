@@ -9,6 +9,7 @@ import { LoginPrompt } from '../auth/LoginPrompt.tsx';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useSelfUser } from '../use-self-user.ts';
 import { VideoCard, VideoGrid } from '../../components/VideoList.tsx';
+import { photoPostPath } from '../../lib/photo/picture.ts';
 
 const FILTER_DELAY_MS = 300;
 
@@ -101,9 +102,10 @@ export default function HistoryPage({ locale, messages }: { locale: Locale; mess
           <h2 className="history-day-title">{group.kind === 'date' ? group.label : t(`history.${group.kind}`)}</h2>
           <VideoGrid>
             {group.items.map((item) => (
-              <li key={item.id}>
-                <VideoCard video={item} locale={locale} t={t} progress={watchedFraction(item.anchor, item.duration)}
-                  extra={<p className="history-anchor">{t('history.watchedTo', { time: formatClock(item.anchor) })}</p>} />
+              <li key={`${item.category}${item.id}`}>
+                {item.category === 'photo' ? <VideoCard video={item} locale={locale} t={t} href={photoPostPath(item.id, locale)} />
+                  : <VideoCard video={item} locale={locale} t={t} progress={watchedFraction(item.anchor, item.duration)}
+                    extra={<p className="history-anchor">{t('history.watchedTo', { time: formatClock(item.anchor) })}</p>} />}
               </li>
             ))}
           </VideoGrid>

@@ -471,7 +471,8 @@ export const mediaStatusResponse = z.object({
   mediaId: z.string(),
   /** uploaded → probed → transcoding → playable (lowest rung out) → ready; or rejected / failed. */
   status: z.enum(['uploaded', 'probed', 'transcoding', 'playable', 'ready', 'rejected', 'failed']),
-  reason: z.enum(['NOT_A_VIDEO', 'NOT_AUDIO', 'TOO_LONG', 'CORRUPT']).nullable(),
+  // The probe's refusals: videos', audio's and photos'.
+  reason: z.enum(['NOT_A_VIDEO', 'NOT_AUDIO', 'TOO_LONG', 'CORRUPT', 'NOT_AN_IMAGE', 'UNSUPPORTED_IMAGE_FORMAT', 'IMAGE_TOO_LARGE', 'TOO_MANY_PIXELS']).nullable(),
   /** Milliseconds, from ffprobe (never from the browser). */
   duration: z.number().nullable(),
   width: z.number().nullable(),
@@ -579,7 +580,8 @@ export const historyRecordBody = z.object({ videoId: positiveId, mediaType, anch
 export const historyAnchorQuery = z.object({ videoId: positiveId, mediaType });
 export const historyFilterQuery = z.object({ videoTitle: z.string().trim().max(100).optional() });
 export const historyItem = videoThumb.extend({
-  category: z.literal('video'),
+  /** What `id` (and `videoId`) names: a video, or a photo post (issue 13; its anchor and duration are 0). */
+  category: z.enum(['video', 'photo']),
   id: z.number(),
   /** The last playback position, in seconds. */
   anchor: z.number(),

@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'METHOD_NOT_ALLOWED', 'HEADERS_TOO_LARGE',
   'COLLECTIONS_LIMIT', 'COLLECTION_FULL', 'VIDEO_UNAVAILABLE', 'NOT_IN_COLLECTION',
   'SERVICE_UNAVAILABLE', 'STORAGE_FULL',
+  'UNSUPPORTED_IMAGE_FORMAT', 'IMAGE_TOO_LARGE', 'TOO_MANY_PIXELS',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -40,6 +41,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   METHOD_NOT_ALLOWED: 405, HEADERS_TOO_LARGE: 431,
   COLLECTIONS_LIMIT: 409, COLLECTION_FULL: 409, VIDEO_UNAVAILABLE: 404, NOT_IN_COLLECTION: 400,
   SERVICE_UNAVAILABLE: 503, STORAGE_FULL: 507,
+  UNSUPPORTED_IMAGE_FORMAT: 415, IMAGE_TOO_LARGE: 413, TOO_MANY_PIXELS: 422,
 };
 
 /** The catalog key (api.*) of each code's message. */
@@ -61,4 +63,5 @@ export const ERROR_MESSAGE_KEY: Record<ErrorCode, string> = {
   COLLECTIONS_LIMIT: 'collections.limitReached', COLLECTION_FULL: 'collections.collectionFull',
   VIDEO_UNAVAILABLE: 'collections.videoUnavailable', NOT_IN_COLLECTION: 'collections.notInCollection',
   SERVICE_UNAVAILABLE: 'api.serviceUnavailable', STORAGE_FULL: 'api.storageFull',
+  UNSUPPORTED_IMAGE_FORMAT: 'api.unsupportedImageFormat', IMAGE_TOO_LARGE: 'api.imageTooLarge', TOO_MANY_PIXELS: 'api.tooManyPixels',
 };

@@ -34,6 +34,7 @@ export const STATIC_ROUTES: readonly string[] = [
   '/',
   ...TOP_LEVEL_PAGES.map((p) => `/${p}`),
   '/feed/following',
+  '/upload/photo',
   '/user',
   '/settings',
   '/settings/exit',

@@ -67,6 +67,10 @@ export const POLICY = {
   'video.mine': { subject: 'signedIn', note: 'list own videos with their status and counts' },
   'video.edit': { subject: 'member', resource: 'ownerOrStaff', note: 'change a video’s title, description, tags, category, cover' },
   'video.review': { subject: 'staff', note: 'review queue, approval' },
+  // Photo posts.
+  'photo.upload': { subject: 'uploader', note: 'committing a post of uploaded images' },
+  'photo.delete': { subject: 'signedIn', resource: 'ownerOrStaff', note: 'delete a photo post' },
+  'photo.review': { subject: 'staff', note: 'photo review queue, approval' },
   // Audio tracks (the same rules as videos).
   'audio.upload': { subject: 'uploader', note: 'resumable audio uploads, covers, committing a track' },
   'audio.delete': { subject: 'signedIn', resource: 'ownerOrStaff', note: 'delete an audio track' },

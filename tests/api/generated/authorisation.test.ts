@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from '../harness.ts';
-import { insertAudio, insertVideo, member, tusCreate } from '../media-helpers.ts';
+import { insertAudio, insertPhoto, insertVideo, member, tusCreate } from '../media-helpers.ts';
 import { answerText, API_ROUTES, plausibleInput, requestOf } from './route-cases.ts';
 import { POLICY, refusal, type Action, type Actor, type Rule } from '../../../src/lib/policy/policy.ts';
 import { splitRouteKey, type RouteDef } from '../../../src/lib/api/route.ts';
@@ -119,6 +119,10 @@ const RESOURCE_FIXTURES: Partial<Record<Action, Fixture>> = {
   'audio.delete': async (server) => {
     const owner = await someone(server, 'uploader');
     return { input: { audioId: await insertAudio(server, owner, 60_000) }, actor: await someone(server, 'other') };
+  },
+  'photo.delete': async (server) => {
+    const owner = await someone(server, 'uploader');
+    return { input: { photoId: await insertPhoto(server, owner) }, actor: await someone(server, 'other') };
   },
   'video.edit': async (server) => {
     const owner = await someone(server, 'uploader');

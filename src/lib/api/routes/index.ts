@@ -16,6 +16,7 @@ import { uploadRoutes } from './upload.ts';
 import { feedRoutes } from './feed.ts';
 import { collectionRoutes } from './collection.ts';
 import { audioRoutes } from './audio.ts';
+import { photoRoutes } from './photo.ts';
 
 export const ROUTES = {
   ...systemRoutes,
@@ -30,6 +31,7 @@ export const ROUTES = {
   ...feedRoutes,
   ...collectionRoutes,
   ...audioRoutes,
+  ...photoRoutes,
 };
 
 export type RouteTable = typeof ROUTES;

@@ -1,0 +1,53 @@
+import type { HandlerSet } from '../mount-routes.ts';
+import { NotFound } from '../../domain/errors.ts';
+import { listViewer, lookerOf } from './looker.ts';
+
+/** Issue 13: photo posts: commit, lists, one post, review and deletion. */
+export const photoHandlers: HandlerSet<'photo'> = {
+  'POST photo/upload': async (body, { services, actor, logger }) => {
+    const photoId = await services.photos.commit(actor.uid, body);
+    logger.info('photo post committed', { photoId, images: body.images.length });
+    return { success: true, photoId };
+  },
+  // Not yet public: only its uploader and staff; the rest get 404.
+  'GET photo': async ({ photoId }, ctx) => {
+    const looker = lookerOf(await ctx.viewer());
+    const photo = await ctx.services.photos.photo(photoId, looker);
+    if (!photo) throw new NotFound();
+    if (looker || photo.status !== 'approved') ctx.cache('private');
+    return { success: true, photo, ...(await ctx.services.blockLists.flags(looker?.uid ?? null, photo.uploaderInfo.uid)) };
+  },
+  'GET photo/home': async (page, ctx) => {
+    const { viewerUid, personal } = await listViewer(ctx);
+    if (personal) ctx.cache('private');
+    return { success: true, ...(await ctx.services.photos.home({ ...page, viewerUid })) };
+  },
+  'GET photo/user': async ({ uid, ...page }, ctx) => {
+    const looker = lookerOf(await ctx.viewer());
+    const { viewerUid, personal } = await listViewer(ctx);
+    const flags = await ctx.services.blockLists.flags(looker?.uid ?? null, uid);
+    if (looker?.uid === uid || personal || flags.isBlockedByOther) ctx.cache('private');
+    return { success: true, ...(await ctx.services.photos.byUploader(uid, looker, { ...page, viewerUid })), ...flags };
+  },
+  'GET photo/search': async ({ keyword, ...page }, ctx) => {
+    const { viewerUid, personal } = await listViewer(ctx);
+    if (personal) ctx.cache('private');
+    return { success: true, ...(await ctx.services.photos.search(keyword, { ...page, viewerUid })) };
+  },
+  'POST photo/search/tag': async ({ tagId, ...page }, ctx) => {
+    const { viewerUid } = await listViewer(ctx);
+    return { success: true, ...(await ctx.services.photos.byTags(tagId, { ...page, viewerUid })) };
+  },
+  'GET photo/pending': async (page, { services }) => ({ success: true, ...(await services.photos.pending(page)) }),
+  'POST photo/pending/approved': async ({ photoId }, { services, actor, logger }) => {
+    await services.photos.approve(photoId, actor.uid);
+    logger.info('photo approved', { photoId, by: actor.uid });
+    return { success: true };
+  },
+  'DELETE photo/delete': async ({ photoId }, { services, actor, authorize, logger }) => {
+    authorize('photo.delete', { ownerUid: await services.photos.uploaderOf(photoId) });
+    await services.photos.remove(photoId, actor.uid);
+    logger.info('photo deleted', { photoId, by: actor.uid });
+    return { success: true };
+  },
+};

@@ -1,0 +1,177 @@
+import type { z } from 'zod';
+import type { Repositories } from '../repositories/index.ts';
+import type { PhotoFilter } from '../repositories/photos.repository.ts';
+import type { PhotoStatus } from '../db/schema.ts';
+import { DomainError, NotFound } from '../domain/errors.ts';
+import type { PhotoFiles } from '../media/photo-files.ts';
+import { PHOTO_JOB } from '../media/photo-files.ts';
+import { photoPath } from '../media/paths.ts';
+import type { PhotoDetail, PhotoImage, PhotoState, PhotoThumb, photoUploadBody } from '../../src/lib/api/photo-contract.ts';
+import type { Copyright, HistoryItem } from '../../src/lib/api/contract.ts';
+import { createTagService } from './tags.ts';
+import { searchTerms } from './search-text.ts';
+import { searchTextOf } from './videos.ts';
+import type { Looker, Page } from './catalogue.ts';
+import type { TargetFacts } from './media-targets.ts';
+
+type Commit = z.output<typeof photoUploadBody>;
+type ImageRow = Awaited<ReturnType<Repositories['photos']['imagesOf']>>[number];
+type PostRow = NonNullable<Awaited<ReturnType<Repositories['photos']['detail']>>>;
+
+/** What everyone may list; what an uploader lists of their own. */
+const PUBLIC: readonly PhotoStatus[] = ['approved'];
+const OWN: readonly PhotoStatus[] = ['processing', 'pending', 'approved', 'failed'];
+const mayPreview = (looker: Looker | null, uploaderUid: number) => !!looker && (looker.isStaff || looker.uid === uploaderUid);
+
+function toImage(row: ImageRow): PhotoImage {
+  const rendered = row.widths.length > 0;
+  return {
+    imageId: row.image_id, alt: row.alt, width: row.width ?? 0, height: row.height ?? 0,
+    base: rendered ? `/media/${photoPath(row.photo_id)}/${row.image_id}` : '', widths: row.widths, animated: row.animated,
+    placeholder: row.placeholder, camera: row.camera,
+  };
+}
+
+/**
+ * Photo posts (issue 13): the commit (each image checked from its header before the post is
+ * accepted, then rendered by a job), the lists, one post, review and deletion.
+ */
+export function createPhotoService(repositories: Pick<Repositories, 'photos' | 'tags' | 'follows' | 'transaction'>, files: PhotoFiles) {
+  const { photos, follows } = repositories;
+  const tags = createTagService(repositories);
+
+  async function list(filter: PhotoFilter, page: Page, options: { withStatus?: boolean; order?: 'newest' | 'oldest' } = {}) {
+    const { count, rows } = await photos.page({ ...filter, hiddenFrom: page.viewerUid }, page, options.order);
+    const covers = new Map((await photos.imagesOf(rows.map((r) => r.photo_id), true)).map((i) => [i.photo_id, toImage(i)]));
+    const thumbs = rows.map((row): PhotoThumb => ({
+      photoId: row.photo_id, title: row.title, uploadDate: new Date(row.created_at).getTime(), uploaderId: row.uploader_uid,
+      uploader: row.username, uploaderNickname: row.user_nickname, imageCount: Number(row.image_count), cover: covers.get(row.photo_id) ?? null,
+      ...(options.withStatus ? { status: row.status as PhotoState } : {}),
+    }));
+    return { photosCount: count, photos: thumbs };
+  }
+
+  async function detailOf(row: PostRow, looker: Looker | null): Promise<PhotoDetail> {
+    const isSelf = looker?.uid === row.uploader_uid;
+    const [images, tagIds, isFollowing] = await Promise.all([
+      photos.imagesOf([row.photo_id]), photos.tagIdsOf([row.photo_id]), looker && !isSelf ? follows.exists(looker.uid, row.uploader_uid) : false,
+    ]);
+    return {
+      photoId: row.photo_id, title: row.title, description: row.description, uploadDate: new Date(row.created_at).getTime(),
+      copyright: row.copyright as Copyright, originalAuthor: row.original_author, status: row.status as PhotoState, failure: row.failure,
+      images: images.map(toImage), tags: await tags.tagsById(tagIds.get(row.photo_id) ?? []),
+      uploaderInfo: { uid: row.uploader_uid, username: row.username, userNickname: row.user_nickname, avatar: row.avatar, signature: row.signature, isFollowing, isSelf },
+    };
+  }
+
+  return {
+    /**
+     * photo/upload: every image must be the caller's finished upload, used by no video or post,
+     * and pass the header check (a real JPEG, PNG, WebP, AVIF or GIF of at most 50 MB and 100
+     * megapixels): the first that does not is named in the refusal. The post is then rendered
+     * by a job and waits for review.
+     */
+    async commit(uid: number, body: Commit): Promise<number> {
+      const mediaIds = body.images.map((i) => i.mediaId);
+      const uploads = new Map((await photos.uploadsOf(mediaIds)).map((m) => [m.media_id, m]));
+      for (const [index, mediaId] of mediaIds.entries()) {
+        const upload = uploads.get(mediaId);
+        const path = `images.${index}.mediaId`;
+        if (!upload) throw new DomainError('NOT_FOUND', { issues: [{ path, message: 'no such upload' }] });
+        if (upload.uid !== uid) throw new DomainError('FORBIDDEN');
+        if (upload.kind !== 'photo') throw new DomainError('VALIDATION_FAILED', { issues: [{ path, message: 'is not a photo upload' }] });
+        if (upload.used) throw new DomainError('CONFLICT', { issues: [{ path, message: 'this file is already used' }] });
+      }
+      for (const [index, mediaId] of mediaIds.entries()) {
+        const verdict = await files.inspect(uploads.get(mediaId)!.upload_id);
+        if (!verdict.ok) throw new DomainError(verdict.reason, { issues: [{ path: `images.${index}.mediaId`, message: verdict.reason }], extra: { imageIndex: index } });
+      }
+      const tagIds = [...new Set(body.tags)];
+      if (tagIds.length && (await repositories.tags.existing(tagIds)).length !== tagIds.length) {
+        throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'tags', message: 'contains a tag that does not exist' }] });
+      }
+      try {
+        const photoId = await repositories.transaction(async (r) => {
+          return r.photos.insert(PHOTO_JOB, {
+            uploaderUid: uid, title: body.title, description: body.description, copyright: body.copyright,
+            originalAuthor: body.copyright === 'original' ? null : body.originalAuthor || null, keepCameraData: body.keepCameraData,
+            searchText: searchTextOf(body.title, body.description),
+          }, body.images, tagIds);
+        });
+        files.queued();
+        return photoId;
+      } catch (error) {
+        // Two commits racing for one file: the unique media id lets only one through.
+        if ((error as { code?: string }).code === '23505') throw new DomainError('CONFLICT', { cause: error });
+        throw error;
+      }
+    },
+
+    home: (page: Page) => list({ statuses: PUBLIC }, page),
+    /** photo/user: the uploader sees their posts in every state (marked); everyone else the approved ones. */
+    byUploader(uid: number, looker: Looker | null, page: Page) {
+      const own = looker?.uid === uid;
+      return list({ statuses: own ? OWN : PUBLIC, uploaderUid: uid }, page, { withStatus: own });
+    },
+    search(keyword: string, page: Page) {
+      const words = searchTerms(keyword);
+      return words.length ? list({ statuses: PUBLIC, words }, page) : Promise.resolve({ photosCount: 0, photos: [] });
+    },
+    byTags: (tagIds: number[], page: Page) => list({ statuses: PUBLIC, withAllTags: tagIds }, page),
+
+    /** The post as comments and history see it (services.targets): visible as `photo` is; no timeline. */
+    async visibleTarget(photoId: number, looker: Looker | null): Promise<TargetFacts | null> {
+      const row = await photos.access(photoId);
+      if (!row || row.status === 'deleted') return null;
+      if (row.status !== 'approved' && !mayPreview(looker, row.uploader_uid)) return null;
+      return { durationMs: 0, status: row.status === 'approved' ? 'approved' : 'pending', uploaderUid: row.uploader_uid };
+    },
+
+    /** photo?photoId: the post, or null when this looker may not see it (not approved, and neither theirs nor staff). */
+    async photo(photoId: number, looker: Looker | null): Promise<PhotoDetail | null> {
+      const row = await photos.detail(photoId);
+      if (!row || row.status === 'deleted') return null;
+      if (row.status !== 'approved' && !mayPreview(looker, row.uploader_uid)) return null;
+      return detailOf(row, looker);
+    },
+
+    /** photo/pending: the review queue, oldest first, every image shown to the reviewer. */
+    async pending(page: Page) {
+      const { count, rows } = await photos.page({ statuses: ['pending'] }, page, 'oldest');
+      return { photosCount: count, photos: await Promise.all(rows.map((row) => detailOf(row, null))) };
+    },
+
+    async approve(photoId: number, reviewerUid: number): Promise<void> {
+      if (!(await photos.approvePending(photoId, reviewerUid))) throw new NotFound();
+    },
+
+    async uploaderOf(photoId: number): Promise<number> {
+      const uid = await photos.uploaderOf(photoId);
+      if (uid === undefined) throw new NotFound();
+      return uid;
+    },
+
+    async remove(photoId: number, byUid: number): Promise<void> {
+      if (!(await photos.softDelete(photoId, byUid))) throw new NotFound();
+    },
+
+    /** The posts in a member's history (history/filter merges them with the videos), as history items. */
+    async history(uid: number, title: string | undefined, limit: number): Promise<HistoryItem[]> {
+      const rows = await photos.viewedBy(uid, title ? searchTerms(title) : [], limit);
+      const covers = new Map((await photos.imagesOf(rows.map((r) => r.photo_id), true)).map((i) => [i.photo_id, toImage(i)]));
+      return rows.map((row) => {
+        const cover = covers.get(row.photo_id);
+        return {
+          category: 'photo' as const, id: row.photo_id, anchor: 0, lastUpdateDateTime: new Date(row.updated_at).getTime(),
+          videoId: row.photo_id, title: row.title, image: cover?.base ? `${cover.base}/${cover.widths[0]}.jpg` : '',
+          uploadDate: new Date(row.created_at).getTime(), watchedCount: 0, uploader: row.username, uploaderNickname: row.user_nickname,
+          uploaderId: row.uploader_uid, duration: 0, description: row.description, videoCategory: 'photo',
+        };
+      });
+    },
+
+    /** Approved posts for the sitemap. */
+    sitemapPhotos: (limit: number) => photos.approvedForSitemap(limit),
+  };
+}
+export type PhotoService = ReturnType<typeof createPhotoService>;

@@ -1,0 +1,76 @@
+import { useEffect, useState } from 'react';
+import { call } from '../../lib/api/client.ts';
+import type { PendingPhotosResponse } from '../../lib/api/photo-contract.ts';
+import { showToast } from '../../lib/stores/toast.ts';
+import { LOCALE_INFO, localizePath, type Locale } from '../../lib/i18n/locales.ts';
+import { tagDisplayName } from '../../lib/tags/tag-name.ts';
+import { photoPostPath } from '../../lib/photo/picture.ts';
+import { useIslandTranslation } from '../use-island-translation.ts';
+import { useAction } from '../settings/use-action.ts';
+import Pager from '../settings/Pager.tsx';
+import type { Messages } from '../../lib/i18n/translate.ts';
+import '../settings/video-review.css';
+import '../../styles/photo.css';
+
+const PAGE_SIZE = 10;
+
+/** Settings > Content (administrators): photo posts waiting for review, oldest first, every image with its alt text. */
+export default function PhotoReview({ locale, messages }: { locale: Locale; messages: Messages }) {
+  const t = useIslandTranslation(locale, messages);
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<PendingPhotosResponse | null>(null);
+  const { busy, error, run } = useAction(t('api.internal'));
+  const load = () => call('GET photo/pending', { page, pageSize: PAGE_SIZE }).then(setData);
+
+  useEffect(() => void run(load), [page]);
+  const pages = Math.max(1, Math.ceil((data?.photosCount ?? 0) / PAGE_SIZE));
+  useEffect(() => { if (data && page > pages) setPage(pages); }, [data, page, pages]);
+
+  const act = (photoId: number, kind: 'approve' | 'delete') => run(async () => {
+    if (kind === 'delete' && !window.confirm(t('photo.review.confirmDelete', { id: photoId }))) return;
+    await (kind === 'approve' ? call('POST photo/pending/approved', { photoId }) : call('DELETE photo/delete', { photoId }));
+    showToast({ message: t(kind === 'approve' ? 'photo.review.approved' : 'photo.review.deleted', { id: photoId }), severity: 'success' });
+    await load();
+  });
+  const date = (ms: number) => new Date(ms).toLocaleString(LOCALE_INFO[locale].htmlLang, { dateStyle: 'medium', timeStyle: 'short' });
+
+  return (
+    <section className="card admin-list" data-photo-review aria-labelledby="photo-review-title">
+      <h2 id="photo-review-title">{t('photo.review.title')}</h2>
+      {error && <p className="auth-error" role="alert">{error}</p>}
+      {data && data.photos.length === 0 && <p className="review-empty" data-review-empty>{t('photo.review.empty')}</p>}
+      <ul className="review-items">
+        {data?.photos.map((p) => {
+          const href = photoPostPath(p.photoId, locale);
+          return (
+            <li key={p.photoId} className="review-item" data-photo-id={p.photoId}>
+              <div className="video-review-body">
+                <a href={href} target="_blank" rel="noopener" className="video-review-title"><strong>{p.title}</strong></a>
+                <p className="user-meta">
+                  kp{p.photoId} · <a href={localizePath(`/user/${p.uploaderInfo.uid}`, locale)}>{p.uploaderInfo.userNickname || p.uploaderInfo.username}</a> · {date(p.uploadDate)}
+                  {' · '}{t(`upload.copyrights.${p.copyright}`)}{p.originalAuthor && ` · ${p.originalAuthor}`}
+                </p>
+                <ul className="photo-review-images">
+                  {p.images.map((image) => (
+                    <li key={image.imageId}>
+                      {image.base && <img src={`${image.base}/${image.widths[0]}.jpg`} alt={image.alt} width={120} height={Math.round(120 / ((image.width / image.height) || 1))} loading="lazy" />}
+                      <small>{image.alt}</small>
+                    </li>
+                  ))}
+                </ul>
+                {p.tags.length > 0 && <ul className="user-tags">{p.tags.map((tag) => <li key={tag.tagId}>{tagDisplayName(tag, locale)}</li>)}</ul>}
+                {p.description && <p className="user-signature video-review-description">{p.description}</p>}
+                <div className="review-actions">
+                  <button type="button" className="button" disabled={busy} onClick={() => void act(p.photoId, 'approve')} data-approve-photo>{t('photo.review.approve')}</button>
+                  <button type="button" className="button secondary" disabled={busy} onClick={() => void act(p.photoId, 'delete')} data-delete-photo>{t('photo.review.delete')}</button>
+                  <a className="button secondary" href={href} target="_blank" rel="noopener">{t('photo.review.open')}</a>
+                </div>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      {pages > 1 && <Pager t={t} page={page} pages={pages} busy={busy} onPage={setPage} />}
+    </section>
+  );
+}
