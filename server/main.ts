@@ -24,7 +24,7 @@ import { createMediaAccess, privateCacheControl } from './media/media-access.ts'
 import { createUploadServer } from './media/uploads.ts';
 import { createUploadStore } from './media/upload-store.ts';
 import { startJobWorker } from './jobs/queue.ts';
-import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, probeJob, queueFrameRateBackfill, transcodeJob } from './media/pipeline.ts';
+import { FRAME_RATE_JOB, POSTER_SET_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, posterSetJob, probeJob, queueFrameRateBackfill, queuePosterSetBackfill, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
 import { DomainError } from './domain/errors.ts';
 
@@ -71,6 +71,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       [PROBE_JOB]: probeJob({ db: database.db, uploads: uploadStore, logger }),
       [TRANSCODE_JOB]: transcodeJob({ db: database.db, uploads: uploadStore, mediaDir: config.mediaDir, logger }),
       [FRAME_RATE_JOB]: frameRateJob({ db: database.db, mediaDir: config.mediaDir, logger }),
+      [POSTER_SET_JOB]: posterSetJob({ db: database.db, mediaDir: config.mediaDir, logger }),
     },
   });
   const uploads = createUploadServer({
@@ -171,15 +172,17 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  // Media from before frame rates were recorded (migration 0013) get theirs as jobs: worked one
+  // Media from before frame rates (migration 0013) or poster sets (0022) get theirs as jobs: worked one
   // at a time with the queue's bounded retries, never delaying the start (not awaited).
-  queueFrameRateBackfill(database.db)
-    .then((queued) => {
-      if (!queued) return;
-      logger.info('frame rates to backfill', { queued });
-      worker?.poke();
-    })
-    .catch((error) => logger.warn('queueing the frame-rate backfill failed', { err: error }));
+  for (const [what, queue] of [['frame rates', queueFrameRateBackfill], ['poster sets', queuePosterSetBackfill]] as const) {
+    queue(database.db)
+      .then((queued) => {
+        if (!queued) return;
+        logger.info(`${what} to backfill`, { queued });
+        worker?.poke();
+      })
+      .catch((error) => logger.warn(`queueing the ${what} backfill failed`, { err: error }));
+  }
   if (config.demo) {
     seedDemoCatalogue({ db: database.db, uploads: uploadStore, logger, onQueued: () => worker?.poke() })
       .catch((error) => logger.warn('the demo catalogue could not be created', { err: error }));

@@ -6,10 +6,12 @@ import { probeFrameRate, probeVideo } from './ffmpeg.ts';
 import { enqueueJob, type JobHandler } from '../jobs/queue.ts';
 import { ladderFor, makePoster, makeStoryboard, rungsOf, transcodeRung, writeMaster, type Rung } from './hls.ts';
 import type { UploadStore } from './upload-store.ts';
+import { makePosterSet } from './poster-set.ts';
 
 export const PROBE_JOB = 'media.probe';
 export const TRANSCODE_JOB = 'media.transcode';
 export const FRAME_RATE_JOB = 'media.frame-rate';
+export const POSTER_SET_JOB = 'media.poster-set';
 
 /** A finished upload becomes a media item, and its probe is queued in the same database. */
 export async function registerUploadedMedia(db: Kysely<Database>, input: { mediaId: string; uploadId: string; uid: number }): Promise<void> {
@@ -94,8 +96,12 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
         await transcodeRung(input, outDir, rung, hasAudio);
         done.push(rung);
         await writeMaster(outDir, done, { width, height, hasAudio, frameRate: media.frame_rate });
-        if (done.length === 1) await makePoster(input, outDir, media.duration_ms!);
-        await db.updateTable('media').set({ status: 'playable', renditions: done.map((r) => r.height), updated_at: new Date() })
+        let posterSet: string | undefined;
+        if (done.length === 1) {
+          await makePoster(input, outDir, media.duration_ms!);
+          posterSet = await makePosterSet(outDir);
+        }
+        await db.updateTable('media').set({ status: 'playable', renditions: done.map((r) => r.height), ...(posterSet ? { poster_set: posterSet } : {}), updated_at: new Date() })
           .where('media_id', '=', mediaId).execute();
         options.logger.info('rendition published', { mediaId, height: rung.height, ms: Math.round(performance.now() - started) });
       }
@@ -142,5 +148,31 @@ export function frameRateJob(options: { db: Kysely<Database>; mediaDir: string; 
     await writeMaster(outDir, rungsOf(media.renditions), { width: media.width!, height: media.height!, hasAudio: media.audio_codec !== null, frameRate });
     await db.updateTable('media').set({ frame_rate: frameRate, updated_at: new Date() }).where('media_id', '=', mediaId).execute();
     options.logger.info('frame rate backfilled', { mediaId, frameRate });
+  };
+}
+
+/**
+ * Media transcoded before poster sets existed (migration 0022) have only poster.jpg. Run at every
+ * start, like the frame-rate backfill: one POSTER_SET_JOB per published media without a set that
+ * never had one queued. Answers how many were queued.
+ */
+export async function queuePosterSetBackfill(db: Kysely<Database>): Promise<number> {
+  const { rows } = await sql`INSERT INTO jobs (kind, payload)
+    SELECT ${POSTER_SET_JOB}::text, jsonb_build_object('mediaId', m.media_id) FROM media m
+    WHERE m.status IN ('playable', 'ready') AND m.poster_set IS NULL AND cardinality(m.renditions) > 0
+      AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = ${POSTER_SET_JOB}::text AND j.payload->>'mediaId' = m.media_id)
+    RETURNING id`.execute(db);
+  return rows.length;
+}
+
+/** The poster-set backfill: the sizes and formats made from the poster.jpg already published. */
+export function posterSetJob(options: { db: Kysely<Database>; mediaDir: string; logger: Logger }): JobHandler {
+  return async (payload) => {
+    const mediaId = String(payload.mediaId);
+    const media = await options.db.selectFrom('media').select(['poster_set', 'renditions']).where('media_id', '=', mediaId).executeTakeFirst();
+    if (!media || media.poster_set !== null || !media.renditions.length) return;
+    const token = await makePosterSet(join(options.mediaDir, hlsPath(mediaId)));
+    await options.db.updateTable('media').set({ poster_set: token, updated_at: new Date() }).where('media_id', '=', mediaId).execute();
+    options.logger.info('poster set made', { mediaId, token });
   };
 }

@@ -14,6 +14,7 @@ import * as m0012 from './0012_block_lists.ts';
 import * as m0013 from './0013_frame_rate.ts';
 import * as m0014 from './0014_follows.ts';
 import * as m0015 from './0015_collections.ts';
+import * as m0022 from './0022_poster_sets.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013_frame_rate': m0013,
   '0014_follows': m0014,
   '0015_collections': m0015,
+  '0022_poster_sets': m0022,
 };

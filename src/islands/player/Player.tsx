@@ -98,7 +98,7 @@ export default function Player({ locale, messages, videoId, title, parts, initia
       data-quality={autoQuality ? 'auto' : String(settings.quality.preferred)}>
       <div className="player-main" ref={root}>
         <div className="player-stage" {...stage}>
-          <video ref={videoRef} playsInline preload="metadata" poster={part?.poster ?? undefined} crossOrigin="anonymous" aria-label={title} data-video />
+          <video ref={videoRef} playsInline preload="none" poster={part?.poster ?? undefined} crossOrigin="anonymous" aria-label={title} data-video />
           <div className="danmaku-layer"><canvas ref={canvasRef} data-danmaku-stage aria-hidden="true" /></div>
           {!part?.link && <p className="player-notice">{t('player.processing')}</p>}
           {waiting && !paused && <div className="player-spinner" role="status" aria-label={t('player.buffering')} />}

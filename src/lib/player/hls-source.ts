@@ -37,6 +37,8 @@ export interface AttachOptions {
   onLevels?: (levels: QualityLevel[]) => void;
   onLevelSwitched?: (index: number) => void;
   onFatal?: (detail: string) => void;
+  /** False: no segment is fetched until the element plays or seeks (media-loading.ts decides). */
+  loadBeforePlay?: boolean;
 }
 
 export const canUseMse = () => typeof window !== 'undefined' && ('MediaSource' in window || 'ManagedMediaSource' in window);
@@ -44,6 +46,7 @@ export const canUseMse = () => typeof window !== 'undefined' && ('MediaSource' i
 export async function attachHls(video: HTMLVideoElement, url: string, options: AttachOptions = {}): Promise<HlsSource> {
   const nativeHls = video.canPlayType('application/vnd.apple.mpegurl') !== '';
   if (!canUseMse() && nativeHls) {
+    video.preload = options.loadBeforePlay === false ? 'none' : 'auto';
     video.src = url;
     return {
       kind: 'native', levels: [], setLevel: () => {}, currentLevel: () => -1, isAuto: () => true, bandwidth: () => null, frameRate: () => null, timestampOffset: () => null,
@@ -53,7 +56,17 @@ export async function attachHls(video: HTMLVideoElement, url: string, options: A
   // The light build: our renditions mux audio into each rung and carry no subtitles or DRM, so
   // the full build's alternate audio, subtitle and EME controllers would be 65 KB gzip of dead weight.
   const { default: Hls } = await import('hls.js/light');
-  const hls = new Hls({ capLevelToPlayerSize: false, startLevel: -1, startPosition: options.startPosition ?? -1, enableWorker: true, backBufferLength: 60 });
+  const loadBeforePlay = options.loadBeforePlay ?? true;
+  const hls = new Hls({ capLevelToPlayerSize: false, startLevel: -1, startPosition: options.startPosition ?? -1, enableWorker: true, backBufferLength: 60, autoStartLoad: loadBeforePlay });
+  if (!loadBeforePlay) {
+    const start = () => {
+      video.removeEventListener('play', start);
+      video.removeEventListener('seeking', start);
+      hls.startLoad(video.currentTime > 0 ? video.currentTime : (options.startPosition ?? -1));
+    };
+    video.addEventListener('play', start);
+    video.addEventListener('seeking', start);
+  }
   let mediaRecoveries = 0;
   let initPts: number | null = null;
   const source: HlsSource = {
