@@ -42,6 +42,8 @@ async function openVideo(page: Page, options: { loggedIn?: boolean } = {}) {
   await page.goto(`/en/video/kv${video.videoId}`);
   await waitForIslands(page);
   await expect(page.locator('[data-player]')).toHaveAttribute('data-source', 'hls.js');
+  // Nothing loads before play (media-loading.ts): start it as a viewer does, then hold still at the start.
+  await videoEl(page).evaluate(async (v: HTMLVideoElement) => { await v.play().catch(() => {}); v.pause(); v.currentTime = 0; });
   await expect.poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
 }
 

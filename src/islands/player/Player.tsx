@@ -78,7 +78,9 @@ export default function Player({ locale, messages, videoId, title, parts, initia
   usePlayerShortcuts(videoRef, state, dispatch, { ...media, toggleFullscreen, showControls });
   const shot = useScreenshot(videoRef, source, { link: part?.link, title, videoId, t });
 
-  const { paused, waiting, time, duration, buffered, rate, levels, panel, danmaku, fullscreen, webFullscreen, pictureInPicture, listOpen } = state;
+  const { paused, waiting, time, duration: mediaDuration, buffered, rate, levels, panel, danmaku, fullscreen, webFullscreen, pictureInPicture, listOpen } = state;
+  // Nothing loads before play (media-loading.ts): until then the part's known length is shown.
+  const duration = mediaDuration || (part?.duration ?? 0) / 1000;
   const { togglePlay, seek, changeRate, step } = media;
   const setVolume = (volume: number) => updatePlayerSettings('audio', audioForVolume(volume));
   const pickQuality = (level: QualityLevel | null) => {

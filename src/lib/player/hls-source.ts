@@ -26,6 +26,8 @@ export interface HlsSource {
    * fragment it loads, so two instances started at different places can differ by a frame or so.
    */
   timestampOffset(): number | null;
+  /** Starts fetching segments (from `at` seconds) if that waited for play: a seek before play. */
+  load(at?: number): void;
   destroy(): void;
 }
 
@@ -50,6 +52,7 @@ export async function attachHls(video: HTMLVideoElement, url: string, options: A
     video.src = url;
     return {
       kind: 'native', levels: [], setLevel: () => {}, currentLevel: () => -1, isAuto: () => true, bandwidth: () => null, frameRate: () => null, timestampOffset: () => null,
+      load: () => { video.preload = 'auto'; },
       destroy: () => { video.removeAttribute('src'); video.load(); },
     };
   }
@@ -58,15 +61,15 @@ export async function attachHls(video: HTMLVideoElement, url: string, options: A
   const { default: Hls } = await import('hls.js/light');
   const loadBeforePlay = options.loadBeforePlay ?? true;
   const hls = new Hls({ capLevelToPlayerSize: false, startLevel: -1, startPosition: options.startPosition ?? -1, enableWorker: true, backBufferLength: 60, autoStartLoad: loadBeforePlay });
-  if (!loadBeforePlay) {
-    const start = () => {
-      video.removeEventListener('play', start);
-      video.removeEventListener('seeking', start);
-      hls.startLoad(video.currentTime > 0 ? video.currentTime : (options.startPosition ?? -1));
-    };
-    video.addEventListener('play', start);
-    video.addEventListener('seeking', start);
-  }
+  let loading = loadBeforePlay;
+  const startLoading = (at?: number) => {
+    if (loading) return;
+    loading = true;
+    video.removeEventListener('play', onPlay);
+    hls.startLoad(at ?? (video.currentTime > 0 ? video.currentTime : (options.startPosition ?? -1)));
+  };
+  const onPlay = () => startLoading();
+  if (!loadBeforePlay) video.addEventListener('play', onPlay);
   let mediaRecoveries = 0;
   let initPts: number | null = null;
   const source: HlsSource = {
@@ -83,6 +86,7 @@ export async function attachHls(video: HTMLVideoElement, url: string, options: A
     bandwidth: () => (Number.isFinite(hls.bandwidthEstimate) ? hls.bandwidthEstimate : null),
     frameRate: () => (hls.levels[hls.currentLevel] ?? hls.levels[0])?.frameRate || null,
     timestampOffset: () => initPts,
+    load: (at) => startLoading(at),
     destroy: () => hls.destroy(),
   };
   hls.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
