@@ -200,6 +200,7 @@ test.describe('screenshots while a lower rung plays', () => {
       await waitForIslands(page);
       await expect(player).toHaveAttribute('data-source', 'hls.js');
       await expect(player).toHaveAttribute('data-levels', /,/);
+      await videoEl(page).evaluate(async (v: HTMLVideoElement) => { await v.play().catch(() => {}); v.pause(); v.currentTime = 0; });
     };
     await open();
     await page.locator('.player-stage').hover({ position: { x: 40, y: 40 } });
