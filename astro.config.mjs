@@ -15,7 +15,7 @@ export default defineConfig({
   adapter: node({ mode: 'middleware' }),
   integrations: [react(), buildArtifacts(), mediaInfoWasm()],
   trailingSlash: 'ignore',
-  build: { format: 'directory', inlineStylesheets: 'auto' },
+  build: { format: 'directory', inlineStylesheets: 'always' },
   i18n: {
     locales: [...LOCALES],
     defaultLocale: DEFAULT_LOCALE,

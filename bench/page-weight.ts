@@ -7,8 +7,8 @@
  * PAGE_WEIGHT_SERVER=http://127.0.0.1:4321 node bench/page-weight.ts / /video/kv1
  */
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
-import { join, posix } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { jsWeightOf } from '../scripts/js-weight.ts';
 
 const CLIENT = join('dist', 'client');
 const SERVER = process.env.PAGE_WEIGHT_SERVER;
@@ -28,55 +28,9 @@ async function loadHtml(route: string): Promise<void> {
 }
 const htmlFor = (route: string) => pages.get(route)!;
 
-function entryScripts(html: string): string[] {
-  const urls = new Set<string>();
-  for (const m of html.matchAll(/<script[^>]*\ssrc="([^"]+\.js)"/g)) urls.add(m[1]);
-  for (const m of html.matchAll(/(?:component-url|renderer-url)="([^"]+\.js)"/g)) urls.add(m[1]);
-  for (const m of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)) urls.add(m[1]);
-  // Inline module scripts import their chunks directly.
-  for (const m of html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)) for (const i of imports(m[1], '/').static) urls.add(i);
-  return [...urls];
-}
-
-function imports(code: string, from: string): { static: string[]; dynamic: string[] } {
-  const resolve = (spec: string) => (spec.startsWith('.') ? posix.normalize(posix.join(posix.dirname(from), spec)) : spec);
-  const stat = [...code.matchAll(/(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?["'`]([^"'`]+\.js)["'`]/g)].map((m) => resolve(m[1]));
-  const dyn = [...code.matchAll(/import\(\s*["'`]([^"'`]+\.js)["'`]\s*\)/g)].map((m) => resolve(m[1]));
-  return { static: stat, dynamic: dyn };
-}
-
 function measure(route: string) {
-  const seen = new Set<string>();
-  const lazy = new Set<string>();
-  const queue = entryScripts(htmlFor(route));
-  let raw = 0;
-  let gzip = 0;
-  while (queue.length) {
-    const url = queue.shift()!;
-    if (seen.has(url) || !url.startsWith('/')) continue;
-    seen.add(url);
-    const code = readFileSync(join(CLIENT, url));
-    raw += code.length;
-    gzip += gzipSync(code, { level: 9 }).length;
-    const found = imports(code.toString(), url);
-    queue.push(...found.static);
-    found.dynamic.forEach((d) => lazy.add(d));
-  }
-  // What loads only on demand (e.g. the login dialog), with everything it imports in turn.
-  const lazySeen = new Set<string>();
-  const lazyQueue = [...lazy];
-  let lazyGzip = 0;
-  while (lazyQueue.length) {
-    const url = lazyQueue.shift()!;
-    if (seen.has(url) || lazySeen.has(url)) continue;
-    lazySeen.add(url);
-    const code = readFileSync(join(CLIENT, url));
-    lazyGzip += gzipSync(code, { level: 9 }).length;
-    const found = imports(code.toString(), url);
-    lazyQueue.push(...found.static, ...found.dynamic);
-  }
-  const html = gzipSync(htmlFor(route), { level: 9 }).length;
-  return { route, files: seen.size, jsBytes: raw, jsGzipBytes: gzip, lazyJsGzipBytes: lazyGzip, htmlGzipBytes: html, ratioToBudget: +(gzip / (BUDGET_KB * 1024)).toFixed(3) };
+  const weight = jsWeightOf(htmlFor(route), CLIENT);
+  return { route, ...weight, ratioToBudget: +(weight.jsGzipBytes / (BUDGET_KB * 1024)).toFixed(3) };
 }
 
 for (const route of routes) await loadHtml(route);

@@ -26,7 +26,7 @@ import { createMediaStore } from './media/media-store.ts';
 import { startJobWorker } from './jobs/queue.ts';
 import { PHOTO_JOB, PHOTO_PROBE_JOB, createPhotoFiles, photoProbeJob, photoRenderJob } from './media/photo-files.ts';
 import { PHOTO_MAX_BYTES } from '../src/lib/api/photo-contract.ts';
-import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, probeJob, queueFrameRateBackfill, transcodeJob } from './media/pipeline.ts';
+import { FRAME_RATE_JOB, POSTER_SET_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, posterSetJob, probeJob, queueFrameRateBackfill, queuePosterSetBackfill, transcodeJob } from './media/pipeline.ts';
 import type { SiteLocals } from './site/locals.ts';
 import { AUDIO_PROBE_JOB, AUDIO_TRANSCODE_JOB, audioProbeJob, audioTranscodeJob } from './media/audio-pipeline.ts';
 import { MAX_AUDIO_DURATION_S } from '../src/lib/api/contract.ts';
@@ -85,6 +85,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       [AUDIO_TRANSCODE_JOB]: audioTranscodeJob({ db: database.db, uploads: uploadStore, media, logger }),
       [PHOTO_PROBE_JOB]: photoProbeJob({ db: database.db, uploads: uploadStore }),
       [PHOTO_JOB]: photoRenderJob({ db: database.db, uploads: uploadStore, media, logger }),
+      [POSTER_SET_JOB]: posterSetJob({ db: database.db, media, logger }),
     },
   });
   const uploads = createUploadServer({
@@ -236,15 +237,17 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  // Media from before frame rates were recorded (migration 0013) get theirs as jobs: worked one
+  // Media from before frame rates (migration 0013) or poster sets (0022) get theirs as jobs: worked one
   // at a time with the queue's bounded retries, never delaying the start (not awaited).
-  queueFrameRateBackfill(database.db)
-    .then((queued) => {
-      if (!queued) return;
-      logger.info('frame rates to backfill', { queued });
-      worker?.poke();
-    })
-    .catch((error) => logger.warn('queueing the frame-rate backfill failed', { err: error }));
+  for (const [what, queue] of [['frame rates', queueFrameRateBackfill], ['poster sets', queuePosterSetBackfill]] as const) {
+    queue(database.db)
+      .then((queued) => {
+        if (!queued) return;
+        logger.info(`${what} to backfill`, { queued });
+        worker?.poke();
+      })
+      .catch((error) => logger.warn(`queueing the ${what} backfill failed`, { err: error }));
+  }
   if (config.demo) {
     seedDemoCatalogue({ db: database.db, uploads: uploadStore, logger, onQueued: () => worker?.poke() })
       .catch((error) => logger.warn('the demo catalogue could not be created', { err: error }));

@@ -182,6 +182,8 @@ export interface MediaTable {
   audio_codec: string | null;
   /** Frames per second (ffprobe's average); null when unknown. */
   frame_rate: number | null;
+  /** Token of the poster set (migration 0022); null: only poster.jpg. */
+  poster_set: string | null;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
   renditions: ColumnType<number[], number[] | undefined, number[]>;

@@ -7,6 +7,7 @@ export const photoPath = (photoId: number) => `photos/${photoId}`;
 export const PROBE_JOB = 'media.probe';
 export const TRANSCODE_JOB = 'media.transcode';
 export const FRAME_RATE_JOB = 'media.frame-rate';
+export const POSTER_SET_JOB = 'media.poster-set';
 
 /**
  * The state a media item given up on ('failed') returns to when an administrator retries the

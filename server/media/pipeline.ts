@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Database, UploadKind } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
@@ -8,9 +8,10 @@ import { enqueueJob, type JobHandler } from '../jobs/queue.ts';
 import { clearInterruptedWork, ladderFor, makePoster, makeStoryboard, masterPlaylist, rungsOf, transcodeRung, type Rung } from './hls.ts';
 import type { MediaStore } from './media-store.ts';
 import type { UploadStore } from './upload-store.ts';
+import { makePosterSet } from './poster-set.ts';
 
-import { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB } from './paths.ts';
-export { FRAME_RATE_JOB, PROBE_JOB, TRANSCODE_JOB };
+import { FRAME_RATE_JOB, POSTER_SET_JOB, PROBE_JOB, TRANSCODE_JOB } from './paths.ts';
+export { FRAME_RATE_JOB, POSTER_SET_JOB, PROBE_JOB, TRANSCODE_JOB };
 
 /** A finished upload becomes a media item of its kind, and its kind's probe is queued in the same database. */
 export async function registerUploadedMedia(db: Kysely<Database>, input: { mediaId: string; uploadId: string; uid: number; kind: UploadKind; probeJob: string }): Promise<void> {
@@ -110,8 +111,14 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
           await publish((folder) => transcodeRung(input, folder, rung, hasAudio, { signal, durationMs: media.duration_ms ?? undefined }));
           done.push(rung);
           await store.put(`${prefix}/master.m3u8`, masterPlaylist(done, { width, height, hasAudio, frameRate: media.frame_rate }));
-          if (done.length === 1) await publish((folder) => makePoster(input, folder, media.duration_ms!, { signal }));
-          await db.updateTable('media').set({ status: 'playable', renditions: done.map((r) => r.height), updated_at: new Date() })
+          let posterSet: string | undefined;
+          if (done.length === 1) {
+            posterSet = await publish(async (folder) => {
+              await makePoster(input, folder, media.duration_ms!, { signal });
+              return makePosterSet(await readFile(join(folder, 'poster.jpg')), (name, data) => writeFile(join(folder, name), data));
+            });
+          }
+          await db.updateTable('media').set({ status: 'playable', renditions: done.map((r) => r.height), ...(posterSet ? { poster_set: posterSet } : {}), updated_at: new Date() })
             .where('media_id', '=', mediaId).execute();
           options.logger.info('rendition published', { mediaId, height: rung.height, ms: Math.round(performance.now() - started) });
         }
@@ -174,4 +181,33 @@ async function probeRenditionFrameRate(store: MediaStore, renditionKey: string, 
   const sample = join(folder, 'sample.mp4');
   await writeFile(sample, Buffer.concat([init, first]));
   return probeFrameRate(sample);
+}
+
+/**
+ * Media transcoded before poster sets existed (migration 0022) have only poster.jpg. Run at every
+ * start, like the frame-rate backfill: one POSTER_SET_JOB per published media without a set that
+ * never had one queued. Answers how many were queued.
+ */
+export async function queuePosterSetBackfill(db: Kysely<Database>): Promise<number> {
+  const { rows } = await sql`INSERT INTO jobs (kind, payload)
+    SELECT ${POSTER_SET_JOB}::text, jsonb_build_object('mediaId', m.media_id) FROM media m
+    WHERE m.status IN ('playable', 'ready') AND m.poster_set IS NULL AND cardinality(m.renditions) > 0
+      AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = ${POSTER_SET_JOB}::text AND j.payload->>'mediaId' = m.media_id)
+    RETURNING id`.execute(db);
+  return rows.length;
+}
+
+/** The poster-set backfill: the sizes and formats made from the poster.jpg already published. */
+export function posterSetJob(options: { db: Kysely<Database>; media: MediaStore; logger: Logger }): JobHandler {
+  return async (payload) => {
+    const mediaId = String(payload.mediaId);
+    const media = await options.db.selectFrom('media').select(['poster_set', 'renditions']).where('media_id', '=', mediaId).executeTakeFirst();
+    if (!media || media.poster_set !== null || !media.renditions.length) return;
+    const prefix = hlsPath(mediaId);
+    const frame = await options.media.read(`${prefix}/poster.jpg`);
+    if (!frame) throw new Error(`the media ${mediaId} has no poster.jpg to size`);
+    const token = await makePosterSet(frame, (name, data) => options.media.put(`${prefix}/${name}`, data));
+    await options.db.updateTable('media').set({ poster_set: token, updated_at: new Date() }).where('media_id', '=', mediaId).execute();
+    options.logger.info('poster set made', { mediaId, token });
+  };
 }

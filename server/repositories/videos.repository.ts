@@ -98,7 +98,7 @@ export function createVideosRepository(db: Kysely<Database>) {
       .innerJoin('video_parts as p', (join) => join.onRef('p.video_id', '=', 'v.video_id').on('p.part_index', '=', 0))
       .innerJoin('media as m', 'm.media_id', 'p.media_id')
       .select(['v.video_id', 'v.title', 'v.cover', 'v.created_at', 'v.watched_count', 'v.duration_ms', 'v.description', 'v.category', 'v.status',
-        'v.copyright', 'v.original_author', 'v.original_link', 'u.username', 'u.user_nickname', 'u.uid', 'm.media_id', 'm.renditions']);
+        'v.copyright', 'v.original_author', 'v.original_link', 'u.username', 'u.user_nickname', 'u.uid', 'm.media_id', 'm.renditions', 'm.poster_set']);
   }
 
   /** The video's tags, in this order. */
@@ -204,7 +204,7 @@ export function createVideosRepository(db: Kysely<Database>) {
     async partsOf(videoIds: readonly number[]) {
       if (!videoIds.length) return [];
       return db.selectFrom('video_parts as p').innerJoin('media as m', 'm.media_id', 'p.media_id')
-        .select(['p.video_id', 'p.part_index', 'p.title', 'm.media_id', 'm.status', 'm.duration_ms', 'm.renditions', 'm.storyboard'])
+        .select(['p.video_id', 'p.part_index', 'p.title', 'm.media_id', 'm.status', 'm.duration_ms', 'm.renditions', 'm.storyboard', 'm.poster_set'])
         .where('p.video_id', 'in', [...videoIds]).orderBy('p.video_id').orderBy('p.part_index').execute();
     },
 

@@ -1,5 +1,6 @@
 import type { MediaStatus, StoryboardInfo } from '../db/schema.ts';
 import type { Repositories } from '../repositories/index.ts';
+import { POSTER_DEFAULT_WIDTH, posterFileName, type PosterFormat } from '../../src/lib/catalogue/poster.ts';
 import type { ThumbRow, VideoFilter, VideoOrder } from '../repositories/videos.repository.ts';
 import type { Copyright, HistoryItem, MyVideo, PendingVideo, VideoCategory, VideoDetail, VideoPart, VideoThumb } from '../../src/lib/api/contract.ts';
 import { createTagService } from './tags.ts';
@@ -17,6 +18,11 @@ export interface Looker { uid: number; isStaff: boolean }
 
 const mediaUrl = (mediaId: string, file: string) => `/media/${hlsPath(mediaId)}/${file}`;
 const hasPoster = (renditions: number[]) => renditions.length > 0;
+/** A published media's poster: a size of its poster set (immutable), else the single poster.jpg. */
+function posterUrl(row: { media_id: string; renditions: number[]; poster_set: string | null }, width: number, format: PosterFormat): string | null {
+  if (!hasPoster(row.renditions)) return null;
+  return mediaUrl(row.media_id, row.poster_set ? posterFileName(row.poster_set, width, format) : 'poster.jpg');
+}
 /** What everyone may list; what an uploader lists of their own. */
 const PUBLIC = ['approved'] as const;
 const OWN = ['pending', 'approved'] as const;
@@ -33,7 +39,7 @@ function processingOf(status: MediaStatus): VideoPart['processing'] {
 export function toThumb(row: ThumbRow, withStatus = false): VideoThumb {
   return {
     videoId: row.video_id, title: row.title,
-    image: row.cover ?? (hasPoster(row.renditions) ? mediaUrl(row.media_id, 'poster.jpg') : ''),
+    image: row.cover ?? posterUrl(row, POSTER_DEFAULT_WIDTH, 'jpg') ?? '',
     uploadDate: new Date(row.created_at).getTime(), watchedCount: row.watched_count,
     uploader: row.username, uploaderNickname: row.user_nickname, uploaderId: row.uid,
     duration: row.duration_ms, description: row.description, videoCategory: row.category,
@@ -63,7 +69,7 @@ export function createCatalogue(repositories: Pick<Repositories, 'videos' | 'tag
         id: row.part_index + 1, videoPartTitle: row.title,
         link: published ? mediaUrl(row.media_id, 'master.m3u8') : null,
         duration: row.duration_ms ?? 0, processing: processingOf(row.status), renditions: row.renditions,
-        poster: published ? mediaUrl(row.media_id, 'poster.jpg') : null,
+        poster: posterUrl(row, 1280, 'webp'),
         storyboard: board ? { url: mediaUrl(row.media_id, board.file), intervalSeconds: board.intervalSeconds, columns: board.columns, rows: board.rows, tileWidth: board.tileWidth, tileHeight: board.tileHeight, count: board.count } : null,
       });
     }
@@ -160,7 +166,7 @@ export function createCatalogue(repositories: Pick<Repositories, 'videos' | 'tag
         const reason = removed ? 'REMOVED_BY_REVIEWER' : row.media_refused ? (REFUSALS.find((r) => r === row.media_reason) ?? 'CORRUPT') : null;
         return {
           ...toThumb(row), state, rejectionReason: reason, cover: row.cover,
-          poster: hasPoster(row.renditions) ? mediaUrl(row.media_id, 'poster.jpg') : null,
+          poster: posterUrl(row, 1280, 'webp'),
           danmakuCount: Number(row.danmaku_count), commentCount: Number(row.comment_count),
           tags: await tags.tagsById(tagIds.get(row.video_id) ?? []), editable: !removed,
         };

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.ts';
 import type { SiteLocals } from './locals.ts';
 import { decideNavigation } from './navigation.ts';
 import { createStaticFiles } from './static-files.ts';
+import { compressRenderedResponse } from './compress-rendered.ts';
 import { publicOrigin } from '../http/public-origin.ts';
 
 const firstHeader = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -43,13 +44,16 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
       res.writeHead(redirect.status, { Location: redirect.location, 'Cache-Control': 'no-cache', ...redirect.headers }).end();
       return;
     }
-    if (await serveStatic(req, res, url.pathname, decision.headers)) return;
+    const served = 'rewrite' in decision && decision.rewrite ? decision.rewrite : url.pathname;
+    if (await serveStatic(req, res, served, decision.headers)) return;
     // Pages rendered on demand (the home page among them) carry the same Vary and locale cookie.
     for (const [name, value] of Object.entries(decision.headers ?? {})) res.setHeader(name, value);
+    if (served !== url.pathname) req.url = served + url.search;
+    compressRenderedResponse(req, res);
     await astro(req, res, (error) => {
-      if (error) logger.error('page rendering failed', { err: error, path: url.pathname });
+      if (error) logger.error('page rendering failed', { err: error, path: served });
       if (!res.headersSent) res.writeHead(error ? 500 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end(error ? 'Internal Server Error' : `Page Not Found: ${url.pathname}`);
-    }, { site: locals, requestPath: url.pathname });
+      res.end(error ? 'Internal Server Error' : `Page Not Found: ${served}`);
+    }, { site: locals, requestPath: served });
   };
 }

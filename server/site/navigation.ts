@@ -24,7 +24,14 @@ export interface NavigationRequest {
  * redirect, trailing slashes, the root redirect and first-load locale detection. Returns a
  * redirect, or null to serve the path as it is (with extra headers to set, if any).
  */
-export function decideNavigation(req: NavigationRequest, config: RuntimeConfig['i18n']): NavigationDecision | { status: 0; headers: Record<string, string> } {
+/**
+ * Serve the path as it is; `rewrite` names the page to answer with instead (the detected
+ * language's home on '/', answered at once rather than through a redirect and a second request;
+ * the page then shows its own address with history.replaceState, see AppLayout.astro).
+ */
+export interface ServeDecision { status: 0; headers: Record<string, string>; rewrite?: string }
+
+export function decideNavigation(req: NavigationRequest, config: RuntimeConfig['i18n']): NavigationDecision | ServeDecision {
   const { pathname, search } = req;
   if (pathname.endsWith(`/${MEDIA_INFO_WASM}`) && pathname !== `/${MEDIA_INFO_WASM}`) {
     return { status: 301, location: `/${MEDIA_INFO_WASM}` };
@@ -51,5 +58,5 @@ export function decideNavigation(req: NavigationRequest, config: RuntimeConfig['
   const headers: Record<string, string> = { Vary: 'Cookie, Accept-Language' };
   if (cookieLocale !== locale) headers['Set-Cookie'] = `${LOCALE_COOKIE}=${locale}; ${localeCookieAttributes(req.secure)}`;
   if (locale === DEFAULT_LOCALE) return { status: 0, headers };
-  return { status: 302, location: localizePath('/', locale) + search, headers };
+  return { status: 0, headers: { ...headers, 'Content-Language': locale }, rewrite: localizePath('/', locale) };
 }

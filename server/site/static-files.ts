@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { compressBody, mergeVary, preferredEncoding, type ContentEncoding } from '../http/content-encoding.ts';
+import { POSTER_VARIANT_PATTERN } from '../../src/lib/catalogue/poster.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -18,7 +19,8 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '
 
 /** Cache policy per kind of file: hashed assets forever, pages and master playlists revalidated, messages for a day. */
 export function cacheControlFor(urlPath: string): string {
-  if (urlPath.startsWith('/_astro/')) return 'public, max-age=31536000, immutable';
+  // Built assets and poster sizes are named by their content: they never change under a name.
+  if (urlPath.startsWith('/_astro/') || POSTER_VARIANT_PATTERN.test(urlPath)) return 'public, max-age=31536000, immutable';
   if (urlPath.startsWith('/_i18n/')) return 'public, max-age=86400';
   if (urlPath === '/sw.js' || urlPath.startsWith('/_app/builds/')) return 'no-cache';
   // A master playlist is rewritten in place (rung by rung, and by the frame-rate backfill):

@@ -6,14 +6,29 @@ import type { ReactNode } from 'react';
 import '../styles/catalogue.css';
 import type { VideoThumb } from '../lib/api/contract.ts';
 import type { Locale } from '../lib/i18n/locales.ts';
+import { CARD_IMAGE_SIZES, posterSources } from '../lib/catalogue/poster.ts';
 import { formatCount, formatDuration, formatUploadDate, pageCount, pageHref, pageWindow, userPath, videoPath } from '../lib/catalogue/format.ts';
 
 import type { TFunction } from 'i18next';
 
 type Translate = TFunction;
 
-export function VideoCard({ video, locale, t, progress, extra, href: link }: {
+/** A card's poster: the sizes and formats of its poster set when it has one (VideoCard.astro's twin). */
+function PosterImage({ image, eager }: { image: string; eager: boolean }) {
+  const poster = posterSources(image);
+  return (
+    <picture>
+      {poster?.sets.map((set) => <source key={set.type} type={set.type} srcSet={set.srcset} sizes={CARD_IMAGE_SIZES} />)}
+      <img src={image} srcSet={poster?.jpgSrcset} sizes={poster ? CARD_IMAGE_SIZES : undefined} alt=""
+        loading={eager ? 'eager' : 'lazy'} fetchPriority={eager ? 'high' : undefined} decoding="async" width={320} height={180} />
+    </picture>
+  );
+}
+
+export function VideoCard({ video, locale, t, progress, extra, eager = false, href: link }: {
   video: VideoThumb; locale: Locale; t: Translate;
+  /** In the first row: loaded at once with high priority. */
+  eager?: boolean;
   /** Where the card leads, when not to the video (a photo post in the history). */
   href?: string;
   /** 0..1: how far the viewer got (history). */
@@ -25,8 +40,7 @@ export function VideoCard({ video, locale, t, progress, extra, href: link }: {
   return (
     <article className="video-card" data-video-id={video.videoId} data-status={video.status}>
       <a className="video-cover" href={href} tabIndex={-1} aria-hidden="true">
-        {video.image ? <img src={video.image} alt="" loading="lazy" decoding="async" width={320} height={180} />
-          : <span className="video-cover-empty">✦</span>}
+        {video.image ? <PosterImage image={video.image} eager={eager} /> : <span className="video-cover-empty">✦</span>}
         {/* A photo post (history) has no duration to show. */}
         {video.videoCategory !== 'photo' && <span className="video-badge">{formatDuration(video.duration)}</span>}
         {video.status === 'pending' && <span className="video-status">{t('catalogue.card.pending')}</span>}

@@ -84,7 +84,9 @@ describe.each(BACKENDS)('who may fetch a video\'s media files on %s', (backend) 
     const { videoId } = (await committed.json()) as { videoId: number };
     const queue = await (await server.api('video/pending', { headers: { Cookie: admin } })).json();
     const queued = queue.videos.find((v: { videoId: number }) => v.videoId === videoId);
-    expect(queued.image).toBe(status.posterUrl);
+    // The card shows a size of the poster set made from the same frame.
+    expect(queued.image).toBe(status.posterUrl.replace(/poster\.jpg$/, queued.image.split('/').pop()));
+    expect(queued.image).toMatch(/\/poster-[0-9a-f]{12}-640\.jpg$/);
     expect(await statuses(queued.image)).toEqual([404, 404, 200, 200]);
     expect(await statuses(queued.parts[0].link)).toEqual([404, 404, 200, 200]);
     expect(await statuses(`/media/videos/${videoId}/master.m3u8`)).toEqual([404, 404, 404, 404]);

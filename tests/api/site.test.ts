@@ -26,6 +26,34 @@ describe.skipIf(!built)('site served by the server (needs `npm run build`)', () 
     expect(await (await get('/yue/')).text()).toContain('<html lang="zh-Hant-HK"');
   });
 
+  it('compresses pages rendered on demand too (home, video, user), with their length', async () => {
+    for (const path of ['/en/', '/', '/user/1']) {
+      const raw = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        const req = httpRequest(`${server.baseUrl}${path}`, { headers: { 'Accept-Encoding': 'gzip', 'Accept-Language': 'zh-CN' } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(raw.headers['content-encoding'], path).toBe('gzip');
+      expect(Number(raw.headers['content-length']), path).toBe(raw.body.length);
+      expect(String(raw.headers.vary), path).toContain('Accept-Encoding');
+      expect(gunzipSync(raw.body).toString(), path).toContain('<html lang=');
+    }
+  });
+
+  it('answers / in the browser\'s language at once, no redirect', async () => {
+    const response = await get('/', { 'Accept-Language': 'ja-JP,ja;q=0.9' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-language')).toMatch(/^ja/);
+    expect(response.headers.get('set-cookie')).toContain('i18n_redirected=ja');
+    const html = await response.text();
+    expect(html).toContain('<html lang="ja-JP"');
+    expect(html).toContain('history.replaceState(history.state,\'\',"/ja/"');
+  });
+
   it('compresses text, answers conditional requests and HEAD', async () => {
     const raw = await new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
       const req = httpRequest(`${server.baseUrl}/en/search`, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => {

@@ -42,6 +42,9 @@ async function openVideo(page: Page, options: { loggedIn?: boolean } = {}) {
   await page.goto(`/en/video/kv${video.videoId}`);
   await waitForIslands(page);
   await expect(page.locator('[data-player]')).toHaveAttribute('data-source', 'hls.js');
+  // Nothing loads before play (media-loading.ts): start it as a viewer does, then hold still at the start
+  // (or where history resumed it).
+  await videoEl(page).evaluate(async (v: HTMLVideoElement) => { await v.play().catch(() => {}); v.pause(); if (v.currentTime < 1) v.currentTime = 0; });
   await expect.poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
 }
 
@@ -198,6 +201,7 @@ test.describe('screenshots while a lower rung plays', () => {
       await waitForIslands(page);
       await expect(player).toHaveAttribute('data-source', 'hls.js');
       await expect(player).toHaveAttribute('data-levels', /,/);
+      await videoEl(page).evaluate(async (v: HTMLVideoElement) => { await v.play().catch(() => {}); v.pause(); if (v.currentTime < 1) v.currentTime = 0; });
     };
     await open();
     await page.locator('.player-stage').hover({ position: { x: 40, y: 40 } });

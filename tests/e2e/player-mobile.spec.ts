@@ -63,6 +63,9 @@ async function openVideo(page: Page, options: { asUploader?: boolean; locale?: s
   await page.goto(`/${options.locale ?? 'en'}/video/kv${video.videoId}`);
   await waitForIslands(page);
   await expect(player(page)).toHaveAttribute('data-source', /hls\.js|native/);
+  // Nothing loads before play (media-loading.ts): start it as a viewer does, then hold still at the start
+  // (or where history resumed it).
+  await videoEl(page).evaluate(async (v: HTMLVideoElement) => { await v.play().catch(() => {}); v.pause(); if (v.currentTime < 1) v.currentTime = 0; });
   await expect.poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
 }
 

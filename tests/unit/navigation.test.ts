@@ -76,10 +76,11 @@ describe('server-side navigation rules', () => {
     expect(req('/video/MediaInfoModule.wasm')).toEqual({ status: 301, location: '/MediaInfoModule.wasm' });
     expect(req('/MediaInfoModule.wasm')).toEqual({ status: 0, headers: {} });
   });
-  it('detects the language on the root and remembers it', () => {
+  it('detects the language on the root, answers in it and remembers it', () => {
+    // Answered at once with the Japanese home page (no redirect, no second request).
     expect(req('/', { acceptLanguage: 'ja-JP,ja;q=0.9' })).toEqual({
-      status: 302, location: '/ja/',
-      headers: { Vary: 'Cookie, Accept-Language', 'Set-Cookie': 'i18n_redirected=ja; Path=/; Max-Age=31536000; SameSite=Lax' },
+      status: 0, rewrite: '/ja/',
+      headers: { Vary: 'Cookie, Accept-Language', 'Set-Cookie': 'i18n_redirected=ja; Path=/; Max-Age=31536000; SameSite=Lax', 'Content-Language': 'ja' },
     });
     expect(req('/', { cookieHeader: 'i18n_redirected=zhs', acceptLanguage: 'ja' })).toEqual({ status: 0, headers: { Vary: 'Cookie, Accept-Language' } });
     expect(req('/', { acceptLanguage: 'de', secure: true })).toMatchObject({ status: 0, headers: { 'Set-Cookie': expect.stringContaining('Secure') } });

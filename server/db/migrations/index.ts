@@ -18,6 +18,7 @@ import * as m0017 from './0017_job_leases.ts';
 import * as m0019 from './0019_media_kinds.ts';
 import * as m0020 from './0020_audio.ts';
 import * as m0021 from './0021_photos.ts';
+import * as m0022 from './0022_poster_sets.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0019_media_kinds': m0019,
   '0020_audio': m0020,
   '0021_photos': m0021,
+  '0022_poster_sets': m0022,
 };

@@ -9,6 +9,7 @@ import TrackResults from '../audio/TrackResults.tsx';
 import { DEFAULT_PAGE_SIZE, pagingFrom } from '../../lib/catalogue/format.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { Pager, VideoCard, VideoGrid } from '../../components/VideoList.tsx';
+import { EAGER_CARDS } from '../../lib/catalogue/poster.ts';
 
 const SUGGEST_DELAY_MS = 250;
 const MAX_TAGS = 10;
@@ -137,7 +138,7 @@ export default function SearchPage({ locale, messages }: { locale: Locale; messa
             <span className="list-count" data-results-count={results.videosCount}>{t('catalogue.count', { count: results.videosCount })}</span>
           </div>
           {results.videos.length ? (
-            <VideoGrid>{results.videos.map((video) => <li key={video.videoId}><VideoCard video={video} locale={locale} t={t} /></li>)}</VideoGrid>
+            <VideoGrid>{results.videos.map((video, index) => <li key={video.videoId}><VideoCard video={video} locale={locale} t={t} eager={index < EAGER_CARDS} /></li>)}</VideoGrid>
           ) : <p className="card list-empty" data-state="empty">{t('catalogue.search.empty')}</p>}
           <Pager t={t} total={results.videosCount} page={query!.page} pageSize={query!.pageSize}
             href={query!.pageSize === DEFAULT_PAGE_SIZE ? pageAddress : `${pageAddress}&pageSize=${query!.pageSize}`} />

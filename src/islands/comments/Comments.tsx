@@ -164,11 +164,11 @@ export default function Comments({ locale, videoId, messages, mediaType = 'video
                 </div>
                 <CommentBody html={c.text} />
                 <div className="comment-actions">
-                  <button type="button" className="comment-vote" aria-pressed={c.isUpvote} aria-label={t('comments.upvote')} title={t('comments.upvote')}
+                  <button type="button" className="comment-vote" aria-pressed={c.isUpvote} aria-label={`${t('comments.upvote')} ${c.upvoteCount}`} title={t('comments.upvote')}
                     onClick={() => void vote(c, 'upvote')} data-upvote>
                     <span aria-hidden="true">▲</span> <span data-count>{c.upvoteCount}</span>
                   </button>
-                  <button type="button" className="comment-vote" aria-pressed={c.isDownvote} aria-label={t('comments.downvote')} title={t('comments.downvote')}
+                  <button type="button" className="comment-vote" aria-pressed={c.isDownvote} aria-label={`${t('comments.downvote')} ${c.downvoteCount}`} title={t('comments.downvote')}
                     onClick={() => void vote(c, 'downvote')} data-downvote>
                     <span aria-hidden="true">▼</span> <span data-count>{c.downvoteCount}</span>
                   </button>

@@ -13,6 +13,7 @@ import FollowButton from './FollowButton.tsx';
 import { useCursorPages } from './use-cursor-pages.ts';
 import LoadMore from './LoadMore.tsx';
 import './follow.css';
+import { EAGER_CARDS } from '../../lib/catalogue/poster.ts';
 
 const SUGGESTED = 6;
 interface Uploader { uid: number; name: string }
@@ -82,7 +83,7 @@ export default function FeedPage({ locale, messages }: { locale: Locale; message
   return (
     <div className="feed-page" data-feed-state="ready">
       <VideoGrid>
-        {videos.map((video) => <li key={video.videoId}><VideoCard video={video} locale={locale} t={t} /></li>)}
+        {videos.map((video, index) => <li key={video.videoId}><VideoCard video={video} locale={locale} t={t} eager={index < EAGER_CARDS} /></li>)}
       </VideoGrid>
       <LoadMore pages={pages} labels={{ more: t('follow.loadMore'), end: t('follow.end'), failed: t('follow.loadFailed') }} />
     </div>

@@ -80,7 +80,9 @@ export default function Player({ locale, messages, videoId, title, parts, initia
   usePlayerShortcuts(videoRef, state, dispatch, { ...media, toggleFullscreen, showControls });
   const shot = useScreenshot(videoRef, source, { link: part?.link, title, videoId, t });
 
-  const { paused, waiting, time, duration, buffered, rate, levels, panel, danmaku, fullscreen, webFullscreen, pictureInPicture, listOpen } = state;
+  const { paused, waiting, time, duration: mediaDuration, buffered, rate, levels, panel, danmaku, fullscreen, webFullscreen, pictureInPicture, listOpen } = state;
+  // Nothing loads before play (media-loading.ts): until then the part's known length is shown.
+  const duration = mediaDuration || (part?.duration ?? 0) / 1000;
   const { togglePlay, seek, changeRate, step } = media;
   const setVolume = (volume: number) => updatePlayerSettings('audio', audioForVolume(volume));
   const pickQuality = (level: QualityLevel | null) => {
@@ -100,7 +102,7 @@ export default function Player({ locale, messages, videoId, title, parts, initia
       data-quality={autoQuality ? 'auto' : String(settings.quality.preferred)}>
       <div className="player-main" ref={root}>
         <div className="player-stage" {...stage}>
-          <video ref={videoRef} playsInline preload="metadata" poster={part?.poster ?? undefined} crossOrigin="anonymous" aria-label={title} data-video />
+          <video ref={videoRef} playsInline preload="none" poster={part?.poster ?? undefined} crossOrigin="anonymous" aria-label={title} data-video />
           <div className="danmaku-layer"><canvas ref={canvasRef} data-danmaku-stage aria-hidden="true" /></div>
           {!part?.link && <p className="player-notice">{t('player.processing')}</p>}
           {waiting && !paused && <div className="player-spinner" role="status" aria-label={t('player.buffering')} />}

@@ -2,6 +2,7 @@ import { useEffect, useRef, type Dispatch, type RefObject } from 'react';
 import { attachHls, type HlsSource } from '../../lib/player/hls-source.ts';
 import type { PlayerEvent } from '../../lib/player/player-state.ts';
 import { $playerSettings } from '../../lib/stores/player-settings.ts';
+import { loadSegmentsBeforePlay } from '../../lib/player/media-loading.ts';
 
 /**
  * The part's stream on the element: hls.js (loaded lazily) or the browser's own HLS, with the
@@ -18,6 +19,7 @@ export function useHlsSource(videoRef: RefObject<HTMLVideoElement | null>, link:
     dispatch({ type: 'sourceReset' });
     void attachHls(v, link, {
       choice: $playerSettings.get().quality,
+      loadBeforePlay: loadSegmentsBeforePlay($playerSettings.get()),
       onLevels: (levels) => !cancelled && dispatch({ type: 'levels', levels }),
       onLevelSwitched: (index) => !cancelled && dispatch({ type: 'levelSwitched', index }),
       onFatal,

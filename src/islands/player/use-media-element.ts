@@ -87,6 +87,7 @@ export function useMediaElement(videoRef: RefObject<HTMLVideoElement | null>, { 
       },
       seek: (to, resume = true) => {
         const v = video();
+        source.current?.load(to); // a seek before play starts loading there
         v.currentTime = seekTarget(to, v.duration);
         dispatch({ type: 'time', time: v.currentTime });
         if (resume && v.paused && $playerSettings.get().controller.autoResumePlayAfterSeeking) void v.play().catch(() => {});

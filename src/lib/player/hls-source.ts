@@ -26,6 +26,8 @@ export interface HlsSource {
    * fragment it loads, so two instances started at different places can differ by a frame or so.
    */
   timestampOffset(): number | null;
+  /** Starts fetching segments (from `at` seconds) if that waited for play: a seek before play. */
+  load(at?: number): void;
   destroy(): void;
 }
 
@@ -37,6 +39,8 @@ export interface AttachOptions {
   onLevels?: (levels: QualityLevel[]) => void;
   onLevelSwitched?: (index: number) => void;
   onFatal?: (detail: string) => void;
+  /** False: no segment is fetched until the element plays or seeks (media-loading.ts decides). */
+  loadBeforePlay?: boolean;
 }
 
 export const canUseMse = () => typeof window !== 'undefined' && ('MediaSource' in window || 'ManagedMediaSource' in window);
@@ -44,16 +48,28 @@ export const canUseMse = () => typeof window !== 'undefined' && ('MediaSource' i
 export async function attachHls(video: HTMLMediaElement, url: string, options: AttachOptions = {}): Promise<HlsSource> {
   const nativeHls = video.canPlayType('application/vnd.apple.mpegurl') !== '';
   if (!canUseMse() && nativeHls) {
+    video.preload = options.loadBeforePlay === false ? 'none' : 'auto';
     video.src = url;
     return {
       kind: 'native', levels: [], setLevel: () => {}, currentLevel: () => -1, isAuto: () => true, bandwidth: () => null, frameRate: () => null, timestampOffset: () => null,
+      load: () => { video.preload = 'auto'; },
       destroy: () => { video.removeAttribute('src'); video.load(); },
     };
   }
   // The light build: our renditions mux audio into each rung and carry no subtitles or DRM, so
   // the full build's alternate audio, subtitle and EME controllers would be 65 KB gzip of dead weight.
   const { default: Hls } = await import('hls.js/light');
-  const hls = new Hls({ capLevelToPlayerSize: false, startLevel: -1, startPosition: options.startPosition ?? -1, enableWorker: true, backBufferLength: 60 });
+  const loadBeforePlay = options.loadBeforePlay ?? true;
+  const hls = new Hls({ capLevelToPlayerSize: false, startLevel: -1, startPosition: options.startPosition ?? -1, enableWorker: true, backBufferLength: 60, autoStartLoad: loadBeforePlay });
+  let loading = loadBeforePlay;
+  const startLoading = (at?: number) => {
+    if (loading) return;
+    loading = true;
+    video.removeEventListener('play', onPlay);
+    hls.startLoad(at ?? (video.currentTime > 0 ? video.currentTime : (options.startPosition ?? -1)));
+  };
+  const onPlay = () => startLoading();
+  if (!loadBeforePlay) video.addEventListener('play', onPlay);
   let mediaRecoveries = 0;
   let initPts: number | null = null;
   const source: HlsSource = {
@@ -70,6 +86,7 @@ export async function attachHls(video: HTMLMediaElement, url: string, options: A
     bandwidth: () => (Number.isFinite(hls.bandwidthEstimate) ? hls.bandwidthEstimate : null),
     frameRate: () => (hls.levels[hls.currentLevel] ?? hls.levels[0])?.frameRate || null,
     timestampOffset: () => initPts,
+    load: (at) => startLoading(at),
     destroy: () => hls.destroy(),
   };
   hls.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {

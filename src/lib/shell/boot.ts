@@ -16,6 +16,7 @@ import { $selfUser, fetchSelfUser, logoutSelfUser, uidCookie } from '../stores/s
 import { setApiBase } from '../api/http.ts';
 import { publicConfig } from '../public-config.ts';
 import { isStaff } from '../policy/policy.ts';
+import { syncThemeFromServer, watchThemeInputs } from '../theme/theme-runtime.ts';
 
 interface ShellData {
   locale: string;
@@ -230,6 +231,8 @@ export function bootShell(options: { openAuthDialog: (mode?: 'login' | 'register
     wireSideBar();
     wireLanguageMenu();
     wireSession(data);
+    watchThemeInputs();
+    void syncThemeFromServer();
     trackSettingsRoutes();
     $breakpoint.subscribe((bp) => (document.documentElement.dataset.breakpoint = bp));
     registerServiceWorker();

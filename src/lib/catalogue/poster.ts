@@ -1,0 +1,42 @@
+/**
+ * Poster images in several sizes and formats (made by the media pipeline, server/media/poster-set.ts):
+ * `poster-<token>-<width>.<format>` beside the HLS renditions, the token a hash of the frame, so
+ * the files never change under their names and are cached for a year. A thumb's `image` names the
+ * 640 px JPEG; the cards derive the other sizes and formats from it.
+ */
+export const POSTER_WIDTHS = [320, 640, 1280] as const;
+export const POSTER_FORMATS = ['avif', 'webp', 'jpg'] as const;
+export type PosterFormat = (typeof POSTER_FORMATS)[number];
+export const POSTER_DEFAULT_WIDTH = 640;
+
+export const posterFileName = (token: string, width: number, format: PosterFormat) => `poster-${token}-${width}.${format}`;
+
+/** Immutable poster variants (the static file server caches them for a year). */
+export const POSTER_VARIANT_PATTERN = /\/poster-[0-9a-f]{12}-\d+\.(avif|webp|jpg)$/;
+const DEFAULT_VARIANT = /poster-([0-9a-f]{12})-640\.jpg$/;
+
+export interface PosterSources {
+  /** The fallback `src` (640 px JPEG). */
+  src: string;
+  /** One `srcset` per format, best first. */
+  sets: Array<{ type: string; srcset: string }>;
+  jpgSrcset: string;
+}
+
+/** The size variants of a poster URL, or null for an image without them (covers, older posters). */
+export function posterSources(image: string): PosterSources | null {
+  const match = DEFAULT_VARIANT.exec(image);
+  if (!match) return null;
+  const base = image.slice(0, match.index);
+  const srcset = (format: PosterFormat) => POSTER_WIDTHS.map((w) => `${base}${posterFileName(match[1]!, w, format)} ${w}w`).join(', ');
+  return {
+    src: image,
+    sets: [{ type: 'image/avif', srcset: srcset('avif') }, { type: 'image/webp', srcset: srcset('webp') }],
+    jpgSrcset: srcset('jpg'),
+  };
+}
+
+/** Card widths per layout (catalogue.css grid: one column on phones, up to five). */
+export const CARD_IMAGE_SIZES = '(max-width: 639px) calc(100vw - 28px), (max-width: 991px) 45vw, 320px';
+/** Cards in the first row load at once with high priority (the largest paint); the rest lazily. */
+export const EAGER_CARDS = 4;

@@ -1,0 +1,94 @@
+/**
+ * The speed and accessibility budgets of issue 12, measured from the build and the running
+ * server (never by timing): JavaScript per page type (gzip, what loads on first visit; the video
+ * page also counts hls.js, loaded when the player attaches), the home page's weight (bytes the
+ * browser received with four published videos), and axe-core with no serious or critical
+ * violation on every page type in zhs, en and ja at 1280 and 375 px.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { jsWeightOf } from '../../scripts/js-weight.ts';
+import { E2E, E2E_BASE_URL, localized, publishVideoByApi, signUpByApi, waitForIslands, type LocaleCode } from './helpers.ts';
+
+const KB = 1024;
+const JS_BUDGET_KB = { home: 20, list: 100, video: 260 } as const;
+const HOME_WEIGHT_KB = 300;
+
+interface Fixture { videoId: number; uploaderUid: number }
+const FIXTURE_FILE = join(E2E, 'budgets-fixture.json');
+let fixture: Fixture;
+
+test.beforeAll(async ({ browser }: { browser: Browser }) => {
+  test.setTimeout(240_000);
+  if (existsSync(FIXTURE_FILE)) {
+    fixture = JSON.parse(readFileSync(FIXTURE_FILE, 'utf8')) as Fixture;
+    return;
+  }
+  // A first row of cards on the home page, as a visitor sees it.
+  const uploader = await (await browser.newContext()).newPage();
+  const { uid } = await signUpByApi(uploader, 'Budgeter');
+  let videoId = 0;
+  for (const title of ['Budget one', 'Budget two', 'Budget three', 'Budget four']) ({ videoId } = await publishVideoByApi(uploader, { title, seconds: 2 }));
+  fixture = { videoId, uploaderUid: uid };
+  writeFileSync(FIXTURE_FILE, JSON.stringify(fixture));
+});
+
+async function html(route: string): Promise<string> {
+  const response = await fetch(new URL(route, E2E_BASE_URL), { headers: { 'Accept-Language': 'zh-CN' } });
+  expect(response.status, route).toBe(200);
+  return response.text();
+}
+
+test('JavaScript per page type stays within its gzip budget', async () => {
+  const kinds: Array<[string, keyof typeof JS_BUDGET_KB, boolean]> = [
+    ['/', 'home', false], ['/category', 'list', false], ['/search?keyword=Budget', 'list', false], ['/history', 'list', false],
+    ['/feed/following', 'list', false], ['/collections', 'list', false], [`/video/kv${fixture.videoId}`, 'video', true],
+  ];
+  for (const [route, kind, withLazy] of kinds) {
+    const weight = jsWeightOf(await html(route));
+    const total = weight.jsGzipBytes + (withLazy ? weight.lazyJsGzipBytes : 0);
+    expect(total / KB, `${route} (${kind}): ${(total / KB).toFixed(1)} KB gzip`).toBeLessThanOrEqual(JS_BUDGET_KB[kind]);
+  }
+});
+
+test('the home page weighs at most 300 KB, with its first row of posters', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  const bytes = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+    const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    return nav.transferSize + resources.reduce((sum, r) => sum + r.transferSize, 0);
+  });
+  await expect(page.locator('.video-card img').first()).toHaveAttribute('fetchpriority', 'high');
+  expect(bytes / KB, `home: ${(bytes / KB).toFixed(1)} KB`).toBeLessThanOrEqual(HOME_WEIGHT_KB);
+});
+
+const AXE_LOCALES: LocaleCode[] = ['zhs', 'en', 'ja'];
+const axeRoutes = () => ['/', '/category', '/search?keyword=Budget', `/video/kv${fixture.videoId}`, `/user/${fixture.uploaderUid}`,
+  '/settings/appearance', '/settings/language', '/welcome', '/upload', '/no-such-page'];
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+for (const width of [1280, 375]) {
+  test(`axe finds no serious or critical violation at ${width} px`, async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize({ width, height: width === 375 ? 800 : 900 });
+    const found: string[] = [];
+    for (const locale of AXE_LOCALES) {
+      for (const route of axeRoutes()) {
+        const path = localized(route, locale);
+        await page.goto(path);
+        await waitForIslands(page);
+        for (const violation of await seriousViolations(page)) found.push(`${path}: ${violation}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+}
