@@ -16,6 +16,7 @@ import { $selfUser, fetchSelfUser, logoutSelfUser, uidCookie } from '../stores/s
 import { setApiBase } from '../api/http.ts';
 import { publicConfig } from '../public-config.ts';
 import { isStaff } from '../policy/policy.ts';
+import { BACKGROUND_IMAGE_KEY, parseBackgroundImage } from '../stores/background-image.ts';
 
 interface ShellData {
   locale: string;
@@ -188,6 +189,13 @@ function trackSettingsRoutes(): void {
   else if (!route.startsWith('/settings')) $appSettings.setKey('exitSettingRoute', route + location.search);
 }
 
+/** A chosen wallpaper is drawn by a module loaded only then: pages without one pay nothing. */
+function restoreWallpaper(): void {
+  let chosen = false;
+  try { chosen = parseBackgroundImage(localStorage.getItem(BACKGROUND_IMAGE_KEY)).imageIndex >= 0; } catch { /* no storage */ }
+  if (chosen) import('../wallpaper/background.ts').then((m) => m.restoreWallpaper()).catch((error) => console.error('wallpaper', error));
+}
+
 function registerServiceWorker(): void {
   addEventListener('load', () => {
     if (!('serviceWorker' in navigator)) {
@@ -231,6 +239,7 @@ export function bootShell(options: { openAuthDialog: (mode?: 'login' | 'register
     wireLanguageMenu();
     wireSession(data);
     trackSettingsRoutes();
+    restoreWallpaper();
     $breakpoint.subscribe((bp) => (document.documentElement.dataset.breakpoint = bp));
     registerServiceWorker();
     watchForNewBuild(data);
