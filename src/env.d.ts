@@ -1,5 +1,8 @@
 /// <reference types="astro/client" />
 declare const __BUILD_ID__: string;
+declare const __BUILD_COMMIT__: string;
+declare const __BUILD_TIME__: string;
+declare const __APP_VERSION__: string;
 
 declare namespace App {
   interface Locals {

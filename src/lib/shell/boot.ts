@@ -16,6 +16,9 @@ import { $selfUser, fetchSelfUser, logoutSelfUser, uidCookie } from '../stores/s
 import { setApiBase } from '../api/http.ts';
 import { publicConfig } from '../public-config.ts';
 import { isStaff } from '../policy/policy.ts';
+import { applyPreferences, GUEST_AVATAR_URL } from './preferences.ts';
+import { preferenceOn } from '../stores/app-settings.ts';
+import { flagOn } from '../stores/experimental.ts';
 import { BACKGROUND_IMAGE_KEY, parseBackgroundImage } from '../stores/background-image.ts';
 
 interface ShellData {
@@ -135,17 +138,24 @@ function wireSession(data: ShellData): void {
   const logoutButton = document.querySelector<HTMLButtonElement>('[data-logout]');
   const { locale } = splitPath(location.pathname);
   const guestLabel = label?.textContent ?? '';
-  $selfUser.subscribe(({ isLogined, userInfo }) => {
+  const render = () => {
+    const { isLogined, userInfo } = $selfUser.get();
     const member = isLogined && userInfo;
     const staff = isStaff(member ? userInfo : null);
     document.querySelectorAll<HTMLElement>('[data-staff-only]').forEach((el) => (el.hidden = !staff));
     if (!button || !label) return; // pages without the app bar (settings)
     button.href = localizePath(member ? `/user/${userInfo.uid}` : '/user', locale);
     label.textContent = member ? userInfo.userNickname || userInfo.username : guestLabel;
-    button.style.setProperty('--avatar', member && userInfo.avatar ? `url("${encodeURI(userInfo.avatar)}")` : '');
+    // A guest's avatar is the Akkarin picture when chosen in Preference (SPEC §3 akkarinGuestAvatar).
+    const guestAvatar = !member && preferenceOn('akkarinGuestAvatar');
+    const avatar = member ? userInfo.avatar : guestAvatar ? GUEST_AVATAR_URL : '';
+    button.style.setProperty('--avatar', avatar ? `url("${encodeURI(avatar)}")` : '');
     button.toggleAttribute('data-logged-in', !!member);
+    button.toggleAttribute('data-guest-avatar', guestAvatar);
     if (logoutButton) logoutButton.hidden = !member;
-  });
+  };
+  $selfUser.subscribe(render);
+  $appSettings.subscribe(render);
   button?.addEventListener('click', (event) => {
     if ($selfUser.get().isLogined) return;
     event.preventDefault();
@@ -196,6 +206,13 @@ function restoreWallpaper(): void {
   if (chosen) import('../wallpaper/background.ts').then((m) => m.restoreWallpaper()).catch((error) => console.error('wallpaper', error));
 }
 
+/** Experimental "page transitions" off: the outgoing page skips the cross-document transition. */
+function honourPageTransitionsFlag(): void {
+  addEventListener('pageswap', (event) => {
+    if (!flagOn('pageTransitions')) (event as Event & { viewTransition?: { skipTransition(): void } | null }).viewTransition?.skipTransition();
+  });
+}
+
 function registerServiceWorker(): void {
   addEventListener('load', () => {
     if (!('serviceWorker' in navigator)) {
@@ -240,6 +257,8 @@ export function bootShell(options: { openAuthDialog: (mode?: 'login' | 'register
     wireSession(data);
     trackSettingsRoutes();
     restoreWallpaper();
+    honourPageTransitionsFlag();
+    applyPreferences(isLocale(data.locale) ? data.locale : 'zhs');
     $breakpoint.subscribe((bp) => (document.documentElement.dataset.breakpoint = bp));
     registerServiceWorker();
     watchForNewBuild(data);
