@@ -86,6 +86,7 @@ const PAGES: PageType[] = [
   { name: 'coming-soon section', route: () => '/audio', roles: everyone },
   { name: 'upload', route: () => '/upload', roles: everyone },
   { name: 'history', route: () => '/history', roles: everyone },
+  { name: 'offline', route: () => '/offline', roles: everyone },
   // A new browser has no last settings page and no page settings was opened from.
   { name: 'settings', route: () => '/settings', roles: everyone, landsOn: () => '/settings/appearance' },
   { name: 'settings exit', route: () => '/settings/exit', roles: everyone, landsOn: () => '/' },

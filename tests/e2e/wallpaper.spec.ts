@@ -109,7 +109,7 @@ test('add, reorder, delete wallpapers; the accent follows the choice and survive
   await expect.poll(() => accent(page)).toEqual({ property: rows[0].color, stored: rows[0].color, layer: true });
 });
 
-const noisy = () => sharp({ create: { width: 4000, height: 2500, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+const noisy = () => sharp({ create: { width: 4000, height: 2500, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
 
 test('a large picture is downscaled before it is stored', async ({ page }) => {
   await page.goto('/settings/appearance');

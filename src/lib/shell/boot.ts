@@ -19,6 +19,7 @@ import { isStaff } from '../policy/policy.ts';
 import { applyPreferences, GUEST_AVATAR_URL } from './preferences.ts';
 import { preferenceOn } from '../stores/app-settings.ts';
 import { flagOn } from '../stores/experimental.ts';
+import { watchInstallPrompt } from '../stores/install-prompt.ts';
 import { BACKGROUND_IMAGE_KEY, parseBackgroundImage } from '../stores/background-image.ts';
 
 interface ShellData {
@@ -60,7 +61,17 @@ function renderToasts(area: HTMLElement, closeLabel: string): void {
       close.setAttribute('aria-label', closeLabel);
       close.textContent = '×';
       close.addEventListener('click', () => dismissToast(toast.id));
-      el.append(text, close);
+      el.append(text);
+      if (toast.action) {
+        const { label, run } = toast.action;
+        const action = document.createElement('button');
+        action.type = 'button';
+        action.className = 'toast-action';
+        action.textContent = label;
+        action.addEventListener('click', () => { dismissToast(toast.id); run(); });
+        el.append(action);
+      }
+      el.append(close);
       area.append(el);
     }
   };
@@ -213,31 +224,50 @@ function honourPageTransitionsFlag(): void {
   });
 }
 
-function registerServiceWorker(): void {
+function registerServiceWorker(locale: string): void {
   addEventListener('load', () => {
     if (!('serviceWorker' in navigator)) {
       console.error('serviceWorker is not supported in current browser!');
       return;
     }
     navigator.serviceWorker.register('/sw.js').catch((error) => console.error('service worker registration failed', error));
+    // The worker keeps this locale's messages and offline page (the default one's are precached).
+    void navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: 'locale', locale }));
+  });
+  // After a logout, the member's kept pages and answers leave this browser's offline copy.
+  $selfUser.listen(({ isLogined }, previous) => {
+    if (previous?.isLogined && !isLogined) navigator.serviceWorker?.controller?.postMessage({ type: 'logout' });
   });
 }
 
+/**
+ * The outdated-build check of SPEC §9: every hour (and when the connection comes back or the tab
+ * is shown again), a new build id prompts a reload; the service worker is asked to update too.
+ */
 function watchForNewBuild(data: ShellData): void {
+  let prompted = false;
   const check = async () => {
+    if (prompted || !navigator.onLine) return;
     try {
       const response = await fetch('/_app/builds/latest.json', { cache: 'no-store' });
       if (!response.ok) throw new Error(`HTTP error! Status: ${response.status}`);
       const latest = (await response.json()) as { id: string };
       if (latest.id && latest.id !== data.buildId) {
-        showToast({ message: data.messages.toast.newVersion, severity: 'info', duration: 10_000 });
+        prompted = true;
         clearInterval(interval);
+        void navigator.serviceWorker?.getRegistration().then((registration) => registration?.update()).catch(() => undefined);
+        showToast({
+          message: data.messages.toast.newVersion, severity: 'info', duration: Number.POSITIVE_INFINITY,
+          action: { label: data.messages.toast.reload, run: () => location.reload() },
+        });
       }
     } catch (error) {
       console.error('Failed to fetch the app manifest', error);
     }
   };
   const interval = setInterval(check, BUILD_CHECK_INTERVAL_MS);
+  addEventListener('online', () => void check());
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') void check(); });
 }
 
 export function bootShell(options: { openAuthDialog: (mode?: 'login' | 'register') => Promise<void> }): void {
@@ -260,7 +290,8 @@ export function bootShell(options: { openAuthDialog: (mode?: 'login' | 'register
     honourPageTransitionsFlag();
     applyPreferences(isLocale(data.locale) ? data.locale : 'zhs');
     $breakpoint.subscribe((bp) => (document.documentElement.dataset.breakpoint = bp));
-    registerServiceWorker();
+    watchInstallPrompt();
+    registerServiceWorker(data.locale);
     watchForNewBuild(data);
     const character = createCharacter();
     Object.defineProperty(window, 'kirara', { value: character, configurable: true });
