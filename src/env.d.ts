@@ -10,6 +10,8 @@ declare namespace App {
     site?: import('../server/site/locals.ts').SiteLocals;
     /** The visitor's path, kept for error pages that Astro renders under their own route. */
     requestPath?: string;
+    /** The request came from a crawler (src/lib/navigation/bots.ts): error pages are withheld. */
+    crawler?: boolean;
   }
 }
 

@@ -7,6 +7,7 @@ import type { SiteLocals } from './locals.ts';
 import { decideNavigation } from './navigation.ts';
 import { createStaticFiles } from './static-files.ts';
 import { publicOrigin } from '../http/public-origin.ts';
+import { isBot } from '../../src/lib/navigation/bots.ts';
 
 const firstHeader = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
@@ -46,10 +47,16 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
     if (await serveStatic(req, res, url.pathname, decision.headers)) return;
     // Pages rendered on demand (the home page among them) carry the same Vary and locale cookie.
     for (const [name, value] of Object.entries(decision.headers ?? {})) res.setHeader(name, value);
+    const crawler = isBot(header('user-agent'));
+    if (crawler) {
+      res.on('finish', () => {
+        if (res.statusCode >= 400) logger.warn('error page withheld from a crawler', { path: url.pathname, status: res.statusCode, userAgent: header('user-agent') });
+      });
+    }
     await astro(req, res, (error) => {
       if (error) logger.error('page rendering failed', { err: error, path: url.pathname });
       if (!res.headersSent) res.writeHead(error ? 500 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end(error ? 'Internal Server Error' : `Page Not Found: ${url.pathname}`);
-    }, { site: locals, requestPath: url.pathname });
+    }, { site: locals, requestPath: url.pathname, crawler });
   };
 }
