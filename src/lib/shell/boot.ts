@@ -20,6 +20,7 @@ import { applyPreferences, GUEST_AVATAR_URL } from './preferences.ts';
 import { preferenceOn } from '../stores/app-settings.ts';
 import { flagOn } from '../stores/experimental.ts';
 import { watchInstallPrompt } from '../stores/install-prompt.ts';
+import { IN_CONTEXT_LOCALE, startInContextScript } from '../i18n/in-context.ts';
 import { BACKGROUND_IMAGE_KEY, parseBackgroundImage } from '../stores/background-image.ts';
 
 interface ShellData {
@@ -288,6 +289,7 @@ export function bootShell(options: { openAuthDialog: (mode?: 'login' | 'register
     trackSettingsRoutes();
     restoreWallpaper();
     honourPageTransitionsFlag();
+    if (data.locale === IN_CONTEXT_LOCALE) startInContextScript(publicConfig.inContextScriptUrl);
     applyPreferences(isLocale(data.locale) ? data.locale : 'zhs');
     $breakpoint.subscribe((bp) => (document.documentElement.dataset.breakpoint = bp));
     watchInstallPrompt();
