@@ -5,6 +5,7 @@ import react from '@astrojs/react';
 import { LOCALES, DEFAULT_LOCALE } from './src/lib/i18n/locales.ts';
 import buildArtifacts from './src/integrations/build-artifacts.ts';
 import mediaInfoWasm from './src/integrations/media-info-wasm.ts';
+import offlineApp from './src/integrations/offline-app.ts';
 
 // Static pages are prerendered for every locale; pages whose content depends on data
 // (video, user, error codes, admin settings) opt out with `prerender = false` and are
@@ -13,7 +14,7 @@ export default defineConfig({
   site: process.env.PUBLIC_SITE_URL || 'http://localhost:4321',
   output: 'static',
   adapter: node({ mode: 'middleware' }),
-  integrations: [react(), buildArtifacts(), mediaInfoWasm()],
+  integrations: [react(), buildArtifacts(), mediaInfoWasm(), offlineApp()],
   trailingSlash: 'ignore',
   build: { format: 'directory', inlineStylesheets: 'always' },
   i18n: {

@@ -1,5 +1,8 @@
 /// <reference types="astro/client" />
 declare const __BUILD_ID__: string;
+declare const __BUILD_COMMIT__: string;
+declare const __BUILD_TIME__: string;
+declare const __APP_VERSION__: string;
 
 declare namespace App {
   interface Locals {
@@ -7,6 +10,8 @@ declare namespace App {
     site?: import('../server/site/locals.ts').SiteLocals;
     /** The visitor's path, kept for error pages that Astro renders under their own route. */
     requestPath?: string;
+    /** The request came from a crawler (src/lib/navigation/bots.ts): error pages are withheld. */
+    crawler?: boolean;
   }
 }
 

@@ -8,6 +8,7 @@ import { decideNavigation } from './navigation.ts';
 import { createStaticFiles } from './static-files.ts';
 import { compressRenderedResponse } from './compress-rendered.ts';
 import { publicOrigin } from '../http/public-origin.ts';
+import { isBot } from '../../src/lib/navigation/bots.ts';
 
 const firstHeader = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
@@ -50,10 +51,16 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
     for (const [name, value] of Object.entries(decision.headers ?? {})) res.setHeader(name, value);
     if (served !== url.pathname) req.url = served + url.search;
     compressRenderedResponse(req, res);
+    const crawler = isBot(header('user-agent'));
+    if (crawler) {
+      res.on('finish', () => {
+        if (res.statusCode >= 400) logger.warn('error page withheld from a crawler', { path: url.pathname, status: res.statusCode, userAgent: header('user-agent') });
+      });
+    }
     await astro(req, res, (error) => {
       if (error) logger.error('page rendering failed', { err: error, path: served });
       if (!res.headersSent) res.writeHead(error ? 500 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end(error ? 'Internal Server Error' : `Page Not Found: ${served}`);
-    }, { site: locals, requestPath: served });
+    }, { site: locals, requestPath: served, crawler });
   };
 }

@@ -7,9 +7,11 @@ import '../styles/catalogue.css';
 import type { VideoThumb } from '../lib/api/contract.ts';
 import type { Locale } from '../lib/i18n/locales.ts';
 import { CARD_IMAGE_SIZES, posterSources } from '../lib/catalogue/poster.ts';
-import { formatCount, formatDuration, formatUploadDate, pageCount, pageHref, pageWindow, userPath, videoPath } from '../lib/catalogue/format.ts';
+import { formatCardDate, formatCount, formatDuration, pageCount, pageHref, pageWindow, userPath, videoPath } from '../lib/catalogue/format.ts';
 
 import type { TFunction } from 'i18next';
+import { useHydratedStore } from '../islands/use-hydrated-store.ts';
+import { $appSettings, DEFAULT_APP_SETTINGS, preferenceOn } from '../lib/stores/app-settings.ts';
 
 type Translate = TFunction;
 
@@ -37,6 +39,7 @@ export function VideoCard({ video, locale, t, progress, extra, eager = false, hr
   extra?: ReactNode;
 }) {
   const href = link ?? videoPath(video.videoId, locale);
+  const relativeDate = preferenceOn('relativeDate', useHydratedStore($appSettings, DEFAULT_APP_SETTINGS));
   return (
     <article className="video-card" data-video-id={video.videoId} data-status={video.status}>
       <a className="video-cover" href={href} tabIndex={-1} aria-hidden="true">
@@ -51,7 +54,7 @@ export function VideoCard({ video, locale, t, progress, extra, eager = false, hr
         <a className="video-uploader" href={userPath(video.uploaderId, locale)}>{video.uploaderNickname || video.uploader}</a>
         <p className="video-stats">
           <span title={t('catalogue.card.watchCount', { count: video.watchedCount })}><span aria-hidden="true">▶</span> {formatCount(video.watchedCount, locale)}</span>
-          <time dateTime={new Date(video.uploadDate).toISOString()}>{formatUploadDate(video.uploadDate, locale)}</time>
+          <time dateTime={new Date(video.uploadDate).toISOString()}>{formatCardDate(video.uploadDate, locale, relativeDate)}</time>
         </p>
         {extra}
       </div>

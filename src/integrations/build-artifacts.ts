@@ -1,9 +1,22 @@
 import type { AstroIntegration } from 'astro';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { LOCALES } from '../lib/i18n/locales.ts';
+import { dependencyLicences } from './licences.ts';
+
+/** The commit the site is built from: KIRABOSHI_COMMIT (a CI's), else git's; 'unknown' outside a checkout. */
+function buildCommit(): string {
+  if (process.env.KIRABOSHI_COMMIT) return process.env.KIRABOSHI_COMMIT;
+  try {
+    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
 
 const PAYLOAD_RE = /<script type="application\/json" id="__payload">([\s\S]*?)<\/script>/;
 
@@ -19,7 +32,8 @@ async function* htmlFiles(dir: string): AsyncGenerator<string> {
  * Writes what the framework requests of SPEC §7 need beside the prerendered pages:
  * - {page}/_payload.json: each page's data (the same JSON its HTML embeds), for client-side use;
  * - _i18n/{locale}/messages.json: one locale's messages, as { [locale]: messages };
- * - _app/builds/latest.json and _app/builds/meta/{buildId}.json: the outdated-build check.
+ * - _app/builds/latest.json and _app/builds/meta/{buildId}.json: the outdated-build check;
+ * - _app/licences.json: the licences of the dependencies (also listed on settings/about).
  */
 export default function buildArtifacts(): AstroIntegration {
   const buildId = process.env.KIRABOSHI_BUILD_ID || `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
@@ -27,7 +41,13 @@ export default function buildArtifacts(): AstroIntegration {
     name: 'kiraboshi:build-artifacts',
     hooks: {
       'astro:config:setup': ({ updateConfig }) => {
-        updateConfig({ vite: { define: { __BUILD_ID__: JSON.stringify(buildId) } } });
+        const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+        updateConfig({ vite: { define: {
+          __BUILD_ID__: JSON.stringify(buildId),
+          __BUILD_COMMIT__: JSON.stringify(buildCommit()),
+          __BUILD_TIME__: JSON.stringify(new Date().toISOString()),
+          __APP_VERSION__: JSON.stringify(version),
+        } } });
       },
       'astro:build:done': async ({ dir, logger }) => {
         const root = fileURLToPath(dir);
@@ -47,6 +67,7 @@ export default function buildArtifacts(): AstroIntegration {
         await mkdir(join(root, '_app', 'builds', 'meta'), { recursive: true });
         await writeFile(join(root, '_app', 'builds', 'latest.json'), JSON.stringify({ id: buildId, timestamp: meta.timestamp }));
         await writeFile(join(root, '_app', 'builds', 'meta', `${buildId}.json`), JSON.stringify(meta));
+        await writeFile(join(root, '_app', 'licences.json'), JSON.stringify(dependencyLicences()));
         logger.info(`build ${buildId}: ${pages} payloads, ${LOCALES.length} message files`);
       },
     },

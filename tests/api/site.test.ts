@@ -164,6 +164,22 @@ describe.skipIf(!built)('site served by the server (needs `npm run build`)', () 
     expect((await get('/xx/video/kv1')).status).toBe(404);
   });
 
+  it('withholds error pages from crawlers (the status only), and still shows them to browsers and serves crawlers real pages', async () => {
+    const googlebot = { 'User-Agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' };
+    const browser = { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0 Safari/537.36' };
+    for (const path of ['/en/error/301', '/en/settings/nonsense', '/error/403', '/nope']) {
+      const withheld = await get(path, googlebot);
+      expect(withheld.status, path).toBeGreaterThanOrEqual(400);
+      expect(await withheld.text(), path).toBe('');
+      const shown = await get(path, browser);
+      expect(shown.status, path).toBe(withheld.status);
+      expect((await shown.text()).length, path).toBeGreaterThan(0);
+    }
+    const home = await get('/en/', googlebot);
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain('<html lang="en-US"');
+  });
+
   it('serves a sitemap with every language as hreflang alternates', async () => {
     const index = await get('/sitemap.xml');
     expect(index.headers.get('content-type')).toContain('application/xml');

@@ -167,6 +167,14 @@ test('a member edits the profile and sees it on their page; an administrator rev
   await expect(cropper).toContainText('Frame your avatar');
   await cropper.locator('input[name=zoom]').fill('2');
   const viewport = await cropper.locator('.crop-viewport').boundingBox();
+  // The wheel over the frame zooms it (src/lib/gestures): up zooms in, and the page does not scroll.
+  await page.mouse.move(viewport!.x + 120, viewport!.y + 120);
+  const scrolled = await page.evaluate(() => scrollY);
+  await page.mouse.wheel(0, -100);
+  await expect.poll(async () => Number(await cropper.locator('input[name=zoom]').inputValue())).toBeCloseTo(2 * 2 ** 0.7, 2);
+  expect(await page.evaluate(() => scrollY)).toBe(scrolled);
+  await page.mouse.wheel(0, 100);
+  await expect.poll(async () => Number(await cropper.locator('input[name=zoom]').inputValue())).toBeCloseTo(2, 2);
   await page.mouse.move(viewport!.x + 120, viewport!.y + 120);
   await page.mouse.down();
   await page.mouse.move(viewport!.x + 60, viewport!.y + 100, { steps: 5 });

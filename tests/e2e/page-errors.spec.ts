@@ -101,6 +101,9 @@ const PAGES: PageType[] = [
   { name: 'upload photos', route: () => '/upload/photo', roles: everyone },
   { name: 'upload', route: () => '/upload', roles: everyone },
   { name: 'history', route: () => '/history', roles: everyone },
+  { name: 'offline', route: () => '/offline', roles: everyone },
+  // The /dev pages with live parts (the others are static text).
+  ...['test-scroll', 'pointer-type', 'test-color'].map((p): PageType => ({ name: `dev/${p}`, route: () => `/dev/${p}`, roles: ['guest'] })),
   // A new browser has no last settings page and no page settings was opened from.
   { name: 'settings', route: () => '/settings', roles: everyone, landsOn: () => '/settings/appearance' },
   { name: 'settings exit', route: () => '/settings/exit', roles: everyone, landsOn: () => '/' },

@@ -336,7 +336,7 @@ test('the position is written on pagehide while playing and playback resumes the
 
 // Leaving for real: a link, and closing the tab. The page is controlled by the site's service
 // worker, and a keepalive request left to the page's own loader died with the page; the worker
-// now sends such requests itself (public/sw.js).
+// now sends such requests itself (src/sw/service-worker.ts).
 test('the position is written when the member leaves through a link or closes the tab', async ({ page, browser }) => {
   test.setTimeout(60_000);
   await openVideo(page);

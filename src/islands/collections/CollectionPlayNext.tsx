@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
+import { isDataSaverOn } from '../../lib/stores/app-settings.ts';
 
 /** The viewer's choice, kept in this browser: go on to the collection's next video when one ends. */
 const AUTOPLAY_NEXT_KEY = 'kiraboshi:collection-autoplay-next';
@@ -35,7 +36,8 @@ export default function CollectionPlayNext({ locale, messages, nextHref }: { loc
       arrived = sessionStorage.getItem(ARRIVED_BY_AUTOPLAY_KEY) === '1';
       sessionStorage.removeItem(ARRIVED_BY_AUTOPLAY_KEY);
     } catch { /* storage refused: nothing to resume */ }
-    const start = () => { if (arrived && readChoice()) video.play().catch(() => undefined); arrived = false; };
+    // Data saver: the next video waits for a press of play like any other.
+    const start = () => { if (arrived && readChoice() && !isDataSaverOn()) video.play().catch(() => undefined); arrived = false; };
     if (video.readyState >= 2) start();
     else video.addEventListener('canplay', start, { once: true });
     const onEnded = () => {

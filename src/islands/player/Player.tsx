@@ -5,6 +5,7 @@
  * use-*.ts hooks beside it connect that state to the element, the stream, the danmaku overlay,
  * the keyboard and watch history; the logic itself lives in src/lib.
  */
+import { useOnline } from '../use-online.ts';
 import { useCallback, useMemo, useReducer, useRef } from 'react';
 import type { PlayerPart } from '../../lib/player/parts.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
@@ -61,7 +62,9 @@ export default function Player({ locale, messages, videoId, title, parts, initia
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const selectPart = usePartAddress(videoRef, parts.length, state.partIndex, dispatch);
 
-  const source = useHlsSource(videoRef, part?.link, dispatch, () => showToast({ message: t('player.playbackFailed'), severity: 'error' }));
+  const online = useOnline();
+  const source = useHlsSource(videoRef, part?.link, dispatch,
+    () => showToast({ message: t(navigator.onLine ? 'player.playbackFailed' : 'player.needsConnection'), severity: 'error' }));
   const { overlay, send } = useDanmakuOverlay(videoRef, canvasRef, { videoId, span, settings, member, dispatch, t });
   const watching = useLiveDanmaku(videoRef, overlay, videoId);
   const media = useMediaElement(videoRef, { videoId, link: part?.link, settings, source, dispatch });
@@ -105,6 +108,7 @@ export default function Player({ locale, messages, videoId, title, parts, initia
           <video ref={videoRef} playsInline preload="none" poster={part?.poster ?? undefined} crossOrigin="anonymous" aria-label={title} data-video />
           <div className="danmaku-layer"><canvas ref={canvasRef} data-danmaku-stage aria-hidden="true" /></div>
           {!part?.link && <p className="player-notice">{t('player.processing')}</p>}
+          {!online && part?.link && <p className="player-notice" role="status" data-player-offline>{t('player.needsConnection')}</p>}
           {waiting && !paused && <div className="player-spinner" role="status" aria-label={t('player.buffering')} />}
           {paused && part?.link && (
             <button type="button" className="player-big-play" aria-label={t('player.play')} onClick={togglePlay}><Icon name="play" size={36} /></button>

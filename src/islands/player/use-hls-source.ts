@@ -3,6 +3,7 @@ import { attachHls, type HlsSource } from '../../lib/player/hls-source.ts';
 import type { PlayerEvent } from '../../lib/player/player-state.ts';
 import { $playerSettings } from '../../lib/stores/player-settings.ts';
 import { loadSegmentsBeforePlay } from '../../lib/player/media-loading.ts';
+import { isDataSaverOn } from '../../lib/stores/app-settings.ts';
 
 /**
  * The part's stream on the element: hls.js (loaded lazily) or the browser's own HLS, with the
@@ -17,7 +18,10 @@ export function useHlsSource(videoRef: RefObject<HTMLVideoElement | null>, link:
     if (!v || !link) return;
     let cancelled = false;
     dispatch({ type: 'sourceReset' });
-    void attachHls(v, link, {
+    // Data saver: nothing is fetched (not even the playlist) and nothing plays by itself until
+    // the viewer presses play; then the stream is attached and that press is honoured.
+    const saving = isDataSaverOn();
+    const attach = () => attachHls(v, link, {
       choice: $playerSettings.get().quality,
       loadBeforePlay: loadSegmentsBeforePlay($playerSettings.get()),
       onLevels: (levels) => !cancelled && dispatch({ type: 'levels', levels }),
@@ -27,10 +31,15 @@ export function useHlsSource(videoRef: RefObject<HTMLVideoElement | null>, link:
       if (cancelled) return s.destroy();
       source.current = s;
       dispatch({ type: 'sourceAttached', kind: s.kind });
-      if ($playerSettings.get().autoplay) void v.play().catch(() => {});
+      if (saving || $playerSettings.get().autoplay) void v.play().catch(() => {});
     });
+    if (saving) {
+      v.preload = 'none';
+      v.addEventListener('play', attach, { once: true });
+    } else void attach();
     return () => {
       cancelled = true;
+      v.removeEventListener('play', attach);
       source.current?.destroy();
       source.current = null;
     };

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { clampCrop, displayScale, sourceRect, MIN_ZOOM, MAX_ZOOM, type CropState } from '../../lib/image/crop.ts';
+import { onPinch, onWheel } from '../../lib/gestures/gestures.ts';
 
 export interface CropperLabels { title: string; hint: string; zoom: string; confirm: string; cancel: string }
 
 /**
- * Frames a chosen picture at a fixed aspect ratio (drag to move, slider to zoom) and hands back
+ * Frames a chosen picture at a fixed aspect ratio (drag to move; slider, wheel or pinch to zoom) and hands back
  * the framed part: a square for avatars (shown round), 16:9 for video covers.
  */
 export default function ImageCropper({ file, labels, aspect = 1, viewportWidth = 240, outputWidth = 512, outputType = 'image/png', round = aspect === 1, onCancel, onConfirm, onInvalid }: {
@@ -22,12 +23,31 @@ export default function ImageCropper({ file, labels, aspect = 1, viewportWidth =
   useEffect(() => () => URL.revokeObjectURL(url), [url]);
 
   const update = (next: CropState) => size && setCrop(clampCrop(size.w, size.h, viewport, next));
+  // The gesture listeners live as long as the frame; they read the latest crop through refs.
+  const latest = useRef({ crop, update });
+  latest.current = { crop, update };
+  const frame = useRef<HTMLDivElement>(null);
+  const pinching = useRef(false);
+  useEffect(() => {
+    const element = frame.current;
+    if (!element) return;
+    let pinchStart = 1;
+    const offPinch = onPinch(element, ({ phase, scale }) => {
+      if (phase === 'start') { pinching.current = true; drag.current = null; pinchStart = latest.current.crop.zoom; }
+      else if (phase === 'change') latest.current.update({ ...latest.current.crop, zoom: pinchStart * scale });
+      else pinching.current = false;
+    });
+    const offWheel = onWheel(element, ({ phase, zoom }) => {
+      if (phase === 'change') latest.current.update({ ...latest.current.crop, zoom: latest.current.crop.zoom * zoom });
+    }, { captureZoom: true });
+    return () => { offPinch(); offWheel(); };
+  }, []);
   const onPointerDown = (e: PointerEvent) => {
     (e.target as Element).setPointerCapture(e.pointerId);
-    drag.current = { x: e.clientX, y: e.clientY, start: crop };
+    if (!pinching.current) drag.current = { x: e.clientX, y: e.clientY, start: crop };
   };
   const onPointerMove = (e: PointerEvent) => {
-    const d = drag.current;
+    const d = pinching.current ? null : drag.current;
     if (d) update({ ...d.start, dx: d.start.dx + e.clientX - d.x, dy: d.start.dy + e.clientY - d.y });
   };
   const confirm = () => {
@@ -42,7 +62,7 @@ export default function ImageCropper({ file, labels, aspect = 1, viewportWidth =
   return (
     <div className="cropper" data-cropper>
       <p className="field-label">{labels.title}</p>
-      <div className={`crop-viewport${round ? '' : ' crop-rect'}`} style={{ width: viewport.width, height: viewport.height }}
+      <div ref={frame} className={`crop-viewport${round ? '' : ' crop-rect'}`} style={{ width: viewport.width, height: viewport.height, touchAction: 'none' }}
         onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={() => (drag.current = null)}>
         <img ref={img} src={url} alt="" draggable={false}
           onLoad={(e) => setSize({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })}

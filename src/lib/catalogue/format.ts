@@ -7,7 +7,7 @@ import { LOCALE_INFO, localizePath, type Locale } from '../i18n/locales.ts';
 const DAY_MS = 86_400_000;
 
 /** Intl wants a BCP 47 tag; 'ii' (key-display mode) reads like English. */
-const intlLang = (locale: Locale) => (locale === 'ii' ? 'en-US' : LOCALE_INFO[locale].htmlLang);
+export const intlLang = (locale: Locale) => (locale === 'ii' ? 'en-US' : LOCALE_INFO[locale].htmlLang);
 
 /** Seconds as a clock: 0:05, 1:23, 1:02:03 (what a player shows). */
 export function formatClock(totalSeconds: number): string {
@@ -40,6 +40,11 @@ export function formatUploadDate(epochMs: number, locale: Locale, now = Date.now
   if (elapsed < 3_600_000) return rtf.format(-Math.floor(elapsed / 60_000), 'minute');
   if (elapsed < DAY_MS) return rtf.format(-Math.floor(elapsed / 3_600_000), 'hour');
   return rtf.format(-Math.floor(elapsed / DAY_MS), 'day');
+}
+
+/** A card's upload date as the viewer prefers: relative while recent (the default), or always the date. */
+export function formatCardDate(epochMs: number, locale: Locale, relative: boolean, now = Date.now()): string {
+  return relative ? formatUploadDate(epochMs, locale, now) : formatDate(epochMs, locale);
 }
 
 /** How far into a video someone got, as a fraction 0..1 for a progress bar. */

@@ -1,5 +1,6 @@
 import { LOCALE_COOKIE, localeCookieAttributes } from './detect.ts';
 import { switchLocalePath, type Locale } from './locales.ts';
+import { enterInContextMode, IN_CONTEXT_LOCALE } from './in-context.ts';
 
 const TRANSITION_KEY = 'kiraboshi:transition';
 
@@ -11,5 +12,8 @@ export function switchLanguage(target: Locale): void {
   } catch {
     // Storage may be unavailable (private mode); the switch still works without the animation.
   }
-  location.assign(switchLocalePath(location.pathname + location.search + location.hash, target));
+  const next = switchLocalePath(location.pathname + location.search + location.hash, target);
+  // This page has no translation script: the mode is entered by a reload into the ii address.
+  if (target === IN_CONTEXT_LOCALE) enterInContextMode(next);
+  else location.assign(next);
 }

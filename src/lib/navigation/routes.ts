@@ -41,6 +41,7 @@ export const STATIC_ROUTES: readonly string[] = [
   ...SETTINGS_PAGES.filter((p) => !ADMIN_SETTINGS_PAGES.includes(p)).map((p) => `/settings/${p}`),
   '/error',
   '/unsupported',
+  '/offline',
   '/dev',
   ...DEV_PAGES.map((p) => `/dev/${p}`),
 ];

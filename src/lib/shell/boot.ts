@@ -17,6 +17,12 @@ import { setApiBase } from '../api/http.ts';
 import { publicConfig } from '../public-config.ts';
 import { isStaff } from '../policy/policy.ts';
 import { syncThemeFromServer, watchThemeInputs } from '../theme/theme-runtime.ts';
+import { applyPreferences, GUEST_AVATAR_URL } from './preferences.ts';
+import { preferenceOn } from '../stores/app-settings.ts';
+import { flagOn } from '../stores/experimental.ts';
+import { watchInstallPrompt } from '../stores/install-prompt.ts';
+import { IN_CONTEXT_LOCALE, startInContextScript } from '../i18n/in-context.ts';
+import { BACKGROUND_IMAGE_KEY, parseBackgroundImage } from '../stores/background-image.ts';
 
 interface ShellData {
   locale: string;
@@ -57,7 +63,17 @@ function renderToasts(area: HTMLElement, closeLabel: string): void {
       close.setAttribute('aria-label', closeLabel);
       close.textContent = '×';
       close.addEventListener('click', () => dismissToast(toast.id));
-      el.append(text, close);
+      el.append(text);
+      if (toast.action) {
+        const { label, run } = toast.action;
+        const action = document.createElement('button');
+        action.type = 'button';
+        action.className = 'toast-action';
+        action.textContent = label;
+        action.addEventListener('click', () => { dismissToast(toast.id); run(); });
+        el.append(action);
+      }
+      el.append(close);
       area.append(el);
     }
   };
@@ -135,17 +151,24 @@ function wireSession(data: ShellData): void {
   const logoutButton = document.querySelector<HTMLButtonElement>('[data-logout]');
   const { locale } = splitPath(location.pathname);
   const guestLabel = label?.textContent ?? '';
-  $selfUser.subscribe(({ isLogined, userInfo }) => {
+  const render = () => {
+    const { isLogined, userInfo } = $selfUser.get();
     const member = isLogined && userInfo;
     const staff = isStaff(member ? userInfo : null);
     document.querySelectorAll<HTMLElement>('[data-staff-only]').forEach((el) => (el.hidden = !staff));
     if (!button || !label) return; // pages without the app bar (settings)
     button.href = localizePath(member ? `/user/${userInfo.uid}` : '/user', locale);
     label.textContent = member ? userInfo.userNickname || userInfo.username : guestLabel;
-    button.style.setProperty('--avatar', member && userInfo.avatar ? `url("${encodeURI(userInfo.avatar)}")` : '');
+    // A guest's avatar is the Akkarin picture when chosen in Preference (SPEC §3 akkarinGuestAvatar).
+    const guestAvatar = !member && preferenceOn('akkarinGuestAvatar');
+    const avatar = member ? userInfo.avatar : guestAvatar ? GUEST_AVATAR_URL : '';
+    button.style.setProperty('--avatar', avatar ? `url("${encodeURI(avatar)}")` : '');
     button.toggleAttribute('data-logged-in', !!member);
+    button.toggleAttribute('data-guest-avatar', guestAvatar);
     if (logoutButton) logoutButton.hidden = !member;
-  });
+  };
+  $selfUser.subscribe(render);
+  $appSettings.subscribe(render);
   button?.addEventListener('click', (event) => {
     if ($selfUser.get().isLogined) return;
     event.preventDefault();
@@ -189,31 +212,64 @@ function trackSettingsRoutes(): void {
   else if (!route.startsWith('/settings')) $appSettings.setKey('exitSettingRoute', route + location.search);
 }
 
-function registerServiceWorker(): void {
+/** A chosen wallpaper is drawn by a module loaded only then: pages without one pay nothing. */
+function restoreWallpaper(): void {
+  let chosen = false;
+  try { chosen = parseBackgroundImage(localStorage.getItem(BACKGROUND_IMAGE_KEY)).imageIndex >= 0; } catch { /* no storage */ }
+  if (chosen) import('../wallpaper/background.ts').then((m) => m.restoreWallpaper()).catch((error) => console.error('wallpaper', error));
+}
+
+/** Experimental "page transitions" off: the outgoing page skips the cross-document transition. */
+function honourPageTransitionsFlag(): void {
+  addEventListener('pageswap', (event) => {
+    if (!flagOn('pageTransitions')) (event as Event & { viewTransition?: { skipTransition(): void } | null }).viewTransition?.skipTransition();
+  });
+}
+
+function registerServiceWorker(locale: string): void {
   addEventListener('load', () => {
     if (!('serviceWorker' in navigator)) {
       console.error('serviceWorker is not supported in current browser!');
       return;
     }
     navigator.serviceWorker.register('/sw.js').catch((error) => console.error('service worker registration failed', error));
+    // The worker keeps this locale's messages and offline page (the default one's are precached).
+    void navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: 'locale', locale }));
+  });
+  // After a logout, the member's kept pages and answers leave this browser's offline copy.
+  $selfUser.listen(({ isLogined }, previous) => {
+    if (previous?.isLogined && !isLogined) navigator.serviceWorker?.controller?.postMessage({ type: 'logout' });
   });
 }
 
+/**
+ * The outdated-build check of SPEC §9: every hour (and when the connection comes back or the tab
+ * is shown again), a new build id prompts a reload; the service worker is asked to update too.
+ */
 function watchForNewBuild(data: ShellData): void {
+  let prompted = false;
   const check = async () => {
+    if (prompted || !navigator.onLine) return;
     try {
       const response = await fetch('/_app/builds/latest.json', { cache: 'no-store' });
       if (!response.ok) throw new Error(`HTTP error! Status: ${response.status}`);
       const latest = (await response.json()) as { id: string };
       if (latest.id && latest.id !== data.buildId) {
-        showToast({ message: data.messages.toast.newVersion, severity: 'info', duration: 10_000 });
+        prompted = true;
         clearInterval(interval);
+        void navigator.serviceWorker?.getRegistration().then((registration) => registration?.update()).catch(() => undefined);
+        showToast({
+          message: data.messages.toast.newVersion, severity: 'info', duration: Number.POSITIVE_INFINITY,
+          action: { label: data.messages.toast.reload, run: () => location.reload() },
+        });
       }
     } catch (error) {
       console.error('Failed to fetch the app manifest', error);
     }
   };
   const interval = setInterval(check, BUILD_CHECK_INTERVAL_MS);
+  addEventListener('online', () => void check());
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') void check(); });
 }
 
 export function bootShell(options: { openAuthDialog: (mode?: 'login' | 'register') => Promise<void> }): void {
@@ -234,8 +290,13 @@ export function bootShell(options: { openAuthDialog: (mode?: 'login' | 'register
     watchThemeInputs();
     void syncThemeFromServer();
     trackSettingsRoutes();
+    restoreWallpaper();
+    honourPageTransitionsFlag();
+    if (data.locale === IN_CONTEXT_LOCALE) startInContextScript(publicConfig.inContextScriptUrl);
+    applyPreferences(isLocale(data.locale) ? data.locale : 'zhs');
     $breakpoint.subscribe((bp) => (document.documentElement.dataset.breakpoint = bp));
-    registerServiceWorker();
+    watchInstallPrompt();
+    registerServiceWorker(data.locale);
     watchForNewBuild(data);
     const character = createCharacter();
     Object.defineProperty(window, 'kirara', { value: character, configurable: true });

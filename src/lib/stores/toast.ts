@@ -9,6 +9,8 @@ export interface Toast {
   duration: number;
   timestamp: number;
   icon?: string;
+  /** A button in the toast (e.g. "Reload" when a new version is out). */
+  action?: { label: string; run: () => void };
 }
 
 export const TOAST_DEFAULT_DURATION_MS = 2000;
@@ -27,9 +29,11 @@ export function showToast(input: Partial<Omit<Toast, 'id' | 'timestamp'>>, defau
     duration: input.duration ?? TOAST_DEFAULT_DURATION_MS,
     timestamp: Date.now(),
     icon: input.icon,
+    action: input.action,
   };
   $toasts.set([...$toasts.get(), toast]);
-  setTimeout(() => dismissToast(toast.id), toast.duration);
+  // A toast that asks for something (duration Infinity) stays until answered or closed.
+  if (Number.isFinite(toast.duration)) setTimeout(() => dismissToast(toast.id), toast.duration);
   return toast;
 }
 

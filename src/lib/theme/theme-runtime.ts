@@ -124,7 +124,7 @@ export function watchThemeInputs(): void {
     wallpaper = now;
     refreshTheme();
   }).observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
-  addEventListener('storage', (event) => {
+  window.addEventListener('storage', (event: StorageEvent) => {
     if (event.key === null || event.key === WALLPAPER_ACCENT_KEY || event.key === REDUCED_MOTION_KEY || event.key.startsWith('theme-') || event.key === THEME_KEYS.coloredSideBar) refreshTheme();
   });
 }

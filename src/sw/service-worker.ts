@@ -1,0 +1,88 @@
+/// <reference lib="webworker" />
+/**
+ * Kiraboshi's service worker (built by src/integrations/service-worker.ts with Workbox; see
+ * docs/decisions/0006-offline-workbox.md): the shell, the default locale's messages and the
+ * offline page are precached; the visitor's own locale's messages and offline page are kept
+ * when a page says which it is; pages and API reads go to the network first and fall back to
+ * what was kept; hashed assets come from the cache. A page never kept shows the offline page.
+ */
+import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
+import { registerRoute, setCatchHandler } from 'workbox-routing';
+import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { CacheableResponsePlugin } from 'workbox-cacheable-response';
+import { CACHE_NAMES, NETWORK_TIMEOUT_SECONDS, localeShellUrls, offlinePageFor, strategyFor, OFFLINE_ROUTE } from '../lib/offline/rules.ts';
+import { isLocale } from '../lib/i18n/locales.ts';
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
+
+const facts = (request: Request, url: URL) => ({
+  method: request.method, url, mode: request.mode, keepalive: request.keepalive, sameOrigin: url.origin === self.location.origin,
+});
+
+// First: the keepalive pass-through must answer before any route does.
+self.addEventListener('fetch', (event) => {
+  if (event.request.keepalive) event.respondWith(fetch(event.request));
+});
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+const okOnly = new CacheableResponsePlugin({ statuses: [200] });
+
+registerRoute(({ request, url }) => strategyFor(facts(request, url)) === 'page', new NetworkFirst({
+  cacheName: CACHE_NAMES.pages,
+  networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
+  plugins: [okOnly, new ExpirationPlugin({ maxEntries: 120, maxAgeSeconds: 30 * 24 * 3600 })],
+}));
+registerRoute(({ request, url }) => strategyFor(facts(request, url)) === 'api', new NetworkFirst({
+  cacheName: CACHE_NAMES.api,
+  networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
+  plugins: [okOnly, new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 7 * 24 * 3600 })],
+}));
+registerRoute(({ request, url }) => strategyFor(facts(request, url)) === 'asset', new CacheFirst({
+  cacheName: CACHE_NAMES.assets,
+  plugins: [okOnly, new ExpirationPlugin({ maxEntries: 300 })],
+}));
+registerRoute(({ request, url }) => strategyFor(facts(request, url)) === 'messages', new StaleWhileRevalidate({
+  cacheName: CACHE_NAMES.locale,
+  plugins: [okOnly],
+}));
+
+/** A navigation that failed with nothing kept: the offline page of its locale (the default one's is precached). */
+setCatchHandler(async ({ request, url }) => {
+  if (request.mode !== 'navigate' || !url) return Response.error();
+  const kept = await caches.match(offlinePageFor(url.pathname), { cacheName: CACHE_NAMES.locale });
+  return kept ?? (await matchPrecache(OFFLINE_ROUTE)) ?? Response.error();
+});
+
+async function keepLocaleShell(locale: string): Promise<void> {
+  if (!isLocale(locale)) return;
+  const cache = await caches.open(CACHE_NAMES.locale);
+  await Promise.all(localeShellUrls(locale).map(async (url) => {
+    const response = await fetch(url, { credentials: 'same-origin' });
+    if (response.ok) await cache.put(url, response);
+  }));
+}
+
+/** Pages that were open when this worker took over are kept too (they loaded before it could see them). */
+async function keepOpenPages(): Promise<void> {
+  const windows = await self.clients.matchAll({ type: 'window' });
+  const cache = await caches.open(CACHE_NAMES.pages);
+  await Promise.all(windows.map(async ({ url }) => {
+    const target = new URL(url);
+    if (target.origin !== self.location.origin || (await cache.match(target.href))) return;
+    const response = await fetch(target.href, { credentials: 'same-origin' }).catch(() => null);
+    if (response?.ok) await cache.put(target.href, response);
+  }));
+}
+
+self.addEventListener('install', () => void self.skipWaiting());
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim().then(keepOpenPages)));
+
+self.addEventListener('message', (event) => {
+  const data = event.data as { type?: string; locale?: string } | null;
+  if (data?.type === 'locale' && data.locale) event.waitUntil(keepLocaleShell(data.locale).then(keepOpenPages));
+  // After a logout, nothing of the member's stays readable offline.
+  if (data?.type === 'logout') event.waitUntil(Promise.all([caches.delete(CACHE_NAMES.api), caches.delete(CACHE_NAMES.pages)]).then(() => undefined));
+});
