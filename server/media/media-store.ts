@@ -2,7 +2,7 @@
  * Where the files the site serves from uploads live: HLS playlists and segments, posters,
  * storyboards, avatars, covers (and any new kind of media file). One interface, two stores:
  * a folder (MEDIA_DIR, the embedded default) or an S3-compatible bucket (MEDIA_STORE=s3 with
- * the S3_* settings; docs/decisions/0006). Code that writes or serves media only sees this.
+ * the S3_* settings; docs/decisions/0009-scale-out.md). Code that writes or serves media only sees this.
  *
  * Keys are the paths under /media/ without the leading slash: `hls/<mediaId>/master.m3u8`,
  * `images/avatars/<file>.webp`. A key never starts with '.' or contains '..'.
@@ -209,7 +209,7 @@ function createS3MediaStore(s3: S3UploadConfig & { prefix: string }, scratchDire
     withScratchFolder: (work) => inScratchFolder(scratchDirectory, work),
     scratchPath: (name) => join(scratchDirectory, checkedKey(name)),
     /**
-     * Proxied from the bucket (docs/decisions/0006): the bucket stays private, the access rules
+     * Proxied from the bucket (docs/decisions/0009-scale-out.md): the bucket stays private, the access rules
      * and cache headers are the web process's, and ranges and ETags pass through.
      */
     async serve(req, res, key, extraHeaders = {}) {

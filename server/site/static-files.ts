@@ -27,7 +27,7 @@ export function cacheControlFor(urlPath: string): string {
   // revalidated every time, a cheap 304 by its ETag while unchanged.
   if (urlPath.endsWith('/master.m3u8')) return 'no-cache';
   // Every other media file is written once under its path and never changed (a rendition is
-  // published whole, an image gets a fresh random name): cacheable forever (docs/decisions/0006).
+  // published whole, an image gets a fresh random name): cacheable forever (docs/decisions/0009-scale-out.md).
   if (urlPath.startsWith('/hls/') || urlPath.startsWith('/images/')) return 'public, max-age=31536000, immutable';
   if (urlPath.endsWith('.html') || urlPath.endsWith('/_payload.json')) return 'public, max-age=0, s-maxage=600, must-revalidate';
   return 'public, max-age=3600';

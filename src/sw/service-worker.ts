@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /**
  * Kiraboshi's service worker (built by src/integrations/service-worker.ts with Workbox; see
- * docs/decisions/0006-offline-workbox.md): the shell, the default locale's messages and the
+ * docs/decisions/0008-offline-workbox.md): the shell, the default locale's messages and the
  * offline page are precached; the visitor's own locale's messages and offline page are kept
  * when a page says which it is; pages and API reads go to the network first and fall back to
  * what was kept; hashed assets come from the cache. A page never kept shows the offline page.

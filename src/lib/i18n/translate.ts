@@ -23,7 +23,7 @@ export function inContextMessages(source: Messages, prefix = ''): Messages {
  * A t() for one locale's catalog: dotted keys and {{name}} interpolation, the only features the
  * catalogs use (no plurals, nesting or formatters; tests/unit/catalogs.test.ts keeps it so). It
  * keeps i18next's TFunction type and behaviour (no fallback language: a missing key shows the
- * key) without shipping i18next's 14 KB to every island (docs/decisions/0006).
+ * key) without shipping i18next's 14 KB to every island (docs/decisions/0010-theme-and-budgets.md).
  */
 export function createTranslator(_locale: Locale, messages: Messages): { t: TFunction } {
   const t = (key: string, options?: Record<string, unknown>): string => {
