@@ -335,6 +335,31 @@ describe('the overflow path', () => {
     expect(e.dropped).toBe(1);
   });
 
+  it('lets the first waiting comments in as their lanes free, and drops the rest once no lane can free in time', () => {
+    const e = engine({ height: laneHeight(STAGE) * 3 + 1 });
+    // Three lanes taken until 4 s; 200 more arrive from 3 s to 4 s and wait for them.
+    e.load([blocker(0), blocker(0), blocker(0), ...Array.from({ length: 200 }, (_, i) => blocker(3 + i / 200))]);
+    play(e, 0, 3.9);
+    expect(e.waitingCount).toBeGreaterThan(150);
+    expect(e.dropped).toBe(0);
+    const stage = play(e, 3.9, 4.1);
+    expect(stage.filter((a) => a.start === 4).map((a) => a.item.time)).toEqual([3, 3.005, 3.01]); // the first three, in order
+    play(e, 4.1, 10);
+    expect(e.dropped).toBe(197);
+    expect(e.waitingCount).toBe(0);
+  });
+
+  it('wakes one waiting comment when a lane frees, not every one that waits (a flood costs per comment, not per comment squared)', () => {
+    let tries = 0;
+    const e = new DanmakuEngine({ ...STAGE, speed: 1, measure: (item) => (tries++, measure(item)) });
+    const flood = crowd(6000, 10, 21, ['rtl', 'rtl', 'top', 'bottom']); // ten times what the stage holds
+    e.load(flood);
+    play(e, 0, 12);
+    expect(e.dropped).toBeGreaterThan(3000);
+    // Each comment is tried on arrival and when it comes first in its line, a few times at most.
+    expect(tries / flood.length).toBeLessThan(3);
+  });
+
   it('costs the same per comment with 100 000 in the list: appending a live comment moves nothing', () => {
     const e = engine();
     const many = Array.from({ length: 100_000 }, (_, i) => d(i / 100, 'x'));

@@ -7,14 +7,15 @@
  * "readable" and "dense" there is one layer and a comment with no free lane waits (until the
  * lane it fits frees, never polled) or is dropped; in "all" a full layer opens another that
  * overlaps it. Playback is an exact event replay in time order: arrivals at their moment,
- * waiting comments at the moment their lane frees, so a seek rebuilds the same stage.
+ * waiting comments at the moment their lane frees (the first of each line of waiting comments,
+ * wait-queue.ts), so a seek rebuilds the same stage.
  */
 import type { Danmaku, DanmakuMode } from '../api/contract.ts';
 import {
   LaneSet, MAX_WAIT_SECONDS, followDelay, itemHeight, laneCount, laneGap, laneHeight, lanesFor, lifetime, scrollDistance,
   type Placed, type StageGeometry,
 } from './layout.ts';
-import { WaitQueue } from './wait-queue.ts';
+import { WaitQueue, WaitingLine } from './wait-queue.ts';
 
 export interface EngineOptions extends StageGeometry {
   /** 0.4–1.6: scrolling speed (a longer or shorter crossing time). */
@@ -64,7 +65,10 @@ export class DanmakuEngine {
   private options: EngineOptions;
   /** The first item not yet reached by playback (items[next].time > lastTime). */
   private next = 0;
-  private readonly waiting = new WaitQueue();
+  /** The first comment of each waiting line, keyed by when its lanes free. */
+  private readonly wakeups = new WaitQueue();
+  /** Waiting comments, one line per mode and lane span. */
+  private lines = new Map<string, WaitingLine>();
   private active: OnStage[] = [];
   private layers: Layer[] = [];
   private lastTime = 0;
@@ -126,7 +130,8 @@ export class DanmakuEngine {
     this.ids.delete(temporaryId);
     this.ids.add(confirmed.id);
     for (const a of this.active) if (a.item.id === temporaryId) a.item = confirmed;
-    this.waiting.rewrite((e) => (e.item.id === temporaryId ? { ...e, item: confirmed } : e));
+    for (const line of this.lines.values()) line.rewrite((d) => (d.id === temporaryId ? confirmed : d));
+    this.wakeups.rewrite((e) => (e.item.id === temporaryId ? { ...e, item: confirmed } : e));
   }
 
   /** Takes out one comment (a send the server refused), wherever it is. */
@@ -136,7 +141,15 @@ export class DanmakuEngine {
     this.items.splice(index, 1);
     if (index < this.next) this.next--;
     this.active = this.active.filter((a) => a.item.id !== id);
-    this.waiting.rewrite((e) => (e.item.id === id ? null : e));
+    for (const line of this.lines.values()) line.rewrite((d) => (d.id === id ? null : d));
+    let first: Danmaku | undefined;
+    this.wakeups.rewrite((e) => {
+      if (e.item.id !== id) return e;
+      first = e.item;
+      return null;
+    });
+    // It was first in its line: the next one there is scheduled in its place.
+    if (first) this.scheduleFirst(this.lineOf(first), this.lastTime);
   }
 
   /** New stage size, area, scale, speed or density: lanes are recomputed and the stage rebuilt. */
@@ -151,7 +164,9 @@ export class DanmakuEngine {
 
   /** Comments waiting for a lane now. */
   get waitingCount(): number {
-    return this.waiting.size;
+    let n = 0;
+    for (const line of this.lines.values()) n += line.length;
+    return n;
   }
 
   /** Layers of lanes in use (1 unless the "all" density had to overlap). */
@@ -201,7 +216,8 @@ export class DanmakuEngine {
 
   private rebuild(time: number) {
     this.active = [];
-    this.waiting.clear();
+    this.wakeups.clear();
+    this.lines.clear();
     this.resetLayers();
     // Replay the window of comments that could still be on stage, in order, so lanes come out
     // exactly as continuous playback would have left them.
@@ -227,21 +243,63 @@ export class DanmakuEngine {
     this.position(time);
   }
 
-  /** Waiting comments whose lane has freed by `time` try it, each at the moment it freed. */
+  /** The first waiting comments whose lanes have freed by `time` try them, each at the moment they freed. */
   private wakeUntil(time: number) {
-    for (let w = this.waiting.popDue(time); w; w = this.waiting.popDue(time)) this.admit(w.item, w.at);
+    for (let w = this.wakeups.popDue(time); w; w = this.wakeups.popDue(time)) {
+      const at = this.place(w.item, w.at);
+      if (at > w.at && at - w.item.time <= MAX_WAIT_SECONDS) {
+        this.wakeups.push(w.item, at); // another took the run first: the next time it frees
+        continue;
+      }
+      if (at > w.at) this.drop();
+      const line = this.lineOf(w.item);
+      line.shift();
+      this.scheduleFirst(line, w.at);
+    }
   }
 
   /**
-   * Puts the item on stage at `start`, or queues it for the moment a lane it fits frees; when
-   * that is past its waiting limit it is dropped at once (lanes only fill up until the stage is
-   * rebuilt, so it could never enter in time).
+   * Puts the item on stage at `start`, or lines it up for the moment a run of lanes it fits
+   * frees. First in its line, it is scheduled for that moment, or dropped at once when that is
+   * past its waiting limit (lanes only fill up until the stage is rebuilt, so it could never
+   * enter in time); behind others, it waits its turn.
    */
   private admit(item: Danmaku, start: number) {
     const at = this.place(item, start);
     if (at <= start) return;
-    if (at - item.time > MAX_WAIT_SECONDS) this.dropped += this.counting ? 1 : 0;
-    else this.waiting.push(item, at);
+    const line = this.lineOf(item);
+    if (line.length) {
+      line.push(item);
+      return;
+    }
+    if (at - item.time > MAX_WAIT_SECONDS) return this.drop();
+    line.push(item);
+    this.wakeups.push(item, at);
+  }
+
+  /** The line's new first comment enters now, or is scheduled, or (too late) dropped, and so on down the line. */
+  private scheduleFirst(line: WaitingLine, now: number) {
+    for (let item = line.first(); item; item = line.first()) {
+      const start = Math.max(now, item.time);
+      const at = start - item.time > MAX_WAIT_SECONDS ? Infinity : this.place(item, start);
+      if (at > start && at - item.time <= MAX_WAIT_SECONDS) {
+        this.wakeups.push(item, at);
+        return;
+      }
+      if (at > start) this.drop();
+      line.shift();
+    }
+  }
+
+  private lineOf(item: Danmaku): WaitingLine {
+    const key = `${item.mode}/${lanesFor(item.fontSize)}`;
+    let line = this.lines.get(key);
+    if (!line) this.lines.set(key, (line = new WaitingLine()));
+    return line;
+  }
+
+  private drop() {
+    if (this.counting) this.dropped++;
   }
 
   /** Enters the item at `start` if a run of lanes is free then (and returns `start` or earlier); else returns when one frees. */

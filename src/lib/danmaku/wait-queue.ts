@@ -1,11 +1,41 @@
 /**
- * Comments waiting for a lane, ordered by the video time their lane frees (then by their own
- * time, so the older of two goes first): a binary min-heap, so queueing and taking the next one
- * cost O(log n) however many wait in a flood.
+ * Comments waiting for a lane. Those that need the same kind of room (one mode, one number of
+ * lanes) wait in one line, first come first served; only the first of each line is scheduled,
+ * at the video time the run of lanes it fits frees, in a binary min-heap of those times. So a
+ * lane that frees wakes one comment, not every comment that waits (a flood would otherwise
+ * retry hundreds on every lane that frees), and queueing costs O(1), waking O(log lines).
  */
 import type { Danmaku } from '../api/contract.ts';
 
 export interface Waiting { item: Danmaku; at: number }
+
+/** One line of waiting comments: an array with a moving head, compacted now and then. */
+export class WaitingLine {
+  private items: Danmaku[] = [];
+  private head = 0;
+  get length() {
+    return this.items.length - this.head;
+  }
+  first(): Danmaku | undefined {
+    return this.items[this.head];
+  }
+  push(item: Danmaku) {
+    this.items.push(item);
+  }
+  shift(): Danmaku | undefined {
+    const item = this.items[this.head++];
+    if (this.head > 64 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+  /** Rare paths (a refused send, a confirmed id). */
+  rewrite(change: (item: Danmaku) => Danmaku | null) {
+    this.items = this.items.slice(this.head).map(change).filter((d): d is Danmaku => d !== null);
+    this.head = 0;
+  }
+}
 
 const before = (a: Waiting, b: Waiting) => a.at < b.at || (a.at === b.at && (a.item.time < b.item.time || (a.item.time === b.item.time && a.item.id < b.item.id)));
 
