@@ -20,7 +20,9 @@
  * Goals (issue 14): "all" at x1 >= 2000 on stage at 60 fps with < 1 % of frames over 20 ms; at x4
  * >= 55 fps with ~600 on stage; at x4 a 10x flood costs < 10 % of the frame rate against the same
  * number on stage without it.
- * Usage: node bench/danmaku-render.ts [rounds=3] [measureSeconds=5]   (about 12 minutes)
+ * Usage: node bench/danmaku-render.ts [rounds=3] [measureSeconds=5] [only=x4/,flood]   (about 12 minutes)
+ * `only` keeps the cases whose names contain one of its comma-separated parts; such a partial run
+ * writes danmaku-render.partial.json and judges no goal.
  */
 import { chromium, type Page } from 'playwright';
 import { build } from 'esbuild';
@@ -35,6 +37,7 @@ import { median } from './stats.ts';
 const rounds = Number(process.argv[2]) || 3;
 const MEASURE = Number(process.argv[3]) || 5;
 const WARM = 9; // the stage fills in 8 s (one crossing)
+const ONLY = process.argv[4]?.split(',');
 const GOAL = { allX1: { onStage: 2000, fps: 60, slowShare: 0.01 }, allX4: { onStage: 600, fps: 55 }, floodCost: 0.1 };
 
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
@@ -92,8 +95,9 @@ try {
     ]),
   ];
   const samples: Record<string, RenderResult[]> = {};
+  const chosen = ONLY ? cases.map((group) => group.filter((c) => ONLY.some((part) => c.key.includes(part)))).filter((group) => group.length) : cases;
   for (let round = 0; round < rounds; round++) {
-    for (const group of cases) {
+    for (const group of chosen) {
       for (const c of round % 2 ? [...group].reverse() : group) {
         const r = await runOnce({ ...c.run, warmSeconds: c.run.engine === 'none' ? 2 : WARM, measureSeconds: MEASURE }, c.throttle);
         (samples[c.key] ??= []).push(r);
@@ -116,7 +120,7 @@ try {
     };
   };
   const medians = Object.fromEntries(Object.keys(samples).map((key) => [key, summary(key)]));
-  const ratio = (a: string, b: string) => +(medians[a].fps / medians[b].fps).toFixed(2);
+  const ratio = (a: string, b: string) => (medians[a] && medians[b] ? +(medians[a].fps / medians[b].fps).toFixed(2) : NaN);
   const ratios = {
     'x1 all/library at 2000': ratio('x1/ours all/2000', 'x1/dom/2000'),
     'x1 all/library at 3000': ratio('x1/ours all/3000', 'x1/dom/3000'),
@@ -126,7 +130,7 @@ try {
   };
   const allX1 = medians['x1/ours all/2000'];
   const allX4 = medians['x4/ours all/600'];
-  const goals = {
+  const goals = ONLY ? null : {
     allX1: allX1.onStage >= GOAL.allX1.onStage * 0.98 && allX1.fps >= GOAL.allX1.fps * 0.98 && allX1.slowShare < GOAL.allX1.slowShare,
     allX4: allX4.fps >= GOAL.allX4.fps,
     floodCost: ratios['x4 readable flood/no flood'] >= 1 - GOAL.floodCost && ratios['x4 dense flood/no flood'] >= 1 - GOAL.floodCost,
@@ -158,7 +162,7 @@ try {
     goalMet: goals,
   };
   mkdirSync(join('bench', 'results'), { recursive: true });
-  const resultFile = join('bench', 'results', 'danmaku-render.json');
+  const resultFile = join('bench', 'results', ONLY ? 'danmaku-render.partial.json' : 'danmaku-render.json');
   writeFileSync(resultFile, `${JSON.stringify(result, null, 2)}\n`);
   console.log('\ncase                                  fps   >20ms  on stage  advance+draw ms');
   for (const [key, m] of Object.entries(medians)) console.log(`${key.padEnd(36)} ${m.fps.toFixed(1).padStart(5)}  ${(m.slowShare * 100).toFixed(1).padStart(5)}%  ${String(m.onStage).padStart(7)}  ${m.advanceMs ?? '-'} + ${m.drawMs ?? '-'}`);

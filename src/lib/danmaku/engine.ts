@@ -359,12 +359,24 @@ export class DanmakuEngine {
 
 const byTime = (a: Danmaku, b: Danmaku) => a.time - b.time || a.id - b.id;
 
+/** Below this many, each fresh comment is put in at its binary-searched place (a native move of the tail). */
+const SPLICE_BELOW = 16;
+
 /**
- * Merges `fresh` (sorted) into `items` (sorted) in place: the array grows by fresh.length and
- * only the items after the first fresh one's place move (from the back, each once), so adding
- * at the end (playback order, live danmaku) touches nothing already there.
+ * Merges `fresh` (sorted) into `items` (sorted) in place. A few (one sent or pushed live): each
+ * is found its place by binary search, O(log n), and spliced in. Many (a segment): the array
+ * grows by fresh.length and only the items after the first fresh one's place move, from the
+ * back, each once. Either way adding at the end touches nothing already there.
  */
 function mergeSorted(items: Danmaku[], fresh: readonly Danmaku[]) {
+  if (fresh.length < SPLICE_BELOW) {
+    for (const d of fresh) {
+      const at = placeOf(items, d);
+      if (at === items.length) items.push(d);
+      else items.splice(at, 0, d);
+    }
+    return;
+  }
   let i = items.length - 1;
   let j = fresh.length - 1;
   items.length += fresh.length;
@@ -374,13 +386,13 @@ function mergeSorted(items: Danmaku[], fresh: readonly Danmaku[]) {
   }
 }
 
-/** First index whose time is > t (items sorted by time). */
-function upperBound(items: readonly Danmaku[], t: number): number {
+/** Where `d` goes in `items` (sorted by time, then id). */
+function placeOf(items: readonly Danmaku[], d: Danmaku): number {
   let lo = 0;
   let hi = items.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (items[mid].time <= t) lo = mid + 1;
+    if (byTime(items[mid], d) < 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;
