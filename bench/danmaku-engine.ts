@@ -8,6 +8,8 @@
  * - add, live: comments pushed one by one at the current time during playback (what live
  *   danmaku do) on top of the 100 000 already loaded; per-call cost.
  * - add, segments: the 100 000 loaded the way the overlay loads them, one 6-minute segment a call.
+ * Each call is timed in wall time and in this process's CPU time (process.cpuUsage): on a shared
+ * machine the wall time's tail is other processes taking the core, the CPU time's is the call's.
  * Rounds alternate the engines (ABBA); medians over rounds.
  * Usage: node bench/danmaku-engine.ts [rounds=3] [liveAdds=500]
  */
@@ -76,10 +78,24 @@ function capacity(): number {
   return most;
 }
 
-const stats = (xs: number[]) => {
+const stats = (xs: number[], cpu: number[] = []) => {
   const s = [...xs].sort((a, b) => a - b);
-  return { meanMs: +(s.reduce((a, b) => a + b, 0) / s.length).toFixed(4), p99Ms: +s[Math.floor(s.length * 0.99)].toFixed(4), maxMs: +s[s.length - 1].toFixed(4), totalMs: +s.reduce((a, b) => a + b, 0).toFixed(1) };
+  const c = [...cpu].sort((a, b) => a - b);
+  return {
+    meanMs: +(s.reduce((a, b) => a + b, 0) / s.length).toFixed(4), p99Ms: +s[Math.floor(s.length * 0.99)].toFixed(4), maxMs: +s[s.length - 1].toFixed(4), totalMs: +s.reduce((a, b) => a + b, 0).toFixed(1),
+    // CPU time of this process in the call (process.cpuUsage, µs grain): what the call cost without the time other processes took the core.
+    ...(c.length ? { cpuMeanMs: +(c.reduce((a, b) => a + b, 0) / c.length).toFixed(4), cpuP99Ms: +c[Math.floor(c.length * 0.99)].toFixed(3), cpuMaxMs: +c[c.length - 1].toFixed(3) } : {}),
+  };
 };
+/** Wall and CPU time of one call, in ms. */
+function timed(run: () => void): [number, number] {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  run();
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  return [wall, (cpu.user + cpu.system) / 1000];
+}
 
 /** Plays the whole list at FPS; the cost of each advance(). */
 function playThrough(make: Make, list: Danmaku[]) {
@@ -87,16 +103,18 @@ function playThrough(make: Make, list: Danmaku[]) {
   e.load(list);
   const end = list[list.length - 1].time + 10;
   const costs: number[] = [];
+  const cpu: number[] = [];
   let onStage = 0;
   let frames = 0;
   for (let frame = 0; frame / FPS <= end; frame++) {
-    const t0 = performance.now();
-    const stage = e.advance(frame / FPS);
-    costs.push(performance.now() - t0);
-    onStage += stage.length;
+    const [wall, used] = timed(() => {
+      onStage += e.advance(frame / FPS).length;
+    });
+    costs.push(wall);
+    cpu.push(used);
     frames++;
   }
-  return { ...stats(costs), meanOnStage: Math.round(onStage / frames), dropped: e.dropped, shown: list.length - e.dropped };
+  return { ...stats(costs, cpu), meanOnStage: Math.round(onStage / frames), dropped: e.dropped, shown: list.length - e.dropped };
 }
 
 /** Live pushes: LIVE_ADDS comments added one per frame at the current time, on top of the list. */
@@ -105,16 +123,17 @@ function liveAdds(make: Make, list: Danmaku[]) {
   e.load(list);
   const from = 100;
   const costs: number[] = [];
+  const cpu: number[] = [];
   for (let t = from - 1; t < from; t += 1 / FPS) e.advance(t);
   const pushed = stream(LIVE_ADDS, FPS, 10_000_000, from);
   for (let i = 0; i < pushed.length; i++) {
     const t = from + i / FPS;
     e.advance(t);
-    const t0 = performance.now();
-    e.add([pushed[i]]);
-    costs.push(performance.now() - t0);
+    const [wall, used] = timed(() => e.add([pushed[i]]));
+    costs.push(wall);
+    cpu.push(used);
   }
-  return stats(costs);
+  return stats(costs, cpu);
 }
 
 /** The list loaded one 6-minute segment per add(), as the overlay does. */
@@ -151,7 +170,7 @@ for (let round = 0; round < rounds; round++) {
     for (const [flood, list] of Object.entries(lists)) {
       const r = playThrough(make, list);
       (samples[`${name}/advance/${flood}`] ??= []).push(r);
-      console.log(`round ${round + 1} ${name.padEnd(12)} advance ${flood.padEnd(3)}: mean ${r.meanMs.toFixed(4)} ms, p99 ${r.p99Ms.toFixed(3)} ms, max ${r.maxMs.toFixed(2)} ms, on stage ${r.meanOnStage}, dropped ${r.dropped}`);
+      console.log(`round ${round + 1} ${name.padEnd(12)} advance ${flood.padEnd(3)}: mean ${r.meanMs.toFixed(4)} ms, p99 ${r.p99Ms.toFixed(3)} ms, max ${r.maxMs.toFixed(2)} ms, CPU mean ${r.cpuMeanMs} p99 ${r.cpuP99Ms} max ${r.cpuMaxMs} ms, on stage ${r.meanOnStage}, dropped ${r.dropped}`);
     }
     const live = liveAdds(make, lists['10x']);
     (samples[`${name}/add-live`] ??= []).push(live);
@@ -167,6 +186,7 @@ const ratio = (a: string, b: string, field = 'meanMs') => +(med(a, field) / med(
 const ratios = {
   'advance 10x, mean per call, old / new readable': ratio('old/advance/10x', 'new readable/advance/10x'),
   'advance 10x, p99 per call, old / new readable': ratio('old/advance/10x', 'new readable/advance/10x', 'p99Ms'),
+  'advance 10x, CPU mean per call, old / new readable': ratio('old/advance/10x', 'new readable/advance/10x', 'cpuMeanMs'),
   'advance 1x, mean per call, old / new readable': ratio('old/advance/1x', 'new readable/advance/1x'),
   'add live, mean per call, old / new readable': ratio('old/add-live', 'new readable/add-live'),
   'add segments, total, old / new readable': ratio('old/add-segments', 'new readable/add-segments', 'totalMs'),

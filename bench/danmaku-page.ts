@@ -56,7 +56,7 @@ try {
   const made = await run(binaryPath('ffmpeg'), [
     '-y', '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=25:duration=${CLIP_SECONDS}`,
     '-f', 'lavfi', '-i', `sine=frequency=440:duration=${CLIP_SECONDS}`, '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clip,
-  ]);
+  ], 900_000); // a busy shared machine can take minutes
   if (made.code !== 0) throw new Error(made.stderr);
   const rungs = ladderFor(720);
   const uid = await insertAccount(createRepositories(app.db), { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
