@@ -4,12 +4,14 @@
  * Chromium at 1280x720 in web fullscreen, so the stage is the whole window.
  * Side by side in the same run, alternating, a fresh page each: the same video with no danmaku
  * (the page's own cost: decoding, hls.js, React, the controls) and with a flood of danmaku
- * (FLOOD per second, every mode, more than one stage holds, so it stays full and the engine drops
- * the overflow as it does for viewers). Measured over `seconds` after the stage has filled:
+ * (FLOOD per second, every mode, several times what one layer of lanes holds) shown in storm mode
+ * (the "all" density, chosen in the player settings as a viewer would: every comment on stage,
+ * extra layers overlapping). Measured over `seconds` after the stage has filled:
  * requestAnimationFrame deltas (fps, share over 20 ms), the comments on stage (from the stage's
  * snapshot), and the video's dropped frames (getVideoPlaybackQuality).
  * The bench in danmaku-render.ts measures the engine alone with far more on stage; this one says
  * what a full stage costs on the page viewers use.
+ * Goal (issue 14): no dropped video frame with the flood in "all".
  * Usage (after `npx astro build`): node bench/danmaku-page.ts [rounds=3] [seconds=8]
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -22,8 +24,10 @@ import { median } from './stats.ts';
 const rounds = Number(process.argv[2]) || 3;
 const MEASURE_SECONDS = Number(process.argv[3]) || 8;
 const CLIP_SECONDS = 60;
-/** Danmaku per second in the busy video: at 8 s a crossing, several times what one stage holds. */
-const FLOOD = 100;
+/** Danmaku per second in the busy video: at 8 s a crossing, several times what one layer of lanes holds. */
+const FLOOD = 200;
+/** The density the busy video is watched at (the player settings' danmaku.density). */
+const DENSITY = 'all';
 /** Time for the stage to fill (a crossing, and a margin) before measuring. */
 const WARM_SECONDS = 10;
 
@@ -52,7 +56,7 @@ try {
   const made = await run(binaryPath('ffmpeg'), [
     '-y', '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=25:duration=${CLIP_SECONDS}`,
     '-f', 'lavfi', '-i', `sine=frequency=440:duration=${CLIP_SECONDS}`, '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clip,
-  ]);
+  ], 900_000); // a busy shared machine can take minutes
   if (made.code !== 0) throw new Error(made.stderr);
   const rungs = ladderFor(720);
   const uid = await insertAccount(createRepositories(app.db), { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
@@ -76,6 +80,8 @@ try {
   await insertDanmaku(app.db, { videoId: busy.videoId, uid, count, seed: 11, maxWords: 3, timeOf: (i) => (i / count) * (CLIP_SECONDS - 0.5) });
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
+  // The viewer's choice, stored as the density control stores it (merged over the defaults).
+  await context.addInitScript((density) => localStorage.setItem('player-settings', JSON.stringify({ danmaku: { density } })), DENSITY);
   const measure = async (videoId: number): Promise<PageRun> => {
     const page: Page = await context.newPage();
     try {
@@ -151,13 +157,15 @@ try {
     setup: {
       page: '/video/kv{id} from the built site and the real server, 1280x720 window, web fullscreen (the stage is the window), muted autoplay through hls.js',
       video: `${CLIP_SECONDS} s testsrc2 1280x720 25 fps, transcoded to ${rungs.map((r) => `${r.height}p`).join(' + ')} by the pipeline's rung encoder; ABR picks the rung`,
-      danmaku: `quiet: none; busy: ${FLOOD} a second (${count} in all), 4/7 rtl, 1/7 each top, bottom, ltr; 1-3 words; a quarter small, half medium, a quarter large; 30 % coloured`,
+      danmaku: `quiet: none; busy: ${FLOOD} a second at the "${DENSITY}" density (${count} in all), 4/7 rtl, 1/7 each top, bottom, ltr; 1-3 words; a quarter small, half medium, a quarter large; 30 % coloured`,
       frames: `${WARM_SECONDS} s after play for the stage to fill, then ${MEASURE_SECONDS} s of requestAnimationFrame deltas; on stage sampled every 15 frames from the stage snapshot`,
       runs: `${rounds} rounds, quiet and busy alternating (ABBA), a fresh page each`,
     },
     samples,
     medians,
     ratios: { fps: +(medians.busy.fps / medians.quiet.fps).toFixed(3) },
+    goal: 'no dropped video frame with the flood at the "all" density',
+    goalMet: samples.busy.every((r) => r.droppedVideoFrames === 0),
   };
   mkdirSync(join('bench', 'results'), { recursive: true });
   writeFileSync(join('bench', 'results', 'danmaku-page.json'), `${JSON.stringify(result, null, 2)}\n`);

@@ -1,23 +1,27 @@
 /**
  * The browser side of bench/danmaku-render.ts (bundled with esbuild, loaded from file://).
- * One call of `window.danmakuBench(run)` per page load: it puts one engine on a 1280x720 stage,
- * feeds it a steady stream of comments so that `n` are on stage once the stage has filled,
- * waits for that, then records requestAnimationFrame deltas (and long animation frames) for
- * `measureSeconds`.
+ * One call of `window.danmakuBench(run)` per page load: it puts the player's danmaku overlay (at
+ * a density) or the `danmaku` library on a 1280x720 stage, feeds it a steady stream of comments,
+ * waits for the stage to fill, then records requestAnimationFrame deltas (and long animation
+ * frames) for `measureSeconds`. `capacity(density)` says what one stage holds at a density.
  */
 import Danmaku from 'danmaku';
 import type { Danmaku as Comment } from '../src/lib/api/contract.ts';
 import { DanmakuEngine, type OnStage } from '../src/lib/danmaku/engine.ts';
+import { DanmakuOverlay } from '../src/lib/danmaku/overlay.ts';
 import { CanvasDanmakuRenderer, DANMAKU_FONT_FAMILY } from '../src/lib/danmaku/canvas-renderer.ts';
-import { MediaClock, type MediaLike } from '../src/lib/danmaku/clock.ts';
-import { FONT_PX, SCROLL_SECONDS, laneCount, laneHeight } from '../src/lib/danmaku/layout.ts';
+import type { MediaLike } from '../src/lib/danmaku/clock.ts';
+import { FONT_PX, SCROLL_SECONDS, type DanmakuDensity } from '../src/lib/danmaku/layout.ts';
+import { DEFAULT_PLAYER_SETTINGS } from '../src/lib/stores/player-settings.ts';
 import { median } from './stats.ts';
 
 export interface RenderRun {
   /** 'none': an empty stage, the machine's own frame-time floor in the same run. */
   engine: 'ours' | 'dom' | 'none';
-  /** Comments on stage at once, once it has filled. */
-  n: number;
+  /** Ours: the density the overlay runs at. */
+  density?: DanmakuDensity;
+  /** Comments a second in the stream (all scrolling, 8 s a crossing: rate x 8 on stage when nothing is dropped). */
+  perSecond: number;
   warmSeconds: number;
   measureSeconds: number;
 }
@@ -30,12 +34,13 @@ export interface RenderResult {
   slowShare: number;
   deltas: number[];
   onStage: { min: number; median: number; max: number };
+  /** Ours: layers of lanes in use at the end ("all" overlaps them). */
   layers: number;
-  /** Ours: the most one engine held at once, flooded with this stream. */
-  capacity: number;
-  /** Ours: main-thread ms per frame in engine.advance() (all layers) and renderer.draw(). */
+  /** Ours: main-thread ms per frame in the engine's advance() and the renderer's draw(). */
   scriptMsPerFrame?: { advance: number; draw: number };
   dropped: number;
+  /** Ours: comments waiting for a lane at the end. */
+  waiting: number;
   longAnimationFrames: { supported: boolean; count: number; totalMs: number; blockingMs: number };
 }
 
@@ -57,13 +62,12 @@ class FakeVideo extends EventTarget implements MediaLike {
   readonly readyState = 4;
 }
 
-/** The same comment stream for both engines: reproducible, `n / 8` per second, all scrolling right to left. */
-function comments(n: number, seconds: number): Comment[] {
+/** The same comment stream for both engines: reproducible, `rate` per second, all scrolling right to left. */
+function comments(rate: number, seconds: number): Comment[] {
   let s = 20261122;
   const rand = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const words = ['草', '哈哈哈哈', '前方高能', '来了来了', '好耶', '名场面', 'wwww', 'kawaii', '泪目', '这里是重点', 'AWSL', '打卡', '第一次看', '笑死', '神作', 'replay', '233333', '经典'];
   const palette = ['ffffff', 'ffffff', 'ffffff', 'ffffff', 'fe0302', 'ffff00', '00cd00', '89d5ff', 'cc0273'];
-  const rate = n / SCROLL_SECONDS;
   const count = Math.ceil(rate * seconds);
   return Array.from({ length: count }, (_, i) => {
     const parts = 1 + Math.floor(rand() * 3);
@@ -76,70 +80,64 @@ function comments(n: number, seconds: number): Comment[] {
   });
 }
 
-/** Our overlay's frame: the engine(s) advance on the clock, the canvas renderer draws what is on stage. */
-function startOurs(stage: HTMLElement, video: FakeVideo, list: Comment[], n: number) {
-  const canvas = document.createElement('canvas');
-  canvas.style.cssText = 'position:absolute;inset:0';
-  stage.append(canvas);
-  const renderer = new CanvasDanmakuRenderer(canvas);
-  renderer.resize(WIDTH, HEIGHT, 1);
-  const options = { width: WIDTH, height: HEIGHT, area: 1, keepSubtitlesClear: false, fontScale: 1, speed: 1, measure: renderer.measure };
-  // One engine never overlaps comments, so its lanes hold only so many at 1280x720 (see
-  // `capacity`). To put n on stage the stream is dealt round-robin to as many engines
-  // ("layers") as it takes to stay at most half full (fuller layers start to drop comments), and all layers are drawn by the ONE
-  // renderer in one draw() per frame, as the overlay does with one engine.
-  const capacity = singleEngineCapacity(list, renderer.measure);
-  const layers = Math.max(1, Math.ceil(n / (capacity * 0.5)));
-  const engines = Array.from({ length: layers }, (_, k) => {
-    const e = new DanmakuEngine(options);
-    e.load(list.filter((_, i) => i % layers === k));
-    return e;
-  });
-  const clock = new MediaClock(video);
-  const all: OnStage[] = [];
-  let frame = 0;
-  let onStage = 0;
+/**
+ * The player's own danmaku: a DanmakuOverlay (src/lib/danmaku/overlay.ts), as Player.tsx sets it
+ * up through use-danmaku-overlay.ts, on a canvas in a 1280x720 stage, at the given density. It
+ * loads its comments segment by segment through the API client; the bench answers those calls
+ * (fetch) with the stream, as the server would. Engine and renderer are timed by wrapping their
+ * prototypes' advance() and draw(): the overlay's own frame, only watched.
+ */
+function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], density: DanmakuDensity) {
+  const segmentSeconds = 360;
+  const segmentCount = Math.max(1, Math.ceil((list.at(-1)?.time ?? 0) / segmentSeconds));
+  globalThis.fetch = async (input: RequestInfo | URL) => {
+    const url = new URL(String(input), 'http://bench.invalid');
+    if (!url.pathname.endsWith('/video/danmaku')) return new Response('{}', { status: 404 });
+    const segment = Number(url.searchParams.get('segment') ?? 0);
+    const danmaku = list.filter((d) => d.time >= segment * segmentSeconds && d.time < (segment + 1) * segmentSeconds);
+    return new Response(JSON.stringify({ success: true, danmaku, segment, segmentSeconds, segmentCount }), { headers: { 'Content-Type': 'application/json' } });
+  };
   const work = { frames: 0, advanceMs: 0, drawMs: 0 };
-  const tick = (now: number) => {
-    frame = requestAnimationFrame(tick);
+  const advance = DanmakuEngine.prototype.advance;
+  DanmakuEngine.prototype.advance = function timed(this: DanmakuEngine, time: number) {
     const t0 = performance.now();
-    const time = clock.now(now);
-    all.length = 0;
-    for (const e of engines) for (const a of e.advance(time)) all.push(a);
-    const t1 = performance.now();
-    renderer.draw(all);
-    const t2 = performance.now();
-    onStage = all.length;
+    const stage = advance.call(this, time);
+    work.advanceMs += performance.now() - t0;
+    return stage;
+  };
+  const draw = CanvasDanmakuRenderer.prototype.draw;
+  CanvasDanmakuRenderer.prototype.draw = function timed(this: CanvasDanmakuRenderer, onStage: readonly OnStage[]) {
+    const t0 = performance.now();
+    draw.call(this, onStage);
+    work.drawMs += performance.now() - t0;
     work.frames++;
-    work.advanceMs += t1 - t0;
-    work.drawMs += t2 - t1;
   };
-  frame = requestAnimationFrame(tick);
-  // As the overlay does: the next second's bitmaps are drawn while the browser is idle.
-  let idle = 0;
-  const prepare = (deadline: IdleDeadline) => {
-    for (const e of engines) renderer.prepare(e.upcoming(1), () => deadline.timeRemaining());
-    idle = requestIdleCallback(prepare, { timeout: 500 });
-  };
-  idle = requestIdleCallback(prepare, { timeout: 500 });
+  const layer = document.createElement('div');
+  layer.style.cssText = 'position:absolute;inset:0';
+  const canvas = document.createElement('canvas');
+  layer.append(canvas);
+  stage.append(layer);
+  const settings = DEFAULT_PLAYER_SETTINGS.danmaku;
+  const overlay = new DanmakuOverlay(video as unknown as HTMLVideoElement, canvas, 1, {
+    enabled: true, opacity: settings.opacity, fontScale: settings.fontSizeScale, speed: settings.speed, area: settings.area,
+    keepSubtitlesClear: settings.keepSubtitlesClear, density, blocking: { ...settings.block, keywords: [], regexes: [] },
+  });
+  const engine = (overlay as unknown as { engine: DanmakuEngine }).engine;
   return {
-    layers,
-    capacity,
-    onStage: () => onStage,
+    layers: () => engine.layerCount,
+    onStage: () => overlay.stats.onStage,
     work,
-    dropped: () => engines.reduce((sum, e) => sum + e.dropped, 0),
-    stop: () => {
-      cancelAnimationFrame(frame);
-      cancelIdleCallback(idle);
-    },
+    dropped: () => overlay.dropped,
+    waiting: () => engine.waitingCount,
+    stop: () => overlay.destroy(),
   };
 }
 
-/** The most comments one engine holds at once at 1280x720 when flooded with this stream. */
-function singleEngineCapacity(list: Comment[], measure: (d: Comment) => number) {
-  const e = new DanmakuEngine({ width: WIDTH, height: HEIGHT, area: 1, keepSubtitlesClear: false, fontScale: 1, speed: 1, measure });
-  // 400 a second (3200 per crossing) floods any 720p stage; ids apart from the real ones,
-  // since the renderer caches widths by id.
+/** What one engine at this density holds at most, flooded with this stream: the stage's capacity. */
+function capacityOf(list: Comment[], density: DanmakuDensity): number {
+  const canvas = document.createElement('canvas');
+  const renderer = new CanvasDanmakuRenderer(canvas);
+  const e = new DanmakuEngine({ width: WIDTH, height: HEIGHT, area: 1, keepSubtitlesClear: false, fontScale: 1, speed: 1, density, measure: renderer.measure });
   e.load(Array.from({ length: 400 * 12 }, (_, i) => ({ ...list[i % list.length], id: 1e7 + i, time: i / 400 })));
   let most = 0;
   for (let t = 0; t < 12; t += 1 / 30) most = Math.max(most, e.advance(t).length);
@@ -167,11 +165,11 @@ function startDom(stage: HTMLElement, video: FakeVideo, list: Comment[]) {
   });
   const internal = danmaku as unknown as { _: { runningList: unknown[] } };
   return {
-    layers: 1,
-    capacity: 0,
+    layers: () => 1,
     onStage: () => internal._.runningList.length,
     work: undefined,
     dropped: () => 0,
+    waiting: () => 0,
     stop: () => danmaku.destroy(),
   };
 }
@@ -181,10 +179,10 @@ async function danmakuBench(run: RenderRun): Promise<RenderResult> {
   const video = new FakeVideo();
   // A stream far longer than the run: setting up can take seconds at 4x throttling on a busy
   // machine, and the clock runs from here, so the stage must not run dry before the end.
-  const list = comments(run.n, run.warmSeconds + run.measureSeconds + 60);
-  const engine = run.engine === 'ours' ? startOurs(stage, video, list, run.n)
+  const list = comments(run.perSecond, run.warmSeconds + run.measureSeconds + 60);
+  const engine = run.engine === 'ours' ? startPlayer(stage, video, list, run.density ?? 'readable')
     : run.engine === 'dom' ? startDom(stage, video, list)
-    : { layers: 0, capacity: 0, onStage: () => 0, work: undefined, dropped: () => 0, stop: () => {} };
+    : { layers: () => 0, onStage: () => 0, work: undefined, dropped: () => 0, waiting: () => 0, stop: () => {} };
 
   const loaf = { supported: PerformanceObserver.supportedEntryTypes.includes('long-animation-frame'), count: 0, totalMs: 0, blockingMs: 0 };
   let measuring = false;
@@ -237,12 +235,12 @@ async function danmakuBench(run: RenderRun): Promise<RenderResult> {
     slowShare: round(deltas.filter((d) => d > 20).length / deltas.length * 1000) / 1000,
     deltas: deltas.map(round),
     onStage: { min: Math.min(...counts), median: median(counts), max: Math.max(...counts) },
-    layers: engine.layers,
-    capacity: engine.capacity,
+    layers: engine.layers(),
     scriptMsPerFrame: perFrame && { advance: round(perFrame.advanceMs), draw: round(perFrame.drawMs) },
     dropped: engine.dropped(),
+    waiting: engine.waiting(),
     longAnimationFrames: { ...loaf, totalMs: round(loaf.totalMs), blockingMs: round(loaf.blockingMs) },
   };
 }
 
-Object.assign(globalThis, { danmakuBench, laneGeometry: { lanes: laneCount({ width: WIDTH, height: HEIGHT, area: 1, keepSubtitlesClear: false, fontScale: 1 }), laneHeight: laneHeight({ fontScale: 1 }) } });
+Object.assign(globalThis, { danmakuBench, capacity: (density: DanmakuDensity) => capacityOf(comments(400, 12), density) });

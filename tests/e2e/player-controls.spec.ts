@@ -403,6 +403,14 @@ test('screenshots of the controls at 1280 and 375 px: storyboard hover and stati
     await page.locator('[data-settings-button]').click();
     await page.locator('[data-open-stats]').click();
     await expect(page.locator('[data-player-stats]')).toContainText(`${CLIP.width} × ${CLIP.height}`);
+    // Danmaku on stage / waiting / dropped.
+    await expect(page.locator('[data-player-stats]')).toContainText(msg('en', 'player.stats.danmaku'));
+    await expect(page.locator('[data-player-stats] dd').last()).toHaveText(/^\d+ \/ \d+ \/ \d+$/);
     await page.locator('.player-main').screenshot({ path: `${SHOTS_DIR}/${width}-stats.png` });
+    // The density control heads the danmaku settings.
+    await page.locator('[data-danmaku-settings-button]').click();
+    await expect(page.locator('.danmaku-settings legend').first()).toHaveText(msg('en', 'player.density'));
+    await page.locator('.player-main').screenshot({ path: `${SHOTS_DIR}/${width}-danmaku-settings.png` });
+    await page.locator('[data-danmaku-settings-button]').click();
   }
 });

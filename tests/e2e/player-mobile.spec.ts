@@ -181,6 +181,115 @@ test('while a menu of the controls is open on a phone, the controls stay up', as
   await expect(player(page)).toHaveClass(/controls-hidden/, { timeout: 10_000 });
 });
 
+test('on a phone, sound, danmaku on/off and the density are a thumb away on the video', async ({ page }) => {
+  await openVideo(page, { asUploader: false });
+  await expect(player(page)).not.toHaveClass(/controls-hidden/);
+  const stage = await box(page.locator('.player-stage'));
+  const reachable = async (locator: Locator) => {
+    const b = await box(locator);
+    expect(b.width).toBeGreaterThanOrEqual(32);
+    expect(b.height).toBeGreaterThanOrEqual(32);
+    expect(b.x).toBeGreaterThanOrEqual(0);
+    expect(b.x + b.width).toBeLessThanOrEqual(375 + 0.5);
+    expect(b.y + b.height).toBeLessThanOrEqual(stage.y + stage.height + 0.5);
+  };
+  // The volume button is on screen; a tap opens the sound panel (no hover on a phone).
+  const volumeButton = page.locator('[data-mute-button]');
+  await reachable(volumeButton);
+  await tapOn(page, volumeButton);
+  const panel = page.locator('[data-volume-popover]');
+  await expect(panel).toHaveClass(/touch/);
+  const mute = panel.locator('[data-volume-mute]');
+  await reachable(mute);
+  expect((await box(mute)).height).toBeGreaterThanOrEqual(44);
+  const panelBox = await box(panel);
+  expect(panelBox.x).toBeGreaterThanOrEqual(0);
+  expect(panelBox.x + panelBox.width).toBeLessThanOrEqual(375 + 0.5);
+  expect(panelBox.y).toBeGreaterThanOrEqual(stage.y - 0.5);
+  await page.screenshot({ path: `${SHOTS_DIR}/375-volume.png` });
+  await tapOn(page, mute);
+  await expect.poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => v.muted)).toBe(true);
+  await expect(mute).toHaveAttribute('aria-pressed', 'true');
+  await tapOn(page, mute);
+  await expect.poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => v.muted)).toBe(false);
+  // Chromium lets the page set the volume: the slider is there, across the panel, and sets it.
+  const slider = panel.locator('[data-volume-slider]');
+  const sliderBox = await box(slider);
+  expect(sliderBox.width).toBeGreaterThan(sliderBox.height);
+  await page.touchscreen.tap(sliderBox.x + 2, sliderBox.y + sliderBox.height / 2);
+  await expect.poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => v.volume)).toBeLessThan(0.1);
+  // A tap on the video closes it.
+  await tapVideo(page);
+  await expect(panel).toHaveCount(0);
+  if (await player(page).evaluate((p) => p.classList.contains('controls-hidden'))) await tapVideo(page);
+
+  // Danmaku off and on again with one tap each.
+  const toggle = page.locator('[data-danmaku-toggle]');
+  await reachable(toggle);
+  await tapOn(page, toggle);
+  await expect.poll(async () => (await snapshot(page)).enabled).toBe(false);
+  await tapOn(page, toggle);
+  await expect.poll(async () => (await snapshot(page)).enabled).toBe(true);
+
+  // The density is the first thing in the danmaku settings, in view without scrolling the menu.
+  await tapOn(page, page.locator('[data-danmaku-settings-button]'));
+  const settings = page.locator('.danmaku-settings');
+  const menu = await box(settings);
+  for (const density of ['readable', 'dense', 'all']) {
+    const chip = settings.locator('label.chip', { has: page.locator(`[data-danmaku-density="${density}"]`) });
+    const b = await box(chip);
+    expect(b.height).toBeGreaterThanOrEqual(40);
+    expect(b.y).toBeGreaterThanOrEqual(menu.y);
+    expect(b.y + b.height).toBeLessThanOrEqual(menu.y + menu.height + 0.5);
+    expect(b.x + b.width).toBeLessThanOrEqual(375 + 0.5);
+  }
+  await expect(settings.locator('[data-danmaku-density="readable"]')).toBeChecked();
+  await tapOn(page, settings.locator('label.chip', { has: page.locator('[data-danmaku-density="all"]') }));
+  await expect(settings.locator('[data-danmaku-density="all"]')).toBeChecked();
+  await expect(settings.locator('.density-hint')).toHaveText(msg('en', 'player.densityHints.all'));
+  await page.screenshot({ path: `${SHOTS_DIR}/375-density.png` });
+  // Kept with the player settings: the next page opens in storm mode.
+  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('player-settings') ?? '{}').danmaku?.density)).toBe('all');
+  await page.reload();
+  await waitForIslands(page);
+  await tapOn(page, page.locator('[data-danmaku-settings-button]'));
+  await expect(page.locator('[data-danmaku-density="all"]')).toBeChecked();
+  await tapOn(page, page.locator('label.chip', { has: page.locator('[data-danmaku-density="readable"]') }));
+});
+
+test.describe('on an iPhone (no Fullscreen API for elements)', () => {
+  // Chromium has the Fullscreen API: it is taken away before the page runs, and the video gets
+  // iOS's own webkitEnterFullscreen, which records the call and reports as iOS does.
+  test.beforeEach(async ({ page }) => {
+    await page.addInitScript(() => {
+      delete (Element.prototype as Partial<Element>).requestFullscreen;
+      Object.defineProperty(Document.prototype, 'fullscreenEnabled', { configurable: true, get: () => undefined });
+      Object.assign(HTMLVideoElement.prototype, {
+        webkitSupportsFullscreen: true,
+        webkitEnterFullscreen(this: HTMLVideoElement) {
+          (window as unknown as { videoFullscreenCalls: number }).videoFullscreenCalls = ((window as unknown as { videoFullscreenCalls?: number }).videoFullscreenCalls ?? 0) + 1;
+          this.dispatchEvent(new Event('webkitbeginfullscreen'));
+        },
+      });
+    });
+  });
+
+  test('the fullscreen button puts the video element fullscreen, and the player follows its end', async ({ page }) => {
+    await openVideo(page, { asUploader: false });
+    const button = page.locator('[data-fullscreen-button]');
+    await expect(button).toBeVisible();
+    await tapOn(page, button);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { videoFullscreenCalls?: number }).videoFullscreenCalls)).toBe(1);
+    expect(await page.evaluate(() => document.fullscreenElement)).toBe(null);
+    await expect(player(page)).toHaveClass(/is-fullscreen/);
+    await expect(button).toHaveAttribute('aria-label', msg('en', 'player.exitFullscreen'));
+    // The system player's Done button ends it.
+    await videoEl(page).evaluate((v) => v.dispatchEvent(new Event('webkitendfullscreen')));
+    await expect(player(page)).not.toHaveClass(/is-fullscreen/);
+    await expect(button).toHaveAttribute('aria-label', msg('en', 'player.fullscreen'));
+  });
+});
+
 // English, and the two languages with the longest labels on the text buttons (quality, speed).
 for (const locale of ['en', 'fr', 'id'] as const) {
   test(`at phone width the control bar is a seek row and a button row that fit the screen (${locale})`, async ({ page }) => {

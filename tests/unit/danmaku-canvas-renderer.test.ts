@@ -69,7 +69,7 @@ function fakeCanvas() {
 let nextId = 1;
 function onStage(x: number, text = 'hello', over: Partial<Danmaku> = {}): OnStage {
   const item: Danmaku = { id: nextId++, time: 0, text, color: 'ffffff', fontSize: 'medium', mode: 'rtl', enableRainbow: false, editDateTime: 0, ...over };
-  return { item, mode: item.mode, start: 0, duration: 8, width: text.length * 10 + 6, height: 25, y: 50, x };
+  return { item, mode: item.mode, start: 0, duration: 8, width: text.length * 10 + 6, height: 25, y: 50, x, layer: 0 };
 }
 
 describe('the canvas danmaku renderer', () => {

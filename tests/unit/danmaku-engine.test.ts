@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DanmakuEngine, type OnStage } from '../../src/lib/danmaku/engine.ts';
-import { LaneSet, canFollow, laneCount, laneHeight, LANE_GAP_PX, MAX_WAIT_SECONDS, SCROLL_SECONDS, type StageGeometry } from '../../src/lib/danmaku/layout.ts';
+import { LaneSet, canFollow, followDelay, laneCount, laneHeight, LANE_GAP_PX, MAX_WAIT_SECONDS, SCROLL_SECONDS, type DanmakuDensity, type Placed, type StageGeometry } from '../../src/lib/danmaku/layout.ts';
 import { MediaClock, type MediaLike } from '../../src/lib/danmaku/clock.ts';
 import type { Danmaku, DanmakuMode, DanmakuSize } from '../../src/lib/api/contract.ts';
 
@@ -10,7 +10,7 @@ const d = (time: number, text: string, mode: DanmakuMode = 'rtl', fontSize: Danm
   ({ id: nextId++, time, text, color: 'ffffff', fontSize, mode, enableRainbow: false, editDateTime: 0 });
 /** Text width as a canvas would measure it: one em per character at the item's size. */
 const measure = (item: Danmaku) => [...item.text].length * { small: 14, medium: 20, large: 28 }[item.fontSize];
-const engine = (over: Partial<StageGeometry & { speed: number }> = {}) => new DanmakuEngine({ ...STAGE, speed: 1, measure, ...over });
+const engine = (over: Partial<StageGeometry & { speed: number; accept: (d: Danmaku) => boolean }> = {}) => new DanmakuEngine({ ...STAGE, speed: 1, measure, ...over });
 
 /** Random but reproducible comments. */
 function crowd(count: number, seconds: number, seed = 7, modes: DanmakuMode[] = ['rtl', 'rtl', 'rtl', 'ltr', 'top', 'bottom']) {
@@ -20,7 +20,13 @@ function crowd(count: number, seconds: number, seed = 7, modes: DanmakuMode[] = 
     (['small', 'medium', 'large'] as const)[Math.floor(rand() * 3)]));
 }
 
-const overlapY = (a: OnStage, b: OnStage) => a.y < b.y + b.height && b.y < a.y + a.height;
+/**
+ * Rows of text, not their bitmaps' padding: a comment's bitmap is a line and a quarter high;
+ * dense lanes are a line and a tenth apart, so bitmaps may touch there while the text does not.
+ */
+let inkShare = 1;
+const ink = (a: OnStage) => [a.y + (a.height * (1 - inkShare)) / 2, a.y + (a.height * (1 + inkShare)) / 2];
+const overlapY = (a: OnStage, b: OnStage) => ink(a)[0] < ink(b)[1] && ink(b)[0] < ink(a)[1];
 const overlapX = (a: OnStage, b: OnStage) => a.x < b.x + b.width && b.x < a.x + a.width;
 
 /** Scrolling comments, whichever way they go, are one flow; top and bottom are their own. */
@@ -51,13 +57,27 @@ describe('lane rules', () => {
     // Late enough, the short one leaves before the long one reaches it.
     expect(canFollow(prev, 900, 4.5, SCROLL_SECONDS, W)).toBe(true);
   });
-  it('gives a large comment consecutive lanes that are all free', () => {
+  it('gives a large comment consecutive lanes that are all free, else says which run frees soonest', () => {
     const set = new LaneSet(4);
-    const busy = { start: 0, width: 100, duration: 4 };
-    expect(set.place(busy, 1, (p) => p === null)).toBe(0);
-    expect(set.place(busy, 2, (p) => p === null)).toBe(1);
-    expect(set.place(busy, 2, (p) => p === null)).toBe(-1);
-    expect(set.place(busy, 1, (p) => p === null)).toBe(3);
+    const freeAt = (p: Placed | null) => (p === null ? -Infinity : p.start + p.duration);
+    const take = (span: number, start: number, duration: number) => {
+      const run = set.soonest(span, start, freeAt);
+      if (run.at <= start) set.take(run.lane, span, { start, width: 100, duration });
+      return run;
+    };
+    expect(take(1, 0, 4)).toEqual({ lane: 0, at: -Infinity });
+    expect(take(2, 0, 2)).toEqual({ lane: 1, at: -Infinity });
+    // Lanes 1-2 free at 2, lane 3 is free now but too narrow alone for a large comment: it waits for 1-2.
+    expect(take(2, 1, 4)).toEqual({ lane: 1, at: 2 });
+    expect(take(1, 1, 4)).toEqual({ lane: 3, at: -Infinity });
+  });
+  it('says when a comment may follow another in a lane, as canFollow decides', () => {
+    const prev = { start: 3, width: 300, duration: SCROLL_SECONDS };
+    for (const width of [40, 300, 900]) {
+      const at = prev.start + followDelay(prev, width, SCROLL_SECONDS, W);
+      expect(canFollow(prev, width, at - 0.001, SCROLL_SECONDS, W)).toBe(false);
+      expect(canFollow(prev, width, at + 0.001, SCROLL_SECONDS, W)).toBe(true);
+    }
   });
   it('has fewer lanes for a smaller display area and keeps the subtitle band clear', () => {
     const unit = laneHeight(STAGE);
@@ -164,6 +184,192 @@ describe('the danmaku engine', () => {
     expect(e.advance(0.5).length).toBe(1);
     e.advance(MAX_WAIT_SECONDS + 0.2);
     expect(e.dropped).toBe(1);
+    e.advance(0.2); // a seek back replays the window: nothing is counted twice
+    expect(e.dropped).toBe(1);
+  });
+});
+
+/** A comment that fills a lane for `seconds` before the next may follow (measure: 20 px a character). */
+const blocker = (time: number, mode: DanmakuMode = 'top') => d(time, '满', mode);
+
+describe('densities', () => {
+  afterEach(() => {
+    inkShare = 1;
+  });
+  const flood = (seed: number) => crowd(4000, 20, seed, ['rtl', 'rtl', 'rtl', 'top', 'bottom']);
+  const busiest = (density: DanmakuDensity, list: Danmaku[]) => {
+    inkShare = density === 'readable' ? 1 : 1.1 / 1.25;
+    const e = engine({ density });
+    e.load(list);
+    let most = 0;
+    for (let t = 0; t <= 22; t += 1 / 10) {
+      const stage = e.advance(t);
+      most = Math.max(most, stage.length);
+      if (density !== 'all') assertNoOverlap(stage);
+      if (stage.some((a) => a.y + a.height > 720 + 0.001)) throw new Error(`a comment below the stage at ${t}`);
+    }
+    return { e, most };
+  };
+
+  it('fits more without overlap when dense, and shows every comment in "all", on overlapping layers', () => {
+    const list = flood(5);
+    const readable = busiest('readable', list);
+    const dense = busiest('dense', list);
+    const all = busiest('all', list);
+    expect(laneCount({ ...STAGE, density: 'dense' })).toBeGreaterThan(laneCount(STAGE));
+    expect(dense.most).toBeGreaterThan(readable.most * 1.08);
+    expect(readable.e.dropped).toBeGreaterThan(dense.e.dropped);
+    expect(dense.e.dropped).toBeGreaterThan(0);
+    // "all": nothing waits or is dropped; every comment was on stage for its whole lifetime.
+    expect(all.e.dropped).toBe(0);
+    expect(all.e.waitingCount).toBe(0);
+    expect(all.most).toBeGreaterThan(dense.most * 2);
+    expect(all.e.layerCount).toBeGreaterThan(1);
+    const seen = new Set<number>();
+    const e = engine({ density: 'all' });
+    e.load(list);
+    let late = 0;
+    for (let t = 0; t <= 22; t += 1 / 10) for (const a of e.advance(t)) {
+      seen.add(a.item.id);
+      if (a.start !== a.item.time) late++; // each entered at its moment, never later
+    }
+    expect(late).toBe(0);
+    expect(seen.size).toBe(list.length);
+  });
+
+  it('fills the first layer before opening another, and a new layer sits part of a lane lower', () => {
+    const e = engine({ density: 'all', height: laneHeight({ fontScale: 1, density: 'all' }) * 3 + 10 });
+    const lanes = laneCount({ ...STAGE, height: laneHeight({ fontScale: 1, density: 'all' }) * 3 + 10, density: 'all' });
+    e.load(Array.from({ length: lanes + 1 }, () => blocker(1)));
+    const stage = e.advance(1.1);
+    expect(stage.filter((a) => a.layer === 0)).toHaveLength(lanes);
+    const extra = stage.find((a) => a.layer === 1)!;
+    const unit = laneHeight({ fontScale: 1, density: 'all' });
+    expect(extra.y % unit).toBeGreaterThan(0);
+    inkShare = 1.1 / 1.25;
+    assertNoOverlap(stage.filter((a) => a.layer === 0));
+  });
+
+  it('rebuilds the stage when the density changes, keeping the time', () => {
+    const list = flood(9);
+    const e = engine();
+    e.load(list);
+    for (let t = 0; t <= 10; t += 1 / 30) e.advance(t);
+    const before = e.stage.length;
+    e.configure({ density: 'all' });
+    expect(e.stage.length).toBeGreaterThan(before);
+    expect(e.waitingCount).toBe(0);
+    e.configure({ density: 'readable' });
+    expect(e.stage.length).toBe(before);
+  });
+});
+
+/** Plays from `from` to `to` frame by frame (a jump of over a second would be a seek). */
+function play(e: DanmakuEngine, from: number, to: number) {
+  for (let t = from; t < to; t += 1 / 30) e.advance(t);
+  return e.advance(to);
+}
+
+describe('the overflow path', () => {
+  it('merges added comments into the list in time order, skipping those it knows, without disturbing the stage', () => {
+    const e = engine();
+    const early = [d(1, '一'), d(5, '五'), d(9, '九')];
+    e.load(early);
+    const onStageAt3 = e.advance(3).map((a) => a.item.text);
+    const later = [d(7, '七'), d(2, '二'), d(12, '十二')];
+    e.add([...later, early[1]]); // out of order, with one already known
+    // '二' is past its moment by 1 s, within the waiting limit: it enters now...
+    expect(e.advance(3.01).map((a) => a.item.text)).toEqual([...onStageAt3, '二']);
+    e.add([later[1]]); // ...once only, however often it is added
+    const upcoming = e.upcoming(20, 100).map((x) => x.text);
+    expect(upcoming).toEqual(['五', '七', '九', '十二']);
+    // Played through, each enters at its own moment, in order.
+    const entered: string[] = [];
+    for (let t = 3.02; t <= 13; t += 1 / 30) for (const a of e.advance(t)) if (!entered.includes(a.item.text)) entered.push(a.item.text);
+    expect(entered).toEqual(['一', '二', '五', '七', '九', '十二']);
+    // A seek back replays the merged list: the same as one loaded whole.
+    const whole = engine();
+    whole.load([...early, ...later]);
+    const key = (stage: readonly OnStage[]) => stage.map((a) => `${a.item.text}@${a.x.toFixed(2)}`).sort();
+    expect(key(e.advance(8))).toEqual(key(whole.advance(8)));
+  });
+
+  it('adds a comment just past its moment to the stage at once, and one long past not at all (not dropped)', () => {
+    const e = engine();
+    e.advance(0);
+    for (let t = 0; t <= 5; t += 0.5) e.advance(t);
+    const [recent, old] = [d(4.2, 'recent'), d(1, 'old')];
+    e.add([recent, old]);
+    expect(e.stage.map((a) => a.item.text)).toEqual(['recent']);
+    expect(e.stage[0].start).toBe(5);
+    expect(e.dropped).toBe(0);
+  });
+
+  it('keeps a waiting comment until the lane it fits frees, then enters it at that moment; past the limit it is dropped and counted', () => {
+    const oneLane = laneHeight(STAGE) + 1;
+    const e = engine({ height: oneLane });
+    // Top comments hold their lane for 4 s: the second can never enter within 1.5 s and is dropped at once.
+    e.load([blocker(0), blocker(0.5), blocker(3.5)]);
+    play(e, 0, 0.6);
+    expect(e.dropped).toBe(1);
+    expect(e.waitingCount).toBe(0);
+    // The third waits 0.5 s for the lane to free at 4, is counted as waiting, then enters at exactly 4.
+    play(e, 0.6, 3.6);
+    expect(e.waitingCount).toBe(1);
+    expect(e.stage).toHaveLength(1);
+    const entered = play(e, 3.6, 4.2).find((a) => a.item.time === 3.5)!;
+    expect(entered.start).toBe(4);
+    expect(e.waitingCount).toBe(0);
+    expect(e.dropped).toBe(1);
+  });
+
+  it('lets a waiting comment go first when its lane frees before a newer one arrives', () => {
+    const e = engine({ height: laneHeight(STAGE) + 1 });
+    const [first, waiter, newcomer] = [blocker(0), blocker(3), blocker(4.5)];
+    e.load([first, waiter, newcomer]);
+    play(e, 0, 3.5);
+    expect(e.waitingCount).toBe(1);
+    // The lane frees at 4: the waiter takes it; the newcomer (4.5) must wait for 8, past its limit.
+    const stage = play(e, 3.5, 5);
+    expect(stage.map((a) => a.item.id)).toEqual([waiter.id]);
+    expect(e.dropped).toBe(1);
+  });
+
+  it('lets the first waiting comments in as their lanes free, and drops the rest once no lane can free in time', () => {
+    const e = engine({ height: laneHeight(STAGE) * 3 + 1 });
+    // Three lanes taken until 4 s; 200 more arrive from 3 s to 4 s and wait for them.
+    e.load([blocker(0), blocker(0), blocker(0), ...Array.from({ length: 200 }, (_, i) => blocker(3 + i / 200))]);
+    play(e, 0, 3.9);
+    expect(e.waitingCount).toBeGreaterThan(150);
+    expect(e.dropped).toBe(0);
+    const stage = play(e, 3.9, 4.1);
+    expect(stage.filter((a) => a.start === 4).map((a) => a.item.time)).toEqual([3, 3.005, 3.01]); // the first three, in order
+    play(e, 4.1, 10);
+    expect(e.dropped).toBe(197);
+    expect(e.waitingCount).toBe(0);
+  });
+
+  it('wakes one waiting comment when a lane frees, not every one that waits (a flood costs per comment, not per comment squared)', () => {
+    let tries = 0;
+    const e = new DanmakuEngine({ ...STAGE, speed: 1, measure: (item) => (tries++, measure(item)) });
+    const flood = crowd(6000, 10, 21, ['rtl', 'rtl', 'top', 'bottom']); // ten times what the stage holds
+    e.load(flood);
+    play(e, 0, 12);
+    expect(e.dropped).toBeGreaterThan(3000);
+    // Each comment is tried on arrival and when it comes first in its line, a few times at most.
+    expect(tries / flood.length).toBeLessThan(3);
+  });
+
+  it('costs the same per comment with 100 000 in the list: appending a live comment moves nothing', () => {
+    const e = engine();
+    const many = Array.from({ length: 100_000 }, (_, i) => d(i / 100, 'x'));
+    e.load(many);
+    e.advance(500);
+    const live = d(500.001, 'live');
+    e.add([live]);
+    expect(e.upcoming(1, 1000).some((x) => x.id === live.id)).toBe(true);
+    // Merged at its place: the comment after it in time is still after it.
+    expect(e.upcoming(0.015, 10).map((x) => x.text)).toEqual(['live', 'x']);
   });
 });
 

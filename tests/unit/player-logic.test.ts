@@ -1,3 +1,4 @@
+import { fullscreenWay, volumeIsAdjustable } from '../../src/lib/player/device.ts';
 import { describe, expect, it } from 'vitest';
 import { levelFor, levelLabel, menuLevels, topLevel } from '../../src/lib/player/quality.ts';
 import { captureLevel } from '../../src/lib/player/screenshot.ts';
@@ -92,6 +93,11 @@ describe('player settings', () => {
     expect(merged.countdown).toBe(false);
     expect(merged.quality).toEqual(DEFAULT_PLAYER_SETTINGS.quality);
   });
+  it('keeps a stored danmaku density, and reads an unknown one as readable', () => {
+    expect(mergePlayerSettings({ danmaku: { density: 'all' } }).danmaku.density).toBe('all');
+    expect(mergePlayerSettings({ danmaku: { density: 'everything' } }).danmaku.density).toBe('readable');
+    expect(mergePlayerSettings({}).danmaku.density).toBe('readable');
+  });
 });
 
 describe('screenshot rung', () => {
@@ -106,5 +112,24 @@ describe('screenshot rung', () => {
   it('picks the heavier of two rungs of the same height', () => {
     const twins = [{ index: 0, height: 720, bitrate: 2e6 }, { index: 1, height: 720, bitrate: 3e6 }];
     expect(topLevel(twins)?.index).toBe(1);
+  });
+});
+
+describe('what the device lets the player do', () => {
+  const video = { webkitEnterFullscreen: () => {}, webkitSupportsFullscreen: true };
+  const root = { requestFullscreen: async () => {} };
+  it('takes the whole player fullscreen where the Fullscreen API is there and allowed', () => {
+    expect(fullscreenWay(root, video, { fullscreenEnabled: true })).toBe('player');
+  });
+  it('falls back to the video element’s own fullscreen on an iPhone (no element API), else to nothing', () => {
+    expect(fullscreenWay({} as never, video, { fullscreenEnabled: undefined as never })).toBe('video');
+    expect(fullscreenWay(root, video, { fullscreenEnabled: false })).toBe('video'); // refused by a policy
+    expect(fullscreenWay({} as never, { webkitSupportsFullscreen: false, webkitEnterFullscreen: () => {} }, { fullscreenEnabled: undefined as never })).toBe(null);
+    expect(fullscreenWay({} as never, {}, { fullscreenEnabled: undefined as never })).toBe(null);
+  });
+  it('knows when the volume is the device’s alone (iOS keeps media volume at 1)', () => {
+    expect(volumeIsAdjustable({ volume: 1 })).toBe(true);
+    const ios = { get volume() { return 1; }, set volume(_: number) {} };
+    expect(volumeIsAdjustable(ios)).toBe(false);
   });
 });

@@ -82,9 +82,9 @@ describe('the element, read and moved', () => {
       getVideoPlaybackQuality: () => ({ droppedVideoFrames: 2, totalVideoFrames: 300 }),
     };
     const source = { kind: 'hls.js', levels: ladder, currentLevel: () => 1, isAuto: () => false, bandwidth: () => 4e6 } as unknown as HlsSource;
-    expect(readPlaybackStats(media, source, { stats: { onStage: 7 }, dropped: 1 })).toEqual({
+    expect(readPlaybackStats(media, source, { stats: { onStage: 7, waiting: 3 }, dropped: 1 })).toEqual({
       width: 1280, height: 720, level: ladder[1], auto: false, source: 'hls.js', bandwidth: 4e6,
-      bufferAhead: 4.5, droppedFrames: 2, totalFrames: 300, danmakuOnStage: 7, danmakuDropped: 1,
+      bufferAhead: 4.5, droppedFrames: 2, totalFrames: 300, danmakuOnStage: 7, danmakuWaiting: 3, danmakuDropped: 1,
     });
     const bare = readPlaybackStats({ ...media, currentTime: 3.5, getVideoPlaybackQuality: undefined }, null, null);
     expect(bare).toMatchObject({ level: null, auto: true, source: '—', bandwidth: null, bufferAhead: 0, droppedFrames: 0, danmakuOnStage: 0 });

@@ -1,3 +1,4 @@
+import { DANMAKU_DENSITIES } from '../../lib/danmaku/layout.ts';
 import type { PlayerSettings } from '../../lib/stores/player-settings.ts';
 
 type DanmakuPrefs = PlayerSettings['danmaku'];
@@ -10,11 +11,26 @@ interface Props {
 const AREAS = [0.25, 0.5, 0.75, 1] as const;
 const BLOCK_TYPES = ['scroll', 'top', 'bottom', 'colored'] as const;
 
-/** The danmaku settings popover: what to hide, opacity, size, speed and the area comments may use. */
+/**
+ * The danmaku settings popover: density first (what a storm needs at hand, within a thumb's
+ * reach on a phone), then what to hide, opacity, size, speed and the area comments may use.
+ */
 export default function DanmakuSettings({ t, value, onChange }: Props) {
   const percent = (n: number) => `${Math.round(n * 100)}%`;
   return (
     <div className="player-popover danmaku-settings" role="dialog" aria-label={t('player.danmakuSettings')} data-danmaku-settings>
+      <fieldset className="density" aria-describedby="danmaku-density-hint">
+        <legend>{t('player.density')}</legend>
+        <div className="chip-row segmented">
+          {DANMAKU_DENSITIES.map((density) => (
+            <label key={density} className="chip">
+              <input type="radio" name="danmaku-density" value={density} checked={value.density === density} onChange={() => onChange({ density })} data-danmaku-density={density} />
+              {t(`player.densities.${density}`)}
+            </label>
+          ))}
+        </div>
+        <p className="density-hint" id="danmaku-density-hint">{t(`player.densityHints.${value.density}`)}</p>
+      </fieldset>
       <fieldset>
         <legend>{t('player.blockTypes')}</legend>
         <div className="chip-row">

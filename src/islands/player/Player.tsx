@@ -6,13 +6,14 @@
  * the keyboard and watch history; the logic itself lives in src/lib.
  */
 import { useOnline } from '../use-online.ts';
-import { useCallback, useMemo, useReducer, useRef } from 'react';
+import { useCallback, useMemo, useReducer, useRef, useState } from 'react';
 import type { PlayerPart } from '../../lib/player/parts.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { initialPlayerState, playerClasses, playerReducer, levelPlaying, timeShown, type Panel } from '../../lib/player/player-state.ts';
 import type { QualityLevel } from '../../lib/player/quality.ts';
 import { audioForVolume, formatTimecode } from '../../lib/player/shortcuts.ts';
+import { volumeIsAdjustable } from '../../lib/player/device.ts';
 import { updatePlayerSettings } from '../../lib/stores/player-settings.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
@@ -88,6 +89,19 @@ export default function Player({ locale, messages, videoId, title, parts, initia
   const duration = mediaDuration || (part?.duration ?? 0) / 1000;
   const { togglePlay, seek, changeRate, step } = media;
   const setVolume = (volume: number) => updatePlayerSettings('audio', audioForVolume(volume));
+  const toggleMute = () => updatePlayerSettings('audio', { muted: !settings.audio.muted, volume: settings.audio.volume || 0.5 });
+  /** How the volume button is being pressed ('touch', 'mouse', 'pen'; '' from the keyboard). */
+  const volumePointer = useRef('');
+  /** The volume panel was opened by a finger: the touch layout, with its own mute button. */
+  const [volumeByTouch, setVolumeByTouch] = useState(false);
+  const onVolumeButton = () => {
+    const touch = volumePointer.current === 'touch';
+    volumePointer.current = '';
+    if (!touch) return toggleMute();
+    setVolumeByTouch(true);
+    toggle('volume');
+  };
+  const volumeAdjustable = useMemo(() => typeof document === 'undefined' || volumeIsAdjustable(), []);
   const pickQuality = (level: QualityLevel | null) => {
     source.current?.setLevel(level ? level.index : -1);
     updatePlayerSettings('quality', level ? { auto: false, preferred: level.height } : { auto: true });
@@ -160,12 +174,17 @@ export default function Player({ locale, messages, videoId, title, parts, initia
                   </button>
                   {panel === 'danmaku' && <DanmakuSettings t={t} value={settings.danmaku} onChange={(change) => updatePlayerSettings('danmaku', change)} />}
                 </div>
-                <div className="ctl-wrap volume-wrap" onPointerEnter={(e) => e.pointerType === 'mouse' && setPanel('volume')} onPointerLeave={() => panel === 'volume' && setPanel(null)}>
+                <div className="ctl-wrap volume-wrap" onPointerEnter={(e) => { if (e.pointerType === 'mouse') { setVolumeByTouch(false); setPanel('volume'); } }} onPointerLeave={(e) => e.pointerType === 'mouse' && panel === 'volume' && !volumeByTouch && setPanel(null)}>
+                  {/* A click mutes; a finger's tap opens the volume panel (no hover on a phone to reach the slider). */}
                   <button type="button" className="ctl" aria-label={settings.audio.muted ? t('player.unmute') : t('player.mute')} aria-pressed={settings.audio.muted}
-                    onClick={() => updatePlayerSettings('audio', { muted: !settings.audio.muted, volume: settings.audio.volume || 0.5 })} data-mute-button>
+                    onPointerDown={(e) => { volumePointer.current = e.pointerType; }}
+                    onClick={onVolumeButton} data-mute-button>
                     <Icon name={volumeShown === 0 ? 'muted' : 'volume'} />
                   </button>
-                  {panel === 'volume' && <VolumeSlider t={t} volume={settings.audio.volume} muted={settings.audio.muted} onVolume={setVolume} />}
+                  {panel === 'volume' && (
+                    <VolumeSlider t={t} volume={settings.audio.volume} muted={settings.audio.muted} onVolume={setVolume}
+                      touch={volumeByTouch} adjustable={volumeAdjustable} onMute={toggleMute} />
+                  )}
                 </div>
                 <div className="ctl-wrap">
                   <button type="button" className="ctl" aria-expanded={panel === 'settings'} aria-label={t('player.settings')} title={t('player.settings')} onClick={() => toggle('settings')} data-settings-button>
@@ -185,7 +204,7 @@ export default function Player({ locale, messages, videoId, title, parts, initia
                 <button type="button" className="ctl optional" aria-pressed={pictureInPicture} aria-label={t('player.pip')} title={t('player.pip')} onClick={() => void togglePip()} data-pip-button>
                   <Icon name="pip" />
                 </button>
-                <button type="button" className="ctl" aria-pressed={webFullscreen} aria-label={t('player.webFullscreen')} title={t('player.webFullscreen')}
+                <button type="button" className="ctl optional-touch" aria-pressed={webFullscreen} aria-label={t('player.webFullscreen')} title={t('player.webFullscreen')}
                   onClick={() => dispatch({ type: 'webFullscreen', on: !webFullscreen })} data-web-fullscreen-button>
                   <Icon name="webFullscreen" />
                 </button>

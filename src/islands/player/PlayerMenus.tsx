@@ -2,6 +2,7 @@ import { levelLabel, menuLevels, type QualityLevel } from '../../lib/player/qual
 import { RATE_MAX, RATE_MIN, RATE_STEPS } from '../../lib/player/shortcuts.ts';
 import { sliderToVolume, volumeToSlider } from '../../lib/player/shortcuts.ts';
 import type { PlayerSettings } from '../../lib/stores/player-settings.ts';
+import { Icon } from './icons.tsx';
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
@@ -37,14 +38,30 @@ export function RateMenu({ t, rate, continuous, onRate }: { t: T; rate: number; 
   );
 }
 
-/** Volume on a perceptual (loudness) scale, and mute. */
-export function VolumeSlider({ t, volume, muted, onVolume }: { t: T; volume: number; muted: boolean; onVolume: (volume: number) => void }) {
+/**
+ * Volume on a perceptual (loudness) scale, and mute. Under a mouse it opens on hover beside the
+ * mute button; opened with a finger it is a panel of its own: a big mute button and a slider
+ * across (or, where the device keeps the volume to its buttons, a note saying so).
+ */
+export function VolumeSlider({ t, volume, muted, onVolume, touch, adjustable = true, onMute }: {
+  t: T; volume: number; muted: boolean; onVolume: (volume: number) => void; touch?: boolean; adjustable?: boolean; onMute?: () => void;
+}) {
   const slider = muted ? 0 : volumeToSlider(volume);
   return (
-    <div className="player-popover volume-popover">
-      <output>{Math.round(slider * 100)}</output>
-      <input type="range" className="volume-slider" min={0} max={1} step={0.01} value={slider} aria-label={t('player.volume')}
-        onChange={(e) => onVolume(sliderToVolume(Number(e.target.value)))} data-volume-slider />
+    <div className={`player-popover volume-popover${touch ? ' touch' : ''}`} role={touch ? 'dialog' : undefined} aria-label={touch ? t('player.volume') : undefined} data-volume-popover>
+      {touch && (
+        <button type="button" className="ctl volume-mute" aria-pressed={muted} onClick={onMute} data-volume-mute>
+          <Icon name={slider === 0 ? 'muted' : 'volume'} />
+          <span>{muted ? t('player.unmute') : t('player.mute')}</span>
+        </button>
+      )}
+      {adjustable ? (
+        <>
+          <output>{Math.round(slider * 100)}</output>
+          <input type="range" className="volume-slider" min={0} max={1} step={0.01} value={slider} aria-label={t('player.volume')}
+            onChange={(e) => onVolume(sliderToVolume(Number(e.target.value)))} data-volume-slider />
+        </>
+      ) : <p className="volume-fixed">{t('player.volumeFixed')}</p>}
     </div>
   );
 }

@@ -12,7 +12,7 @@ export default function StatsPanel({ t, stats, onClose }: Props) {
     [t('player.stats.bandwidth'), stats.bandwidth ? `${(stats.bandwidth / 1e6).toFixed(2)} Mb/s` : '—'],
     [t('player.stats.buffer'), `${stats.bufferAhead.toFixed(1)} s`],
     [t('player.stats.droppedFrames'), `${stats.droppedFrames} / ${stats.totalFrames}`],
-    [t('player.stats.danmaku'), `${stats.danmakuOnStage} / ${stats.danmakuDropped}`],
+    [t('player.stats.danmaku'), `${stats.danmakuOnStage} / ${stats.danmakuWaiting} / ${stats.danmakuDropped}`],
   ];
   return (
     <div className="player-stats" role="dialog" aria-label={t('player.statistics')} data-player-stats>

@@ -13,7 +13,7 @@ type DanmakuSendBody = Parameters<DanmakuOverlay['send']>[0];
 
 const overlayOptions = (s: PlayerSettings, keywords: readonly string[], regexes: readonly string[]): OverlayOptions => ({
   enabled: s.danmaku.enabled, opacity: s.danmaku.opacity, fontScale: s.danmaku.fontSizeScale, speed: s.danmaku.speed, area: s.danmaku.area,
-  keepSubtitlesClear: s.danmaku.keepSubtitlesClear, blocking: { ...s.danmaku.block, keywords, regexes },
+  keepSubtitlesClear: s.danmaku.keepSubtitlesClear, density: s.danmaku.density, blocking: { ...s.danmaku.block, keywords, regexes },
 });
 
 interface Options {

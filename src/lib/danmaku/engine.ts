@@ -2,12 +2,20 @@
  * The danmaku engine: which comments are on stage at a given video time, and where. It is
  * driven only by the video's clock (advance(time) every frame, seek on jumps), holds no DOM,
  * and measures text through an injected function, so it runs and is tested anywhere.
+ *
+ * One model for every density (layout.ts, DanmakuDensity): comments take lanes of a layer; in
+ * "readable" and "dense" there is one layer and a comment with no free lane waits (until the
+ * lane it fits frees, never polled) or is dropped; in "all" a full layer opens another that
+ * overlaps it. Playback is an exact event replay in time order: arrivals at their moment,
+ * waiting comments at the moment their lane frees (the first of each line of waiting comments,
+ * wait-queue.ts), so a seek rebuilds the same stage.
  */
 import type { Danmaku, DanmakuMode } from '../api/contract.ts';
 import {
-  LaneSet, MAX_WAIT_SECONDS, canFollow, itemHeight, laneCount, laneHeight, lanesFor, lifetime, scrollDistance,
+  LaneSet, MAX_WAIT_SECONDS, followDelay, itemHeight, laneCount, laneGap, laneHeight, lanesFor, lifetime, scrollDistance,
   type Placed, type StageGeometry,
 } from './layout.ts';
+import { WaitQueue, WaitingLine } from './wait-queue.ts';
 
 export interface EngineOptions extends StageGeometry {
   /** 0.4–1.6: scrolling speed (a longer or shorter crossing time). */
@@ -30,7 +38,20 @@ export interface OnStage {
   y: number;
   /** Left edge (px) at the last advance(). */
   x: number;
+  /** 0 for the first layer of lanes; higher ones overlap it (the "all" density only). */
+  layer: number;
 }
+
+/** Lanes of one layer. Right-to-left and left-to-right share one set (they would cross head-on in a lane); top and bottom have their own. */
+interface Layer { offset: number; lanes: Record<DanmakuMode, LaneSet> }
+
+/**
+ * "all" opens at most this many layers (some 13 000 comments on a 720p stage); past that a
+ * comment takes the run of the last layer that frees soonest, over whatever is there.
+ */
+const MAX_LAYERS = 32;
+/** Layer k starts this share of a lane further down (the fractional part of k·φ): no two layers line up. */
+const LAYER_STEP = 0.618034;
 
 /** Seeking further than this (or backwards) rebuilds the stage instead of playing through. */
 const JUMP_SECONDS = 1;
@@ -38,78 +59,119 @@ const JUMP_SECONDS = 1;
 const JITTER_SECONDS = 0.1;
 
 export class DanmakuEngine {
+  /** Every comment, sorted by time then id; `ids` mirrors it for duplicate checks. */
   private items: Danmaku[] = [];
+  private readonly ids = new Set<number>();
   private options: EngineOptions;
+  /** The first item not yet reached by playback (items[next].time > lastTime). */
   private next = 0;
-  private waiting: Danmaku[] = [];
+  /** The first comment of each waiting line, keyed by when its lanes free. */
+  private readonly wakeups = new WaitQueue();
+  /** Waiting comments, one line per mode and lane span. */
+  private lines = new Map<string, WaitingLine>();
   private active: OnStage[] = [];
-  /**
-   * Right-to-left and left-to-right comments share one lane set (they would cross head-on in
-   * the same lane); top and bottom comments have their own.
-   */
-  private lanes: Record<DanmakuMode, LaneSet>;
+  private layers: Layer[] = [];
   private lastTime = 0;
   /** Comments dropped because the stage stayed full (for the statistics panel). */
   dropped = 0;
+  /** False while a rebuild replays comments already counted (or skipped by a seek). */
+  private counting = true;
 
   constructor(options: EngineOptions) {
     this.options = options;
-    const n = laneCount(options);
-    const scrolling = new LaneSet(n);
-    this.lanes = { rtl: scrolling, ltr: scrolling, top: new LaneSet(n), bottom: new LaneSet(n) };
+    this.resetLayers();
   }
 
   /** Replaces the comment list (any order); the stage is rebuilt at the current time. */
   load(items: readonly Danmaku[]) {
-    this.items = [...items].sort(byTime);
+    this.ids.clear();
+    this.items = [];
+    for (const d of items) {
+      if (this.ids.has(d.id)) continue;
+      this.ids.add(d.id);
+      this.items.push(d);
+    }
+    this.items.sort(byTime);
     this.rebuild(this.lastTime);
   }
 
   /**
-   * Adds comments (a later segment, or one just sent) without disturbing the stage; one whose
-   * moment has just passed enters now if it can.
+   * Adds comments (a later segment, one just sent, one pushed live) without disturbing the
+   * stage: they are merged into the sorted list in place (only what lies after the first of
+   * them moves; appending costs O(k)), and those already known are skipped. One whose moment
+   * has just passed (within the waiting limit) enters now if it can.
    */
   add(items: readonly Danmaku[]) {
-    const known = new Set(this.items.map((d) => d.id));
-    const fresh = items.filter((d) => !known.has(d.id));
+    const fresh: Danmaku[] = [];
+    for (const d of items) {
+      if (this.ids.has(d.id)) continue;
+      this.ids.add(d.id);
+      fresh.push(d);
+    }
     if (!fresh.length) return;
-    this.items = [...this.items, ...fresh].sort(byTime);
-    this.next = upperBound(this.items, this.lastTime);
-    // Only those whose moment is just past can still enter; older ones are not counted as dropped.
+    if (fresh.length > 1) fresh.sort(byTime);
+    mergeSorted(this.items, fresh);
+    const now = this.lastTime;
+    const accept = this.options.accept;
     for (const d of fresh) {
-      if (d.time <= this.lastTime && this.lastTime - d.time <= MAX_WAIT_SECONDS && (!this.options.accept || this.options.accept(d))) this.waiting.push(d);
+      if (d.time > now) break;
+      // Items at or before the current time land before `next`.
+      this.next++;
+      // Older ones are history, not counted as dropped.
+      if (now - d.time <= MAX_WAIT_SECONDS && (!accept || accept(d))) this.admit(d, now);
     }
   }
 
   /** A sent comment confirmed by the server keeps its place on stage under its real id. */
   confirm(temporaryId: number, confirmed: Danmaku) {
+    if (!this.ids.has(temporaryId)) return;
     const index = this.items.findIndex((d) => d.id === temporaryId);
-    if (index >= 0) this.items[index] = confirmed;
+    this.items[index] = confirmed;
+    this.ids.delete(temporaryId);
+    this.ids.add(confirmed.id);
     for (const a of this.active) if (a.item.id === temporaryId) a.item = confirmed;
-    this.waiting = this.waiting.map((d) => (d.id === temporaryId ? confirmed : d));
+    for (const line of this.lines.values()) line.rewrite((d) => (d.id === temporaryId ? confirmed : d));
+    this.wakeups.rewrite((e) => (e.item.id === temporaryId ? { ...e, item: confirmed } : e));
   }
 
   /** Takes out one comment (a send the server refused), wherever it is. */
   remove(id: number) {
+    if (!this.ids.delete(id)) return;
     const index = this.items.findIndex((d) => d.id === id);
-    if (index >= 0) {
-      this.items.splice(index, 1);
-      if (index < this.next) this.next--;
-    }
+    this.items.splice(index, 1);
+    if (index < this.next) this.next--;
     this.active = this.active.filter((a) => a.item.id !== id);
-    this.waiting = this.waiting.filter((d) => d.id !== id);
+    for (const line of this.lines.values()) line.rewrite((d) => (d.id === id ? null : d));
+    let first: Danmaku | undefined;
+    this.wakeups.rewrite((e) => {
+      if (e.item.id !== id) return e;
+      first = e.item;
+      return null;
+    });
+    // It was first in its line: the next one there is scheduled in its place.
+    if (first) this.scheduleFirst(this.lineOf(first), this.lastTime);
   }
 
-  /** New stage size, area, scale or speed: lanes are recomputed and the stage rebuilt. */
+  /** New stage size, area, scale, speed or density: lanes are recomputed and the stage rebuilt. */
   configure(options: Partial<EngineOptions>) {
     this.options = { ...this.options, ...options };
-    const n = laneCount(this.options);
-    for (const set of Object.values(this.lanes)) set.reset(n);
     this.rebuild(this.lastTime);
   }
 
   get stage(): readonly OnStage[] {
     return this.active;
+  }
+
+  /** Comments waiting for a lane now. */
+  get waitingCount(): number {
+    let n = 0;
+    for (const line of this.lines.values()) n += line.length;
+    return n;
+  }
+
+  /** Layers of lanes in use (1 unless the "all" density had to overlap). */
+  get layerCount(): number {
+    return this.layers.length;
   }
 
   /**
@@ -137,87 +199,200 @@ export class DanmakuEngine {
     return this.active;
   }
 
+  private resetLayers() {
+    this.layers = [];
+    this.openLayer();
+  }
+
+  private openLayer(): Layer {
+    const k = this.layers.length;
+    const offset = k === 0 ? 0 : Math.round(((k * LAYER_STEP) % 1) * laneHeight(this.options));
+    const n = laneCount(this.options, offset);
+    const scrolling = new LaneSet(n);
+    const layer = { offset, lanes: { rtl: scrolling, ltr: scrolling, top: new LaneSet(n), bottom: new LaneSet(n) } };
+    this.layers.push(layer);
+    return layer;
+  }
+
   private rebuild(time: number) {
     this.active = [];
-    this.waiting = [];
-    for (const set of Object.values(this.lanes)) set.reset();
+    this.wakeups.clear();
+    this.lines.clear();
+    this.resetLayers();
     // Replay the window of comments that could still be on stage, in order, so lanes come out
     // exactly as continuous playback would have left them.
     const longest = lifetime('rtl', this.options.speed) + MAX_WAIT_SECONDS;
     this.next = lowerBound(this.items, time - longest);
     this.lastTime = Math.max(0, time - longest);
+    this.counting = false;
     this.playTo(time);
+    this.counting = true;
   }
 
   private playTo(time: number) {
     const { items } = this;
-    // Placement happens at each comment's own time (or when a lane frees up while it waits).
+    const accept = this.options.accept;
     while (this.next < items.length && items[this.next].time <= time) {
       const item = items[this.next++];
-      if (this.options.accept && !this.options.accept(item)) continue;
-      this.retryWaiting(item.time);
-      if (!this.place(item, item.time)) this.waiting.push(item);
+      if (accept && !accept(item)) continue;
+      this.wakeUntil(item.time);
+      this.admit(item, item.time);
     }
-    this.retryWaiting(time);
+    this.wakeUntil(time);
     this.lastTime = time;
     this.position(time);
+  }
+
+  /** The first waiting comments whose lanes have freed by `time` try them, each at the moment they freed. */
+  private wakeUntil(time: number) {
+    for (let w = this.wakeups.popDue(time); w; w = this.wakeups.popDue(time)) {
+      const at = this.place(w.item, w.at);
+      if (at > w.at && at - w.item.time <= MAX_WAIT_SECONDS) {
+        this.wakeups.push(w.item, at); // another took the run first: the next time it frees
+        continue;
+      }
+      if (at > w.at) this.drop();
+      const line = this.lineOf(w.item);
+      line.shift();
+      this.scheduleFirst(line, w.at);
+    }
+  }
+
+  /**
+   * Puts the item on stage at `start`, or lines it up for the moment a run of lanes it fits
+   * frees. First in its line, it is scheduled for that moment, or dropped at once when that is
+   * past its waiting limit (lanes only fill up until the stage is rebuilt, so it could never
+   * enter in time); behind others, it waits its turn.
+   */
+  private admit(item: Danmaku, start: number) {
+    const at = this.place(item, start);
+    if (at <= start) return;
+    const line = this.lineOf(item);
+    if (line.length) {
+      line.push(item);
+      return;
+    }
+    if (at - item.time > MAX_WAIT_SECONDS) return this.drop();
+    line.push(item);
+    this.wakeups.push(item, at);
+  }
+
+  /** The line's new first comment enters now, or is scheduled, or (too late) dropped, and so on down the line. */
+  private scheduleFirst(line: WaitingLine, now: number) {
+    for (let item = line.first(); item; item = line.first()) {
+      const start = Math.max(now, item.time);
+      const at = start - item.time > MAX_WAIT_SECONDS ? Infinity : this.place(item, start);
+      if (at > start && at - item.time <= MAX_WAIT_SECONDS) {
+        this.wakeups.push(item, at);
+        return;
+      }
+      if (at > start) this.drop();
+      line.shift();
+    }
+  }
+
+  private lineOf(item: Danmaku): WaitingLine {
+    const key = `${item.mode}/${lanesFor(item.fontSize)}`;
+    let line = this.lines.get(key);
+    if (!line) this.lines.set(key, (line = new WaitingLine()));
+    return line;
+  }
+
+  private drop() {
+    if (this.counting) this.dropped++;
+  }
+
+  /** Enters the item at `start` if a run of lanes is free then (and returns `start` or earlier); else returns when one frees. */
+  private place(item: Danmaku, start: number): number {
+    const { options } = this;
+    const duration = lifetime(item.mode, options.speed);
+    const width = options.measure(item);
+    const span = lanesFor(item.fontSize);
+    const scrolling = item.mode === 'rtl' || item.mode === 'ltr';
+    const gap = laneGap(options.density);
+    // Opposite directions in one lane meet head-on: the lane is free for the other only once empty.
+    const freeAt = (prev: Placed | null) => (prev === null ? -Infinity
+      : scrolling && prev.mode === item.mode ? prev.start + followDelay(prev, width, duration, options.width, gap)
+      : prev.start + prev.duration);
+    const overlap = options.density === 'all';
+    let layerIndex = 0;
+    let run = this.layers[0].lanes[item.mode].soonest(span, start, freeAt);
+    while (overlap && run.at > start) {
+      if (++layerIndex === this.layers.length) {
+        if (this.layers.length === MAX_LAYERS) {
+          layerIndex--;
+          run.at = start;
+          break;
+        }
+        this.openLayer();
+      }
+      run = this.layers[layerIndex].lanes[item.mode].soonest(span, start, freeAt);
+    }
+    if (run.at > start) return run.at;
+    const layer = this.layers[layerIndex];
+    layer.lanes[item.mode].take(run.lane, span, { start, width, duration, mode: item.mode });
+    const unit = laneHeight(options);
+    const height = itemHeight(item.fontSize, options.fontScale);
+    // Centred on its run of lanes (a dense lane is shorter than a comment's bitmap, never than its text).
+    const top = item.mode === 'bottom' ? laneCount(options) * unit - layer.offset - (run.lane + span) * unit : layer.offset + run.lane * unit;
+    const y = top + (span * unit - height) / 2;
+    this.active.push({ item, mode: item.mode, start, duration, width, height, y, x: options.width, layer: layerIndex });
+    return start;
   }
 
   /** Where each comment on stage is at `time`; it leaves once its lifetime is over. */
   private position(time: number) {
     const { width } = this.options;
-    this.active = this.active.filter((a) => time - a.start < a.duration);
-    for (const a of this.active) {
+    const active = this.active;
+    let kept = 0;
+    for (const a of active) {
+      if (time - a.start >= a.duration) continue;
+      active[kept++] = a;
       const elapsed = Math.max(0, time - a.start);
       if (a.mode === 'rtl') a.x = width - scrollDistance(width, a.width, elapsed, a.duration);
       else if (a.mode === 'ltr') a.x = scrollDistance(width, a.width, elapsed, a.duration) - a.width;
       else a.x = (width - a.width) / 2;
     }
-  }
-
-  /** Waiting comments take a lane as soon as one frees; past MAX_WAIT_SECONDS they are dropped. */
-  private retryWaiting(time: number) {
-    if (!this.waiting.length) return;
-    const still: Danmaku[] = [];
-    for (const item of this.waiting) {
-      if (time - item.time > MAX_WAIT_SECONDS) {
-        this.dropped++;
-        continue;
-      }
-      if (!this.place(item, Math.max(item.time, time))) still.push(item);
-    }
-    this.waiting = still;
-  }
-
-  private place(item: Danmaku, start: number): boolean {
-    const { options } = this;
-    const duration = lifetime(item.mode, options.speed);
-    const width = options.measure(item);
-    const span = lanesFor(item.fontSize, options);
-    const scrolling = item.mode === 'rtl' || item.mode === 'ltr';
-    const placed: Placed = { start, width, duration, mode: item.mode };
-    const gone = (prev: Placed) => start >= prev.start + prev.duration;
-    // Opposite directions in one lane meet head-on: the lane is free for the other only once empty.
-    const lane = this.lanes[item.mode].place(placed, span, (prev) =>
-      prev === null || (scrolling && prev.mode === item.mode ? canFollow(prev, width, start, duration, options.width) : gone(prev)));
-    if (lane < 0) return false;
-    const unit = laneHeight(options);
-    const height = itemHeight(item.fontSize, options.fontScale);
-    const y = item.mode === 'bottom' ? laneCount(options) * unit - (lane + span) * unit + (span * unit - height) : lane * unit;
-    this.active.push({ item, mode: item.mode, start, duration, width, height, y, x: options.width });
-    return true;
+    active.length = kept;
   }
 }
 
 const byTime = (a: Danmaku, b: Danmaku) => a.time - b.time || a.id - b.id;
 
-/** First index whose time is > t (items sorted by time). */
-function upperBound(items: readonly Danmaku[], t: number): number {
+/** Below this many, each fresh comment is put in at its binary-searched place (a native move of the tail). */
+const SPLICE_BELOW = 16;
+
+/**
+ * Merges `fresh` (sorted) into `items` (sorted) in place. A few (one sent or pushed live): each
+ * is found its place by binary search, O(log n), and spliced in. Many (a segment): the array
+ * grows by fresh.length and only the items after the first fresh one's place move, from the
+ * back, each once. Either way adding at the end touches nothing already there.
+ */
+function mergeSorted(items: Danmaku[], fresh: readonly Danmaku[]) {
+  if (fresh.length < SPLICE_BELOW) {
+    for (const d of fresh) {
+      const at = placeOf(items, d);
+      if (at === items.length) items.push(d);
+      else items.splice(at, 0, d);
+    }
+    return;
+  }
+  let i = items.length - 1;
+  let j = fresh.length - 1;
+  items.length += fresh.length;
+  for (let k = items.length - 1; j >= 0; k--) {
+    if (i >= 0 && byTime(items[i], fresh[j]) > 0) items[k] = items[i--];
+    else items[k] = fresh[j--];
+  }
+}
+
+/** Where `d` goes in `items` (sorted by time, then id). */
+function placeOf(items: readonly Danmaku[], d: Danmaku): number {
   let lo = 0;
   let hi = items.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (items[mid].time <= t) lo = mid + 1;
+    if (byTime(items[mid], d) < 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;

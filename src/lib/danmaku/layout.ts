@@ -11,13 +11,31 @@ export const FONT_PX: Record<DanmakuSize, number> = { small: 14, medium: 20, lar
 export const SCROLL_SECONDS = 8;
 /** Seconds a top or bottom comment stays. */
 export const FIXED_SECONDS = 4;
-/** Room kept between two comments in one lane (px). */
+/** Room kept between two comments in one lane (px), readable density. */
 export const LANE_GAP_PX = 24;
 /** A comment that finds no lane waits at most this long (video seconds), then is dropped. */
 export const MAX_WAIT_SECONDS = 1.5;
 /** The share of the stage kept clear for subtitles when asked. */
 export const SUBTITLE_CLEAR_SHARE = 0.15;
 export const LINE_HEIGHT = 1.25;
+
+/**
+ * How crowded the stage may get (the viewer's choice, SPEC §3 danmaku settings):
+ * - readable: lanes a line and a quarter high, a 24 px gap, no overlap; what finds no lane
+ *   within MAX_WAIT_SECONDS is dropped (Bilibili's overlap prevention);
+ * - dense: the same rules with tighter lanes and gaps, so more fit;
+ * - all: dense lanes, and when every lane is taken the comment goes on another layer of lanes
+ *   offset from the first, overlapping it: nothing waits, nothing is dropped (a Niconico storm).
+ */
+export type DanmakuDensity = 'readable' | 'dense' | 'all';
+export const DANMAKU_DENSITIES: readonly DanmakuDensity[] = ['readable', 'dense', 'all'];
+
+const DENSITY: Record<DanmakuDensity, { lineHeight: number; gap: number }> = {
+  readable: { lineHeight: LINE_HEIGHT, gap: LANE_GAP_PX },
+  dense: { lineHeight: 1.1, gap: 8 },
+  all: { lineHeight: 1.1, gap: 8 },
+};
+export const laneGap = (density: DanmakuDensity = 'readable') => DENSITY[density].gap;
 
 export interface StageGeometry {
   width: number;
@@ -26,20 +44,31 @@ export interface StageGeometry {
   area: number;
   keepSubtitlesClear: boolean;
   fontScale: number;
+  /** readable when absent. */
+  density?: DanmakuDensity;
 }
 
-/** Lanes are one medium line high; larger comments take several lanes, smaller ones one. */
-export function laneHeight(g: Pick<StageGeometry, 'fontScale'>): number {
-  return Math.ceil(FONT_PX.medium * g.fontScale * LINE_HEIGHT);
+/** Lanes are one medium line high (tighter when dense); larger comments take several lanes, smaller ones one. */
+export function laneHeight(g: Pick<StageGeometry, 'fontScale' | 'density'>): number {
+  return Math.ceil(FONT_PX.medium * g.fontScale * DENSITY[g.density ?? 'readable'].lineHeight);
 }
 
-export function laneCount(g: StageGeometry): number {
-  const usable = g.height * Math.min(g.area, g.keepSubtitlesClear ? 1 - SUBTITLE_CLEAR_SHARE : 1);
-  return Math.max(1, Math.floor(usable / laneHeight(g)));
+/** The height comments may use (px): the display area, above the subtitle band when asked. */
+export const usableHeight = (g: StageGeometry) => g.height * Math.min(g.area, g.keepSubtitlesClear ? 1 - SUBTITLE_CLEAR_SHARE : 1);
+
+/**
+ * Lanes that fit below `offset` px (a layer of the "all" density starts part of a lane down).
+ * Tighter lanes than a comment's own height leave room for the last one's overhang.
+ */
+export function laneCount(g: StageGeometry, offset = 0): number {
+  const unit = laneHeight(g);
+  const overhang = Math.max(0, itemHeight('medium', g.fontScale) - unit);
+  return Math.max(1, Math.floor((usableHeight(g) - offset - overhang) / unit));
 }
 
 export const itemHeight = (size: DanmakuSize, fontScale: number) => Math.ceil(FONT_PX[size] * fontScale * LINE_HEIGHT);
-export const lanesFor = (size: DanmakuSize, g: Pick<StageGeometry, 'fontScale'>) => Math.max(1, Math.ceil(itemHeight(size, g.fontScale) / laneHeight(g)));
+/** Lanes a comment of this size takes: one for small and medium, two for large (at any density). */
+export const lanesFor = (size: DanmakuSize) => Math.max(1, Math.ceil(FONT_PX[size] / FONT_PX.medium));
 
 /** How long an item is on stage, in video seconds. */
 export const lifetime = (mode: DanmakuMode, speed: number) => (mode === 'top' || mode === 'bottom' ? FIXED_SECONDS : SCROLL_SECONDS / speed);
@@ -54,27 +83,31 @@ export const scrollDistance = (stageWidth: number, itemWidth: number, elapsed: n
 export interface Placed { start: number; width: number; duration: number; mode?: DanmakuMode }
 
 /**
- * Whether a scrolling item of `width` entering at `start` may follow `prev` in the same lane:
- * prev's tail must already be `LANE_GAP_PX` inside the stage, and the newcomer (faster when it
- * is longer) must not reach prev's tail before prev has left the stage.
+ * How long after `prev` entered a scrolling item of `width` (crossing in `duration`) may follow
+ * it in the same lane: once prev's tail is `gap` px inside the stage, and, when the newcomer is
+ * faster (longer), late enough that it cannot catch prev's tail before prev has left.
  */
-export function canFollow(prev: Placed, width: number, start: number, duration: number, stageWidth: number): boolean {
-  const elapsed = start - prev.start;
-  if (elapsed >= prev.duration) return true;
-  const prevTravelled = scrollDistance(stageWidth, prev.width, elapsed, prev.duration);
-  if (prevTravelled < prev.width + LANE_GAP_PX) return false;
-  const newSpeed = (stageWidth + width) / duration;
+export function followDelay(prev: Placed, width: number, duration: number, stageWidth: number, gap = LANE_GAP_PX): number {
   const prevSpeed = (stageWidth + prev.width) / prev.duration;
-  if (newSpeed <= prevSpeed) return true;
-  // Time left until prev's tail leaves the stage; the newcomer's head must not cross the stage
-  // (catch that tail) before then.
-  const prevLeavesIn = prev.duration - elapsed;
-  return newSpeed * prevLeavesIn <= stageWidth;
+  const tailIn = (prev.width + gap) / prevSpeed;
+  const newSpeed = (stageWidth + width) / duration;
+  const noCatchUp = newSpeed > prevSpeed ? prev.duration - stageWidth / newSpeed : 0;
+  return Math.min(prev.duration, Math.max(tailIn, noCatchUp));
 }
+
+/** Whether a scrolling item may follow `prev` in the same lane entering at `start` (followDelay). */
+export function canFollow(prev: Placed, width: number, start: number, duration: number, stageWidth: number, gap = LANE_GAP_PX): boolean {
+  return start - prev.start >= followDelay(prev, width, duration, stageWidth, gap);
+}
+
+/** The run of lanes an item may take, and the video time from which it may (−Infinity: any time). */
+export interface LaneRun { lane: number; at: number }
 
 /**
  * Lanes of one kind (scrolling, or fixed at the top or the bottom). Each lane remembers its last
- * item; a new item takes the first run of `span` consecutive lanes that all accept it.
+ * item; an item takes a run of `span` consecutive lanes, each free for it from a time
+ * `freeAt(prev)` says. The run is the first one already free at `start` (top first), else the
+ * one that frees soonest, so a waiting comment knows when to try again.
  */
 export class LaneSet {
   private last: Array<Placed | null>;
@@ -87,16 +120,19 @@ export class LaneSet {
   reset(count = this.last.length) {
     this.last = Array.from({ length: count }, () => null);
   }
-  /** The first lane of the run taken, or -1 when every run refuses (the item waits or drops). */
-  place(item: Placed, span: number, accepts: (prev: Placed | null) => boolean): number {
+  soonest(span: number, start: number, freeAt: (prev: Placed | null) => number): LaneRun {
     const n = this.last.length;
-    for (let lane = 0; lane + span <= Math.max(n, span); lane++) {
-      let ok = true;
-      for (let k = 0; k < span && ok; k++) ok = lane + k < n ? accepts(this.last[lane + k]) : lane === 0;
-      if (!ok) continue;
-      for (let k = 0; k < span && lane + k < n; k++) this.last[lane + k] = item;
-      return lane;
+    const s = Math.min(span, n);
+    let best: LaneRun = { lane: -1, at: Infinity };
+    for (let lane = 0; lane + s <= n; lane++) {
+      let at = -Infinity;
+      for (let k = 0; k < s && at < best.at; k++) at = Math.max(at, freeAt(this.last[lane + k]));
+      if (at <= start) return { lane, at };
+      if (at < best.at) best = { lane, at };
     }
-    return -1;
+    return best;
+  }
+  take(lane: number, span: number, item: Placed) {
+    for (let k = 0; k < span && lane + k < this.last.length; k++) this.last[lane + k] = item;
   }
 }

@@ -16,6 +16,7 @@ import { CanvasDanmakuRenderer } from './canvas-renderer.ts';
 import { MediaClock } from './clock.ts';
 import { danmakuFilter, type DanmakuBlocking } from './filter.ts';
 import { segmentsToLoad } from './segments.ts';
+import type { DanmakuDensity } from './layout.ts';
 import { timeInPart, videoTimeOf, type PartSpan } from '../player/parts.ts';
 
 /** A video of one part: the whole timeline. */
@@ -35,6 +36,7 @@ export interface OverlayOptions {
   speed: number;
   area: number;
   keepSubtitlesClear: boolean;
+  density: DanmakuDensity;
   blocking: DanmakuBlocking;
 }
 
@@ -65,8 +67,8 @@ export class DanmakuOverlay {
   private frame = 0;
   private idle = 0;
   private resizeObserver: ResizeObserver;
-  /** Frames drawn and frames slower than 20 ms (the statistics panel). */
-  stats = { frames: 0, slowFrames: 0, lastFrameMs: 0, onStage: 0 };
+  /** Frames drawn and frames slower than 20 ms, comments on stage and waiting for a lane (the statistics panel). */
+  stats = { frames: 0, slowFrames: 0, lastFrameMs: 0, onStage: 0, waiting: 0 };
   private lastFrameAt = 0;
   private lastTime = 0;
 
@@ -86,7 +88,7 @@ export class DanmakuOverlay {
     const { width, height } = this.stageSize();
     this.renderer.resize(width, height);
     this.engine = new DanmakuEngine({
-      width, height, area: options.area, keepSubtitlesClear: options.keepSubtitlesClear, fontScale: options.fontScale, speed: options.speed,
+      width, height, area: options.area, keepSubtitlesClear: options.keepSubtitlesClear, fontScale: options.fontScale, speed: options.speed, density: options.density,
       measure: this.renderer.measure, accept: danmakuFilter(options.blocking),
     });
     this.clock = new MediaClock(video);
@@ -144,9 +146,9 @@ export class DanmakuOverlay {
     const o = this.options;
     this.renderer.configure({ fontScale: o.fontScale, opacity: o.opacity });
     this.canvas.style.visibility = o.enabled ? 'visible' : 'hidden';
-    const layoutChanged = ['fontScale', 'speed', 'area', 'keepSubtitlesClear', 'blocking'].some((k) => previous[k as keyof OverlayOptions] !== o[k as keyof OverlayOptions]);
+    const layoutChanged = ['fontScale', 'speed', 'area', 'keepSubtitlesClear', 'density', 'blocking'].some((k) => previous[k as keyof OverlayOptions] !== o[k as keyof OverlayOptions]);
     if (layoutChanged) {
-      this.engine.configure({ fontScale: o.fontScale, speed: o.speed, area: o.area, keepSubtitlesClear: o.keepSubtitlesClear, accept: danmakuFilter(o.blocking) });
+      this.engine.configure({ fontScale: o.fontScale, speed: o.speed, area: o.area, keepSubtitlesClear: o.keepSubtitlesClear, density: o.density, accept: danmakuFilter(o.blocking) });
     }
   }
 
@@ -248,7 +250,7 @@ export class DanmakuOverlay {
     this.renderer.draw(stage);
     const frameMs = this.lastFrameAt ? now - this.lastFrameAt : 0;
     this.lastFrameAt = now;
-    this.stats = { frames: this.stats.frames + 1, slowFrames: this.stats.slowFrames + (frameMs > 20 ? 1 : 0), lastFrameMs: frameMs, onStage: stage.length };
+    this.stats = { frames: this.stats.frames + 1, slowFrames: this.stats.slowFrames + (frameMs > 20 ? 1 : 0), lastFrameMs: frameMs, onStage: stage.length, waiting: this.engine.waitingCount };
   };
 }
 

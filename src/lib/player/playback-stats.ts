@@ -18,6 +18,7 @@ export interface PlaybackStats {
   droppedFrames: number;
   totalFrames: number;
   danmakuOnStage: number;
+  danmakuWaiting: number;
   danmakuDropped: number;
 }
 
@@ -32,7 +33,7 @@ export interface StatsMedia {
 
 /** What is read from the danmaku overlay. */
 export interface StatsDanmaku {
-  readonly stats: { onStage: number };
+  readonly stats: { onStage: number; waiting: number };
   readonly dropped: number;
 }
 
@@ -45,6 +46,6 @@ export function readPlaybackStats(media: StatsMedia, source: HlsSource | null, d
     level: source ? source.levels[source.currentLevel()] ?? null : null, auto: source?.isAuto() ?? true,
     source: source?.kind ?? '—', bandwidth: source?.bandwidth() ?? null,
     bufferAhead: ahead ? ahead[1] - now : 0, droppedFrames: quality?.droppedVideoFrames ?? 0, totalFrames: quality?.totalVideoFrames ?? 0,
-    danmakuOnStage: danmaku?.stats.onStage ?? 0, danmakuDropped: danmaku?.dropped ?? 0,
+    danmakuOnStage: danmaku?.stats.onStage ?? 0, danmakuWaiting: danmaku?.stats.waiting ?? 0, danmakuDropped: danmaku?.dropped ?? 0,
   };
 }

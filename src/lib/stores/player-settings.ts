@@ -1,4 +1,5 @@
 import { persistentAtom } from '@nanostores/persistent';
+import { DANMAKU_DENSITIES, type DanmakuDensity } from '../danmaku/layout.ts';
 
 /** Player settings of SPEC §3, plus the danmaku display choices; kept across islands and reloads. */
 export interface PlayerSettings {
@@ -14,6 +15,8 @@ export interface PlayerSettings {
     /** Share of the height comments may use: 0.25, 0.5, 0.75 or 1. */
     area: number;
     keepSubtitlesClear: boolean;
+    /** How crowded the stage may get: no overlap (readable), tighter lanes (dense), or every comment (all). */
+    density: DanmakuDensity;
     block: { scroll: boolean; top: boolean; bottom: boolean; colored: boolean };
   };
   controller: { showStop: boolean; showReplay: boolean; showFrameByFrame: boolean; autoResumePlayAfterSeeking: boolean };
@@ -28,7 +31,7 @@ export const DEFAULT_PLAYER_SETTINGS: PlayerSettings = {
   autoplay: false,
   audio: { volume: 1, muted: false },
   rate: { preservesPitch: true, continuousControl: false },
-  danmaku: { opacity: 1, fontSizeScale: 1, enabled: true, speed: 1, area: 1, keepSubtitlesClear: false, block: { scroll: false, top: false, bottom: false, colored: false } },
+  danmaku: { opacity: 1, fontSizeScale: 1, enabled: true, speed: 1, area: 1, keepSubtitlesClear: false, density: 'readable', block: { scroll: false, top: false, bottom: false, colored: false } },
   controller: { showStop: false, showReplay: false, showFrameByFrame: false, autoResumePlayAfterSeeking: true },
   quality: { auto: true, preferred: 0 },
   countdown: false,
@@ -43,7 +46,10 @@ export function mergePlayerSettings(stored: unknown): PlayerSettings {
     autoplay: typeof s.autoplay === 'boolean' ? s.autoplay : d.autoplay,
     audio: { ...d.audio, ...s.audio },
     rate: { ...d.rate, ...s.rate },
-    danmaku: { ...d.danmaku, ...s.danmaku, block: { ...d.danmaku.block, ...s.danmaku?.block } },
+    danmaku: {
+      ...d.danmaku, ...s.danmaku, block: { ...d.danmaku.block, ...s.danmaku?.block },
+      density: DANMAKU_DENSITIES.includes(s.danmaku?.density as DanmakuDensity) ? s.danmaku!.density : d.danmaku.density,
+    },
     controller: { ...d.controller, ...s.controller },
     quality: { ...d.quality, ...s.quality },
     countdown: typeof s.countdown === 'boolean' ? s.countdown : d.countdown,
