@@ -237,7 +237,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  // Media from before frame rates (migration 0013) or poster sets (0022) get theirs as jobs: worked one
+  // Media from before frame rates (migration 0013) or poster sets (0020) get theirs as jobs: worked one
   // at a time with the queue's bounded retries, never delaying the start (not awaited).
   for (const [what, queue] of [['frame rates', queueFrameRateBackfill], ['poster sets', queuePosterSetBackfill]] as const) {
     queue(database.db)

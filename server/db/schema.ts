@@ -182,7 +182,7 @@ export interface MediaTable {
   audio_codec: string | null;
   /** Frames per second (ffprobe's average); null when unknown. */
   frame_rate: number | null;
-  /** Token of the poster set (migration 0022); null: only poster.jpg. */
+  /** Token of the poster set (migration 0020); null: only poster.jpg. */
   poster_set: string | null;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
@@ -230,7 +230,7 @@ export interface JobsTable {
   attempts: Generated<number>;
   run_after: Generated<Date>;
   locked_until: Date | null;
-  /** The holder of a running job, `host:pid:token` (migration 0017). */
+  /** The holder of a running job, `host:pid:token` (migration 0016). */
   locked_by: string | null;
   last_error: string | null;
   created_at: CreatedAt;

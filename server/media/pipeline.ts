@@ -184,7 +184,7 @@ async function probeRenditionFrameRate(store: MediaStore, renditionKey: string, 
 }
 
 /**
- * Media transcoded before poster sets existed (migration 0022) have only poster.jpg. Run at every
+ * Media transcoded before poster sets existed (migration 0020) have only poster.jpg. Run at every
  * start, like the frame-rate backfill: one POSTER_SET_JOB per published media without a set that
  * never had one queued. Answers how many were queued.
  */

@@ -79,9 +79,9 @@ describe('shell helpers', () => {
     expect(cacheControlFor('/_i18n/en/messages.json')).toBe('public, max-age=86400');
     expect(cacheControlFor('/en/index.html')).toContain('max-age=0');
     expect(cacheControlFor('/sw.js')).toBe('no-cache');
-    // Master playlists change in place; renditions and segments never do.
+    // Master playlists change in place; a rung's playlist and segments are published whole, once.
     expect(cacheControlFor('/hls/abc/master.m3u8')).toBe('no-cache');
-    expect(cacheControlFor('/hls/abc/720p/index.m3u8')).toBe('public, max-age=3600');
+    expect(cacheControlFor('/hls/abc/720p/index.m3u8')).toBe('public, max-age=31536000, immutable');
   });
 });
 

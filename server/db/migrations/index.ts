@@ -14,11 +14,11 @@ import * as m0012 from './0012_block_lists.ts';
 import * as m0013 from './0013_frame_rate.ts';
 import * as m0014 from './0014_follows.ts';
 import * as m0015 from './0015_collections.ts';
-import * as m0017 from './0017_job_leases.ts';
-import * as m0019 from './0019_media_kinds.ts';
-import * as m0020 from './0020_audio.ts';
-import * as m0021 from './0021_photos.ts';
-import * as m0022 from './0022_poster_sets.ts';
+import * as m0016 from './0016_job_leases.ts';
+import * as m0017 from './0017_media_kinds.ts';
+import * as m0018 from './0018_audio.ts';
+import * as m0019 from './0019_photos.ts';
+import * as m0020 from './0020_poster_sets.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -37,9 +37,9 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013_frame_rate': m0013,
   '0014_follows': m0014,
   '0015_collections': m0015,
-  '0017_job_leases': m0017,
-  '0019_media_kinds': m0019,
-  '0020_audio': m0020,
-  '0021_photos': m0021,
-  '0022_poster_sets': m0022,
+  '0016_job_leases': m0016,
+  '0017_media_kinds': m0017,
+  '0018_audio': m0018,
+  '0019_photos': m0019,
+  '0020_poster_sets': m0020,
 };

@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
  * Audio tracks: a committed audio upload with its metadata, tags, review state and plays, and
  * what the audio pipeline learns of the file (waveform peaks, EBU R128 loudness, an embedded
  * cover) on its media row. A track's danmaku, comments and history are those of target type
- * 'audio' (migration 0019); the trigger forgets them with a hard-deleted track.
+ * 'audio' (migration 0017); the trigger forgets them with a hard-deleted track.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('media')

@@ -52,7 +52,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('photo_tags_pk', ['photo_id', 'tag_id'])
     .execute();
   await db.schema.createIndex('photo_tags_tag').on('photo_tags').columns(['tag_id', 'photo_id']).execute();
-  // A post deleted for good (with its uploader's account) takes its comments and history with it (0019).
+  // A post deleted for good (with its uploader's account) takes its comments and history with it (0017).
   await sql`CREATE TRIGGER photos_forget_target AFTER DELETE ON photos FOR EACH ROW EXECUTE FUNCTION forget_media_target('photo', 'photo_id')`.execute(db);
 }
 
