@@ -79,9 +79,11 @@ test('a collection page plays through to the next video with auto-play next', as
   await playlist.locator('[data-autoplay-next-switch]').check();
 
   // The first video plays to its end: the next one opens, still in the collection.
+  // Nothing loads before play (media-loading.ts): the viewer presses play, then skips to the end.
   const video = page.locator('video[data-video]');
+  await video.evaluate(async (v: HTMLVideoElement) => { v.muted = true; await v.play().catch(() => {}); });
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => Number.isFinite(v.duration) && v.duration > 0), { timeout: 20_000 }).toBe(true);
-  await video.evaluate((v: HTMLVideoElement) => { v.muted = true; v.currentTime = Math.max(0, v.duration - 0.5); return v.play(); });
+  await video.evaluate((v: HTMLVideoElement) => { v.currentTime = Math.max(0, v.duration - 0.5); return v.play(); });
   await expect(page).toHaveURL(new RegExp(`/en/video/kv${second.videoId}\\?collection=${collectionId}$`), { timeout: 20_000 });
   await expect(page.locator(`[data-collection-playlist="${collectionId}"] [aria-current="page"]`)).toHaveAttribute('data-playlist-video', String(second.videoId));
   await uploaderPage.context().close();
