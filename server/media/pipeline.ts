@@ -138,11 +138,18 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
  * media that never had one, so a media whose rendition gives no rate (or that failed all its
  * attempts) is not probed again at each start. Answers how many were queued.
  */
-export async function queueFrameRateBackfill(db: Kysely<Database>): Promise<number> {
+export const queueFrameRateBackfill = (db: Kysely<Database>) => queueVideoBackfill(db, FRAME_RATE_JOB, 'frame_rate');
+
+/**
+ * One `kind` job for each published video media whose `column` is still null and that never had
+ * such a job queued (a media that failed all its attempts is not tried again at each start).
+ * Audio media have renditions too but neither frames nor posters: they are left out.
+ */
+async function queueVideoBackfill(db: Kysely<Database>, kind: string, column: 'frame_rate' | 'poster_set'): Promise<number> {
   const { rows } = await sql`INSERT INTO jobs (kind, payload)
-    SELECT ${FRAME_RATE_JOB}::text, jsonb_build_object('mediaId', m.media_id) FROM media m
-    WHERE m.status IN ('playable', 'ready') AND m.frame_rate IS NULL AND cardinality(m.renditions) > 0
-      AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = ${FRAME_RATE_JOB}::text AND j.payload->>'mediaId' = m.media_id)
+    SELECT ${kind}::text, jsonb_build_object('mediaId', m.media_id) FROM media m
+    WHERE m.kind = 'video' AND m.status IN ('playable', 'ready') AND ${sql.ref(`m.${column}`)} IS NULL AND cardinality(m.renditions) > 0
+      AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = ${kind}::text AND j.payload->>'mediaId' = m.media_id)
     RETURNING id`.execute(db);
   return rows.length;
 }
@@ -188,14 +195,7 @@ async function probeRenditionFrameRate(store: MediaStore, renditionKey: string, 
  * start, like the frame-rate backfill: one POSTER_SET_JOB per published media without a set that
  * never had one queued. Answers how many were queued.
  */
-export async function queuePosterSetBackfill(db: Kysely<Database>): Promise<number> {
-  const { rows } = await sql`INSERT INTO jobs (kind, payload)
-    SELECT ${POSTER_SET_JOB}::text, jsonb_build_object('mediaId', m.media_id) FROM media m
-    WHERE m.status IN ('playable', 'ready') AND m.poster_set IS NULL AND cardinality(m.renditions) > 0
-      AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = ${POSTER_SET_JOB}::text AND j.payload->>'mediaId' = m.media_id)
-    RETURNING id`.execute(db);
-  return rows.length;
-}
+export const queuePosterSetBackfill = (db: Kysely<Database>) => queueVideoBackfill(db, POSTER_SET_JOB, 'poster_set');
 
 /** The poster-set backfill: the sizes and formats made from the poster.jpg already published. */
 export function posterSetJob(options: { db: Kysely<Database>; media: MediaStore; logger: Logger }): JobHandler {
