@@ -20,7 +20,7 @@ import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { median } from './stats.ts';
 
@@ -104,15 +104,21 @@ async function pipelineRun(source: string, uid: number) {
   };
 }
 
-/** Each distinct recorded command once, in order, into an emptied copy of the same folder. */
-async function handRun(commands: Spawned[], outDir: string) {
+/**
+ * Each distinct recorded command once, in order, into an emptied copy of the folder they wrote to
+ * (the pipeline's scratch folder, published to the media store and gone by now).
+ */
+async function handRun(commands: Spawned[]) {
+  const progressive = commands.flatMap((c) => c.args).find((a) => a.endsWith(`/${AUDIO_FILES.progressive}`));
+  if (!progressive) throw new Error('no recorded command wrote the progressive stream');
+  const outDir = dirname(progressive);
   await rm(outDir, { recursive: true, force: true });
   const seen = new Set<string>();
   const distinct = commands.filter((c) => !seen.has(c.args.join('\0')) && seen.add(c.args.join('\0')));
   const started = performance.now();
+  await mkdir(join(outDir, '64k'), { recursive: true });
+  await mkdir(join(outDir, '128k'), { recursive: true });
   for (const c of distinct) {
-    const output = c.args.find((a) => a.startsWith(outDir));
-    if (output) await mkdir(join(outDir, '64k'), { recursive: true }).then(() => mkdir(join(outDir, '128k'), { recursive: true }));
     await new Promise<void>((resolve, reject) => {
       const child: ChildProcess = realSpawn(c.binary, c.args, { stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout!.resume(); // the PCM peaks stream, read and dropped
@@ -160,7 +166,7 @@ try {
         pipelineRuns.push(p.result);
         console.log(`  pipeline: ${(p.result.wallMs / 1000).toFixed(2)} s (${p.result.processes} processes; outside them ${p.result.outsideProcessesMs} ms)`);
       } else {
-        const h = await handRun(recorded!.commands, recorded!.outDir);
+        const h = await handRun(recorded!.commands);
         handRuns.push(h);
         console.log(`  by hand:  ${(h.wallMs / 1000).toFixed(2)} s (${h.processes} processes)`);
       }
