@@ -35,6 +35,12 @@ export interface ServerConfig {
   mediaDir: string;
   /** MEDIA_STORE=s3: those media in the S3_* bucket under `prefix` instead (server/media/media-store.ts). */
   mediaS3?: S3UploadConfig & { prefix: string };
+  /**
+   * MEDIA_PUBLIC_BASE_URL: where public media can be read directly (a CDN, or the bucket's public
+   * address), ending in '/'. Public files are then answered with a redirect there; private ones
+   * (media not yet approved) are still served by this process, under its access rules.
+   */
+  mediaPublicBaseUrl?: string;
   /** Resumable uploads (file store); with S3, only temporary copies while a job processes one. */
   uploadDir: string;
   /** An S3-compatible bucket for resumable uploads instead of uploadDir (S3_BUCKET turns it on). */
@@ -92,6 +98,13 @@ function readS3UploadConfig(env: Env): S3UploadConfig | undefined {
   };
 }
 
+/** MEDIA_PUBLIC_BASE_URL: an http(s) address ending in '/' under which every media key is public. */
+export function readMediaPublicBaseUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!/^https?:\/\/.+\/$/.test(value) || !URL.canParse(value)) throw new Error(`MEDIA_PUBLIC_BASE_URL must be an http(s) address ending in a slash, like https://cdn.example/media/, not "${value}"`);
+  return value;
+}
+
 /** MEDIA_STORE: 'local' (MEDIA_DIR) or 's3' (the S3_* bucket, under S3_MEDIA_PREFIX). */
 export function readMediaS3Config(env: Env, uploadS3: S3UploadConfig | undefined = readS3UploadConfig(env)): ServerConfig['mediaS3'] {
   const store = env.MEDIA_STORE || 'local';
@@ -134,6 +147,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     uploadDir: resolve(env.UPLOAD_DIR || (dataDir ? join(dataDir, 'uploads') : join(tmpdir(), `kiraboshi-uploads-${process.pid}`))),
     uploadS3,
     mediaS3: readMediaS3Config(env, uploadS3),
+    mediaPublicBaseUrl: readMediaPublicBaseUrl(env.MEDIA_PUBLIC_BASE_URL),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES) || 8 * 1024 ** 3,
     audioUploadMaxBytes: Number(env.AUDIO_UPLOAD_MAX_BYTES) || 2 * 1024 ** 3,
     whoMayUpload: env.UPLOAD_ROLE === 'staff' ? 'staff' : 'members',

@@ -134,6 +134,13 @@ export async function startServer(env: Record<string, string | undefined> = proc
     const file = await manifestAlias(path);
     const access = file === null ? null : await mediaAccess(file, req.headers.cookie);
     if (file === null || !access) return false;
+    if (access === 'public' && config.mediaPublicBaseUrl && (req.method === 'GET' || req.method === 'HEAD')) {
+      // Read from the public address instead (a CDN or the bucket); HLS players resolve the
+      // playlists' relative segment names against it. Briefly cached: a video taken down stops
+      // being redirected within minutes (its files stay at that address until purged there).
+      res.writeHead(302, { Location: config.mediaPublicBaseUrl + file.slice(1), 'Cache-Control': 'public, max-age=300' }).end();
+      return true;
+    }
     const cacheControl = access === 'private' ? privateCacheControl(file) : file !== path ? aliasedCacheControl(file) : null;
     return media.serve(req, res, file.slice(1), cacheControl ? { 'Cache-Control': cacheControl } : {});
   };

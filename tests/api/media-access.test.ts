@@ -121,3 +121,33 @@ describe.each(BACKENDS)('who may fetch a video\'s media files on %s', (backend) 
     expect(avatar.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 });
+
+describe('with a public base address for media (MEDIA_PUBLIC_BASE_URL)', () => {
+  let server: TestServer;
+  let mediaDir = '';
+  beforeAll(async () => {
+    mediaDir = await mkdtemp(join(tmpdir(), 'kiraboshi-public-media-'));
+    server = await startTestServer('pglite', { env: { MEDIA_DIR: mediaDir, MEDIA_PUBLIC_BASE_URL: 'https://cdn.kiraboshi.test/media/' } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await rm(mediaDir, { recursive: true, force: true });
+  });
+
+  it('sends readers of public files there, and keeps everything else behind the access rules', async () => {
+    await mkdir(join(mediaDir, 'images', 'avatars'), { recursive: true });
+    await writeFile(join(mediaDir, 'images', 'avatars', '2-face.webp'), 'webp');
+    const avatar = await fetch(`${server.baseUrl}/media/images/avatars/2-face.webp`, { redirect: 'manual' });
+    expect(avatar.status).toBe(302);
+    expect(avatar.headers.get('location')).toBe('https://cdn.kiraboshi.test/media/images/avatars/2-face.webp');
+    expect(avatar.headers.get('cache-control')).toBe('public, max-age=300');
+    // A media item nobody approved (here: one that does not exist) is neither redirected nor served.
+    const hidden = await fetch(`${server.baseUrl}/media/${hlsPath(randomBytes(12).toString('hex'))}/master.m3u8`, { redirect: 'manual' });
+    expect(hidden.status).toBe(404);
+    expect(hidden.headers.get('location')).toBe(null);
+  });
+
+  it('refuses to start with an address that is not one', async () => {
+    await expect(startTestServer('pglite', { env: { MEDIA_PUBLIC_BASE_URL: 'cdn.kiraboshi.test/media' } })).rejects.toThrow(/MEDIA_PUBLIC_BASE_URL/);
+  });
+});
