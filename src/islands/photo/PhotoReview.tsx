@@ -1,12 +1,10 @@
-import { useEffect, useState } from 'react';
 import { call } from '../../lib/api/client.ts';
 import type { PendingPhotosResponse } from '../../lib/api/photo-contract.ts';
-import { showToast } from '../../lib/stores/toast.ts';
 import { LOCALE_INFO, localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { tagDisplayName } from '../../lib/tags/tag-name.ts';
 import { photoPostPath } from '../../lib/photo/picture.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
-import { useAction } from '../settings/use-action.ts';
+import { useReviewQueue } from '../settings/use-review-queue.ts';
 import Pager from '../settings/Pager.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import '../settings/video-review.css';
@@ -17,20 +15,12 @@ const PAGE_SIZE = 10;
 /** Settings > Content (administrators): photo posts waiting for review, oldest first, every image with its alt text. */
 export default function PhotoReview({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
-  const [page, setPage] = useState(1);
-  const [data, setData] = useState<PendingPhotosResponse | null>(null);
-  const { busy, error, run } = useAction(t('api.internal'));
-  const load = () => call('GET photo/pending', { page, pageSize: PAGE_SIZE }).then(setData);
-
-  useEffect(() => void run(load), [page]);
-  const pages = Math.max(1, Math.ceil((data?.photosCount ?? 0) / PAGE_SIZE));
-  useEffect(() => { if (data && page > pages) setPage(pages); }, [data, page, pages]);
-
-  const act = (photoId: number, kind: 'approve' | 'delete') => run(async () => {
-    if (kind === 'delete' && !window.confirm(t('photo.review.confirmDelete', { id: photoId }))) return;
-    await (kind === 'approve' ? call('POST photo/pending/approved', { photoId }) : call('DELETE photo/delete', { photoId }));
-    showToast({ message: t(kind === 'approve' ? 'photo.review.approved' : 'photo.review.deleted', { id: photoId }), severity: 'success' });
-    await load();
+  const { data, page, pages, setPage, busy, error, act } = useReviewQueue<PendingPhotosResponse>({
+    t, pageSize: PAGE_SIZE, texts: 'photo',
+    load: (page) => call('GET photo/pending', { page, pageSize: PAGE_SIZE }),
+    count: (data) => data.photosCount,
+    approve: (photoId) => call('POST photo/pending/approved', { photoId }),
+    remove: (photoId) => call('DELETE photo/delete', { photoId }),
   });
   const date = (ms: number) => new Date(ms).toLocaleString(LOCALE_INFO[locale].htmlLang, { dateStyle: 'medium', timeStyle: 'short' });
 

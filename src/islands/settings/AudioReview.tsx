@@ -1,12 +1,10 @@
-import { useEffect, useState } from 'react';
 import { approvePendingAudio, deleteAudio, getPendingAudio } from '../../lib/api/index.ts';
 import type { PendingAudioResponse } from '../../lib/api/contract-audio.ts';
-import { showToast } from '../../lib/stores/toast.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { tagDisplayName } from '../../lib/tags/tag-name.ts';
 import { formatTimecode } from '../../lib/player/shortcuts.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
-import { useAction } from './use-action.ts';
+import { useReviewQueue } from './use-review-queue.ts';
 import Pager from './Pager.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import './video-review.css';
@@ -16,19 +14,12 @@ const PAGE_SIZE = 10;
 /** Settings > Content (administrators): audio tracks waiting for review, oldest first, to listen to, approve or delete. */
 export default function AudioReview({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
-  const [page, setPage] = useState(1);
-  const [data, setData] = useState<PendingAudioResponse | null>(null);
-  const { busy, error, run } = useAction(t('api.internal'));
-  const load = () => getPendingAudio({ page, pageSize: PAGE_SIZE }).then(setData);
-  useEffect(() => void run(load), [page]);
-  const pages = Math.max(1, Math.ceil((data?.count ?? 0) / PAGE_SIZE));
-  useEffect(() => { if (data && page > pages) setPage(pages); }, [data, page, pages]);
-
-  const act = (audioId: number, kind: 'approve' | 'delete') => run(async () => {
-    if (kind === 'delete' && !window.confirm(t('audio.review.confirmDelete', { id: audioId }))) return;
-    await (kind === 'approve' ? approvePendingAudio(audioId) : deleteAudio(audioId));
-    showToast({ message: t(kind === 'approve' ? 'audio.review.approved' : 'audio.review.deleted', { id: audioId }), severity: 'success' });
-    await load();
+  const { data, page, pages, setPage, busy, error, act } = useReviewQueue<PendingAudioResponse>({
+    t, pageSize: PAGE_SIZE, texts: 'audio',
+    load: (page) => getPendingAudio({ page, pageSize: PAGE_SIZE }),
+    count: (data) => data.count,
+    approve: approvePendingAudio,
+    remove: deleteAudio,
   });
 
   return (
