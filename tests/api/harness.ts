@@ -71,3 +71,13 @@ export async function startTestServer(backend: Backend, options: { site?: boolea
 }
 
 export { openDatabase };
+
+/** One JSON call as the site makes it (cookie, language), answering the status and the parsed body. */
+export async function jsonCall(server: Pick<TestServer, 'api'>, path: string, options: { method?: string; cookie?: string; locale?: string; body?: unknown } = {}) {
+  const res = await server.api(path, {
+    method: options.method ?? 'GET',
+    headers: { 'Content-Type': 'application/json', 'X-Client-Language': options.locale ?? 'en', ...(options.cookie ? { Cookie: options.cookie } : {}) },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}

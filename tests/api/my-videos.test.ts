@@ -4,14 +4,13 @@
  * and administrators change roles within what the policy allows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
+import { BACKENDS, jsonCall, startTestServer, type TestServer } from './harness.ts';
 import { insertVideo, member } from './media-helpers.ts';
 import { createMediaAccess } from '../../server/media/media-access.ts';
 import { hlsPath } from '../../server/media/pipeline.ts';
 import { VIDEO_DESCRIPTION_MAX, VIDEO_TITLE_MAX } from '../../src/lib/api/constants.ts';
 
 const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
-const headers = (cookie?: string, locale = 'en') => ({ 'Content-Type': 'application/json', 'X-Client-Language': locale, ...(cookie ? { Cookie: cookie } : {}) });
 
 describe.each(BACKENDS)('my videos on %s', (backend) => {
   let server: TestServer;
@@ -19,14 +18,8 @@ describe.each(BACKENDS)('my videos on %s', (backend) => {
   let other = '';
   let admin = '';
   let root = '';
-  const send = async (method: string, path: string, body: unknown, cookie?: string, locale?: string) => {
-    const res = await server.api(path, { method, headers: headers(cookie, locale), body: JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
-  };
-  const get = async (path: string, cookie?: string) => {
-    const res = await server.api(path, { headers: headers(cookie) });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
-  };
+  const send = (method: string, path: string, body: unknown, cookie?: string, locale?: string) => jsonCall(server, path, { method, cookie, locale, body });
+  const get = (path: string, cookie?: string) => jsonCall(server, path, { cookie });
   const update = (body: Record<string, unknown>, cookie = uploader, locale?: string) => send('POST', 'video/update', body, cookie, locale);
   const mine = async (cookie = uploader) => (await get('video/mine?pageSize=50', cookie)).body;
   const mediaOf = async (videoId: number) =>

@@ -7,26 +7,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import exifr from 'exifr';
 import sharp from 'sharp';
-import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
+import { BACKENDS, jsonCall, startTestServer, type TestServer } from './harness.ts';
 import { member, tusCreate, tusMetadata, tusPatch } from './media-helpers.ts';
 import { jpegWithGps, plainPng, pngBomb } from '../fixtures/photos.ts';
 import { PHOTO_MAX_BYTES, PHOTO_MAX_IMAGES } from '../../src/lib/api/photo-contract.ts';
 
-const headers = (cookie?: string, locale = 'en') => ({ 'Content-Type': 'application/json', 'X-Client-Language': locale, ...(cookie ? { Cookie: cookie } : {}) });
 
 describe.each(BACKENDS)('photo posts on %s', (backend) => {
   let server: TestServer;
   let uploader = '';
   let other = '';
   let admin = '';
-  const send = async (method: string, path: string, body: unknown, cookie?: string, locale?: string) => {
-    const res = await server.api(path, { method, headers: headers(cookie, locale), body: JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
-  };
-  const get = async (path: string, cookie?: string) => {
-    const res = await server.api(path, { headers: headers(cookie) });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
-  };
+  const send = (method: string, path: string, body: unknown, cookie?: string, locale?: string) => jsonCall(server, path, { method, cookie, locale, body });
+  const get = (path: string, cookie?: string) => jsonCall(server, path, { cookie });
   /** One image through the resumable endpoint, as the site's uploader sends it; answers its media id. */
   async function uploadImage(bytes: Buffer, cookie = uploader, name = 'photo.jpg'): Promise<string> {
     const created = await tusCreate(server, cookie, bytes.length, tusMetadata({ name, kind: 'photo' }));
