@@ -140,10 +140,10 @@ export function masterPlaylist(rungs: readonly Rung[], source: MasterSource): st
   return `${lines.join('\n')}\n`;
 }
 
-/** A poster frame from a third of the way in. */
+/** A poster frame from a third of the way in, 720 high or the source's height when lower (never enlarged). */
 export async function makePoster(input: string, outDir: string, durationMs: number, options: StepOptions = {}): Promise<void> {
   const at = (durationMs / 3000).toFixed(2);
-  await writeImage(outDir, 'poster.jpg', 'the poster', options, (file) => ['-y', '-v', 'error', '-ss', at, '-i', input, '-frames:v', '1', '-vf', 'scale=-2:720', '-q:v', '3', file]);
+  await writeImage(outDir, 'poster.jpg', 'the poster', options, (file) => ['-y', '-v', 'error', '-ss', at, '-i', input, '-frames:v', '1', '-vf', "scale=-2:'min(720,ih)'", '-q:v', '3', file]);
 }
 
 /** An image made by ffmpeg under a partial name, renamed into place once whole. */

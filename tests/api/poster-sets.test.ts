@@ -28,7 +28,7 @@ describe.each(BACKENDS)('poster sets on %s', (backend) => {
     await rm(mediaDir, { recursive: true, force: true });
   });
 
-  it('the pipeline makes 320/640/1280 in AVIF, WebP and JPEG under hashed names, cached for a year', async () => {
+  it('the pipeline makes 320/640/960/1280 in AVIF, WebP and JPEG under hashed names, cached for a year', async () => {
     const mediaId = await upload(server, cookie, await makeVideo(1, 'poster.mp4', '1280x720'));
     await statusOf(server, cookie, mediaId);
     const token = await posterSetOf(server.db, mediaId);
@@ -66,5 +66,8 @@ describe.each(BACKENDS)('poster sets on %s', (backend) => {
     await expect.poll(() => posterSetOf(server.db, mediaId), { timeout: 30_000, interval: 200 }).toMatch(/^[0-9a-f]{12}$/);
     const token = (await posterSetOf(server.db, mediaId))!;
     expect((await sharp(join(mediaDir, hlsPath(mediaId), posterFileName(token, 320, 'webp'))).metadata()).width).toBe(320);
+    // A 360p source's poster is not enlarged: the wider sizes stay at its 640 px.
+    expect((await sharp(join(mediaDir, hlsPath(mediaId), 'poster.jpg')).metadata()).width).toBe(640);
+    expect((await sharp(join(mediaDir, hlsPath(mediaId), posterFileName(token, 1280, 'avif'))).metadata()).width).toBe(640);
   }, TRANSCODING_MS);
 });

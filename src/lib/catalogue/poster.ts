@@ -4,7 +4,11 @@
  * the files never change under their names and are cached for a year. A thumb's `image` names the
  * 640 px JPEG; the cards derive the other sizes and formats from it.
  */
-export const POSTER_WIDTHS = [320, 640, 1280] as const;
+/**
+ * 960 is there for phones at 1.75-2.5× and two-column tablets, which would otherwise take the
+ * 1280 file for a card 384 px wide (migration 0021 remade older sets with it).
+ */
+export const POSTER_WIDTHS = [320, 640, 960, 1280] as const;
 export const POSTER_FORMATS = ['avif', 'webp', 'jpg'] as const;
 export type PosterFormat = (typeof POSTER_FORMATS)[number];
 export const POSTER_DEFAULT_WIDTH = 640;
