@@ -26,7 +26,7 @@ async function firstVideoAndUser(): Promise<{ video: string; user: string }> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const { video, user } = await firstVideoAndUser();
-const paths = process.argv.slice(2).length ? process.argv.slice(2) : ['/', video, '/search?keyword=demo', user, '/settings/appearance'];
+const paths = process.argv.slice(2).length ? process.argv.slice(2) : ['/', video, '/search?keyword=tutorial', user, '/settings/appearance'];
 const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
 const pages = [];
 try {
