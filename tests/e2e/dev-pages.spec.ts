@@ -67,12 +67,18 @@ test('test-lottie replays the site’s own keyframes with the Web Animations API
   await page.goto('/en/dev/test-lottie');
   await waitForShell(page);
   const toast = page.locator('[data-animation="toast"]');
-  await expect(toast).toHaveAttribute('data-state', 'finished', { timeout: 10_000 });
+  await expect(toast).not.toHaveAttribute('data-state');
   await toast.getByRole('button', { name: fill(msg('en', 'dev.animation.replayOne'), { name: msg('en', 'dev.animation.toast') }) }).click();
   // The keyframes played are global.css's toast-in (from opacity 0, up 16 px, to the element's own style), read from the style sheet.
   const playing = await toast.locator('[data-animated]').evaluate((el) => el.getAnimations().map((a) => (a.effect as KeyframeEffect).getKeyframes()));
   expect(playing).toMatchObject([[{ offset: 0, opacity: '0', transform: 'translateY(-16px) scale(0.96)' }]]);
   await expect(toast).toHaveAttribute('data-state', 'finished');
+  // Back to its own look once played (toast-out leaves it transparent).
+  await expect(toast.locator('[data-animated]')).toHaveCSS('opacity', '1');
+  expect(await toast.locator('[data-animated]').evaluate((el) => el.getAnimations().length)).toBe(0);
+  // Replay all plays every tile.
+  await page.getByRole('button', { name: msg('en', 'dev.animation.replayAll') }).click();
+  await expect(page.locator('[data-animation][data-state="finished"]')).toHaveCount(4, { timeout: 10_000 });
   // The star twinkles for ever.
   expect(await page.locator('[data-animation="twinkle"] [data-animated]').evaluate((el) => el.getAnimations()[0]?.effect?.getTiming().iterations)).toBe(Infinity);
   await expect(page.locator('[data-reduced-note]')).toBeHidden();

@@ -49,5 +49,7 @@ export function wireAnimations(root: HTMLElement): void {
   root.querySelector('[data-replay-all]')?.addEventListener('click', () => tiles.forEach((tile) => void play(tile)));
   const note = root.querySelector<HTMLElement>('[data-reduced-note]');
   if (note) note.hidden = !reducedMotion();
-  tiles.forEach((tile) => void play(tile));
+  // Only the looping star starts by itself; the others play when asked (text fading in and out
+  // as the page opens would only distract).
+  tiles.filter((tile) => tile.dataset.iterations === 'infinite').forEach((tile) => void play(tile));
 }

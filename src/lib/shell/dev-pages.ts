@@ -102,9 +102,12 @@ async function wireLarger(): Promise<void> {
   const sliders = document.querySelectorAll<HTMLElement>('[data-dev-slider]');
   if (sliders.length) {
     const { mountSlider } = await import('./slider.ts');
+    const lang = document.documentElement.lang;
     for (const slider of sliders) {
       const scale = Number(slider.dataset.scale ?? 1);
-      mountSlider(slider, (value) => fill(slider.dataset.template ?? '{{value}}', { value: Number((value * scale).toFixed(2)) }));
+      const format = slider.dataset.format;
+      const number = new Intl.NumberFormat(lang, { style: format === 'percent' ? 'percent' : 'decimal', maximumFractionDigits: 2 });
+      mountSlider(slider, (value) => `${format === 'times' ? '×' : ''}${number.format(value * scale)}`);
     }
   }
   const editor = document.querySelector<HTMLElement>('[data-rich-text]');
