@@ -3,6 +3,8 @@ import sharp from 'sharp';
 import type { SecretsRepository } from '../repositories/secrets.repository.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { MediaStore } from './media-store.ts';
+import { makePosterSet } from './poster-set.ts';
+import { POSTER_DEFAULT_WIDTH, posterFileName } from '../../src/lib/catalogue/poster.ts';
 
 /** The project's own image service: signed, expiring upload URLs and re-encoded images. */
 export const UPLOAD_URL_LIFETIME_MS = 10 * 60_000;
@@ -59,8 +61,18 @@ export async function processImage(kind: ImageKind, input: Uint8Array): Promise<
   }
 }
 
-/** Stores a processed image in the media store; answers its address under /media/. */
+/**
+ * Stores a processed image in the media store; answers its address under /media/. An avatar is
+ * one file; a cover is the poster set (320, 640 and 1280 wide in AVIF, WebP and JPEG, hash-named
+ * so cached for a year) in a folder named after the grant's file, and its address is the 640 px
+ * JPEG, which the cards widen into a srcset exactly as for a poster (posterSources).
+ */
 export async function storeImage(media: MediaStore, kind: ImageKind, fileName: string, data: Buffer): Promise<string> {
+  if (kind === 'cover') {
+    const folder = `images/covers/${fileName.replace(/\.webp$/, '')}`;
+    const token = await makePosterSet(data, (name, file) => media.put(`${folder}/${name}`, file));
+    return `/media/${folder}/${posterFileName(token, POSTER_DEFAULT_WIDTH, 'jpg')}`;
+  }
   const key = `images/${kind}s/${fileName}`;
   await media.put(key, data);
   return `/media/${key}`;

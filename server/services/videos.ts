@@ -9,8 +9,11 @@ import type { MediaStore } from '../media/media-store.ts';
 type Commit = z.output<typeof videoUploadBody>;
 type Update = z.output<typeof videoUpdateBody>;
 
-/** Covers come from our image service only, and only the committer's own. */
-const coverPattern = (uid: number) => new RegExp(`^/media/images/covers/${uid}-[\\w-]+\\.webp$`);
+/**
+ * Covers come from our image service only, and only the committer's own: a poster set's 640 px
+ * JPEG (server/media/image-service.ts), or the single WebP that covers were before.
+ */
+const coverPattern = (uid: number) => new RegExp(`^/media/images/covers/${uid}-[\\w-]+(\\.webp|/poster-[0-9a-f]{12}-640\\.jpg)$`);
 
 /** Checks that a cover is one this member uploaded through our image service, and that it is still there. */
 export async function checkOwnCover(media: MediaStore, uid: number, image: string): Promise<void> {

@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import '../styles/catalogue.css';
 import type { VideoThumb } from '../lib/api/contract.ts';
 import type { Locale } from '../lib/i18n/locales.ts';
-import { CARD_IMAGE_SIZES, posterSources } from '../lib/catalogue/poster.ts';
+import { PosterImage } from './PosterImage.tsx';
 import { formatCardDate, formatCount, formatDuration, pageCount, pageHref, pageWindow, userPath, videoPath } from '../lib/catalogue/format.ts';
 
 import type { TFunction } from 'i18next';
@@ -14,18 +14,6 @@ import { useHydratedStore } from '../islands/use-hydrated-store.ts';
 import { $appSettings, DEFAULT_APP_SETTINGS, preferenceOn } from '../lib/stores/app-settings.ts';
 
 type Translate = TFunction;
-
-/** A card's poster: the sizes and formats of its poster set when it has one (VideoCard.astro's twin). */
-function PosterImage({ image, eager }: { image: string; eager: boolean }) {
-  const poster = posterSources(image);
-  return (
-    <picture>
-      {poster?.sets.map((set) => <source key={set.type} type={set.type} srcSet={set.srcset} sizes={CARD_IMAGE_SIZES} />)}
-      <img src={image} srcSet={poster?.jpgSrcset} sizes={poster ? CARD_IMAGE_SIZES : undefined} alt=""
-        loading={eager ? 'eager' : 'lazy'} fetchPriority={eager ? 'high' : undefined} decoding="async" width={320} height={180} />
-    </picture>
-  );
-}
 
 export function VideoCard({ video, locale, t, progress, extra, eager = false, href: link }: {
   video: VideoThumb; locale: Locale; t: Translate;

@@ -6,6 +6,7 @@ import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { makeVideo, member, statusOf, upload, useVideoFixtures } from './media-helpers.ts';
 import { startServer } from '../../server/main.ts';
 import { searchTextOf } from '../../server/services/videos.ts';
+import { posterSources } from '../../src/lib/catalogue/poster.ts';
 
 useVideoFixtures();
 const PROBED = ['probed', 'transcoding', 'playable', 'ready', 'rejected', 'failed'];
@@ -162,9 +163,18 @@ describe.each(BACKENDS)('the catalogue on %s', (backend) => {
     const square = await sharp({ create: { width: 900, height: 900, channels: 3, background: '#3a7bd5' } }).jpeg().toBuffer();
     form.set('file', new Blob([new Uint8Array(square)], { type: 'image/jpeg' }), 'cover.jpg');
     const stored = await (await fetch(grant.result.signedUrl, { method: 'POST', body: form })).json();
-    expect(stored.url).toMatch(new RegExp(`^/media/images/covers/${uidOf(uploader)}-[\\w-]+\\.webp$`));
-    const meta = await sharp(Buffer.from(await (await fetch(server.baseUrl + stored.url)).arrayBuffer())).metadata();
-    expect([meta.width, meta.height]).toEqual([1280, 720]);
+    // The address is the poster set's 640 px JPEG; its 320 and 1280 px siblings exist in AVIF, WebP and JPEG.
+    expect(stored.url).toMatch(new RegExp(`^/media/images/covers/${uidOf(uploader)}-[\\w-]+/poster-[0-9a-f]{12}-640\\.jpg$`));
+    const sources = posterSources(stored.url)!;
+    const urls = [...sources.sets.map((set) => set.srcset), sources.jpgSrcset].flatMap((srcset) => srcset.split(', ').map((entry) => entry.split(' ')));
+    expect(urls).toHaveLength(9);
+    for (const [url, descriptor] of urls) {
+      const response = await fetch(server.baseUrl + url!);
+      expect(response.status, url).toBe(200);
+      expect(response.headers.get('cache-control'), url).toMatch(/immutable/);
+      const meta = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+      expect([meta.format, `${meta.width}w`, meta.height], url).toEqual([{ avif: 'heif', webp: 'webp', jpg: 'jpeg' }[url!.split('.').pop()!], descriptor, Number.parseInt(descriptor!) * 9 / 16]);
+    }
     // The user's avatar is untouched by a cover upload.
     expect((await server.db.selectFrom('users').select('avatar').where('uid', '=', uidOf(uploader)).executeTakeFirstOrThrow()).avatar).toBe('');
 

@@ -75,7 +75,9 @@ for (const phone of PHONES) {
 
 const AXE_LOCALES: LocaleCode[] = ['zhs', 'en', 'ja'];
 const axeRoutes = () => ['/', '/category', '/search?keyword=Budget', `/video/kv${fixture.videoId}`, `/user/${fixture.uploaderUid}`,
-  '/settings/appearance', '/settings/language', '/welcome', '/upload', '/no-such-page'];
+  '/settings/appearance', '/settings/language', '/welcome', '/upload', '/no-such-page',
+  // The /dev pages with forms, controls and galleries of the shared parts.
+  '/dev/components', '/dev/test-slider', '/dev/test-rich-text-editor', '/dev/test-lottie', '/dev/test-font', '/dev/test-mobile'];
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
@@ -85,7 +87,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 for (const width of [1280, 375]) {
   test(`axe finds no serious or critical violation at ${width} px`, async ({ page }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     await page.setViewportSize({ width, height: width === 375 ? 800 : 900 });
     const found: string[] = [];
     for (const locale of AXE_LOCALES) {

@@ -52,6 +52,54 @@ test('every locale has a valid web app manifest, with its icons, and Chromium fi
   expect(installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito')).toEqual([]);
 });
 
+/**
+ * Offers the install prompt as Chromium would (headless Chromium never fires it by itself): a
+ * beforeinstallprompt event whose prompt() is counted and whose userChoice the test settles.
+ * Answers whether the site kept the event for its own button (called preventDefault).
+ */
+async function offerInstall(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const offer = new Event('beforeinstallprompt', { cancelable: true }) as Event & { prompt(): Promise<void>; userChoice: Promise<{ outcome: string; platform: string }> };
+    const w = window as unknown as { prompts: number; choose: (outcome: string) => void };
+    w.prompts ??= 0;
+    offer.prompt = async () => { w.prompts += 1; };
+    offer.userChoice = new Promise((resolve) => { w.choose = (outcome) => resolve({ outcome, platform: 'web' }); });
+    dispatchEvent(offer);
+    return offer.defaultPrevented;
+  });
+}
+
+test('the install button appears when the browser offers the prompt, shows it, and goes once the visitor has chosen', async ({ page }) => {
+  await page.goto('/en/settings/about');
+  await waitForShell(page);
+  await waitForIslands(page);
+  const section = page.locator('.install-app');
+  const button = section.getByRole('button', { name: msg('en', 'install.button') });
+  await expect(button).toHaveCount(0);
+
+  // Kept for the settings' button instead of the browser's own bar.
+  expect(await offerInstall(page)).toBe(true);
+  await expect(section).toHaveAttribute('data-install-state', 'available');
+  await expect(section).toContainText(msg('en', 'install.state.available'));
+  await button.click();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { prompts: number }).prompts)).toBe(1);
+  // The dialog is open: the button waits, disabled, for the visitor's choice.
+  await expect(button).toBeDisabled();
+  await page.evaluate(() => (window as unknown as { choose: (outcome: string) => void }).choose('dismissed'));
+  await expect(button).toHaveCount(0);
+  await expect(section).toHaveAttribute('data-install-state', 'manual');
+
+  // Offered again later and accepted: installed, no button.
+  await offerInstall(page);
+  await expect(button).toBeVisible();
+  await button.click();
+  await page.evaluate(() => (window as unknown as { choose: (outcome: string) => void }).choose('accepted'));
+  await expect(section).toHaveAttribute('data-install-state', 'installed');
+  await expect(section).toContainText(msg('en', 'install.state.installed'));
+  await expect(button).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { prompts: number }).prompts)).toBe(2);
+});
+
 test('offline: visited pages reload from the cache; the video needs a connection; a new page shows the offline page', async ({ page, context }) => {
   await signUpByApi(page, 'Offline uploader');
   const { videoId, title } = await publishVideoByApi(page, { title: 'Offline video', seconds: 4 });

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type APIResponse, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { ADMIN_SETTINGS_PAGES, SETTINGS_PAGES } from '../../src/lib/navigation/routes.ts';
+import { ADMIN_SETTINGS_PAGES, DEV_PAGES, SETTINGS_PAGES } from '../../src/lib/navigation/routes.ts';
 import { E2E, E2E_BASE_URL, adminRequest, localized, pathOf, publishAudioByApi, publishPhotoByApi, publishVideoByApi, signUpByApi, waitForIslands, waitForShell, type LocaleCode } from './helpers.ts';
 
 test.describe.configure({ timeout: 60_000 });
@@ -102,8 +102,9 @@ const PAGES: PageType[] = [
   { name: 'upload', route: () => '/upload', roles: everyone },
   { name: 'history', route: () => '/history', roles: everyone },
   { name: 'offline', route: () => '/offline', roles: everyone },
-  // The /dev pages with live parts (the others are static text).
-  ...['test-scroll', 'pointer-type', 'test-color'].map((p): PageType => ({ name: `dev/${p}`, route: () => `/dev/${p}`, roles: ['guest'] })),
+  // The /dev pages, every one live.
+  { name: 'dev', route: () => '/dev', roles: ['guest'] },
+  ...DEV_PAGES.map((p): PageType => ({ name: `dev/${p}`, route: () => `/dev/${p}`, roles: ['guest'] })),
   // A new browser has no last settings page and no page settings was opened from.
   { name: 'settings', route: () => '/settings', roles: everyone, landsOn: () => '/settings/appearance' },
   { name: 'settings exit', route: () => '/settings/exit', roles: everyone, landsOn: () => '/' },

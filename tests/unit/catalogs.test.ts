@@ -20,12 +20,14 @@ const reference = flatten(CATALOGS.en);
 const SAME_AS_ENGLISH: Record<string, string[]> = {
   fr: ['profile.avatar', 'nav.audio', 'page.audio', 'nav.photo', 'page.photo', 'nav.collections', 'page.collections', 'page.userCollections', 'settings.groups.admin', 'topbar.searchSubmit',
     'player.pause', 'player.volume', 'video.categories.anime', 'video.categories.otomad',
-    'audio.userTab', 'audio.kindAudio', 'audio.player.pause', 'audio.player.volume', 'photo.userTab', 'photo.imageCount'],
+    'audio.userTab', 'audio.kindAudio', 'audio.player.pause', 'audio.player.volume', 'photo.userTab', 'photo.imageCount',
+    'dev.slider.volume', 'dev.mobile.orientation', 'dev.mobile.portrait'],
   id: ['nav.audio', 'page.audio', 'dev.breakpoints.tablet', 'page.video', 'dashboard.role.root', 'dashboard.role.administrator',
     'roles.names.root', 'roles.names.administrator', 'myVideos.danmaku',
     'player.volume', 'video.categories.anime', 'video.categories.otomad',
-    'audio.userTab', 'audio.kindVideo', 'audio.kindAudio', 'audio.player.volume'],
-  vi: ['page.video', 'video.categories.otomad', 'audio.kindVideo'],
+    'audio.userTab', 'audio.kindVideo', 'audio.kindAudio', 'audio.player.volume',
+    'dev.slider.volume', 'dev.components.chip', 'dev.components.invalidLabel'],
+  vi: ['page.video', 'video.categories.otomad', 'audio.kindVideo', 'dev.components.invalidLabel'],
 };
 const BRAND_AND_NAMES = new Set(['site.name', 'dev.pages.test-lottie', 'dashboard.uid']);
 

@@ -4,6 +4,8 @@ import { searchAudio } from '../../lib/api/index.ts';
 import type { AudioThumb } from '../../lib/api/contract-audio.ts';
 import { formatCount, formatDuration, userPath } from '../../lib/catalogue/format.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
+import { AUDIO_CARD_IMAGE_SIZES } from '../../lib/catalogue/poster.ts';
+import { PosterImage } from '../../components/PosterImage.tsx';
 import './audio.css';
 
 const ROW = 12;
@@ -28,7 +30,7 @@ export default function TrackResults({ locale, t, query }: { locale: Locale; t: 
             <li key={track.audioId}>
               <article className="audio-card" data-audio-id={track.audioId}>
                 <a className="audio-card-cover" href={href} tabIndex={-1} aria-hidden="true">
-                  {track.cover ? <img src={track.cover} alt="" loading="lazy" width={200} height={200} /> : <span className="audio-cover-empty">♪</span>}
+                  {track.cover ? <PosterImage image={track.cover} sizes={AUDIO_CARD_IMAGE_SIZES} width={200} height={200} /> : <span className="audio-cover-empty">♪</span>}
                   <span className="audio-card-badge">{formatDuration(track.duration)}</span>
                 </a>
                 <a className="audio-card-title" href={href} title={track.title}>{track.title}</a>

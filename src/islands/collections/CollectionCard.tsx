@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import type { CollectionSummary } from '../../lib/api/contract.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { collectionPath } from '../../lib/catalogue/format.ts';
+import { PosterImage } from '../../components/PosterImage.tsx';
 import '../../styles/catalogue.css';
 import './collections.css';
 
@@ -12,7 +13,7 @@ export function CollectionCard({ collection: c, locale, t, children }: { collect
   return (
     <article className="collection-card" data-collection-id={c.collectionId} data-visibility={c.visibility}>
       <a className="video-cover" href={href} tabIndex={-1} aria-hidden="true">
-        {c.cover ? <img src={c.cover} alt="" loading="lazy" decoding="async" width={320} height={180} /> : <span className="video-cover-empty">★</span>}
+        {c.cover ? <PosterImage image={c.cover} /> : <span className="video-cover-empty">★</span>}
         <span className="video-badge">{t('collections.videoCount', { count: c.videoCount })}</span>
         {c.visibility === 'private' && <span className="collection-private">{t('collections.private')}</span>}
       </a>

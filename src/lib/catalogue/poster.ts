@@ -27,7 +27,7 @@ export interface PosterSources {
   jpgSrcset: string;
 }
 
-/** The size variants of a poster URL, or null for an image without them (covers, older posters). */
+/** The size variants of a poster URL (a poster, or an uploaded cover), or null for an image without them (older posters and covers). */
 export function posterSources(image: string): PosterSources | null {
   const match = DEFAULT_VARIANT.exec(image);
   if (!match) return null;
@@ -42,5 +42,12 @@ export function posterSources(image: string): PosterSources | null {
 
 /** Card widths per layout (catalogue.css grid: one column on phones, up to five). */
 export const CARD_IMAGE_SIZES = '(max-width: 639px) calc(100vw - 28px), (max-width: 991px) 45vw, 320px';
+/**
+ * Square audio covers are 16:9 pictures cropped to a square (object-fit: cover), so the picture is
+ * 16/9 of the box's width: a card (two columns on phones, 160-240 px on wider screens) and the
+ * player's 160 px cover.
+ */
+export const AUDIO_CARD_IMAGE_SIZES = '(max-width: 639px) 90vw, 430px';
+export const AUDIO_PLAYER_IMAGE_SIZES = '(max-width: 639px) 171px, 285px';
 /** Cards in the first row load at once with high priority (the largest paint); the rest lazily. */
 export const EAGER_CARDS = 4;

@@ -4,7 +4,7 @@
  */
 import { onScroll, onWheel, type GesturePhase } from '../gestures/gestures.ts';
 
-const fill = (template: string, values: Record<string, string | number>) =>
+export const fill = (template: string, values: Record<string, string | number>) =>
   template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(values[key] ?? ''));
 
 /** /dev/test-scroll: the scroll and wheel gestures of a box, phase by phase. */
@@ -77,7 +77,53 @@ function wireColours(list: HTMLElement): void {
   new MutationObserver(render).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'style', 'data-theme-color'] });
 }
 
+/** /dev/test-font: the font stack the page resolved, and how many web fonts it loaded (none: system fonts). */
+function wireFonts(root: HTMLElement): void {
+  const stack = root.querySelector<HTMLElement>('[data-font-stack]');
+  if (stack) stack.textContent = getComputedStyle(document.body).fontFamily;
+  const faces = root.querySelector<HTMLElement>('[data-font-faces]');
+  void document.fonts.ready.then(() => {
+    if (faces) faces.textContent = fill(faces.dataset.template ?? '', { count: document.fonts.size });
+  });
+}
+
+/** /dev/components: the toast buttons show one toast of each severity. */
+function wireComponents(root: HTMLElement): void {
+  for (const button of root.querySelectorAll<HTMLButtonElement>('[data-toast]')) {
+    button.addEventListener('click', async () => {
+      const { showToast } = await import('../stores/toast.ts');
+      showToast({ message: root.dataset.toastMessage, severity: button.dataset.toast as 'success' | 'warning' | 'error' | 'info' });
+    });
+  }
+}
+
+/** The pages with larger parts load them only when they are on the page. */
+async function wireLarger(): Promise<void> {
+  const sliders = document.querySelectorAll<HTMLElement>('[data-dev-slider]');
+  if (sliders.length) {
+    const { mountSlider } = await import('./slider.ts');
+    const lang = document.documentElement.lang;
+    for (const slider of sliders) {
+      const scale = Number(slider.dataset.scale ?? 1);
+      const format = slider.dataset.format;
+      const number = new Intl.NumberFormat(lang, { style: format === 'percent' ? 'percent' : 'decimal', maximumFractionDigits: 2 });
+      mountSlider(slider, (value) => `${format === 'times' ? '×' : ''}${number.format(value * scale)}`);
+    }
+  }
+  const editor = document.querySelector<HTMLElement>('[data-rich-text]');
+  if (editor) (await import('./rich-text.ts')).wireRichTextEditor(editor);
+  const animations = document.querySelector<HTMLElement>('[data-animations]');
+  if (animations) (await import('./dev-animations.ts')).wireAnimations(animations);
+  const mobile = document.querySelector<HTMLElement>('[data-mobile-info]');
+  if (mobile) (await import('./dev-mobile.ts')).wireMobile(mobile);
+}
+
 export function wireDevPage(): void {
+  const fonts = document.querySelector<HTMLElement>('[data-fonts]');
+  if (fonts) wireFonts(fonts);
+  const components = document.querySelector<HTMLElement>('[data-components]');
+  if (components) wireComponents(components);
+  void wireLarger();
   const scroll = document.querySelector<HTMLElement>('[data-scroll-box]');
   if (scroll) wireScroll(scroll);
   const pointer = document.querySelector<HTMLElement>('[data-pointer-area]');
