@@ -6,7 +6,7 @@ import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { makeVideo, member, statusOf, upload, useVideoFixtures } from './media-helpers.ts';
 import { startServer } from '../../server/main.ts';
 import { searchTextOf } from '../../server/services/videos.ts';
-import { posterSources } from '../../src/lib/catalogue/poster.ts';
+import { POSTER_FORMATS, POSTER_WIDTHS, posterSources } from '../../src/lib/catalogue/poster.ts';
 
 useVideoFixtures();
 const PROBED = ['probed', 'transcoding', 'playable', 'ready', 'rejected', 'failed'];
@@ -163,11 +163,11 @@ describe.each(BACKENDS)('the catalogue on %s', (backend) => {
     const square = await sharp({ create: { width: 900, height: 900, channels: 3, background: '#3a7bd5' } }).jpeg().toBuffer();
     form.set('file', new Blob([new Uint8Array(square)], { type: 'image/jpeg' }), 'cover.jpg');
     const stored = await (await fetch(grant.result.signedUrl, { method: 'POST', body: form })).json();
-    // The address is the poster set's 640 px JPEG; its 320 and 1280 px siblings exist in AVIF, WebP and JPEG.
+    // The address is the poster set's 640 px JPEG; its 320, 960 and 1280 px siblings exist in AVIF, WebP and JPEG.
     expect(stored.url).toMatch(new RegExp(`^/media/images/covers/${uidOf(uploader)}-[\\w-]+/poster-[0-9a-f]{12}-640\\.jpg$`));
     const sources = posterSources(stored.url)!;
     const urls = [...sources.sets.map((set) => set.srcset), sources.jpgSrcset].flatMap((srcset) => srcset.split(', ').map((entry) => entry.split(' ')));
-    expect(urls).toHaveLength(9);
+    expect(urls).toHaveLength(POSTER_WIDTHS.length * POSTER_FORMATS.length);
     for (const [url, descriptor] of urls) {
       const response = await fetch(server.baseUrl + url!);
       expect(response.status, url).toBe(200);

@@ -132,7 +132,7 @@ test('a member uploads a clip with pause, resume and a reload, sets cover and ta
   await expect(page.locator('[data-cropper]')).toBeVisible();
   await page.locator('[data-cropper] .button').first().click();
   await expect(page.locator('[data-cover-preview="cover"]')).toBeVisible({ timeout: 15_000 });
-  // The preview is the cover's 640 px JPEG, one of its poster set (320/640/1280, AVIF/WebP/JPEG).
+  // The preview is the cover's 640 px JPEG, one of its poster set (320/640/960/1280, AVIF/WebP/JPEG).
   const size = await page.locator('[data-cover-preview="cover"]').evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
   expect(size).toEqual([640, 360]);
 
@@ -192,7 +192,7 @@ test('a member uploads a clip with pause, resume and a reload, sets cover and ta
   await guestPage.goto(`/user/${answer.video.uploaderId}`);
   const card = guestPage.locator(`.video-card[data-video-id="${videoId}"]`);
   const cover = (answer.video.image as string).replace(/-640\.jpg$/, '');
-  await expect(card.locator('img')).toHaveAttribute('srcset', `${cover}-320.jpg 320w, ${cover}-640.jpg 640w, ${cover}-1280.jpg 1280w`);
+  await expect(card.locator('img')).toHaveAttribute('srcset', `${cover}-320.jpg 320w, ${cover}-640.jpg 640w, ${cover}-960.jpg 960w, ${cover}-1280.jpg 1280w`);
   await expect(card.locator('source[type="image/avif"]')).toHaveAttribute('srcset', new RegExp(`^${cover}-320\\.avif 320w, .*-1280\\.avif 1280w$`));
   await expect.poll(() => card.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   await guest.close();
