@@ -148,6 +148,10 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const siteLocals: SiteLocals = {
     isDevelopment: config.isDevelopment,
     viewer: (request) => sessions.viewerFromCookies(request.headers.get('cookie')),
+    listViewer: async (request) => {
+      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
+      return viewer && (await services.blockLists.filtersFor(viewer.uid)).videos ? viewer.uid : null;
+    },
     videoExists: (id) => catalogue.videoExists(id),
     publicUser: (uid) => services.profiles.publicProfile(uid, null),
     video: async (videoId, request) => {

@@ -8,6 +8,11 @@ export interface SiteLocals extends PhotoSiteLocals {
   isDevelopment: boolean;
   /** The logged-in user behind a request's session cookies, or null. */
   viewer(request: Request): Promise<SiteViewer | null>;
+  /**
+   * Whom a public list is for: the logged-in viewer's uid when they blocked or hid uploaders or
+   * tags (the list leaves those out, as the API's lists do, and the page is personal), else null.
+   */
+  listViewer(request: Request): Promise<number | null>;
   videoExists(videoId: number): Promise<boolean>;
   publicUser(uid: number): Promise<import('../../src/lib/api/contract.ts').PublicProfile | null>;
   /** One video as video?videoId answers it for this request's viewer (pending: uploader and staff only). */
@@ -30,5 +35,6 @@ export interface SiteLocals extends PhotoSiteLocals {
   sitemapAudio(): Promise<Array<{ audioId: number; updated: Date }>>;
 }
 export interface SiteAudioList { count: number; tracks: import('../../src/lib/api/contract-audio.ts').AudioThumb[] }
-export interface SitePage { page: number; pageSize: number }
+/** A page of a list; with `viewerUid` (from listViewer), without what that viewer blocked or hid. */
+export interface SitePage { page: number; pageSize: number; viewerUid?: number | null }
 export interface SiteVideoList { videosCount: number; videos: import('../../src/lib/api/contract.ts').VideoThumb[] }
