@@ -9,6 +9,7 @@ import type { AudioSort } from '../../src/lib/api/contract.ts';
 import { likePattern } from '../services/search-text.ts';
 import { forgetMediaAccess } from '../media/media-states.ts';
 import { audioVisibleToViewer } from './block-lists.sql.ts';
+import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
 
 export type AudioStatus = 'pending' | 'approved' | 'deleted';
 
@@ -126,6 +127,24 @@ export function createAudioRepository(db: Kysely<Database>) {
     async playCount(audioId: number): Promise<number> {
       const row = await db.selectFrom('audio_tracks').select('play_count').where('audio_id', '=', audioId).executeTakeFirst();
       return Number(row?.play_count ?? 0);
+    },
+
+    /** The approved tracks of the uploaders `viewerUid` follows (without what they blocked or hid), newest first, after `after`. */
+    feedPage(viewerUid: number, after: FeedPosition | null, limit: number) {
+      let query = thumbs().select(microsOf('a.created_at').as('created_micros')).where('a.status', '=', 'approved')
+        .where('a.uploader_uid', 'in', db.selectFrom('follows').select('followed_uid').where('follower_uid', '=', viewerUid))
+        .where(audioVisibleToViewer(viewerUid));
+      if (after) query = query.where(olderInFeed('a.created_at', 'a.audio_id', after, 'audio'));
+      return query.orderBy('a.created_at', 'desc').orderBy('a.audio_id', 'desc').limit(limit).execute();
+    },
+
+    /** The tracks a member listened to (public ones, and their own not deleted), with the position and time, most recent first. */
+    listenedBy(uid: number, titleWords: readonly string[], limit: number) {
+      let query = thumbs().innerJoin('watch_history as h', (join) => join.onRef('h.video_id', '=', 'a.audio_id').on('h.target_type', '=', 'audio'))
+        .select(['h.anchor', 'h.updated_at']).where('h.uid', '=', uid)
+        .where(sql<SqlBool>`(a.status = 'approved' OR (a.uploader_uid = ${uid} AND a.status <> 'deleted'))`);
+      for (const word of titleWords) query = query.where(sql<SqlBool>`split_part(a.search_text, chr(10), 1) LIKE ${likePattern(word, 'contains')}`);
+      return query.orderBy('h.updated_at', 'desc').limit(limit).execute();
     },
 
     /** Approved tracks for the sitemap, newest first. */

@@ -9,7 +9,7 @@ import { likePattern } from '../services/search-text.ts';
 import { forgetMediaAccess } from '../media/media-states.ts';
 import { announceForgotten } from '../events/cache-invalidation.ts';
 import { videoVisibleToViewer } from './block-lists.sql.ts';
-import { microsOf, olderThan, type KeysetPosition } from './keyset.sql.ts';
+import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
 
 export type VideoStatus = 'pending' | 'approved' | 'deleted';
 
@@ -138,18 +138,18 @@ export function createVideosRepository(db: Kysely<Database>) {
      * followed uploader): when they have been quiet, the walk does not read the whole site's newer
      * videos first (bench/feed.ts, "dormant").
      */
-    feedPage(viewerUid: number, after: KeysetPosition | null, limit: number) {
+    feedPage(viewerUid: number, after: FeedPosition | null, limit: number) {
       const pushed = (alias: string) => sql<SqlBool>`${sql.ref(`${alias}.status`)} = 'approved' AND ${sql.ref(`${alias}.push_to_feed`)}`;
       const newestFollowed = sql<Date>`(SELECT max(latest.created_at) FROM follows fo CROSS JOIN LATERAL (
           SELECT w.created_at FROM videos w WHERE w.uploader_uid = fo.followed_uid AND ${pushed('w')}
-            AND ${after ? olderThan('w.created_at', 'w.video_id', after) : sql`true`}
+            AND ${after ? olderInFeed('w.created_at', 'w.video_id', after, 'video') : sql`true`}
           ORDER BY w.created_at DESC, w.video_id DESC LIMIT 1) latest
         WHERE fo.follower_uid = ${viewerUid})`;
       let query = thumbs().select(microsOf('v.created_at').as('created_micros'))
         .where(pushed('v')).where('v.created_at', '<=', newestFollowed)
         .where('v.uploader_uid', 'in', db.selectFrom('follows').select('followed_uid').where('follower_uid', '=', viewerUid))
         .where(videoVisibleToViewer(viewerUid));
-      if (after) query = query.where(olderThan('v.created_at', 'v.video_id', after));
+      if (after) query = query.where(olderInFeed('v.created_at', 'v.video_id', after, 'video'));
       return query.orderBy('v.created_at', 'desc').orderBy('v.video_id', 'desc').limit(limit).execute();
     },
 

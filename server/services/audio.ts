@@ -11,7 +11,8 @@ import { checkOwnCover, searchTextOf, viewerKeyOf } from './videos.ts';
 import { hlsPath } from '../media/paths.ts';
 import { AUDIO_FILES } from '../media/audio-pipeline.ts';
 import type { AudioDetail, AudioThumb, audioUploadBody, PendingAudioResponse } from '../../src/lib/api/contract-audio.ts';
-import type { AudioSort, Copyright } from '../../src/lib/api/contract.ts';
+import type { AudioSort, Copyright, HistoryItem } from '../../src/lib/api/contract.ts';
+import type { FeedPosition } from '../repositories/keyset.sql.ts';
 
 type Commit = z.output<typeof audioUploadBody>;
 export interface AudioList { count: number; tracks: AudioThumb[] }
@@ -146,6 +147,25 @@ export function createAudioService(repositories: Pick<Repositories, 'audio' | 'm
         if (!row || row.status !== 'approved') throw new NotFound();
         if (!(await trx.insertPlay(audioId, key))) return { counted: false, playCount: await trx.playCount(audioId) };
         return { counted: true, playCount: await trx.incrementPlays(audioId) };
+      });
+    },
+
+    /** The feed's tracks (follows.feed merges them with videos and posts): thumbs with their exact creation time. */
+    async feedPage(viewerUid: number, after: FeedPosition | null, limit: number) {
+      return (await audio.feedPage(viewerUid, after, limit)).map((row) => ({ id: row.audio_id, micros: row.created_micros, track: toThumb(row) }));
+    },
+
+    /** The tracks in a member's history (history/filter merges them with videos and posts), as history items. */
+    async history(uid: number, title: string | undefined, limit: number): Promise<HistoryItem[]> {
+      const rows = await audio.listenedBy(uid, title ? searchTerms(title) : [], limit);
+      return rows.map((row) => {
+        const thumb = toThumb(row);
+        return {
+          category: 'audio' as const, id: row.audio_id, anchor: row.anchor, lastUpdateDateTime: new Date(row.updated_at).getTime(),
+          videoId: row.audio_id, title: row.title, image: thumb.cover, uploadDate: thumb.uploadDate, watchedCount: thumb.playCount,
+          uploader: row.username, uploaderNickname: row.user_nickname, uploaderId: row.uploader_uid, duration: row.duration_ms,
+          description: row.description, videoCategory: row.category,
+        };
       });
     },
 

@@ -97,7 +97,7 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
     comments: createCommentService(repositories),
     blockLists: createBlockListService(repositories),
     history: createHistoryService(repositories),
-    follows: createFollowService(repositories),
+    follows: createFollowService(repositories, { audio, photos }),
     collections: createCollectionService(repositories),
     photos,
     accounts: {

@@ -580,8 +580,8 @@ export const historyRecordBody = z.object({ videoId: positiveId, mediaType, anch
 export const historyAnchorQuery = z.object({ videoId: positiveId, mediaType });
 export const historyFilterQuery = z.object({ videoTitle: z.string().trim().max(100).optional() });
 export const historyItem = videoThumb.extend({
-  /** What `id` (and `videoId`) names: a video, or a photo post (issue 13; its anchor and duration are 0). */
-  category: z.enum(['video', 'photo']),
+  /** What `id` (and `videoId`) names: a video, an audio track (image: its cover), or a photo post (issue 13; its anchor and duration are 0). */
+  category: z.enum(['video', 'audio', 'photo']),
   id: z.number(),
   /** The last playback position, in seconds. */
   anchor: z.number(),
@@ -654,9 +654,6 @@ export type FollowPerson = z.infer<typeof followPerson>;
 export const followPeopleResponse = z.object({ success: z.literal(true), result: z.array(followPerson), nextCursor: z.string().nullable() });
 export type FollowPeopleResponse = z.infer<typeof followPeopleResponse>;
 export const feedQuery = cursorPage(50, 20);
-/** A page of the feed, newest first; nextCursor null on the last page. */
-export const feedResponse = z.object({ success: z.literal(true), videos: z.array(videoThumb), nextCursor: z.string().nullable() });
-export type FeedResponse = z.infer<typeof feedResponse>;
 
 // ---- Collections (favourites, playlists) ----
 
