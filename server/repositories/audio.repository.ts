@@ -67,6 +67,11 @@ export function createAudioRepository(db: Kysely<Database>) {
       return { count: Number(count.n), rows };
     },
 
+    /** The thumbs of these tracks (any status), in no order. */
+    thumbsOf(audioIds: readonly number[]) {
+      return audioIds.length ? thumbs().where('a.audio_id', 'in', [...audioIds]).execute() : Promise.resolve([]);
+    },
+
     /** One track that is not deleted, with everything its page plays and shows. */
     byId(audioId: number) {
       return thumbs()

@@ -72,6 +72,9 @@ export function createPhotosRepository(db: Kysely<Database>) {
       return query.orderBy('p.created_at', 'desc').orderBy('p.photo_id', 'desc').limit(limit).execute();
     },
 
+    /** These posts (any status), in no order. */
+    postsOf: (photoIds: readonly number[]) => (photoIds.length ? posts().where('p.photo_id', 'in', [...photoIds]).execute() : Promise.resolve([])),
+
     detail: (photoId: number) => posts().where('p.photo_id', '=', photoId).executeTakeFirst(),
 
     /** The images of these posts in order; with `firstOnly`, each post's first (its cover). */

@@ -153,13 +153,6 @@ export function createVideosRepository(db: Kysely<Database>) {
       return query.orderBy('v.created_at', 'desc').orderBy('v.video_id', 'desc').limit(limit).execute();
     },
 
-    /** One page of a collection's approved videos, in its order (collections.repository counts them). */
-    collectionPage(collectionId: number, window: PageWindow) {
-      return thumbs().innerJoin('collection_videos as cv', 'cv.video_id', 'v.video_id').select('cv.position')
-        .where('cv.collection_id', '=', collectionId).where('v.status', '=', 'approved')
-        .orderBy('cv.position').orderBy('cv.video_id').limit(window.pageSize).offset((window.page - 1) * window.pageSize).execute();
-    },
-
     /** The thumbs of these videos (any status), in no order. */
     thumbsOf(videoIds: readonly number[]) {
       return videoIds.length ? thumbs().where('v.video_id', 'in', [...videoIds]).execute() : Promise.resolve([]);

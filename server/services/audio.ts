@@ -150,6 +150,9 @@ export function createAudioService(repositories: Pick<Repositories, 'audio' | 'm
       });
     },
 
+    /** The thumbs of these tracks (collections show them among videos), in no order. */
+    thumbsOf: async (audioIds: readonly number[]) => (await audio.thumbsOf(audioIds)).map((row) => toThumb(row)),
+
     /** The feed's tracks (follows.feed merges them with videos and posts): thumbs with their exact creation time. */
     async feedPage(viewerUid: number, after: FeedPosition | null, limit: number) {
       return (await audio.feedPage(viewerUid, after, limit)).map((row) => ({ id: row.audio_id, micros: row.created_micros, track: toThumb(row) }));

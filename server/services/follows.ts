@@ -9,7 +9,7 @@ import { FEED_KINDS, type FeedKind, type FeedPosition, type KeysetPosition } fro
 import type { FollowPersonRow } from '../repositories/follows.repository.ts';
 import { DomainError, Forbidden, Invalid, NotFound } from '../domain/errors.ts';
 import type { FollowPerson, VideoThumb } from '../../src/lib/api/contract.ts';
-import type { FeedItem } from '../../src/lib/api/contract-feed.ts';
+import type { MediaItem } from '../../src/lib/api/contract-items.ts';
 import { toThumb } from './catalogue.ts';
 import type { AudioService } from './audio.ts';
 import type { PhotoService } from './photos.ts';
@@ -31,7 +31,7 @@ export function decodeCursor(cursor: string | undefined): FeedPosition | null {
 }
 
 /** One row of the merged feed: its kind, exact creation time and id (its place in the order), and the item. */
-interface FeedRow { kind: FeedKind; micros: string; id: number; item: FeedItem }
+interface FeedRow { kind: FeedKind; micros: string; id: number; item: MediaItem }
 /** The feed's order: newer first; at one microsecond videos, tracks, posts; then higher ids first. */
 function feedOrder(a: FeedRow, b: FeedRow): number {
   const at = BigInt(b.micros) - BigInt(a.micros);
@@ -108,7 +108,7 @@ export function createFollowService(repositories: Pick<Repositories, 'follows' |
      * The member's feed: a page of videos, tracks and posts, newest first, and where the next page
      * starts. Each kind is read one past the page from the cursor; the merge keeps the page's newest.
      */
-    async feed(viewerUid: number, { cursor, pageSize }: CursorPage): Promise<{ items: FeedItem[]; videos: VideoThumb[]; nextCursor: string | null }> {
+    async feed(viewerUid: number, { cursor, pageSize }: CursorPage): Promise<{ items: MediaItem[]; videos: VideoThumb[]; nextCursor: string | null }> {
       const after = decodeCursor(cursor);
       const [videoRows, tracks, posts] = await Promise.all([
         videos.feedPage(viewerUid, after, pageSize + 1), sections.audio.feedPage(viewerUid, after, pageSize + 1), sections.photos.feedPage(viewerUid, after, pageSize + 1),

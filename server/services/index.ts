@@ -98,7 +98,7 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
     blockLists: createBlockListService(repositories),
     history: createHistoryService(repositories),
     follows: createFollowService(repositories, { audio, photos }),
-    collections: createCollectionService(repositories),
+    collections: createCollectionService(repositories, { audio, photos }),
     photos,
     accounts: {
       ...bindRepositories(repositories, accounts),

@@ -175,6 +175,9 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
       });
     },
 
+    /** The thumbs of these posts (collections show them among videos), in no order. */
+    thumbsOf: async (photoIds: readonly number[]) => thumbsOf(await photos.postsOf(photoIds)),
+
     /** The feed's posts (follows.feed merges them with videos and tracks): thumbs with their exact creation time. */
     async feedPage(viewerUid: number, after: FeedPosition | null, limit: number) {
       const rows = await photos.feedPage(viewerUid, after, limit);

@@ -22,7 +22,7 @@ export interface SiteLocals extends PhotoSiteLocals {
   /** The approved videos of one video sitemap file, by id; empty for a file with none. */
   sitemapVideos(file: number): Promise<Array<{ videoId: number; updated: Date }>>;
   /** A collection and a page of its videos as collection/get answers it for this request's viewer; null when not found (or someone else's private one). */
-  collection(collectionId: number, request: Request, page: SitePage): Promise<import('../../src/lib/api/contract.ts').CollectionGetResponse | null>;
+  collection(collectionId: number, request: Request, page: SitePage): Promise<import('../../src/lib/api/contract-items.ts').CollectionGetResponse | null>;
   /** The discovery pages' lists: the same answers as video/home, video/category and video/user. */
   homeVideos(page: SitePage): Promise<SiteVideoList>;
   categoryVideos(category: import('../../src/lib/api/contract.ts').VideoCategory, page: SitePage): Promise<SiteVideoList>;

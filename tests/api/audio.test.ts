@@ -95,11 +95,17 @@ describe.each(BACKENDS)('audio on %s', (backend) => {
     expect(comments.videoCommentList).toMatchObject([{ commentRoute: `${audioId}.1`, text: '<b>good</b> track' }]);
     expect(await (await server.api('history/record', json({ videoId: audioId, mediaType: 'audio', anchor: 4 }, bob))).json()).toMatchObject({ recorded: true });
     expect((await (await server.api(`history/anchor?videoId=${audioId}&mediaType=audio`, { headers: { Cookie: bob } })).json()).anchor).toBe(4);
+    // The history page lists the track with its place, cover and duration (and finds it by title).
+    const history = async (query = '') => (await (await server.api(`history/filter${query}`, { headers: { Cookie: bob } })).json()).result;
+    expect(await history()).toMatchObject([{ category: 'audio', id: audioId, anchor: 4, title: '夜のローファイ', image: own.audio.cover, duration: own.audio.duration }]);
+    expect(await history(`?videoTitle=${encodeURIComponent('ローファイ')}`)).toMatchObject([{ category: 'audio', id: audioId }]);
+    expect(await history('?videoTitle=nothing')).toEqual([]);
 
     // Deleted: gone for everyone, its files too; only its uploader or staff may.
     expect((await server.api('audio/delete', json({ audioId }, bob, 'DELETE'))).status).toBe(403);
     expect((await server.api('audio/delete', json({ audioId }, alice, 'DELETE'))).status).toBe(200);
     expect((await server.api(`audio?audioId=${audioId}`, { headers: { Cookie: alice } })).status).toBe(404);
+    expect(await history()).toEqual([]);
     expect((await fetch(`${server.baseUrl}${own.audio.streamUrl}`, { headers: { Cookie: alice } })).status).toBe(404);
   });
 

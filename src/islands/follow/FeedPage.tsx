@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { call } from '../../lib/api/client.ts';
 import { getFeed } from '../../lib/api/calls/feed.ts';
-import { feedCard } from '../../lib/catalogue/feed-cards.ts';
+import { mediaCard } from '../../lib/catalogue/media-cards.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { userPath } from '../../lib/catalogue/format.ts';
@@ -85,11 +85,11 @@ export default function FeedPage({ locale, messages }: { locale: Locale; message
     <div className="feed-page" data-feed-state="ready">
       <VideoGrid>
         {videos.map((item, index) => {
-          const card = feedCard(item, locale);
+          const card = mediaCard(item, locale);
           return (
             <li key={card.key} data-feed-kind={card.kind}>
               <VideoCard video={card.thumb} locale={locale} t={t} eager={index < EAGER_CARDS} href={card.href}
-                extra={card.kind === 'video' ? undefined : <p className="feed-kind">{t(`follow.kind.${card.kind}`)}</p>} />
+                extra={card.kind === 'video' ? undefined : <p className="card-kind">{t(`catalogue.kind.${card.kind}`)}</p>} />
             </li>
           );
         })}

@@ -1,6 +1,6 @@
 import { defineRoutes } from '../route.ts';
 import * as C from '../contract.ts';
-import { feedResponse } from '../contract-feed.ts';
+import { feedResponse } from '../contract-items.ts';
 
 const perMember = [{ limit: 'followPerUser', by: 'uid' }] as const;
 

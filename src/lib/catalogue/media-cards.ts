@@ -1,17 +1,19 @@
 /**
- * The following feed shows videos, tracks and photo posts in one grid of cards (the video card's
- * markup): a track or a post as a card leading to its own page, with its cover as the picture.
+ * Lists of videos, tracks and photo posts together (the following feed, a collection) show them
+ * in one grid of cards (the video card's markup): a track or a post as a card leading to its own
+ * page, with its cover as the picture, marked with its kind.
  */
 import type { VideoThumb } from '../api/contract.ts';
-import type { FeedItem } from '../api/contract-feed.ts';
+import type { MediaItem } from '../api/contract-items.ts';
 import type { Locale } from '../i18n/locales.ts';
-import { audioPath, videoPath } from './format.ts';
+import { audioPath, videoInCollectionPath, videoPath } from './format.ts';
 import { photoPostPath, pictureSources } from '../photo/picture.ts';
 
-export interface FeedCard { kind: FeedItem['type']; key: string; thumb: VideoThumb; href: string }
+export interface MediaCard { kind: MediaItem['type']; key: string; thumb: VideoThumb; href: string }
 
-export function feedCard(item: FeedItem, locale: Locale): FeedCard {
-  if (item.type === 'video') return { kind: 'video', key: `v${item.video.videoId}`, thumb: item.video, href: videoPath(item.video.videoId, locale) };
+/** `collectionId`: a video card opens the video played from that collection. */
+export function mediaCard(item: MediaItem, locale: Locale, collectionId?: number): MediaCard {
+  if (item.type === 'video') return { kind: 'video', key: `v${item.video.videoId}`, thumb: item.video, href: collectionId ? videoInCollectionPath(item.video.videoId, collectionId, locale) : videoPath(item.video.videoId, locale) };
   if (item.type === 'audio') {
     const { track } = item;
     return {
