@@ -12,6 +12,14 @@ import { photoPostPath, pictureSources } from '../photo/picture.ts';
 export interface MediaCard { kind: MediaItem['type']; key: string; thumb: VideoThumb; href: string }
 
 /** `collectionId`: a video card opens the video played from that collection. */
+/** What a list of items (a collection's order editor) shows of one: its kind, id, key, title and picture. */
+export function itemSummary(item: MediaItem): { type: MediaItem['type']; id: number; key: string; title: string; image: string } {
+  if (item.type === 'video') return { type: 'video', id: item.video.videoId, key: `video:${item.video.videoId}`, title: item.video.title, image: item.video.image };
+  if (item.type === 'audio') return { type: 'audio', id: item.track.audioId, key: `audio:${item.track.audioId}`, title: item.track.title, image: item.track.cover };
+  const cover = item.photo.cover ? pictureSources(item.photo.cover)?.src ?? '' : '';
+  return { type: 'photo', id: item.photo.photoId, key: `photo:${item.photo.photoId}`, title: item.photo.title, image: cover };
+}
+
 export function mediaCard(item: MediaItem, locale: Locale, collectionId?: number): MediaCard {
   if (item.type === 'video') return { kind: 'video', key: `v${item.video.videoId}`, thumb: item.video, href: collectionId ? videoInCollectionPath(item.video.videoId, collectionId, locale) : videoPath(item.video.videoId, locale) };
   if (item.type === 'audio') {

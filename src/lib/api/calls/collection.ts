@@ -11,4 +11,5 @@ export const updateCollection = (changes: ApiInput<'POST collection/update'>) =>
 export const deleteCollection = (collectionId: number) => call('POST collection/delete', { collectionId });
 export const addToCollection = (collectionId: number, videoId: number, mediaType: MediaType = 'video') => call('POST collection/addVideo', { collectionId, videoId, mediaType });
 export const removeFromCollection = (collectionId: number, videoId: number, mediaType: MediaType = 'video') => call('POST collection/removeVideo', { collectionId, videoId, mediaType });
-export const reorderCollection = (collectionId: number, videoIds: number[]) => call('POST collection/reorder', { collectionId, videoIds });
+/** The new order of a collection's items of every kind, first to last. */
+export const reorderCollection = (collectionId: number, items: Array<{ mediaType: MediaType; id: number }>) => call('POST collection/reorder', { collectionId, items });
