@@ -97,6 +97,23 @@ export function createAudioRepository(db: Kysely<Database>) {
       return db.selectFrom('audio_tags').select('tag_id').where('audio_id', '=', audioId).orderBy('position').execute();
     },
 
+    /** A track that is not deleted, locked until the transaction ends (an edit reads, then writes). */
+    editableForUpdate(audioId: number) {
+      return db.selectFrom('audio_tracks').select(['status', 'title', 'artist', 'description', 'cover', 'category', 'uploader_uid'])
+        .where('audio_id', '=', audioId).where('status', '!=', 'deleted').forUpdate().executeTakeFirst();
+    },
+
+    async updateMetadata(audioId: number, values: { title: string; artist: string; description: string; cover: string | null; category: string; search_text: string; status?: 'pending' }) {
+      await db.updateTable('audio_tracks').set(values).where('audio_id', '=', audioId).execute();
+      forgetMediaAccess(db);
+    },
+
+    /** The track's tags become these, in this order. */
+    async replaceTags(audioId: number, tagIds: readonly number[]) {
+      await db.deleteFrom('audio_tags').where('audio_id', '=', audioId).execute();
+      if (tagIds.length) await db.insertInto('audio_tags').values(tagIds.map((tag_id, position) => ({ audio_id: audioId, tag_id, position }))).execute();
+    },
+
     async insert(row: {
       uploader_uid: number; media_id: string; title: string; artist: string; description: string; category: string; copyright: string;
       original_author: string | null; original_link: string | null; cover: string | null; duration_ms: number; search_text: string;
