@@ -180,7 +180,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
       const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
       return services.audio.byUploader(uid, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null, page);
     },
-    sitemapAudio: async () => (await services.audio.sitemap(config.sitemapVideosPerFile)).map((r) => ({ audioId: r.audio_id, updated: new Date(r.created_at) })),
+    sitemapAudioFiles: () => services.audio.sitemapFiles(config.sitemapVideosPerFile),
+    sitemapAudio: (file) => services.audio.sitemapTracks(file, config.sitemapVideosPerFile),
     ...photoSiteLocals(services.photos, async (request) => {
       const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
       return viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null;

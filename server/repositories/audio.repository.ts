@@ -10,6 +10,7 @@ import { likePattern } from '../services/search-text.ts';
 import { forgetMediaAccess } from '../media/media-states.ts';
 import { audioVisibleToViewer } from './block-lists.sql.ts';
 import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
+import { approvedIdRanges, approvedInFile } from './sitemap-files.sql.ts';
 
 export type AudioStatus = 'pending' | 'approved' | 'deleted';
 
@@ -169,11 +170,9 @@ export function createAudioRepository(db: Kysely<Database>) {
       return query.orderBy('h.updated_at', 'desc').limit(limit).execute();
     },
 
-    /** Approved tracks for the sitemap, newest first. */
-    sitemap(limit: number) {
-      return db.selectFrom('audio_tracks').select(['audio_id', 'created_at']).where('status', '=', 'approved')
-        .orderBy('created_at', 'desc').limit(limit).execute();
-    },
+    /** The audio sitemap's files, and the approved tracks of one (sitemap-files.sql.ts). */
+    sitemapFiles: (perFile: number) => approvedIdRanges(db, 'audio_tracks', perFile),
+    sitemapFile: (file: number, perFile: number) => approvedInFile(db, 'audio_tracks', file, perFile),
   };
 }
 export type AudioRepository = ReturnType<typeof createAudioRepository>;

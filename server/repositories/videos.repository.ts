@@ -10,6 +10,7 @@ import { forgetMediaAccess } from '../media/media-states.ts';
 import { announceForgotten } from '../events/cache-invalidation.ts';
 import { videoVisibleToViewer } from './block-lists.sql.ts';
 import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
+import { approvedIdRanges, approvedInFile } from './sitemap-files.sql.ts';
 
 export type VideoStatus = 'pending' | 'approved' | 'deleted';
 
@@ -210,19 +211,11 @@ export function createVideosRepository(db: Kysely<Database>) {
       return byVideo;
     },
 
-    /** Approved videos grouped by ranges of `perFile` ids (group n: ids ((n-1)·perFile, n·perFile]), each with its newest change. */
-    async approvedIdRanges(perFile: number): Promise<Array<{ file: number; updated: Date }>> {
-      const file = sql<number>`(video_id - 1) / ${sql.lit(Math.floor(perFile))} + 1`;
-      const rows = await db.selectFrom('videos').select([file.as('file'), sql<Date>`max(coalesce(reviewed_at, created_at))`.as('updated')])
-        .where('status', '=', 'approved').groupBy(file).orderBy(file).execute();
-      return rows.map((r) => ({ file: Number(r.file), updated: new Date(r.updated) }));
-    },
+    /** The video sitemap's files (sitemap-files.sql.ts). */
+    approvedIdRanges: (perFile: number) => approvedIdRanges(db, 'videos', perFile),
 
-    /** The approved videos with ids in (after, upTo], by id. */
-    approvedInIdRange(after: number, upTo: number) {
-      return db.selectFrom('videos').select(['video_id', 'created_at', 'reviewed_at']).where('status', '=', 'approved')
-        .where('video_id', '>', after).where('video_id', '<=', upTo).orderBy('video_id').execute();
-    },
+    /** The approved videos of one sitemap file, by id. */
+    approvedInFile: (file: number, perFile: number) => approvedInFile(db, 'videos', file, perFile),
 
     /** The media of an approved video's first part. */
     async approvedFirstPartMedia(videoId: number): Promise<string | undefined> {

@@ -216,7 +216,12 @@ export function createAudioService(repositories: Pick<Repositories, 'audio' | 'm
       });
     },
 
-    sitemap: (limit: number) => audio.sitemap(limit),
+    /** The audio sitemap's files (as the video sitemap's: `perFile` track ids each), each with its newest change. */
+    sitemapFiles: (perFile: number) => audio.sitemapFiles(perFile),
+    /** The approved tracks of one audio sitemap file, by id. */
+    async sitemapTracks(file: number, perFile: number): Promise<Array<{ audioId: number; updated: Date }>> {
+      return (await audio.sitemapFile(file, perFile)).map((r) => ({ audioId: r.id, updated: r.updated }));
+    },
   };
 }
 export type AudioService = ReturnType<typeof createAudioService>;

@@ -32,7 +32,10 @@ export interface SiteLocals extends PhotoSiteLocals {
   audio(audioId: number, request: Request): Promise<import('../../src/lib/api/contract-audio.ts').AudioDetail | null>;
   audioHome(sort: import('../../src/lib/api/contract.ts').AudioSort, page: SitePage): Promise<SiteAudioList>;
   userAudio(uid: number, request: Request, page: SitePage): Promise<SiteAudioList>;
-  sitemapAudio(): Promise<Array<{ audioId: number; updated: Date }>>;
+  /** The audio sitemap's files that hold tracks, each with its newest change (paged as the video sitemap). */
+  sitemapAudioFiles(): Promise<Array<{ file: number; updated: Date }>>;
+  /** The approved tracks of one audio sitemap file, by id; empty for a file with none. */
+  sitemapAudio(file: number): Promise<Array<{ audioId: number; updated: Date }>>;
 }
 export interface SiteAudioList { count: number; tracks: import('../../src/lib/api/contract-audio.ts').AudioThumb[] }
 /** A page of a list; with `viewerUid` (from listViewer), without what that viewer blocked or hid. */

@@ -18,6 +18,7 @@ export const SITEMAP_VIDEOS_PER_FILE_MAX = 2500;
 export const SITEMAP_MAX_URLS = 50_000;
 export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 export const videoSitemapPath = (file: number) => `/sitemap-videos-${file}.xml`;
+export const audioSitemapPath = (file: number) => `/sitemap-audio-${file}.xml`;
 
 function alternates(origin: string, route: string): string {
   return [
