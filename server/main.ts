@@ -150,7 +150,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
     viewer: (request) => sessions.viewerFromCookies(request.headers.get('cookie')),
     listViewer: async (request) => {
       const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
-      return viewer && (await services.blockLists.filtersFor(viewer.uid)).videos ? viewer.uid : null;
+      if (!viewer) return { viewerUid: null, member: false };
+      return { viewerUid: (await services.blockLists.filtersFor(viewer.uid)).videos ? viewer.uid : null, member: true };
     },
     videoExists: (id) => catalogue.videoExists(id),
     publicUser: (uid) => services.profiles.publicProfile(uid, null),

@@ -9,10 +9,12 @@ export interface SiteLocals extends PhotoSiteLocals {
   /** The logged-in user behind a request's session cookies, or null. */
   viewer(request: Request): Promise<SiteViewer | null>;
   /**
-   * Whom a public list is for: the logged-in viewer's uid when they blocked or hid uploaders or
-   * tags (the list leaves those out, as the API's lists do, and the page is personal), else null.
+   * Whom a public list is for: `viewerUid`, the logged-in viewer's uid when they blocked or hid
+   * uploaders or tags (the list leaves those out, as the API's lists do, and the page is
+   * personal), else null; `member`, whether anyone is logged in (their browser must not reuse a
+   * page kept from before they blocked someone).
    */
-  listViewer(request: Request): Promise<number | null>;
+  listViewer(request: Request): Promise<{ viewerUid: number | null; member: boolean }>;
   videoExists(videoId: number): Promise<boolean>;
   publicUser(uid: number): Promise<import('../../src/lib/api/contract.ts').PublicProfile | null>;
   /** One video as video?videoId answers it for this request's viewer (pending: uploader and staff only). */
