@@ -51,14 +51,20 @@ const VIDEOS: DemoVideo[] = [
 ];
 const SECONDS = 12;
 
+/** A square cover: a two-colour gradient with a disc, drawn from SVG by sharp. */
+const disc = (from: string, to: string, ring: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600" viewBox="0 0 600 600">
+  <defs><linearGradient id="c" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
+  <rect width="600" height="600" fill="url(#c)"/><circle cx="300" cy="300" r="170" fill="none" stroke="${ring}" stroke-width="26" opacity="0.8"/>
+  <circle cx="300" cy="300" r="34" fill="${ring}"/></svg>`;
+
 /** Tracks: a few seconds of ffmpeg tones (a chord of sines, or pink noise for rain). */
-interface DemoTrack { uploader: number; title: string; artist: string; description: string; tags: string[]; source: string }
+interface DemoTrack { uploader: number; title: string; artist: string; description: string; tags: string[]; source: string; cover: string }
 const TRACKS: DemoTrack[] = [
-  { uploader: 1, title: 'Rainy window (lo-fi loop)', artist: 'Sakura Beats', description: 'Pink noise rain and a soft chord. Loop it while you study.', tags: ['lofi'],
+  { uploader: 1, title: 'Rainy window (lo-fi loop)', artist: 'Sakura Beats', description: 'Pink noise rain and a soft chord. Loop it while you study.', tags: ['lofi'], cover: disc('#5b3a8c', '#66ccff', '#ffe9a8'),
     source: 'anoisesrc=color=pink:amplitude=0.08:sample_rate=48000[n];sine=frequency=220:sample_rate=48000[a];sine=frequency=277:sample_rate=48000[b];[n][a][b]amix=inputs=3' },
-  { uploader: 0, title: '星屑のメロディー (instrumental)', artist: '星野ミライ', description: '原创曲的伴奏版。', tags: ['vocaloid'],
+  { uploader: 0, title: '星屑のメロディー (instrumental)', artist: '星野ミライ', description: '原创曲的伴奏版。', tags: ['vocaloid'], cover: disc('#f06e8e', '#1b1035', '#ffffff'),
     source: 'sine=frequency=523:beep_factor=2:sample_rate=48000[a];sine=frequency=659:sample_rate=48000[b];[a][b]amix=inputs=2' },
-  { uploader: 2, title: '8-bit 夏祭り', artist: '像素猫', description: 'チップチューン風の短いループ。', tags: ['pixel'],
+  { uploader: 2, title: '8-bit 夏祭り', artist: '像素猫', description: 'チップチューン風の短いループ。', tags: ['pixel'], cover: disc('#0f380f', '#9bbc0f', '#f9c22b'),
     source: 'sine=frequency=392:beep_factor=8:sample_rate=48000[a];sine=frequency=98:sample_rate=48000[b];[a][b]amix=inputs=2' },
 ];
 const TRACK_SECONDS = 20;
@@ -107,8 +113,10 @@ export async function seedDemoCatalogue(options: { db: Kysely<Database>; uploads
   if (anyone) return false; // only a brand-new site gets demo content
   const started = performance.now();
   const workDir = await mkdtemp(join(tmpdir(), 'kiraboshi-demo-'));
+  let videosMs = 0;
   try {
     const seeded = await seedVideos(db, options.uploads, workDir);
+    videosMs = Math.round(performance.now() - started);
     await seedTracks(db, options.uploads, workDir, seeded);
     await seedPosts(db, options.uploads, workDir, seeded);
   } finally {
@@ -116,7 +124,7 @@ export async function seedDemoCatalogue(options: { db: Kysely<Database>; uploads
   }
   options.onQueued();
   logger.info('demo catalogue created (DEMO=0 turns it off)', {
-    users: UPLOADERS.length, videos: VIDEOS.length, tracks: TRACKS.length, photoPosts: POSTS.length, ms: Math.round(performance.now() - started),
+    users: UPLOADERS.length, videos: VIDEOS.length, tracks: TRACKS.length, photoPosts: POSTS.length, ms: Math.round(performance.now() - started), videosMs,
   });
   return true;
 }
@@ -196,10 +204,17 @@ async function adoptUpload(db: Kysely<Database>, uploads: UploadStore, uid: numb
 
 /** The tracks: each tone made in `workDir`, probed, stored, approved, and transcoded by the audio job. */
 async function seedTracks(db: Kysely<Database>, uploads: UploadStore, workDir: string, { uids, tagIds }: Seeded): Promise<void> {
+  const { default: sharp } = await import('sharp');
   for (const [index, track] of TRACKS.entries()) {
     const uid = uids[track.uploader];
     const file = join(workDir, `track-${index + 1}.flac`);
-    const made = await run(binaryPath('ffmpeg'), ['-y', '-v', 'error', '-filter_complex', `${track.source},atrim=0:${TRACK_SECONDS}`, '-c:a', 'flac', file]);
+    // Its cover embedded in the file, as music files carry one: the pipeline extracts it.
+    const cover = join(workDir, `track-${index + 1}.png`);
+    await sharp(Buffer.from(track.cover)).png().toFile(cover);
+    const made = await run(binaryPath('ffmpeg'), [
+      '-y', '-v', 'error', '-filter_complex', `${track.source},atrim=0:${TRACK_SECONDS}[out]`, '-i', cover,
+      '-map', '[out]', '-map', '0:v', '-c:a', 'flac', '-c:v', 'png', '-disposition:v', 'attached_pic', file,
+    ]);
     if (made.code !== 0) throw new Error(`demo track ${index + 1} could not be made: ${made.stderr.slice(-300)}`);
     const probe = await probeAudio(file);
     if (!probe.ok) throw new Error(`demo track ${index + 1} did not probe: ${probe.reason}`);
