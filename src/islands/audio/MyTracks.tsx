@@ -1,20 +1,15 @@
-import { useEffect, useRef, useState } from 'react';
 import { deleteAudio, getMyTracks } from '../../lib/api/calls/audio.ts';
-import type { MyTrack, MyTracksResponse } from '../../lib/api/contract-audio.ts';
-import { showToast } from '../../lib/stores/toast.ts';
+import type { MyTrack } from '../../lib/api/contract-audio.ts';
 import { LOCALE_INFO, localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { formatTimecode } from '../../lib/player/shortcuts.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
-import { useSelfUser } from '../use-self-user.ts';
-import { useAction } from '../settings/use-action.ts';
 import Pager from '../settings/Pager.tsx';
 import TrackEditor from './TrackEditor.tsx';
+import { DeleteUploadDialog, useMyUploads } from '../my-videos/use-my-uploads.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import '../uploader/uploader.css';
 import '../settings/video-review.css';
 import '../my-videos/my-videos.css';
-
-const PAGE_SIZE = 20;
 
 /**
  * Settings > My tracks (the twin of My videos): every track of the member's own, newest first,
@@ -23,39 +18,14 @@ const PAGE_SIZE = 20;
  */
 export default function MyTracks({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
-  const { isEffectiveCheckOnce, userInfo } = useSelfUser();
-  const [page, setPage] = useState(1);
-  const [data, setData] = useState<MyTracksResponse | null>(null);
-  const [editing, setEditing] = useState<number | null>(null);
-  const [deleting, setDeleting] = useState<MyTrack | null>(null);
-  const dialog = useRef<HTMLDialogElement>(null);
-  const { busy, error, run } = useAction(t('api.internal'));
-  const load = () => getMyTracks({ page, pageSize: PAGE_SIZE }).then(setData);
-
-  useEffect(() => { if (userInfo) void run(load); }, [userInfo?.uid, page]);
-  const pages = Math.max(1, Math.ceil((data?.count ?? 0) / PAGE_SIZE));
-  // The last track of the last page went: show the page before it.
-  useEffect(() => { if (data && page > pages) setPage(pages); }, [data, page, pages]);
-  useEffect(() => { if (deleting) dialog.current?.showModal(); }, [deleting]);
-
-  const confirmDelete = () => {
-    const track = deleting;
-    dialog.current?.close();
-    if (!track) return;
-    void run(async () => {
-      await deleteAudio(track.audioId);
-      showToast({ message: t('myVideos.deleted', { title: track.title }), severity: 'success' });
-      await load();
-    });
-  };
-  const saved = (backToReview: boolean) => run(async () => {
-    setEditing(null);
-    showToast({ message: t(backToReview ? 'myTracks.savedForReview' : 'myVideos.saved'), severity: 'success' });
-    await load();
+  const { self, page, setPage, pages, data, editing, setEditing, deleting, setDeleting, dialog, busy, error, confirmDelete, saved } = useMyUploads<MyTrack>(t, {
+    fetchPage: (query) => getMyTracks(query).then((r) => ({ items: r.tracks, count: r.count })),
+    remove: (track) => deleteAudio(track.audioId),
+    savedForReview: t('myTracks.savedForReview'),
   });
 
-  if (!isEffectiveCheckOnce) return <div className="card" aria-busy="true">…</div>;
-  if (!userInfo) return <div className="card"><p>{t('myTracks.logIn')}</p></div>;
+  if (!self.isEffectiveCheckOnce) return <div className="card" aria-busy="true">…</div>;
+  if (!self.userInfo) return <div className="card"><p>{t('myTracks.logIn')}</p></div>;
   const date = (ms: number) => new Date(ms).toLocaleDateString(LOCALE_INFO[locale].htmlLang, { dateStyle: 'medium' });
   const number = (n: number) => n.toLocaleString(LOCALE_INFO[locale].htmlLang);
 
@@ -66,9 +36,9 @@ export default function MyTracks({ locale, messages }: { locale: Locale; message
         <a className="button" href={localizePath('/upload/audio', locale)}>{t('myTracks.upload')}</a>
       </div>
       {error && <p className="auth-error" role="alert">{error}</p>}
-      {data && data.tracks.length === 0 && <p className="review-empty" data-my-tracks-empty>{t('myTracks.empty')}</p>}
+      {data && data.items.length === 0 && <p className="review-empty" data-my-tracks-empty>{t('myTracks.empty')}</p>}
       <ul className="review-items">
-        {data?.tracks.map((track) => {
+        {data?.items.map((track) => {
           const href = localizePath(`/audio/ka${track.audioId}`, locale);
           return (
             <li key={track.audioId} className="review-item my-video" data-audio-id={track.audioId} data-state={track.status}>
@@ -101,14 +71,8 @@ export default function MyTracks({ locale, messages }: { locale: Locale; message
         })}
       </ul>
       {pages > 1 && <Pager t={t} page={page} pages={pages} busy={busy} onPage={setPage} />}
-      <dialog ref={dialog} className="auth-dialog confirm-dialog" aria-labelledby="delete-track-title" onClose={() => setDeleting(null)} data-delete-dialog>
-        <h2 id="delete-track-title">{t('myTracks.confirmDeleteTitle')}</h2>
-        <p>{t('myTracks.confirmDelete', { title: deleting?.title ?? '' })}</p>
-        <div className="review-actions">
-          <button type="button" className="button danger" onClick={confirmDelete} data-confirm-delete>{t('myVideos.delete')}</button>
-          <button type="button" className="button secondary" onClick={() => dialog.current?.close()} autoFocus>{t('myVideos.cancel')}</button>
-        </div>
-      </dialog>
+      <DeleteUploadDialog t={t} dialog={dialog} id="delete-track-title" title={t('myTracks.confirmDeleteTitle')}
+        text={t('myTracks.confirmDelete', { title: deleting?.title ?? '' })} onConfirm={confirmDelete} onClose={() => setDeleting(null)} />
     </section>
   );
 }
