@@ -4,9 +4,9 @@ import { updateAudio } from '../../lib/api/calls/audio.ts';
 import type { MyTrack } from '../../lib/api/contract-audio.ts';
 import { AUDIO_ARTIST_MAX, type VideoCategory } from '../../lib/api/constants.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
-import { useAction } from '../settings/use-action.ts';
+import { EditorFooter, useMetaSave } from '../my-videos/editor-parts.tsx';
 import FormFields from '../settings/FormFields.tsx';
-import VideoMetaFields, { fieldErrorsOf, type FieldErrors, type MetaValues } from '../uploader/VideoMetaFields.tsx';
+import VideoMetaFields, { type MetaValues } from '../uploader/VideoMetaFields.tsx';
 
 /** What the public sees of a track changed: its text, artist, tags or cover (an approved track then goes back to review). */
 function publicChange(track: MyTrack, meta: MetaValues, artist: string): boolean {
@@ -22,27 +22,16 @@ export default function TrackEditor({ locale, t, track, onSaved, onCancel }: {
     title: track.title, description: track.description, category: track.category as VideoCategory, tags: track.tags, cover: track.image,
   });
   const [artist, setArtist] = useState(track.artist);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const { busy, ready, error, run } = useAction(t('api.internal'));
+  const { busy, ready, error, errors, save } = useMetaSave(t, onSaved);
   const reReview = track.status === 'approved' && publicChange(track, meta, artist);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!meta.category) return;
-    setErrors({});
-    void run(async () => {
-      try {
-        const { backToReview } = await updateAudio({
-          audioId: track.audioId, title: meta.title, artist, description: meta.description, image: meta.cover,
-          audioCategory: meta.category as VideoCategory, audioTagList: meta.tags.map((tag) => tag.tagId),
-        });
-        onSaved(backToReview);
-      } catch (failure) {
-        const { named } = fieldErrorsOf(failure, t);
-        if (!Object.keys(named).length) throw failure;
-        setErrors(named);
-      }
-    });
+    save(() => updateAudio({
+      audioId: track.audioId, title: meta.title, artist, description: meta.description, image: meta.cover,
+      audioCategory: meta.category as VideoCategory, audioTagList: meta.tags.map((tag) => tag.tagId),
+    }));
   };
 
   return (
@@ -54,16 +43,8 @@ export default function TrackEditor({ locale, t, track, onSaved, onCancel }: {
             <input name="artist" maxLength={AUDIO_ARTIST_MAX} value={artist} onChange={(e) => setArtist(e.target.value)} placeholder={t('audio.form.artistHint')} />
           </label>
         </VideoMetaFields>
-        {track.status === 'approved' && (
-          <p className={reReview ? 'my-video-notice' : 'field-hint'} role="status" data-re-review>
-            {t(reReview ? 'myTracks.reReviewWarning' : 'myTracks.reReviewNote')}
-          </p>
-        )}
-        {error && <p className="auth-error" role="alert">{error}</p>}
-        <div className="review-actions">
-          <button type="submit" className="button" disabled={busy} data-save>{t(reReview ? 'myVideos.saveForReview' : 'myVideos.save')}</button>
-          <button type="button" className="button secondary" onClick={onCancel}>{t('myVideos.cancel')}</button>
-        </div>
+        <EditorFooter t={t} approved={track.status === 'approved'} reReview={reReview} error={error} busy={busy} onCancel={onCancel}
+          texts={{ warning: t('myTracks.reReviewWarning'), note: t('myTracks.reReviewNote') }} />
       </FormFields>
     </form>
   );
