@@ -47,6 +47,8 @@ const { member } = await import('../tests/api/media-helpers.ts');
 const { createVideosRepository } = await import('../server/repositories/videos.repository.ts');
 const { createFollowService, decodeCursor } = await import('../server/services/follows.ts');
 const { createRepositories } = await import('../server/repositories/index.ts');
+const { createAudioService } = await import('../server/services/audio.ts');
+const { createPhotoService } = await import('../server/services/photos.ts');
 const server = await startTestServer('postgres', { env: { WORKER: '0' } });
 try {
   const setupStarted = performance.now();
@@ -92,7 +94,9 @@ try {
   await sql`VACUUM ANALYZE`.execute(db);
   const setupSeconds = round((performance.now() - setupStarted) / 1000);
 
-  const service = createFollowService(createRepositories(db));
+  // The feed reads tracks and posts from their repositories only: the sections' file stores are not used.
+  const repositories = createRepositories(db);
+  const service = createFollowService(repositories, { audio: createAudioService(repositories, { media: {} as never }), photos: createPhotoService(repositories, {} as never) });
   type Call = (who: { cookie: string; uid: number }, cursor?: string) => Promise<{ ms: number; nextCursor: string }>;
   const check = (count: number, nextCursor: string | null, what: string) => {
     if (count !== PAGE_SIZE || !nextCursor) throw new Error(`${what}: ${count} videos, next ${nextCursor}`);

@@ -148,6 +148,11 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const siteLocals: SiteLocals = {
     isDevelopment: config.isDevelopment,
     viewer: (request) => sessions.viewerFromCookies(request.headers.get('cookie')),
+    listViewer: async (request) => {
+      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
+      if (!viewer) return { viewerUid: null, member: false };
+      return { viewerUid: (await services.blockLists.filtersFor(viewer.uid)).videos ? viewer.uid : null, member: true };
+    },
     videoExists: (id) => catalogue.videoExists(id),
     publicUser: (uid) => services.profiles.publicProfile(uid, null),
     video: async (videoId, request) => {
@@ -176,7 +181,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
       const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
       return services.audio.byUploader(uid, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null, page);
     },
-    sitemapAudio: async () => (await services.audio.sitemap(config.sitemapVideosPerFile)).map((r) => ({ audioId: r.audio_id, updated: new Date(r.created_at) })),
+    sitemapAudioFiles: () => services.audio.sitemapFiles(config.sitemapVideosPerFile),
+    sitemapAudio: (file) => services.audio.sitemapTracks(file, config.sitemapVideosPerFile),
     ...photoSiteLocals(services.photos, async (request) => {
       const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
       return viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null;

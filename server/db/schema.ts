@@ -120,7 +120,8 @@ export interface CollectionsTable {
   created_at: CreatedAt;
   updated_at: Generated<Date>;
 }
-export interface CollectionVideosTable { collection_id: number; video_id: number; position: number; added_at: CreatedAt }
+/** An item of a collection: `video_id` holds the id of the target of `target_type` (0022). */
+export interface CollectionVideosTable { collection_id: number; video_id: number; target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>; position: number; added_at: CreatedAt }
 /** Comment floor counters of non-video targets (videos keep theirs on the video row). */
 export interface CommentFloorsTable { target_type: MediaTargetType; target_id: number; floor: number }
 export interface WatchHistoryTable { uid: number; video_id: number; target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>; anchor: Generated<number>; updated_at: Generated<Date> }

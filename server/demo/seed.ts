@@ -1,7 +1,9 @@
 /**
  * The demo catalogue: on the first start with an empty database, a few uploaders and short
- * videos made from ffmpeg's test sources, with multilingual tags, danmaku and comments, so a
- * newcomer opens a living site. The videos go through the real pipeline (probe result, transcode job). DEMO=0 skips it.
+ * videos made from ffmpeg's test sources, with multilingual tags, danmaku and comments, a few
+ * audio tracks (ffmpeg tones) and photo posts (sharp-drawn pictures), so a newcomer opens a
+ * living site with its audio and photo rows. Everything goes through the real pipelines (probe
+ * result, transcode and render jobs). DEMO=0 skips it.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -19,6 +21,8 @@ import { sanitizeComment } from '../services/comments.ts';
 import { binaryPath, probeVideo, run } from '../media/ffmpeg.ts';
 import { enqueueJob } from '../jobs/queue.ts';
 import { TRANSCODE_JOB } from '../media/pipeline.ts';
+import { AUDIO_TRANSCODE_JOB, probeAudio } from '../media/audio-pipeline.ts';
+import { PHOTO_JOB } from '../media/photo-files.ts';
 import type { UploadStore } from '../media/upload-store.ts';
 
 const UPLOADERS = [
@@ -47,6 +51,47 @@ const VIDEOS: DemoVideo[] = [
 ];
 const SECONDS = 12;
 
+/** A square cover: a two-colour gradient with a disc, drawn from SVG by sharp. */
+const disc = (from: string, to: string, ring: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600" viewBox="0 0 600 600">
+  <defs><linearGradient id="c" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
+  <rect width="600" height="600" fill="url(#c)"/><circle cx="300" cy="300" r="170" fill="none" stroke="${ring}" stroke-width="26" opacity="0.8"/>
+  <circle cx="300" cy="300" r="34" fill="${ring}"/></svg>`;
+
+/** Tracks: a few seconds of ffmpeg tones (a chord of sines, or pink noise for rain). */
+interface DemoTrack { uploader: number; title: string; artist: string; description: string; tags: string[]; source: string; cover: string }
+const TRACKS: DemoTrack[] = [
+  { uploader: 1, title: 'Rainy window (lo-fi loop)', artist: 'Sakura Beats', description: 'Pink noise rain and a soft chord. Loop it while you study.', tags: ['lofi'], cover: disc('#5b3a8c', '#66ccff', '#ffe9a8'),
+    source: 'anoisesrc=color=pink:amplitude=0.08:sample_rate=48000[n];sine=frequency=220:sample_rate=48000[a];sine=frequency=277:sample_rate=48000[b];[n][a][b]amix=inputs=3' },
+  { uploader: 0, title: '星屑のメロディー (instrumental)', artist: '星野ミライ', description: '原创曲的伴奏版。', tags: ['vocaloid'], cover: disc('#f06e8e', '#1b1035', '#ffffff'),
+    source: 'sine=frequency=523:beep_factor=2:sample_rate=48000[a];sine=frequency=659:sample_rate=48000[b];[a][b]amix=inputs=2' },
+  { uploader: 2, title: '8-bit 夏祭り', artist: '像素猫', description: 'チップチューン風の短いループ。', tags: ['pixel'], cover: disc('#0f380f', '#9bbc0f', '#f9c22b'),
+    source: 'sine=frequency=392:beep_factor=8:sample_rate=48000[a];sine=frequency=98:sample_rate=48000[b];[a][b]amix=inputs=2' },
+];
+const TRACK_SECONDS = 20;
+
+/** Photo posts: pictures drawn from SVG by sharp (a night sky, a sunset, pixel art). */
+interface DemoPost { uploader: number; title: string; description: string; tags: string[]; images: Array<{ svg: string; alt: string }> }
+const sky = (top: string, bottom: string, extra: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1000" viewBox="0 0 1600 1000">
+  <defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${top}"/><stop offset="1" stop-color="${bottom}"/></linearGradient></defs>
+  <rect width="1600" height="1000" fill="url(#g)"/>${extra}</svg>`;
+const stars = Array.from({ length: 60 }, (_, i) => `<circle cx="${(i * 397) % 1600}" cy="${(i * 211) % 620}" r="${1 + (i % 3)}" fill="#fff" opacity="${0.4 + (i % 5) / 10}"/>`).join('');
+const pixels = (palette: string[]) => `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800" viewBox="0 0 16 16" shape-rendering="crispEdges">${
+  Array.from({ length: 256 }, (_, i) => `<rect x="${i % 16}" y="${Math.floor(i / 16)}" width="1" height="1" fill="${palette[(i * 7 + Math.floor(i / 16) * 3) % palette.length]}"/>`).join('')}</svg>`;
+const POSTS: DemoPost[] = [
+  { uploader: 0, title: '夏夜的星空', description: '在山上看到的银河，随手画了下来。', tags: ['pixel'], images: [
+    { svg: sky('#0b1030', '#3b2a6b', `${stars}<path d="M0 860 L300 700 L560 820 L900 640 L1250 800 L1600 700 L1600 1000 L0 1000 Z" fill="#120c26"/>`), alt: 'A starry night sky over dark mountains' },
+    { svg: sky('#1b1035', '#f06e8e', `${stars}<circle cx="1200" cy="300" r="90" fill="#ffe9a8"/>`), alt: 'A pink evening sky with a pale full moon' },
+  ] },
+  { uploader: 1, title: 'Sunset over the harbour', description: 'Warm colours for a calm evening.', tags: ['lofi'], images: [
+    { svg: sky('#ff9a6b', '#5b3a8c', '<circle cx="800" cy="640" r="160" fill="#ffd37a"/><rect y="700" width="1600" height="300" fill="#2d2350"/>'), alt: 'An orange sun setting into a purple sea' },
+  ] },
+  { uploader: 2, title: 'ドット絵パレット集', description: '16×16 のドット絵で色の組み合わせを試しました。', tags: ['pixel'], images: [
+    { svg: pixels(['#1b1035', '#f06e8e', '#66ccff', '#ffd700']), alt: 'A 16 by 16 pixel pattern in navy, pink, sky blue and gold' },
+    { svg: pixels(['#0f380f', '#306230', '#8bac0f', '#9bbc0f']), alt: 'A 16 by 16 pixel pattern in four greens, like an old handheld console' },
+    { svg: pixels(['#2e222f', '#c64524', '#f9c22b', '#fbff86', '#4d9be6']), alt: 'A 16 by 16 pixel pattern in warm reds and yellows with blue' },
+  ] },
+];
+
 /** What the first viewers said: a few danmaku in every mode and some comments, in several languages. */
 type DemoDanmaku = [time: number, text: string, mode: 'rtl' | 'ltr' | 'top' | 'bottom', color?: string, fontSize?: 'small' | 'medium' | 'large', rainbow?: boolean];
 const DANMAKU: DemoDanmaku[] = [
@@ -68,18 +113,27 @@ export async function seedDemoCatalogue(options: { db: Kysely<Database>; uploads
   if (anyone) return false; // only a brand-new site gets demo content
   const started = performance.now();
   const workDir = await mkdtemp(join(tmpdir(), 'kiraboshi-demo-'));
+  let videosMs = 0;
   try {
-    await seedVideos(db, options.uploads, workDir);
+    const seeded = await seedVideos(db, options.uploads, workDir);
+    videosMs = Math.round(performance.now() - started);
+    await seedTracks(db, options.uploads, workDir, seeded);
+    await seedPosts(db, options.uploads, workDir, seeded);
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
   options.onQueued();
-  logger.info('demo catalogue created (DEMO=0 turns it off)', { users: UPLOADERS.length, videos: VIDEOS.length, ms: Math.round(performance.now() - started) });
+  logger.info('demo catalogue created (DEMO=0 turns it off)', {
+    users: UPLOADERS.length, videos: VIDEOS.length, tracks: TRACKS.length, photoPosts: POSTS.length, ms: Math.round(performance.now() - started), videosMs,
+  });
   return true;
 }
 
+/** The demo uploaders and tags, by index and key. */
+interface Seeded { uids: number[]; tagIds: Record<string, number> }
+
 /** The uploaders, tags and videos; each clip is made in `workDir` and stored like a finished upload. */
-async function seedVideos(db: Kysely<Database>, uploads: UploadStore, workDir: string): Promise<void> {
+async function seedVideos(db: Kysely<Database>, uploads: UploadStore, workDir: string): Promise<Seeded> {
   const uids: number[] = [];
   for (const u of UPLOADERS) {
     const uid = await insertAccount(createRepositories(db), { email: `${u.username}@demo.kiraboshi.localhost`, password: randomBytes(18).toString('base64url'), username: u.username, userNickname: u.userNickname });
@@ -130,6 +184,77 @@ async function seedVideos(db: Kysely<Database>, uploads: UploadStore, workDir: s
         video_id, floor: n + 1, uid: viewers[n % viewers.length], text: sanitizeComment(html),
       }))).execute();
       await enqueueJob(trx, TRANSCODE_JOB, { mediaId });
+    });
+  }
+  return { uids, tagIds };
+}
+
+/** A finished upload of `kind` made from `file`, stored like one sent through tus. */
+async function adoptUpload(db: Kysely<Database>, uploads: UploadStore, uid: number, file: string, name: string, kind: 'audio' | 'photo') {
+  const uploadId = randomBytes(16).toString('hex');
+  const mediaId = randomBytes(12).toString('hex');
+  await uploads.adopt(uploadId, file, { name, kind });
+  const now = new Date();
+  await db.insertInto('uploads').values({
+    id: uploadId, uid, file_name: name, size: (await stat(file)).size, max_duration_seconds: kind === 'audio' ? 7200 : 0, kind,
+    expires_at: now, finished_at: now, media_id: mediaId,
+  }).execute();
+  return { uploadId, mediaId };
+}
+
+/** The tracks: each tone made in `workDir`, probed, stored, approved, and transcoded by the audio job. */
+async function seedTracks(db: Kysely<Database>, uploads: UploadStore, workDir: string, { uids, tagIds }: Seeded): Promise<void> {
+  const { default: sharp } = await import('sharp');
+  for (const [index, track] of TRACKS.entries()) {
+    const uid = uids[track.uploader];
+    const file = join(workDir, `track-${index + 1}.flac`);
+    // Its cover embedded in the file, as music files carry one: the pipeline extracts it.
+    const cover = join(workDir, `track-${index + 1}.png`);
+    await sharp(Buffer.from(track.cover)).png().toFile(cover);
+    const made = await run(binaryPath('ffmpeg'), [
+      '-y', '-v', 'error', '-filter_complex', `${track.source},atrim=0:${TRACK_SECONDS}[out]`, '-i', cover,
+      '-map', '[out]', '-map', '0:v', '-c:a', 'flac', '-c:v', 'png', '-disposition:v', 'attached_pic', file,
+    ]);
+    if (made.code !== 0) throw new Error(`demo track ${index + 1} could not be made: ${made.stderr.slice(-300)}`);
+    const probe = await probeAudio(file);
+    if (!probe.ok) throw new Error(`demo track ${index + 1} did not probe: ${probe.reason}`);
+    const { mediaId, uploadId } = await adoptUpload(db, uploads, uid, file, `demo-track-${index + 1}.flac`, 'audio');
+    const now = new Date();
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('media').values({
+        media_id: mediaId, upload_id: uploadId, uid, kind: 'audio', status: 'probed', duration_ms: probe.result.durationMs, audio_codec: probe.result.codec,
+      }).execute();
+      const { audio_id } = await trx.insertInto('audio_tracks').values({
+        uploader_uid: uid, media_id: mediaId, title: track.title, artist: track.artist, description: track.description, category: 'music',
+        copyright: 'original', original_author: null, original_link: null, cover: null, duration_ms: probe.result.durationMs,
+        search_text: `${searchTextOf(track.title, track.description)}\n${searchTextOf(track.artist, '')}`, status: 'approved', reviewed_at: now,
+      }).returning('audio_id').executeTakeFirstOrThrow();
+      await trx.insertInto('audio_tags').values(track.tags.map((key, position) => ({ audio_id, tag_id: tagIds[key], position }))).execute();
+      await enqueueJob(trx, AUDIO_TRANSCODE_JOB, { mediaId, probe: probe.result });
+    });
+  }
+}
+
+/** The photo posts: each picture drawn by sharp in `workDir`, stored, and rendered by the photo job, which makes the post public. */
+async function seedPosts(db: Kysely<Database>, uploads: UploadStore, workDir: string, { uids, tagIds }: Seeded): Promise<void> {
+  const { default: sharp } = await import('sharp');
+  for (const [index, post] of POSTS.entries()) {
+    const uid = uids[post.uploader];
+    const images: Array<{ mediaId: string; alt: string }> = [];
+    for (const [n, image] of post.images.entries()) {
+      const file = join(workDir, `photo-${index + 1}-${n + 1}.png`);
+      const info = await sharp(Buffer.from(image.svg)).png().toFile(file);
+      const { mediaId, uploadId } = await adoptUpload(db, uploads, uid, file, `demo-photo-${index + 1}-${n + 1}.png`, 'photo');
+      await db.insertInto('media').values({ media_id: mediaId, upload_id: uploadId, uid, kind: 'photo', status: 'probed', width: info.width, height: info.height }).execute();
+      images.push({ mediaId, alt: image.alt });
+    }
+    await db.transaction().execute(async (trx) => {
+      const { photo_id } = await trx.insertInto('photos').values({
+        uploader_uid: uid, title: post.title, description: post.description, copyright: 'original', status: 'processing', search_text: searchTextOf(post.title, post.description),
+      }).returning('photo_id').executeTakeFirstOrThrow();
+      await trx.insertInto('photo_images').values(images.map((image, position) => ({ photo_id, position, media_id: image.mediaId, alt: image.alt }))).execute();
+      await trx.insertInto('photo_tags').values(post.tags.map((key, position) => ({ photo_id, tag_id: tagIds[key], position }))).execute();
+      await enqueueJob(trx, PHOTO_JOB, { photoId: photo_id, approveWhenRendered: true });
     });
   }
 }

@@ -95,7 +95,9 @@ export function photoRenderJob(options: { db: Kysely<Database>; uploads: Pick<Up
         placeholder: rendered.placeholder, camera: camera ? JSON.stringify(camera) : null,
       }).where('image_id', '=', image.image_id).execute();
     }
-    await db.updateTable('photos').set({ status: 'pending' }).where('photo_id', '=', photoId).where('status', '=', 'processing').execute();
+    // The demo catalogue's posts (server/demo/seed.ts) are public once rendered; members' wait for review.
+    const rendered = payload.approveWhenRendered === true ? { status: 'approved' as const, reviewed_at: new Date() } : { status: 'pending' as const };
+    await db.updateTable('photos').set(rendered).where('photo_id', '=', photoId).where('status', '=', 'processing').execute();
     logger.info('photo rendered', { photoId, images: images.length });
   };
 }

@@ -9,6 +9,8 @@ import type { AudioSort } from '../../src/lib/api/contract.ts';
 import { likePattern } from '../services/search-text.ts';
 import { forgetMediaAccess } from '../media/media-states.ts';
 import { audioVisibleToViewer } from './block-lists.sql.ts';
+import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
+import { approvedIdRanges, approvedInFile } from './sitemap-files.sql.ts';
 
 export type AudioStatus = 'pending' | 'approved' | 'deleted';
 
@@ -66,6 +68,11 @@ export function createAudioRepository(db: Kysely<Database>) {
       return { count: Number(count.n), rows };
     },
 
+    /** The thumbs of these tracks (any status), in no order. */
+    thumbsOf(audioIds: readonly number[]) {
+      return audioIds.length ? thumbs().where('a.audio_id', 'in', [...audioIds]).execute() : Promise.resolve([]);
+    },
+
     /** One track that is not deleted, with everything its page plays and shows. */
     byId(audioId: number) {
       return thumbs()
@@ -89,6 +96,23 @@ export function createAudioRepository(db: Kysely<Database>) {
 
     tagIdsOf(audioId: number) {
       return db.selectFrom('audio_tags').select('tag_id').where('audio_id', '=', audioId).orderBy('position').execute();
+    },
+
+    /** A track that is not deleted, locked until the transaction ends (an edit reads, then writes). */
+    editableForUpdate(audioId: number) {
+      return db.selectFrom('audio_tracks').select(['status', 'title', 'artist', 'description', 'cover', 'category', 'uploader_uid'])
+        .where('audio_id', '=', audioId).where('status', '!=', 'deleted').forUpdate().executeTakeFirst();
+    },
+
+    async updateMetadata(audioId: number, values: { title: string; artist: string; description: string; cover: string | null; category: string; search_text: string; status?: 'pending' }) {
+      await db.updateTable('audio_tracks').set(values).where('audio_id', '=', audioId).execute();
+      forgetMediaAccess(db);
+    },
+
+    /** The track's tags become these, in this order. */
+    async replaceTags(audioId: number, tagIds: readonly number[]) {
+      await db.deleteFrom('audio_tags').where('audio_id', '=', audioId).execute();
+      if (tagIds.length) await db.insertInto('audio_tags').values(tagIds.map((tag_id, position) => ({ audio_id: audioId, tag_id, position }))).execute();
     },
 
     async insert(row: {
@@ -128,11 +152,27 @@ export function createAudioRepository(db: Kysely<Database>) {
       return Number(row?.play_count ?? 0);
     },
 
-    /** Approved tracks for the sitemap, newest first. */
-    sitemap(limit: number) {
-      return db.selectFrom('audio_tracks').select(['audio_id', 'created_at']).where('status', '=', 'approved')
-        .orderBy('created_at', 'desc').limit(limit).execute();
+    /** The approved tracks of the uploaders `viewerUid` follows (without what they blocked or hid), newest first, after `after`. */
+    feedPage(viewerUid: number, after: FeedPosition | null, limit: number) {
+      let query = thumbs().select(microsOf('a.created_at').as('created_micros')).where('a.status', '=', 'approved')
+        .where('a.uploader_uid', 'in', db.selectFrom('follows').select('followed_uid').where('follower_uid', '=', viewerUid))
+        .where(audioVisibleToViewer(viewerUid));
+      if (after) query = query.where(olderInFeed('a.created_at', 'a.audio_id', after, 'audio'));
+      return query.orderBy('a.created_at', 'desc').orderBy('a.audio_id', 'desc').limit(limit).execute();
     },
+
+    /** The tracks a member listened to (public ones, and their own not deleted), with the position and time, most recent first. */
+    listenedBy(uid: number, titleWords: readonly string[], limit: number) {
+      let query = thumbs().innerJoin('watch_history as h', (join) => join.onRef('h.video_id', '=', 'a.audio_id').on('h.target_type', '=', 'audio'))
+        .select(['h.anchor', 'h.updated_at']).where('h.uid', '=', uid)
+        .where(sql<SqlBool>`(a.status = 'approved' OR (a.uploader_uid = ${uid} AND a.status <> 'deleted'))`);
+      for (const word of titleWords) query = query.where(sql<SqlBool>`split_part(a.search_text, chr(10), 1) LIKE ${likePattern(word, 'contains')}`);
+      return query.orderBy('h.updated_at', 'desc').limit(limit).execute();
+    },
+
+    /** The audio sitemap's files, and the approved tracks of one (sitemap-files.sql.ts). */
+    sitemapFiles: (perFile: number) => approvedIdRanges(db, 'audio_tracks', perFile),
+    sitemapFile: (file: number, perFile: number) => approvedInFile(db, 'audio_tracks', file, perFile),
   };
 }
 export type AudioRepository = ReturnType<typeof createAudioRepository>;

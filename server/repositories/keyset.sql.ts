@@ -16,3 +16,21 @@ export function olderThan(createdColumn: string, idColumn: string, position: Key
   const at = sql`(timestamptz 'epoch' + ${position.micros}::float8 * interval '1 microsecond')`;
   return sql<SqlBool>`(${sql.ref(createdColumn)}, ${sql.ref(idColumn)}) < (${at}, ${position.id})`;
 }
+
+/**
+ * The feed holds videos, tracks and photo posts in one newest-first order: by creation time,
+ * then (at the same microsecond) videos, tracks, posts, then by id. A feed position says which
+ * kind its last row was (a cursor from before tracks and posts were in the feed: a video).
+ */
+export const FEED_KINDS = ['video', 'audio', 'photo'] as const;
+export type FeedKind = (typeof FEED_KINDS)[number];
+export interface FeedPosition extends KeysetPosition { kind?: FeedKind }
+
+/** SQL: a row of `kind` comes after `position` in the feed's order. */
+export function olderInFeed(createdColumn: string, idColumn: string, position: FeedPosition, kind: FeedKind): RawBuilder<SqlBool> {
+  const rank = FEED_KINDS.indexOf(kind);
+  const positionRank = FEED_KINDS.indexOf(position.kind ?? 'video');
+  if (rank === positionRank) return olderThan(createdColumn, idColumn, position);
+  const at = sql`(timestamptz 'epoch' + ${position.micros}::float8 * interval '1 microsecond')`;
+  return rank > positionRank ? sql<SqlBool>`${sql.ref(createdColumn)} <= ${at}` : sql<SqlBool>`${sql.ref(createdColumn)} < ${at}`;
+}

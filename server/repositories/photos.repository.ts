@@ -9,6 +9,7 @@ import { likePattern } from '../services/search-text.ts';
 import { forgetMediaAccess } from '../media/media-states.ts';
 import { photoVisibleToViewer } from './block-lists.sql.ts';
 import { enqueueJob } from '../jobs/queue.ts';
+import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
 
 export interface PhotoFilter {
   statuses: readonly PhotoStatus[];
@@ -61,6 +62,18 @@ export function createPhotosRepository(db: Kysely<Database>) {
       ]);
       return { count: Number(count.n), rows };
     },
+
+    /** The approved posts of the uploaders `viewerUid` follows (without what they blocked or hid), newest first, after `after`. */
+    feedPage(viewerUid: number, after: FeedPosition | null, limit: number) {
+      let query = posts().select(microsOf('p.created_at').as('created_micros')).where('p.status', '=', 'approved')
+        .where('p.uploader_uid', 'in', db.selectFrom('follows').select('followed_uid').where('follower_uid', '=', viewerUid))
+        .where(photoVisibleToViewer(viewerUid));
+      if (after) query = query.where(olderInFeed('p.created_at', 'p.photo_id', after, 'photo'));
+      return query.orderBy('p.created_at', 'desc').orderBy('p.photo_id', 'desc').limit(limit).execute();
+    },
+
+    /** These posts (any status), in no order. */
+    postsOf: (photoIds: readonly number[]) => (photoIds.length ? posts().where('p.photo_id', 'in', [...photoIds]).execute() : Promise.resolve([])),
 
     detail: (photoId: number) => posts().where('p.photo_id', '=', photoId).executeTakeFirst(),
 

@@ -9,7 +9,8 @@ import { likePattern } from '../services/search-text.ts';
 import { forgetMediaAccess } from '../media/media-states.ts';
 import { announceForgotten } from '../events/cache-invalidation.ts';
 import { videoVisibleToViewer } from './block-lists.sql.ts';
-import { microsOf, olderThan, type KeysetPosition } from './keyset.sql.ts';
+import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
+import { approvedIdRanges, approvedInFile } from './sitemap-files.sql.ts';
 
 export type VideoStatus = 'pending' | 'approved' | 'deleted';
 
@@ -138,26 +139,19 @@ export function createVideosRepository(db: Kysely<Database>) {
      * followed uploader): when they have been quiet, the walk does not read the whole site's newer
      * videos first (bench/feed.ts, "dormant").
      */
-    feedPage(viewerUid: number, after: KeysetPosition | null, limit: number) {
+    feedPage(viewerUid: number, after: FeedPosition | null, limit: number) {
       const pushed = (alias: string) => sql<SqlBool>`${sql.ref(`${alias}.status`)} = 'approved' AND ${sql.ref(`${alias}.push_to_feed`)}`;
       const newestFollowed = sql<Date>`(SELECT max(latest.created_at) FROM follows fo CROSS JOIN LATERAL (
           SELECT w.created_at FROM videos w WHERE w.uploader_uid = fo.followed_uid AND ${pushed('w')}
-            AND ${after ? olderThan('w.created_at', 'w.video_id', after) : sql`true`}
+            AND ${after ? olderInFeed('w.created_at', 'w.video_id', after, 'video') : sql`true`}
           ORDER BY w.created_at DESC, w.video_id DESC LIMIT 1) latest
         WHERE fo.follower_uid = ${viewerUid})`;
       let query = thumbs().select(microsOf('v.created_at').as('created_micros'))
         .where(pushed('v')).where('v.created_at', '<=', newestFollowed)
         .where('v.uploader_uid', 'in', db.selectFrom('follows').select('followed_uid').where('follower_uid', '=', viewerUid))
         .where(videoVisibleToViewer(viewerUid));
-      if (after) query = query.where(olderThan('v.created_at', 'v.video_id', after));
+      if (after) query = query.where(olderInFeed('v.created_at', 'v.video_id', after, 'video'));
       return query.orderBy('v.created_at', 'desc').orderBy('v.video_id', 'desc').limit(limit).execute();
-    },
-
-    /** One page of a collection's approved videos, in its order (collections.repository counts them). */
-    collectionPage(collectionId: number, window: PageWindow) {
-      return thumbs().innerJoin('collection_videos as cv', 'cv.video_id', 'v.video_id').select('cv.position')
-        .where('cv.collection_id', '=', collectionId).where('v.status', '=', 'approved')
-        .orderBy('cv.position').orderBy('cv.video_id').limit(window.pageSize).offset((window.page - 1) * window.pageSize).execute();
     },
 
     /** The thumbs of these videos (any status), in no order. */
@@ -217,19 +211,11 @@ export function createVideosRepository(db: Kysely<Database>) {
       return byVideo;
     },
 
-    /** Approved videos grouped by ranges of `perFile` ids (group n: ids ((n-1)·perFile, n·perFile]), each with its newest change. */
-    async approvedIdRanges(perFile: number): Promise<Array<{ file: number; updated: Date }>> {
-      const file = sql<number>`(video_id - 1) / ${sql.lit(Math.floor(perFile))} + 1`;
-      const rows = await db.selectFrom('videos').select([file.as('file'), sql<Date>`max(coalesce(reviewed_at, created_at))`.as('updated')])
-        .where('status', '=', 'approved').groupBy(file).orderBy(file).execute();
-      return rows.map((r) => ({ file: Number(r.file), updated: new Date(r.updated) }));
-    },
+    /** The video sitemap's files (sitemap-files.sql.ts). */
+    approvedIdRanges: (perFile: number) => approvedIdRanges(db, 'videos', perFile),
 
-    /** The approved videos with ids in (after, upTo], by id. */
-    approvedInIdRange(after: number, upTo: number) {
-      return db.selectFrom('videos').select(['video_id', 'created_at', 'reviewed_at']).where('status', '=', 'approved')
-        .where('video_id', '>', after).where('video_id', '<=', upTo).orderBy('video_id').execute();
-    },
+    /** The approved videos of one sitemap file, by id. */
+    approvedInFile: (file: number, perFile: number) => approvedInFile(db, 'videos', file, perFile),
 
     /** The media of an approved video's first part. */
     async approvedFirstPartMedia(videoId: number): Promise<string | undefined> {

@@ -10,10 +10,12 @@ import { searchTerms } from './search-text.ts';
 import { checkOwnCover, searchTextOf, viewerKeyOf } from './videos.ts';
 import { hlsPath } from '../media/paths.ts';
 import { AUDIO_FILES } from '../media/audio-pipeline.ts';
-import type { AudioDetail, AudioThumb, audioUploadBody, PendingAudioResponse } from '../../src/lib/api/contract-audio.ts';
-import type { AudioSort, Copyright } from '../../src/lib/api/contract.ts';
+import type { AudioDetail, AudioThumb, audioUpdateBody, audioUploadBody, MyTrack, PendingAudioResponse } from '../../src/lib/api/contract-audio.ts';
+import type { AudioSort, Copyright, HistoryItem } from '../../src/lib/api/contract.ts';
+import type { FeedPosition } from '../repositories/keyset.sql.ts';
 
 type Commit = z.output<typeof audioUploadBody>;
+type Update = Omit<z.output<typeof audioUpdateBody>, 'audioId'>;
 export interface AudioList { count: number; tracks: AudioThumb[] }
 
 const mediaUrl = (mediaId: string, file: string) => `/media/${hlsPath(mediaId)}/${file}`;
@@ -30,6 +32,9 @@ function toThumb(row: AudioThumbRow, withStatus = false): AudioThumb {
     ...(withStatus ? { status: row.status === 'approved' ? 'approved' as const : 'pending' as const } : {}),
   };
 }
+
+/** What search reads of a track: its title and description, then its artist. */
+const searchTextOfTrack = (title: string, artist: string, description: string) => `${searchTextOf(title, description)}\n${searchTextOf(artist, '')}`;
 
 const mayListen = (row: { status: string; uploader_uid: number }, looker: Looker | null) =>
   row.status === 'approved' || (!!looker && (looker.isStaff || looker.uid === row.uploader_uid));
@@ -69,13 +74,53 @@ export function createAudioService(repositories: Pick<Repositories, 'audio' | 'm
           category: body.audioCategory, copyright: body.copyright,
           original_author: body.copyright === 'original' ? null : body.originalAuthor || null,
           original_link: body.copyright === 'original' ? null : body.originalLink || null,
-          cover: image, duration_ms: durationMs, search_text: `${searchTextOf(body.title, body.description)}\n${searchTextOf(body.artist, '')}`,
+          cover: image, duration_ms: durationMs, search_text: searchTextOfTrack(body.title, body.artist, body.description),
         }, tagIds));
       } catch (error) {
         // A file belongs to one track only (unique constraint on audio_tracks.media_id).
         if ((error as { code?: string }).code === '23505') throw new DomainError('CONFLICT', { cause: error });
         throw error;
       }
+    },
+
+    /** audio/mine: the uploader's own tracks (pending and approved), newest first, with what the editor changes. */
+    async mine(uid: number, page: Page): Promise<{ count: number; tracks: MyTrack[] }> {
+      const { count, rows } = await audio.page({ statuses: ['pending', 'approved'], uploaderUid: uid }, page, 'newest');
+      const tracks = await Promise.all(rows.map(async (row) => ({
+        ...toThumb(row), status: row.status === 'approved' ? 'approved' as const : 'pending' as const, description: row.description, image: row.cover,
+        tags: await tags.tagsById((await audio.tagIdsOf(row.audio_id)).map((t) => t.tag_id)),
+      })));
+      return { count, tracks };
+    },
+
+    /**
+     * audio/update (its uploader or staff, as the policy decided): the fields sent change; an
+     * approved track whose title, artist, description, cover or tags change goes back to review.
+     */
+    async update(audioId: number, editorUid: number, changes: Update): Promise<{ status: 'pending' | 'approved'; backToReview: boolean }> {
+      const tagIds = changes.audioTagList && [...new Set(changes.audioTagList)];
+      if (tagIds?.length && (await repositories.tags.existing(tagIds)).length !== tagIds.length) {
+        throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'audioTagList', message: 'contains a tag that does not exist' }] });
+      }
+      return repositories.transaction(async (r) => {
+        const track = await r.audio.editableForUpdate(audioId);
+        if (!track) throw new NotFound();
+        const image = changes.image === undefined ? track.cover : changes.image || null;
+        if (image && image !== track.cover) await checkOwnCover(options.media, editorUid, image);
+        const title = changes.title ?? track.title;
+        const artist = changes.artist ?? track.artist;
+        const description = changes.description ?? track.description;
+        const currentTags = (await r.audio.tagIdsOf(audioId)).map((t) => t.tag_id);
+        const tagsChanged = !!tagIds && tagIds.join() !== currentTags.join();
+        const publicChange = title !== track.title || artist !== track.artist || description !== track.description || image !== track.cover || tagsChanged;
+        const backToReview = track.status === 'approved' && publicChange;
+        await r.audio.updateMetadata(audioId, {
+          title, artist, description, cover: image, category: changes.audioCategory ?? track.category,
+          search_text: searchTextOfTrack(title, artist, description), ...(backToReview ? { status: 'pending' as const } : {}),
+        });
+        if (tagsChanged) await r.audio.replaceTags(audioId, tagIds);
+        return { status: backToReview || track.status !== 'approved' ? 'pending' as const : 'approved' as const, backToReview };
+      });
     },
 
     /** The track as danmaku, comments and history see it (services.targets). */
@@ -149,7 +194,34 @@ export function createAudioService(repositories: Pick<Repositories, 'audio' | 'm
       });
     },
 
-    sitemap: (limit: number) => audio.sitemap(limit),
+    /** The thumbs of these tracks (collections show them among videos), in no order. */
+    thumbsOf: async (audioIds: readonly number[]) => (await audio.thumbsOf(audioIds)).map((row) => toThumb(row)),
+
+    /** The feed's tracks (follows.feed merges them with videos and posts): thumbs with their exact creation time. */
+    async feedPage(viewerUid: number, after: FeedPosition | null, limit: number) {
+      return (await audio.feedPage(viewerUid, after, limit)).map((row) => ({ id: row.audio_id, micros: row.created_micros, track: toThumb(row) }));
+    },
+
+    /** The tracks in a member's history (history/filter merges them with videos and posts), as history items. */
+    async history(uid: number, title: string | undefined, limit: number): Promise<HistoryItem[]> {
+      const rows = await audio.listenedBy(uid, title ? searchTerms(title) : [], limit);
+      return rows.map((row) => {
+        const thumb = toThumb(row);
+        return {
+          category: 'audio' as const, id: row.audio_id, anchor: row.anchor, lastUpdateDateTime: new Date(row.updated_at).getTime(),
+          videoId: row.audio_id, title: row.title, image: thumb.cover, uploadDate: thumb.uploadDate, watchedCount: thumb.playCount,
+          uploader: row.username, uploaderNickname: row.user_nickname, uploaderId: row.uploader_uid, duration: row.duration_ms,
+          description: row.description, videoCategory: row.category,
+        };
+      });
+    },
+
+    /** The audio sitemap's files (as the video sitemap's: `perFile` track ids each), each with its newest change. */
+    sitemapFiles: (perFile: number) => audio.sitemapFiles(perFile),
+    /** The approved tracks of one audio sitemap file, by id. */
+    async sitemapTracks(file: number, perFile: number): Promise<Array<{ audioId: number; updated: Date }>> {
+      return (await audio.sitemapFile(file, perFile)).map((r) => ({ audioId: r.id, updated: r.updated }));
+    },
   };
 }
 export type AudioService = ReturnType<typeof createAudioService>;

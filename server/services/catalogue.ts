@@ -194,8 +194,7 @@ export function createCatalogue(repositories: Pick<Repositories, 'videos' | 'tag
 
     /** The approved videos of one sitemap file (see sitemapVideoFiles), by id. */
     async sitemapVideos(file: number, perFile: number): Promise<Array<{ videoId: number; updated: Date }>> {
-      const rows = await videos.approvedInIdRange((file - 1) * perFile, file * perFile);
-      return rows.map((r) => ({ videoId: r.video_id, updated: r.reviewed_at ?? r.created_at }));
+      return (await videos.approvedInFile(file, perFile)).map((r) => ({ videoId: r.id, updated: r.updated }));
     },
 
     /** The first part's media of an approved video: where the manifest URL template points. */

@@ -13,6 +13,7 @@ import { searchTerms } from './search-text.ts';
 import { searchTextOf } from './videos.ts';
 import type { Looker, Page } from './catalogue.ts';
 import type { TargetFacts } from './media-targets.ts';
+import type { FeedPosition } from '../repositories/keyset.sql.ts';
 
 type Commit = z.output<typeof photoUploadBody>;
 type ImageRow = Awaited<ReturnType<Repositories['photos']['imagesOf']>>[number];
@@ -40,15 +41,19 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
   const { photos, follows } = repositories;
   const tags = createTagService(repositories);
 
-  async function list(filter: PhotoFilter, page: Page, options: { withStatus?: boolean; order?: 'newest' | 'oldest' } = {}) {
-    const { count, rows } = await photos.page({ ...filter, hiddenFrom: page.viewerUid }, page, options.order);
+  /** Posts as list thumbs, each with its first image as the cover. */
+  async function thumbsOf(rows: PostRow[], withStatus = false): Promise<PhotoThumb[]> {
     const covers = new Map((await photos.imagesOf(rows.map((r) => r.photo_id), true)).map((i) => [i.photo_id, toImage(i)]));
-    const thumbs = rows.map((row): PhotoThumb => ({
+    return rows.map((row): PhotoThumb => ({
       photoId: row.photo_id, title: row.title, uploadDate: new Date(row.created_at).getTime(), uploaderId: row.uploader_uid,
       uploader: row.username, uploaderNickname: row.user_nickname, imageCount: Number(row.image_count), cover: covers.get(row.photo_id) ?? null,
-      ...(options.withStatus ? { status: row.status as PhotoState } : {}),
+      ...(withStatus ? { status: row.status as PhotoState } : {}),
     }));
-    return { photosCount: count, photos: thumbs };
+  }
+
+  async function list(filter: PhotoFilter, page: Page, options: { withStatus?: boolean; order?: 'newest' | 'oldest' } = {}) {
+    const { count, rows } = await photos.page({ ...filter, hiddenFrom: page.viewerUid }, page, options.order);
+    return { photosCount: count, photos: await thumbsOf(rows, options.withStatus) };
   }
 
   async function detailOf(row: PostRow, looker: Looker | null): Promise<PhotoDetail> {
@@ -168,6 +173,16 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
           uploaderId: row.uploader_uid, duration: 0, description: row.description, videoCategory: 'photo',
         };
       });
+    },
+
+    /** The thumbs of these posts (collections show them among videos), in no order. */
+    thumbsOf: async (photoIds: readonly number[]) => thumbsOf(await photos.postsOf(photoIds)),
+
+    /** The feed's posts (follows.feed merges them with videos and tracks): thumbs with their exact creation time. */
+    async feedPage(viewerUid: number, after: FeedPosition | null, limit: number) {
+      const rows = await photos.feedPage(viewerUid, after, limit);
+      const thumbs = await thumbsOf(rows);
+      return rows.map((row, index) => ({ id: row.photo_id, micros: row.created_micros, photo: thumbs[index] }));
     },
 
     /** Approved posts for the sitemap. */

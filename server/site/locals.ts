@@ -8,6 +8,13 @@ export interface SiteLocals extends PhotoSiteLocals {
   isDevelopment: boolean;
   /** The logged-in user behind a request's session cookies, or null. */
   viewer(request: Request): Promise<SiteViewer | null>;
+  /**
+   * Whom a public list is for: `viewerUid`, the logged-in viewer's uid when they blocked or hid
+   * uploaders or tags (the list leaves those out, as the API's lists do, and the page is
+   * personal), else null; `member`, whether anyone is logged in (their browser must not reuse a
+   * page kept from before they blocked someone).
+   */
+  listViewer(request: Request): Promise<{ viewerUid: number | null; member: boolean }>;
   videoExists(videoId: number): Promise<boolean>;
   publicUser(uid: number): Promise<import('../../src/lib/api/contract.ts').PublicProfile | null>;
   /** One video as video?videoId answers it for this request's viewer (pending: uploader and staff only). */
@@ -17,7 +24,7 @@ export interface SiteLocals extends PhotoSiteLocals {
   /** The approved videos of one video sitemap file, by id; empty for a file with none. */
   sitemapVideos(file: number): Promise<Array<{ videoId: number; updated: Date }>>;
   /** A collection and a page of its videos as collection/get answers it for this request's viewer; null when not found (or someone else's private one). */
-  collection(collectionId: number, request: Request, page: SitePage): Promise<import('../../src/lib/api/contract.ts').CollectionGetResponse | null>;
+  collection(collectionId: number, request: Request, page: SitePage): Promise<import('../../src/lib/api/contract-items.ts').CollectionGetResponse | null>;
   /** The discovery pages' lists: the same answers as video/home, video/category and video/user. */
   homeVideos(page: SitePage): Promise<SiteVideoList>;
   categoryVideos(category: import('../../src/lib/api/contract.ts').VideoCategory, page: SitePage): Promise<SiteVideoList>;
@@ -27,8 +34,12 @@ export interface SiteLocals extends PhotoSiteLocals {
   audio(audioId: number, request: Request): Promise<import('../../src/lib/api/contract-audio.ts').AudioDetail | null>;
   audioHome(sort: import('../../src/lib/api/contract.ts').AudioSort, page: SitePage): Promise<SiteAudioList>;
   userAudio(uid: number, request: Request, page: SitePage): Promise<SiteAudioList>;
-  sitemapAudio(): Promise<Array<{ audioId: number; updated: Date }>>;
+  /** The audio sitemap's files that hold tracks, each with its newest change (paged as the video sitemap). */
+  sitemapAudioFiles(): Promise<Array<{ file: number; updated: Date }>>;
+  /** The approved tracks of one audio sitemap file, by id; empty for a file with none. */
+  sitemapAudio(file: number): Promise<Array<{ audioId: number; updated: Date }>>;
 }
 export interface SiteAudioList { count: number; tracks: import('../../src/lib/api/contract-audio.ts').AudioThumb[] }
-export interface SitePage { page: number; pageSize: number }
+/** A page of a list; with `viewerUid` (from listViewer), without what that viewer blocked or hid. */
+export interface SitePage { page: number; pageSize: number; viewerUid?: number | null }
 export interface SiteVideoList { videosCount: number; videos: import('../../src/lib/api/contract.ts').VideoThumb[] }

@@ -3,7 +3,7 @@ import type { Looker } from '../services/catalogue.ts';
 import type { PhotoDetail, PhotoThumb } from '../../src/lib/api/photo-contract.ts';
 
 /** A page of a list (as SiteLocals' SitePage). */
-type SitePage = { page: number; pageSize: number };
+type SitePage = import('./locals.ts').SitePage;
 export interface SitePhotoList { photosCount: number; photos: PhotoThumb[] }
 
 /** What the photo pages ask the server while rendering (part of SiteLocals). */

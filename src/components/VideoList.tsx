@@ -41,7 +41,8 @@ export function VideoCard({ video, locale, t, progress, extra, eager = false, hr
         <a className="video-title" href={href} title={video.title}>{video.title}</a>
         <a className="video-uploader" href={userPath(video.uploaderId, locale)}>{video.uploaderNickname || video.uploader}</a>
         <p className="video-stats">
-          <span title={t('catalogue.card.watchCount', { count: video.watchedCount })}><span aria-hidden="true">▶</span> {formatCount(video.watchedCount, locale)}</span>
+          {/* Nor views to count. */}
+          {video.videoCategory !== 'photo' && <span title={t('catalogue.card.watchCount', { count: video.watchedCount })}><span aria-hidden="true">▶</span> {formatCount(video.watchedCount, locale)}</span>}
           <time dateTime={new Date(video.uploadDate).toISOString()}>{formatCardDate(video.uploadDate, locale, relativeDate)}</time>
         </p>
         {extra}

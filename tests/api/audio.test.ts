@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
-import { makeAudio, makeVideo, member, statusOf, tusCreate, tusMetadata, tusPatch, uploadAudio, useVideoFixtures } from './media-helpers.ts';
+import { insertAudio, makeAudio, makeVideo, member, statusOf, tusCreate, tusMetadata, tusPatch, uploadAudio, useVideoFixtures } from './media-helpers.ts';
 import { MAX_AUDIO_DURATION_S } from '../../src/lib/api/constants.ts';
 
 const json = (body: unknown, cookie?: string, method = 'POST'): RequestInit => ({
@@ -95,11 +95,17 @@ describe.each(BACKENDS)('audio on %s', (backend) => {
     expect(comments.videoCommentList).toMatchObject([{ commentRoute: `${audioId}.1`, text: '<b>good</b> track' }]);
     expect(await (await server.api('history/record', json({ videoId: audioId, mediaType: 'audio', anchor: 4 }, bob))).json()).toMatchObject({ recorded: true });
     expect((await (await server.api(`history/anchor?videoId=${audioId}&mediaType=audio`, { headers: { Cookie: bob } })).json()).anchor).toBe(4);
+    // The history page lists the track with its place, cover and duration (and finds it by title).
+    const history = async (query = '') => (await (await server.api(`history/filter${query}`, { headers: { Cookie: bob } })).json()).result;
+    expect(await history()).toMatchObject([{ category: 'audio', id: audioId, anchor: 4, title: '夜のローファイ', image: own.audio.cover, duration: own.audio.duration }]);
+    expect(await history(`?videoTitle=${encodeURIComponent('ローファイ')}`)).toMatchObject([{ category: 'audio', id: audioId }]);
+    expect(await history('?videoTitle=nothing')).toEqual([]);
 
     // Deleted: gone for everyone, its files too; only its uploader or staff may.
     expect((await server.api('audio/delete', json({ audioId }, bob, 'DELETE'))).status).toBe(403);
     expect((await server.api('audio/delete', json({ audioId }, alice, 'DELETE'))).status).toBe(200);
     expect((await server.api(`audio?audioId=${audioId}`, { headers: { Cookie: alice } })).status).toBe(404);
+    expect(await history()).toEqual([]);
     expect((await fetch(`${server.baseUrl}${own.audio.streamUrl}`, { headers: { Cookie: alice } })).status).toBe(404);
   });
 
@@ -159,5 +165,47 @@ describe.each(BACKENDS)('audio on %s', (backend) => {
     expect(popular.tracks[0].audioId).toBe(ids[0]);
     // Pending tracks take no danmaku from others.
     expect((await server.api('video/danmaku/emit', json({ videoId: ids[2], mediaType: 'audio', time: 1, text: 'x', color: 'ffffff' }, alice))).status).toBe(404);
+  });
+
+  it('“my tracks”: the uploader lists their own tracks with state, and only they or staff edit one (approved and changed: back to review)', async () => {
+    const [owner, other, moderator] = await Promise.all([member(server, 'Composer'), member(server, 'Meddler'), member(server, 'Editor', ['administrator'])]);
+    const approved = await insertAudio(server, owner, 30_000);
+    const pending = await insertAudio(server, owner, 20_000, 'pending');
+    await insertAudio(server, other, 10_000);
+    const mine = async (cookie: string) => (await server.api('audio/mine', { headers: { Cookie: cookie } })).json();
+    expect((await server.api('audio/mine')).status).toBe(401);
+    const listed = await mine(owner);
+    expect(listed.count).toBe(2);
+    expect(listed.tracks.map((t: { audioId: number; status: string }) => [t.audioId, t.status])).toEqual([[pending, 'pending'], [approved, 'approved']]);
+    expect(listed.tracks[0]).toMatchObject({ description: '', tags: [], image: null });
+
+    const update = (body: Record<string, unknown>, cookie?: string) => server.api('audio/update', json(body, cookie));
+    // Someone else: refused; a guest must log in; an unknown track is not found; bad input says which field.
+    const refused = await update({ audioId: approved, title: 'Mine now' }, other);
+    expect([refused.status, (await refused.json()).code]).toEqual([403, 'FORBIDDEN']);
+    expect((await update({ audioId: approved, title: 'x' })).status).toBe(401);
+    expect((await update({ audioId: 999_999, title: 'x' }, owner)).status).toBe(404);
+    const invalid = await update({ audioId: approved, title: '', audioCategory: 'jazz' }, owner);
+    expect(invalid.status).toBe(400);
+    expect((await invalid.json()).code).toBe('VALIDATION_FAILED');
+    expect((await update({ audioId: approved, audioTagList: [987_654] }, owner)).status).toBe(400);
+
+    // The category alone: still public. The title: back to review, and out of the public lists.
+    expect(await (await update({ audioId: approved, audioCategory: 'game' }, owner)).json()).toEqual({ success: true, status: 'approved', backToReview: false });
+    const retitled = await update({ audioId: approved, title: 'Rain on the window', artist: 'Composer', description: 'piano and rain' }, owner);
+    expect(await retitled.json()).toEqual({ success: true, status: 'pending', backToReview: true });
+    const after = (await mine(owner)).tracks.find((t: { audioId: number }) => t.audioId === approved);
+    expect(after).toMatchObject({ title: 'Rain on the window', artist: 'Composer', description: 'piano and rain', category: 'game', status: 'pending' });
+    const home = await (await server.api('audio/home?pageSize=50')).json();
+    expect(home.tracks.map((t: { audioId: number }) => t.audioId)).not.toContain(approved);
+    const found = await (await server.api(`audio/search?keyword=${encodeURIComponent('window')}`, { headers: { Cookie: owner } })).json();
+    expect(found.tracks).toEqual([]); // pending: not searchable until approved again
+
+    // Staff may edit anyone's track; a pending one stays pending.
+    expect(await (await update({ audioId: pending, title: 'Tidied by staff' }, moderator)).json()).toEqual({ success: true, status: 'pending', backToReview: false });
+    // Deleted: no longer editable.
+    expect((await server.api('audio/delete', json({ audioId: pending }, owner, 'DELETE'))).status).toBe(200);
+    expect((await update({ audioId: pending, title: 'Back' }, owner)).status).toBe(404);
+    expect((await mine(owner)).count).toBe(1);
   });
 });

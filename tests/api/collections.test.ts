@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
-import { insertVideo, member } from './media-helpers.ts';
+import { insertAudio, insertPhoto, insertVideo, member } from './media-helpers.ts';
 
 const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
 
@@ -189,5 +189,53 @@ describe.each(BACKENDS)('collections on %s', (backend) => {
     expect((await add(dave, collectionId, videos[1])).body.code).toBe('USER_BLOCKED');
     expect((await call('POST', 'collection/removeVideo', dave, { collectionId, videoId: videos[0] })).status).toBe(200);
     expect((await call('POST', 'collection/delete', dave, { collectionId })).status).toBe(200);
+  });
+
+  it('holds audio tracks and photo posts beside videos (mediaType), in order, and deleted for good with their target', async () => {
+    const track = await insertAudio(server, bob, 42_000);
+    const post = await insertPhoto(server, bob);
+    const pendingTrack = await insertAudio(server, bob, 10_000, 'pending');
+    const item = (mediaType: string, id: number) => ({ mediaType, id });
+    const addItem = (collectionId: number, mediaType: string, videoId: number) => call('POST', 'collection/addVideo', alice, { collectionId, videoId, mediaType });
+    // Created with a track as its first item: its cover is the collection's.
+    await server.db.updateTable('audio_tracks').set({ cover: '/media/images/cover-abc.jpg' }).where('audio_id', '=', track).execute();
+    const made = await create(alice, { title: 'Mixed', visibility: 'public', videoId: track, mediaType: 'audio' });
+    expect(made.status).toBe(200);
+    expect(made.body.collection).toMatchObject({ videoCount: 1, cover: '/media/images/cover-abc.jpg' });
+    const id = made.body.collection.collectionId;
+    expect((await addItem(id, 'photo', post)).body).toMatchObject({ changed: true, videoCount: 2 });
+    expect((await addItem(id, 'photo', post)).body).toMatchObject({ changed: false, videoCount: 2 });
+    expect((await add(alice, id, videos[0])).body).toMatchObject({ changed: true, videoCount: 3 });
+    // Only approved items; an unknown kind is refused as input.
+    expect((await addItem(id, 'audio', pendingTrack)).body.code).toBe('VIDEO_UNAVAILABLE');
+    expect((await addItem(id, 'audio', 999_999)).body.code).toBe('VIDEO_UNAVAILABLE');
+    expect((await addItem(id, 'song', track)).status).toBe(400);
+
+    const kinds = (body: { items: Array<{ type: string; video?: { videoId: number }; track?: { audioId: number }; photo?: { photoId: number } }> }) =>
+      body.items.map((i) => `${i.type}${i.video?.videoId ?? i.track?.audioId ?? i.photo?.photoId}`);
+    const page = await get(id, bob);
+    expect(kinds(page.body)).toEqual([`audio${track}`, `photo${post}`, `video${videos[0]}`]);
+    expect(page.body.videos.map((v: { videoId: number }) => v.videoId)).toEqual([videos[0]]);
+    expect(page.body.items[0].track).toMatchObject({ audioId: track, duration: 42_000 });
+    expect(page.body.items[1].photo).toMatchObject({ photoId: post, imageCount: 1 });
+    expect(kinds((await get(id, bob, '&page=2&pageSize=2')).body)).toEqual([`video${videos[0]}`]);
+    expect((await call('GET', `collection/containing?videoId=${track}&mediaType=audio`, alice)).body.collectionIds).toEqual([id]);
+    expect((await call('GET', `collection/containing?videoId=${post}&mediaType=photo`, alice)).body.collectionIds).toEqual([id]);
+
+    // Reordered across kinds; a stranger or a repeat is refused.
+    expect((await call('POST', 'collection/reorder', alice, { collectionId: id, items: [item('video', videos[0]), item('photo', post)] })).status).toBe(200);
+    expect(kinds((await get(id, bob)).body)).toEqual([`video${videos[0]}`, `photo${post}`, `audio${track}`]);
+    const stranger = await call('POST', 'collection/reorder', alice, { collectionId: id, items: [item('audio', 999_999)] });
+    expect([stranger.status, stranger.body.code]).toEqual([400, 'NOT_IN_COLLECTION']);
+    expect((await call('POST', 'collection/reorder', alice, { collectionId: id, items: [item('photo', post), item('photo', post)] })).status).toBe(400);
+    expect((await call('POST', 'collection/reorder', alice, { collectionId: id })).status).toBe(400);
+
+    // A track deleted by its uploader is counted apart; deleted for good, it leaves the collection.
+    await server.db.updateTable('audio_tracks').set({ status: 'deleted' }).where('audio_id', '=', track).execute();
+    expect((await get(id, bob)).body.collection).toMatchObject({ videoCount: 2, unavailableCount: 1 });
+    await server.db.deleteFrom('audio_tracks').where('audio_id', '=', track).execute();
+    expect((await get(id, bob)).body.collection).toMatchObject({ videoCount: 2, unavailableCount: 0 });
+    expect((await call('POST', 'collection/removeVideo', alice, { collectionId: id, videoId: post, mediaType: 'photo' })).body).toMatchObject({ changed: true, videoCount: 1 });
+    expect(kinds((await get(id, bob)).body)).toEqual([`video${videos[0]}`]);
   });
 });

@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { startTestServer, type TestServer } from './harness.ts';
+
+/** The site is served (its home page's rows checked) when it was built. */
+const built = existsSync('dist/server/entry.mjs');
 
 describe('the demo catalogue', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer('pglite', { env: { DEMO: '1' } });
+    server = await startTestServer('pglite', { site: built, env: { DEMO: '1' } });
   }, 120_000);
   afterAll(() => server?.close());
 
@@ -29,6 +33,27 @@ describe('the demo catalogue', () => {
     // The real pipeline publishes each video's HLS ladder and poster.
     const first = home.videos.at(-1)!;
     await expect.poll(async () => (await fetch(`${server.baseUrl}/media/videos/${first.videoId}/master.m3u8`)).status, { timeout: 120_000, interval: 1000 }).toBe(200);
+  }, 200_000);
+
+  it('has audio tracks and photo posts too, through the real audio and photo pipelines, public for the home page’s rows', async () => {
+    const tracks = async () => (await (await server.api('audio/home')).json()) as { count: number; tracks: Array<{ audioId: number; duration: number; artist: string }> };
+    await expect.poll(async () => (await tracks()).count, { timeout: 60_000, interval: 500 }).toBe(3);
+    expect((await tracks()).tracks.every((t) => Math.abs(t.duration - 20_000) < 200 && t.artist)).toBe(true);
+    const [first] = (await tracks()).tracks;
+    await expect.poll(async () => (await (await server.api(`audio?audioId=${first.audioId}`)).json()).audio.waveform.length, { timeout: 120_000, interval: 1000 }).toBe(1000);
+    let photos: { photosCount: number; photos: Array<{ photoId: number; imageCount: number; cover: { widths: number[]; alt: string } | null }> } = { photosCount: 0, photos: [] };
+    await expect.poll(async () => {
+      photos = await (await server.api('photo/home')).json();
+      return photos.photosCount;
+    }, { timeout: 120_000, interval: 1000 }).toBe(3);
+    expect(photos.photos.map((p) => p.imageCount).sort()).toEqual([1, 2, 3]);
+    expect(photos.photos.every((p) => p.cover && p.cover.widths.length > 0 && p.cover.alt)).toBe(true);
+    // The home page shows both rows.
+    if (built) {
+      const home = await (await fetch(`${server.baseUrl}/en/`)).text();
+      expect(home).toContain('data-list="home-audio"');
+      expect(home).toContain('data-list="home-photos"');
+    }
   }, 200_000);
 
   it('is created only once: a site that has users gets nothing', async () => {

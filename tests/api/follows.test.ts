@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
-import { insertVideo, member } from './media-helpers.ts';
+import { insertAudio, insertPhoto, insertVideo, member } from './media-helpers.ts';
 
 const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
 /** The application never changes created_at (its type says so); the tests move rows in time. */
@@ -210,5 +210,59 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
     const bad = await call('GET', 'feed/videos?cursor=not-a-cursor', reader);
     expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION_FAILED']);
     expect((await call('GET', 'feed/videos?pageSize=51', reader)).status).toBe(400);
+  });
+
+  it('holds the followed uploaders’ approved tracks and photo posts too, in one order paged across kinds, without what the viewer blocked', async () => {
+    const [reader, singer, painter] = await Promise.all([member(server, `Listener${backend}`), member(server, `Singer${backend}`), member(server, `Painter${backend}`)]);
+    await follow(reader, uidOf(singer));
+    await follow(reader, uidOf(painter));
+    const moved = async (table: 'audio_tracks' | 'photos' | 'videos', id: number, when: Date) => {
+      const column = table === 'audio_tracks' ? 'audio_id' : table === 'photos' ? 'photo_id' : 'video_id';
+      await server.db.updateTable(table).set({ created_at: at(when) }).where(column as never, '=', id as never).execute();
+      return id;
+    };
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    const track = await moved('audio_tracks', await insertAudio(server, singer, 30_000), ago(1));
+    const post = await moved('photos', await insertPhoto(server, painter), ago(2));
+    const video = await feedVideo(singer, 3);
+    // At one microsecond: the video, then the track, then the post.
+    const same = ago(4);
+    const tiedPost = await moved('photos', await insertPhoto(server, singer), same);
+    const tiedTrack = await moved('audio_tracks', await insertAudio(server, singer, 20_000), same);
+    const tiedVideo = await moved('videos', await feedVideo(singer, 0), same);
+    // Not in the feed: a pending track and post, a video not pushed to the feed.
+    await moved('audio_tracks', await insertAudio(server, singer, 20_000, 'pending'), ago(5));
+    await moved('photos', await insertPhoto(server, painter, 'pending'), ago(5));
+    await feedVideo(singer, 5, false);
+    const keyOf = (item: { type: string; video?: { videoId: number }; track?: { audioId: number }; photo?: { photoId: number } }) =>
+      `${item.type}${item.video?.videoId ?? item.track?.audioId ?? item.photo?.photoId}`;
+    const expected = [`audio${track}`, `photo${post}`, `video${video}`, `video${tiedVideo}`, `audio${tiedTrack}`, `photo${tiedPost}`];
+
+    const whole = await call('GET', 'feed/videos?pageSize=50', reader);
+    expect(whole.body.items.map(keyOf)).toEqual(expected);
+    expect(whole.body.videos.map((v: { videoId: number }) => v.videoId)).toEqual([video, tiedVideo]);
+    expect(whole.body.items[0].track).toMatchObject({ audioId: track, duration: 30_000, uploaderId: uidOf(singer) });
+    expect(whole.body.items[1].photo).toMatchObject({ photoId: post, imageCount: 1, cover: { widths: [320, 640] } });
+
+    // Every page size walks the same order, each item once.
+    for (const pageSize of [1, 2, 4]) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const answer = await call('GET', `feed/videos?pageSize=${pageSize}${cursor ? `&cursor=${cursor}` : ''}`, reader);
+        expect(answer.status).toBe(200);
+        seen.push(...answer.body.items.map(keyOf));
+        cursor = answer.body.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual(expected);
+    }
+
+    // Blocking a tag or hiding an uploader takes their tracks and posts out too.
+    await call('POST', 'block/hideuser', reader, { hideUid: uidOf(painter) });
+    expect((await call('GET', 'feed/videos?pageSize=50', reader)).body.items.map(keyOf)).toEqual(expected.filter((k) => k !== `photo${post}`));
+    const { body: { tagId } } = await call('POST', 'video/tag/create', singer, { tagNameList: [{ lang: 'en', tagName: [{ name: `Earworm ${backend}` }] }] });
+    await server.db.insertInto('audio_tags').values({ audio_id: track, tag_id: tagId, position: 0 }).execute();
+    await call('POST', 'block/tag', reader, { tagId });
+    expect((await call('GET', 'feed/videos?pageSize=50', reader)).body.items.map(keyOf)).not.toContain(`audio${track}`);
   });
 });

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
+import { insertAudio, member } from './media-helpers.ts';
 import { localizedUrls, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS, SITEMAP_VIDEOS_PER_FILE_MAX, urlSet } from '../../src/lib/navigation/sitemap.ts';
 import { hashToken } from '../../server/services/sessions.ts';
 
@@ -258,6 +259,30 @@ describe.skipIf(!built).each(BACKENDS)('the video sitemap in files on %s', (back
       ['/sitemap-videos-3.xml', now.toISOString()],
       ['/sitemap-videos-4.xml', now.toISOString()],
     ]);
+  });
+
+  it('pages the audio sitemap the same way: files of track ids listed by the index, without pending or deleted tracks', async () => {
+    const uploader = await member(server, 'Musician');
+    const day = (d: number) => new Date(Date.UTC(2026, 10, d, 8));
+    const statuses = ['approved', 'pending', 'approved', 'approved', 'deleted', 'approved', 'approved'] as const;
+    const ids: number[] = [];
+    for (const [i, status] of statuses.entries()) {
+      const audioId = await insertAudio(server, uploader, 30_000, status === 'approved' ? 'approved' : 'pending');
+      await server.db.updateTable('audio_tracks').set({ status, reviewed_at: status === 'approved' ? day(i + 1) : null }).where('audio_id', '=', audioId).execute();
+      ids.push(audioId);
+    }
+    expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    const audioIndexed = async () => [...(await (await get('/sitemap.xml')).text()).matchAll(/<loc>[^<]*(\/sitemap-audio-\d+\.xml)<\/loc><lastmod>([^<]+)</g)].map((m) => [m[1], m[2]]);
+    const trackIdsIn = async (path: string) => [...(await (await get(path)).text()).matchAll(/<loc>http:\/\/localhost:4321\/audio\/ka(\d+)<\/loc>/g)].map((m) => Number(m[1]));
+    expect(await audioIndexed()).toEqual([
+      ['/sitemap-audio-1.xml', day(3).toISOString()],
+      ['/sitemap-audio-2.xml', day(6).toISOString()],
+      ['/sitemap-audio-3.xml', day(7).toISOString()],
+    ]);
+    expect(await trackIdsIn('/sitemap-audio-1.xml')).toEqual([1, 3]);
+    expect(await trackIdsIn('/sitemap-audio-2.xml')).toEqual([4, 6]);
+    expect(await trackIdsIn('/sitemap-audio-3.xml')).toEqual([7]);
+    for (const missing of ['/sitemap-audio-4.xml', '/sitemap-audio-0.xml', '/sitemap-audio.xml']) expect((await get(missing)).status, missing).toBe(404);
   });
 });
 

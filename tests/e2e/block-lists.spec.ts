@@ -4,7 +4,7 @@
  * videos then leave the member's home list, until unblocked in settings.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_BASE_URL, msg, publishVideoByApi, signUpByApi, waitForIslands } from './helpers.ts';
+import { E2E_BASE_URL, msg, publishAudioByApi, publishPhotoByApi, publishVideoByApi, signUpByApi, waitForIslands } from './helpers.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -84,6 +84,44 @@ test('blocking an uploader from their page leaves their videos out of the member
   await entry.locator('button').click();
   await expect(lists.locator('[data-block-empty]')).toBeVisible();
   expect(await homeIds()).toContain(videoId);
+});
+
+test('a blocked uploader’s tracks and photo posts leave the member’s home rows and /photo (and the page is not shared by caches)', async ({ page, browser }) => {
+  test.setTimeout(120_000); // the real audio and photo pipelines
+  const uploaderPage = await (await browser.newContext()).newPage();
+  const uploader = await signUpByApi(uploaderPage, 'Songwriter');
+  const { audioId } = await publishAudioByApi(uploaderPage, { title: 'Blocked song', seconds: 4 });
+  const { photoId } = await publishPhotoByApi(uploaderPage, { title: 'Blocked picture' });
+  await uploaderPage.context().close();
+
+  await signUpByApi(page, 'Selective');
+  const track = page.locator(`[data-list=home-audio] a[href$="/audio/ka${audioId}"]`);
+  const homePhoto = page.locator(`[data-list=home-photos] [data-photo-id="${photoId}"]`);
+  const gridPhoto = page.locator(`[data-list=photo] [data-photo-id="${photoId}"]`);
+  let home = await page.goto('/en/');
+  await expect(track.first()).toBeVisible();
+  await expect(homePhoto).toBeVisible();
+  expect(home!.headers()['cache-control']).toBe('private, no-cache');
+  await page.goto('/en/photo');
+  await expect(gridPhoto).toBeVisible();
+
+  expect((await page.request.post(`${E2E_BASE_URL}/api/block/user`, { data: { blockUid: uploader.uid } })).ok()).toBe(true);
+  home = await page.goto('/en/');
+  await expect(track).toHaveCount(0);
+  await expect(homePhoto).toHaveCount(0);
+  expect(home!.headers()['cache-control']).toBe('private, no-store');
+  const grid = await page.goto('/en/photo');
+  await expect(page.locator('[data-list=photo]')).toBeVisible();
+  await expect(gridPhoto).toHaveCount(0);
+  expect(grid!.headers()['cache-control']).toBe('private, no-store');
+  await page.goto('/en/audio');
+  await expect(page.locator(`a[href$="/audio/ka${audioId}"]`)).toHaveCount(0);
+
+  // A guest still sees them, in a page caches may share.
+  await page.context().clearCookies();
+  const shared = await page.goto('/en/photo');
+  await expect(gridPhoto).toBeVisible();
+  expect(shared!.headers()['cache-control']).toContain('public');
 });
 
 test('a member the uploader blocked is told why a comment or danmaku is refused, and keeps what they typed', async ({ page, browser }) => {

@@ -56,7 +56,7 @@ describe('routes and layouts', () => {
     expect(layoutForRoute('/user/1')).toBe('responsive');
   });
   it('prerenders every settings page except the administrator ones', () => {
-    expect(SETTINGS_PAGES).toHaveLength(18);
+    expect(SETTINGS_PAGES).toHaveLength(19);
     for (const page of SETTINGS_PAGES) expect(STATIC_ROUTES.includes(`/settings/${page}`)).toBe(!ADMIN_SETTINGS_PAGES.includes(page));
   });
 });

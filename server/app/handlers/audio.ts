@@ -36,7 +36,16 @@ export const audioHandlers: HandlerSet<'audio'> = {
     ({ success: true, ...(await ctx.services.audio.search({ keyword, tagId }, { ...page, viewerUid: await listFor(ctx) })) }),
   'POST audio/play': async ({ audioId }, { services, viewer, ip }) =>
     ({ success: true, ...(await services.audio.play(audioId, await viewer(), ip)) }),
+  'GET audio/mine': async (page, { services, actor }) => ({ success: true, ...(await services.audio.mine(actor.uid, page)) }),
   // The uploader or staff (the policy's ownerOrStaff rule, once the track's uploader is known).
+  'POST audio/update': async ({ audioId, ...changes }, { services, actor, authorize, logger }) => {
+    const ownerUid = await services.audio.uploaderOf(audioId);
+    if (ownerUid === undefined) throw new NotFound();
+    authorize('audio.edit', { ownerUid });
+    const outcome = await services.audio.update(audioId, actor.uid, changes);
+    logger.info('audio updated', { audioId, by: actor.uid, backToReview: outcome.backToReview });
+    return { success: true, ...outcome };
+  },
   'DELETE audio/delete': async ({ audioId }, { services, actor, authorize, logger }) => {
     authorize('audio.delete', { ownerUid: await services.audio.uploaderOf(audioId) });
     await services.audio.remove(audioId, actor.uid);

@@ -5,11 +5,13 @@ import { HISTORY_LIMIT } from '../../services/catalogue.ts';
 
 /** SPEC §7 "History". */
 export const historyHandlers: HandlerSet<'history/'> = {
-  // Videos and photo posts together, the most recent visit first.
+  // Videos, tracks and photo posts together, the most recent visit first.
   'GET history/filter': async ({ videoTitle }, { services, actor }) => {
     const title = videoTitle || undefined;
-    const [videos, photos] = await Promise.all([services.catalogue.history(actor.uid, title), services.photos.history(actor.uid, title, HISTORY_LIMIT)]);
-    const result = [...videos, ...photos].sort((a, b) => b.lastUpdateDateTime - a.lastUpdateDateTime).slice(0, HISTORY_LIMIT);
+    const [videos, tracks, photos] = await Promise.all([
+      services.catalogue.history(actor.uid, title), services.audio.history(actor.uid, title, HISTORY_LIMIT), services.photos.history(actor.uid, title, HISTORY_LIMIT),
+    ]);
+    const result = [...videos, ...tracks, ...photos].sort((a, b) => b.lastUpdateDateTime - a.lastUpdateDateTime).slice(0, HISTORY_LIMIT);
     return { success: true, result };
   },
   'POST history/record': async ({ videoId, mediaType, anchor }, { services, actor }) => {

@@ -60,7 +60,7 @@ export default function AudioUploader({ locale, messages }: { locale: Locale; me
     return (
       <section className="card coming-soon" data-uploader="guest">
         <div className="star" aria-hidden="true">♪</div>
-        <p>{t('upload.loginRequired')}</p>
+        <p>{t('audio.form.loginRequired')}</p>
         <button type="button" className="button" onClick={() => void import('../auth/open-auth-dialog.ts').then((m) => m.openAuthDialog('login'))}>{t('upload.login')}</button>
       </section>
     );
@@ -78,7 +78,7 @@ export default function AudioUploader({ locale, messages }: { locale: Locale; me
     if (!picked) return;
     setFile(picked);
     setMeta((m) => ({ ...m, title: m.title || picked.name.replace(/\.[^.]+$/, '').slice(0, VIDEO_TITLE_MAX) }));
-    handle.current = await startTusUpload(picked, t('upload.fileNotFound'), { endpoint: tusEndpoint(), locale, kind: 'audio', onChange: setView });
+    handle.current = await startTusUpload(picked, t('audio.form.fileNotFound'), { endpoint: tusEndpoint(), locale, kind: 'audio', onChange: setView });
   };
   const refused = media?.status === 'rejected' || media?.status === 'failed';
   const ready = media?.status === 'ready';
@@ -127,11 +127,11 @@ export default function AudioUploader({ locale, messages }: { locale: Locale; me
       )}
       <form className="card auth-form upload-form" onSubmit={submit} data-audio-form>
         <h2 className="upload-step-title">{t('audio.form.details')}</h2>
-        <VideoMetaFields locale={locale} t={t} values={meta} onChange={(changes) => setMeta((m) => ({ ...m, ...changes }))} errors={errors} posterUrl={media?.posterUrl ?? null}>
+        <VideoMetaFields locale={locale} t={t} values={meta} onChange={(changes) => setMeta((m) => ({ ...m, ...changes }))} errors={errors} posterUrl={media?.posterUrl ?? null} kind="audio">
           <label className="field"><span className="field-label">{t('audio.form.artist')}</span>
             <input name="artist" maxLength={AUDIO_ARTIST_MAX} value={artist} onChange={(e) => setArtist(e.target.value)} placeholder={t('audio.form.artistHint')} />
           </label>
-          <CopyrightFields t={t} value={rights} onChange={(changes) => setRights((r) => ({ ...r, ...changes }))} errors={errors} />
+          <CopyrightFields t={t} value={rights} onChange={(changes) => setRights((r) => ({ ...r, ...changes }))} errors={errors} kind="audio" />
         </VideoMetaFields>
         {formError && <p className="auth-error" role="alert" data-form-error>{formError}</p>}
         <div className="error-actions">

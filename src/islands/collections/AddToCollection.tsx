@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { addToCollection, collectionsContaining, createCollection, listCollections, removeFromCollection } from '../../lib/api/calls/collection.ts';
 import type { CollectionSummary } from '../../lib/api/contract.ts';
-import { COLLECTION_TITLE_MAX, type CollectionVisibility } from '../../lib/api/constants.ts';
+import { COLLECTION_TITLE_MAX, type CollectionVisibility, type MediaType } from '../../lib/api/constants.ts';
 import { can } from '../../lib/policy/policy.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
@@ -12,14 +12,16 @@ import { useSelfUser } from '../use-self-user.ts';
 import { serverMessage } from '../../lib/api/http.ts';
 import './collections.css';
 
-interface Props { locale: Locale; messages: Messages; videoId: number }
+/** videoId: the video's id, or the track's or photo post's (mediaType). */
+interface Props { locale: Locale; messages: Messages; videoId: number; mediaType?: MediaType }
 
 /**
- * "Add to collection" on the video page: a dialog listing the member's collections, each with a
- * box ticked when it holds this video (ticking adds, unticking removes, at once and undone with
- * a toast when refused), and a form to create one with this video in it. Guests get the login dialog.
+ * "Add to collection" on the video, track and photo post pages: a dialog listing the member's
+ * collections, each with a box ticked when it holds this item (ticking adds, unticking removes,
+ * at once and undone with a toast when refused), and a form to create one with this item in it.
+ * Guests get the login dialog.
  */
-export default function AddToCollection({ locale, messages, videoId }: Props) {
+export default function AddToCollection({ locale, messages, videoId, mediaType = 'video' }: Props) {
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   const viewer = self.userInfo;
@@ -34,7 +36,7 @@ export default function AddToCollection({ locale, messages, videoId }: Props) {
   const load = async (uid: number) => {
     setFailed(false);
     try {
-      const [list, containing] = await Promise.all([listCollections(uid), collectionsContaining(videoId)]);
+      const [list, containing] = await Promise.all([listCollections(uid), collectionsContaining(videoId, mediaType)]);
       setCollections(list.collections);
       setHolding(new Set(containing.collectionIds));
     } catch {
@@ -59,7 +61,7 @@ export default function AddToCollection({ locale, messages, videoId }: Props) {
     setHolding(next);
     setBusy(collection.collectionId);
     try {
-      await (had ? removeFromCollection : addToCollection)(collection.collectionId, videoId);
+      await (had ? removeFromCollection : addToCollection)(collection.collectionId, videoId, mediaType);
       showToast({ message: t(had ? 'collections.removed' : 'collections.added', { title: collection.title }), severity: 'success' });
     } catch (error) {
       setHolding(holding);
@@ -74,7 +76,7 @@ export default function AddToCollection({ locale, messages, videoId }: Props) {
     if (!title.trim()) return;
     setBusy('new');
     try {
-      const { collection } = await createCollection({ title, visibility, videoId });
+      const { collection } = await createCollection({ title, visibility, videoId, mediaType });
       setCollections((shown) => [collection, ...(shown ?? [])]);
       setHolding((held) => new Set([...held, collection.collectionId]));
       setTitle('');

@@ -4,7 +4,8 @@ import {
   createCollection, deleteCollection, getCollection, listCollections, removeFromCollection, reorderCollection, updateCollection,
 } from '../../lib/api/calls/collection.ts';
 import { serverMessage } from '../../lib/api/http.ts';
-import type { CollectionSummary, VideoThumb } from '../../lib/api/contract.ts';
+import type { CollectionSummary } from '../../lib/api/contract.ts';
+import { itemSummary } from '../../lib/catalogue/media-cards.ts';
 import { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX, COLLECTION_VIDEOS_MAX, type CollectionVisibility } from '../../lib/api/constants.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
@@ -56,25 +57,29 @@ function CollectionForm({ t, initial, submitLabel, onSubmit, onCancel, idPrefix 
   );
 }
 
+type Entry = ReturnType<typeof itemSummary>;
+const isCover = (collection: CollectionSummary, entry: Entry) => entry.type === 'video' && collection.coverVideoId === entry.id;
+
 /**
- * A collection's videos in order, to rearrange: drag a row, or focus it and press Alt+↑/↓ (or
- * its buttons); each move is saved at once and announced. Also: take a video out, choose the cover.
+ * A collection's videos, tracks and photo posts in order, to rearrange: drag a row, or focus it
+ * and press Alt+↑/↓ (or its buttons); each move is saved at once and announced. Also: take an
+ * item out, choose a video as the cover.
  */
 function VideoOrder({ t, collection, onChanged }: { t: TFunction; collection: CollectionSummary; onChanged: () => void }) {
-  const [videos, setVideos] = useState<VideoThumb[] | null>(null);
+  const [videos, setVideos] = useState<Entry[] | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const dragged = useRef<number | null>(null);
-  const rows = useRef(new Map<number, HTMLLIElement>());
+  const rows = useRef(new Map<string, HTMLLIElement>());
   const id = collection.collectionId;
 
   useEffect(() => {
     let live = true;
     (async () => {
-      const all: VideoThumb[] = [];
+      const all: Entry[] = [];
       for (let page = 1; page <= COLLECTION_VIDEOS_MAX / PAGE; page += 1) {
         const answer = await getCollection(id, page, PAGE);
-        all.push(...answer.videos);
-        if (answer.videos.length < PAGE) break;
+        all.push(...answer.items.map(itemSummary));
+        if (answer.items.length < PAGE) break;
       }
       if (live) setVideos(all);
     })().catch((error) => failedToast(t, error));
@@ -89,9 +94,9 @@ function VideoOrder({ t, collection, onChanged }: { t: TFunction; collection: Co
     next.splice(to, 0, moved);
     setVideos(next);
     setAnnouncement(t('collections.moved', { title: moved.title, position: to + 1 }));
-    requestAnimationFrame(() => rows.current.get(moved.videoId)?.focus());
+    requestAnimationFrame(() => rows.current.get(moved.key)?.focus());
     try {
-      await reorderCollection(id, next.map((v) => v.videoId));
+      await reorderCollection(id, next.map((v) => ({ mediaType: v.type, id: v.id })));
       onChanged();
     } catch (error) {
       setVideos(before);
@@ -99,10 +104,10 @@ function VideoOrder({ t, collection, onChanged }: { t: TFunction; collection: Co
     }
   };
 
-  const remove = async (video: VideoThumb) => {
+  const remove = async (video: Entry) => {
     try {
-      await removeFromCollection(id, video.videoId);
-      setVideos((shown) => shown?.filter((v) => v.videoId !== video.videoId) ?? null);
+      await removeFromCollection(id, video.id, video.type);
+      setVideos((shown) => shown?.filter((v) => v.key !== video.key) ?? null);
       showToast({ message: t('collections.removed', { title: collection.title }), severity: 'success' });
       onChanged();
     } catch (error) {
@@ -110,9 +115,9 @@ function VideoOrder({ t, collection, onChanged }: { t: TFunction; collection: Co
     }
   };
 
-  const setCover = async (video: VideoThumb) => {
+  const setCover = async (video: Entry) => {
     try {
-      await updateCollection({ collectionId: id, coverVideoId: video.videoId });
+      await updateCollection({ collectionId: id, coverVideoId: video.id });
       showToast({ message: t('collections.saved'), severity: 'success' });
       onChanged();
     } catch (error) {
@@ -134,11 +139,11 @@ function VideoOrder({ t, collection, onChanged }: { t: TFunction; collection: Co
       <p className="visually-hidden" role="status" aria-live="polite">{announcement}</p>
       <ol className="collection-order-list" aria-describedby={`order-hint-${id}`}>
         {videos.map((video, index) => (
-          <li key={video.videoId} ref={(node) => { if (node) rows.current.set(video.videoId, node); else rows.current.delete(video.videoId); }}
-            tabIndex={0} draggable data-order-video={video.videoId} aria-label={`${index + 1}. ${video.title}`}
-            className={collection.coverVideoId === video.videoId ? 'is-cover' : undefined}
+          <li key={video.key} ref={(node) => { if (node) rows.current.set(video.key, node); else rows.current.delete(video.key); }}
+            tabIndex={0} draggable data-order-video={video.id} data-order-kind={video.type} aria-label={`${index + 1}. ${video.title}`}
+            className={isCover(collection, video) ? 'is-cover' : undefined}
             onKeyDown={(e) => onKey(e, index)}
-            onDragStart={(e) => { dragged.current = index; e.dataTransfer.effectAllowed = 'move'; e.dataTransfer.setData('text/plain', String(video.videoId)); }}
+            onDragStart={(e) => { dragged.current = index; e.dataTransfer.effectAllowed = 'move'; e.dataTransfer.setData('text/plain', video.key); }}
             onDragOver={(e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'move'; }}
             onDrop={(e) => { e.preventDefault(); if (dragged.current !== null) void move(dragged.current, index); dragged.current = null; }}>
             <span className="collection-order-handle" aria-hidden="true">⋮⋮</span>
@@ -148,9 +153,11 @@ function VideoOrder({ t, collection, onChanged }: { t: TFunction; collection: Co
             <span className="collection-order-actions">
               <button type="button" className="icon-button" disabled={index === 0} onClick={() => void move(index, index - 1)} aria-label={t('collections.moveUp', { title: video.title })} data-move-up>↑</button>
               <button type="button" className="icon-button" disabled={index === videos.length - 1} onClick={() => void move(index, index + 1)} aria-label={t('collections.moveDown', { title: video.title })} data-move-down>↓</button>
-              <button type="button" className="icon-button" aria-pressed={collection.coverVideoId === video.videoId} onClick={() => void setCover(video)} aria-label={t('collections.setCover', { title: video.title })} title={t('collections.coverBadge')}>
-                <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path fill="currentColor" d="M19 3H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2Zm0 16H5V5h14v14Zm-5.04-6.71-2.75 3.54-1.96-2.36L6.5 17h11l-3.54-4.71Z" /></svg>
-              </button>
+              {video.type === 'video' && (
+                <button type="button" className="icon-button" aria-pressed={isCover(collection, video)} onClick={() => void setCover(video)} aria-label={t('collections.setCover', { title: video.title })} title={t('collections.coverBadge')}>
+                  <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path fill="currentColor" d="M19 3H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2Zm0 16H5V5h14v14Zm-5.04-6.71-2.75 3.54-1.96-2.36L6.5 17h11l-3.54-4.71Z" /></svg>
+                </button>
+              )}
               <button type="button" className="icon-button" onClick={() => void remove(video)} aria-label={t('collections.remove', { title: video.title })} data-remove-video>✕</button>
             </span>
           </li>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { call } from '../../lib/api/client.ts';
 import { getFeed } from '../../lib/api/calls/feed.ts';
-import type { VideoThumb } from '../../lib/api/contract.ts';
+import { mediaCard } from '../../lib/catalogue/media-cards.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { userPath } from '../../lib/catalogue/format.ts';
@@ -17,10 +17,11 @@ import { EAGER_CARDS } from '../../lib/catalogue/poster.ts';
 
 const SUGGESTED = 6;
 interface Uploader { uid: number; name: string }
-const fetchFeed = (cursor?: string) => getFeed(cursor).then((page) => ({ items: page.videos, nextCursor: page.nextCursor }));
+const fetchFeed = (cursor?: string) => getFeed(cursor).then((page) => ({ items: page.items, nextCursor: page.nextCursor }));
 
 /**
- * /feed/following: the newest videos followed uploaders pushed to the feed, a page at a time
+ * /feed/following: the newest videos followed uploaders pushed to the feed, with their new tracks
+ * and photo posts (each card leading to its own page, marked with its kind), a page at a time
  * ("load more" follows the cursor). Empty, it suggests the uploaders of the newest videos; guests
  * are asked to log in.
  */
@@ -83,7 +84,15 @@ export default function FeedPage({ locale, messages }: { locale: Locale; message
   return (
     <div className="feed-page" data-feed-state="ready">
       <VideoGrid>
-        {videos.map((video, index) => <li key={video.videoId}><VideoCard video={video} locale={locale} t={t} eager={index < EAGER_CARDS} /></li>)}
+        {videos.map((item, index) => {
+          const card = mediaCard(item, locale);
+          return (
+            <li key={card.key} data-feed-kind={card.kind}>
+              <VideoCard video={card.thumb} locale={locale} t={t} eager={index < EAGER_CARDS} href={card.href}
+                extra={card.kind === 'video' ? undefined : <p className="card-kind">{t(`catalogue.kind.${card.kind}`)}</p>} />
+            </li>
+          );
+        })}
       </VideoGrid>
       <LoadMore pages={pages} labels={{ more: t('follow.loadMore'), end: t('follow.end'), failed: t('follow.loadFailed') }} />
     </div>

@@ -4,7 +4,7 @@ import type { HistoryItem } from '../../lib/api/contract.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
-import { formatClock, groupByDay, watchedFraction } from '../../lib/catalogue/format.ts';
+import { audioPath, formatClock, groupByDay, watchedFraction } from '../../lib/catalogue/format.ts';
 import { LoginPrompt } from '../auth/LoginPrompt.tsx';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useSelfUser } from '../use-self-user.ts';
@@ -105,6 +105,7 @@ export default function HistoryPage({ locale, messages }: { locale: Locale; mess
               <li key={`${item.category}${item.id}`}>
                 {item.category === 'photo' ? <VideoCard video={item} locale={locale} t={t} href={photoPostPath(item.id, locale)} />
                   : <VideoCard video={item} locale={locale} t={t} progress={watchedFraction(item.anchor, item.duration)}
+                    href={item.category === 'audio' ? audioPath(item.id, locale) : undefined}
                     extra={<p className="history-anchor">{t('history.watchedTo', { time: formatClock(item.anchor) })}</p>} />}
               </li>
             ))}

@@ -1,20 +1,15 @@
-import { useEffect, useRef, useState } from 'react';
 import { getMyVideos, deleteVideo } from '../../lib/api/index.ts';
-import type { MyVideo, MyVideosResponse } from '../../lib/api/contract.ts';
-import { showToast } from '../../lib/stores/toast.ts';
+import type { MyVideo } from '../../lib/api/contract.ts';
 import { LOCALE_INFO, localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { formatTimecode } from '../../lib/player/shortcuts.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
-import { useSelfUser } from '../use-self-user.ts';
-import { useAction } from '../settings/use-action.ts';
 import Pager from '../settings/Pager.tsx';
 import VideoEditor from './VideoEditor.tsx';
+import { DeleteUploadDialog, useMyUploads } from './use-my-uploads.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import '../uploader/uploader.css';
 import '../settings/video-review.css';
 import './my-videos.css';
-
-const PAGE_SIZE = 20;
 
 /**
  * Settings > My videos: every video of the member's own, newest first, with where it stands
@@ -23,39 +18,14 @@ const PAGE_SIZE = 20;
  */
 export default function MyVideos({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
-  const { isEffectiveCheckOnce, userInfo } = useSelfUser();
-  const [page, setPage] = useState(1);
-  const [data, setData] = useState<MyVideosResponse | null>(null);
-  const [editing, setEditing] = useState<number | null>(null);
-  const [deleting, setDeleting] = useState<MyVideo | null>(null);
-  const dialog = useRef<HTMLDialogElement>(null);
-  const { busy, error, run } = useAction(t('api.internal'));
-  const load = () => getMyVideos({ page, pageSize: PAGE_SIZE }).then(setData);
-
-  useEffect(() => { if (userInfo) void run(load); }, [userInfo?.uid, page]);
-  const pages = Math.max(1, Math.ceil((data?.videosCount ?? 0) / PAGE_SIZE));
-  // The last video of the last page went: show the page before it.
-  useEffect(() => { if (data && page > pages) setPage(pages); }, [data, page, pages]);
-  useEffect(() => { if (deleting) dialog.current?.showModal(); }, [deleting]);
-
-  const confirmDelete = () => {
-    const video = deleting;
-    dialog.current?.close();
-    if (!video) return;
-    void run(async () => {
-      await deleteVideo(video.videoId);
-      showToast({ message: t('myVideos.deleted', { title: video.title }), severity: 'success' });
-      await load();
-    });
-  };
-  const saved = (backToReview: boolean) => run(async () => {
-    setEditing(null);
-    showToast({ message: t(backToReview ? 'myVideos.savedForReview' : 'myVideos.saved'), severity: 'success' });
-    await load();
+  const { self, page, setPage, pages, data, editing, setEditing, deleting, setDeleting, dialog, busy, error, confirmDelete, saved } = useMyUploads<MyVideo>(t, {
+    fetchPage: (query) => getMyVideos(query).then((r) => ({ items: r.videos, count: r.videosCount })),
+    remove: (video) => deleteVideo(video.videoId),
+    savedForReview: t('myVideos.savedForReview'),
   });
 
-  if (!isEffectiveCheckOnce) return <div className="card" aria-busy="true">…</div>;
-  if (!userInfo) return <div className="card"><p>{t('myVideos.logIn')}</p></div>;
+  if (!self.isEffectiveCheckOnce) return <div className="card" aria-busy="true">…</div>;
+  if (!self.userInfo) return <div className="card"><p>{t('myVideos.logIn')}</p></div>;
   const date = (ms: number) => new Date(ms).toLocaleDateString(LOCALE_INFO[locale].htmlLang, { dateStyle: 'medium' });
   const number = (n: number) => n.toLocaleString(LOCALE_INFO[locale].htmlLang);
 
@@ -66,9 +36,9 @@ export default function MyVideos({ locale, messages }: { locale: Locale; message
         <a className="button" href={localizePath('/upload', locale)}>{t('myVideos.upload')}</a>
       </div>
       {error && <p className="auth-error" role="alert">{error}</p>}
-      {data && data.videos.length === 0 && <p className="review-empty" data-my-videos-empty>{t('myVideos.empty')}</p>}
+      {data && data.items.length === 0 && <p className="review-empty" data-my-videos-empty>{t('myVideos.empty')}</p>}
       <ul className="review-items">
-        {data?.videos.map((v) => {
+        {data?.items.map((v) => {
           const href = localizePath(`/video/kv${v.videoId}`, locale);
           const open = v.state !== 'rejected' || v.editable;
           return (
@@ -108,14 +78,8 @@ export default function MyVideos({ locale, messages }: { locale: Locale; message
         })}
       </ul>
       {pages > 1 && <Pager t={t} page={page} pages={pages} busy={busy} onPage={setPage} />}
-      <dialog ref={dialog} className="auth-dialog confirm-dialog" aria-labelledby="delete-video-title" onClose={() => setDeleting(null)} data-delete-dialog>
-        <h2 id="delete-video-title">{t('myVideos.confirmDeleteTitle')}</h2>
-        <p>{t('myVideos.confirmDelete', { title: deleting?.title ?? '' })}</p>
-        <div className="review-actions">
-          <button type="button" className="button danger" onClick={confirmDelete} data-confirm-delete>{t('myVideos.delete')}</button>
-          <button type="button" className="button secondary" onClick={() => dialog.current?.close()} autoFocus>{t('myVideos.cancel')}</button>
-        </div>
-      </dialog>
+      <DeleteUploadDialog t={t} dialog={dialog} id="delete-video-title" title={t('myVideos.confirmDeleteTitle')}
+        text={t('myVideos.confirmDelete', { title: deleting?.title ?? '' })} onConfirm={confirmDelete} onClose={() => setDeleting(null)} />
     </section>
   );
 }

@@ -4,9 +4,9 @@ import { updateVideo } from '../../lib/api/index.ts';
 import type { MyVideo } from '../../lib/api/contract.ts';
 import type { VideoCategory } from '../../lib/api/constants.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
-import { useAction } from '../settings/use-action.ts';
+import { EditorFooter, useMetaSave } from './editor-parts.tsx';
 import FormFields from '../settings/FormFields.tsx';
-import VideoMetaFields, { fieldErrorsOf, type FieldErrors, type MetaValues } from '../uploader/VideoMetaFields.tsx';
+import VideoMetaFields, { type MetaValues } from '../uploader/VideoMetaFields.tsx';
 
 /** What the public sees of a video changed: its text, tags or cover (an approved video then goes back to review). */
 function publicChange(video: MyVideo, meta: MetaValues): boolean {
@@ -21,43 +21,24 @@ export default function VideoEditor({ locale, t, video, onSaved, onCancel }: {
   const [meta, setMeta] = useState<MetaValues>({
     title: video.title, description: video.description, category: video.videoCategory as VideoCategory, tags: video.tags, cover: video.cover,
   });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const { busy, ready, error, run } = useAction(t('api.internal'));
+  const { busy, ready, error, errors, save } = useMetaSave(t, onSaved);
   const reReview = video.state === 'approved' && publicChange(video, meta);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!meta.category) return;
-    setErrors({});
-    void run(async () => {
-      try {
-        const { backToReview } = await updateVideo({
-          videoId: video.videoId, title: meta.title, description: meta.description, image: meta.cover,
-          videoCategory: meta.category as VideoCategory, videoTagList: meta.tags.map((tag) => tag.tagId),
-        });
-        onSaved(backToReview);
-      } catch (failure) {
-        const { named } = fieldErrorsOf(failure, t);
-        if (!Object.keys(named).length) throw failure;
-        setErrors(named);
-      }
-    });
+    save(() => updateVideo({
+      videoId: video.videoId, title: meta.title, description: meta.description, image: meta.cover,
+      videoCategory: meta.category as VideoCategory, videoTagList: meta.tags.map((tag) => tag.tagId),
+    }));
   };
 
   return (
     <form className="auth-form upload-form my-video-editor" onSubmit={submit} aria-label={t('myVideos.editTitle', { title: video.title })} data-video-editor>
       <FormFields ready={ready}>
         <VideoMetaFields locale={locale} t={t} values={meta} onChange={(changes) => setMeta((m) => ({ ...m, ...changes }))} errors={errors} posterUrl={video.poster} />
-        {video.state === 'approved' && (
-          <p className={reReview ? 'my-video-notice' : 'field-hint'} role="status" data-re-review>
-            {t(reReview ? 'myVideos.reReviewWarning' : 'myVideos.reReviewNote')}
-          </p>
-        )}
-        {error && <p className="auth-error" role="alert">{error}</p>}
-        <div className="review-actions">
-          <button type="submit" className="button" disabled={busy} data-save>{t(reReview ? 'myVideos.saveForReview' : 'myVideos.save')}</button>
-          <button type="button" className="button secondary" onClick={onCancel}>{t('myVideos.cancel')}</button>
-        </div>
+        <EditorFooter t={t} approved={video.state === 'approved'} reReview={reReview} error={error} busy={busy} onCancel={onCancel}
+          texts={{ warning: t('myVideos.reReviewWarning'), note: t('myVideos.reReviewNote') }} />
       </FormFields>
     </form>
   );

@@ -93,7 +93,7 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
     return (
       <section className="card coming-soon" data-photo-uploader="guest">
         <div className="star" aria-hidden="true">✦</div>
-        <p>{t('upload.loginRequired')}</p>
+        <p>{t('photo.upload.loginRequired')}</p>
         <button type="button" className="button" onClick={() => void import('../auth/open-auth-dialog.ts').then((m) => m.openAuthDialog('login'))}>{t('upload.login')}</button>
       </section>
     );
@@ -218,7 +218,7 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
           <input value={title} maxLength={PHOTO_TITLE_MAX} required aria-invalid={tried && titleMissing} data-photo-title onChange={(e) => setTitle(e.currentTarget.value)} />
         </label>
         <label className="field"><span className="field-label">{t('upload.description')}</span>
-          <textarea value={description} maxLength={PHOTO_DESCRIPTION_MAX} rows={4} onChange={(e) => setDescription(e.currentTarget.value)} />
+          <textarea value={description} maxLength={PHOTO_DESCRIPTION_MAX} rows={4} placeholder={t('photo.upload.descriptionPlaceholder')} onChange={(e) => setDescription(e.currentTarget.value)} />
         </label>
         <fieldset>
           <legend className="field-label">{t('upload.copyright')}</legend>

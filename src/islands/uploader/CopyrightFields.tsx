@@ -6,8 +6,10 @@ import type { FieldErrors, MetaField } from './VideoMetaFields.tsx';
 export interface Rights { copyright: Copyright; ensureOriginal: boolean; originalAuthor: string; originalLink: string }
 export const NO_RIGHTS_GIVEN: Rights = { copyright: 'original', ensureOriginal: false, originalAuthor: '', originalLink: '' };
 
-/** The copyright part of an upload form (videos and audio tracks alike). */
-export default function CopyrightFields({ t, value, onChange, errors }: { t: TFunction; value: Rights; onChange: (changes: Partial<Rights>) => void; errors: FieldErrors }) {
+/** The copyright part of an upload form (videos and audio tracks alike; `kind` words the confirmation). */
+export default function CopyrightFields({ t, value, onChange, errors, kind = 'video' }: {
+  t: TFunction; value: Rights; onChange: (changes: Partial<Rights>) => void; errors: FieldErrors; kind?: 'video' | 'audio';
+}) {
   const { copyright, ensureOriginal, originalAuthor, originalLink } = value;
   const invalid = (field: MetaField) => (errors[field] ? { 'aria-invalid': true as const } : {});
   const hint = (field: MetaField) => errors[field] && <span className="auth-error" role="alert" data-field-error={field}>{errors[field]}</span>;
@@ -20,7 +22,7 @@ export default function CopyrightFields({ t, value, onChange, errors }: { t: TFu
         ))}
       </div>
       {copyright === 'original' && (
-        <label className="check"><input type="checkbox" name="ensureOriginal" required checked={ensureOriginal} onChange={(e) => onChange({ ensureOriginal: e.target.checked })} {...invalid('ensureOriginal')} /> {t('upload.ensureOriginal')}</label>
+        <label className="check"><input type="checkbox" name="ensureOriginal" required checked={ensureOriginal} onChange={(e) => onChange({ ensureOriginal: e.target.checked })} {...invalid('ensureOriginal')} /> {t(kind === 'audio' ? 'audio.form.ensureOriginal' : 'upload.ensureOriginal')}</label>
       )}
       {copyright !== 'original' && (
         <div className="field-row">

@@ -3,17 +3,21 @@ import type { TFunction } from 'i18next';
 import { uploadCover } from '../../lib/api/index.ts';
 import ImageCropper from '../settings/ImageCropper.tsx';
 
-/** Covers are 16:9; the image service stores them at 1280×720. */
-const COVER_ASPECT = 16 / 9;
-const COVER_WIDTH = 1280;
+/** A video's cover is 16:9 (stored at 1280×720), a track's square like an album's (1000×1000). */
+const SHAPES = {
+  video: { aspect: 16 / 9, width: 1280, label: '16:9', height: 180, hint: 'upload.coverHint', posterUsed: 'upload.posterUsed', posterPending: 'upload.posterPending' },
+  audio: { aspect: 1, width: 1000, label: '1:1', height: 320, hint: 'audio.form.coverHint', posterUsed: 'audio.form.embeddedCoverUsed', posterPending: 'audio.form.embeddedCoverPending' },
+} as const;
 
 /**
- * The cover step: a picture framed to 16:9 in the browser and uploaded to the site's image
- * service, or (without one) the poster frame the pipeline took from the video.
+ * The cover step: a picture framed to the cover's shape in the browser and uploaded to the
+ * site's image service, or (without one) the poster frame the pipeline took from the video (a
+ * track's embedded cover).
  */
-export default function CoverPicker({ t, cover, posterUrl, onChange, invalid }: {
-  t: TFunction; cover: string | null; posterUrl: string | null; onChange: (url: string | null) => void; invalid?: string;
+export default function CoverPicker({ t, cover, posterUrl, onChange, invalid, kind = 'video' }: {
+  t: TFunction; cover: string | null; posterUrl: string | null; onChange: (url: string | null) => void; invalid?: string; kind?: keyof typeof SHAPES;
 }) {
+  const shape = SHAPES[kind];
   const [picked, setPicked] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -34,10 +38,10 @@ export default function CoverPicker({ t, cover, posterUrl, onChange, invalid }: 
     <div className="field cover-picker" data-cover-picker>
       <span className="field-label">{t('upload.cover')}</span>
       <div className="cover-row">
-        <figure className="cover-preview">
-          {preview ? <img src={preview} alt={t('upload.cover')} width={320} height={180} data-cover-preview={cover ? 'cover' : 'poster'} />
-            : <div className="cover-empty" aria-hidden="true">16:9</div>}
-          <figcaption className="field-hint">{cover ? t('upload.coverSet') : posterUrl ? t('upload.posterUsed') : t('upload.posterPending')}</figcaption>
+        <figure className={kind === 'audio' ? 'cover-preview cover-square' : 'cover-preview'}>
+          {preview ? <img src={preview} alt={t('upload.cover')} width={320} height={shape.height} data-cover-preview={cover ? 'cover' : 'poster'} />
+            : <div className="cover-empty" aria-hidden="true">{shape.label}</div>}
+          <figcaption className="field-hint">{cover ? t('upload.coverSet') : posterUrl ? t(shape.posterUsed) : t(shape.posterPending)}</figcaption>
         </figure>
         <div className="cover-actions">
           <label className="button secondary">
@@ -49,11 +53,11 @@ export default function CoverPicker({ t, cover, posterUrl, onChange, invalid }: 
         </div>
       </div>
       {picked && (
-        <ImageCropper key={`${picked.name}-${picked.lastModified}`} file={picked} aspect={COVER_ASPECT} viewportWidth={viewportWidth} outputWidth={COVER_WIDTH}
+        <ImageCropper key={`${picked.name}-${picked.lastModified}`} file={picked} aspect={shape.aspect} viewportWidth={viewportWidth} outputWidth={shape.width}
           outputType="image/webp" labels={{ title: t('upload.cropTitle'), hint: t('upload.cropHint'), zoom: t('upload.zoom'), confirm: t('upload.useCover'), cancel: t('upload.cancel') }}
           onCancel={() => setPicked(null)} onConfirm={(blob) => void upload(blob)} onInvalid={() => { setPicked(null); setError(t('upload.coverNotImage')); }} />
       )}
-      <span className="field-hint">{t('upload.coverHint')}</span>
+      <span className="field-hint">{t(shape.hint)}</span>
       {(error || invalid) && <span className="auth-error" role="alert">{error || invalid}</span>}
     </div>
   );

@@ -28,23 +28,24 @@ export function fieldErrorsOf(error: unknown, t: TFunction): { body: ErrorBody |
 export interface MetaValues { title: string; description: string; category: VideoCategory | ''; tags: Tag[]; cover: string | null }
 
 /**
- * A video's public metadata as the upload form and the "my videos" editor both ask for it: the
- * cover, title, description and category, then `children` (the upload's copyright part), then tags.
+ * A video's (or track's: `kind`) public metadata as the upload forms and the "my videos" and "my
+ * tracks" editors ask for it: the cover, title, description and category, then `children` (the
+ * upload's copyright part, a track's artist), then tags. A track's cover is square and its texts its own.
  */
-export default function VideoMetaFields({ locale, t, values, onChange, errors, posterUrl, children }: {
+export default function VideoMetaFields({ locale, t, values, onChange, errors, posterUrl, children, kind = 'video' }: {
   locale: Locale; t: TFunction; values: MetaValues; onChange: (changes: Partial<MetaValues>) => void;
-  errors: FieldErrors; posterUrl: string | null; children?: ReactNode;
+  errors: FieldErrors; posterUrl: string | null; children?: ReactNode; kind?: 'video' | 'audio';
 }) {
   const invalid = (field: MetaField) => (errors[field] ? { 'aria-invalid': true as const } : {});
   const hint = (field: MetaField) => errors[field] && <span className="auth-error" role="alert" data-field-error={field}>{errors[field]}</span>;
   return (
     <>
-      <CoverPicker t={t} cover={values.cover} posterUrl={posterUrl} onChange={(cover) => onChange({ cover })} invalid={errors.image} />
+      <CoverPicker t={t} cover={values.cover} posterUrl={posterUrl} onChange={(cover) => onChange({ cover })} invalid={errors.image} kind={kind} />
       <label className="field"><span className="field-label">{t('upload.title')}</span>
         <input name="title" required maxLength={VIDEO_TITLE_MAX} value={values.title} onChange={(e) => onChange({ title: e.target.value })} {...invalid('title')} />
         {hint('title')}</label>
       <label className="field"><span className="field-label">{t('upload.description')}</span>
-        <textarea name="description" rows={4} maxLength={VIDEO_DESCRIPTION_MAX} placeholder={t('upload.descriptionPlaceholder')} value={values.description}
+        <textarea name="description" rows={4} maxLength={VIDEO_DESCRIPTION_MAX} placeholder={t(kind === 'audio' ? 'audio.form.descriptionPlaceholder' : 'upload.descriptionPlaceholder')} value={values.description}
           onChange={(e) => onChange({ description: e.target.value })} {...invalid('description')} />
         {hint('description')}</label>
       <label className="field"><span className="field-label">{t('upload.category')}</span>

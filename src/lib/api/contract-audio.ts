@@ -85,6 +85,37 @@ export const audioUploadBody = z.object({
 export type AudioUploadBody = z.input<typeof audioUploadBody>;
 export const audioUploadResponse = z.object({ success: z.literal(true), audioId: z.number() });
 
+/** audio/update: only the fields sent change; an approved track whose public text, cover or tags change goes back to review. */
+export const audioUpdateBody = z.object({
+  audioId: positiveId,
+  title: videoTitle.optional(),
+  artist: z.string().trim().max(AUDIO_ARTIST_MAX).optional(),
+  description: videoDescription.optional(),
+  image: videoCover,
+  audioCategory: z.enum(VIDEO_CATEGORIES).optional(),
+  audioTagList: videoTagIds.optional(),
+});
+export type AudioUpdateBody = z.input<typeof audioUpdateBody>;
+export const audioUpdateResponse = z.object({
+  success: z.literal(true),
+  status: z.enum(['pending', 'approved']),
+  /** The edit sent an approved track back to review. */
+  backToReview: z.boolean(),
+});
+
+/** One of the uploader's own tracks as "my tracks" lists and edits it. */
+export const myTrackSchema = audioThumb.extend({
+  status: z.enum(['pending', 'approved']),
+  description: z.string(),
+  tags: z.array(tagSchema),
+  /** The uploaded cover (null: the embedded one, shown as `cover`, or none). */
+  image: z.string().nullable(),
+});
+export type MyTrack = z.infer<typeof myTrackSchema>;
+export const myTracksQuery = pagedQuery().extend({ pageSize: z.coerce.number().int().min(1).max(50).default(20) });
+export const myTracksResponse = z.object({ success: z.literal(true), count: z.number(), tracks: z.array(myTrackSchema) });
+export type MyTracksResponse = z.infer<typeof myTracksResponse>;
+
 export const audioPlayResponse = z.object({ success: z.literal(true), counted: z.boolean(), playCount: z.number() });
 
 /** A track waiting for review, with what the reviewer needs to listen to it. */

@@ -580,8 +580,8 @@ export const historyRecordBody = z.object({ videoId: positiveId, mediaType, anch
 export const historyAnchorQuery = z.object({ videoId: positiveId, mediaType });
 export const historyFilterQuery = z.object({ videoTitle: z.string().trim().max(100).optional() });
 export const historyItem = videoThumb.extend({
-  /** What `id` (and `videoId`) names: a video, or a photo post (issue 13; its anchor and duration are 0). */
-  category: z.enum(['video', 'photo']),
+  /** What `id` (and `videoId`) names: a video, an audio track (image: its cover), or a photo post (issue 13; its anchor and duration are 0). */
+  category: z.enum(['video', 'audio', 'photo']),
   id: z.number(),
   /** The last playback position, in seconds. */
   anchor: z.number(),
@@ -654,9 +654,6 @@ export type FollowPerson = z.infer<typeof followPerson>;
 export const followPeopleResponse = z.object({ success: z.literal(true), result: z.array(followPerson), nextCursor: z.string().nullable() });
 export type FollowPeopleResponse = z.infer<typeof followPeopleResponse>;
 export const feedQuery = cursorPage(50, 20);
-/** A page of the feed, newest first; nextCursor null on the last page. */
-export const feedResponse = z.object({ success: z.literal(true), videos: z.array(videoThumb), nextCursor: z.string().nullable() });
-export type FeedResponse = z.infer<typeof feedResponse>;
 
 // ---- Collections (favourites, playlists) ----
 
@@ -666,8 +663,9 @@ const visibility = z.enum(COLLECTION_VISIBILITIES);
 
 export const collectionCreateBody = z.object({
   title, description: description.default(''), visibility: visibility.default('private'),
-  /** Put this video in it at once (the video page's "new collection" does). */
+  /** Put this video (or track, or photo post: mediaType) in it at once (the "new collection" of a video, track or post page does). */
   videoId: positiveId.optional(),
+  mediaType,
 });
 /** Only the fields sent change; coverVideoId null goes back to the first available video's poster. */
 export const collectionUpdateBody = z.object({
@@ -675,19 +673,26 @@ export const collectionUpdateBody = z.object({
   coverVideoId: positiveId.nullable().optional(),
 });
 export const collectionIdBody = z.object({ collectionId: positiveId });
-export const collectionVideoBody = z.object({ collectionId: positiveId, videoId: positiveId });
-/** The new order: the collection's videos, first to last (those not named keep their order after them). */
+/** A video, or a track or photo post (mediaType), in a collection. */
+export const collectionVideoBody = z.object({ collectionId: positiveId, videoId: positiveId, mediaType });
+const collectionItem = z.object({ mediaType: z.enum(MEDIA_TYPES), id: positiveId });
+/**
+ * The new order, first to last (those not named keep their order after them): `videoIds` names
+ * videos only; `items` names items of every kind. One of them.
+ */
 export const collectionReorderBody = z.object({
   collectionId: positiveId,
-  videoIds: z.array(positiveId).min(1).max(COLLECTION_VIDEOS_MAX).refine((ids) => new Set(ids).size === ids.length, 'must not repeat a video'),
-});
+  videoIds: z.array(positiveId).min(1).max(COLLECTION_VIDEOS_MAX).refine((ids) => new Set(ids).size === ids.length, 'must not repeat a video').optional(),
+  items: z.array(collectionItem).min(1).max(COLLECTION_VIDEOS_MAX)
+    .refine((items) => new Set(items.map((i) => `${i.mediaType}:${i.id}`)).size === items.length, 'must not repeat an item').optional(),
+}).refine((body) => !!body.videoIds !== !!body.items, { message: 'give videoIds or items', path: ['items'] });
 export const collectionListQuery = z.object({ uid: positiveId });
 export const collectionGetQuery = z.object({
   collectionId: positiveId,
   page: z.coerce.number().int().min(1).max(COLLECTION_VIDEOS_MAX).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(50),
 });
-export const collectionContainingQuery = z.object({ videoId: positiveId });
+export const collectionContainingQuery = z.object({ videoId: positiveId, mediaType });
 
 export const collectionSummary = z.object({
   collectionId: positiveId,
@@ -695,10 +700,10 @@ export const collectionSummary = z.object({
   title: z.string(),
   description: z.string(),
   visibility,
-  /** The chosen video's poster, else the first available video's; '' when none is available. */
+  /** The chosen video's poster, else the first available item's picture (a poster, a track's cover, a post's first image); '' when none. */
   cover: z.string(),
   coverVideoId: positiveId.nullable(),
-  /** Videos one can watch; those deleted or no longer approved are counted apart. */
+  /** Items (videos, tracks, posts) one can open; those deleted or no longer approved are counted apart. */
   videoCount: z.number(),
   unavailableCount: z.number(),
   createdAt: z.number(),
@@ -710,12 +715,7 @@ export const collectionOwner = z.object({ uid: positiveId, username: z.string(),
 export const collectionListResponse = z.object({ success: z.literal(true), collections: z.array(collectionSummary) });
 export type CollectionListResponse = z.infer<typeof collectionListResponse>;
 export const collectionResponse = z.object({ success: z.literal(true), collection: collectionSummary });
-/** One page of a collection's available videos, in the owner's order. */
-export const collectionGetResponse = z.object({
-  success: z.literal(true), collection: collectionSummary, owner: collectionOwner,
-  videos: z.array(videoThumb), page: z.number(), pageSize: z.number(),
-});
-export type CollectionGetResponse = z.infer<typeof collectionGetResponse>;
+// A collection's page (its items of every kind): contract-items.ts.
 export const collectionVideoChangeResponse = z.object({
   success: z.literal(true),
   /** addVideo: false when it was there already; removeVideo: false when it was not there. */

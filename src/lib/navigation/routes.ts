@@ -7,7 +7,7 @@ export const TOP_LEVEL_PAGES = ['audio', 'photo', 'search', 'upload', 'history',
 export const SETTINGS_PAGES = [
   'about', 'content', 'privacy', 'profile', 'language', 'security', 'dashboard', 'user-info',
   'appearance', 'preference', 'user-block', 'experimental', 'shortcut-key', 'block-and-hide',
-  'acknowledgement', 'invitation-code', 'my-videos', 'jobs',
+  'acknowledgement', 'invitation-code', 'my-videos', 'jobs', 'my-tracks',
 ] as const;
 export type SettingsPage = (typeof SETTINGS_PAGES)[number];
 
@@ -18,7 +18,7 @@ export const DEFAULT_SETTINGS_PAGE: SettingsPage = 'appearance';
 
 /** How settings pages are grouped in the settings side bar. */
 export const SETTINGS_GROUPS: ReadonlyArray<{ group: string; pages: readonly SettingsPage[] }> = [
-  { group: 'account', pages: ['my-videos', 'profile', 'security', 'dashboard', 'invitation-code', 'privacy'] },
+  { group: 'account', pages: ['my-videos', 'my-tracks', 'profile', 'security', 'dashboard', 'invitation-code', 'privacy'] },
   { group: 'personalisation', pages: ['appearance', 'preference', 'language', 'block-and-hide', 'shortcut-key'] },
   { group: 'admin', pages: ['content', 'user-info', 'user-block', 'jobs'] },
   { group: 'about', pages: ['experimental', 'about', 'acknowledgement'] },

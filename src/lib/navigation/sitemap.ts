@@ -18,6 +18,7 @@ export const SITEMAP_VIDEOS_PER_FILE_MAX = 2500;
 export const SITEMAP_MAX_URLS = 50_000;
 export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 export const videoSitemapPath = (file: number) => `/sitemap-videos-${file}.xml`;
+export const audioSitemapPath = (file: number) => `/sitemap-audio-${file}.xml`;
 
 function alternates(origin: string, route: string): string {
   return [
@@ -40,4 +41,17 @@ export function urlSet(entries: string): string {
 export function sitemapIndex(origin: string, sitemaps: Array<{ path: string; lastmod?: Date }>): string {
   const items = sitemaps.map((s) => `<sitemap><loc>${escapeXml(origin + s.path)}</loc>${s.lastmod ? `<lastmod>${s.lastmod.toISOString()}</lastmod>` : ''}</sitemap>`).join('');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${items}</sitemapindex>`;
+}
+
+/**
+ * The answer for one numbered file of an item sitemap (videos, audio tracks): its items' pages in
+ * every language, or 404 for a file number that is not one or a file without approved items.
+ */
+export async function numberedSitemapFile(fileParam: string | undefined, origin: string,
+  itemsOf: (file: number) => Promise<Array<{ route: string; updated: Date }>>): Promise<Response> {
+  const file = /^[1-9]\d{0,8}$/.test(fileParam ?? '') ? Number(fileParam) : null;
+  const items = file ? await itemsOf(file) : [];
+  if (!items.length) return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  const body = urlSet(items.map((item) => localizedUrls(origin, item.route, item.updated)).join(''));
+  return new Response(body, { headers: { ...SITEMAP_HEADERS, 'Cache-Control': 'public, max-age=300' } });
 }

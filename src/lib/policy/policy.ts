@@ -74,6 +74,8 @@ export const POLICY = {
   // Audio tracks (the same rules as videos).
   'audio.upload': { subject: 'uploader', note: 'resumable audio uploads, covers, committing a track' },
   'audio.delete': { subject: 'signedIn', resource: 'ownerOrStaff', note: 'delete an audio track' },
+  'audio.mine': { subject: 'signedIn', note: 'list own tracks with their status' },
+  'audio.edit': { subject: 'member', resource: 'ownerOrStaff', note: 'change a track’s title, artist, description, tags, category, cover' },
   'audio.review': { subject: 'staff', note: 'audio review queue, approval' },
   // Administration.
   'user.review': { subject: 'staff', note: 'profile review queue, banned users' },

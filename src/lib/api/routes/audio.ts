@@ -33,6 +33,16 @@ export const audioRoutes = defineRoutes({
     tag: 'audio', summary: 'Count a play: once per listener (a member, or a guest’s address and browser) per track per hour.',
     permission: 'catalogue.read', body: A.audioIdBody, response: A.audioPlayResponse,
   },
+  'GET audio/mine': {
+    tag: 'audio', summary: 'The caller’s own tracks, newest first (pending and approved), with what “my tracks” edits.',
+    permission: 'audio.mine', query: A.myTracksQuery, response: A.myTracksResponse, cache: 'private',
+  },
+  'POST audio/update': {
+    tag: 'audio', summary: 'Change a track’s title, artist, description, tags, category or cover (its uploader, or staff); an approved track whose text, cover or tags change goes back to review.',
+    permission: 'audio.edit', body: A.audioUpdateBody, response: A.audioUpdateResponse,
+    // A 2,000-character description, the title and tags, as the commit.
+    maxBodyBytes: 64 * 1024,
+  },
   'DELETE audio/delete': {
     tag: 'audio', summary: 'Delete a track (its uploader, or staff).',
     permission: 'audio.delete', body: A.audioIdBody, response: C.okResponse,

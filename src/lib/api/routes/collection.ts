@@ -1,10 +1,12 @@
 import { defineRoutes } from '../route.ts';
 import * as C from '../contract.ts';
+import { collectionGetResponse } from '../contract-items.ts';
 
 const perMember = [{ limit: 'collectionPerUser', by: 'uid' }] as const;
 
 /**
- * Collections (favourites, playlists): a member's ordered lists of videos, public or private.
+ * Collections (favourites, playlists): a member's ordered lists of videos, audio tracks and photo
+ * posts (mediaType says which an id names; a video when absent), public or private.
  * A private collection is its owner's alone: to anyone else it does not exist (404, never 403),
  * on reads and writes alike. Writes to another member's public collection are refused (403).
  */
@@ -28,27 +30,27 @@ export const collectionRoutes = defineRoutes({
     permission: 'catalogue.read', query: C.collectionListQuery, response: C.collectionListResponse, cache: 'private',
   },
   'GET collection/get': {
-    tag: 'collection', summary: 'A collection and a page of its available videos in order; unavailable ones are only counted.',
-    permission: 'catalogue.read', query: C.collectionGetQuery, response: C.collectionGetResponse, cache: 'private',
+    tag: 'collection', summary: 'A collection and a page of its available items (videos, tracks, posts) in order; unavailable ones are only counted.',
+    permission: 'catalogue.read', query: C.collectionGetQuery, response: collectionGetResponse, cache: 'private',
   },
   'POST collection/addVideo': {
-    tag: 'collection', summary: 'Add an approved video at the end (at most 1000); adding it again changes nothing.',
+    tag: 'collection', summary: 'Add an approved video, track or photo post at the end (at most 1000 items); adding it again changes nothing.',
     permission: 'collection.edit', body: C.collectionVideoBody, response: C.collectionVideoChangeResponse, rateLimits: perMember, cache: 'no-store',
     errors: ['COLLECTION_FULL', 'VIDEO_UNAVAILABLE'],
   },
   'POST collection/removeVideo': {
-    tag: 'collection', summary: 'Take a video out of a collection; when it was not there, nothing changes.',
+    tag: 'collection', summary: 'Take a video, track or photo post out of a collection; when it was not there, nothing changes.',
     permission: 'collection.clean', body: C.collectionVideoBody, response: C.collectionVideoChangeResponse, rateLimits: perMember, cache: 'no-store',
   },
   'POST collection/reorder': {
-    tag: 'collection', summary: 'Put a collection’s videos in a new order.',
+    tag: 'collection', summary: 'Put a collection’s items in a new order.',
     permission: 'collection.edit', body: C.collectionReorderBody, response: C.collectionDoneResponse, rateLimits: perMember, cache: 'no-store',
     errors: ['NOT_IN_COLLECTION'],
     // Up to 1000 video ids.
     maxBodyBytes: 32 * 1024,
   },
   'GET collection/containing': {
-    tag: 'collection', summary: 'Which of the member’s own collections hold a video.',
+    tag: 'collection', summary: 'Which of the member’s own collections hold a video, track or photo post.',
     permission: 'collection.mine', query: C.collectionContainingQuery, response: C.collectionContainingResponse, cache: 'private',
   },
 });

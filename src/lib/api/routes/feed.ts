@@ -1,5 +1,6 @@
 import { defineRoutes } from '../route.ts';
 import * as C from '../contract.ts';
+import { feedResponse } from '../contract-items.ts';
 
 const perMember = [{ limit: 'followPerUser', by: 'uid' }] as const;
 
@@ -28,7 +29,7 @@ export const feedRoutes = defineRoutes({
     permission: 'catalogue.read', query: C.followPeopleQuery, response: C.followPeopleResponse, cache: 'public',
   },
   'GET feed/videos': {
-    tag: 'feed', summary: 'The member’s feed: approved videos that followed uploaders pushed to it, newest first, without what they blocked or hid.',
-    permission: 'feed.read', query: C.feedQuery, response: C.feedResponse, cache: 'private',
+    tag: 'feed', summary: 'The member’s feed: approved videos that followed uploaders pushed to it, their tracks and photo posts, newest first, without what they blocked or hid.',
+    permission: 'feed.read', query: C.feedQuery, response: feedResponse, cache: 'private',
   },
 });
