@@ -39,8 +39,13 @@ function frame() {
   if (!painter) return;
   const t0 = performance.now();
   painter.draw(stage.at(performance.timeOrigin + t0), SPRITE_BUDGET_MS);
-  const t1 = performance.now();
-  if (slowdown > 1) while (performance.now() - t1 < (t1 - t0) * (slowdown - 1));
+  if (slowdown > 1) {
+    // The pixels are blended when the frame is committed, after this callback: do it here so
+    // the time stretched includes them.
+    painter.flush();
+    const t1 = performance.now();
+    while (performance.now() - t1 < (t1 - t0) * (slowdown - 1));
+  }
   stats.frames++;
   if (lastFrameAt && t0 - lastFrameAt > 20) stats.slowFrames++;
   stats.drawMs += performance.now() - t0;

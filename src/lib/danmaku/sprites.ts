@@ -172,6 +172,11 @@ export class SpritePainter {
     if (this.frame % SPRITE_FRAMES === 0) for (const [id, s] of this.sprites) if (this.frame - s.usedAt > SPRITE_FRAMES) this.dropSprite(id);
   }
 
+  /** Rasterises what was drawn now rather than when the frame is committed (so a benchmark can time it). */
+  flush() {
+    this.ctx.getImageData(0, 0, 1, 1);
+  }
+
   private dropSprite(id: number) {
     const image = this.sprites.get(id)?.image;
     if (image && 'close' in image) image.close();
