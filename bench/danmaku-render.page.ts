@@ -26,11 +26,6 @@ export interface RenderRun {
   perSecond: number;
   warmSeconds: number;
   measureSeconds: number;
-  /**
-   * The CPU throttling the page runs under: DevTools cannot throttle a worker, so the overlay's
-   * drawing worker is asked to stretch its work as much (render-protocol.ts `slowdown`).
-   */
-  throttle?: number;
   /** Ours: draw on the main thread even where a worker could (the fallback path). */
   mainThread?: boolean;
 }
@@ -100,7 +95,7 @@ function comments(rate: number, seconds: number): Comment[] {
  * (fetch) with the stream, as the server would. Engine and renderer are timed by wrapping their
  * prototypes' advance() and draw(): the overlay's own frame, only watched.
  */
-function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], density: DanmakuDensity, throttle: number, mainThread: boolean) {
+function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], density: DanmakuDensity, mainThread: boolean) {
   const segmentSeconds = 360;
   const segmentCount = Math.max(1, Math.ceil((list.at(-1)?.time ?? 0) / segmentSeconds));
   globalThis.fetch = async (input: RequestInfo | URL) => {
@@ -144,7 +139,6 @@ function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], dens
   const engine = (overlay as unknown as { engine: DanmakuEngine }).engine;
   const renderer = (overlay as unknown as { renderer: DanmakuRenderer }).renderer;
   const inWorker = renderer instanceof WorkerDanmakuRenderer ? renderer : undefined;
-  if (inWorker && throttle > 1) inWorker.slowDownWorker(throttle);
   return {
     workerStats: inWorker && (() => inWorker.workerStats()),
     layers: () => engine.layerCount,
@@ -204,7 +198,7 @@ async function danmakuBench(run: RenderRun): Promise<RenderResult> {
   // A stream far longer than the run: setting up can take seconds at 4x throttling on a busy
   // machine, and the clock runs from here, so the stage must not run dry before the end.
   const list = comments(run.perSecond, run.warmSeconds + run.measureSeconds + 60);
-  const engine = run.engine === 'ours' ? startPlayer(stage, video, list, run.density ?? 'readable', run.throttle ?? 1, run.mainThread ?? false)
+  const engine = run.engine === 'ours' ? startPlayer(stage, video, list, run.density ?? 'readable', run.mainThread ?? false)
     : run.engine === 'dom' ? startDom(stage, video, list)
     : { workerStats: undefined, layers: () => 0, onStage: () => 0, work: undefined, dropped: () => 0, waiting: () => 0, stop: () => {} };
 

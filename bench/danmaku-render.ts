@@ -50,11 +50,11 @@ function threadTimes(events: TraceEvent[], result: RenderResult): ThreadTimes | 
   if (!start || !end) return undefined;
   const names = new Map<string, string>();
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '');
-  // A thread's top-level tasks (the page's thread nests ThreadControllerImpl::RunTask in RunTask,
-  // a worker's has RunTask only): the union of their spans inside the window.
+  // A thread's busy time: the union of the spans of its complete events inside the window (the
+  // top-level ones cover the nested; a worker's animation frames run outside ThreadControllerImpl::RunTask).
   const busy = (pid: number, tid: number) => {
     const spans = events
-      .filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.dur && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask'))
+      .filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.dur)
       .map((e) => [Math.max(e.ts, start.ts), Math.min(e.ts + e.dur!, end.ts)] as const)
       .filter(([a, b]) => b > a)
       .sort((a, b) => a[0] - b[0]);
@@ -128,13 +128,14 @@ export const startRenderWorker = () => new Worker(URL.createObjectURL(new Blob([
       if (cdp) {
         cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as unknown as TraceEvent[])));
         traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-        // Top-level tasks only (light): each thread's busy time. The page marks the measured window.
-        await cdp.send('Tracing.start', { categories: 'toplevel,blink.user_timing', transferMode: 'ReportEvents' });
+        // Tasks (a worker's animation frames and canvas commits show only under the devtools.timeline categories): each thread's busy time. The page marks the measured window.
+        await cdp.send('Tracing.start', { categories: 'toplevel,devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
       }
-      const result = await page.evaluate((r) => (globalThis as unknown as { danmakuBench: (r: RenderRun) => Promise<RenderResult> }).danmakuBench(r), { ...run, throttle });
+      const result = await page.evaluate((r) => (globalThis as unknown as { danmakuBench: (r: RenderRun) => Promise<RenderResult> }).danmakuBench(r), run);
       if (!cdp) return result;
       await cdp.send('Tracing.end');
       await traced;
+      if (process.env.DANMAKU_TRACE_FILE) writeFileSync(process.env.DANMAKU_TRACE_FILE, JSON.stringify(events));
       return { ...result, trace: threadTimes(events, result) };
     } finally {
       await page.close();

@@ -23,12 +23,6 @@ export type ToWorker =
   | { type: 'frame'; at: number; rate: number; stage: Float64Array; specs: SpriteSpec[]; forget: number[] }
   /** Another video (or part) on this canvas: nothing on stage, every bitmap let go. */
   | { type: 'reset' }
-  /**
-   * Benchmarks only: DevTools can slow down a page's thread but not a worker's (Chromium 156:
-   * "only supported for pages, not workers"), so the worker stretches each frame's work (its
-   * draw calls and blending the pixels) this many times, as a slower CPU would.
-   */
-  | { type: 'slowdown'; rate: number }
   /** What the worker has drawn so far (answered with a `stats` message). */
   | { type: 'stats' };
 

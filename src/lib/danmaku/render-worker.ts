@@ -18,7 +18,6 @@ let painter: SpritePainter | null = null;
 let canvas: OffscreenCanvas | null = null;
 const stage = new StageReplica();
 let scheduled = false;
-let slowdown = 1;
 const stats: WorkerStats = { frames: 0, slowFrames: 0, drawMs: 0 };
 let lastFrameAt = 0;
 const epochNow = () => performance.timeOrigin + performance.now();
@@ -38,19 +37,12 @@ function frame() {
   scheduled = false;
   if (!painter) return;
   const t0 = performance.now();
-  painter.draw(stage.at(performance.timeOrigin + t0), SPRITE_BUDGET_MS);
-  if (slowdown > 1) {
-    // The pixels are blended when the frame is committed, after this callback: do it here so
-    // the time stretched includes them.
-    painter.flush();
-    const t1 = performance.now();
-    while (performance.now() - t1 < (t1 - t0) * (slowdown - 1));
-  }
+  const unfinished = painter.draw(stage.at(performance.timeOrigin + t0), SPRITE_BUDGET_MS);
   stats.frames++;
   if (lastFrameAt && t0 - lastFrameAt > 20) stats.slowFrames++;
   stats.drawMs += performance.now() - t0;
-  // Keep moving what moves until the page has been silent too long.
-  if (stage.moving(epochNow())) {
+  // Keep moving what moves until the page has been silent too long; finish bitmaps left over.
+  if (unfinished || stage.moving(epochNow())) {
     lastFrameAt = t0;
     schedule();
   } else lastFrameAt = 0;
@@ -84,9 +76,6 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
       stage.reset();
       painter?.clear();
       schedule();
-      break;
-    case 'slowdown':
-      slowdown = m.rate;
       break;
     case 'stats':
       scope.postMessage({ type: 'stats', stats } satisfies FromWorker);

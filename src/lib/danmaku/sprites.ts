@@ -140,11 +140,12 @@ export class SpritePainter {
    * is wholly off the canvas and costs nothing, not even its bitmap. With a `budgetMs`, bitmaps
    * still to render stop once that much time went on them in this frame: those comments appear
    * a frame or two later (they are entering at the edge), and a burst never makes one long frame.
+   * Says whether some were left for the next frame.
    */
-  draw(stage: readonly Drawable[], budgetMs = Infinity) {
+  draw(stage: readonly Drawable[], budgetMs = Infinity): boolean {
     this.frame++;
     const { ctx } = this;
-    if (!stage.length && !this.drewSomething) return;
+    if (!stage.length && !this.drewSomething) return false;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.target.width, this.target.height);
     ctx.globalAlpha = this.opacity;
@@ -170,11 +171,7 @@ export class SpritePainter {
     this.drewSomething = stage.length > 0;
     // Bitmaps of comments that left the stage a while ago are let go.
     if (this.frame % SPRITE_FRAMES === 0) for (const [id, s] of this.sprites) if (this.frame - s.usedAt > SPRITE_FRAMES) this.dropSprite(id);
-  }
-
-  /** Rasterises what was drawn now rather than when the frame is committed (so a benchmark can time it). */
-  flush() {
-    this.ctx.getImageData(0, 0, 1, 1);
+    return overBudget;
   }
 
   private dropSprite(id: number) {

@@ -144,11 +144,6 @@ export class WorkerDanmakuRenderer implements DanmakuRenderer {
     this.post({ type: 'frame', at: performance.timeOrigin + at, rate, stage: numbers, specs, forget }, this.owner, [numbers.buffer]);
   }
 
-  /** Benchmarks only: see render-protocol.ts `slowdown`. */
-  slowDownWorker(rate: number) {
-    this.post({ type: 'slowdown', rate });
-  }
-
   destroy() {
     if (this.destroyed) return;
     this.destroyed = true;
