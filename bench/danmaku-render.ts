@@ -33,6 +33,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RenderResult, RenderRun } from './danmaku-render.page.ts';
 import { median } from './stats.ts';
+import { busyBetween, startTrace, type TraceEvent } from './trace.ts';
 
 const rounds = Number(process.argv[2]) || 3;
 const MEASURE = Number(process.argv[3]) || 5;
@@ -40,38 +41,16 @@ const WARM = 9; // the stage fills in 8 s (one crossing)
 const ONLY = process.argv[4]?.split(',');
 const GOAL = { allX1: { onStage: 2000, fps: 60, slowShare: 0.01 }, allX4: { onStage: 600, fps: 55 }, floodCost: 0.1 };
 
-interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string } }
-/** Busy ms a frame of the page's main thread and of the drawing worker, from a trace (top-level tasks inside the window). */
+/** Busy ms a frame of the page's main thread and of the drawing worker, from a trace of the measured window. */
 interface ThreadTimes { mainMsPerFrame: number; workerMsPerFrame?: number }
 
 function threadTimes(events: TraceEvent[], result: RenderResult): ThreadTimes | undefined {
-  const start = events.find((e) => e.name === 'danmaku-bench-start');
-  const end = events.find((e) => e.name === 'danmaku-bench-end');
-  if (!start || !end) return undefined;
-  const names = new Map<string, string>();
-  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '');
-  // A thread's busy time: the union of the spans of its complete events inside the window (the
-  // top-level ones cover the nested; a worker's animation frames run outside ThreadControllerImpl::RunTask).
-  const busy = (pid: number, tid: number) => {
-    const spans = events
-      .filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.dur)
-      .map((e) => [Math.max(e.ts, start.ts), Math.min(e.ts + e.dur!, end.ts)] as const)
-      .filter(([a, b]) => b > a)
-      .sort((a, b) => a[0] - b[0]);
-    let us = 0;
-    let reached = -Infinity;
-    for (const [a, b] of spans) {
-      if (b <= reached) continue;
-      us += b - Math.max(a, reached);
-      reached = b;
-    }
-    return us / 1000;
-  };
-  const worker = [...names].find(([key, name]) => key.startsWith(`${start.pid}:`) && name.startsWith('DedicatedWorker'));
+  const busy = busyBetween(events, 'danmaku-bench-start', 'danmaku-bench-end');
+  if (!busy) return undefined;
   const round = (x: number) => Math.round(x * 100) / 100;
   return {
-    mainMsPerFrame: round(busy(start.pid, start.tid) / Math.max(1, result.frames)),
-    workerMsPerFrame: worker && result.worker ? round(busy(start.pid, Number(worker[0].split(':')[1])) / Math.max(1, (result.worker.fps * result.windowMs) / 1000)) : undefined,
+    mainMsPerFrame: round(busy.mainMs / Math.max(1, result.frames)),
+    workerMsPerFrame: busy.workerMs !== undefined && result.worker ? round(busy.workerMs / Math.max(1, (result.worker.fps * busy.windowMs) / 1000)) : undefined,
   };
 }
 
@@ -122,20 +101,10 @@ export const startRenderWorker = () => new Worker(URL.createObjectURL(new Blob([
   const runOnce = async (run: RenderRun, throttle: number): Promise<RenderResult & { trace?: ThreadTimes }> => {
     const page = await openPage(throttle);
     try {
-      const cdp = run.engine === 'ours' ? await context.newCDPSession(page) : undefined;
-      const events: TraceEvent[] = [];
-      let traced: Promise<unknown> | undefined;
-      if (cdp) {
-        cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as unknown as TraceEvent[])));
-        traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-        // Tasks (a worker's animation frames and canvas commits show only under the devtools.timeline categories): each thread's busy time. The page marks the measured window.
-        await cdp.send('Tracing.start', { categories: 'toplevel,devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
-      }
+      const stopTrace = run.engine === 'dom' ? undefined : await startTrace(context, page);
       const result = await page.evaluate((r) => (globalThis as unknown as { danmakuBench: (r: RenderRun) => Promise<RenderResult> }).danmakuBench(r), run);
-      if (!cdp) return result;
-      await cdp.send('Tracing.end');
-      await traced;
-      if (process.env.DANMAKU_TRACE_FILE) writeFileSync(process.env.DANMAKU_TRACE_FILE, JSON.stringify(events));
+      if (!stopTrace) return result;
+      const events = await stopTrace();
       return { ...result, trace: threadTimes(events, result) };
     } finally {
       await page.close();
