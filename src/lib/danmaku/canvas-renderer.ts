@@ -20,6 +20,8 @@ export interface DanmakuRenderer {
   /** Stage size in CSS px; the backing store follows the pixel ratio given. */
   resize(width: number, height: number, dpr?: number): void;
   configure(options: { fontScale?: number; opacity?: number }): void;
+  /** Whether `prepare` does anything (the overlay asks for idle time only then). */
+  readonly preparesAhead: boolean;
   /** While the browser is idle: bitmaps of comments about to enter, until `timeLeft()` runs out. */
   prepare(upcoming: readonly Danmaku[], timeLeft: () => number): void;
   /**
@@ -35,6 +37,7 @@ export class CanvasDanmakuRenderer implements DanmakuRenderer {
   private readonly painter: SpritePainter;
   private fontScale = 1;
   private framedIds: ReadonlySet<number> = new Set();
+  readonly preparesAhead = true;
   readonly measure: ReturnType<typeof textMeasure>;
 
   constructor(canvas: HTMLCanvasElement) {

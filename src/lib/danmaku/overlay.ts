@@ -99,7 +99,7 @@ export class DanmakuOverlay {
     canvas.style.visibility = options.enabled ? 'visible' : 'hidden';
     Object.defineProperty(canvas, 'danmakuSnapshot', { configurable: true, get: () => this.snapshot() });
     this.frame = requestAnimationFrame(this.tick);
-    this.idle = whenIdle(this.prepare);
+    if (this.renderer.preparesAhead) this.idle = whenIdle(this.prepare);
     void this.loadSegment(this.segmentAt(0));
   }
 

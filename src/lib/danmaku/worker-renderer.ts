@@ -54,6 +54,7 @@ export class WorkerDanmakuRenderer implements DanmakuRenderer {
   private drewSomething = false;
   private destroyed = false;
   framed: ReadonlySet<number> = new Set();
+  readonly preparesAhead = false;
   readonly measure: ReturnType<typeof textMeasure>;
 
   constructor(canvas: HTMLCanvasElement) {
