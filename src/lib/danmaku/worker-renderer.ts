@@ -63,6 +63,8 @@ export class WorkerDanmakuRenderer implements DanmakuRenderer {
     if (!owner) {
       const offscreen = canvas.transferControlToOffscreen();
       const worker = startRenderWorker();
+      // The canvas is handed over already: a worker that cannot start leaves the stage empty, and says so.
+      worker.addEventListener('error', (event) => console.warn('danmaku: the drawing worker failed', event.message));
       owner = { worker, holders: 0 };
       worker.postMessage({ type: 'init', canvas: offscreen } satisfies ToWorker, [offscreen]);
       owners.set(canvas, owner);
