@@ -4,6 +4,11 @@
  * API client), against the npm package `danmaku` (weizhenye/Danmaku, its DOM engine) fed the same
  * comments, in headless Debian Chromium at 1280x720, at normal CPU and at 4x CPU throttling (CDP
  * Emulation.setCPUThrottlingRate). No stacking of engines: one overlay, one engine, as viewers get.
+ * The overlay draws in a worker (worker-renderer.ts, render-worker.ts: bundled here from the same
+ * module and started from a blob); the "main thread" cases hide transferControlToOffscreen so it
+ * takes its fallback. fps as viewers see it is the worse of the page's frames and the worker's;
+ * a CDP trace of each window gives the main thread's and the worker's busy ms a frame
+ * (bench/trace.ts). CDP throttles the page's thread only, never a worker.
  *
  * Each run is one fresh page load (bench/danmaku-render.page.ts bundled with esbuild into a temp
  * folder, served from file://): a video-like clock (currentTime follows performance.now(), both
@@ -11,8 +16,9 @@
  * stage in 8 s, WARM s for the stage to fill, then MEASURE s of requestAnimationFrame deltas
  * (and long-animation-frame entries); the on-stage count is sampled every measured frame.
  * Runs (each round, engines alternating ABBA across rounds; medians over rounds):
- * - x1: "all" density with 2000 on stage (250 a second) and 3000, the library with the same streams;
- * - x4: "all" with 600 on stage, the library with the same stream;
+ * - x1: "all" density with 2000 on stage (250 a second) and 3000, the library with the same streams,
+ *   and "all" 2000 drawn on the main thread;
+ * - x4: "all" with 600 on stage, the library with the same stream, "all" 600 on the main thread;
  * - x4 flood: "readable" and "dense" fed ten times what the stage holds at that density
  *   (capacity measured in the page), against "all" fed exactly what the stage holds (the same
  *   number on stage, nothing waiting or dropped);
@@ -20,7 +26,7 @@
  * Goals (issue 14): "all" at x1 >= 2000 on stage at 60 fps with < 1 % of frames over 20 ms; at x4
  * >= 55 fps with ~600 on stage; at x4 a 10x flood costs < 10 % of the frame rate against the same
  * number on stage without it.
- * Usage: node bench/danmaku-render.ts [rounds=3] [measureSeconds=5] [only=x4/,flood]   (about 12 minutes)
+ * Usage: node bench/danmaku-render.ts [rounds=3] [measureSeconds=5] [only=x4/,flood]   (about 15 minutes)
  * `only` keeps the cases whose names contain one of its comma-separated parts; such a partial run
  * writes danmaku-render.partial.json and judges no goal.
  */
