@@ -11,8 +11,12 @@ import { StageReplica, type FromWorker, type ToWorker, type WorkerStats } from '
 import { SpritePainter } from './sprites.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
-/** Time a frame may spend rendering bitmaps of comments entering (the rest wait a frame). */
-const SPRITE_BUDGET_MS = 4;
+/**
+ * Time a frame may spend rendering bitmaps of comments entering (the rest wait a frame). Steady
+ * playback needs a few a frame; after a seek into a storm every comment on stage needs one at
+ * once (~150 µs each), and they fill in over some frames instead of freezing the stage.
+ */
+const SPRITE_BUDGET_MS = 8;
 
 let painter: SpritePainter | null = null;
 let canvas: OffscreenCanvas | null = null;
