@@ -214,7 +214,7 @@ export class DanmakuOverlay {
 
   /**
    * The canvas's pixels per CSS px: the screen's, but at most 1.5 in the "all" density, where a
-   * storm on a phone's 3x screen would blend nine times the pixels for text that overlaps anyway.
+   * storm on a phone's 3x screen would blend four times the pixels of 1.5x for text that overlaps anyway.
    */
   private pixelRatio() {
     const screen = globalThis.devicePixelRatio || 1;
