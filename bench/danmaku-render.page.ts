@@ -26,8 +26,12 @@ export interface RenderRun {
   perSecond: number;
   warmSeconds: number;
   measureSeconds: number;
-  /** Ours: draw on the main thread even where a worker could (the fallback path). */
-  mainThread?: boolean;
+  /**
+   * Ours: where to draw. By default the player's own choice on this machine (a worker with four
+   * cores or more, worker-renderer.ts); 'main' hides transferControlToOffscreen (the fallback),
+   * 'worker' reports eight cores so the player takes the worker.
+   */
+  drawIn?: 'main' | 'worker';
 }
 
 export interface RenderResult {
@@ -95,7 +99,7 @@ function comments(rate: number, seconds: number): Comment[] {
  * (fetch) with the stream, as the server would. Engine and renderer are timed by wrapping their
  * prototypes' advance() and draw(): the overlay's own frame, only watched.
  */
-function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], density: DanmakuDensity, mainThread: boolean) {
+function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], density: DanmakuDensity, drawIn: RenderRun['drawIn']) {
   const segmentSeconds = 360;
   const segmentCount = Math.max(1, Math.ceil((list.at(-1)?.time ?? 0) / segmentSeconds));
   globalThis.fetch = async (input: RequestInfo | URL) => {
@@ -122,10 +126,11 @@ function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], dens
       work.frames++;
     };
   }
-  if (mainThread) {
+  if (drawIn === 'main') {
     // The fallback: as in a browser without OffscreenCanvas in workers.
     Object.defineProperty(HTMLCanvasElement.prototype, 'transferControlToOffscreen', { value: undefined, configurable: true });
   }
+  if (drawIn === 'worker') Object.defineProperty(navigator, 'hardwareConcurrency', { value: 8, configurable: true });
   const layer = document.createElement('div');
   layer.style.cssText = 'position:absolute;inset:0';
   const canvas = document.createElement('canvas');
@@ -198,7 +203,7 @@ async function danmakuBench(run: RenderRun): Promise<RenderResult> {
   // A stream far longer than the run: setting up can take seconds at 4x throttling on a busy
   // machine, and the clock runs from here, so the stage must not run dry before the end.
   const list = comments(run.perSecond, run.warmSeconds + run.measureSeconds + 60);
-  const engine = run.engine === 'ours' ? startPlayer(stage, video, list, run.density ?? 'readable', run.mainThread ?? false)
+  const engine = run.engine === 'ours' ? startPlayer(stage, video, list, run.density ?? 'readable', run.drawIn)
     : run.engine === 'dom' ? startDom(stage, video, list)
     : { workerStats: undefined, layers: () => 0, onStage: () => 0, work: undefined, dropped: () => 0, waiting: () => 0, stop: () => {} };
 

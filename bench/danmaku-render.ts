@@ -4,9 +4,9 @@
  * API client), against the npm package `danmaku` (weizhenye/Danmaku, its DOM engine) fed the same
  * comments, in headless Debian Chromium at 1280x720, at normal CPU and at 4x CPU throttling (CDP
  * Emulation.setCPUThrottlingRate). No stacking of engines: one overlay, one engine, as viewers get.
- * The overlay draws in a worker (worker-renderer.ts, render-worker.ts: bundled here from the same
- * module and started from a blob); the "main thread" cases hide transferControlToOffscreen so it
- * takes its fallback. fps as viewers see it is the worse of the page's frames and the worker's;
+ * The overlay draws where the player decides on this machine (worker-renderer.ts: in a worker
+ * with four cores or more, else on the main thread); the "main thread" and "worker" cases force
+ * one (the worker bundled here from the same module and started from a blob). fps as viewers see it is the worse of the page's frames and the worker's;
  * a CDP trace of each window gives the main thread's and the worker's busy ms a frame
  * (bench/trace.ts). CDP throttles the page's thread only, never a worker.
  *
@@ -17,8 +17,8 @@
  * (and long-animation-frame entries); the on-stage count is sampled every measured frame.
  * Runs (each round, engines alternating ABBA across rounds; medians over rounds):
  * - x1: "all" density with 2000 on stage (250 a second) and 3000, the library with the same streams,
- *   and "all" 2000 drawn on the main thread;
- * - x4: "all" with 600 on stage, the library with the same stream, "all" 600 on the main thread;
+ *   and "all" 2000 drawn on the main thread and in the worker;
+ * - x4: "all" with 600 on stage, the library with the same stream, "all" 600 on the main thread and in the worker;
  * - x4 flood: "readable" and "dense" fed ten times what the stage holds at that density
  *   (capacity measured in the page), against "all" fed exactly what the stage holds (the same
  *   number on stage, nothing waiting or dropped);
@@ -129,11 +129,11 @@ export const startRenderWorker = () => new Worker(URL.createObjectURL(new Blob([
   const cases: Case[][] = [
     [{ key: 'x1/empty', run: { engine: 'none', perSecond: 0 }, throttle: 1 }],
     ...[2000, 3000].map((n) => (['ours', 'dom'] as const).map((engine) => ({ key: `x1/${engine}${engine === 'ours' ? ' all' : ''}/${n}`, run: { engine, density: 'all' as const, perSecond: n / 8 }, throttle: 1 }))),
-    // The fallback where a browser cannot draw from a worker (and what the player did before it did).
-    [{ key: 'x1/ours all main thread/2000', run: { engine: 'ours', density: 'all', perSecond: 2000 / 8, mainThread: true }, throttle: 1 }],
+    // Both places the player can draw, whichever it picks on this machine (the cases above).
+    (['main', 'worker'] as const).map((drawIn) => ({ key: `x1/ours all ${drawIn === 'main' ? 'main thread' : 'worker'}/2000`, run: { engine: 'ours' as const, density: 'all' as const, perSecond: 2000 / 8, drawIn }, throttle: 1 })),
     [{ key: 'x4/empty', run: { engine: 'none', perSecond: 0 }, throttle: 4 }],
     (['ours', 'dom'] as const).map((engine) => ({ key: `x4/${engine}${engine === 'ours' ? ' all' : ''}/600`, run: { engine, density: 'all' as const, perSecond: 600 / 8 }, throttle: 4 })),
-    [{ key: 'x4/ours all main thread/600', run: { engine: 'ours', density: 'all', perSecond: 600 / 8, mainThread: true }, throttle: 4 }],
+    (['main', 'worker'] as const).map((drawIn) => ({ key: `x4/ours all ${drawIn === 'main' ? 'main thread' : 'worker'}/600`, run: { engine: 'ours' as const, density: 'all' as const, perSecond: 600 / 8, drawIn }, throttle: 4 })),
     ...(['readable', 'dense'] as const).map((density) => [
       { key: `x4/ours ${density} flood 10x/${capacity[density]}`, run: { engine: 'ours' as const, density, perSecond: (capacity[density] * 10) / 8 }, throttle: 4 },
       { key: `x4/ours all no flood/${capacity[density]}`, run: { engine: 'ours' as const, density: 'all' as const, perSecond: capacity[density] / 8 }, throttle: 4 },
@@ -182,8 +182,8 @@ export const startRenderWorker = () => new Worker(URL.createObjectURL(new Blob([
     'x1 all/library at 2000': ratio('x1/ours all/2000', 'x1/dom/2000'),
     'x1 all/library at 3000': ratio('x1/ours all/3000', 'x1/dom/3000'),
     'x4 all/library at 600': ratio('x4/ours all/600', 'x4/dom/600'),
-    'x1 all worker/main thread at 2000': ratio('x1/ours all/2000', 'x1/ours all main thread/2000'),
-    'x4 all worker/main thread at 600': ratio('x4/ours all/600', 'x4/ours all main thread/600'),
+    'x1 all worker/main thread at 2000': ratio('x1/ours all worker/2000', 'x1/ours all main thread/2000'),
+    'x4 all worker/main thread at 600': ratio('x4/ours all worker/600', 'x4/ours all main thread/600'),
     'x4 readable flood/no flood': ratio(`x4/ours readable flood 10x/${capacity.readable}`, `x4/ours all no flood/${capacity.readable}`),
     'x4 dense flood/no flood': ratio(`x4/ours dense flood 10x/${capacity.dense}`, `x4/ours all no flood/${capacity.dense}`),
   };
@@ -203,7 +203,7 @@ export const startRenderWorker = () => new Worker(URL.createObjectURL(new Blob([
     loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((l) => +l.toFixed(2)) },
     setup: {
       stage: '1280x720 CSS px, deviceScaleFactor 1',
-      ours: 'DanmakuOverlay (src/lib/danmaku/overlay.ts) as the player sets it up: one engine at the density named, MediaClock, segments loaded through the API client (the bench answers fetch with the stream), drawing in a worker (worker-renderer.ts + render-worker.ts, the worker bundled from the same module and started from a blob as file:// pages cannot start one from a file); "main thread" cases: the fallback canvas renderer with idle-time sprite preparation (transferControlToOffscreen hidden)',
+      ours: 'DanmakuOverlay (src/lib/danmaku/overlay.ts) as the player sets it up: one engine at the density named, MediaClock, segments loaded through the API client (the bench answers fetch with the stream), drawing where the player decides on this machine (a worker with 4 cores or more, else the main thread); "main thread" cases force the main-thread canvas renderer with idle-time sprite preparation (transferControlToOffscreen hidden), "worker" cases force the worker (hardwareConcurrency reported as 8; worker-renderer.ts + render-worker.ts, bundled from the same module and started from a blob as file:// pages cannot start one from a file)',
       throttle: 'x4 = CDP Emulation.setCPUThrottlingRate 4 on the page; CDP cannot throttle a worker (Chromium 156 answers "only supported for pages, not workers"), so the drawing worker is told to stretch each frame\'s work 4 times (render-protocol.ts slowdown)',
       fps: 'fps and slowShare are what viewers see: the worse of the page\'s requestAnimationFrame frames and the worker\'s drawn frames; pageFps/workerFps separately; traceMainMsPerFrame/traceWorkerMsPerFrame = busy ms a frame of the page\'s main thread and of the worker thread from a CDP trace (top-level tasks) of the measured window',
       clock: 'a video-like object whose currentTime follows performance.now() from page load; the overlay reads it through MediaClock, the library as its `media`',

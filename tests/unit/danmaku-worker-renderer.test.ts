@@ -47,12 +47,17 @@ describe('drawing danmaku in a worker', () => {
     vi.stubGlobal('OffscreenCanvas', class {});
     vi.stubGlobal('HTMLCanvasElement', class { transferControlToOffscreen() {} });
     vi.stubGlobal('document', { createElement: () => ({ getContext: () => ({ font: '', measureText: (t: string) => ({ width: t.length * 10 }) }) }) });
+    vi.stubGlobal('navigator', { hardwareConcurrency: 8 });
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it('is chosen where the browser can hand a canvas to a worker, else the main thread draws', () => {
+  it('is chosen where the browser can hand a canvas to a worker and has four cores, else the main thread draws', () => {
     expect(canDrawInWorker()).toBe(true);
     expect(createDanmakuRenderer(fakeCanvas() as unknown as HTMLCanvasElement)).toBeInstanceOf(WorkerDanmakuRenderer);
+    vi.stubGlobal('navigator', { hardwareConcurrency: 2 });
+    expect(canDrawInWorker()).toBe(false);
+    expect(createDanmakuRenderer(fakeCanvas() as unknown as HTMLCanvasElement)).toBeInstanceOf(CanvasDanmakuRenderer);
+    vi.stubGlobal('navigator', { hardwareConcurrency: 8 });
     vi.stubGlobal('HTMLCanvasElement', class {});
     expect(canDrawInWorker()).toBe(false);
     expect(createDanmakuRenderer(fakeCanvas() as unknown as HTMLCanvasElement)).toBeInstanceOf(CanvasDanmakuRenderer);

@@ -1,6 +1,6 @@
 /**
  * The player's danmaku renderer where the browser can draw a canvas from a worker
- * (transferControlToOffscreen, OffscreenCanvas 2D, workers): the page keeps the engine and
+ * (transferControlToOffscreen, OffscreenCanvas 2D, workers) and has four cores or more: the page keeps the engine and
  * sends each frame's stage to render-worker.ts, which renders the bitmaps and blits them. The
  * page's thread then spends well under a millisecond a frame on danmaku even in a storm
  * (bench/danmaku-render.ts), which leaves it to the video, hls.js and input. Elsewhere the
@@ -17,10 +17,20 @@ import { FRAME_STRIDE, type FromWorker, type SpriteSpec, type ToWorker, type Wor
 import { startRenderWorker } from './render-worker-start.ts';
 import { textMeasure } from './sprites.ts';
 
-/** Whether this browser can draw danmaku from a worker. */
+/**
+ * Below this many cores the page draws itself. Measured on two cores with software raster
+ * (bench/danmaku-render.ts, 2000 on stage): the worker spent ~21 ms a frame where the page's
+ * own renderer spent ~14 in all, and the page's thread still ~7: the extra thread then competes
+ * with the page, the video and the compositor for the same two cores and danmaku drew at ~42 fps
+ * against ~58. With more cores it has one of its own and spares the page's thread.
+ */
+const WORKER_MIN_CORES = 4;
+
+/** Whether this browser can draw danmaku from a worker, and has the cores for it to pay. */
 export function canDrawInWorker(): boolean {
   return typeof Worker === 'function' && typeof OffscreenCanvas === 'function'
-    && typeof HTMLCanvasElement !== 'undefined' && typeof HTMLCanvasElement.prototype.transferControlToOffscreen === 'function';
+    && typeof HTMLCanvasElement !== 'undefined' && typeof HTMLCanvasElement.prototype.transferControlToOffscreen === 'function'
+    && (globalThis.navigator?.hardwareConcurrency ?? WORKER_MIN_CORES) >= WORKER_MIN_CORES;
 }
 
 /** The renderer for a player canvas: in a worker where the browser can, else on the main thread. */
