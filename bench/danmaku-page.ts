@@ -20,6 +20,7 @@ import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { median } from './stats.ts';
+import { busyBetween, startTrace } from './trace.ts';
 
 const rounds = Number(process.argv[2]) || 3;
 const MEASURE_SECONDS = Number(process.argv[3]) || 8;
@@ -33,7 +34,11 @@ const WARM_SECONDS = 10;
 
 if (!existsSync(join('dist', 'server', 'entry.mjs'))) throw new Error('build the site first: npx astro build');
 
-interface PageRun { fps: number; slowShare: number; onStage: number; droppedVideoFrames: number; decodedVideoFrames: number; deltas: number[] }
+interface PageRun {
+  fps: number; slowShare: number; onStage: number; droppedVideoFrames: number; decodedVideoFrames: number; deltas: number[];
+  /** From a trace of the window: busy ms a frame of the page's main thread and of the danmaku drawing worker. */
+  mainMsPerFrame?: number; workerMsPerFrame?: number;
+}
 
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
 const root = await mkdtemp(join(tmpdir(), 'kiraboshi-bench-danmaku-page-'));
@@ -89,7 +94,8 @@ try {
       await page.goto(`${app.baseUrl}/video/kv${videoId}`);
       await page.locator('astro-island[ssr]:not([client="visible"])').first().waitFor({ state: 'detached', timeout: 30_000 }).catch(() => undefined);
       await page.locator('[data-web-fullscreen-button]').click();
-      return await page.evaluate(async ({ warm, seconds }) => {
+      const stopTrace = await startTrace(context, page);
+      const run: PageRun = await page.evaluate(async ({ warm, seconds }) => {
         const v = document.querySelector<HTMLVideoElement>('video[data-video]')!;
         const stage = document.querySelector('[data-danmaku-stage]') as unknown as { danmakuSnapshot: { items: unknown[] } };
         v.muted = true;
@@ -97,6 +103,7 @@ try {
         await new Promise((r) => setTimeout(r, warm * 1000));
         const quality = () => v.getVideoPlaybackQuality();
         const before = quality();
+        performance.mark('danmaku-page-start');
         const deltas: number[] = [];
         const onStage: number[] = [];
         await new Promise<void>((resolve) => {
@@ -115,6 +122,7 @@ try {
           requestAnimationFrame(frame);
         });
         const after = quality();
+        performance.mark('danmaku-page-end');
         const windowMs = deltas.reduce((a, b) => a + b, 0);
         onStage.sort((a, b) => a - b);
         return {
@@ -126,6 +134,9 @@ try {
           deltas: deltas.map((d) => Math.round(d * 10) / 10),
         };
       }, { warm: WARM_SECONDS, seconds: MEASURE_SECONDS });
+      const busy = busyBetween(await stopTrace(), 'danmaku-page-start', 'danmaku-page-end');
+      const perFrame = (ms: number | undefined) => (ms === undefined ? undefined : Math.round((ms / run.deltas.length) * 100) / 100);
+      return { ...run, mainMsPerFrame: perFrame(busy?.mainMs), workerMsPerFrame: perFrame(busy?.workerMs) };
     } finally {
       await page.close();
     }
@@ -137,7 +148,7 @@ try {
     for (const which of order) {
       const r = await measure(which === 'quiet' ? quiet.videoId : busy.videoId);
       samples[which].push(r);
-      console.log(`round ${round + 1} ${which.padEnd(5)}: ${r.fps} fps, ${(r.slowShare * 100).toFixed(1)} % > 20 ms, on stage ${r.onStage}, video frames dropped ${r.droppedVideoFrames} of ${r.decodedVideoFrames}`);
+      console.log(`round ${round + 1} ${which.padEnd(5)}: ${r.fps} fps, ${(r.slowShare * 100).toFixed(1)} % > 20 ms, on stage ${r.onStage}, video frames dropped ${r.droppedVideoFrames} of ${r.decodedVideoFrames}; trace: main ${r.mainMsPerFrame ?? '-'} ms, worker ${r.workerMsPerFrame ?? '-'} ms a frame`);
     }
   }
   const summary = (runs: PageRun[]) => ({
@@ -145,6 +156,8 @@ try {
     slowShare: +median(runs.map((r) => r.slowShare)).toFixed(3),
     onStage: median(runs.map((r) => r.onStage)),
     droppedVideoFrames: median(runs.map((r) => r.droppedVideoFrames)),
+    mainMsPerFrame: runs.every((r) => r.mainMsPerFrame !== undefined) ? median(runs.map((r) => r.mainMsPerFrame!)) : undefined,
+    workerMsPerFrame: runs.every((r) => r.workerMsPerFrame !== undefined) ? median(runs.map((r) => r.workerMsPerFrame!)) : undefined,
   });
   const medians = { quiet: summary(samples.quiet), busy: summary(samples.busy) };
   const result = {
@@ -158,7 +171,7 @@ try {
       page: '/video/kv{id} from the built site and the real server, 1280x720 window, web fullscreen (the stage is the window), muted autoplay through hls.js',
       video: `${CLIP_SECONDS} s testsrc2 1280x720 25 fps, transcoded to ${rungs.map((r) => `${r.height}p`).join(' + ')} by the pipeline's rung encoder; ABR picks the rung`,
       danmaku: `quiet: none; busy: ${FLOOD} a second at the "${DENSITY}" density (${count} in all), 4/7 rtl, 1/7 each top, bottom, ltr; 1-3 words; a quarter small, half medium, a quarter large; 30 % coloured`,
-      frames: `${WARM_SECONDS} s after play for the stage to fill, then ${MEASURE_SECONDS} s of requestAnimationFrame deltas; on stage sampled every 15 frames from the stage snapshot`,
+      frames: `${WARM_SECONDS} s after play for the stage to fill, then ${MEASURE_SECONDS} s of requestAnimationFrame deltas; on stage sampled every 15 frames from the stage snapshot; mainMsPerFrame/workerMsPerFrame: busy ms of the page's main thread and of the danmaku drawing worker over the window (CDP trace, bench/trace.ts), per page frame`,
       runs: `${rounds} rounds, quiet and busy alternating (ABBA), a fresh page each`,
     },
     samples,

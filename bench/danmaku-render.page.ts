@@ -9,7 +9,9 @@ import Danmaku from 'danmaku';
 import type { Danmaku as Comment } from '../src/lib/api/contract.ts';
 import { DanmakuEngine, type OnStage } from '../src/lib/danmaku/engine.ts';
 import { DanmakuOverlay } from '../src/lib/danmaku/overlay.ts';
-import { CanvasDanmakuRenderer, DANMAKU_FONT_FAMILY } from '../src/lib/danmaku/canvas-renderer.ts';
+import { CanvasDanmakuRenderer, DANMAKU_FONT_FAMILY, type DanmakuRenderer } from '../src/lib/danmaku/canvas-renderer.ts';
+import { WorkerDanmakuRenderer } from '../src/lib/danmaku/worker-renderer.ts';
+import type { WorkerStats } from '../src/lib/danmaku/render-protocol.ts';
 import type { MediaLike } from '../src/lib/danmaku/clock.ts';
 import { FONT_PX, SCROLL_SECONDS, type DanmakuDensity } from '../src/lib/danmaku/layout.ts';
 import { DEFAULT_PLAYER_SETTINGS } from '../src/lib/stores/player-settings.ts';
@@ -24,6 +26,12 @@ export interface RenderRun {
   perSecond: number;
   warmSeconds: number;
   measureSeconds: number;
+  /**
+   * Ours: where to draw. By default the player's own choice on this machine (a worker with four
+   * cores or more, worker-renderer.ts); 'main' hides transferControlToOffscreen (the fallback),
+   * 'worker' reports eight cores so the player takes the worker.
+   */
+  drawIn?: 'main' | 'worker';
 }
 
 export interface RenderResult {
@@ -38,6 +46,10 @@ export interface RenderResult {
   layers: number;
   /** Ours: main-thread ms per frame in the engine's advance() and the renderer's draw(). */
   scriptMsPerFrame?: { advance: number; draw: number };
+  /** Ours, drawing in a worker: the frames the worker drew in the window (its own fps, slow share, ms drawing a frame). */
+  worker?: { fps: number; slowShare: number; drawMsPerFrame: number };
+  /** performance.timeOrigin + now at the start and end of the measured window (to cut a trace). */
+  window: { start: number; end: number };
   dropped: number;
   /** Ours: comments waiting for a lane at the end. */
   waiting: number;
@@ -87,7 +99,7 @@ function comments(rate: number, seconds: number): Comment[] {
  * (fetch) with the stream, as the server would. Engine and renderer are timed by wrapping their
  * prototypes' advance() and draw(): the overlay's own frame, only watched.
  */
-function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], density: DanmakuDensity) {
+function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], density: DanmakuDensity, drawIn: RenderRun['drawIn']) {
   const segmentSeconds = 360;
   const segmentCount = Math.max(1, Math.ceil((list.at(-1)?.time ?? 0) / segmentSeconds));
   globalThis.fetch = async (input: RequestInfo | URL) => {
@@ -105,13 +117,20 @@ function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], dens
     work.advanceMs += performance.now() - t0;
     return stage;
   };
-  const draw = CanvasDanmakuRenderer.prototype.draw;
-  CanvasDanmakuRenderer.prototype.draw = function timed(this: CanvasDanmakuRenderer, onStage: readonly OnStage[]) {
-    const t0 = performance.now();
-    draw.call(this, onStage);
-    work.drawMs += performance.now() - t0;
-    work.frames++;
-  };
+  for (const Renderer of [CanvasDanmakuRenderer, WorkerDanmakuRenderer] as Array<{ prototype: DanmakuRenderer }>) {
+    const draw = Renderer.prototype.draw;
+    Renderer.prototype.draw = function timed(this: DanmakuRenderer, onStage: readonly OnStage[], rate?: number, at?: number) {
+      const t0 = performance.now();
+      draw.call(this, onStage, rate, at);
+      work.drawMs += performance.now() - t0;
+      work.frames++;
+    };
+  }
+  if (drawIn === 'main') {
+    // The fallback: as in a browser without OffscreenCanvas in workers.
+    Object.defineProperty(HTMLCanvasElement.prototype, 'transferControlToOffscreen', { value: undefined, configurable: true });
+  }
+  if (drawIn === 'worker') Object.defineProperty(navigator, 'hardwareConcurrency', { value: 8, configurable: true });
   const layer = document.createElement('div');
   layer.style.cssText = 'position:absolute;inset:0';
   const canvas = document.createElement('canvas');
@@ -123,7 +142,10 @@ function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], dens
     keepSubtitlesClear: settings.keepSubtitlesClear, density, blocking: { ...settings.block, keywords: [], regexes: [] },
   });
   const engine = (overlay as unknown as { engine: DanmakuEngine }).engine;
+  const renderer = (overlay as unknown as { renderer: DanmakuRenderer }).renderer;
+  const inWorker = renderer instanceof WorkerDanmakuRenderer ? renderer : undefined;
   return {
+    workerStats: inWorker && (() => inWorker.workerStats()),
     layers: () => engine.layerCount,
     onStage: () => overlay.stats.onStage,
     work,
@@ -165,6 +187,7 @@ function startDom(stage: HTMLElement, video: FakeVideo, list: Comment[]) {
   });
   const internal = danmaku as unknown as { _: { runningList: unknown[] } };
   return {
+    workerStats: undefined,
     layers: () => 1,
     onStage: () => internal._.runningList.length,
     work: undefined,
@@ -180,9 +203,9 @@ async function danmakuBench(run: RenderRun): Promise<RenderResult> {
   // A stream far longer than the run: setting up can take seconds at 4x throttling on a busy
   // machine, and the clock runs from here, so the stage must not run dry before the end.
   const list = comments(run.perSecond, run.warmSeconds + run.measureSeconds + 60);
-  const engine = run.engine === 'ours' ? startPlayer(stage, video, list, run.density ?? 'readable')
+  const engine = run.engine === 'ours' ? startPlayer(stage, video, list, run.density ?? 'readable', run.drawIn)
     : run.engine === 'dom' ? startDom(stage, video, list)
-    : { layers: () => 0, onStage: () => 0, work: undefined, dropped: () => 0, waiting: () => 0, stop: () => {} };
+    : { workerStats: undefined, layers: () => 0, onStage: () => 0, work: undefined, dropped: () => 0, waiting: () => 0, stop: () => {} };
 
   const loaf = { supported: PerformanceObserver.supportedEntryTypes.includes('long-animation-frame'), count: 0, totalMs: 0, blockingMs: 0 };
   let measuring = false;
@@ -201,6 +224,9 @@ async function danmakuBench(run: RenderRun): Promise<RenderResult> {
 
   await new Promise((r) => setTimeout(r, run.warmSeconds * 1000));
   const workAtStart = engine.work ? { ...engine.work } : undefined;
+  const workerAtStart: WorkerStats | undefined = await engine.workerStats?.();
+  const windowStart = performance.timeOrigin + performance.now();
+  performance.mark('danmaku-bench-start');
   const deltas: number[] = [];
   const counts: number[] = [];
   const result = await new Promise<{ windowMs: number }>((resolve) => {
@@ -222,6 +248,9 @@ async function danmakuBench(run: RenderRun): Promise<RenderResult> {
   });
   measuring = false;
   observer?.disconnect();
+  const windowEnd = performance.timeOrigin + performance.now();
+  performance.mark('danmaku-bench-end');
+  const workerAtEnd = await engine.workerStats?.();
   const w = engine.work;
   const perFrame = w && workAtStart && w.frames > workAtStart.frames
     ? { advanceMs: (w.advanceMs - workAtStart.advanceMs) / (w.frames - workAtStart.frames), drawMs: (w.drawMs - workAtStart.drawMs) / (w.frames - workAtStart.frames) }
@@ -240,6 +269,12 @@ async function danmakuBench(run: RenderRun): Promise<RenderResult> {
     dropped: engine.dropped(),
     waiting: engine.waiting(),
     longAnimationFrames: { ...loaf, totalMs: round(loaf.totalMs), blockingMs: round(loaf.blockingMs) },
+    worker: workerAtStart && workerAtEnd && workerAtEnd.frames > workerAtStart.frames ? {
+      fps: round(((workerAtEnd.frames - workerAtStart.frames) * 1000) / (windowEnd - windowStart)),
+      slowShare: round(((workerAtEnd.slowFrames - workerAtStart.slowFrames) / (workerAtEnd.frames - workerAtStart.frames)) * 1000) / 1000,
+      drawMsPerFrame: round((workerAtEnd.drawMs - workerAtStart.drawMs) / (workerAtEnd.frames - workerAtStart.frames)),
+    } : undefined,
+    window: { start: windowStart, end: windowEnd },
   };
 }
 

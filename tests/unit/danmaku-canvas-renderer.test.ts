@@ -29,35 +29,55 @@ class FakeContext {
   }
 }
 
+/** A rendered bitmap, with what was drawn into it (the surface's calls since its last resize). */
 class FakeBitmap {
   closed = false;
   readonly width: number;
   readonly height: number;
-  constructor(width: number, height: number) {
+  readonly drawn: FakeContext;
+  constructor(width: number, height: number, drawn: FakeContext) {
     this.width = width;
     this.height = height;
+    this.drawn = drawn;
   }
   close() {
     this.closed = true;
   }
 }
 
-/** Every sprite surface made, so tests can see how often text was rendered. */
-let surfaces: FakeOffscreen[] = [];
+/** Every bitmap rendered, so tests can see how often text was rendered. */
+let bitmaps: FakeBitmap[] = [];
+/** A sprite surface: resizing it clears it and its context (as a canvas does). */
 class FakeOffscreen {
-  readonly ctx = new FakeContext();
-  readonly width: number;
-  readonly height: number;
+  ctx = new FakeContext();
+  private w: number;
+  private h: number;
   constructor(width: number, height: number) {
-    this.width = width;
-    this.height = height;
-    surfaces.push(this);
+    this.w = width;
+    this.h = height;
+  }
+  get width() {
+    return this.w;
+  }
+  set width(w: number) {
+    this.w = w;
+    this.ctx = new FakeContext();
+  }
+  get height() {
+    return this.h;
+  }
+  set height(h: number) {
+    this.h = h;
+    this.ctx = new FakeContext();
   }
   getContext() {
     return this.ctx;
   }
   transferToImageBitmap() {
-    return new FakeBitmap(this.width, this.height);
+    const bitmap = new FakeBitmap(this.w, this.h, this.ctx);
+    this.ctx = new FakeContext();
+    bitmaps.push(bitmap);
+    return bitmap;
   }
 }
 
@@ -76,7 +96,7 @@ describe('the canvas danmaku renderer', () => {
   let screen: ReturnType<typeof fakeCanvas>;
   let renderer: CanvasDanmakuRenderer;
   beforeEach(() => {
-    surfaces = [];
+    bitmaps = [];
     vi.stubGlobal('OffscreenCanvas', FakeOffscreen);
     vi.stubGlobal('document', { createElement: () => fakeCanvas().canvas });
     screen = fakeCanvas();
@@ -91,10 +111,10 @@ describe('the canvas danmaku renderer', () => {
       for (const a of stage) a.x -= 2.5;
       renderer.draw(stage);
     }
-    expect(surfaces).toHaveLength(3);
-    for (const s of surfaces) {
-      expect(s.ctx.count('fillText')).toBe(1);
-      expect(s.ctx.count('strokeText')).toBe(1);
+    expect(bitmaps).toHaveLength(3);
+    for (const b of bitmaps) {
+      expect(b.drawn.count('fillText')).toBe(1);
+      expect(b.drawn.count('strokeText')).toBe(1);
     }
     // One clear and one drawImage per comment per frame; no text drawing on the screen.
     expect(screen.ctx.count('clearRect')).toBe(30);
@@ -119,13 +139,13 @@ describe('the canvas danmaku renderer', () => {
     renderer.draw([onStage(10.3)]);
     const draw = screen.ctx.calls.find((c) => c[0] === 'drawImage')!;
     expect([draw[2], draw[3]]).toEqual([21, 100]);
-    expect(surfaces[0].width).toBe(Math.ceil((5 * 10 + 6) * 2));
+    expect(bitmaps[0].width).toBe(Math.ceil((5 * 10 + 6) * 2));
   });
 
   it('skips comments wholly off the canvas (just entering or just leaving)', () => {
     renderer.draw([onStage(1280), onStage(-56), onStage(1279), onStage(-55)]);
     expect(screen.ctx.count('drawImage')).toBe(2);
-    expect(surfaces).toHaveLength(2); // no bitmap is made for a comment nobody sees yet
+    expect(bitmaps).toHaveLength(2); // no bitmap is made for a comment nobody sees yet
   });
 
   it('lets go of bitmaps of comments that left a while ago, and re-renders after a font scale change', () => {
@@ -136,11 +156,11 @@ describe('the canvas danmaku renderer', () => {
     for (let frame = 0; frame < 240; frame++) renderer.draw([staying]);
     expect(goneBitmap.closed).toBe(true);
 
-    const before = surfaces.length;
+    const before = bitmaps.length;
     renderer.configure({ fontScale: 1.5 });
     renderer.draw([staying]);
-    expect(surfaces.length).toBe(before + 1);
-    expect(surfaces.at(-1)!.ctx.font).toContain('30px');
+    expect(bitmaps.length).toBe(before + 1);
+    expect(bitmaps.at(-1)!.drawn.font).toContain('30px');
   });
 
   it('measures each comment once at the current scale', () => {
@@ -169,16 +189,16 @@ describe('the canvas danmaku renderer', () => {
     }
     let budget = 2;
     renderer.prepare(coming.map((a) => a.item), () => (budget-- > 0 ? 5 : 0)); // idle time for two
-    expect(surfaces).toHaveLength(2);
+    expect(bitmaps).toHaveLength(2);
     for (const a of coming) a.x = 600;
     renderer.draw(coming);
-    expect(surfaces).toHaveLength(3); // only the one that was not ready is drawn in the frame
-    expect(surfaces.every((s) => s.ctx.count('fillText') === 1)).toBe(true);
+    expect(bitmaps).toHaveLength(3); // only the one that was not ready is drawn in the frame
+    expect(bitmaps.every((b) => b.drawn.count('fillText') === 1)).toBe(true);
     // Prepared at a size the stage no longer uses (the font scale changed in between): redrawn.
     const resized = onStage(500, 'resized');
     renderer.prepare([resized.item], () => 5);
     resized.width = renderer.measure(resized.item) + 4;
     renderer.draw([resized]);
-    expect(surfaces.at(-1)!.width).toBe(resized.width);
+    expect(bitmaps.at(-1)!.width).toBe(resized.width);
   });
 });

@@ -21,6 +21,8 @@ export class MediaClock {
   /** The last time answered while advancing: playback never steps back by a report's jitter. */
   private lastAnswer = -1;
   private media: MediaLike;
+  /** How fast the time the last now() answered runs: the playback rate, 0 when it stands still. */
+  rate = 0;
 
   constructor(media: MediaLike) {
     this.media = media;
@@ -31,6 +33,7 @@ export class MediaClock {
     const m = this.media;
     const reported = m.currentTime;
     const advancing = !m.paused && !m.seeking && m.readyState >= 3;
+    this.rate = advancing ? m.playbackRate : 0;
     if (!advancing) {
       // A stop, a seek or a stall: the element's time as it is.
       this.anchorMedia = reported;

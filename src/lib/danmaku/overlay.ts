@@ -12,7 +12,8 @@
 import type { Danmaku, DanmakuEmitBody } from '../api/contract.ts';
 import { emitDanmaku, getDanmaku } from '../api/calls/interaction.ts';
 import { DanmakuEngine } from './engine.ts';
-import { CanvasDanmakuRenderer } from './canvas-renderer.ts';
+import type { DanmakuRenderer } from './canvas-renderer.ts';
+import { createDanmakuRenderer } from './worker-renderer.ts';
 import { MediaClock } from './clock.ts';
 import { danmakuFilter, type DanmakuBlocking } from './filter.ts';
 import { segmentsToLoad } from './segments.ts';
@@ -50,7 +51,7 @@ let temporaryId = -1;
 export class DanmakuOverlay {
   private readonly video: HTMLVideoElement;
   private readonly canvas: HTMLCanvasElement;
-  private readonly renderer: CanvasDanmakuRenderer;
+  private readonly renderer: DanmakuRenderer;
   private readonly engine: DanmakuEngine;
   private readonly clock: MediaClock;
   private readonly videoId: number;
@@ -82,11 +83,11 @@ export class DanmakuOverlay {
     this.span = span;
     this.options = options;
     this.events = events;
-    this.renderer = new CanvasDanmakuRenderer(canvas);
+    this.renderer = createDanmakuRenderer(canvas);
     this.renderer.framed = this.fresh;
     this.renderer.configure({ fontScale: options.fontScale, opacity: options.opacity });
     const { width, height } = this.stageSize();
-    this.renderer.resize(width, height);
+    this.renderer.resize(width, height, this.pixelRatio());
     this.engine = new DanmakuEngine({
       width, height, area: options.area, keepSubtitlesClear: options.keepSubtitlesClear, fontScale: options.fontScale, speed: options.speed, density: options.density,
       measure: this.renderer.measure, accept: danmakuFilter(options.blocking),
@@ -98,7 +99,7 @@ export class DanmakuOverlay {
     canvas.style.visibility = options.enabled ? 'visible' : 'hidden';
     Object.defineProperty(canvas, 'danmakuSnapshot', { configurable: true, get: () => this.snapshot() });
     this.frame = requestAnimationFrame(this.tick);
-    this.idle = whenIdle(this.prepare);
+    if (this.renderer.preparesAhead) this.idle = whenIdle(this.prepare);
     void this.loadSegment(this.segmentAt(0));
   }
 
@@ -147,6 +148,7 @@ export class DanmakuOverlay {
     this.renderer.configure({ fontScale: o.fontScale, opacity: o.opacity });
     this.canvas.style.visibility = o.enabled ? 'visible' : 'hidden';
     const layoutChanged = ['fontScale', 'speed', 'area', 'keepSubtitlesClear', 'density', 'blocking'].some((k) => previous[k as keyof OverlayOptions] !== o[k as keyof OverlayOptions]);
+    if (o.density !== previous.density) this.resize();
     if (layoutChanged) {
       this.engine.configure({ fontScale: o.fontScale, speed: o.speed, area: o.area, keepSubtitlesClear: o.keepSubtitlesClear, density: o.density, accept: danmakuFilter(o.blocking) });
     }
@@ -207,12 +209,22 @@ export class DanmakuOverlay {
     cancelAnimationFrame(this.frame);
     cancelIdle(this.idle);
     this.resizeObserver.disconnect();
+    this.renderer.destroy();
+  }
+
+  /**
+   * The canvas's pixels per CSS px: the screen's, but at most 1.5 in the "all" density, where a
+   * storm on a phone's 3x screen would blend four times the pixels of 1.5x for text that overlaps anyway.
+   */
+  private pixelRatio() {
+    const screen = globalThis.devicePixelRatio || 1;
+    return this.options.density === 'all' ? Math.min(screen, ALL_DENSITY_MAX_DPR) : screen;
   }
 
   private resize() {
     const { width, height } = this.stageSize();
     if (!width || !height) return;
-    this.renderer.resize(width, height);
+    this.renderer.resize(width, height, this.pixelRatio());
     this.engine.configure({ width, height });
   }
 
@@ -234,7 +246,7 @@ export class DanmakuOverlay {
     }
   }
 
-  /** Between frames: the bitmaps of the next second's comments (see CanvasDanmakuRenderer.prepare). */
+  /** Between frames: the bitmaps of the next second's comments (see CanvasDanmakuRenderer.prepare; the worker renderer needs none). */
   private prepare = (deadline: IdleDeadline) => {
     if (this.options.enabled) this.renderer.prepare(this.engine.upcoming(PREPARE_AHEAD_SECONDS), () => deadline.timeRemaining());
     this.idle = whenIdle(this.prepare);
@@ -247,13 +259,15 @@ export class DanmakuOverlay {
     for (const segment of segmentsToLoad(this.span.offset + time, this.segmentSeconds, this.segmentCount, this.loaded)) void this.loadSegment(segment);
     if (!this.options.enabled) return;
     const stage = this.engine.advance(time);
-    this.renderer.draw(stage);
+    this.renderer.draw(stage, this.clock.rate, now);
     const frameMs = this.lastFrameAt ? now - this.lastFrameAt : 0;
     this.lastFrameAt = now;
     this.stats = { frames: this.stats.frames + 1, slowFrames: this.stats.slowFrames + (frameMs > 20 ? 1 : 0), lastFrameMs: frameMs, onStage: stage.length, waiting: this.engine.waitingCount };
   };
 }
 
+/** The most canvas pixels per CSS px in the "all" density (see DanmakuOverlay.pixelRatio). */
+const ALL_DENSITY_MAX_DPR = 1.5;
 /** How far ahead comments are prepared: within the renderer's bitmap lifetime (120 frames). */
 const PREPARE_AHEAD_SECONDS = 1;
 // Browsers without idle callbacks (Safari) simply draw each bitmap in the frame it is first needed.
