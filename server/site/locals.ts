@@ -1,4 +1,6 @@
-import type { PhotoSiteLocals } from './photo-locals.ts';
+import type { PhotoSiteLocals, SitePage } from './photo-locals.ts';
+
+export type { SitePage };
 
 /** What the on-demand pages may ask the server while rendering (handed in as Astro locals). */
 export interface SiteViewer { uid: number; roles: string[] }
@@ -40,6 +42,4 @@ export interface SiteLocals extends PhotoSiteLocals {
   sitemapAudio(file: number): Promise<Array<{ audioId: number; updated: Date }>>;
 }
 export interface SiteAudioList { count: number; tracks: import('../../src/lib/api/contract-audio.ts').AudioThumb[] }
-/** A page of a list; with `viewerUid` (from listViewer), without what that viewer blocked or hid. */
-export interface SitePage { page: number; pageSize: number; viewerUid?: number | null }
 export interface SiteVideoList { videosCount: number; videos: import('../../src/lib/api/contract.ts').VideoThumb[] }

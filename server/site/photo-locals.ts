@@ -2,8 +2,8 @@ import type { PhotoService } from '../services/photos.ts';
 import type { Looker } from '../services/catalogue.ts';
 import type { PhotoDetail, PhotoThumb } from '../../src/lib/api/photo-contract.ts';
 
-/** A page of a list (as SiteLocals' SitePage). */
-type SitePage = import('./locals.ts').SitePage;
+/** A page of a list; with `viewerUid` (from SiteLocals.listViewer), without what that viewer blocked or hid. */
+export interface SitePage { page: number; pageSize: number; viewerUid?: number | null }
 export interface SitePhotoList { photosCount: number; photos: PhotoThumb[] }
 
 /** What the photo pages ask the server while rendering (part of SiteLocals). */

@@ -3,7 +3,7 @@
  * points, whether the site runs installed, the safe areas around a notch) and a touch test that
  * marks every finger down. Texts come from the page's data attributes (already in its language).
  */
-import { fill } from './dev-pages.ts';
+import { fill } from './dev-template.ts';
 
 const SIDES = ['top', 'right', 'bottom', 'left'] as const;
 

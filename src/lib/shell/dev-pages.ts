@@ -3,9 +3,7 @@
  * on the page. Texts come from the page's data attributes (already in its language).
  */
 import { onScroll, onWheel, type GesturePhase } from '../gestures/gestures.ts';
-
-export const fill = (template: string, values: Record<string, string | number>) =>
-  template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(values[key] ?? ''));
+import { fill } from './dev-template.ts';
 
 /** /dev/test-scroll: the scroll and wheel gestures of a box, phase by phase. */
 function wireScroll(box: HTMLElement): void {

@@ -128,6 +128,10 @@ const RESOURCE_FIXTURES: Partial<Record<Action, Fixture>> = {
     const owner = await someone(server, 'uploader');
     return { input: { videoId: await insertVideo(server, owner, 60_000), title: 'not mine' }, actor: await someone(server, 'other') };
   },
+  'audio.edit': async (server) => {
+    const owner = await someone(server, 'uploader');
+    return { input: { audioId: await insertAudio(server, owner, 60_000), title: 'not mine' }, actor: await someone(server, 'other') };
+  },
   'upload.resume': async (server) => {
     const owner = await someone(server, 'uploader');
     const created = await tusCreate(server, owner, 10);
