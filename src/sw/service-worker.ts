@@ -30,8 +30,12 @@ cleanupOutdatedCaches();
 
 const okOnly = new CacheableResponsePlugin({ statuses: [200] });
 
+// Pages vary on Cookie and Accept-Language for shared caches; this cache is this browser's own, so
+// its copy of a page is the one to show offline whatever headers it was fetched with (the pages
+// that were open at install are kept by address alone).
 registerRoute(({ request, url }) => strategyFor(facts(request, url)) === 'page', new NetworkFirst({
   cacheName: CACHE_NAMES.pages,
+  matchOptions: { ignoreVary: true },
   networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
   plugins: [okOnly, new ExpirationPlugin({ maxEntries: 120, maxAgeSeconds: 30 * 24 * 3600 })],
 }));
