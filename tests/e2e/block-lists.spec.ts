@@ -4,7 +4,7 @@
  * videos then leave the member's home list, until unblocked in settings.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_BASE_URL, msg, publishAudioByApi, publishPhotoByApi, publishVideoByApi, signUpByApi, waitForIslands } from './helpers.ts';
+import { E2E_BASE_URL, msg, publishAudioByApi, publishPhotoByApi, publishVideoByApi, showPlayIntent, signUpByApi, waitForIslands } from './helpers.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -135,7 +135,7 @@ test('a member the uploader blocked is told why a comment or danmaku is refused,
 
   await page.goto(`/en/video/kv${videoId}`);
   await waitForIslands(page);
-  await expect(page.locator('[data-player]')).toHaveAttribute('data-source', /hls\.js|native/);
+  await showPlayIntent(page);
   const danmaku = page.locator('[data-danmaku-input]');
   await danmaku.fill('first!!');
   await danmaku.press('Enter');

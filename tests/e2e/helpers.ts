@@ -81,6 +81,15 @@ export async function waitForIslands(page: Page): Promise<void> {
   await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0, { timeout: 10_000 });
 }
 
+/**
+ * The player loads its stream (hls.js and the playlists) when the viewer means to play
+ * (use-hls-source.ts): a pointer over the player shows that intent. Waits until it is attached.
+ */
+export async function showPlayIntent(page: Page, source: string | RegExp = /hls\.js|native/): Promise<void> {
+  await page.locator('[data-player] .player-main').hover();
+  await expect(page.locator('[data-player]')).toHaveAttribute('data-source', source, { timeout: 20_000 });
+}
+
 /** Waits until the shell script ran (it sets the breakpoint attribute and window.kirara). */
 export async function waitForShell(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-breakpoint', /^(mobile|tablet|computer)$/);

@@ -5,7 +5,7 @@
  * how many watch. The stage is read from the canvas's `danmakuSnapshot` (src/lib/danmaku/overlay.ts).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { msg, publishVideoByApi, shoot, signUpByApi, waitForIslands } from './helpers.ts';
+import { msg, publishVideoByApi, shoot, showPlayIntent, signUpByApi, waitForIslands } from './helpers.ts';
 
 interface SnapshotItem { id: number; text: string; isNew: boolean }
 interface Snapshot { time: number; items: SnapshotItem[] }
@@ -17,7 +17,7 @@ const videoTime = (page: Page) => page.locator('video[data-video]').evaluate((v:
 async function openAndPlay(page: Page, videoId: number, at: number) {
   await page.goto(`/en/video/kv${videoId}`);
   await waitForIslands(page);
-  await expect(page.locator('[data-player]')).toHaveAttribute('data-source', /hls\.js|native/);
+  await showPlayIntent(page);
   await page.locator('video[data-video]').evaluate((v: HTMLVideoElement, seconds) => { v.muted = true; v.currentTime = seconds; }, at);
   await page.locator('.player-big-play').click();
   await expect.poll(() => videoTime(page)).toBeGreaterThan(at);

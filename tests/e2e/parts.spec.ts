@@ -9,14 +9,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { E2E_BASE_URL, adminRequest, makeClip, msg, shoot, signUpByApi, waitForIslands } from './helpers.ts';
+import { E2E_BASE_URL, adminRequest, makeClip, msg, shoot, showPlayIntent, signUpByApi, waitForIslands } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kiraboshi-parts-e2e-'));
 
 /** Plays the video from the start until a frame is shown; answers the frame's width (which part plays). */
 async function playedWidth(page: Page): Promise<number> {
   const video = page.locator('[data-video]');
-  await expect(page.locator('[data-player]')).toHaveAttribute('data-source', /hls\.js|native/, { timeout: 20_000 });
+  await showPlayIntent(page);
   await page.locator('[data-play-button]').click();
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.3);
   return video.evaluate((v: HTMLVideoElement) => { v.pause(); return v.videoWidth; });

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { E2E_BASE_URL, msg, publishVideoByApi, signUpByApi, waitForIslands, type PublishedVideo } from './helpers.ts';
+import { E2E_BASE_URL, msg, publishVideoByApi, showPlayIntent, signUpByApi, waitForIslands, type PublishedVideo } from './helpers.ts';
 
 /** The helpers' clip (makeClip): testsrc2 at 25 frames per second, 640×360. */
 const CLIP_FPS = 25;
@@ -41,7 +41,7 @@ async function openVideo(page: Page, options: { loggedIn?: boolean } = {}) {
   if (options.loggedIn !== false) await page.context().addCookies(member);
   await page.goto(`/en/video/kv${video.videoId}`);
   await waitForIslands(page);
-  await expect(page.locator('[data-player]')).toHaveAttribute('data-source', 'hls.js');
+  await showPlayIntent(page, 'hls.js');
   // Nothing loads before play (media-loading.ts): start it as a viewer does, then hold still at the start
   // (or where history resumed it).
   await videoEl(page).evaluate(async (v: HTMLVideoElement) => { await v.play().catch(() => {}); v.pause(); if (v.currentTime < 1) v.currentTime = 0; });
@@ -199,7 +199,7 @@ test.describe('screenshots while a lower rung plays', () => {
     const open = async () => {
       await page.goto(`/en/video/kv${hd.videoId}`);
       await waitForIslands(page);
-      await expect(player).toHaveAttribute('data-source', 'hls.js');
+      await showPlayIntent(page, 'hls.js');
       await expect(player).toHaveAttribute('data-levels', /,/);
       await videoEl(page).evaluate(async (v: HTMLVideoElement) => { await v.play().catch(() => {}); v.pause(); if (v.currentTime < 1) v.currentTime = 0; });
     };

@@ -9,7 +9,7 @@
  * with a mouse. Screenshots for a person to look at land in test-results/player-mobile-shots.
  */
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import { E2E_BASE_URL, msg, publishVideoByApi, signUpByApi, waitForIslands, type PublishedVideo } from './helpers.ts';
+import { E2E_BASE_URL, msg, publishVideoByApi, showPlayIntent, signUpByApi, waitForIslands, type PublishedVideo } from './helpers.ts';
 
 interface SnapshotItem { id: number; text: string; mode: string; x: number; y: number; width: number }
 interface Snapshot { time: number; enabled: boolean; items: SnapshotItem[] }
@@ -62,7 +62,7 @@ async function openVideo(page: Page, options: { asUploader?: boolean; locale?: s
   if (options.asUploader !== false) await page.context().addCookies(uploader);
   await page.goto(`/${options.locale ?? 'en'}/video/kv${video.videoId}`);
   await waitForIslands(page);
-  await expect(player(page)).toHaveAttribute('data-source', /hls\.js|native/);
+  await showPlayIntent(page);
   // Nothing loads before play (media-loading.ts): start it as a viewer does, then hold still at the start
   // (or where history resumed it).
   await videoEl(page).evaluate(async (v: HTMLVideoElement) => { await v.play().catch(() => {}); v.pause(); if (v.currentTime < 1) v.currentTime = 0; });

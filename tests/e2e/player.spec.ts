@@ -6,7 +6,7 @@
  * the stage element exposes (src/lib/danmaku/overlay.ts), never from pixels.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { msg, publishVideoByApi, signUpByApi, waitForIslands } from './helpers.ts';
+import { msg, publishVideoByApi, showPlayIntent, signUpByApi, waitForIslands } from './helpers.ts';
 
 interface SnapshotItem { id: number; text: string; mode: string; x: number; y: number; width: number }
 interface Snapshot { time: number; enabled: boolean; items: SnapshotItem[] }
@@ -25,7 +25,7 @@ async function control(page: Page, selector: string) {
 async function openVideo(page: Page, videoId: number) {
   await page.goto(`/en/video/kv${videoId}`);
   await waitForIslands(page);
-  await expect(page.locator('[data-player]')).toHaveAttribute('data-source', /hls\.js|native/);
+  await showPlayIntent(page);
 }
 
 test('a member watches through hls.js, picks a quality, uses the keyboard and resumes from history', async ({ page, browser }) => {
@@ -84,12 +84,22 @@ test('a member watches through hls.js, picks a quality, uses the keyboard and re
   await page.keyboard.press('Space'); // pause: recorded
   await recorded;
   const left = await videoTime(page);
-  // No media segment loads before play (media-loading.ts); playing resumes where they left off.
+  // Nothing of the stream loads before the viewer means to play: not hls.js, not a playlist
+  // (use-hls-source.ts); no media segment before play (media-loading.ts); playing resumes where
+  // they left off.
   const segments: string[] = [];
-  page.on('request', (request) => { if (/(\.m4s|\.ts|init\.mp4)(\?|$)/.test(request.url())) segments.push(request.url()); });
+  const streaming: string[] = [];
+  page.on('request', (request) => {
+    if (/(\.m4s|\.ts|init\.mp4)(\?|$)/.test(request.url())) segments.push(request.url());
+    if (/hls\.light|\.m3u8/.test(request.url())) streaming.push(request.url());
+  });
   await page.reload();
   await waitForIslands(page);
-  await expect(player).toHaveAttribute('data-source', 'hls.js');
+  await page.waitForLoadState('networkidle');
+  expect(streaming).toEqual([]);
+  await expect(player).toHaveAttribute('data-source', '');
+  await showPlayIntent(page, 'hls.js');
+  expect(streaming.some((url) => url.includes('.m3u8'))).toBe(true);
   expect(segments).toEqual([]);
   await page.locator('[data-play-button]').click();
   await expect.poll(() => videoTime(page), { timeout: 10_000 }).toBeGreaterThanOrEqual(left - 0.5);

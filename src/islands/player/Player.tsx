@@ -1,5 +1,5 @@
 /**
- * The video player island: the video (hls.js loaded after first paint, only where MSE exists),
+ * The video player island: the video (hls.js loaded when the viewer means to play, only where MSE exists),
  * danmaku drawn on a canvas on the video's clock, the control bar and its menus, the sender
  * bar and the danmaku list. Its state is one reducer (src/lib/player/player-state.ts); the
  * use-*.ts hooks beside it connect that state to the element, the stream, the danmaku overlay,
@@ -64,7 +64,7 @@ export default function Player({ locale, messages, videoId, title, parts, initia
   const selectPart = usePartAddress(videoRef, parts.length, state.partIndex, dispatch);
 
   const online = useOnline();
-  const source = useHlsSource(videoRef, part?.link, dispatch,
+  const source = useHlsSource(videoRef, root, part?.link, dispatch,
     () => showToast({ message: t(navigator.onLine ? 'player.playbackFailed' : 'player.needsConnection'), severity: 'error' }));
   const { overlay, send } = useDanmakuOverlay(videoRef, canvasRef, { videoId, span, settings, member, dispatch, t });
   const watching = useLiveDanmaku(videoRef, overlay, videoId);
