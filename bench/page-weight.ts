@@ -3,7 +3,7 @@
  * modules a page references, followed through their static imports (what loads on first
  * visit) and, separately, the dynamic imports (what loads only on demand).
  * Usage: npm run build && node bench/page-weight.ts [route ...]
- * Pages rendered on demand (home, a video) are read from a running server of the same build:
+ * Pages rendered on demand (home, search, a video) are read from a running server of the same build:
  * PAGE_WEIGHT_SERVER=http://127.0.0.1:4321 node bench/page-weight.ts / /video/kv1
  */
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { jsWeightOf } from '../scripts/js-weight.ts';
 const CLIENT = join('dist', 'client');
 const SERVER = process.env.PAGE_WEIGHT_SERVER;
 const routes = process.argv.slice(2).length ? process.argv.slice(2)
-  : ['/welcome', '/en/search', '/en/history', '/en/upload', '/en/settings/privacy', '/en/settings/language', '/dev/test-mobile', ...(SERVER ? ['/', '/en/video/kv1'] : [])];
+  : ['/welcome', '/en/history', '/en/upload', '/en/settings/privacy', '/en/settings/language', '/dev/test-mobile', ...(SERVER ? ['/', '/en/search?keyword=demo', '/en/video/kv1'] : [])];
 const BUDGET_KB = 300; // the video page's budget, hls.js lazily loaded (issue 5)
 
 const pages = new Map<string, string>();

@@ -31,6 +31,7 @@ import type { SiteLocals } from './site/locals.ts';
 import { AUDIO_PROBE_JOB, AUDIO_TRANSCODE_JOB, audioProbeJob, audioTranscodeJob } from './media/audio-pipeline.ts';
 import { MAX_AUDIO_DURATION_S } from '../src/lib/api/contract.ts';
 import { photoSiteLocals } from './site/photo-locals.ts';
+import { searchSiteLocals } from './site/search-locals.ts';
 import { DomainError } from './domain/errors.ts';
 import { connectCacheInvalidation } from './events/cache-invalidation.ts';
 import { forgetVideoLocally } from './repositories/videos.repository.ts';
@@ -183,6 +184,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     },
     sitemapAudioFiles: () => services.audio.sitemapFiles(config.sitemapVideosPerFile),
     sitemapAudio: (file) => services.audio.sitemapTracks(file, config.sitemapVideosPerFile),
+    ...searchSiteLocals(services, (what, error) => logger.warn(`${what} failed`, { err: error })),
     ...photoSiteLocals(services.photos, async (request) => {
       const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
       return viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null;

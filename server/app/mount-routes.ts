@@ -10,7 +10,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
 import type { z } from 'zod';
 import type { AppEnv } from './app-env.ts';
-import { DomainError, Invalid, type FieldIssue } from '../domain/errors.ts';
+import { DomainError, Invalid, issuesOf } from '../domain/errors.ts';
 import { ROUTES, type ApiRoute } from '../../src/lib/api/routes/index.ts';
 import { splitRouteKey, type CacheRule, type HandlerOutputOf, type ParsedInputOf, type RouteDef } from '../../src/lib/api/route.ts';
 import { POLICY, refusal, type Action, type PolicyContext, type Resource } from '../../src/lib/policy/policy.ts';
@@ -77,10 +77,6 @@ const CACHE_HEADERS: Record<Exclude<CacheRule, 'none'>, Record<string, string>> 
   private: { 'Cache-Control': 'private, no-store' },
   'no-store': { 'Cache-Control': 'no-store' },
 };
-
-function issuesOf(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
-}
 
 function parseWith(schema: z.ZodType, value: unknown) {
   const result = schema.safeParse(value);

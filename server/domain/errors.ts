@@ -2,6 +2,11 @@ import type { ErrorCode } from '../../src/lib/api/contract.ts';
 
 export interface FieldIssue { path: string; message: string }
 
+/** A schema's complaints (zod's issues) as the fields at fault: `tagId.0`, or `(body)` for the whole. */
+export function issuesOf(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): FieldIssue[] {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(body)', message: issue.message }));
+}
+
 /**
  * A refusal of the business rules, in the domain's words: a stable code, and for invalid input
  * the fields at fault. Services throw these; the HTTP layer alone maps them to statuses,

@@ -1,11 +1,12 @@
 import type { PhotoSiteLocals, SitePage } from './photo-locals.ts';
+import type { SearchSiteLocals } from './search-locals.ts';
 
 export type { SitePage };
 
 /** What the on-demand pages may ask the server while rendering (handed in as Astro locals). */
 export interface SiteViewer { uid: number; roles: string[] }
 
-export interface SiteLocals extends PhotoSiteLocals {
+export interface SiteLocals extends PhotoSiteLocals, SearchSiteLocals {
   /** Development shows stacks on the generic 500 page; production never does. */
   isDevelopment: boolean;
   /** The logged-in user behind a request's session cookies, or null. */

@@ -10,7 +10,7 @@ import { PosterImage } from './PosterImage.tsx';
 import { formatCardDate, formatCount, formatDuration, pageCount, pageHref, pageWindow, userPath, videoPath } from '../lib/catalogue/format.ts';
 
 import type { TFunction } from 'i18next';
-import { useHydratedStore } from '../islands/use-hydrated-store.ts';
+import { useHydrated, useHydratedStore } from '../islands/use-hydrated-store.ts';
 import { $appSettings, DEFAULT_APP_SETTINGS, preferenceOn } from '../lib/stores/app-settings.ts';
 
 type Translate = TFunction;
@@ -28,6 +28,7 @@ export function VideoCard({ video, locale, t, progress, extra, eager = false, hr
 }) {
   const href = link ?? videoPath(video.videoId, locale);
   const relativeDate = preferenceOn('relativeDate', useHydratedStore($appSettings, DEFAULT_APP_SETTINGS));
+  const hydrated = useHydrated();
   return (
     <article className="video-card" data-video-id={video.videoId} data-status={video.status}>
       <a className="video-cover" href={href} tabIndex={-1} aria-hidden="true">
@@ -43,7 +44,9 @@ export function VideoCard({ video, locale, t, progress, extra, eager = false, hr
         <p className="video-stats">
           {/* Nor views to count. */}
           {video.videoCategory !== 'photo' && <span title={t('catalogue.card.watchCount', { count: video.watchedCount })}><span aria-hidden="true">▶</span> {formatCount(video.watchedCount, locale)}</span>}
-          <time dateTime={new Date(video.uploadDate).toISOString()}>{formatCardDate(video.uploadDate, locale, relativeDate)}</time>
+          {/* Written by the server (in its time zone, maybe minutes ago in a cached page), kept while
+              hydrating and written anew right after: the key makes it a new element. */}
+          <time key={hydrated ? 'browser' : 'server'} suppressHydrationWarning dateTime={new Date(video.uploadDate).toISOString()}>{formatCardDate(video.uploadDate, locale, relativeDate)}</time>
         </p>
         {extra}
       </div>

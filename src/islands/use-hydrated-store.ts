@@ -1,4 +1,5 @@
 import { useStore } from '@nanostores/react';
+import { useSyncExternalStore } from 'react';
 import type { ReadableAtom } from 'nanostores';
 
 /**
@@ -11,4 +12,14 @@ import type { ReadableAtom } from 'nanostores';
  */
 export function useHydratedStore<T>(store: ReadableAtom<T>, serverSnapshot: T): T {
   return useStore(store, { ssr: () => serverSnapshot });
+}
+
+const stayHydrated = () => () => {};
+/**
+ * False while the server renders and while an island hydrates, true in every render after (and
+ * from the first render of an island mounted in the browser): for what the browser must redo
+ * over the server's markup, such as a relative date ("3 minutes ago") the server wrote earlier.
+ */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(stayHydrated, () => true, () => false);
 }

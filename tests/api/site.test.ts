@@ -3,9 +3,12 @@ import { existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
-import { insertAudio, member } from './media-helpers.ts';
+import { insertAudio, insertVideo, member } from './media-helpers.ts';
 import { localizedUrls, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS, SITEMAP_VIDEOS_PER_FILE_MAX, urlSet } from '../../src/lib/navigation/sitemap.ts';
 import { hashToken } from '../../server/services/sessions.ts';
+import { searchTextOf } from '../../server/services/videos.ts';
+
+const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
 
 const built = existsSync('dist/server/entry.mjs');
 
@@ -57,7 +60,7 @@ describe.skipIf(!built)('site served by the server (needs `npm run build`)', () 
 
   it('compresses text, answers conditional requests and HEAD', async () => {
     const raw = await new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
-      const req = httpRequest(`${server.baseUrl}/en/search`, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
+      const req = httpRequest(`${server.baseUrl}/en/history`, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -66,16 +69,16 @@ describe.skipIf(!built)('site served by the server (needs `npm run build`)', () 
       req.end();
     });
     expect(raw.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(raw.body).toString()).toContain('<title>Search - Kiraboshi</title>');
-    const etag = (await get('/en/search')).headers.get('etag')!;
-    expect((await get('/en/search', { 'If-None-Match': etag })).status).toBe(304);
-    expect((await fetch(`${server.baseUrl}/en/search`, { method: 'HEAD' })).status).toBe(200);
+    expect(gunzipSync(raw.body).toString()).toContain('<title>History - Kiraboshi</title>');
+    const etag = (await get('/en/history')).headers.get('etag')!;
+    expect((await get('/en/history', { 'If-None-Match': etag })).status).toBe(304);
+    expect((await fetch(`${server.baseUrl}/en/history`, { method: 'HEAD' })).status).toBe(200);
   });
 
   it('writes each prerendered page’s data beside it as _payload.json', async () => {
-    const response = await get('/en/search/_payload.json');
+    const response = await get('/en/history/_payload.json');
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ locale: 'en', route: '/search', title: 'Search', data: { page: 'search' } });
+    expect(await response.json()).toMatchObject({ locale: 'en', route: '/history', title: 'History', data: { page: 'history' } });
   });
 
   it('serves one locale’s messages for 24 hours and the build manifest uncached', async () => {
@@ -114,6 +117,72 @@ describe.skipIf(!built)('site served by the server (needs `npm run build`)', () 
     const tooBig = await get('/video/kv99999999999999999999');
     expect(tooBig.status).toBe(404);
     expect(await tooBig.text()).toContain('KVID 超出了支持的范围');
+  });
+
+  it('renders /search on demand with the first results, without what a member blocked, cached as the other lists', async () => {
+    const [alice, bob, reader] = await Promise.all(['SearchAlice', 'SearchBob', 'SearchReader'].map((name) => member(server, name)));
+    const publish = async (cookie: string, title: string) => server.db.updateTable('videos').set({ title, search_text: searchTextOf(title, '') })
+      .where('video_id', '=', await insertVideo(server, cookie, 30_000)).execute();
+    await publish(alice, 'Comet hunting for beginners');
+    await publish(bob, 'Comet photography at night');
+    await publish(alice, 'Sourdough in three days');
+    const card = (title: string) => `title="${title}">${title}</a>`;
+
+    const guest = await get('/en/search?keyword=comet');
+    expect(guest.status).toBe(200);
+    expect(guest.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=30, stale-while-revalidate=300');
+    const html = await guest.text();
+    expect(html).toContain(card('Comet hunting for beginners'));
+    expect(html).toContain(card('Comet photography at night'));
+    expect(html).not.toContain('Sourdough');
+    expect(html).toContain('data-results-count="2"');
+
+    // A member: private and revalidated; once they block Bob, his video is gone and the page is theirs alone.
+    const before = await get('/en/search?keyword=comet', { Cookie: reader });
+    expect(before.headers.get('cache-control')).toBe('private, no-cache');
+    expect(await before.text()).toContain(card('Comet photography at night'));
+    const blocked = await server.api('block/user', { method: 'POST', headers: { Cookie: reader, 'Content-Type': 'application/json' }, body: JSON.stringify({ blockUid: uidOf(bob) }) });
+    expect(blocked.status, await blocked.clone().text()).toBe(200);
+    const after = await get('/en/search?keyword=comet', { Cookie: reader });
+    expect(after.headers.get('cache-control')).toBe('private, no-store');
+    const filtered = await after.text();
+    expect(filtered).toContain(card('Comet hunting for beginners'));
+    expect(filtered).not.toContain('Comet photography');
+    expect(await (await get('/en/search?keyword=comet')).text()).toContain(card('Comet photography at night'));
+
+    // No query: the prompt, as before. Control characters are dropped as from any API query.
+    const empty = await get('/en/search');
+    expect(empty.status).toBe(200);
+    expect(await empty.text()).toContain('data-state="prompt"');
+    expect(await (await get('/en/search?keyword=%01comet%7F')).text()).toContain('data-results-count="2"');
+  });
+
+  it('answers /search queries the API refuses as the API does: 400, its message and the fields at fault, never a 500', async () => {
+    const cases: Array<[string, string]> = [
+      [`keyword=${'x'.repeat(101)}`, 'keyword'],
+      ['keyword=%01%02', 'keyword'],
+      ['tag=99999999999999999999', 'tagId.0'],
+    ];
+    for (const [params, field] of cases) {
+      const page = await get(`/en/search?${params}`);
+      const api = params.startsWith('keyword') ? await server.api(`video/search?${params}`, { headers: { 'X-Client-Language': 'en' } })
+        : await server.api('video/search/tag', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Client-Language': 'en' }, body: JSON.stringify({ tagId: [1e20] }) });
+      const answer = (await api.json()) as { message: string; issues: Array<{ path: string; message: string }> };
+      expect(api.status, params).toBe(400);
+      expect(page.status, params).toBe(400);
+      expect(page.headers.get('cache-control'), params).toBe('no-store');
+      const html = await page.text();
+      expect(html, params).toContain('data-state="invalid"');
+      expect(html, params).toContain(answer.message);
+      for (const issue of answer.issues) {
+        expect(issue.path, params).toBe(field);
+        expect(html, params).toContain(`<code>${issue.path}</code>: ${issue.message.replaceAll('<', '&lt;')}`);
+      }
+    }
+    // What the address cannot say sensibly is read as the island always read it: the prompt, page 1.
+    expect(await (await get('/en/search?tag=abc,-1&page=zero&pageSize=9999')).text()).toContain('data-state="prompt"');
+    expect((await get('/en/search?keyword=comet&page=99999')).status).toBe(200);
+    expect((await get('/xx/search?keyword=comet')).status).toBe(404);
   });
 
   it('renders user pages on demand with the UID messages of the spec', async () => {

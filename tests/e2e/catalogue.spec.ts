@@ -105,6 +105,20 @@ test('search finds videos by one- and two-character Chinese words, Japanese and 
   expect(await search('下書き')).toEqual([]);
   await expect(page.locator('[data-state="empty"]')).toHaveText(msg('en', 'catalogue.search.empty'));
 
+  // The first results come with the page: the cards and their posters are in the HTML (the first
+  // row at once, with high priority), and the island asks the API nothing on load.
+  const asked: string[] = [];
+  page.on('request', (request) => { if (new URL(request.url()).pathname.startsWith('/api/') && /search/.test(request.url())) asked.push(request.url()); });
+  const html = await (await page.goto(`/en/search?keyword=${encodeURIComponent('星')}`))!.text();
+  expect(html).toContain(`title="${chinese.title}">${chinese.title}</a>`);
+  await waitForIslands(page);
+  const cover = page.locator(`.video-card[data-video-id="${chinese.videoId}"] img`);
+  await expect(cover).toHaveAttribute('fetchpriority', 'high');
+  await expect(cover).toHaveAttribute('loading', 'eager');
+  await expect(page.locator(`.video-card[data-video-id="${chinese.videoId}"] picture source[type="image/avif"]`)).toHaveAttribute('srcset', /-320\.avif 320w/);
+  await page.waitForLoadState('networkidle');
+  expect(asked).toEqual([]);
+
   // The page's own keyword box puts the query in the address.
   await page.goto('/en/search');
   await waitForIslands(page);

@@ -5,18 +5,21 @@ import type { AudioThumb } from '../../lib/api/contract-audio.ts';
 import { formatCount, formatDuration, userPath } from '../../lib/catalogue/format.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { AUDIO_CARD_IMAGE_SIZES } from '../../lib/catalogue/poster.ts';
+import { SEARCH_TRACK_ROW } from '../../lib/catalogue/search-query.ts';
 import { PosterImage } from '../../components/PosterImage.tsx';
 import './audio.css';
 
-const ROW = 12;
-
-/** Search results' tracks (a keyword, or one tag): a row of cards above the videos; nothing when none match. */
-export default function TrackResults({ locale, t, query }: { locale: Locale; t: TFunction; query: { keyword: string } | { tagId: number } }) {
-  const [tracks, setTracks] = useState<AudioThumb[]>([]);
+/**
+ * Search results' tracks (a keyword, or one tag): a row of cards above the videos; nothing when
+ * none match. `initial`: what the page found on the server (null: ask the API once mounted).
+ */
+export default function TrackResults({ locale, t, query, initial }: { locale: Locale; t: TFunction; query: { keyword: string } | { tagId: number }; initial: AudioThumb[] | null }) {
+  const [tracks, setTracks] = useState<AudioThumb[]>(initial ?? []);
   const key = JSON.stringify(query);
   useEffect(() => {
+    if (initial) return;
     let live = true;
-    void searchAudio(query, { page: 1, pageSize: ROW }).then((r) => live && setTracks(r.tracks), () => live && setTracks([]));
+    void searchAudio(query, { page: 1, pageSize: SEARCH_TRACK_ROW }).then((r) => live && setTracks(r.tracks), () => live && setTracks([]));
     return () => { live = false; };
   }, [key]);
   if (!tracks.length) return null;

@@ -6,48 +6,35 @@ import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { tagDisplayName } from '../../lib/tags/tag-name.ts';
 import TrackResults from '../audio/TrackResults.tsx';
-import { DEFAULT_PAGE_SIZE, pagingFrom } from '../../lib/catalogue/format.ts';
+import { DEFAULT_PAGE_SIZE } from '../../lib/catalogue/format.ts';
+import { hasSearchQuery, MAX_SEARCH_TAGS, trackQueryOf, type SearchInitial, type SearchQuery } from '../../lib/catalogue/search-query.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { Pager, VideoCard, VideoGrid } from '../../components/VideoList.tsx';
 import { EAGER_CARDS } from '../../lib/catalogue/poster.ts';
 
 const SUGGEST_DELAY_MS = 250;
-const MAX_TAGS = 10;
 
-interface Query { keyword: string; tagIds: number[]; page: number; pageSize: number }
-type Results = { state: 'idle' } | { state: 'loading' } | { state: 'error' } | { state: 'done'; videosCount: number; videos: VideoThumb[] };
-
-/** The query lives in the address (?keyword= or ?tag=1,2), so results can be shared and reloaded. */
-function readQuery(search: string): Query {
-  const params = new URLSearchParams(search);
-  const tagIds = (params.get('tag') ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0).slice(0, MAX_TAGS);
-  return { keyword: (params.get('keyword') ?? '').trim(), tagIds, ...pagingFrom(params) };
-}
+type Results = Exclude<SearchInitial, { state: 'done' }> | { state: 'loading' } | { state: 'done'; videosCount: number; videos: VideoThumb[] };
 
 /**
  * /search: keyword search (video/search) and tag search (suggestions from video/tag/search in the
- * viewer's language; the chosen tags search video/search/tag). The page itself is prerendered.
+ * viewer's language; the chosen tags search video/search/tag). The page renders the first results
+ * on the server and hands them in as `initial` (no call on load); every new query is a new
+ * address (a new page), and the island asks the API only to try a failed search again.
  */
-export default function SearchPage({ locale, messages }: { locale: Locale; messages: Messages }) {
+export default function SearchPage({ locale, messages, query, initial }: { locale: Locale; messages: Messages; query: SearchQuery; initial: SearchInitial }) {
   const t = useIslandTranslation(locale, messages);
-  const [query, setQuery] = useState<Query | null>(null);
-  const [keywordInput, setKeywordInput] = useState('');
-  const [results, setResults] = useState<Results>({ state: 'idle' });
-  const [chosenTags, setChosenTags] = useState<Tag[]>([]);
+  const [keywordInput, setKeywordInput] = useState(query.keyword);
+  const [results, setResults] = useState<Results>(initial);
+  const [chosenTags, setChosenTags] = useState<Tag[]>(initial.state === 'done' ? initial.tags : []);
   const [tagInput, setTagInput] = useState('');
   const [suggestions, setSuggestions] = useState<Tag[] | null>(null);
   const [attempt, setAttempt] = useState(0);
   const base = localizePath('/search', locale);
 
-  // Read the address after mount: the prerendered HTML knows no query.
+  // Trying again after a failure (attempt > 0): the page had nothing to hand in.
   useEffect(() => {
-    const read = readQuery(location.search);
-    setQuery(read);
-    setKeywordInput(read.keyword);
-  }, []);
-
-  useEffect(() => {
-    if (!query || (!query.keyword && !query.tagIds.length)) return;
+    if (!attempt || !hasSearchQuery(query)) return;
     let live = true;
     setResults({ state: 'loading' });
     const paging = { page: query.page, pageSize: query.pageSize };
@@ -77,13 +64,14 @@ export default function SearchPage({ locale, messages }: { locale: Locale; messa
     if (keywordInput.trim()) go({ keyword: keywordInput.trim() });
   };
   const goTags = (ids: number[]) => (ids.length ? go({ tag: ids.join(',') }) : location.assign(base));
-  const currentTagIds = query && !query.keyword ? query.tagIds : [];
-  const chooseTag = (tag: Tag) => goTags([...new Set([...currentTagIds, tag.tagId])].slice(0, MAX_TAGS));
-  const pageAddress = query ? `${base}?${new URLSearchParams(query.keyword ? { keyword: query.keyword } : { tag: query.tagIds.join(',') })}` : base;
-  const hasQuery = !!query && (!!query.keyword || query.tagIds.length > 0);
+  const currentTagIds = query.keyword ? [] : query.tagIds;
+  const chooseTag = (tag: Tag) => goTags([...new Set([...currentTagIds, tag.tagId])].slice(0, MAX_SEARCH_TAGS));
+  const pageAddress = `${base}?${new URLSearchParams(query.keyword ? { keyword: query.keyword } : { tag: query.tagIds.join(',') })}`;
+  const hasQuery = hasSearchQuery(query);
+  const trackQuery = trackQueryOf(query);
 
   return (
-    <div className="search-page" data-search-ready={query ? '' : undefined}>
+    <div className="search-page">
       <section className="card search-forms">
         <form role="search" className="search-row" onSubmit={submitKeyword}>
           <label className="field">
@@ -121,7 +109,13 @@ export default function SearchPage({ locale, messages }: { locale: Locale; messa
       </section>
 
       {!hasQuery ? (
-        query && <p className="card list-empty" data-state="prompt">{t('catalogue.search.prompt')}</p>
+        <p className="card list-empty" data-state="prompt">{t('catalogue.search.prompt')}</p>
+      ) : results.state === 'invalid' ? (
+        // The API's own answer to this query: its message and the fields at fault.
+        <div className="card list-error" role="alert" data-state="invalid">
+          <p>{results.message}</p>
+          <ul>{results.issues.map((issue, index) => <li key={index}><code>{issue.path}</code>{`: ${issue.message}`}</li>)}</ul>
+        </div>
       ) : results.state === 'error' ? (
         <div className="card list-error" role="alert" data-state="error">
           <p>{t('catalogue.search.failed')}</p>
@@ -129,23 +123,23 @@ export default function SearchPage({ locale, messages }: { locale: Locale; messa
         </div>
       ) : results.state === 'done' ? (
         <>
-        {query!.page === 1 && (query!.keyword || query!.tagIds.length === 1) && (
-          <TrackResults locale={locale} t={t} query={query!.keyword ? { keyword: query!.keyword } : { tagId: query!.tagIds[0] }} />
-        )}
+        {trackQuery && <TrackResults locale={locale} t={t} query={trackQuery} initial={initial.state === 'done' ? initial.tracks : null} />}
         <section data-list="search" aria-live="polite">
           <div className="list-heading">
-            <h2>{query!.keyword ? t('catalogue.search.resultsFor', { keyword: query!.keyword }) : t('catalogue.search.resultsForTags')}</h2>
+            <h2>{query.keyword ? t('catalogue.search.resultsFor', { keyword: query.keyword }) : t('catalogue.search.resultsForTags')}</h2>
             <span className="list-count" data-results-count={results.videosCount}>{t('catalogue.count', { count: results.videosCount })}</span>
           </div>
           {results.videos.length ? (
             <VideoGrid>{results.videos.map((video, index) => <li key={video.videoId}><VideoCard video={video} locale={locale} t={t} eager={index < EAGER_CARDS} /></li>)}</VideoGrid>
           ) : <p className="card list-empty" data-state="empty">{t('catalogue.search.empty')}</p>}
-          <Pager t={t} total={results.videosCount} page={query!.page} pageSize={query!.pageSize}
-            href={query!.pageSize === DEFAULT_PAGE_SIZE ? pageAddress : `${pageAddress}&pageSize=${query!.pageSize}`} />
+          <Pager t={t} total={results.videosCount} page={query.page} pageSize={query.pageSize}
+            href={query.pageSize === DEFAULT_PAGE_SIZE ? pageAddress : `${pageAddress}&pageSize=${query.pageSize}`} />
         </section>
         </>
       ) : <p className="card list-empty" aria-busy="true">{t('catalogue.search.loading')}</p>}
-      {hasQuery && <PhotoSearchResults locale={locale} t={t} keyword={query!.keyword} tagIds={query!.keyword ? [] : query!.tagIds} />}
+      {hasQuery && results.state !== 'invalid' && (
+        <PhotoSearchResults locale={locale} t={t} keyword={query.keyword} tagIds={query.keyword ? [] : query.tagIds} initial={initial.state === 'done' ? initial.photos : null} />
+      )}
     </div>
   );
 }

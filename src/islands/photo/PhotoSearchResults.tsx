@@ -1,21 +1,21 @@
 import type { TFunction } from 'i18next';
 import { useEffect, useState } from 'react';
 import { call } from '../../lib/api/client.ts';
-import type { PhotoListResponse } from '../../lib/api/photo-contract.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
+import { SEARCH_PHOTO_ROW as SHOWN, type SearchPhotos } from '../../lib/catalogue/search-query.ts';
 import PhotoTiles from './PhotoTiles.tsx';
-
-const SHOWN = 12;
 
 /**
  * The photo posts matching a search (the same words, or the same tags, as the video results
  * above it), under their own heading; nothing when none match or the call fails (the video
- * results carry the page's error state).
+ * results carry the page's error state). `initial`: what the page found on the server (null: ask
+ * the API once mounted).
  */
-export default function PhotoSearchResults({ locale, t, keyword, tagIds }: { locale: Locale; t: TFunction; keyword: string; tagIds: number[] }) {
-  const [list, setList] = useState<PhotoListResponse | null>(null);
+export default function PhotoSearchResults({ locale, t, keyword, tagIds, initial }: { locale: Locale; t: TFunction; keyword: string; tagIds: number[]; initial: SearchPhotos | null }) {
+  const [list, setList] = useState<SearchPhotos | null>(initial);
   const tagKey = tagIds.join(',');
   useEffect(() => {
+    if (initial) return;
     let live = true;
     setList(null);
     const page = { page: 1, pageSize: SHOWN };
