@@ -5,6 +5,7 @@
 import type { ReactNode } from 'react';
 import '../styles/catalogue.css';
 import type { VideoThumb } from '../lib/api/contract.ts';
+import type { PictureLoading } from '../lib/catalogue/poster.ts';
 import type { Locale } from '../lib/i18n/locales.ts';
 import { PosterImage } from './PosterImage.tsx';
 import { formatCardDate, formatCount, formatDuration, pageCount, pageHref, pageWindow, userPath, videoPath } from '../lib/catalogue/format.ts';
@@ -15,10 +16,10 @@ import { $appSettings, DEFAULT_APP_SETTINGS, preferenceOn } from '../lib/stores/
 
 type Translate = TFunction;
 
-export function VideoCard({ video, locale, t, progress, extra, eager = false, href: link }: {
+export function VideoCard({ video, locale, t, progress, extra, loading = 'lazy', href: link }: {
   video: VideoThumb; locale: Locale; t: Translate;
   /** In the first row: loaded at once with high priority. */
-  eager?: boolean;
+  loading?: PictureLoading;
   /** Where the card leads, when not to the video (a photo post in the history). */
   href?: string;
   /** 0..1: how far the viewer got (history). */
@@ -32,7 +33,7 @@ export function VideoCard({ video, locale, t, progress, extra, eager = false, hr
   return (
     <article className="video-card" data-video-id={video.videoId} data-status={video.status}>
       <a className="video-cover" href={href} tabIndex={-1} aria-hidden="true">
-        {video.image ? <PosterImage image={video.image} eager={eager} /> : <span className="video-cover-empty">✦</span>}
+        {video.image ? <PosterImage image={video.image} loading={loading} /> : <span className="video-cover-empty">✦</span>}
         {/* A photo post (history) has no duration to show. */}
         {video.videoCategory !== 'photo' && <span className="video-badge">{formatDuration(video.duration)}</span>}
         {video.status === 'pending' && <span className="video-status">{t('catalogue.card.pending')}</span>}

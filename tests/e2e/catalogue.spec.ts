@@ -5,7 +5,7 @@
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { msg, publishVideoByApi, signUpByApi, waitForIslands, E2E_BASE_URL, type PublishedVideo } from './helpers.ts';
-import { EAGER_CARDS } from '../../src/lib/catalogue/poster.ts';
+import { cardLoading } from '../../src/lib/catalogue/poster.ts';
 
 let uploader: { uid: number };
 let uploaderPage: Page;
@@ -52,11 +52,16 @@ test('the home page shows approved videos newest first, never pending ones, with
   await expect(card.locator('.video-uploader')).toHaveText('Hoshimi');
   await expect(card.locator('.video-uploader')).toHaveAttribute('href', `/en/user/${uploader.uid}`);
   await expect(card.locator('.video-title')).toHaveAttribute('href', `/en/video/kv${chinese.videoId}`);
-  // The first row loads at once with high priority (the largest paint), the rest lazily.
+  // The first row loads at once, its first two (a phone's screen, the largest paint) with high
+  // priority; the rest lazily.
   const covers = page.locator('#main .video-card img');
-  for (let i = 0; i < await covers.count(); i++) {
-    await expect(covers.nth(i)).toHaveAttribute('loading', i < EAGER_CARDS ? 'eager' : 'lazy');
-    if (i < EAGER_CARDS) await expect(covers.nth(i)).toHaveAttribute('fetchpriority', 'high');
+  const count = await covers.count();
+  expect(count).toBeGreaterThan(2);
+  for (let i = 0; i < count; i++) {
+    const loading = cardLoading(i);
+    await expect(covers.nth(i)).toHaveAttribute('loading', loading === 'lazy' ? 'lazy' : 'eager');
+    if (loading === 'high') await expect(covers.nth(i)).toHaveAttribute('fetchpriority', 'high');
+    else await expect(covers.nth(i)).not.toHaveAttribute('fetchpriority', 'high');
   }
   await expect(card.locator('picture source[type="image/avif"]')).toHaveAttribute('srcset', /-320\.avif 320w, .*-640\.avif 640w, .*-1280\.avif 1280w$/);
   // In Japanese the same card links to the Japanese video page.

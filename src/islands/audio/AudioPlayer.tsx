@@ -231,7 +231,7 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
   return (
     <section className="card audio-player" data-audio-player={track.audioId}>
       <div className="audio-head">
-        {track.cover ? <PosterImage className="audio-cover" image={track.cover} eager sizes={AUDIO_PLAYER_IMAGE_SIZES} width={160} height={160} /> : <span className="audio-cover audio-cover-empty" aria-hidden="true">♪</span>}
+        {track.cover ? <PosterImage className="audio-cover" image={track.cover} loading="high" sizes={AUDIO_PLAYER_IMAGE_SIZES} width={160} height={160} /> : <span className="audio-cover audio-cover-empty" aria-hidden="true">♪</span>}
         <div className="audio-controls">
           <button type="button" className="button audio-play" onClick={toggle} aria-label={playing ? t('audio.player.pause') : t('audio.player.play')} data-play>
             <span aria-hidden="true">{playing ? '❚❚' : '▶'}</span>

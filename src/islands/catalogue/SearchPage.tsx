@@ -10,7 +10,7 @@ import { DEFAULT_PAGE_SIZE } from '../../lib/catalogue/format.ts';
 import { hasSearchQuery, MAX_SEARCH_TAGS, trackQueryOf, type SearchInitial, type SearchQuery } from '../../lib/catalogue/search-query.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { Pager, VideoCard, VideoGrid } from '../../components/VideoList.tsx';
-import { EAGER_CARDS } from '../../lib/catalogue/poster.ts';
+import { cardLoading } from '../../lib/catalogue/poster.ts';
 
 const SUGGEST_DELAY_MS = 250;
 
@@ -130,7 +130,7 @@ export default function SearchPage({ locale, messages, query, initial }: { local
             <span className="list-count" data-results-count={results.videosCount}>{t('catalogue.count', { count: results.videosCount })}</span>
           </div>
           {results.videos.length ? (
-            <VideoGrid>{results.videos.map((video, index) => <li key={video.videoId}><VideoCard video={video} locale={locale} t={t} eager={index < EAGER_CARDS} /></li>)}</VideoGrid>
+            <VideoGrid>{results.videos.map((video, index) => <li key={video.videoId}><VideoCard video={video} locale={locale} t={t} loading={cardLoading(index)} /></li>)}</VideoGrid>
           ) : <p className="card list-empty" data-state="empty">{t('catalogue.search.empty')}</p>}
           <Pager t={t} total={results.videosCount} page={query.page} pageSize={query.pageSize}
             href={query.pageSize === DEFAULT_PAGE_SIZE ? pageAddress : `${pageAddress}&pageSize=${query.pageSize}`} />

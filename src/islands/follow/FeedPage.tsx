@@ -13,7 +13,7 @@ import FollowButton from './FollowButton.tsx';
 import { useCursorPages } from './use-cursor-pages.ts';
 import LoadMore from './LoadMore.tsx';
 import './follow.css';
-import { EAGER_CARDS } from '../../lib/catalogue/poster.ts';
+import { cardLoading } from '../../lib/catalogue/poster.ts';
 
 const SUGGESTED = 6;
 interface Uploader { uid: number; name: string }
@@ -88,7 +88,7 @@ export default function FeedPage({ locale, messages }: { locale: Locale; message
           const card = mediaCard(item, locale);
           return (
             <li key={card.key} data-feed-kind={card.kind}>
-              <VideoCard video={card.thumb} locale={locale} t={t} eager={index < EAGER_CARDS} href={card.href}
+              <VideoCard video={card.thumb} locale={locale} t={t} loading={cardLoading(index)} href={card.href}
                 extra={card.kind === 'video' ? undefined : <p className="card-kind">{t(`catalogue.kind.${card.kind}`)}</p>} />
             </li>
           );

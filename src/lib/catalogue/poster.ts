@@ -49,5 +49,16 @@ export const CARD_IMAGE_SIZES = '(max-width: 639px) calc(100vw - 28px), (max-wid
  */
 export const AUDIO_CARD_IMAGE_SIZES = '(max-width: 639px) 90vw, 430px';
 export const AUDIO_PLAYER_IMAGE_SIZES = '(max-width: 639px) 171px, 285px';
-/** Cards in the first row load at once with high priority (the largest paint); the rest lazily. */
+/**
+ * How a picture loads: at once and first ('high': the largest paint), at once ('eager'), or when
+ * scrolled near ('lazy').
+ */
+export type PictureLoading = 'high' | 'eager' | 'lazy';
+/** Cards in the first row (up to four wide) load at once; the rest lazily. */
 export const EAGER_CARDS = 4;
+/**
+ * Of those, the first two (what a phone shows above the fold) with high priority: the largest
+ * paint does not share the connection with cards a phone only shows on scrolling.
+ */
+export const HIGH_PRIORITY_CARDS = 2;
+export const cardLoading = (index: number): PictureLoading => (index < HIGH_PRIORITY_CARDS ? 'high' : index < EAGER_CARDS ? 'eager' : 'lazy');
