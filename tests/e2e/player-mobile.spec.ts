@@ -102,6 +102,22 @@ async function box(locator: Locator) {
   return b;
 }
 
+test('on a phone the stream loads at the first tap: nothing of it before, and that tap on play plays', async ({ page }) => {
+  const streaming: string[] = [];
+  page.on('request', (request) => { if (/hls\.light|\.m3u8/.test(request.url())) streaming.push(request.url()); });
+  await page.context().addCookies(uploader);
+  await page.goto(`/en/video/kv${video.videoId}`);
+  await waitForIslands(page);
+  await page.waitForLoadState('networkidle');
+  expect(streaming).toEqual([]);
+  await expect(player(page)).toHaveAttribute('data-source', '');
+  // One tap on the big play button: the stream is fetched, attached, and the press is honoured.
+  await page.locator('.player-big-play').tap();
+  await expect(player(page)).toHaveAttribute('data-source', /hls\.js|native/);
+  await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThan(0.3);
+  expect(await isPaused(page)).toBe(false);
+});
+
 test('taps show and hide the controls, they hide by themselves while playing, a double tap plays or pauses', async ({ page }) => {
   await openVideo(page, { asUploader: false });
   const controls = page.locator('.player-controls');

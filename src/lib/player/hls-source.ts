@@ -59,7 +59,9 @@ export async function attachHls(video: HTMLMediaElement, url: string, options: A
   // The light build: our renditions mux audio into each rung and carry no subtitles or DRM, so
   // the full build's alternate audio, subtitle and EME controllers would be 65 KB gzip of dead weight.
   const { default: Hls } = await import('hls.js/light');
-  const loadBeforePlay = options.loadBeforePlay ?? true;
+  // Play pressed while hls.js was loading (the player attaches on intent): the element already
+  // plays (not paused) and sends no further 'play' event, so loading starts now.
+  const loadBeforePlay = (options.loadBeforePlay ?? true) || !video.paused;
   const hls = new Hls({ capLevelToPlayerSize: false, startLevel: -1, startPosition: options.startPosition ?? -1, enableWorker: true, backBufferLength: 60, autoStartLoad: loadBeforePlay });
   let loading = loadBeforePlay;
   const startLoading = (at?: number) => {
