@@ -95,7 +95,7 @@ try {
       await page.locator('astro-island[ssr]:not([client="visible"])').first().waitFor({ state: 'detached', timeout: 30_000 }).catch(() => undefined);
       // The click is the viewer's intent: the player loads hls.js and the playlists now (use-hls-source.ts).
       await page.locator('[data-web-fullscreen-button]').click();
-      await page.locator('[data-player][data-source="hls.js"]').waitFor({ timeout: 30_000 });
+      await page.locator('[data-player][data-source="hls.js"]').waitFor({ state: 'attached', timeout: 30_000 });
       const stopTrace = await startTrace(context, page);
       const run: PageRun = await page.evaluate(async ({ warm, seconds }) => {
         const v = document.querySelector<HTMLVideoElement>('video[data-video]')!;
