@@ -18,7 +18,7 @@ type Translate = TFunction;
 
 export function VideoCard({ video, locale, t, progress, extra, loading = 'lazy', href: link }: {
   video: VideoThumb; locale: Locale; t: Translate;
-  /** In the first row: loaded at once with high priority. */
+  /** How its poster loads (cardLoading in poster.ts: the first row at once, two of it first). */
   loading?: PictureLoading;
   /** Where the card leads, when not to the video (a photo post in the history). */
   href?: string;
