@@ -10,6 +10,7 @@ import { ROUTES } from '../../../src/lib/api/routes/index.ts';
 import { splitRouteKey, type RouteDef } from '../../../src/lib/api/route.ts';
 import { ERROR_MESSAGE_KEY, type ErrorCode } from '../../../src/lib/api/errors.ts';
 import { stripControlCharacters } from '../../../src/lib/validation/text.ts';
+import { queryValues } from '../../../src/lib/api/wire.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; enum?: Json[]; const?: Json;
@@ -85,6 +86,8 @@ const HOSTILE_VALUES: Array<[string, Json]> = [
 const HOSTILE_QUERY_VALUES: Array<[string, string | string[]]> = [
   ['empty', ''], ['10 KB', TEN_KB], ['NUL', 'a\u0000b'], ['2^53+1', '9007199254740993'], ['NaN', 'NaN'], ['Infinity', 'Infinity'],
   ['-1', '-1'], ['1.5', '1.5'], ['unknown enum value', 'no-such-value'], ['repeated', ['1', '2']], ['unicode', '弾幕🎌'],
+  // Numbers only as digits: none of these is one.
+  ['hex', '0x2'], ['padded', ' 2 '], ['exponent', '2e0'], ['signed', '+2'], ['true', 'true'],
 ];
 
 export interface HostileCase {
@@ -143,8 +146,11 @@ function bodyCases(route: string, def: RouteDef): HostileCase[] {
 
 function queryCases(route: string, def: RouteDef): HostileCase[] {
   const base = Object.fromEntries(Object.entries(plausibleInput(def) ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)])) as Record<string, string | string[]>;
-  // What the server parses: control characters are stripped from query values first.
-  const clean = (query: Record<string, string | string[]>) => Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v.map(stripControlCharacters) : stripControlCharacters(v)]));
+  // What the server parses: control characters are stripped from query values first, then digits become numbers where the schema wants them.
+  const clean = (query: Record<string, string | string[]>) => {
+    const stripped = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v.map(stripControlCharacters) : stripControlCharacters(v)]));
+    return def.query ? queryValues(def.query, stripped) : stripped;
+  };
   const of = (name: string, query: Record<string, string | string[]>): HostileCase => ({ route, name, query, schemaRefuses: refuses(def.query, clean(query)) });
   const cases = [of('plausible input', base), of('no parameters', {}), of('10 KB unknown parameter', { ...base, padding: TEN_KB })];
   for (const field of Object.keys(base)) {
