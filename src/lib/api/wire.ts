@@ -65,13 +65,6 @@ export function queryValues(schema: z.ZodType, raw: Record<string, string | stri
   return out;
 }
 
-/** A path parameter or query value naming a positive id: its number, or null for anything but digits. */
-export function digitsId(text: string | null | undefined): number | null {
-  if (!text || !DIGITS.test(text) || text.length > 16) return null;
-  const id = Number(text);
-  return id >= 1 && id <= Number.MAX_SAFE_INTEGER ? id : null;
-}
-
 /** Deepest nesting of arrays and objects a JSON body may have: well past any the contract describes. */
 export const MAX_JSON_DEPTH = 32;
 
