@@ -4,7 +4,7 @@
  * and knows nothing of the server; the server uses only the shared part of src/lib.
  */
 /** The part of src/lib the server may use: the contract, the tables, pure validation, i18n. */
-const SHARED_LIB = '^src/lib/(api/(contract|contract-audio|contract-items|constants|photo-contract|photo-constants|errors|headers|limits|route)\\.ts|api/routes/|policy/|validation/|i18n/|block-lists/|navigation/(sitemap|routes|bots)\\.ts|catalogue/poster\\.ts|photo/picture\\.ts|config\\.ts)';
+const SHARED_LIB = '^src/lib/(api/(contract|contract-audio|contract-items|constants|photo-contract|photo-constants|errors|headers|limits|route|wire)\\.ts|api/routes/|policy/|validation/|i18n/|block-lists/|navigation/(sitemap|routes|bots)\\.ts|catalogue/poster\\.ts|photo/picture\\.ts|config\\.ts)';
 
 module.exports = {
   forbidden: [

@@ -36,6 +36,7 @@ import { DomainError } from './domain/errors.ts';
 import { connectCacheInvalidation } from './events/cache-invalidation.ts';
 import { forgetVideoLocally } from './repositories/videos.repository.ts';
 import { createEventBus } from './events/bus.ts';
+import { hasControlCharacterInPath } from './http/control-path.ts';
 
 /**
  * The manifest URL template (/media/videos/{videoId}/…) names a video; its files live under
@@ -196,6 +197,11 @@ export async function startServer(env: Record<string, string | undefined> = proc
     const path = (req.url ?? '/').split('?')[0];
     if (path === apiPrefix || path.startsWith(`${apiPrefix}/`)) {
       void apiListener(req, res);
+      return;
+    }
+    // A control character (%00…) names no page or file: refused before anything looks it up.
+    if (hasControlCharacterInPath(path)) {
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(STATUS_CODES[400]);
       return;
     }
     if (path.startsWith('/media/')) {

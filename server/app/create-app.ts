@@ -9,6 +9,7 @@ import { mountMethodRefusals, mountRoutes } from './mount-routes.ts';
 import { allHandlers } from './handlers/index.ts';
 import { tusAnswer } from './handlers/upload.ts';
 import { HTTPException } from 'hono/http-exception';
+import { hasControlCharacterInPath } from '../http/control-path.ts';
 
 export type { AppDeps, AppEnv } from './app-env.ts';
 import type { AppDeps, AppEnv } from './app-env.ts';
@@ -40,6 +41,12 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
     const started = performance.now();
     await next();
     logger.info('request', { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
+  });
+
+  // No call has a control character in its path (%00…): refused before routing reads it.
+  app.use('*', async (c, next) => {
+    if (hasControlCharacterInPath(new URL(c.req.url).pathname)) throw new DomainError('VALIDATION_FAILED', { issues: [{ path: '(path)', message: 'must not contain control characters' }] });
+    await next();
   });
 
   // A separately hosted site may call with credentials; same-origin calls need no CORS. Only

@@ -15,6 +15,7 @@ import { ROUTES, type ApiRoute } from '../../src/lib/api/routes/index.ts';
 import { splitRouteKey, type CacheRule, type HandlerOutputOf, type ParsedInputOf, type RouteDef } from '../../src/lib/api/route.ts';
 import { POLICY, refusal, type Action, type PolicyContext, type Resource } from '../../src/lib/policy/policy.ts';
 import { controlCharacterPath, stripControlCharacters } from '../../src/lib/validation/text.ts';
+import { jsonDepthExceeds, MAX_JSON_DEPTH, queryValues } from '../../src/lib/api/wire.ts';
 import type { Services } from '../services/index.ts';
 import type { Viewer } from '../services/sessions.ts';
 import type { Logger } from '../logger.ts';
@@ -102,8 +103,11 @@ const limitBody = (maxSize: number) => bodyLimit({ maxSize, onError: () => { thr
 
 /**
  * Input of a JSON call: no body is an empty object (the schema then names what is missing);
- * a body of another type is refused (415); malformed JSON or text with control characters other
- * than tab and newline (PostgreSQL refuses NUL; none belongs in stored text) is refused (400).
+ * a body of another type is refused (415); malformed JSON, JSON nested deeper than
+ * MAX_JSON_DEPTH (measured on the text before it is parsed, so nothing recurses that deep) or
+ * text with control characters other than tab and newline (PostgreSQL refuses NUL; none belongs
+ * in stored text) is refused (400). The body's values are taken as JSON typed them: an id is a
+ * number, never a text or a boolean that looks like one (src/lib/api/wire.ts).
  */
 function jsonInput(schema: z.ZodType, maxBytes = MAX_JSON_BODY_BYTES): MiddlewareHandler<AppEnv> {
   const limit = limitBody(maxBytes);
@@ -112,21 +116,31 @@ function jsonInput(schema: z.ZodType, maxBytes = MAX_JSON_BODY_BYTES): Middlewar
     if (bad !== null) throw new Invalid([{ path: bad || '(body)', message: 'must not contain control characters' }]);
     return parseWith(schema, value);
   });
+  const shallow = async (c: Context<AppEnv>, next: () => Promise<void>) => {
+    // Read once here (Hono keeps the text for the parse that follows).
+    if (jsonDepthExceeds(await c.req.text())) throw new Invalid([{ path: '(body)', message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }]);
+    await parse(c, next);
+  };
   return async (c, next) => {
     const type = (c.req.header('content-type') ?? '').split(';')[0].trim();
     const length = c.req.header('content-length');
     const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
     if (type && !JSON_TYPE.test(type) && hasBody) throw new DomainError('UNSUPPORTED_MEDIA_TYPE');
     if (!type && hasBody) throw new DomainError('UNSUPPORTED_MEDIA_TYPE');
-    return limit(c, () => parse(c, next));
+    return limit(c, async () => {
+      await (type ? shallow(c, next) : parse(c, next));
+    });
   };
 }
 
-/** Input of a GET: the query, with control characters removed from every value (search terms). */
+/**
+ * Input of a GET: the query, with control characters removed from every value (search terms),
+ * then digit-only text turned into numbers where the schema wants numbers (nothing else is).
+ */
 function queryInput(schema: z.ZodType): MiddlewareHandler<AppEnv> {
   return validator('query', (value) => {
     const cleaned = Object.fromEntries(Object.entries(value).map(([key, v]) => [key, Array.isArray(v) ? v.map(stripControlCharacters) : stripControlCharacters(v)]));
-    return parseWith(schema, cleaned);
+    return parseWith(schema, queryValues(schema, cleaned));
   });
 }
 

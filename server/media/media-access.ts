@@ -19,6 +19,7 @@ export type MediaAccess = 'public' | 'private' | null;
 const HLS_PREFIX = `/${hlsPath('')}`; // '/hls/'
 const PHOTOS_PREFIX = `/${photoPath(0).replace(/0$/, '')}`; // '/photos/'
 const STATE_MS = 1000;
+const MEDIA_ID = /^[0-9a-f]{24}$/;
 const STATES_KEPT = 10_000;
 
 /**
@@ -71,7 +72,8 @@ export function createMediaAccess(db: Kysely<Database>) {
     if (decoded.startsWith(PHOTOS_PREFIX)) return photoAccess(decoded.slice(PHOTOS_PREFIX.length).split('/')[0], cookieHeader);
     if (!decoded.startsWith(HLS_PREFIX)) return 'public';
     const mediaId = decoded.slice(HLS_PREFIX.length).split('/')[0];
-    if (!mediaId) return null;
+    // Only a media id is looked up: anything else names no media (and never reaches the database).
+    if (!MEDIA_ID.test(mediaId)) return null;
     const row = await stateOf(mediaId);
     if (!row || row.status === 'deleted') return null;
     if (row.status === 'approved') return 'public';

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerConfig } from '../config.ts';
@@ -15,6 +15,16 @@ const firstHeader = (value: string | string[] | undefined) => (Array.isArray(val
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void>;
 
 /**
+ * The status line says its own code's reason phrase. Astro copies a Response's statusText into
+ * it, and a page that sets only its status (every 404 page) kept the 200's: `404 OK`.
+ */
+function ownReasonPhrase(res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (status: number, reason: string, headers?: unknown) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) =>
+    writeHead(status, STATUS_CODES[status] ?? 'Unknown', rest.find((arg) => typeof arg !== 'string'))) as typeof res.writeHead;
+}
+
+/**
  * The site half of the process: navigation rules, then prerendered files, then pages rendered
  * on demand by Astro (which also answers unknown paths with the 'Page Not Found' page).
  */
@@ -24,6 +34,7 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
   const { handler: astro } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
 
   return async function handleSite(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    ownReasonPhrase(res);
     const url = new URL(req.url ?? '/', 'http://localhost');
     const header = (name: string) => firstHeader(req.headers[name]);
     const requestUrl = `${'encrypted' in req.socket ? 'https' : 'http'}://${req.headers.host || 'localhost'}${url.pathname}`;

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import {
-  blockFlags, COPYRIGHTS, httpUrl, pagedQuery, positiveId, tagSchema, uploaderInfoSchema, VIDEO_CATEGORIES, videoCover, videoDescription,
+  blockFlags, COPYRIGHTS, httpUrl, pagedQuery, positiveId, shownText, tagSchema, uploaderInfoSchema, VIDEO_CATEGORIES, videoCover, videoDescription,
   videoTagIds, videoTitle,
 } from './contract.ts';
 import { AUDIO_ARTIST_MAX, AUDIO_SORTS } from './constants.ts';
@@ -68,12 +68,12 @@ export type AudioResponse = z.infer<typeof audioResponse>;
 export const audioUploadBody = z.object({
   mediaId,
   title: videoTitle,
-  artist: z.string().trim().max(AUDIO_ARTIST_MAX).default(''),
+  artist: shownText().trim().max(AUDIO_ARTIST_MAX).default(''),
   description: videoDescription.default(''),
   image: videoCover,
   audioCategory: z.enum(VIDEO_CATEGORIES).default('music'),
   copyright: z.enum(COPYRIGHTS),
-  originalAuthor: z.string().trim().max(100).nullish(),
+  originalAuthor: shownText().trim().max(100).nullish(),
   originalLink: httpUrl.nullish(),
   ensureOriginal: z.boolean().default(false),
   audioTagList: videoTagIds.default([]),
@@ -89,7 +89,7 @@ export const audioUploadResponse = z.object({ success: z.literal(true), audioId:
 export const audioUpdateBody = z.object({
   audioId: positiveId,
   title: videoTitle.optional(),
-  artist: z.string().trim().max(AUDIO_ARTIST_MAX).optional(),
+  artist: shownText().trim().max(AUDIO_ARTIST_MAX).optional(),
   description: videoDescription.optional(),
   image: videoCover,
   audioCategory: z.enum(VIDEO_CATEGORIES).optional(),
@@ -112,7 +112,7 @@ export const myTrackSchema = audioThumb.extend({
   image: z.string().nullable(),
 });
 export type MyTrack = z.infer<typeof myTrackSchema>;
-export const myTracksQuery = pagedQuery().extend({ pageSize: z.coerce.number().int().min(1).max(50).default(20) });
+export const myTracksQuery = pagedQuery().extend({ pageSize: z.number().int().min(1).max(50).default(20) });
 export const myTracksResponse = z.object({ success: z.literal(true), count: z.number(), tracks: z.array(myTrackSchema) });
 export type MyTracksResponse = z.infer<typeof myTracksResponse>;
 

@@ -15,9 +15,20 @@ export { ERROR_CODES, ERROR_STATUS, ERROR_MESSAGE_KEY, type ErrorCode, type ApiE
 import type { ApiErrorBody } from './errors.ts';
 import { ROLES } from '../policy/policy.ts';
 import { CATALOG_LOCALES } from '../i18n/locales.ts';
+import { stripInvisibleFormatting } from '../validation/text.ts';
 
-/** Positive integer ids (KVID, UID) up to 2^53-1, from a query string or JSON. */
-export const positiveId = z.coerce
+/**
+ * Text people read (titles, descriptions, danmaku, comments, signatures, tags): bidi controls and
+ * zero-width characters removed before any other rule (src/lib/validation/text.ts), so a limit
+ * counts what shows and nothing stored reverses or hides what is shown around it.
+ */
+export const shownText = () => z.string().overwrite(stripInvisibleFormatting);
+
+/**
+ * Positive integer ids (KVID, UID) up to 2^53-1: a JSON number in a body; in a query string,
+ * digits alone (the route middleware turns them into the number: src/lib/api/wire.ts).
+ */
+export const positiveId = z
   .number({ error: 'must be a number' })
   .int('must be a whole number')
   .positive('must be positive')
@@ -87,7 +98,7 @@ export type Tag = z.infer<typeof tagSchema>;
 /** The answer of a call that only succeeds or fails. */
 export const okResponse = z.object({ success: z.literal(true) });
 
-const tagNameText = z.string().trim().min(1, 'must not be empty').max(TAG_NAME_MAX, `at most ${TAG_NAME_MAX} characters`)
+const tagNameText = shownText().trim().min(1, 'must not be empty').max(TAG_NAME_MAX, `at most ${TAG_NAME_MAX} characters`)
   .refine((name) => !/[\p{Cc}#,，、]/u.test(name), 'must not contain control characters, # or commas');
 export const tagCreateBody = z.object({
   tagNameList: z.array(z.object({
@@ -160,8 +171,8 @@ export const httpUrl = z.string().trim().max(500).url('must be a web address')
   .refine((url) => /^https?:\/\//i.test(url), 'must start with http:// or https://');
 /** video/upload (commit). `duration` is never read from the browser: the server fills it from ffprobe. */
 /** The metadata fields a commit and an edit (video/update) share, checked alike. */
-export const videoTitle = z.string().trim().min(1, 'must not be empty').max(VIDEO_TITLE_MAX);
-export const videoDescription = z.string().trim().max(VIDEO_DESCRIPTION_MAX);
+export const videoTitle = shownText().trim().min(1, 'must not be empty').max(VIDEO_TITLE_MAX);
+export const videoDescription = shownText().trim().max(VIDEO_DESCRIPTION_MAX);
 /** A cover from video/cover/preUpload's image service; none means the poster frame. */
 export const videoCover = z.string().max(300).nullish();
 export const videoTagIds = z.array(positiveId).max(MAX_TAGS_PER_VIDEO);
@@ -171,11 +182,11 @@ export const videoUploadBody = z.object({
   image: videoCover,
   videoPart: z.array(z.object({
     mediaId: z.string().regex(/^[0-9a-f]{24}$/, 'is not a media id'),
-    videoPartTitle: z.string().trim().max(VIDEO_TITLE_MAX).default(''),
+    videoPartTitle: shownText().trim().max(VIDEO_TITLE_MAX).default(''),
   })).min(1).max(MAX_VIDEO_PARTS),
   videoCategory: z.enum(VIDEO_CATEGORIES),
   copyright: z.enum(COPYRIGHTS),
-  originalAuthor: z.string().trim().max(100).nullish(),
+  originalAuthor: shownText().trim().max(100).nullish(),
   originalLink: httpUrl.nullish(),
   pushToFeed: z.boolean().default(false),
   ensureOriginal: z.boolean().default(false),
@@ -223,8 +234,8 @@ export const tagSearchVideosBody = pagedQuery().extend({ tagId: z.array(positive
 export const categoryQuery = pagedQuery().extend({ category: z.enum(VIDEO_CATEGORIES) });
 export function pagedQuery() {
   return z.object({
-    page: z.coerce.number().int().min(1).max(10_000).default(1),
-    pageSize: z.coerce.number().int().min(1).max(100).default(30),
+    page: z.number().int().min(1).max(10_000).default(1),
+    pageSize: z.number().int().min(1).max(100).default(30),
   });
 }
 
@@ -255,7 +266,7 @@ export const myVideoSchema = videoThumb.extend({
   editable: z.boolean(),
 });
 export type MyVideo = z.infer<typeof myVideoSchema>;
-export const myVideosQuery = pagedQuery().extend({ pageSize: z.coerce.number().int().min(1).max(50).default(20) });
+export const myVideosQuery = pagedQuery().extend({ pageSize: z.number().int().min(1).max(50).default(20) });
 export const myVideosResponse = z.object({ success: z.literal(true), videosCount: z.number(), videos: z.array(myVideoSchema) });
 export type MyVideosResponse = z.infer<typeof myVideosResponse>;
 export const watchResponse = z.object({ success: z.literal(true), counted: z.boolean(), watchedCount: z.number() });
@@ -308,8 +319,8 @@ export const usernameQuery = z.object({ username: z.string().min(1).max(200) });
 export const uidQuery = z.object({ uid: positiveId });
 export const invitationCodeBody = z.object({ invitationCode: z.string().trim().toUpperCase().max(64) });
 export const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  page: z.number().int().min(1).default(1),
+  pageSize: z.number().int().min(1).max(100).default(20),
 });
 export const updateRolesBody = z.object({ uid: positiveId, newRoles: z.array(z.enum(ROLES)).min(1).max(5) });
 /** The roles the target has now (normalised: 'blocked' alone, else known roles). */
@@ -373,11 +384,11 @@ export const GENDERS = ['', 'male', 'female', 'other'] as const;
 export const updateInfoBody = z.object({
   username: z.string().max(200).optional(),
   userNickname: z.string().max(200).optional(),
-  signature: z.string().max(200, 'at most 200 characters').optional(),
+  signature: shownText().max(200, 'at most 200 characters').optional(),
   gender: z.enum(GENDERS).optional(),
   userBirthday: z.union([z.literal(''), z.iso.date()]).optional(),
-  label: z.array(z.object({ id: z.number().optional(), labelName: z.string().trim().min(1).max(20) })).max(10).optional(),
-  userWebsite: z.object({ websiteName: z.string().max(40), websiteUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(300)]) }).optional(),
+  label: z.array(z.object({ id: z.number().optional(), labelName: shownText().trim().min(1).max(20) })).max(10).optional(),
+  userWebsite: z.object({ websiteName: shownText().max(40), websiteUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(300)]) }).optional(),
 });
 export type UpdateInfoBody = z.input<typeof updateInfoBody>;
 export const reviewQuery = pageQuery.extend({
@@ -495,7 +506,7 @@ export const danmakuEmitBody = z.object({
   mediaType,
   time: z.number().finite().min(0),
   // Counted in characters as people see them (code points), after trimming.
-  text: z.string().transform((t) => t.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim())
+  text: shownText().transform((t) => t.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim())
     .refine((t) => [...t].length >= 1, 'must not be empty').refine((t) => [...t].length <= DANMAKU_TEXT_MAX, `at most ${DANMAKU_TEXT_MAX} characters`),
   color: z.string().regex(/^#?[0-9a-fA-F]{6}$/, 'hex colour').transform((c) => c.replace('#', '').toLowerCase()),
   fontSize: z.enum(DANMAKU_SIZES).default('medium'),
@@ -511,7 +522,7 @@ export const danmakuSchema = z.object({
 export type Danmaku = z.infer<typeof danmakuSchema>;
 export const danmakuEmitResponse = z.object({ success: z.literal(true), danmaku: danmakuSchema });
 export type DanmakuEmitResponse = z.infer<typeof danmakuEmitResponse>;
-export const danmakuQuery = z.object({ videoId: positiveId, mediaType, segment: z.coerce.number().int().min(0).max(10_000).optional() });
+export const danmakuQuery = z.object({ videoId: positiveId, mediaType, segment: z.number().int().min(0).max(10_000).optional() });
 export const danmakuListResponse = z.object({
   success: z.literal(true),
   danmaku: z.array(danmakuSchema),
@@ -526,19 +537,19 @@ export type DanmakuListResponse = z.infer<typeof danmakuListResponse>;
  * sends that as the Last-Event-ID header when it reconnects by itself (the header wins); a client
  * that opens a new stream passes it here.
  */
-export const danmakuLiveQuery = z.object({ videoId: positiveId, lastEventId: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional() });
+export const danmakuLiveQuery = z.object({ videoId: positiveId, lastEventId: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional() });
 /** The live stream's `watching` event: how many have the video open with the stream connected, across every server process. */
 export const danmakuWatchingEvent = z.object({ watching: z.number().int().min(0) });
 export type DanmakuWatchingEvent = z.infer<typeof danmakuWatchingEvent>;
 
 // ---- Comments ----
 export const COMMENT_TEXT_MAX = 20_000;
-export const commentEmitBody = z.object({ videoId: positiveId, mediaType, text: z.string().min(1).max(COMMENT_TEXT_MAX) });
+export const commentEmitBody = z.object({ videoId: positiveId, mediaType, text: shownText().min(1).max(COMMENT_TEXT_MAX) });
 export const commentListQuery = z.object({
   videoId: positiveId,
   mediaType,
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(50).default(20),
+  page: z.number().int().min(1).max(100_000).default(1),
+  pageSize: z.number().int().min(1).max(50).default(20),
 });
 export const commentVoteBody = z.object({ videoId: positiveId, mediaType, id: positiveId });
 /** A comment is named "<videoId>.<floor>"; the route must be of the video the body names. */
@@ -596,7 +607,7 @@ export const historyAnchorResponse = z.object({ success: z.literal(true), anchor
 // ---- Block lists (SPEC §7 "Block"; fields and limits from API-NOTES) ----
 import { BLOCK_LIST_TYPES, BLOCK_KEYWORD_MAX, BLOCK_REGEX_MAX, type BlockListType } from '../validation/block-lists.ts';
 export { BLOCK_LIST_TYPES, BLOCK_LIST_LIMITS, BLOCK_KEYWORD_MAX, BLOCK_REGEX_MAX, type BlockListType } from '../validation/block-lists.ts';
-const blockText = (max: number) => z.string().transform((t) => t.normalize('NFC').replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim())
+const blockText = (max: number) => shownText().transform((t) => t.normalize('NFC').replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim())
   .refine((t) => t.length >= 1, 'must not be empty').refine((t) => [...t].length <= max, `at most ${max} characters`);
 export const blockUserBody = z.object({ blockUid: positiveId });
 export const hideUserBody = z.object({ hideUid: positiveId });
@@ -606,8 +617,8 @@ export const blockRegexBody = z.object({ blockRegex: blockText(BLOCK_REGEX_MAX) 
 export type BlockBodySchema = typeof blockUserBody | typeof hideUserBody | typeof blockTagBody | typeof blockKeywordBody | typeof blockRegexBody;
 export const blockListQuery = z.object({
   type: z.enum(BLOCK_LIST_TYPES),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(500).default(50),
+  page: z.number().int().min(1).max(10_000).default(1),
+  pageSize: z.number().int().min(1).max(500).default(50),
 });
 export const blockListItem = z.object({
   type: z.enum(BLOCK_LIST_TYPES),
@@ -639,7 +650,7 @@ export const followChangeResponse = z.object({ success: z.literal(true), isFollo
 export type FollowChangeResponse = z.infer<typeof followChangeResponse>;
 const cursorPage = (max: number, byDefault: number) => z.object({
   cursor: feedCursor.optional(),
-  pageSize: z.coerce.number().int().min(1).max(max).default(byDefault),
+  pageSize: z.number().int().min(1).max(max).default(byDefault),
 });
 export const followPeopleQuery = cursorPage(100, 30).extend({ uid: positiveId });
 export const followPerson = z.object({
@@ -657,8 +668,8 @@ export const feedQuery = cursorPage(50, 20);
 
 // ---- Collections (favourites, playlists) ----
 
-const title = z.string().trim().min(1, 'must not be empty').max(COLLECTION_TITLE_MAX, `at most ${COLLECTION_TITLE_MAX} characters`);
-const description = z.string().trim().max(COLLECTION_DESCRIPTION_MAX, `at most ${COLLECTION_DESCRIPTION_MAX} characters`);
+const title = shownText().trim().min(1, 'must not be empty').max(COLLECTION_TITLE_MAX, `at most ${COLLECTION_TITLE_MAX} characters`);
+const description = shownText().trim().max(COLLECTION_DESCRIPTION_MAX, `at most ${COLLECTION_DESCRIPTION_MAX} characters`);
 const visibility = z.enum(COLLECTION_VISIBILITIES);
 
 export const collectionCreateBody = z.object({
@@ -689,8 +700,8 @@ export const collectionReorderBody = z.object({
 export const collectionListQuery = z.object({ uid: positiveId });
 export const collectionGetQuery = z.object({
   collectionId: positiveId,
-  page: z.coerce.number().int().min(1).max(COLLECTION_VIDEOS_MAX).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(50),
+  page: z.number().int().min(1).max(COLLECTION_VIDEOS_MAX).default(1),
+  pageSize: z.number().int().min(1).max(100).default(50),
 });
 export const collectionContainingQuery = z.object({ videoId: positiveId, mediaType });
 

@@ -4,26 +4,26 @@
  */
 import { z } from 'zod';
 import { COPYRIGHTS } from './constants.ts';
-import { blockFlags, positiveId, tagSchema, uploaderInfoSchema } from './contract.ts';
+import { blockFlags, positiveId, shownText, tagSchema, uploaderInfoSchema } from './contract.ts';
 
 export { PHOTO_MAX_IMAGES, PHOTO_MAX_BYTES, PHOTO_MAX_PIXELS, PHOTO_WIDTHS, PHOTO_TITLE_MAX, PHOTO_DESCRIPTION_MAX, PHOTO_ALT_MAX, MAX_TAGS_PER_PHOTO, PHOTO_MIME_TYPES, PHOTO_REFUSALS, PHOTO_STATES, type PhotoRefusal, type PhotoState } from './photo-constants.ts';
 import { PHOTO_ALT_MAX, PHOTO_DESCRIPTION_MAX, PHOTO_MAX_IMAGES, PHOTO_STATES, PHOTO_TITLE_MAX, MAX_TAGS_PER_PHOTO } from './photo-constants.ts';
 
 const mediaId = z.string().regex(/^[0-9a-f]{24}$/, 'is not a media id');
-const photoTitle = z.string().trim().min(1, 'must not be empty').max(PHOTO_TITLE_MAX);
+const photoTitle = shownText().trim().min(1, 'must not be empty').max(PHOTO_TITLE_MAX);
 
 /** photo/upload: the uploaded images (each a finished upload) with their alt text, and the post's metadata. */
 export const photoUploadBody = z.object({
   title: photoTitle,
-  description: z.string().trim().max(PHOTO_DESCRIPTION_MAX).default(''),
+  description: shownText().trim().max(PHOTO_DESCRIPTION_MAX).default(''),
   images: z.array(z.object({
     mediaId,
     // Required: a photo without a description is invisible to someone who cannot see it.
-    alt: z.string().trim().min(1, 'describe the image for people who cannot see it').max(PHOTO_ALT_MAX),
+    alt: shownText().trim().min(1, 'describe the image for people who cannot see it').max(PHOTO_ALT_MAX),
   })).min(1, 'at least one image').max(PHOTO_MAX_IMAGES, `at most ${PHOTO_MAX_IMAGES} images`),
   tags: z.array(positiveId).max(MAX_TAGS_PER_PHOTO).default([]),
   copyright: z.enum(COPYRIGHTS),
-  originalAuthor: z.string().trim().max(100).nullish(),
+  originalAuthor: shownText().trim().max(100).nullish(),
   /** Keep the camera's make, model, lens and exposure (shown under the photo); never the place or time. */
   keepCameraData: z.boolean().default(false),
 }).superRefine((body, ctx) => {

@@ -10,6 +10,7 @@ import { ROUTES } from '../../../src/lib/api/routes/index.ts';
 import { splitRouteKey, type RouteDef } from '../../../src/lib/api/route.ts';
 import { ERROR_MESSAGE_KEY, type ErrorCode } from '../../../src/lib/api/errors.ts';
 import { stripControlCharacters } from '../../../src/lib/validation/text.ts';
+import { queryValues } from '../../../src/lib/api/wire.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; enum?: Json[]; const?: Json;
@@ -85,6 +86,8 @@ const HOSTILE_VALUES: Array<[string, Json]> = [
 const HOSTILE_QUERY_VALUES: Array<[string, string | string[]]> = [
   ['empty', ''], ['10 KB', TEN_KB], ['NUL', 'a\u0000b'], ['2^53+1', '9007199254740993'], ['NaN', 'NaN'], ['Infinity', 'Infinity'],
   ['-1', '-1'], ['1.5', '1.5'], ['unknown enum value', 'no-such-value'], ['repeated', ['1', '2']], ['unicode', '弾幕🎌'],
+  // Numbers only as digits: none of these is one.
+  ['hex', '0x2'], ['padded', ' 2 '], ['exponent', '2e0'], ['signed', '+2'], ['true', 'true'],
 ];
 
 export interface HostileCase {
@@ -143,8 +146,11 @@ function bodyCases(route: string, def: RouteDef): HostileCase[] {
 
 function queryCases(route: string, def: RouteDef): HostileCase[] {
   const base = Object.fromEntries(Object.entries(plausibleInput(def) ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)])) as Record<string, string | string[]>;
-  // What the server parses: control characters are stripped from query values first.
-  const clean = (query: Record<string, string | string[]>) => Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v.map(stripControlCharacters) : stripControlCharacters(v)]));
+  // What the server parses: control characters are stripped from query values first, then digits become numbers where the schema wants them.
+  const clean = (query: Record<string, string | string[]>) => {
+    const stripped = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v.map(stripControlCharacters) : stripControlCharacters(v)]));
+    return def.query ? queryValues(def.query, stripped) : stripped;
+  };
   const of = (name: string, query: Record<string, string | string[]>): HostileCase => ({ route, name, query, schemaRefuses: refuses(def.query, clean(query)) });
   const cases = [of('plausible input', base), of('no parameters', {}), of('10 KB unknown parameter', { ...base, padding: TEN_KB })];
   for (const field of Object.keys(base)) {
@@ -188,4 +194,127 @@ export function expectedMessage(locale: CatalogLocaleCode, code: ErrorCode): str
   if (!catalog) catalogs.set(locale, (catalog = JSON.parse(readFileSync(join(process.cwd(), 'src', 'i18n', `${locale}.json`), 'utf8'))));
   const [ns, key] = ERROR_MESSAGE_KEY[code].split('.');
   return catalog![ns][key];
+}
+
+// ---- Type confusion, deep nesting and control characters in paths (issue 24) ----
+
+/** Where a value sits in an input: keys and array indexes. */
+type FieldPath = Array<string | number>;
+interface Field { path: FieldPath; schema: JsonSchema; value: Json }
+
+const typesOf = (schema: JsonSchema): string[] => {
+  const choice = schema.anyOf ?? schema.oneOf;
+  if (choice) return choice.flatMap(typesOf);
+  if (schema.const !== undefined) return [typeof schema.const === 'number' ? 'number' : typeof schema.const];
+  if (schema.enum) return [...new Set(schema.enum.map((v) => (v === null ? 'null' : typeof v)))];
+  return Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+};
+
+/** Every field of a plausible input, nested ones included (the first item of each list stands for all). */
+function fieldsOf(schema: JsonSchema | undefined, value: Json, path: FieldPath = []): Field[] {
+  if (!schema) return [];
+  const choice = schema.anyOf ?? schema.oneOf;
+  const own = choice ? choice.find((s) => s.type !== 'null') ?? schema : schema;
+  const fields: Field[] = path.length ? [{ path, schema, value }] : [];
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [key, item] of Object.entries(value)) fields.push(...fieldsOf(own.properties?.[key], item, [...path, key]));
+  } else if (Array.isArray(value) && value.length) fields.push(...fieldsOf(own.items, value[0], [...path, 0]));
+  return fields;
+}
+
+function withValue(base: Json, path: FieldPath, value: Json): Json {
+  const copy = structuredClone(base) as Record<string | number, Json>;
+  let at = copy;
+  for (const key of path.slice(0, -1)) at = at[key] as Record<string | number, Json>;
+  at[path.at(-1)!] = value;
+  return copy;
+}
+
+/** What the wire can send instead of a field's value: other JSON types, and a number's lookalikes. */
+const CONFUSED_ANY: Array<[string, (v: Json) => Json]> = [
+  ['true', () => true], ['false', () => false], ['in an array', (v) => [v]], ['in a nested array', (v) => [[v]]],
+];
+const CONFUSED_NUMBER: Array<[string, Json]> = [
+  ['digits as text', '2'], ['hex text', '0x2'], ['padded text', ' 2 '], ['exponent text', '2e0'], ['signed text', '+2'],
+  ['decimal text', '2.0'], ['float', 2.5], ['past 2^53', 2 ** 53 + 2], ['1e308', 1e308], ['negative', -2], ['empty object', {}],
+];
+const CONFUSED_TEXT: Array<[string, Json]> = [['number', 2], ['object', { a: 'b' }]];
+
+/**
+ * Whether JSON's own type of a value is one the field's schema allows: an id is a JSON number, so
+ * '2', true or [2] never is one, whatever the server would make of it. The oracle beside the
+ * schema's, so a schema that coerced would be caught.
+ */
+function typeAllowed(schema: JsonSchema, value: Json): boolean {
+  const types = typesOf(schema);
+  if (!types.length) return true;
+  const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  if (type === 'number') return types.includes('number') || (types.includes('integer') && Number.isInteger(value));
+  return types.includes(type);
+}
+
+export interface ConfusedCase { route: string; name: string; body: string }
+
+/**
+ * Type confusion for every field (nested ones too) of every JSON-body endpoint: other JSON types
+ * for every field; for numbers, text that looks like one (hex, exponent, padded, signed), floats
+ * and numbers out of range. Only cases the table refuses are kept (by its schema, or because
+ * JSON's type is not the field's): each must be answered 4xx, and none may change anything.
+ */
+export function typeConfusionCases(): ConfusedCase[] {
+  const cases: ConfusedCase[] = [];
+  for (const [route, def] of JSON_ROUTES) {
+    if (!def.body || splitRouteKey(route)[0] === 'GET') continue;
+    const schema = jsonSchemaOf(def.body);
+    const base = sample(schema);
+    for (const field of fieldsOf(schema, base)) {
+      const types = typesOf(field.schema);
+      const numeric = types.includes('integer') || types.includes('number');
+      const values: Array<[string, Json]> = [
+        ...CONFUSED_ANY.map(([label, make]) => [label, make(field.value)] as [string, Json]),
+        ...(numeric ? CONFUSED_NUMBER : types.includes('string') ? CONFUSED_TEXT : []),
+      ];
+      for (const [label, value] of values) {
+        const input = withValue(base, field.path, value);
+        if (!typeAllowed(field.schema, value) || refuses(def.body, input)) cases.push({ route, name: `${field.path.join('.')}: ${label}`, body: JSON.stringify(input) });
+      }
+    }
+  }
+  return cases;
+}
+
+/** JSON nested far past any limit (14 KB, under every body limit): arrays, and objects in objects. */
+export const DEEP_ARRAYS = `${'['.repeat(7000)}${']'.repeat(7000)}`;
+export const DEEP_OBJECTS = `${'{"a":'.repeat(2500)}1${'}'.repeat(2500)}`;
+
+/** Control characters as a path can carry them: encoded NUL, other encoded controls. */
+const PATH_CONTROLS = ['%00', '%01', '%1F', '%7F'];
+
+/**
+ * Every path segment of every endpoint of the table (tus ones included) and of the media paths,
+ * with a control character in it: replacing the segment, and inside it.
+ */
+export function controlPathCases(apiPrefix = '/api'): Array<{ name: string; method: string; path: string }> {
+  const mediaId = '0123456789abcdef01234567';
+  const paths: Array<[string, string]> = [
+    ...API_ROUTES.map(([route]) => {
+      const [method, path] = splitRouteKey(route);
+      return [method, `${apiPrefix}/${path.replace(/:\w+/g, 'abc')}`] as [string, string];
+    }),
+    ...[`/media/hls/${mediaId}/master.m3u8`, '/media/videos/1/master.m3u8', '/media/photos/1/w640.webp', '/media/avatars/a.webp'].map((p) => ['GET', p] as [string, string]),
+  ];
+  const cases = new Map<string, { name: string; method: string; path: string }>();
+  for (const [method, path] of paths) {
+    const segments = path.split('/');
+    for (let i = 1; i < segments.length; i++) {
+      const control = PATH_CONTROLS[i % PATH_CONTROLS.length];
+      for (const segment of [control, `${segments[i].slice(0, 1)}${control}${segments[i].slice(1)}`]) {
+        // Once per method and segment so far: `/api/%00/…` is the same case for every endpoint.
+        const key = `${method} ${[...segments.slice(0, i), segment].join('/')}`;
+        const full = segments.with(i, segment).join('/');
+        if (!cases.has(key)) cases.set(key, { name: `${method} ${full}`, method, path: full });
+      }
+    }
+  }
+  return [...cases.values()];
 }

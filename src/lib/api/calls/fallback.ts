@@ -9,6 +9,6 @@ export async function withFallback<T>(call: () => Promise<T>, fallback: T, label
 }
 
 /** True for the values SPEC §5 treats as "not provided". */
-export function isMissing(value: unknown): boolean {
+export function isMissing(value: unknown): value is undefined | null | '' | never[] {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
 }
