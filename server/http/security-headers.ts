@@ -100,7 +100,7 @@ export function createSecurityHeaders(options: SecurityHeadersOptions, prerender
     // The danmaku and palette workers, and hls.js's worker (from a blob).
     ['worker-src', ["'self'", 'blob:']],
     ['manifest-src', ["'self'"]],
-    ['font-src', ["'self'", 'data:']],
+    ['font-src', ["'self'"]],
     ['object-src', ["'none'"]],
     ['base-uri', ["'self'"]],
     ['form-action', ["'self'"]],
