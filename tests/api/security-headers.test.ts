@@ -134,7 +134,7 @@ describe.skipIf(!built)('security headers on every answer (needs `npx astro buil
     const compressed = await new Promise<Headers>((resolve, reject) => {
       const req = httpRequest(`${server.baseUrl}/en/`, { headers: { 'Accept-Encoding': 'br' } }, (res) => {
         res.resume();
-        res.on('end', () => resolve(new Headers(Object.entries(res.headers).map(([name, value]) => [name, String(value)]))));
+        res.on('end', () => resolve(new Headers(Object.entries(res.headers).map(([name, value]): [string, string] => [name, String(value)]))));
       });
       req.on('error', reject);
       req.end();

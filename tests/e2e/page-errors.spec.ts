@@ -133,7 +133,7 @@ async function collectErrors(page: Page, status?: number): Promise<string[]> {
   const errors: string[] = [];
   // Reported as console errors, so the list below collects them, with what was refused and where.
   await page.addInitScript(() => {
-    addEventListener('securitypolicyviolation', (event) => {
+    addEventListener('securitypolicyviolation', (event: SecurityPolicyViolationEvent) => {
       console.error(`CSP violation: ${event.effectiveDirective} refused ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber} (${event.sample})`);
     });
   });
@@ -150,7 +150,7 @@ async function collectErrors(page: Page, status?: number): Promise<string[]> {
     worker.on('console', (message) => {
       if (message.type() === 'error' || /^Refused to /.test(message.text())) errors.push(`worker ${worker.url()} console.${message.type()}: ${message.text()}`);
     });
-    void worker.evaluate(() => addEventListener('securitypolicyviolation', (event) => {
+    void worker.evaluate(() => addEventListener('securitypolicyviolation', (event: SecurityPolicyViolationEvent) => {
       console.error(`CSP violation in a worker: ${event.effectiveDirective} refused ${event.blockedURI || 'inline'}`);
     })).catch(() => {});
   });
