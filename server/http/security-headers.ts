@@ -34,11 +34,15 @@ export function frameAncestorsFor(_path: string): string[] {
   return ["'self'"];
 }
 
-/** The features the site uses, for itself only (the player's fullscreen and picture-in-picture, autoplay); everything else off. */
+/**
+ * The features the site uses, for itself only (the player's fullscreen and picture-in-picture,
+ * autoplay); powerful ones it does not use, off. Only names Chromium knows: an unknown one is
+ * logged on every page (as 'bluetooth' was).
+ */
 export const PERMISSIONS_POLICY = [
   'fullscreen=(self)', 'picture-in-picture=(self)', 'autoplay=(self)',
   'camera=()', 'microphone=()', 'geolocation=()', 'display-capture=()', 'payment=()', 'usb=()', 'serial=()', 'hid=()',
-  'bluetooth=()', 'midi=()', 'accelerometer=()', 'gyroscope=()', 'magnetometer=()', 'screen-wake-lock=()',
+  'midi=()', 'accelerometer=()', 'gyroscope=()', 'magnetometer=()', 'screen-wake-lock=()',
   'xr-spatial-tracking=()', 'publickey-credentials-get=()', 'idle-detection=()', 'browsing-topics=()',
 ].join(', ');
 
