@@ -13,7 +13,9 @@ import offlineApp from './src/integrations/offline-app.ts';
 export default defineConfig({
   site: process.env.PUBLIC_SITE_URL || 'http://localhost:4321',
   output: 'static',
-  adapter: node({ mode: 'middleware' }),
+  // staticHeaders: the Content-Security-Policy of each prerendered page goes to dist/_headers.json
+  // (not a <meta>, which cannot say frame-ancestors); server/http/security-headers.ts sends it.
+  adapter: node({ mode: 'middleware', staticHeaders: true }),
   integrations: [react(), buildArtifacts(), mediaInfoWasm(), offlineApp()],
   trailingSlash: 'ignore',
   build: { format: 'directory', inlineStylesheets: 'always' },
@@ -26,5 +28,14 @@ export default defineConfig({
   },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   devToolbar: { enabled: false },
+  // Astro hashes the scripts and styles it emits (hydration, inlined scripts, inline <style>);
+  // the server adds the rest of the policy at run time (docs/decisions/0013-security-headers.md).
+  // Style attributes (React's style props, Astro's define:vars) are allowed as attributes only.
+  security: {
+    csp: {
+      algorithm: 'SHA-256',
+      styleDirective: { resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }] },
+    },
+  },
   server: { port: Number(process.env.PORT) || 4321, host: process.env.HOST || 'localhost' },
 });

@@ -37,6 +37,7 @@ import { connectCacheInvalidation } from './events/cache-invalidation.ts';
 import { forgetVideoLocally } from './repositories/videos.repository.ts';
 import { createEventBus } from './events/bus.ts';
 import { hasControlCharacterInPath } from './http/control-path.ts';
+import { loadSecurityHeaders } from './http/security-headers.ts';
 
 /**
  * The manifest URL template (/media/videos/{videoId}/…) names a video; its files live under
@@ -191,10 +192,13 @@ export async function startServer(env: Record<string, string | undefined> = proc
       return viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null;
     }),
   };
-  const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger) : null;
+  const securityHeaders = await loadSecurityHeaders(config);
+  const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger, securityHeaders) : null;
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
+    // Every answer (API, media, pages, errors) carries them; pages refine their policy.
+    securityHeaders.apply(res, path);
     if (path === apiPrefix || path.startsWith(`${apiPrefix}/`)) {
       void apiListener(req, res);
       return;

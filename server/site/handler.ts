@@ -9,6 +9,7 @@ import { createStaticFiles } from './static-files.ts';
 import { compressRenderedResponse } from './compress-rendered.ts';
 import { publicOrigin } from '../http/public-origin.ts';
 import { isBot } from '../../src/lib/navigation/bots.ts';
+import { createSecurityHeaders, type SecurityHeaders } from '../http/security-headers.ts';
 
 const firstHeader = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
@@ -28,7 +29,7 @@ function ownReasonPhrase(res: ServerResponse): void {
  * The site half of the process: navigation rules, then prerendered files, then pages rendered
  * on demand by Astro (which also answers unknown paths with the 'Page Not Found' page).
  */
-export async function createSiteHandler(config: ServerConfig, locals: SiteLocals, logger: Logger) {
+export async function createSiteHandler(config: ServerConfig, locals: SiteLocals, logger: Logger, security: SecurityHeaders = createSecurityHeaders(config.runtime)) {
   const serveStatic = createStaticFiles(join(config.distDir, 'client'));
   const entry = join(config.distDir, 'server', 'entry.mjs');
   const { handler: astro } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
@@ -57,10 +58,12 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
       return;
     }
     const served = 'rewrite' in decision && decision.rewrite ? decision.rewrite : url.pathname;
-    if (await serveStatic(req, res, served, decision.headers)) return;
+    if (await serveStatic(req, res, served, decision.headers, (urlPath) => security.forStaticFile(url.pathname, urlPath))) return;
     // Pages rendered on demand (the home page among them) carry the same Vary and locale cookie.
     for (const [name, value] of Object.entries(decision.headers ?? {})) res.setHeader(name, value);
     if (served !== url.pathname) req.url = served + url.search;
+    // Before the compression wrapper, which writes the head through it.
+    security.completeRenderedPolicy(res, url.pathname);
     compressRenderedResponse(req, res);
     const crawler = isBot(header('user-agent'));
     if (crawler) {

@@ -59,7 +59,9 @@ export function createStaticFiles(root: string) {
     return null;
   }
 
-  return async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string, extraHeaders: Record<string, string> = {}): Promise<boolean> {
+  /** `headersFor` adds the headers of the file found (its security headers, server/http/security-headers.ts). */
+  return async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string, extraHeaders: Record<string, string> = {},
+    headersFor: (urlPath: string) => Record<string, string> = () => ({})): Promise<boolean> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const found = await resolveFile(pathname);
     if (!found) return false;
@@ -71,6 +73,7 @@ export function createStaticFiles(root: string) {
       'Cache-Control': cacheControlFor(found.urlPath),
       ETag: etag,
       'X-Content-Type-Options': 'nosniff',
+      ...headersFor(found.urlPath),
       ...extraHeaders,
     };
     if (req.headers['if-none-match'] === etag) {

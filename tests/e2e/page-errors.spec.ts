@@ -6,6 +6,9 @@
  * and as a member (the administrator for the administration pages), at the desktop and the phone
  * width: each width is a fresh load, so a store that differs by breakpoint is hydrated both ways.
  * Nothing is filtered: an error that is "expected" is a product bug to fix where it is logged.
+ * Each page is served with its Content-Security-Policy on (docs/decisions/0013-security-headers.md),
+ * and any violation of it fails the test: the `securitypolicyviolation` events of the page and of
+ * its workers, and the browser's "Refused to ..." console messages whatever their level.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,8 +72,8 @@ async function expectOk(response: Promise<APIResponse>): Promise<void> {
   expect(answer.ok(), `${answer.url()} answered ${answer.status()}`).toBe(true);
 }
 
-/** landsOn: where the page sends the browser on by itself (a route without the locale prefix). */
-interface PageType { name: string; route: () => string; roles: Role[]; landsOn?: (role: Role) => string | undefined }
+/** landsOn: where the page sends the browser on by itself (a route without the locale prefix); status: an error page's. */
+interface PageType { name: string; route: () => string; roles: Role[]; landsOn?: (role: Role) => string | undefined; status?: number }
 const everyone: Role[] = ['guest', 'member'];
 
 const PAGES: PageType[] = [
@@ -102,6 +105,8 @@ const PAGES: PageType[] = [
   { name: 'upload', route: () => '/upload', roles: everyone },
   { name: 'history', route: () => '/history', roles: everyone },
   { name: 'offline', route: () => '/offline', roles: everyone },
+  { name: 'error page', route: () => '/error/403', roles: ['guest'], status: 403 },
+  { name: 'page not found', route: () => '/no-such-page', roles: ['guest'], status: 404 },
   // The /dev pages, every one live.
   { name: 'dev', route: () => '/dev', roles: ['guest'] },
   ...DEV_PAGES.map((p): PageType => ({ name: `dev/${p}`, route: () => `/dev/${p}`, roles: ['guest'] })),
@@ -123,14 +128,31 @@ const LOCALES: Array<{ locale: LocaleCode; size: { width: number; height: number
   { locale: 'en', size: { width: 375, height: 800 } },
 ];
 
-/** Every uncaught exception and console error of the page, from now on. */
-function collectErrors(page: Page): string[] {
+/** Every uncaught exception, console error and Content-Security-Policy violation of the page, from now on. */
+async function collectErrors(page: Page, status?: number): Promise<string[]> {
   const errors: string[] = [];
+  // Reported as console errors, so the list below collects them, with what was refused and where.
+  await page.addInitScript(() => {
+    addEventListener('securitypolicyviolation', (event: SecurityPolicyViolationEvent) => {
+      console.error(`CSP violation: ${event.effectiveDirective} refused ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber} (${event.sample})`);
+    });
+  });
   // An error raised by the browser itself (a failed fetch, a module that did not load) has no
   // stack frames, and then Playwright's stack is empty: the name and message are always kept.
   page.on('pageerror', (error) => errors.push(`pageerror at ${page.url()}: ${error.name}: ${error.message}${error.stack ? `\n${error.stack}` : ''}`));
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console.error at ${page.url()}: ${message.text()} (${message.location().url})`);
+    // An error page's own status is not an error of the page.
+    if (status && message.text().startsWith(`Failed to load resource: the server responded with a status of ${status} `) && message.location().url === page.url()) return;
+    if (message.type() === 'error' || /^Refused to /.test(message.text())) errors.push(`console.${message.type()} at ${page.url()}: ${message.text()} (${message.location().url})`);
+  });
+  // Workers (the danmaku renderer, hls.js's) report their violations there, not to the page.
+  page.on('worker', (worker) => {
+    worker.on('console', (message) => {
+      if (message.type() === 'error' || /^Refused to /.test(message.text())) errors.push(`worker ${worker.url()} console.${message.type()}: ${message.text()}`);
+    });
+    void worker.evaluate(() => addEventListener('securitypolicyviolation', (event: SecurityPolicyViolationEvent) => {
+      console.error(`CSP violation in a worker: ${event.effectiveDirective} refused ${event.blockedURI || 'inline'}`);
+    })).catch(() => {});
   });
   return errors;
 }
@@ -167,14 +189,20 @@ async function logIn(page: Page, role: Role): Promise<void> {
 }
 
 for (const { locale, size } of LOCALES) {
-  for (const { name, route, roles, landsOn } of PAGES) {
+  for (const { name, route, roles, landsOn, status } of PAGES) {
     for (const role of roles) {
       test(`${name} (${locale}, ${role}) loads without errors`, async ({ page }) => {
         await logIn(page, role);
         const inFlight = trackRequests(page);
-        const errors = collectErrors(page);
+        const errors = await collectErrors(page, status);
         await page.setViewportSize(size);
-        await page.goto(localized(route(), locale));
+        const response = await page.goto(localized(route(), locale));
+        expect(response?.status()).toBe(status ?? 200);
+        // The policy is on: framing only by the site itself, inline scripts only by their hashes.
+        const policy = response?.headers()['content-security-policy'] ?? '';
+        expect(policy).toContain("frame-ancestors 'self'");
+        expect(policy).toMatch(/script-src 'self' [^;]*'sha256-/);
+        expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
         const target = landsOn?.(role);
         if (target) await expect.poll(() => pathOf(page)).toBe(localized(target, locale));
         await settle(page, inFlight);
