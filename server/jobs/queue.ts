@@ -48,7 +48,7 @@ async function claimJob(db: Kysely<Database>, holder: string, leaseMs: number, b
     WHERE id = (
       SELECT id FROM jobs
       WHERE ${DUE}
-      ORDER BY (${background}) , id FOR UPDATE SKIP LOCKED LIMIT 1
+      ORDER BY CASE WHEN ${background} THEN 1 ELSE 0 END, id FOR UPDATE SKIP LOCKED LIMIT 1
     )
     RETURNING id, kind, payload, attempts, (${background}) AS background`.execute(db);
   return rows[0];
