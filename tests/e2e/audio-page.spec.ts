@@ -7,7 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { E2E, E2E_BASE_URL, adminRequest, signUpByApi, waitForIslands } from './helpers.ts';
+import { E2E, E2E_BASE_URL, adminRequest, shoot, signUpByApi, waitForIslands } from './helpers.ts';
 
 /** A 12 s tone at about -34 dBFS: a quiet recording. */
 async function quietTone(): Promise<Buffer> {
@@ -74,6 +74,7 @@ test('a quiet track by a member named once: full waveform, the video page\'s dan
   await expect(input).toHaveCSS('border-radius', '999px');
   await expect(page.locator('.audio-danmaku-form')).toHaveClass(/danmaku-sender/);
   await expect(page.locator('.audio-shortcuts')).toBeVisible();
+  await shoot(page, 'audio-quiet-track');
 
   const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
   const phonePage = await phone.newPage();

@@ -5,7 +5,7 @@
  * the server, they are a guest again. No console or page error while offline.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_BASE_URL, msg, publishVideoByApi, signUpByApi, waitForIslands, waitForShell } from './helpers.ts';
+import { E2E_BASE_URL, msg, publishVideoByApi, shoot, signUpByApi, waitForIslands, waitForShell } from './helpers.ts';
 
 async function controlled(page: Page): Promise<void> {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
@@ -63,6 +63,7 @@ test('offline, a member is still shown logged in, and the video notice is readab
   await expect(account).toHaveAttribute('data-logged-in', '');
   await expect(page.locator('[data-player-offline]')).toHaveText(msg('en', 'player.needsConnection'));
   expect(await noticeContrast(page)).toBeGreaterThanOrEqual(4.5);
+  await shoot(page, 'offline-member-video');
 
   expect(errors).toEqual([]);
 
