@@ -49,6 +49,10 @@ export interface ServerConfig {
   /** The largest audio file (AUDIO_UPLOAD_MAX_BYTES; 2 GiB: two hours of 16-bit stereo WAV fit). */
   audioUploadMaxBytes: number;
   whoMayUpload: 'members' | 'staff';
+  /** A finished upload never published (video, track, photo post) is removed this long after its last byte (UPLOAD_ABANDONED_AFTER_MS). */
+  uploadAbandonedAfterMs: number;
+  /** How often expired and abandoned uploads are looked for and removed (UPLOAD_SWEEP_MS). */
+  uploadSweepMs: number;
   /** Work media jobs in this process (WORKER=0 leaves them to another process of the same code). */
   runWorker: boolean;
   /** How long a job is held without a heartbeat before another worker may take it (JOB_LEASE_MS). */
@@ -151,6 +155,8 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES) || 8 * 1024 ** 3,
     audioUploadMaxBytes: Number(env.AUDIO_UPLOAD_MAX_BYTES) || 2 * 1024 ** 3,
     whoMayUpload: env.UPLOAD_ROLE === 'staff' ? 'staff' : 'members',
+    uploadAbandonedAfterMs: positiveMs(env.UPLOAD_ABANDONED_AFTER_MS, 24 * 3_600_000),
+    uploadSweepMs: positiveMs(env.UPLOAD_SWEEP_MS, 3_600_000),
     runWorker: env.WORKER !== '0',
     jobLeaseMs: positiveMs(env.JOB_LEASE_MS, JOB_LEASE_MS),
     jobRetryDelayMs: positiveMs(env.JOB_RETRY_DELAY_MS, JOB_RETRY_DELAY_MS),

@@ -24,6 +24,7 @@ import { createUploadServer, MAX_VIDEO_DURATION_S } from './media/uploads.ts';
 import { createUploadStore, scratchFolder } from './media/upload-store.ts';
 import { createMediaStore } from './media/media-store.ts';
 import { startJobWorker } from './jobs/queue.ts';
+import { removeAbandonedUploads, unpublishedTranscode } from './media/unpublished-uploads.ts';
 import { PHOTO_JOB, PHOTO_PROBE_JOB, createPhotoFiles, photoProbeJob, photoRenderJob } from './media/photo-files.ts';
 import { PHOTO_MAX_BYTES } from '../src/lib/api/photo-contract.ts';
 import { FRAME_RATE_JOB, POSTER_SET_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, posterSetJob, probeJob, queueFrameRateBackfill, queuePosterSetBackfill, transcodeJob } from './media/pipeline.ts';
@@ -90,6 +91,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
       [PHOTO_JOB]: photoRenderJob({ db: database.db, uploads: uploadStore, media, logger }),
       [POSTER_SET_JOB]: posterSetJob({ db: database.db, media, logger }),
     },
+    // An upload nobody has published yet is transcoded only when nothing else waits.
+    background: unpublishedTranscode,
   });
   const uploads = createUploadServer({
     db: database.db, logger, store: uploadStore, path: `${apiPrefix}/video/tus`,
@@ -101,8 +104,17 @@ export async function startServer(env: Record<string, string | undefined> = proc
     whoMayUpload: config.whoMayUpload, corsOrigins: config.corsOrigins,
     onMediaQueued: () => worker?.poke(),
   });
-  // Abandoned uploads are removed after their expiry: now, then every hour.
-  await uploads.cleanExpired();
+  // Unfinished uploads are removed after their expiry, and (by the worker) finished ones never
+  // published after UPLOAD_ABANDONED_AFTER_MS, with what was made of them: now, then every UPLOAD_SWEEP_MS.
+  const sweepUploads = async () => {
+    await uploads.cleanExpired();
+    if (worker) await removeAbandonedUploads({ db: database.db, uploads: uploadStore, media, logger, olderThanMs: config.uploadAbandonedAfterMs });
+  };
+  await sweepUploads();
+  const uploadSweep = setInterval(() => {
+    sweepUploads().catch((error) => logger.warn('cleaning expired uploads failed', { err: error }));
+  }, config.uploadSweepMs);
+  uploadSweep.unref();
   // Messages between the processes of one site (live danmaku, cache invalidation): Redis, else
   // LISTEN/NOTIFY on PostgreSQL, else in-process (PGlite is one process).
   // After a lost bus connection, live streams catch up from the database (set once services exist).
@@ -123,7 +135,6 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
   onBusReconnect = () => void services.live.resync().catch((error) => logger.warn('live danmaku could not catch up', { err: error }));
   const cleanup = setInterval(() => {
-    uploads.cleanExpired().catch((error) => logger.warn('cleaning expired uploads failed', { err: error }));
     videoService.pruneViews().catch((error) => logger.warn('pruning view records failed', { err: error }));
     rateLimits.prune().catch((error) => logger.warn('pruning rate-limit counters failed', { err: error }));
   }, 3_600_000);
@@ -312,6 +323,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       clearTimeout(grace);
       clearInterval(idleSweep);
       clearInterval(cleanup);
+      clearInterval(uploadSweep);
       const { handedBack } = await workerStopped;
       await leaveCacheNotices();
       await bus.close();

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 
@@ -28,19 +28,40 @@ export async function enqueueJob(db: Kysely<Database>, kind: string, payload: Re
 /** This process's holder name prefix: a job locked by `host:pid:` names the process that holds it. */
 const HOLDER_PREFIX = `${hostname()}:${process.pid}:`;
 
-/** Claims the next due job atomically (several workers never take the same one), under a lease of the database's clock. */
-async function claimJob(db: Kysely<Database>, holder: string, leaseMs: number) {
-  const { rows } = await sql<{ id: number; kind: string; payload: Record<string, unknown>; attempts: number }>`
+/**
+ * Whether a job (the row `jobs`) is background work, run only when nothing else is due: a SQL
+ * condition given by the worker's owner (the media pipeline: the transcode of an upload nobody
+ * has published yet). Its absence makes every job equal (first queued, first run).
+ */
+export type BackgroundWork = RawBuilder<boolean>;
+
+const DUE = sql`((jobs.status = 'queued' AND jobs.run_after <= now()) OR (jobs.status = 'running' AND jobs.locked_until < now()))`;
+
+/**
+ * Claims the next due job atomically (several workers never take the same one), under a lease
+ * of the database's clock: foreground work first, each kind in the order it was queued.
+ */
+async function claimJob(db: Kysely<Database>, holder: string, leaseMs: number, background: BackgroundWork) {
+  const { rows } = await sql<{ id: number; kind: string; payload: Record<string, unknown>; attempts: number; background: boolean }>`
     UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = ${holder},
       locked_until = now() + ${leaseMs} * interval '1 millisecond'
     WHERE id = (
       SELECT id FROM jobs
-      WHERE (status = 'queued' AND run_after <= now()) OR (status = 'running' AND locked_until < now())
-      ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1
+      WHERE ${DUE}
+      ORDER BY CASE WHEN ${background} THEN 1 ELSE 0 END, id FOR UPDATE SKIP LOCKED LIMIT 1
     )
-    RETURNING id, kind, payload, attempts`.execute(db);
+    RETURNING id, kind, payload, attempts, (${background}) AS background`.execute(db);
   return rows[0];
 }
+
+/** Whether foreground work is due (a background job running then gives way to it). */
+async function foregroundDue(db: Kysely<Database>, background: BackgroundWork): Promise<boolean> {
+  const { rows } = await sql<{ due: boolean }>`SELECT EXISTS (SELECT 1 FROM jobs WHERE ${DUE} AND NOT (${background})) AS due`.execute(db);
+  return rows[0]?.due === true;
+}
+
+/** The reason a background job is stopped to let foreground work run (it is handed back unspent). */
+const GIVING_WAY = 'foreground work is due: this background job gives way and runs again later';
 
 /** The holders of the jobs this process's workers are running now. */
 const heldHere = new Set<string>();
@@ -85,6 +106,11 @@ export interface JobWorkerOptions {
   pollMs?: number;
   leaseMs?: number;
   retryDelayMs?: number;
+  /**
+   * Background jobs (a SQL condition on the row `jobs`): claimed only when no other job is due,
+   * and stopped (handed back without spending an attempt) when other work becomes due while they run.
+   */
+  background?: BackgroundWork;
 }
 
 /**
@@ -95,7 +121,7 @@ export interface JobWorkerOptions {
  * stop, the running job is aborted and handed back to the queue without using up an attempt.
  */
 export function startJobWorker(options: JobWorkerOptions) {
-  const { db, logger, handlers, pollMs = 1000, leaseMs = JOB_LEASE_MS, retryDelayMs = JOB_RETRY_DELAY_MS } = options;
+  const { db, logger, handlers, pollMs = 1000, leaseMs = JOB_LEASE_MS, retryDelayMs = JOB_RETRY_DELAY_MS, background = sql<boolean>`false` } = options;
   let stopped = false;
   let wake: (() => void) | undefined;
   let current: { id: number; kind: string; abort: AbortController } | undefined;
@@ -110,7 +136,7 @@ export function startJobWorker(options: JobWorkerOptions) {
 
   async function runOnce(): Promise<boolean> {
     const holder = `${HOLDER_PREFIX}${randomBytes(6).toString('hex')}`;
-    const job = await claimJob(db, holder, leaseMs);
+    const job = await claimJob(db, holder, leaseMs, background);
     if (!job) return false;
     const handler = handlers[job.kind];
     const abort = new AbortController();
@@ -118,10 +144,14 @@ export function startJobWorker(options: JobWorkerOptions) {
     heldHere.add(holder);
     const heartbeat = setInterval(() => {
       whileHeld(job.id, holder, { locked_until: sql`now() + ${leaseMs} * interval '1 millisecond'` })
-        .then((held) => {
-          if (held || abort.signal.aborted) return;
-          logger.warn('job lease lost: another worker took the job, this attempt stops', { jobId: job.id, kind: job.kind });
-          abort.abort(new Error('lease lost'));
+        .then(async (held) => {
+          if (abort.signal.aborted) return;
+          if (!held) {
+            logger.warn('job lease lost: another worker took the job, this attempt stops', { jobId: job.id, kind: job.kind });
+            return abort.abort(new Error('lease lost'));
+          }
+          // A background job (an unpublished upload's transcode) does not hold up work that counts.
+          if (job.background && await foregroundDue(db, background)) abort.abort(new Error(GIVING_WAY));
         })
         // The database away for a moment: the next beat tries again (the lease covers a few misses).
         .catch((error) => logger.warn('job lease renewal failed', { jobId: job.id, err: error }));
@@ -133,8 +163,12 @@ export function startJobWorker(options: JobWorkerOptions) {
       await whileHeld(job.id, holder, { status: 'done', locked_until: null, locked_by: null, last_error: null });
     } catch (error) {
       if (abort.signal.aborted) {
-        // Shutdown: back to the queue at once, the attempt not counted. Lease lost: not ours any more.
-        if (stopped && await whileHeld(job.id, holder, { status: 'queued', attempts: sql`attempts - 1`, locked_until: null, locked_by: null, run_after: sql`now()` })) {
+        // Shutdown, or giving way to foreground work: back to the queue at once, the attempt not
+        // counted. Lease lost: not ours any more.
+        const givingWay = (abort.signal.reason as Error | undefined)?.message === GIVING_WAY;
+        if (givingWay && await whileHeld(job.id, holder, { status: 'queued', attempts: sql`attempts - 1`, locked_until: null, locked_by: null, run_after: sql`now()` })) {
+          logger.info('background job gives way to foreground work', { jobId: job.id, kind: job.kind });
+        } else if (stopped && await whileHeld(job.id, holder, { status: 'queued', attempts: sql`attempts - 1`, locked_until: null, locked_by: null, run_after: sql`now()` })) {
           handedBack.push(job.id);
           logger.info('job handed back to the queue', { jobId: job.id, kind: job.kind, attempt: job.attempts });
         }

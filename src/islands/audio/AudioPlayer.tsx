@@ -13,6 +13,7 @@ import { useSelfUser } from '../use-self-user.ts';
 import { AUDIO_PLAYER_IMAGE_SIZES } from '../../lib/catalogue/poster.ts';
 import { PosterImage } from '../../components/PosterImage.tsx';
 import './audio.css';
+import '../../styles/danmaku-sender.css';
 
 type Track = Pick<AudioDetail, 'audioId' | 'title' | 'artist' | 'cover' | 'duration' | 'manifestUrl' | 'waveform' | 'loudness' | 'queue' | 'uploaderNickname' | 'uploader'>;
 
@@ -35,10 +36,13 @@ function paint(canvas: HTMLCanvasElement, peaks: readonly number[], playedFracti
   const rest = style.getPropertyValue('--wave-rest').trim() || '#8a8fa3';
   const bars = Math.max(1, Math.min(peaks.length, Math.floor(w / 3)));
   const per = peaks.length / bars;
+  // Drawn to the track's own peak: a quiet recording fills the height as a loud one does.
+  const loudest = peaks.reduce((top, level) => Math.max(top, level), 0);
+  const scale = loudest > 0.001 ? 1 / loudest : 1;
   for (let i = 0; i < bars; i++) {
     let level = 0;
     for (let j = Math.floor(i * per); j < Math.floor((i + 1) * per); j++) level = Math.max(level, peaks[j] ?? 0);
-    const barHeight = Math.max(2, level * (h - 8));
+    const barHeight = Math.max(2, Math.min(1, level * scale) * (h - 8));
     ctx.fillStyle = i / bars < playedFraction ? played : rest;
     ctx.fillRect(i * (w / bars), (h - barHeight) / 2, Math.max(1, w / bars - 1), barHeight);
   }
@@ -268,9 +272,9 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
         </div>
       </div>
       {self.isLogined ? (
-        <form className="audio-danmaku-form" onSubmit={send}>
-          <input value={text} maxLength={100} onChange={(e) => setText(e.target.value)} placeholder={t('audio.player.danmakuPlaceholder')} aria-label={t('audio.player.danmakuPlaceholder')} data-danmaku-input />
-          <button type="submit" className="button" disabled={sending || !text.trim()} data-danmaku-send>{t('audio.player.send')}</button>
+        <form className="audio-danmaku-form danmaku-sender" onSubmit={send}>
+          <input className="danmaku-input" value={text} maxLength={100} onChange={(e) => setText(e.target.value)} placeholder={t('audio.player.danmakuPlaceholder')} aria-label={t('audio.player.danmakuPlaceholder')} data-danmaku-input />
+          <button type="submit" className="btn" disabled={sending || !text.trim()} data-danmaku-send>{t('audio.player.send')}</button>
         </form>
       ) : self.isEffectiveCheckOnce && <p className="field-hint">{t('audio.player.loginToSend')}</p>}
       <p className="field-hint audio-shortcuts">{t('audio.player.shortcuts')}</p>

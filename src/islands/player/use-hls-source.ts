@@ -21,6 +21,12 @@ export function useHlsSource(videoRef: RefObject<HTMLVideoElement | null>, playe
   const source = useRef<HlsSource | null>(null);
   /** Once the viewer has meant to play in this player, the next part's stream attaches at once. */
   const engaged = useRef(false);
+  /**
+   * The part changed while its stream played, or before a press on play was honoured (the player
+   * goes to the part of the saved position once history answers, which may be just after that
+   * press): the next part's stream plays once attached, so one press is enough.
+   */
+  const playNext = useRef(false);
   useEffect(() => {
     const v = videoRef.current;
     if (!v || !link) return;
@@ -32,7 +38,8 @@ export function useHlsSource(videoRef: RefObject<HTMLVideoElement | null>, playe
     // the viewer presses play; then the stream is attached and that press is honoured.
     const saving = isDataSaverOn();
     const autoplay = !saving && $playerSettings.get().autoplay;
-    let playWhenAttached = autoplay;
+    let playWhenAttached = autoplay || playNext.current;
+    playNext.current = false;
     const onPlay = () => { playWhenAttached = true; start(); };
     const stopListening = () => {
       v.removeEventListener('play', onPlay);
@@ -55,7 +62,7 @@ export function useHlsSource(videoRef: RefObject<HTMLVideoElement | null>, playe
         source.current = s;
         dispatch({ type: 'sourceAttached', kind: s.kind });
         // A press on play before the stream was there is honoured now.
-        if (playWhenAttached) void v!.play().catch(() => {});
+        if (playWhenAttached || s.playPressed) void v!.play().catch(() => {});
       });
     }
     if (saving) v.preload = 'none';
@@ -66,6 +73,7 @@ export function useHlsSource(videoRef: RefObject<HTMLVideoElement | null>, playe
     }
     return () => {
       cancelled = true;
+      playNext.current = (started && playWhenAttached && !source.current) || (!v.paused && !v.ended);
       stopListening();
       source.current?.destroy();
       source.current = null;

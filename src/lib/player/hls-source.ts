@@ -9,6 +9,12 @@ export type { QualityLevel } from './quality.ts';
 
 export interface HlsSource {
   readonly kind: 'hls.js' | 'native';
+  /**
+   * Play was pressed before the stream was attached. Attaching loads the element anew, which
+   * pauses it and drops its queued 'play' event when that press came just before (hls.js already
+   * loaded, as on a second part): the press is honoured by playing again once attached.
+   */
+  readonly playPressed: boolean;
   levels: QualityLevel[];
   /** -1 = automatic (ABR); otherwise an index of `levels`. */
   setLevel(index: number): void;
@@ -48,10 +54,11 @@ export const canUseMse = () => typeof window !== 'undefined' && ('MediaSource' i
 export async function attachHls(video: HTMLMediaElement, url: string, options: AttachOptions = {}): Promise<HlsSource> {
   const nativeHls = video.canPlayType('application/vnd.apple.mpegurl') !== '';
   if (!canUseMse() && nativeHls) {
+    const playPressed = !video.paused;
     video.preload = options.loadBeforePlay === false ? 'none' : 'auto';
     video.src = url;
     return {
-      kind: 'native', levels: [], setLevel: () => {}, currentLevel: () => -1, isAuto: () => true, bandwidth: () => null, frameRate: () => null, timestampOffset: () => null,
+      kind: 'native', playPressed, levels: [], setLevel: () => {}, currentLevel: () => -1, isAuto: () => true, bandwidth: () => null, frameRate: () => null, timestampOffset: () => null,
       load: () => { video.preload = 'auto'; },
       destroy: () => { video.removeAttribute('src'); video.load(); },
     };
@@ -76,6 +83,7 @@ export async function attachHls(video: HTMLMediaElement, url: string, options: A
   let initPts: number | null = null;
   const source: HlsSource = {
     kind: 'hls.js',
+    playPressed: !video.paused,
     levels: [],
     setLevel: (index) => {
       // A chosen rung applies from the next fragment (no stall); automatic hands back to ABR.

@@ -17,7 +17,34 @@ export const UNKNOWN_SELF_USER: SelfUserState = { isEffectiveCheckOnce: false, i
 
 export const $selfUser = map<SelfUserState>(UNKNOWN_SELF_USER);
 
+/**
+ * The member's own account as last read, kept in this browser (localStorage) so that a page
+ * opened offline still shows them logged in; forgotten on logout or when the server refuses
+ * the session. Only used while the uid cookie still names the same account.
+ */
+const REMEMBERED_KEY = 'kiraboshi.self';
+
+function remember(info: SelfUserInfo | null): void {
+  try {
+    if (info) localStorage.setItem(REMEMBERED_KEY, JSON.stringify(info));
+    else localStorage.removeItem(REMEMBERED_KEY);
+  } catch {
+    // storage refused (private mode, quota): offline pages then show a guest
+  }
+}
+
+function remembered(uid: number | null): SelfUserInfo | null {
+  if (uid === null) return null;
+  try {
+    const info = JSON.parse(localStorage.getItem(REMEMBERED_KEY) ?? 'null') as SelfUserInfo | null;
+    return info && info.uid === uid ? info : null;
+  } catch {
+    return null;
+  }
+}
+
 function clearLogin(): void {
+  remember(null);
   $appSettings.setKey('authenticatorType', 'none');
   $selfUser.set({ ...$selfUser.get(), isLogined: false, userInfo: null });
 }
@@ -32,10 +59,20 @@ export async function fetchSelfUser(): Promise<SelfUserInfo | null> {
     const { result } = await getSelf();
     $appSettings.setKey('authenticatorType', result.authenticatorType);
     $selfUser.set({ ...$selfUser.get(), isLogined: true, userInfo: result, isEffectiveCheckOnce: true });
+    remember(result);
     return result;
   } catch (error) {
     if (error instanceof HttpError) await logoutSelfUser();
-    else clearLogin();
+    else {
+      // No answer (offline): the session is not known to be over, so the member stays as they were.
+      const known = remembered(uidCookie());
+      if (known) {
+        $selfUser.set({ ...$selfUser.get(), isLogined: true, userInfo: known, isEffectiveCheckOnce: true });
+        return known;
+      }
+      $appSettings.setKey('authenticatorType', 'none');
+      $selfUser.set({ ...$selfUser.get(), isLogined: false, userInfo: null });
+    }
     $selfUser.setKey('isEffectiveCheckOnce', true);
     return null;
   }
