@@ -69,9 +69,11 @@ export const userHandlers: HandlerSet<'user/'> = {
   },
   'POST user/login': async (body, ctx) => {
     await countLoginAttempt(ctx, body.email);
-    // A new session at every login; the one this browser held before is revoked.
+    const session = await ctx.services.accounts.login(body.email, body.password, body);
+    // A new session at every login; the one this browser held before is revoked, only once the
+    // login succeeded: a wrong password (or anyone's forged form) leaves it signed in.
     await ctx.services.sessions.revokeSession(ctx.sessionToken);
-    return startSession(ctx, await ctx.services.accounts.login(body.email, body.password, body));
+    return startSession(ctx, session);
   },
   /** The login step: after a right password, mail the login code to an account with this authenticator. */
   'POST user/sendUserEmailAuthenticator': async ({ email, password, clientLanguage }, ctx) => {
