@@ -36,6 +36,7 @@ import { DomainError } from './domain/errors.ts';
 import { connectCacheInvalidation } from './events/cache-invalidation.ts';
 import { forgetVideoLocally } from './repositories/videos.repository.ts';
 import { createEventBus } from './events/bus.ts';
+import { createDrain } from './http/drain.ts';
 
 /**
  * The manifest URL template (/media/videos/{videoId}/…) names a video; its files live under
@@ -194,6 +195,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
+    if (drain.refused(req, res, path === apiPrefix || path.startsWith(`${apiPrefix}/`))) return;
     if (path === apiPrefix || path.startsWith(`${apiPrefix}/`)) {
       void apiListener(req, res);
       return;
@@ -236,6 +238,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
   });
+  // While shutting down, no answer keeps its connection alive (server/http/drain.ts).
+  const drain = createDrain(server, inFlight);
   server.keepAliveTimeout = 65_000;
   // A request Node refuses before any handler sees it (headers or URL over 16 KB, a malformed
   // request line) gets the API's error shape instead of an empty answer and a reset connection.
@@ -288,7 +292,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Open live streams end now (their viewers reconnect elsewhere), or close() would wait on them.
       services.live.close();
-      server.closeIdleConnections();
+      drain.begin();
       for (const res of inFlight) if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) res.end();
       const workerStopped = worker?.stop() ?? Promise.resolve({ handedBack: [] });
       let requestsCutAtGrace = 0;
