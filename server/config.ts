@@ -49,6 +49,8 @@ export interface ServerConfig {
   /** The largest audio file (AUDIO_UPLOAD_MAX_BYTES; 2 GiB: two hours of 16-bit stereo WAV fit). */
   audioUploadMaxBytes: number;
   whoMayUpload: 'members' | 'staff';
+  /** Unfinished uploads one member may have open at once (MAX_OPEN_UPLOADS, default 3). */
+  maxOpenUploads: number;
   /** Work media jobs in this process (WORKER=0 leaves them to another process of the same code). */
   runWorker: boolean;
   /** How long a job is held without a heartbeat before another worker may take it (JOB_LEASE_MS). */
@@ -151,6 +153,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES) || 8 * 1024 ** 3,
     audioUploadMaxBytes: Number(env.AUDIO_UPLOAD_MAX_BYTES) || 2 * 1024 ** 3,
     whoMayUpload: env.UPLOAD_ROLE === 'staff' ? 'staff' : 'members',
+    maxOpenUploads: Number(env.MAX_OPEN_UPLOADS) >= 1 ? Math.floor(Number(env.MAX_OPEN_UPLOADS)) : 3,
     runWorker: env.WORKER !== '0',
     jobLeaseMs: positiveMs(env.JOB_LEASE_MS, JOB_LEASE_MS),
     jobRetryDelayMs: positiveMs(env.JOB_RETRY_DELAY_MS, JOB_RETRY_DELAY_MS),

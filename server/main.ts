@@ -97,7 +97,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       audio: { permission: 'audio.upload', maxBytes: config.audioUploadMaxBytes, maxDurationSeconds: MAX_AUDIO_DURATION_S, probeJob: AUDIO_PROBE_JOB },
       photo: { permission: 'photo.upload', maxBytes: PHOTO_MAX_BYTES, maxDurationSeconds: 0, probeJob: PHOTO_PROBE_JOB },
     },
-    whoMayUpload: config.whoMayUpload, corsOrigins: config.corsOrigins,
+    whoMayUpload: config.whoMayUpload, maxOpenUploads: config.maxOpenUploads, corsOrigins: config.corsOrigins,
     onMediaQueued: () => worker?.poke(),
   });
   // Abandoned uploads are removed after their expiry: now, then every hour.
