@@ -37,6 +37,7 @@ import { connectCacheInvalidation } from './events/cache-invalidation.ts';
 import { forgetVideoLocally } from './repositories/videos.repository.ts';
 import { createEventBus } from './events/bus.ts';
 import { createDrain } from './http/drain.ts';
+import { answerHalfClosedRequests, refuseUnreadBody } from './http/unread-bodies.ts';
 
 /**
  * The manifest URL template (/media/videos/{videoId}/…) names a video; its files live under
@@ -200,6 +201,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
       void apiListener(req, res);
       return;
     }
+    // Pages and media take no body: refused before it is read (server/http/unread-bodies.ts).
+    if ((path.startsWith('/media/') || site) && refuseUnreadBody(req, res)) return;
     if (path.startsWith('/media/')) {
       serveMediaFile(req, res, path.slice('/media'.length))
         .then((served) => {
@@ -241,6 +244,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   // While shutting down, no answer keeps its connection alive (server/http/drain.ts).
   const drain = createDrain(server, inFlight);
   server.keepAliveTimeout = 65_000;
+  answerHalfClosedRequests(server);
   // A request Node refuses before any handler sees it (headers or URL over 16 KB, a malformed
   // request line) gets the API's error shape instead of an empty answer and a reset connection.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
