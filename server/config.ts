@@ -53,6 +53,8 @@ export interface ServerConfig {
   uploadAbandonedAfterMs: number;
   /** How often expired and abandoned uploads are looked for and removed (UPLOAD_SWEEP_MS). */
   uploadSweepMs: number;
+  /** Unfinished uploads one member may have open at once (MAX_OPEN_UPLOADS, default 3). */
+  maxOpenUploads: number;
   /** Work media jobs in this process (WORKER=0 leaves them to another process of the same code). */
   runWorker: boolean;
   /** How long a job is held without a heartbeat before another worker may take it (JOB_LEASE_MS). */
@@ -157,6 +159,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     whoMayUpload: env.UPLOAD_ROLE === 'staff' ? 'staff' : 'members',
     uploadAbandonedAfterMs: positiveMs(env.UPLOAD_ABANDONED_AFTER_MS, 24 * 3_600_000),
     uploadSweepMs: positiveMs(env.UPLOAD_SWEEP_MS, 3_600_000),
+    maxOpenUploads: Number(env.MAX_OPEN_UPLOADS) >= 1 ? Math.floor(Number(env.MAX_OPEN_UPLOADS)) : 3,
     runWorker: env.WORKER !== '0',
     jobLeaseMs: positiveMs(env.JOB_LEASE_MS, JOB_LEASE_MS),
     jobRetryDelayMs: positiveMs(env.JOB_RETRY_DELAY_MS, JOB_RETRY_DELAY_MS),

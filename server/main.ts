@@ -39,6 +39,8 @@ import { forgetVideoLocally } from './repositories/videos.repository.ts';
 import { createEventBus } from './events/bus.ts';
 import { hasControlCharacterInPath } from './http/control-path.ts';
 import { loadSecurityHeaders } from './http/security-headers.ts';
+import { createDrain } from './http/drain.ts';
+import { answerHalfClosedRequests, refuseUnreadBody } from './http/unread-bodies.ts';
 
 /**
  * The manifest URL template (/media/videos/{videoId}/…) names a video; its files live under
@@ -101,7 +103,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       audio: { permission: 'audio.upload', maxBytes: config.audioUploadMaxBytes, maxDurationSeconds: MAX_AUDIO_DURATION_S, probeJob: AUDIO_PROBE_JOB },
       photo: { permission: 'photo.upload', maxBytes: PHOTO_MAX_BYTES, maxDurationSeconds: 0, probeJob: PHOTO_PROBE_JOB },
     },
-    whoMayUpload: config.whoMayUpload, corsOrigins: config.corsOrigins,
+    whoMayUpload: config.whoMayUpload, maxOpenUploads: config.maxOpenUploads, corsOrigins: config.corsOrigins,
     onMediaQueued: () => worker?.poke(),
   });
   // Unfinished uploads are removed after their expiry, and (by the worker) finished ones never
@@ -210,6 +212,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     const path = (req.url ?? '/').split('?')[0];
     // Every answer (API, media, pages, errors) carries them; pages refine their policy.
     securityHeaders.apply(res, path);
+    if (drain.refused(req, res, path === apiPrefix || path.startsWith(`${apiPrefix}/`))) return;
     if (path === apiPrefix || path.startsWith(`${apiPrefix}/`)) {
       void apiListener(req, res);
       return;
@@ -219,6 +222,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
       res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(STATUS_CODES[400]);
       return;
     }
+    // Pages and media take no body: refused before it is read (server/http/unread-bodies.ts).
+    if ((path.startsWith('/media/') || site) && refuseUnreadBody(req, res)) return;
     if (path.startsWith('/media/')) {
       serveMediaFile(req, res, path.slice('/media'.length))
         .then((served) => {
@@ -257,7 +262,10 @@ export async function startServer(env: Record<string, string | undefined> = proc
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
   });
+  // While shutting down, no answer keeps its connection alive (server/http/drain.ts).
+  const drain = createDrain(server, inFlight);
   server.keepAliveTimeout = 65_000;
+  answerHalfClosedRequests(server);
   // A request Node refuses before any handler sees it (headers or URL over 16 KB, a malformed
   // request line) gets the API's error shape instead of an empty answer and a reset connection.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
@@ -309,7 +317,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Open live streams end now (their viewers reconnect elsewhere), or close() would wait on them.
       services.live.close();
-      server.closeIdleConnections();
+      drain.begin();
       for (const res of inFlight) if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) res.end();
       const workerStopped = worker?.stop() ?? Promise.resolve({ handedBack: [] });
       let requestsCutAtGrace = 0;

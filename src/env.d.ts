@@ -12,6 +12,8 @@ declare namespace App {
     requestPath?: string;
     /** The request came from a crawler (src/lib/navigation/bots.ts): error pages are withheld. */
     crawler?: boolean;
+    /** For the 500 page: the seconds to wait when the error is the database being away (then a 503), else null. */
+    outage?: (error: unknown) => number | null;
   }
 }
 

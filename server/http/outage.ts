@@ -1,4 +1,5 @@
 import { DomainError } from '../domain/errors.ts';
+import type { Logger } from '../logger.ts';
 
 /** How long a client is told to wait while the database is away (it reconnects by itself). */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -24,4 +25,32 @@ export function outageOf(error: unknown): DomainError | null {
     }
   }
   return null;
+}
+
+/**
+ * Pages that could not be rendered because the database is away: answered 503 with Retry-After
+ * as the API is, and logged once per outage rather than once per page: the first page refused,
+ * then, when a page renders again, how many were refused and for how long.
+ */
+export function createPageOutages(logger: Logger) {
+  let refused = 0;
+  let since = 0;
+  return {
+    /** The seconds to wait when `error` is the database being away, else null (a 500 of ours). */
+    refuse(error: unknown, path: string): number | null {
+      const outage = outageOf(error);
+      if (outage?.code !== 'SERVICE_UNAVAILABLE') return null;
+      if (refused++ === 0) {
+        since = Date.now();
+        logger.warn('pages refused: the database is away', { path, retryAfterSeconds: outage.retryAfterSeconds, err: error });
+      }
+      return outage.retryAfterSeconds ?? DATABASE_RETRY_AFTER_SECONDS;
+    },
+    /** A page rendered: the outage, if there was one, is over. */
+    served() {
+      if (!refused) return;
+      logger.info('pages served again', { refused, ms: Date.now() - since });
+      refused = 0;
+    },
+  };
 }

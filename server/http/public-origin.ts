@@ -7,7 +7,7 @@
 export interface ProxySettings {
   /** PUBLIC_SITE_URL: the site's own address, trusted over any header. */
   publicSiteUrl?: string;
-  /** TRUST_PROXY=N: N proxies in front of this process add X-Forwarded-* headers (0: none). */
+  /** TRUST_PROXY=N: N proxies in front of this process add X-Forwarded-Proto/For (0: none). */
   proxyHops: number;
 }
 
@@ -15,14 +15,19 @@ type HeaderReader = (name: string) => string | undefined;
 
 const firstValue = (value: string | undefined) => value?.split(',')[0]?.trim() || undefined;
 
-/** The origin (scheme://host[:port]) of the site as the visitor's browser sees it. */
+/**
+ * The origin (scheme://host[:port]) of the site as the visitor's browser sees it. Behind proxies
+ * the scheme is the proxy's X-Forwarded-Proto; the host is always the Host header the proxy
+ * passes on (nginx `proxy_set_header Host $host`, Caddy by default), never X-Forwarded-Host: a
+ * proxy that does not set that header passes on whatever the client wrote there, which would
+ * let anyone move the origin the CSRF check accepts and the address of signed upload URLs.
+ */
 export function publicOrigin(requestUrl: string, header: HeaderReader, settings: ProxySettings): string {
   if (settings.publicSiteUrl) return new URL(settings.publicSiteUrl).origin;
   const url = new URL(requestUrl);
   if (settings.proxyHops === 0) return url.origin;
   const proto = firstValue(header('x-forwarded-proto'))?.toLowerCase();
-  const host = firstValue(header('x-forwarded-host')) ?? url.host;
-  return `${proto === 'https' || proto === 'http' ? proto : url.protocol.slice(0, -1)}://${host}`;
+  return `${proto === 'https' || proto === 'http' ? proto : url.protocol.slice(0, -1)}://${url.host}`;
 }
 
 /** Whether the visitor's connection is HTTPS (cookies are then sent Secure only). */

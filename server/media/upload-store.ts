@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { hostname } from 'node:os';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Upload, type DataStore } from '@tus/server';
 import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import type { S3UploadConfig } from '../config.ts';
+import { clearInterruptedWork } from './hls.ts';
 
 /** How long an unfinished upload is kept (tus Upload-Expires). */
 export const UPLOAD_EXPIRY_MS = 3600_000;
@@ -32,6 +34,8 @@ export interface UploadStore {
 export async function createUploadStore(options: { directory: string; s3?: S3UploadConfig }): Promise<UploadStore> {
   const { directory, s3 } = options;
   await mkdir(directory, { recursive: true });
+  // What a killed predecessor on this machine left (a source copy, a half-made rung) goes first.
+  await sweepDeadProcessesScratch(scratchRoot(directory), { atStart: true });
   if (!s3) {
     const datastore = new FileStore({ directory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
     return {
@@ -60,6 +64,7 @@ export async function createUploadStore(options: { directory: string; s3?: S3Upl
     async withLocalFile(uploadId, work) {
       const path = join(scratch, `${uploadId}.${randomBytes(4).toString('hex')}`);
       try {
+        await mkdir(scratch, { recursive: true });
         await pipeline(await datastore.read(uploadId), createWriteStream(path));
         return await work(path);
       } finally {
@@ -70,8 +75,48 @@ export async function createUploadStore(options: { directory: string; s3?: S3Upl
   };
 }
 
-/** With S3, where the jobs' temporary copies of finished uploads go (under UPLOAD_DIR). */
-export const scratchFolder = (uploadDir: string) => join(uploadDir, 'from-s3');
+const scratchRoot = (uploadDir: string) => join(uploadDir, 'from-s3');
+/** Host names as they may appear in a folder name. */
+const HOST = hostname().replace(/[^A-Za-z0-9.-]/g, '_') || 'host';
+
+/**
+ * With S3, where this process's jobs make their temporary files (copies of finished uploads,
+ * the rungs and images being made before they go to the bucket): a folder of its own under
+ * UPLOAD_DIR/from-s3, named by host and pid, so that processes sharing the disk never take each
+ * other's files, and a later start can tell a killed process's leftovers from a live one's.
+ */
+export const scratchFolder = (uploadDir: string) => join(scratchRoot(uploadDir), `w-${HOST}-${process.pid}`);
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Removes the scratch folders of processes of this machine that are gone (killed, crashed, the
+ * machine restarted), first killing an ffmpeg such a process left running there. At start this
+ * process's own pid is a predecessor's too (a container restarts with the same pid), since its
+ * own folder does not exist yet; later it is skipped. Other machines' folders (a shared disk) are
+ * left to them, and removed only when untouched for STALE_COPY_MS. Answers how many went.
+ */
+export async function sweepDeadProcessesScratch(root: string, options: { atStart: boolean }): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    const match = /^w-(.+)-(\d+)$/.exec(name);
+    if (!match || match[1] !== HOST) continue;
+    const pid = Number(match[2]);
+    if (pid === process.pid ? !options.atStart : isAlive(pid)) continue;
+    const folder = join(root, name);
+    for (const media of await readdir(join(folder, 'media')).catch(() => [] as string[])) await clearInterruptedWork(join(folder, 'media', media));
+    await rm(folder, { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
+}
 
 /** A local copy older than this is a leftover of a process that was killed while it worked. */
 const STALE_COPY_MS = 24 * 3600_000;
@@ -85,12 +130,15 @@ class S3UploadStore extends S3Store {
     this.scratch = scratch;
   }
 
-  /** The store's own expiry, then the local copies killed processes left behind. */
+  /** The store's own expiry, then what killed processes left behind (see sweepDeadProcessesScratch). */
   override async deleteExpired(): Promise<number> {
     const removed = await super.deleteExpired();
+    const root = join(this.scratch, '..');
+    await sweepDeadProcessesScratch(root, { atStart: false });
     const cutoff = Date.now() - STALE_COPY_MS;
-    for (const name of await readdir(this.scratch)) {
-      const path = join(this.scratch, name);
+    for (const name of await readdir(root)) {
+      if (join(root, name) === this.scratch) continue;
+      const path = join(root, name);
       const modified = (await stat(path).catch(() => null))?.mtimeMs;
       if (modified !== undefined && modified < cutoff) await rm(path, { force: true });
     }

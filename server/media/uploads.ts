@@ -42,6 +42,8 @@ export interface UploadOptions {
   kinds: Partial<Record<UploadKind, UploadKindRules>> & { video: UploadKindRules };
   /** 'members': every logged-in member who is not banned; 'staff': administrators only. */
   whoMayUpload: 'members' | 'staff';
+  /** Unfinished, unexpired uploads one member may have at once (MAX_OPEN_UPLOADS); more are refused TOO_MANY_UPLOADS. */
+  maxOpenUploads?: number;
   /** Site origins allowed to upload with credentials (the API's CORS list). */
   corsOrigins: string[];
   /** Called when a finished upload's processing is queued (wakes the job worker). */
@@ -159,6 +161,14 @@ export function createUploadServer(options: UploadOptions) {
         id: upload.id, uid: viewer.uid, file_name: name, size: upload.size, max_duration_seconds: maxDuration, kind,
         expires_at: uploadExpiry(upload.metadata?.expiry),
       }).execute();
+      // Counted after the insert, so two creations at once cannot both slip under the limit
+      // (both may be refused instead; the member tries again). Finished or expired ones do not count.
+      const open = await db.selectFrom('uploads').select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('uid', '=', viewer.uid).where('finished_at', 'is', null).where('expires_at', '>', new Date()).executeTakeFirstOrThrow();
+      if (Number(open.n) > (options.maxOpenUploads ?? 3)) {
+        await db.deleteFrom('uploads').where('id', '=', upload.id).execute();
+        throw reject('TOO_MANY_UPLOADS');
+      }
       return { metadata: { ...upload.metadata, uid: String(viewer.uid) } };
     },
 
@@ -210,8 +220,15 @@ export function createUploadServer(options: UploadOptions) {
 
   return {
     /** `body`, when given, replaces the request's own body stream (see coalescedBody). */
-    handle: async (req: Request, body?: ReadableStream<Uint8Array>, requestId?: string) =>
-      apiAnswer(req, await server.handleWeb(body ? new Request(req, { body, duplex: 'half' } as RequestInit) : req), requestId),
+    handle: async (req: Request, body?: ReadableStream<Uint8Array>, requestId?: string) => {
+      const answer = await server.handleWeb(body ? new Request(req, { body, duplex: 'half' } as RequestInit) : req);
+      // A cancelled upload (tus termination) no longer counts against its member's open uploads.
+      if (req.method === 'DELETE' && answer.status === 204) {
+        const id = new URL(req.url).pathname.split('/').pop() ?? '';
+        await db.deleteFrom('uploads').where('id', '=', id).where('finished_at', 'is', null).execute();
+      }
+      return apiAnswer(req, answer, requestId);
+    },
     cleanExpired,
   };
 }

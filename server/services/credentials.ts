@@ -70,3 +70,8 @@ export async function ownEmail(repositories: Pick<Repositories, 'users'>, uid: n
   if (!email) throw new DomainError('NOT_FOUND');
   return email;
 }
+
+/** An account's address, or null (no such account, or none on it). */
+export function emailOf(repositories: Pick<Repositories, 'users'>, uid: number): Promise<string | null> {
+  return repositories.users.emailOf(uid);
+}

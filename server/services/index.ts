@@ -116,6 +116,8 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
     },
     verification: {
       send: (input: Parameters<typeof verification.sendVerificationCode>[2]) => verification.sendVerificationCode(repositories, mailer, input),
+      sendReset: (input: Parameters<typeof verification.sendResetCode>[2]) => verification.sendResetCode(repositories, mailer, input,
+        (error) => logger?.warn('the password reset mail could not be sent', { err: error })),
     },
     rateLimits,
     images: {

@@ -22,28 +22,61 @@ const codeHash = (email: string, purpose: string, code: string) =>
 
 type CodeRepositories = Pick<Repositories, 'verificationCodes'>;
 
-/** Mails a fresh 6-digit code, respecting the 55 s cool-down and the daily cap. */
-export async function sendVerificationCode(repositories: CodeRepositories, mailer: Mailer, input: { email: string; purpose: VerificationPurpose; language: CatalogLocale }): Promise<void> {
-  const { email, purpose, language } = input;
+/**
+ * The limits of an address for a purpose: COOLING_DOWN within 55 s of the last code (with
+ * Retry-After), DAILY_LIMIT past the daily cap, else null (a code may go).
+ */
+async function mailingLimit(repositories: CodeRepositories, email: string, purpose: VerificationPurpose): Promise<DomainError | null> {
   const since = new Date(Date.now() - 24 * 60 * 60_000);
   const recent = await repositories.verificationCodes.sentSince(email, purpose, since);
   const last = recent[0];
   if (last && Date.now() - last.getTime() < CODE_COOLDOWN_MS) {
     const retryAfter = Math.ceil((CODE_COOLDOWN_MS - (Date.now() - last.getTime())) / 1000);
-    throw new DomainError('COOLING_DOWN', { retryAfterSeconds: retryAfter, extra: { isCoolingDown: true, retryAfterSeconds: retryAfter } });
+    return new DomainError('COOLING_DOWN', { retryAfterSeconds: retryAfter, extra: { isCoolingDown: true, retryAfterSeconds: retryAfter } });
   }
-  if (recent.length >= DAILY_CAPS[purpose]) throw new DomainError('DAILY_LIMIT', { extra: { isCoolingDown: true } });
+  if (recent.length >= DAILY_CAPS[purpose]) return new DomainError('DAILY_LIMIT', { extra: { isCoolingDown: true } });
+  return null;
+}
 
+/** A fresh 6-digit code, stored (as its hash) for the address and purpose; the mail that carries it. */
+async function newCode(repositories: CodeRepositories, input: { email: string; purpose: VerificationPurpose; language: CatalogLocale }) {
+  const { email, purpose, language } = input;
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await repositories.verificationCodes.insert({
     email, purpose, code_hash: codeHash(email, purpose, code).toString('hex'), expires_at: new Date(Date.now() + CODE_VALIDITY_MS),
   });
   const { t } = translatorFor(language);
-  await mailer.send({
-    to: email,
-    subject: t('mail.codeSubject', { code }),
-    text: t('mail.codeBody', { code, purpose: t(`mail.purpose.${PURPOSE_KEY[purpose]}`) }),
-  });
+  return (to: string) => ({ to, subject: t('mail.codeSubject', { code }), text: t('mail.codeBody', { code, purpose: t(`mail.purpose.${PURPOSE_KEY[purpose]}`) }) });
+}
+
+/** Mails a fresh 6-digit code, respecting the 55 s cool-down and the daily cap. */
+export async function sendVerificationCode(repositories: CodeRepositories, mailer: Mailer, input: { email: string; purpose: VerificationPurpose; language: CatalogLocale }): Promise<void> {
+  const limit = await mailingLimit(repositories, input.email, input.purpose);
+  if (limit) throw limit;
+  const mail = await newCode(repositories, input);
+  await mailer.send(mail(input.email));
+}
+
+/**
+ * A password reset code, asked for an address that may or may not have an account: the answer
+ * and the work before it are the same for both, so neither the status, the body nor the time
+ * tells them apart. The 55 s cool-down holds for the address either way (a code is recorded for
+ * an address without an account too, which nobody can know), so asking again soon is answered
+ * 429 COOLING_DOWN for both: the person who asked is told truthfully to wait, and that the code
+ * already sent still holds, rather than told "sent" with no mail coming. The daily cap is
+ * silent: past it the answer is the same success and no mail goes, so nobody can flood an
+ * inbox. The mail itself goes after the answer (its SMTP round trip would tell); a failure is
+ * reported to `onMailFailed`.
+ */
+export async function sendResetCode(
+  repositories: CodeRepositories, mailer: Mailer,
+  input: { email: string; accountEmail: string | null; language: CatalogLocale }, onMailFailed: (error: unknown) => void,
+): Promise<void> {
+  const limit = await mailingLimit(repositories, input.email, 'forgot-password');
+  if (limit?.code === 'COOLING_DOWN') throw limit;
+  if (limit) return;
+  const mail = await newCode(repositories, { email: input.email, purpose: 'forgot-password', language: input.language });
+  if (input.accountEmail) void mailer.send(mail(input.accountEmail)).catch(onMailFailed);
 }
 
 /**

@@ -10,6 +10,7 @@ import { compressRenderedResponse } from './compress-rendered.ts';
 import { publicOrigin } from '../http/public-origin.ts';
 import { isBot } from '../../src/lib/navigation/bots.ts';
 import { createSecurityHeaders, type SecurityHeaders } from '../http/security-headers.ts';
+import { createPageOutages } from '../http/outage.ts';
 
 const firstHeader = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
@@ -33,6 +34,9 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
   const serveStatic = createStaticFiles(join(config.distDir, 'client'));
   const entry = join(config.distDir, 'server', 'entry.mjs');
   const { handler: astro } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
+  // A page stopped by the database being away is a 503 (src/pages/500.astro asks `outage`,
+  // which also sets Retry-After and shows why).
+  const outages = createPageOutages(logger);
 
   return async function handleSite(req: IncomingMessage, res: ServerResponse): Promise<void> {
     ownReasonPhrase(res);
@@ -71,10 +75,18 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
         if (res.statusCode >= 400) logger.warn('error page withheld from a crawler', { path: url.pathname, status: res.statusCode, userAgent: header('user-agent') });
       });
     }
+    res.on('finish', () => {
+      if (res.statusCode < 500) outages.served();
+    });
+    // Astro sends its 500 page with status 500 whatever the page sets: the status is mended here.
+    let retryAfter: number | null = null;
+    const writeHead = res.writeHead.bind(res);
+    res.writeHead = ((status: number, ...rest: unknown[]) =>
+      (writeHead as (...args: unknown[]) => ServerResponse)(retryAfter !== null && status === 500 ? 503 : status, ...rest)) as typeof res.writeHead;
     await astro(req, res, (error) => {
       if (error) logger.error('page rendering failed', { err: error, path: served });
       if (!res.headersSent) res.writeHead(error ? 500 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end(error ? 'Internal Server Error' : `Page Not Found: ${served}`);
-    }, { site: locals, requestPath: served, crawler });
+    }, { site: locals, requestPath: served, crawler, outage: (error: unknown) => (retryAfter = outages.refuse(error, served)) });
   };
 }

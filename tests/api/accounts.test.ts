@@ -178,6 +178,31 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     expect((await call('user/self', { method: 'POST', cookie: second })).status).toBe(401);
   });
 
+  it('leaves the session alone when a login fails, whatever the reason', async () => {
+    const me = await memberWithSession('Steady');
+    await insertAccount(createRepositories(server.db), { email: 'other-steady@example.com', password: PASSWORD, username: 'OtherSteady' });
+    const from = { 'X-Forwarded-For': '10.9.0.1' };
+    const failures = [
+      { email: 'steady@example.com', password: 'not my password' }, // own account, wrong password
+      { email: 'other-steady@example.com', password: 'not theirs either' }, // someone else's
+      { email: 'nobody-steady@example.com', password: 'no such account' },
+    ];
+    for (const body of failures) {
+      const answer = await call('user/login', { body, cookie: me.cookie, headers: from });
+      expect([answer.status, answer.json.code]).toEqual([401, 'INVALID_CREDENTIALS']);
+      expect(answer.headers.getSetCookie()).toEqual([]);
+      expect((await call('user/check', { cookie: me.cookie })).json.userTokenOk).toBe(true);
+    }
+    // A malformed login (refused by validation) does not end it either.
+    expect((await call('user/login', { body: { email: 'steady@example.com' }, cookie: me.cookie, headers: from })).status).toBe(400);
+    expect((await call('user/check', { cookie: me.cookie })).json.userTokenOk).toBe(true);
+    // A successful one replaces it.
+    const next = await call('user/login', { body: { email: 'steady@example.com', password: PASSWORD }, cookie: me.cookie, headers: from });
+    expect(next.status).toBe(200);
+    expect((await call('user/check', { cookie: me.cookie })).json.userTokenOk).toBe(false);
+    expect((await call('user/check', { cookie: cookieOf(next.headers) })).json.userTokenOk).toBe(true);
+  });
+
   it('limits an address guessing at an account, and never keeps the owner out from another address', async () => {
     await insertAccount(createRepositories(server.db), { email: 'limit@example.com', password: PASSWORD, username: 'Limited' });
     const attacker = { 'X-Forwarded-For': '10.0.0.66' };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { startServerWithMail, type SmtpPeer } from './smtp-peer.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
@@ -50,9 +51,10 @@ describe.each(BACKENDS)('changing credentials on %s', (backend) => {
   it('resets a forgotten password with a mailed code and signs out everywhere; unknown addresses look the same', async () => {
     const me = await member('Forgetful');
     expect((await call('user/requestSendForgotPasswordVerificationCode', { body: { email: 'FORGETFUL@example.com', clientLanguage: 'en' } })).status).toBe(200);
-    expect(smtp.mails.at(-1)!.text).toContain('resetting your password');
+    expect((await smtp.waitForMails(me.email)).at(-1)!.text).toContain('resetting your password');
     const before = smtp.mails.length;
     expect((await call('user/requestSendForgotPasswordVerificationCode', { body: { email: 'nobody-here@example.com' } })).json).toEqual({ success: true, isCoolingDown: false });
+    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(smtp.mails.length).toBe(before);
     expect((await call('user/forgot/password', { body: { email: 'nobody-here@example.com', newPassword: NEW, verificationCode: '123456' } })).json.code).toBe('VERIFICATION_CODE_INVALID');
     expect((await call('user/forgot/password', { body: { email: me.email, newPassword: NEW, verificationCode: smtp.codeFor(me.email) } })).status).toBe(200);
@@ -64,6 +66,7 @@ describe.each(BACKENDS)('changing credentials on %s', (backend) => {
   it('answers a forgotten-password reset the same for an address without an account until the code is right', async () => {
     const me = await member('Guarded');
     await call('user/requestSendForgotPasswordVerificationCode', { body: { email: me.email, clientLanguage: 'en' } });
+    await smtp.waitForMails(me.email);
     const code = smtp.codeFor(me.email);
     const wrong = code === '000000' ? '111111' : '000000';
     const reset = (email: string, newPassword: string, verificationCode: string) => call('user/forgot/password', { body: { email, newPassword, verificationCode } });
@@ -95,5 +98,92 @@ describe.each(BACKENDS)('changing credentials on %s', (backend) => {
     expect((await call('user/update/email', { cookie: me.cookies[0], body })).status).toBe(200);
     expect((await call('user/login', { body: { email: 'moved@example.org', password: OLD } })).status).toBe(200);
     expect((await call('user/login', { body: { email: me.email, password: OLD } })).status).toBe(401);
+  });
+});
+
+/**
+ * Asking for a reset code must not tell whether an address has an account: the same status,
+ * body, Retry-After and (within noise) time for both, the 55 s cool-down included; only the
+ * owner of a real account gets mail, and past the daily cap nobody does, silently.
+ */
+describe.each(BACKENDS)('password reset codes on %s tell nothing of the address', (backend) => {
+  let server: TestServer;
+  let smtp: SmtpPeer;
+  let stop: () => Promise<void>;
+  // Behind a trusted proxy, so each probe comes from its own address (20 codes an hour per address).
+  beforeAll(async () => {
+    ({ server, smtp, close: stop } = await startServerWithMail(backend, { TRUST_PROXY: '1' }));
+  });
+  afterAll(() => stop?.());
+
+  let address = 0;
+  async function ask(email: string) {
+    const started = performance.now();
+    const response = await server.api('user/requestSendForgotPasswordVerificationCode', {
+      method: 'POST', headers: { 'Content-Type': 'application/json', 'Accept-Language': 'en', 'X-Forwarded-For': `10.7.${Math.floor(++address / 200)}.${address % 200}` },
+      body: JSON.stringify({ email, clientLanguage: 'en' }),
+    });
+    const ms = performance.now() - started;
+    const json = (await response.json()) as Record<string, any>;
+    return { ms, seen: { status: response.status, retryAfter: response.headers.get('retry-after'), ...json, requestId: null } };
+  }
+  const member = async (name: string) => {
+    await insertAccount(createRepositories(server.db), { email: `${name}@example.com`, password: OLD, username: name });
+    return `${name}@example.com`;
+  };
+
+  it('answers the same for a known and an unknown address, the cool-down included, and mails only the owner once', async () => {
+    const known = await member('Probed');
+    const unknown = 'never-registered@example.com';
+    const first = [await ask(known), await ask(unknown)];
+    expect(first[0].seen).toEqual({ status: 200, retryAfter: null, success: true, isCoolingDown: false, requestId: null });
+    expect(first[1].seen).toEqual(first[0].seen);
+    // Asked again within 55 s: both are told to wait, alike (the seconds left may differ by the one that passed between).
+    const again = [await ask(known), await ask(unknown)];
+    expect(again[0].seen).toMatchObject({ status: 429, code: 'COOLING_DOWN', isCoolingDown: true });
+    const alike = (answer: typeof again[0]) => ({ ...answer.seen, retryAfter: null, retryAfterSeconds: null });
+    expect(alike(again[1])).toEqual(alike(again[0]));
+    expect(Math.abs(Number(again[0].seen.retryAfter) - Number(again[1].seen.retryAfter))).toBeLessThanOrEqual(1);
+    expect(Number(again[0].seen.retryAfter)).toBeGreaterThan(50);
+    // The probes mailed the owner once, the unknown address never.
+    await smtp.waitForMails(known);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(smtp.mails.filter((m) => m.to.includes(known))).toHaveLength(1);
+    expect(smtp.mails.filter((m) => m.to.includes(unknown))).toHaveLength(0);
+  });
+
+  it('keeps the daily cap silent: past it the answer is the same success and no mail goes', async () => {
+    const known = await member('Capped');
+    const unknown = 'capped-nobody@example.com';
+    // Three codes a day per address: age the cool-down of each so the next may go.
+    for (let i = 0; i < 4; i++) {
+      const answers = [await ask(known), await ask(unknown)];
+      expect(answers.map((a) => a.seen)).toEqual([answers[0].seen, answers[0].seen]);
+      expect(answers[0].seen.status).toBe(200);
+      await sql`UPDATE verification_codes SET created_at = ${new Date(Date.now() - 60_000 * (i + 2))}
+        WHERE lower(email) IN (${known.toLowerCase()}, ${unknown}) AND created_at > ${new Date(Date.now() - 60_000)}`.execute(server.db);
+    }
+    await smtp.waitForMails(known, 3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(smtp.mails.filter((m) => m.to.includes(known))).toHaveLength(3);
+  });
+
+  it('takes the same time for a known and an unknown address, within noise', async () => {
+    const rounds = 8;
+    const known: number[] = [];
+    const unknown: number[] = [];
+    const emails = [];
+    for (let i = 0; i < rounds; i++) emails.push(await member(`Timed${i}`));
+    await ask('warm-up@example.com');
+    for (let i = 0; i < rounds; i++) {
+      // Alternated, so a slow moment of the machine falls on both.
+      known.push((await ask(emails[i])).ms);
+      unknown.push((await ask(`timed-nobody-${i}@example.com`)).ms);
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    console.log(`[reset timing] median known ${median(known).toFixed(1)} ms, unknown ${median(unknown).toFixed(1)} ms`);
+    // The mail's SMTP round trip used to come before the answer for known addresses only.
+    expect(Math.abs(median(known) - median(unknown))).toBeLessThan(Math.max(5, median(unknown) * 0.5));
+    await smtp.waitForMails(emails[rounds - 1]);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { makeVideo, statusOf, tusCreate, upload, useVideoFixtures } from './media-helpers.ts';
 import {
   canRunOwnPostgres, killLeftoverServers, scratchDir, seedDatabase, startOwnPostgres, startServerProcess,
@@ -23,14 +24,14 @@ describe.skipIf(!canRunOwnPostgres)('PostgreSQL restarted under load', () => {
   let cluster: OwnPostgres;
   let dataDir = '';
   let seeded: Seeded;
-  let server: ServerProcess;
+  let server: ServerProcess & { databaseUrl: string };
 
   beforeAll(async () => {
     cluster = await startOwnPostgres(4531);
     const databaseUrl = await cluster.freshDatabase();
     seeded = await seedDatabase({ databaseUrl }, WRITERS);
     dataDir = await scratchDir('outage');
-    server = await startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
+    server = Object.assign(await startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl }), { databaseUrl });
   }, 120_000);
   afterAll(async () => {
     killLeftoverServers();
@@ -122,5 +123,51 @@ describe.skipIf(!canRunOwnPostgres)('PostgreSQL restarted under load', () => {
     // The job worker lived through it: a new upload is processed.
     const mediaId = await upload(server.asTestServer(), cookies[1], await makeVideo(2, 'after-outage.mp4'));
     expect((await statusOf(server.asTestServer(), cookies[1], mediaId)).status).toBe('ready');
+  }, 120_000);
+
+  // Pages rendered on demand need the built site (npm run build).
+  it.skipIf(!existsSync('dist/server/entry.mjs'))('answers pages 503 with Retry-After and the styled error page, logged once per outage', async () => {
+    const { videoId, uids } = seeded;
+    const siteDir = await scratchDir('outage-site');
+    try {
+      // No job worker in this one: its own complaints about the database are not what is looked at.
+      const site = await startServerProcess({ DATA_DIR: siteDir, DATABASE_URL: server.databaseUrl, SERVE_SITE: '1', WORKER: '0' });
+      const pages = [`/en/video/kv${videoId}`, `/en/user/${uids[2]}`, `/ja/video/kv${videoId}`, `/ja/user/${uids[3]}`];
+      // Warm: the pages render while the database is up.
+      expect((await fetch(`${site.baseUrl}/en/user/${uids[1]}`)).status).toBe(200);
+
+      cluster.stop();
+      const answers = [];
+      for (const page of [...pages, ...pages]) {
+        const answer = await fetch(`${site.baseUrl}${page}`);
+        answers.push({ page, status: answer.status, retryAfter: answer.headers.get('retry-after'), type: answer.headers.get('content-type'), cache: answer.headers.get('cache-control'), html: await answer.text() });
+      }
+      for (const answer of answers) {
+        expect([answer.page, answer.status, answer.retryAfter, answer.cache]).toEqual([answer.page, 503, '5', 'no-store']);
+        expect(answer.type).toMatch(/^text\/html/);
+        // The site's styled error page (its layout and styles), in the page's language (asserted as
+        // booleans: a failure would otherwise print the whole page).
+        const message = answer.page.startsWith('/ja/') ? 'サービスが一時的に利用できません' : 'The service is briefly unavailable';
+        expect({ page: answer.page, status503: answer.html.includes('data-status="503"'), styled: answer.html.includes('<style>') && answer.html.includes('class="error-page"'), message: answer.html.includes(message) })
+          .toEqual({ page: answer.page, status503: true, styled: true, message: true });
+      }
+      const refusedLines = () => site.logs.filter((line) => line.msg === 'pages refused: the database is away');
+      expect(refusedLines()).toHaveLength(1);
+      expect(refusedLines()[0]).toMatchObject({ level: 'warn', retryAfterSeconds: 5 });
+
+      cluster.start();
+      let back = 0;
+      for (const started = Date.now(); Date.now() - started < 30_000 && back !== 200; await new Promise((resolve) => setTimeout(resolve, 200))) {
+        back = (await fetch(`${site.baseUrl}${pages[0]}`)).status;
+      }
+      expect(back).toBe(200);
+      const served = await site.logLine((line) => line.msg === 'pages served again');
+      expect(served.refused).toBeGreaterThanOrEqual(answers.length);
+      expect(refusedLines()).toHaveLength(1);
+      // Pages are never answered 500 for it, and nothing was logged as an error.
+      expect(site.logs.filter((line) => line.level === 'error')).toEqual([]);
+    } finally {
+      await rm(siteDir, { recursive: true, force: true });
+    }
   }, 120_000);
 });

@@ -86,6 +86,16 @@ describe.each(BACKENDS)('behind a TLS proxy on %s', (backend) => {
     const grant = (await viaProxy(server, 'user/avatar/preUpload', { headers: { ...BEHIND_TLS, Cookie: cookie } })).json;
     expect(grant.result.signedUrl).toMatch(/^https:\/\/kira\.example\//);
   });
+
+  it('never takes the host from X-Forwarded-Host, which a client can write', async () => {
+    const spoof = { ...BEHIND_TLS, 'X-Forwarded-Host': 'evil.example' };
+    const refused = await login(server, { ...spoof, Origin: 'https://evil.example' });
+    expect([refused.status, refused.json.code]).toEqual([403, 'ORIGIN_REFUSED']);
+    const answer = await login(server, { ...spoof, Origin: 'https://kira.example' });
+    expect(answer.status).toBe(200);
+    const grant = (await viaProxy(server, 'user/avatar/preUpload', { headers: { ...spoof, Cookie: cookieOf(answer) } })).json;
+    expect(grant.result.signedUrl).toMatch(/^https:\/\/kira\.example\//);
+  });
 });
 
 describe.each(BACKENDS)('PUBLIC_SITE_URL on %s', (backend) => {
@@ -106,9 +116,10 @@ describe.each(BACKENDS)('PUBLIC_SITE_URL on %s', (backend) => {
 describe('the public origin and the visitor’s address', () => {
   const headers = (values: Record<string, string>) => (name: string) => values[name];
   it('trust forwarded headers only with proxies configured', () => {
-    const forwarded = headers({ 'x-forwarded-proto': 'https', 'x-forwarded-host': 'kira.example' });
+    const forwarded = headers({ 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' });
     expect(publicOrigin('http://127.0.0.1:3000/api/x', forwarded, { proxyHops: 0 })).toBe('http://127.0.0.1:3000');
-    expect(publicOrigin('http://127.0.0.1:3000/api/x', forwarded, { proxyHops: 1 })).toBe('https://kira.example');
+    // The scheme from the proxy; the host from the Host header it passes on, never X-Forwarded-Host.
+    expect(publicOrigin('http://kira.example/api/x', forwarded, { proxyHops: 1 })).toBe('https://kira.example');
     expect(publicOrigin('http://127.0.0.1:3000/api/x', headers({ 'x-forwarded-proto': 'gopher' }), { proxyHops: 1 })).toBe('http://127.0.0.1:3000');
     expect(publicOrigin('http://127.0.0.1:3000/api/x', forwarded, { proxyHops: 1, publicSiteUrl: 'https://site.example' })).toBe('https://site.example');
   });

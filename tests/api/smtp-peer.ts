@@ -51,6 +51,14 @@ export async function startSmtpPeer() {
       if (!code) throw new Error(`no code mailed to ${address}`);
       return code;
     },
+    /** Waits (up to 5 s) until `count` mails to an address have come; the password reset mails after answering. */
+    async waitForMails(address: string, count = 1): Promise<ReceivedMail[]> {
+      for (const started = Date.now(); Date.now() - started < 5000; await new Promise((resolve) => setTimeout(resolve, 20))) {
+        const received = mails.filter((m) => m.to.includes(address));
+        if (received.length >= count) return received;
+      }
+      throw new Error(`fewer than ${count} mails came to ${address}`);
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

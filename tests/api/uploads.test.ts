@@ -74,6 +74,35 @@ describe.each(BACKENDS)('resumable uploads (tus) on %s', (backend) => {
     expect((await create(me.cookie, 1000, meta({ maxDurationSeconds: '60' }))).status).toBe(400);
   });
 
+  it('lets a member have at most MAX_OPEN_UPLOADS (3) unfinished uploads at once, and frees a slot when one finishes or is cancelled', async () => {
+    const me = await member('Hoarder');
+    const other = await member('Neighbour');
+    const open = [];
+    for (let i = 0; i < 3; i++) {
+      const created = await create(me.cookie, 1000);
+      expect(created.status).toBe(201);
+      open.push(created.headers.get('location')!);
+    }
+    const refused = await create(me.cookie, 1000);
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(await refused.text())).toMatchObject({
+      success: false, code: 'TOO_MANY_UPLOADS', message: 'You already have as many unfinished uploads as allowed. Finish or cancel one, then try again.',
+    });
+    // The refused one left nothing behind; another member is not held back.
+    expect(await server.db.selectFrom('uploads').select('id').where('uid', '=', me.uid).execute()).toHaveLength(3);
+    expect((await create(other.cookie, 1000)).status).toBe(201);
+    // Cancelling one frees its slot; so does finishing one.
+    expect((await tusDelete(server, open[0], me.cookie)).status).toBe(204);
+    const next = await create(me.cookie, 10);
+    expect(next.status).toBe(201);
+    expect((await create(me.cookie, 10)).status).toBe(429);
+    expect((await patch(next.headers.get('location')!, me.cookie, 0, new Uint8Array(10))).status).toBe(204);
+    expect((await create(me.cookie, 10)).status).toBe(201);
+    // An expired one does not count either.
+    await server.db.updateTable('uploads').set({ expires_at: new Date(Date.now() - 1000) }).where('uid', '=', me.uid).where('finished_at', 'is', null).execute();
+    for (let i = 0; i < 3; i++) expect((await create(me.cookie, 10)).status).toBe(201);
+  });
+
   it('answers every tus refusal with the API\'s error body in the caller\'s language, keeping tus\'s status and headers', async () => {
     const me = await member('Protocol');
     /** A refusal as the API answers them: its status, its body, and still a tus answer. */

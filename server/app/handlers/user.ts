@@ -69,9 +69,11 @@ export const userHandlers: HandlerSet<'user/'> = {
   },
   'POST user/login': async (body, ctx) => {
     await countLoginAttempt(ctx, body.email);
-    // A new session at every login; the one this browser held before is revoked.
+    const session = await ctx.services.accounts.login(body.email, body.password, body);
+    // A new session at every login; the one this browser held before is revoked, only once the
+    // login succeeded: a wrong password (or anyone's forged form) leaves it signed in.
     await ctx.services.sessions.revokeSession(ctx.sessionToken);
-    return startSession(ctx, await ctx.services.accounts.login(body.email, body.password, body));
+    return startSession(ctx, session);
   },
   /** The login step: after a right password, mail the login code to an account with this authenticator. */
   'POST user/sendUserEmailAuthenticator': async ({ email, password, clientLanguage }, ctx) => {
@@ -89,10 +91,13 @@ export const userHandlers: HandlerSet<'user/'> = {
     return OK;
   },
   'GET user/check': async (_input, { viewer }) => ({ success: true, userTokenOk: !!(await viewer()) }),
-  'POST user/requestSendForgotPasswordVerificationCode': async ({ email, clientLanguage }, ctx) => {
-    // The answer is the same whether or not the address has an account.
-    const uid = await ctx.services.accounts.uidByEmail(email);
-    if (uid !== null) await mailCode(ctx, await ctx.services.credentials.ownEmail(uid), 'forgot-password', clientLanguage);
+  'POST user/requestSendForgotPasswordVerificationCode': async ({ email, clientLanguage }, { services, locale }) => {
+    // The answer, its cool-down and the queries before it are the same whether or not the
+    // address has an account (verification.ts sendResetCode): the account's address is looked
+    // up for an unknown one too (uid 0 has none).
+    const uid = await services.accounts.uidByEmail(email);
+    const accountEmail = await services.credentials.emailOf(uid ?? 0);
+    await services.verification.sendReset({ email: normalizeEmail(email), accountEmail: uid === null ? null : accountEmail, language: clientLanguage ?? locale });
     return CODE_SENT;
   },
   'POST user/forgot/password': async (body, { services }) => {

@@ -48,7 +48,8 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
       if (!isValidEmail(form.email)) throw new FormError(t('api.validation'));
       await (mode === 'forgot' ? requestForgotPasswordCode(form.email, locale) : requestRegistrationCode(form.email, locale));
       setCooldown(RESEND_SECONDS);
-      setNotice(t('auth.codeSent', { email: form.email.trim() }));
+      // A reset code is only mailed to an address with an account, and the answer does not say which.
+      setNotice(t(mode === 'forgot' ? 'auth.resetCodeSent' : 'auth.codeSent', { email: form.email.trim() }));
     });
 
   const sendEmailLoginCode = () =>

@@ -24,7 +24,7 @@ export const uploadRoutes = defineRoutes({
   },
   'POST video/tus': {
     tag: 'upload', summary: 'Create a resumable upload (tus creation; metadata `name`, `maxDurationSeconds`, `expiry`).',
-    permission: 'video.upload', raw: 'tus', response: tusAnswer, errors: ['PAYLOAD_TOO_LARGE'],
+    permission: 'video.upload', raw: 'tus', response: tusAnswer, errors: ['PAYLOAD_TOO_LARGE', 'TOO_MANY_UPLOADS'],
   },
   // HEAD (the offset to resume from) is answered by this GET entry: Hono routes HEAD as GET.
   'GET video/tus/:uploadId': resume('The upload’s offset (HEAD), its owner only.'),
