@@ -10,6 +10,7 @@ import { useSelfUser } from '../use-self-user.ts';
 import UploadProgress from '../uploader/UploadProgress.tsx';
 import VideoMetaFields, { fieldErrorsOf, type FieldErrors, type MetaValues } from '../uploader/VideoMetaFields.tsx';
 import CopyrightFields, { NO_RIGHTS_GIVEN, type Rights } from '../uploader/CopyrightFields.tsx';
+import { PendingNotice, usePendingWork } from '../uploader/pending-work.tsx';
 import '../uploader/uploader.css';
 import './audio.css';
 
@@ -35,6 +36,8 @@ export default function AudioUploader({ locale, messages }: { locale: Locale; me
   const [busy, setBusy] = useState(false);
   const [audioId, setAudioId] = useState<number | null>(null);
   const handle = useRef<TusUploadHandle | null>(null);
+  // A tag typed, a cover being framed or uploaded: the track does not go without them.
+  const pending = usePendingWork();
   const mediaId = view?.mediaId ?? null;
 
   useEffect(() => {
@@ -84,7 +87,7 @@ export default function AudioUploader({ locale, messages }: { locale: Locale; me
   const ready = media?.status === 'ready';
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!mediaId || !ready || !meta.category) return;
+    if (!mediaId || !ready || !meta.category || pending.check()) return;
     setBusy(true);
     setErrors({});
     setFormError('');
@@ -127,12 +130,15 @@ export default function AudioUploader({ locale, messages }: { locale: Locale; me
       )}
       <form className="card auth-form upload-form" onSubmit={submit} data-audio-form>
         <h2 className="upload-step-title">{t('audio.form.details')}</h2>
+        <pending.Provider>
         <VideoMetaFields locale={locale} t={t} values={meta} onChange={(changes) => setMeta((m) => ({ ...m, ...changes }))} errors={errors} posterUrl={media?.posterUrl ?? null} kind="audio">
           <label className="field"><span className="field-label">{t('audio.form.artist')}</span>
             <input name="artist" maxLength={AUDIO_ARTIST_MAX} value={artist} onChange={(e) => setArtist(e.target.value)} placeholder={t('audio.form.artistHint')} />
           </label>
           <CopyrightFields t={t} value={rights} onChange={(changes) => setRights((r) => ({ ...r, ...changes }))} errors={errors} kind="audio" />
         </VideoMetaFields>
+        </pending.Provider>
+        <PendingNotice message={pending.message} />
         {formError && <p className="auth-error" role="alert" data-form-error>{formError}</p>}
         <div className="error-actions">
           <button type="submit" className="button" disabled={busy || !ready} aria-busy={busy || undefined} data-submit>{t('audio.form.submit')}</button>

@@ -15,6 +15,7 @@ import { photoPostPath } from '../../lib/photo/picture.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useSelfUser } from '../use-self-user.ts';
 import TagPicker from '../uploader/TagPicker.tsx';
+import { PendingNotice, usePendingWork } from '../uploader/pending-work.tsx';
 import '../../styles/photo-upload.css';
 
 const endpoint = () => buildUrl(publicConfig.apiBase.endsWith('/') ? publicConfig.apiBase : `${publicConfig.apiBase}/`, 'video/tus');
@@ -58,6 +59,7 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
   const [tried, setTried] = useState(false);
   const handles = useRef(new Map<number, TusUploadHandle>());
   const input = useRef<HTMLInputElement>(null);
+  const pending = usePendingWork();
 
   const update = useCallback((key: number, change: Partial<Entry>) => setEntries((all) => all.map((e) => (e.key === key ? { ...e, ...change } : e))), []);
   useEffect(() => () => { for (const e of entries) URL.revokeObjectURL(e.preview); }, []); // eslint-disable-line react-hooks/exhaustive-deps
@@ -149,6 +151,7 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
   const authorMissing = copyright !== 'original' && !originalAuthor.trim();
   const publish = async () => {
     setTried(true);
+    if (pending.check()) return;
     if (!allReady || missingAlt || titleMissing || authorMissing) return;
     setPublishing(true);
     try {
@@ -231,12 +234,13 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
             <input value={originalAuthor} maxLength={100} required aria-invalid={tried && authorMissing} onChange={(e) => setOriginalAuthor(e.currentTarget.value)} />
           </label>
         )}
-        <TagPicker locale={locale} t={t as never} tags={tags} onChange={setTags} />
+        <pending.Provider><TagPicker locale={locale} t={t as never} tags={tags} onChange={setTags} /></pending.Provider>
         <label className="photo-radio"><input type="checkbox" checked={keepCameraData} onChange={(e) => setKeepCameraData(e.currentTarget.checked)} /> {t('photo.upload.keepCamera')}</label>
         <small className="field-hint">{t('photo.upload.privacy')}</small>
       </section>
 
       <div className="photo-publish">
+        <PendingNotice message={pending.message} />
         {missingAlt > 0 && entries.length > 0 && <p className={tried ? 'photo-error' : 'photo-hint'} role="status" data-alt-reminder>{t('photo.upload.altReminder', { count: missingAlt })}</p>}
         <button type="button" className="button" onClick={() => void publish()} disabled={publishing || !entries.length} data-photo-publish>
           {publishing ? t('photo.upload.publishing') : allReady || !entries.length ? t('photo.upload.publish') : t('photo.upload.waiting')}

@@ -6,6 +6,7 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import type { VideoUploadBody } from '../../lib/api/contract.ts';
 import VideoMetaFields, { fieldErrorsOf, type FieldErrors, type MetaValues } from './VideoMetaFields.tsx';
 import CopyrightFields, { NO_RIGHTS_GIVEN, type Rights } from './CopyrightFields.tsx';
+import { PendingNotice, usePendingWork } from './pending-work.tsx';
 
 type CommitPart = VideoUploadBody['videoPart'][number];
 
@@ -33,11 +34,13 @@ export default function VideoForm({ locale, t, parts, checked, blocked, posterUr
   const [waiting, setWaiting] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState('');
+  // A tag typed, a cover being framed or uploaded: the video does not go without them.
+  const pending = usePendingWork();
 
   const { title, description, category, tags, cover } = meta;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!parts || !category || blocked) return;
+    if (!parts || !category || blocked || pending.check()) return;
     if (checked) void commit(parts);
     else setWaiting(true);
   };
@@ -47,7 +50,7 @@ export default function VideoForm({ locale, t, parts, checked, blocked, posterUr
     if (blocked) setWaiting(false);
     else if (checked && parts) {
       setWaiting(false);
-      void commit(parts);
+      if (!pending.check()) void commit(parts);
     }
   }, [waiting, checked, blocked, parts]);
   const commit = async (videoPart: CommitPart[]) => {
@@ -76,10 +79,13 @@ export default function VideoForm({ locale, t, parts, checked, blocked, posterUr
   return (
     <form className="card auth-form upload-form" onSubmit={submit} data-upload-form>
       <h2 className="upload-step-title">{t('upload.detailsTitle')}</h2>
+      <pending.Provider>
       <VideoMetaFields locale={locale} t={t} values={meta} onChange={(changes) => setMeta((m) => ({ ...m, ...changes }))} errors={errors} posterUrl={posterUrl}>
       <CopyrightFields t={t} value={rights} onChange={(changes) => setRights((r) => ({ ...r, ...changes }))} errors={errors} />
       </VideoMetaFields>
+      </pending.Provider>
       <label className="check"><input type="checkbox" name="pushToFeed" checked={pushToFeed} onChange={(e) => setPushToFeed(e.target.checked)} /> {t('upload.pushToFeed')}</label>
+      <PendingNotice message={pending.message} />
       {formError && <p className="auth-error" role="alert" data-form-error>{formError}</p>}
       <div className="error-actions">
         <button type="submit" className="button" disabled={busy || waiting || !parts || blocked} aria-busy={busy || waiting || undefined} data-submit>
