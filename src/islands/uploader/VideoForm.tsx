@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { draftValue, type DraftFields } from '../../lib/upload/draft.ts';
 import type { TFunction } from 'i18next';
 import { commitVideo } from '../../lib/api/index.ts';
 import { VIDEO_TITLE_MAX } from '../../lib/api/constants.ts';
@@ -14,8 +15,12 @@ type CommitPart = VideoUploadBody['videoPart'][number];
  * The metadata of the video and its commit (POST video/upload) with its parts in order. Sent
  * before every part is checked by the pipeline, it waits, then goes by itself.
  */
-export default function VideoForm({ locale, t, parts, checked, blocked, posterUrl, fileName, onCommitted }: {
+export default function VideoForm({ locale, t, parts, checked, blocked, posterUrl, fileName, onCommitted, initial, onDraft }: {
   locale: Locale; t: TFunction;
+  /** The fields of a restored draft (onDraft's last values), if any. */
+  initial?: DraftFields | null;
+  /** The fields as they change, for the draft. */
+  onDraft?: (fields: DraftFields) => void;
   /** Null while a file is still being uploaded: the form can be filled in meanwhile. */
   parts: CommitPart[] | null;
   /** Every part is checked (probed, not refused): the commit can go. */
@@ -26,10 +31,12 @@ export default function VideoForm({ locale, t, parts, checked, blocked, posterUr
 }) {
   const [meta, setMeta] = useState<MetaValues>(() => ({
     title: fileName.replace(/\.[^.]+$/, '').slice(0, VIDEO_TITLE_MAX), description: '', category: '', tags: [], cover: null,
+    ...draftValue<Partial<MetaValues>>(initial, 'meta', {}),
   }));
-  const [rights, setRights] = useState<Rights>(NO_RIGHTS_GIVEN);
+  const [rights, setRights] = useState<Rights>(() => ({ ...NO_RIGHTS_GIVEN, ...draftValue<Partial<Rights>>(initial, 'rights', {}) }));
   const { copyright, ensureOriginal, originalAuthor, originalLink } = rights;
-  const [pushToFeed, setPushToFeed] = useState(true);
+  const [pushToFeed, setPushToFeed] = useState(() => draftValue(initial, 'pushToFeed', true));
+  useEffect(() => onDraft?.({ meta, rights, pushToFeed }), [meta, rights, pushToFeed, onDraft]);
   const [busy, setBusy] = useState(false);
   const [waiting, setWaiting] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
