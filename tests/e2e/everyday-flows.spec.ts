@@ -166,8 +166,15 @@ for (const width of [1280, 375]) {
       await expect(form.locator('[data-pending-work]')).toHaveText(msg('zhs', 'upload.cropPending'));
       await shoot(page, `everyday-crop-pending`);
       await expect(page.locator('[data-uploader="done"]')).toHaveCount(0);
+      // Confirmed, and sent on a slow line: while it uploads, the form waits for it and says so.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 4000 });
       await page.locator('[data-cropper] .error-actions .button').first().click();
-      await expect(page.locator('[data-cover-preview="cover"]')).toBeVisible({ timeout: 15_000 });
+      await form.locator('[data-submit]').click();
+      await expect(form.locator('[data-pending-work]')).toHaveText(msg('zhs', 'upload.coverPending'));
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await expect(page.locator('[data-cover-preview="cover"]')).toBeVisible({ timeout: 60_000 });
       await expect(form.locator('[data-pending-work]')).toHaveCount(0);
 
       await form.locator('[data-submit]').click();

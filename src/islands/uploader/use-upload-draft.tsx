@@ -29,14 +29,16 @@ export function useUploadDraft(uid: number | null, kind: DraftKind, fields: Draf
   const stopped = useRef(false);
   const text = fields && !isBlankDraft(fields) ? JSON.stringify(fields) : null;
 
+  // Read once per member: read again later (the session store refreshing), it would bring back
+  // this page's own saves over what was typed since.
+  const readFor = useRef<number | null>(null);
   useEffect(() => {
-    if (uid === null) return;
-    let live = true;
+    if (uid === null || readFor.current === uid) return;
+    readFor.current = uid;
     loadDraft(uid, kind).then(
-      (draft) => { if (live && draft && !isBlankDraft(draft.fields)) setRestored({ fields: draft.fields, savedAt: draft.savedAt }); },
+      (draft) => { if (draft && !isBlankDraft(draft.fields)) setRestored({ fields: draft.fields, savedAt: draft.savedAt }); },
       (error: unknown) => console.warn('upload drafts unavailable', error),
-    ).finally(() => live && setLoaded(true));
-    return () => { live = false; };
+    ).finally(() => setLoaded(true));
   }, [uid, kind]);
 
   useEffect(() => {
