@@ -45,10 +45,22 @@ export function useUploadDraft(uid: number | null, kind: DraftKind, fields: Draf
     // Published: nothing more is kept until the form starts over empty.
     if (text === null) stopped.current = false;
     if (uid === null || !loaded || text === null || stopped.current) return;
-    const timer = setTimeout(() => {
-      if (!stopped.current) saveDraft(uid, kind, JSON.parse(text) as DraftFields).catch((error: unknown) => console.warn('draft not saved', error));
-    }, SAVE_DELAY_MS);
-    return () => clearTimeout(timer);
+    let saved = false;
+    const save = () => {
+      if (saved || stopped.current) return;
+      saved = true;
+      saveDraft(uid, kind, JSON.parse(text) as DraftFields).catch((error: unknown) => console.warn('draft not saved', error));
+    };
+    const timer = setTimeout(save, SAVE_DELAY_MS);
+    // The tab closing (or hidden, as a phone's browser does before ending it) saves the last change at once.
+    const now = () => { if (document.visibilityState === 'hidden') save(); };
+    addEventListener('pagehide', save);
+    document.addEventListener('visibilitychange', now);
+    return () => {
+      clearTimeout(timer);
+      removeEventListener('pagehide', save);
+      document.removeEventListener('visibilitychange', now);
+    };
   }, [uid, kind, loaded, text]);
 
   const forget = () => {
