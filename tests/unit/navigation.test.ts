@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveErrorRoute, errorVariant, httpStatusFor, errorTitle } from '../../src/lib/navigation/error-route.ts';
+import { resolveErrorRoute, errorVariant, httpStatusFor, errorTitle, shownStatus } from '../../src/lib/navigation/error-route.ts';
 import { checkNavigation } from '../../src/lib/navigation/safe-url.ts';
 import { breakpointFor, layoutForRoute, STATIC_ROUTES, SETTINGS_PAGES, ADMIN_SETTINGS_PAGES } from '../../src/lib/navigation/routes.ts';
 import { decideNavigation } from '../../server/site/navigation.ts';
@@ -27,6 +27,10 @@ describe('/error/{code}', () => {
     expect([404, 233, 403, 502, 301, 500, 418].map(errorVariant)).toEqual(['not-found', 'not-found', 'forbidden', 'bad-gateway', 'redirect', 'generic', 'generic']);
     expect([404, 233, 301, 403, 502, 799, 200].map(httpStatusFor)).toEqual([404, 404, 404, 403, 502, 500, 500]);
     expect(errorTitle(502)).toBe('502 Bad Gateway');
+  });
+  it('shows the missing-video page (/error/301) as the not-found page it is', () => {
+    expect([301, 404, 403, 233].map(shownStatus)).toEqual([404, 404, 403, 233]);
+    expect(errorTitle(301)).toBe('404 Not Found');
   });
 });
 

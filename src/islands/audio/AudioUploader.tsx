@@ -10,6 +10,9 @@ import { useSelfUser } from '../use-self-user.ts';
 import UploadProgress from '../uploader/UploadProgress.tsx';
 import VideoMetaFields, { fieldErrorsOf, type FieldErrors, type MetaValues } from '../uploader/VideoMetaFields.tsx';
 import CopyrightFields, { NO_RIGHTS_GIVEN, type Rights } from '../uploader/CopyrightFields.tsx';
+import { PendingNotice, usePendingWork } from '../uploader/pending-work.tsx';
+import { DraftNotice, useUploadDraft } from '../uploader/use-upload-draft.tsx';
+import { draftValue, isBlankDraft } from '../../lib/upload/draft.ts';
 import '../uploader/uploader.css';
 import './audio.css';
 
@@ -35,6 +38,26 @@ export default function AudioUploader({ locale, messages }: { locale: Locale; me
   const [busy, setBusy] = useState(false);
   const [audioId, setAudioId] = useState<number | null>(null);
   const handle = useRef<TusUploadHandle | null>(null);
+  // A tag typed, a cover being framed or uploaded: the track does not go without them.
+  const pending = usePendingWork();
+  // The draft: what was typed (not the file), kept once something is.
+  const typed = { title: meta.title, description: meta.description, tags: meta.tags, cover: meta.cover, artist, originalAuthor: rights.originalAuthor, originalLink: rights.originalLink };
+  const draft = useUploadDraft(self.isLogined ? self.userInfo?.uid ?? null : null, 'audio', file || !isBlankDraft(typed) ? { meta, artist, rights } : null);
+  const applied = useRef(false);
+  useEffect(() => {
+    if (!draft.restored || applied.current) return;
+    applied.current = true;
+    const kept = draft.restored.fields;
+    setMeta((m) => ({ ...m, ...draftValue<Partial<MetaValues>>(kept, 'meta', {}) }));
+    setArtist((a) => draftValue(kept, 'artist', a));
+    setRights((r) => ({ ...r, ...draftValue<Partial<Rights>>(kept, 'rights', {}) }));
+  }, [draft.restored]);
+  const discardDraft = () => {
+    draft.discard();
+    setMeta((m) => ({ title: file ? m.title : '', description: '', category: 'music', tags: [], cover: null }));
+    setArtist('');
+    setRights(NO_RIGHTS_GIVEN);
+  };
   const mediaId = view?.mediaId ?? null;
 
   useEffect(() => {
@@ -84,7 +107,7 @@ export default function AudioUploader({ locale, messages }: { locale: Locale; me
   const ready = media?.status === 'ready';
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!mediaId || !ready || !meta.category) return;
+    if (!mediaId || !ready || !meta.category || pending.check()) return;
     setBusy(true);
     setErrors({});
     setFormError('');
@@ -96,6 +119,7 @@ export default function AudioUploader({ locale, messages }: { locale: Locale; me
         originalLink: rights.copyright === 'original' ? null : rights.originalLink.trim() || null,
         audioTagList: meta.tags.map((tag) => tag.tagId),
       });
+      draft.clear();
       setAudioId(answer.audioId);
     } catch (error) {
       const { body, named } = fieldErrorsOf(error, t);
@@ -108,6 +132,7 @@ export default function AudioUploader({ locale, messages }: { locale: Locale; me
 
   return (
     <div className="uploader" data-audio-uploader>
+      {draft.restored && <DraftNotice t={t} locale={locale} savedAt={draft.restored.savedAt} onDiscard={discardDraft} message={(time) => t('upload.draft.restored', { time })} />}
       {!file ? (
         <label className="card upload-drop" data-audio-file>
           <span className="star" aria-hidden="true">♪</span>
@@ -127,12 +152,15 @@ export default function AudioUploader({ locale, messages }: { locale: Locale; me
       )}
       <form className="card auth-form upload-form" onSubmit={submit} data-audio-form>
         <h2 className="upload-step-title">{t('audio.form.details')}</h2>
+        <pending.Provider>
         <VideoMetaFields locale={locale} t={t} values={meta} onChange={(changes) => setMeta((m) => ({ ...m, ...changes }))} errors={errors} posterUrl={media?.posterUrl ?? null} kind="audio">
           <label className="field"><span className="field-label">{t('audio.form.artist')}</span>
             <input name="artist" maxLength={AUDIO_ARTIST_MAX} value={artist} onChange={(e) => setArtist(e.target.value)} placeholder={t('audio.form.artistHint')} />
           </label>
           <CopyrightFields t={t} value={rights} onChange={(changes) => setRights((r) => ({ ...r, ...changes }))} errors={errors} kind="audio" />
         </VideoMetaFields>
+        </pending.Provider>
+        <PendingNotice message={pending.message} />
         {formError && <p className="auth-error" role="alert" data-form-error>{formError}</p>}
         <div className="error-actions">
           <button type="submit" className="button" disabled={busy || !ready} aria-busy={busy || undefined} data-submit>{t('audio.form.submit')}</button>

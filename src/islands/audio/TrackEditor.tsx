@@ -7,6 +7,7 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import { EditorFooter, useMetaSave } from '../my-videos/editor-parts.tsx';
 import FormFields from '../settings/FormFields.tsx';
 import VideoMetaFields, { type MetaValues } from '../uploader/VideoMetaFields.tsx';
+import { PendingNotice, usePendingWork } from '../uploader/pending-work.tsx';
 
 /** What the public sees of a track changed: its text, artist, tags or cover (an approved track then goes back to review). */
 function publicChange(track: MyTrack, meta: MetaValues, artist: string): boolean {
@@ -23,11 +24,12 @@ export default function TrackEditor({ locale, t, track, onSaved, onCancel }: {
   });
   const [artist, setArtist] = useState(track.artist);
   const { busy, ready, error, errors, save } = useMetaSave(t, onSaved);
+  const pending = usePendingWork();
   const reReview = track.status === 'approved' && publicChange(track, meta, artist);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!meta.category) return;
+    if (!meta.category || pending.check()) return;
     save(() => updateAudio({
       audioId: track.audioId, title: meta.title, artist, description: meta.description, image: meta.cover,
       audioCategory: meta.category as VideoCategory, audioTagList: meta.tags.map((tag) => tag.tagId),
@@ -37,12 +39,15 @@ export default function TrackEditor({ locale, t, track, onSaved, onCancel }: {
   return (
     <form className="auth-form upload-form my-video-editor" onSubmit={submit} aria-label={t('myTracks.editTitle', { title: track.title })} data-track-editor>
       <FormFields ready={ready}>
+        <pending.Provider>
         <VideoMetaFields locale={locale} t={t} values={meta} onChange={(changes) => setMeta((m) => ({ ...m, ...changes }))} errors={errors}
           posterUrl={track.image ? null : track.cover || null} kind="audio">
           <label className="field"><span className="field-label">{t('audio.form.artist')}</span>
             <input name="artist" maxLength={AUDIO_ARTIST_MAX} value={artist} onChange={(e) => setArtist(e.target.value)} placeholder={t('audio.form.artistHint')} />
           </label>
         </VideoMetaFields>
+        </pending.Provider>
+        <PendingNotice message={pending.message} />
         <EditorFooter t={t} approved={track.status === 'approved'} reReview={reReview} error={error} busy={busy} onCancel={onCancel}
           texts={{ warning: t('myTracks.reReviewWarning'), note: t('myTracks.reReviewNote') }} />
       </FormFields>

@@ -7,6 +7,7 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import FollowButton from '../follow/FollowButton.tsx';
 import { Avatar, shownName } from '../follow/Avatar.tsx';
+import { useDismiss } from '../use-dismiss.ts';
 
 const HOVER_OPEN_MS = 350;
 const HOVER_CLOSE_MS = 250;
@@ -35,28 +36,7 @@ export default function CommentAuthor({ locale, uid, name, t, messages }: { loca
     return () => { live = false; };
   }, [open, profile, uid]);
 
-  useEffect(() => {
-    if (!open) return;
-    const outside = (e: PointerEvent) => {
-      if (box.current?.contains(e.target as Node)) return;
-      pinned.current = false;
-      setOpen(false);
-    };
-    // Esc closes it wherever the focus went (the follow button drops it while busy).
-    const onEscape = (e: globalThis.KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      e.stopPropagation();
-      pinned.current = false;
-      setOpen(false);
-      toggleRef.current?.focus();
-    };
-    document.addEventListener('pointerdown', outside);
-    document.addEventListener('keydown', onEscape);
-    return () => {
-      document.removeEventListener('pointerdown', outside);
-      document.removeEventListener('keydown', onEscape);
-    };
-  }, [open]);
+  useDismiss(open, box, () => { pinned.current = false; setOpen(false); }, toggleRef);
   useEffect(() => () => clearTimeout(hover.current), []);
 
   const later = (next: boolean, ms: number) => {

@@ -15,6 +15,9 @@ import { photoPostPath } from '../../lib/photo/picture.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useSelfUser } from '../use-self-user.ts';
 import TagPicker from '../uploader/TagPicker.tsx';
+import { PendingNotice, usePendingWork } from '../uploader/pending-work.tsx';
+import { DraftNotice, useUploadDraft } from '../uploader/use-upload-draft.tsx';
+import { draftValue, isBlankDraft } from '../../lib/upload/draft.ts';
 import '../../styles/photo-upload.css';
 
 const endpoint = () => buildUrl(publicConfig.apiBase.endsWith('/') ? publicConfig.apiBase : `${publicConfig.apiBase}/`, 'video/tus');
@@ -58,6 +61,32 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
   const [tried, setTried] = useState(false);
   const handles = useRef(new Map<number, TusUploadHandle>());
   const input = useRef<HTMLInputElement>(null);
+  const pending = usePendingWork();
+  // The draft: the post's words and choices (not the images), kept once something is typed.
+  const draftFields = { title, description, tags, copyright, originalAuthor, keepCameraData };
+  const draft = useUploadDraft(self.isLogined ? self.userInfo?.uid ?? null : null, 'photo',
+    isBlankDraft({ title, description, tags, originalAuthor }) ? null : draftFields);
+  const applied = useRef(false);
+  useEffect(() => {
+    if (!draft.restored || applied.current) return;
+    applied.current = true;
+    const kept = draft.restored.fields;
+    setTitle((v) => draftValue(kept, 'title', v));
+    setDescription((v) => draftValue(kept, 'description', v));
+    setTags((v) => draftValue(kept, 'tags', v));
+    setCopyright((v) => draftValue(kept, 'copyright', v));
+    setOriginalAuthor((v) => draftValue(kept, 'originalAuthor', v));
+    setKeepCameraData((v) => draftValue(kept, 'keepCameraData', v));
+  }, [draft.restored]);
+  const discardDraft = () => {
+    draft.discard();
+    setTitle('');
+    setDescription('');
+    setTags([]);
+    setCopyright('original');
+    setOriginalAuthor('');
+    setKeepCameraData(false);
+  };
 
   const update = useCallback((key: number, change: Partial<Entry>) => setEntries((all) => all.map((e) => (e.key === key ? { ...e, ...change } : e))), []);
   useEffect(() => () => { for (const e of entries) URL.revokeObjectURL(e.preview); }, []); // eslint-disable-line react-hooks/exhaustive-deps
@@ -149,6 +178,7 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
   const authorMissing = copyright !== 'original' && !originalAuthor.trim();
   const publish = async () => {
     setTried(true);
+    if (pending.check()) return;
     if (!allReady || missingAlt || titleMissing || authorMissing) return;
     setPublishing(true);
     try {
@@ -156,6 +186,7 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
         title: title.trim(), description: description.trim(), copyright, originalAuthor: copyright === 'original' ? null : originalAuthor.trim(),
         keepCameraData, tags: tags.map((tag) => tag.tagId), images: entries.map((e) => ({ mediaId: e.mediaId!, alt: e.alt.trim() })),
       });
+      draft.clear();
       setPublished(answer.photoId);
     } catch (error) {
       showToast({ message: messageOf(error, t('photo.upload.failed')), severity: 'error' });
@@ -172,6 +203,7 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
 
   return (
     <div className="photo-uploader" data-photo-uploader="form">
+      {draft.restored && <DraftNotice t={t} locale={locale} savedAt={draft.restored.savedAt} onDiscard={discardDraft} message={(time) => t('upload.draft.restored', { time })} />}
       <div className={`card photo-drop${dragging ? ' dragging' : ''}`} onDragOver={(e) => { e.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
         <p>{t('photo.upload.drop')}</p>
         <p className="photo-hint">{t('photo.upload.limits', { max: PHOTO_MAX_IMAGES })}</p>
@@ -231,12 +263,13 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
             <input value={originalAuthor} maxLength={100} required aria-invalid={tried && authorMissing} onChange={(e) => setOriginalAuthor(e.currentTarget.value)} />
           </label>
         )}
-        <TagPicker locale={locale} t={t as never} tags={tags} onChange={setTags} />
+        <pending.Provider><TagPicker locale={locale} t={t as never} tags={tags} onChange={setTags} /></pending.Provider>
         <label className="photo-radio"><input type="checkbox" checked={keepCameraData} onChange={(e) => setKeepCameraData(e.currentTarget.checked)} /> {t('photo.upload.keepCamera')}</label>
         <small className="field-hint">{t('photo.upload.privacy')}</small>
       </section>
 
       <div className="photo-publish">
+        <PendingNotice message={pending.message} />
         {missingAlt > 0 && entries.length > 0 && <p className={tried ? 'photo-error' : 'photo-hint'} role="status" data-alt-reminder>{t('photo.upload.altReminder', { count: missingAlt })}</p>}
         <button type="button" className="button" onClick={() => void publish()} disabled={publishing || !entries.length} data-photo-publish>
           {publishing ? t('photo.upload.publishing') : allReady || !entries.length ? t('photo.upload.publish') : t('photo.upload.waiting')}

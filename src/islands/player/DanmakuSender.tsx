@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { DANMAKU_TEXT_MAX, type DanmakuMode, type DanmakuSize } from '../../lib/api/constants.ts';
+import { useDismiss } from '../use-dismiss.ts';
 
 const PALETTE = ['ffffff', 'fe0302', 'ff7204', 'ffaa02', 'ffd302', '00cd00', '00a2ff', '4266be', '89d5ff', 'cc0273', 'f06e8e', '000000'];
 
@@ -13,6 +14,8 @@ interface Props {
 /**
  * The sender bar: text, colour, size, mode and rainbow; Enter sends. The text clears at once (the
  * comment is already on stage) and comes back if the server refuses it. Guests are asked to log in.
+ * The style popover closes on Esc, a press elsewhere (the video included) and on sending, so it
+ * never stays over the bottom danmaku.
  */
 export default function DanmakuSender({ t, loggedIn, onLogin, onSend }: Props) {
   const [text, setText] = useState('');
@@ -22,11 +25,15 @@ export default function DanmakuSender({ t, loggedIn, onLogin, onSend }: Props) {
   const [rainbow, setRainbow] = useState(false);
   const [styleOpen, setStyleOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  const styleBox = useRef<HTMLDivElement>(null);
+  const styleButton = useRef<HTMLButtonElement>(null);
+  useDismiss(styleOpen, styleBox, () => setStyleOpen(false), styleButton);
   const length = [...text.trim()].length;
 
   const send = async () => {
     if (!length || busy) return;
     setBusy(true);
+    setStyleOpen(false);
     const sending = text;
     setText('');
     try {
@@ -48,12 +55,12 @@ export default function DanmakuSender({ t, loggedIn, onLogin, onSend }: Props) {
   }
   return (
     <div className="danmaku-sender" data-danmaku-sender>
-      <div className="danmaku-style-wrap">
-        <button type="button" className="icon-btn" aria-expanded={styleOpen} aria-label={t('player.danmakuStyle')} title={t('player.danmakuStyle')} onClick={() => setStyleOpen(!styleOpen)}>
+      <div className="danmaku-style-wrap" ref={styleBox}>
+        <button type="button" className="icon-btn" ref={styleButton} aria-expanded={styleOpen} aria-label={t('player.danmakuStyle')} title={t('player.danmakuStyle')} onClick={() => setStyleOpen(!styleOpen)} data-danmaku-style-button>
           <span className="style-swatch" style={{ background: rainbow ? 'linear-gradient(90deg,#ff5e5e,#ffd35e,#5eff8b,#5ec8ff,#9b5eff)' : `#${color}` }} />
         </button>
         {styleOpen && (
-          <div className="player-popover danmaku-style" role="dialog" aria-label={t('player.danmakuStyle')}>
+          <div className="player-popover danmaku-style" role="dialog" aria-label={t('player.danmakuStyle')} data-danmaku-style>
             <fieldset>
               <legend>{t('player.fontSize')}</legend>
               {(['small', 'medium', 'large'] as const).map((s) => (

@@ -18,6 +18,7 @@ import { updatePlayerSettings } from '../../lib/stores/player-settings.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useSelfUser } from '../use-self-user.ts';
+import { useDismiss } from '../use-dismiss.ts';
 import { usePlayerSettings } from './use-player-settings.ts';
 import { useHlsSource } from './use-hls-source.ts';
 import { useDanmakuOverlay } from './use-danmaku-overlay.ts';
@@ -109,6 +110,9 @@ export default function Player({ locale, messages, videoId, title, parts, initia
   };
   const toggle = (key: Exclude<Panel, null>) => dispatch({ type: 'togglePanel', panel: key });
   const setPanel = (key: Panel) => dispatch({ type: 'panel', panel: key });
+  // The control bar's menus close as every popover does: Esc, or a press outside the bar.
+  const controlsBar = useRef<HTMLDivElement>(null);
+  useDismiss(panel !== null, controlsBar, () => setPanel(null));
   const playingLevel = levelPlaying(state);
   const autoQuality = settings.quality.auto;
   const volumeShown = settings.audio.muted ? 0 : settings.audio.volume;
@@ -128,7 +132,7 @@ export default function Player({ locale, messages, videoId, title, parts, initia
             <button type="button" className="player-big-play" aria-label={t('player.play')} onClick={togglePlay}><Icon name="play" size={36} /></button>
           )}
           {state.statsOpen && stats && <StatsPanel t={t} stats={stats} onClose={() => dispatch({ type: 'stats', open: false })} />}
-          <div className="player-controls" onPointerUp={(e) => { e.stopPropagation(); showControls(); }}>
+          <div className="player-controls" ref={controlsBar} onPointerUp={(e) => { e.stopPropagation(); showControls(); }}>
             <SeekBar currentTime={time} duration={duration} buffered={buffered} danmaku={danmaku} storyboard={part?.storyboard ?? null} label={t('player.seek')} onSeek={seek} />
             <div className="controls-row">
               <div className="controls-left">

@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { uploadCover } from '../../lib/api/index.ts';
 import ImageCropper from '../settings/ImageCropper.tsx';
+import { useReportPending } from './pending-work.tsx';
 
 /** A video's cover is 16:9 (stored at 1280×720), a track's square like an album's (1000×1000). */
 const SHAPES = {
@@ -12,7 +13,8 @@ const SHAPES = {
 /**
  * The cover step: a picture framed to the cover's shape in the browser and uploaded to the
  * site's image service, or (without one) the poster frame the pipeline took from the video (a
- * track's embedded cover).
+ * track's embedded cover). A framing not confirmed, or a cover still uploading, holds the form
+ * back (pending-work.tsx) rather than letting it go without the cover.
  */
 export default function CoverPicker({ t, cover, posterUrl, onChange, invalid, kind = 'video' }: {
   t: TFunction; cover: string | null; posterUrl: string | null; onChange: (url: string | null) => void; invalid?: string; kind?: keyof typeof SHAPES;
@@ -21,12 +23,19 @@ export default function CoverPicker({ t, cover, posterUrl, onChange, invalid, ki
   const [picked, setPicked] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const box = useRef<HTMLDivElement>(null);
+  const focusCropper = () => {
+    box.current?.scrollIntoView({ block: 'center' });
+    box.current?.querySelector<HTMLElement>('[data-cropper] .error-actions button')?.focus();
+  };
+  useReportPending('cover', picked ? { message: t('upload.cropPending'), focus: focusCropper }
+    : busy ? { message: t('upload.coverPending'), focus: () => box.current?.scrollIntoView({ block: 'center' }) } : null);
 
   const upload = async (blob: Blob) => {
     setPicked(null);
     setBusy(true);
     setError('');
-    const url = await uploadCover(blob);
+    const url = await uploadCover(blob).catch(() => null);
     setBusy(false);
     if (url) onChange(url);
     else setError(t('upload.coverFailed'));
@@ -35,7 +44,7 @@ export default function CoverPicker({ t, cover, posterUrl, onChange, invalid, ki
   const viewportWidth = typeof window === 'undefined' ? 320 : Math.min(480, window.innerWidth - 96);
 
   return (
-    <div className="field cover-picker" data-cover-picker>
+    <div className="field cover-picker" data-cover-picker ref={box}>
       <span className="field-label">{t('upload.cover')}</span>
       <div className="cover-row">
         <figure className={kind === 'audio' ? 'cover-preview cover-square' : 'cover-preview'}>

@@ -1,16 +1,21 @@
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { createTag, searchTags, HttpError } from '../../lib/api/index.ts';
 import { MAX_TAGS_PER_VIDEO, TAG_LANGUAGES, TAG_NAME_MAX, type TagLanguage } from '../../lib/api/constants.ts';
 import type { ApiErrorBody, Tag } from '../../lib/api/contract.ts';
 import { tagDisplayName } from '../../lib/tags/tag-name.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
+import { useReportPending } from './pending-work.tsx';
 
 const SEARCH_DELAY_MS = 250;
 /** A new tag is named in the page's language ('other' for the key-display mode). */
 const tagLanguageOf = (locale: Locale): TagLanguage => ((TAG_LANGUAGES as readonly string[]).includes(locale) ? (locale as TagLanguage) : 'other');
 
-/** Type to search existing tags and pick them, or create a new one in the page's language. */
+/**
+ * Type to search existing tags and pick them, or create a new one in the page's language. Enter
+ * adds the highlighted suggestion (arrow keys move it), else the tag named exactly so, else
+ * creates the typed tag. A name typed and not added holds the form back, saying so.
+ */
 export default function TagPicker({ locale, t, tags, onChange, invalid }: {
   locale: Locale; t: TFunction; tags: Tag[]; onChange: (tags: Tag[]) => void; invalid?: string;
 }) {
@@ -18,10 +23,16 @@ export default function TagPicker({ locale, t, tags, onChange, invalid }: {
   const [found, setFound] = useState<Tag[] | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  /** The suggestion Enter adds (-1: none, Enter adds or creates the typed name). */
+  const [active, setActive] = useState(-1);
+  const input = useRef<HTMLInputElement>(null);
+  const listId = useId();
   const name = query.trim();
   const full = tags.length >= MAX_TAGS_PER_VIDEO;
+  useReportPending(`tags${listId}`, name && !full ? { message: t('upload.tagNotAdded', { name }), focus: () => input.current?.focus() } : null);
 
   useEffect(() => {
+    setActive(-1);
     if (!name) return setFound(null);
     const timer = setTimeout(() => {
       searchTags(name).then((r) => setFound(r.result), () => setFound([]));
@@ -34,9 +45,11 @@ export default function TagPicker({ locale, t, tags, onChange, invalid }: {
     setQuery('');
     setFound(null);
     setError('');
+    setActive(-1);
   };
   const exact = found?.find((tag) => tag.tagNameList.some((g) => g.tagName.some((n) => n.name.toLocaleLowerCase() === name.toLocaleLowerCase())));
   const create = async () => {
+    if (busy || !name) return;
     setBusy(true);
     setError('');
     try {
@@ -45,17 +58,36 @@ export default function TagPicker({ locale, t, tags, onChange, invalid }: {
       const { tagId } = await createTag({ tagNameList });
       pick({ tagId, tagNameList });
     } catch (e) {
-      const body = e instanceof HttpError ? (e.body as Partial<ApiErrorBody> | undefined) : undefined;
-      setError(body?.message ?? t('api.internal'));
+      const body = e instanceof HttpError ? (e.body as (Partial<ApiErrorBody> & { tagId?: number }) | undefined) : undefined;
+      // Named so already (created meanwhile, or typed faster than the search answered): that tag is the one meant.
+      const lang = tagLanguageOf(locale);
+      if (body?.code === 'TAG_EXISTS' && typeof body.tagId === 'number') pick({ tagId: body.tagId, tagNameList: [{ lang, tagName: [{ name, isDefault: true, isOriginalTagName: true }] }] });
+      else setError(body?.message ?? t('api.internal'));
     } finally {
       setBusy(false);
     }
   };
+  const options = name && found ? found : [];
   const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key !== 'Enter') return;
+    if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && options.length) {
+      e.preventDefault();
+      const step = e.key === 'ArrowDown' ? 1 : -1;
+      // Cycles through the suggestions and back to none (the typed name itself).
+      setActive((now) => ((now + 1 + step + options.length + 1) % (options.length + 1)) - 1);
+      return;
+    }
+    if (e.key === 'Escape' && active >= 0) {
+      e.preventDefault();
+      setActive(-1);
+      return;
+    }
+    if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
     e.preventDefault();
-    if (exact) pick(exact);
-    else if (found?.length) pick(found[0]);
+    if (!name || full) return;
+    const highlighted = options[active];
+    if (highlighted) pick(highlighted);
+    else if (exact) pick(exact);
+    else void create();
   };
 
   return (
@@ -73,12 +105,14 @@ export default function TagPicker({ locale, t, tags, onChange, invalid }: {
           })}
         </ul>
       )}
-      <input name="tagSearch" value={query} maxLength={TAG_NAME_MAX} disabled={full} autoComplete="off" aria-invalid={invalid ? true : undefined}
+      <input name="tagSearch" ref={input} role="combobox" aria-expanded={options.length > 0} aria-controls={listId} aria-autocomplete="list"
+        aria-activedescendant={options[active] ? `${listId}-${active}` : undefined} value={query} maxLength={TAG_NAME_MAX} disabled={full} autoComplete="off" aria-invalid={invalid ? true : undefined}
         placeholder={t('upload.tagPlaceholder')} onChange={(e) => setQuery(e.target.value)} onKeyDown={onKey} />
       {name && found && (
-        <ul className="tag-suggestions" role="listbox" aria-label={t('upload.tags')}>
-          {found.map((tag) => (
-            <li key={tag.tagId}><button type="button" role="option" aria-selected={false} className="tag-option" onClick={() => pick(tag)}>{tagDisplayName(tag, locale)}</button></li>
+        <ul className="tag-suggestions" role="listbox" id={listId} aria-label={t('upload.tags')}>
+          {found.map((tag, i) => (
+            <li key={tag.tagId}><button type="button" role="option" id={`${listId}-${i}`} aria-selected={i === active} className={i === active ? 'tag-option active' : 'tag-option'}
+              tabIndex={-1} onClick={() => pick(tag)} data-tag-option>{tagDisplayName(tag, locale)}</button></li>
           ))}
           {!exact && (
             <li><button type="button" className="tag-option create" disabled={busy} onClick={() => void create()} data-create-tag>{t('upload.createTag', { name })}</button></li>

@@ -11,13 +11,17 @@ import { useSelfUser } from '../use-self-user.ts';
 import PartUpload, { CHECKED, type PartEntry, type PartProgress } from './PartUpload.tsx';
 import VideoForm from './VideoForm.tsx';
 import { byteFormatters } from './format.ts';
+import { draftValue, restoredPartTitle, type DraftFields } from '../../lib/upload/draft.ts';
+import { DraftNotice, useUploadDraft } from './use-upload-draft.tsx';
 import './uploader.css';
 
 type Check = { kind: 'checking' } | { kind: 'ok'; facts: MediaFacts | null } | { kind: 'refused'; reason: LocalRefusal };
 
 let nextKey = 1;
 /** A part's default title: its file's name without the extension (as Bilibili's). */
-const partOf = (file: File, checked: boolean): PartEntry => ({ key: nextKey++, file, title: file.name.replace(/\.[^.]+$/, '').slice(0, VIDEO_TITLE_MAX), checked });
+const defaultTitle = (file: File) => file.name.replace(/\.[^.]+$/, '').slice(0, VIDEO_TITLE_MAX);
+/** A new part, titled as the draft's part at its place if a draft was restored. */
+const partOf = (file: File, checked: boolean, index = 0, keptTitles?: unknown): PartEntry => ({ key: nextKey++, file, title: restoredPartTitle(keptTitles, index, defaultTitle(file)), checked });
 
 /**
  * /upload: choose a file, upload it (resumable), add more files as further parts (each uploaded
@@ -28,12 +32,21 @@ export default function Uploader({ locale, messages }: { locale: Locale; message
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   const [file, setFile] = useState<File | null>(null);
+  const [missingFile, setMissingFile] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
   const [check, setCheck] = useState<Check | null>(null);
   const [parts, setParts] = useState<PartEntry[]>([]);
   const [progress, setProgress] = useState<Record<number, PartProgress>>({});
   const [videoId, setVideoId] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
   const list = useRef<HTMLOListElement>(null);
+  // The draft (use-upload-draft.tsx): the parts' titles here, the form's fields from VideoForm.
+  const [formDraft, setFormDraft] = useState<DraftFields | null>(null);
+  const [formEpoch, setFormEpoch] = useState(0);
+  const uid = self.isLogined ? self.userInfo?.uid ?? null : null;
+  const draft = useUploadDraft(uid, 'video', parts.length ? { fileName: parts[0].file.name, partTitles: parts.map((p) => p.title), form: formDraft } : null);
+  const keptTitles = draft.restored?.fields.partTitles;
+  const keptForm = draftValue<DraftFields | null>(draft.restored?.fields, 'form', null);
 
   const report = useCallback((key: number, value: PartProgress) => setProgress((all) => ({ ...all, [key]: value })), []);
 
@@ -51,6 +64,7 @@ export default function Uploader({ locale, messages }: { locale: Locale; message
   const choose = (picked: File | null | undefined) => {
     if (!picked) return;
     setFile(picked);
+    setMissingFile(false);
     setCheck({ kind: 'checking' });
     readMediaFacts(picked).then(
       (facts) => setCheck((current) => (current?.kind === 'checking' ? (refusalOf(facts, MAX_VIDEO_DURATION_SECONDS) ? { kind: 'refused', reason: refusalOf(facts, MAX_VIDEO_DURATION_SECONDS)! } : { kind: 'ok', facts }) : current)),
@@ -59,15 +73,20 @@ export default function Uploader({ locale, messages }: { locale: Locale; message
     );
   };
   const start = () => {
-    if (!file) return showToast({ message: t('upload.fileNotFound'), severity: 'error' });
+    if (!file) {
+      // Said twice: the toast of SPEC §5, and beside the button until a file is chosen; the picker gets the focus.
+      setMissingFile(true);
+      picker.current?.focus();
+      return showToast({ message: t('upload.fileNotFound'), severity: 'error' });
+    }
     if (check?.kind !== 'ok') return;
-    setParts([partOf(file, true)]);
+    setParts([partOf(file, true, 0, keptTitles)]);
   };
   const addParts = (files: FileList | null) => {
     const room = MAX_VIDEO_PARTS - parts.length;
     const picked = [...(files ?? [])];
     if (picked.length > room) showToast({ message: t('parts.tooMany', { max: MAX_VIDEO_PARTS }), severity: 'warning' });
-    if (room > 0 && picked.length) setParts((now) => [...now, ...picked.slice(0, room).map((f) => partOf(f, false))]);
+    if (room > 0 && picked.length) setParts((now) => [...now, ...picked.slice(0, room).map((f, i) => partOf(f, false, now.length + i, keptTitles))]);
   };
   const move = (index: number, by: -1 | 1) => {
     setParts((now) => {
@@ -92,6 +111,16 @@ export default function Uploader({ locale, messages }: { locale: Locale; message
     setParts([]);
     setProgress({});
     setVideoId(null);
+    setFormDraft(null);
+  };
+  const discardDraft = () => {
+    draft.discard();
+    setParts((now) => now.map((p) => ({ ...p, title: defaultTitle(p.file) })));
+    setFormEpoch((n) => n + 1);
+  };
+  const committed = (id: number) => {
+    draft.clear();
+    setVideoId(id);
   };
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -123,6 +152,11 @@ export default function Uploader({ locale, messages }: { locale: Locale; message
   const uploading = parts.length > 0;
   return (
     <div className="uploader" data-uploader={uploading ? 'uploading' : 'choose'}>
+      {draft.restored && (
+        <DraftNotice t={t} locale={locale} savedAt={draft.restored.savedAt} onDiscard={discardDraft}
+          message={(time) => (uploading ? t('upload.draft.restored', { time })
+            : t('upload.draft.kept', { time, title: draftValue(draftValue<DraftFields | null>(keptForm, 'meta', null), 'title', '') || draftValue(draft.restored!.fields, 'fileName', '') }))} />
+      )}
       {!uploading && (
         <section className="card upload-choose">
           <label className={`drop-zone${dragging ? ' dragging' : ''}`} onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
@@ -130,7 +164,7 @@ export default function Uploader({ locale, messages }: { locale: Locale; message
             <span className="drop-icon" aria-hidden="true">⇪</span>
             <strong>{t('upload.drop')}</strong>
             <span className="button secondary">{t('upload.pick')}</span>
-            <input type="file" name="video" accept="video/*,.mkv,.flv,.ts,.m2ts" className="visually-hidden" onChange={(e) => { choose(e.target.files?.[0]); e.target.value = ''; }} />
+            <input type="file" name="video" ref={picker} aria-describedby={missingFile ? 'upload-missing-file' : undefined} accept="video/*,.mkv,.flv,.ts,.m2ts" className="visually-hidden" onChange={(e) => { choose(e.target.files?.[0]); e.target.value = ''; }} />
           </label>
           <p className="field-hint">{t('upload.limits', { minutes: MAX_VIDEO_DURATION_SECONDS / 60 })}</p>
           {file && (
@@ -147,6 +181,7 @@ export default function Uploader({ locale, messages }: { locale: Locale; message
           <div className="error-actions">
             <button type="button" className="button" disabled={check?.kind === 'checking' || check?.kind === 'refused'} onClick={start} data-start>{t('upload.start')}</button>
           </div>
+          {missingFile && <p className="auth-error" role="alert" id="upload-missing-file" data-missing-file>{t('upload.chooseFileFirst')}</p>}
         </section>
       )}
       {uploading && (
@@ -170,8 +205,8 @@ export default function Uploader({ locale, messages }: { locale: Locale; message
         </section>
       )}
       {uploading && !(parts.length === 1 && anyRefused) && (
-        <VideoForm locale={locale} t={t} parts={commitParts} checked={checked} blocked={anyRefused} posterUrl={states[0]?.posterUrl ?? null}
-          fileName={parts[0].file.name} onCommitted={setVideoId} />
+        <VideoForm key={formEpoch} locale={locale} t={t} parts={commitParts} initial={formEpoch === 0 ? keptForm : null} onDraft={setFormDraft} checked={checked} blocked={anyRefused} posterUrl={states[0]?.posterUrl ?? null}
+          fileName={parts[0].file.name} onCommitted={committed} />
       )}
     </div>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { draftValue, type DraftFields } from '../../lib/upload/draft.ts';
 import type { TFunction } from 'i18next';
 import { commitVideo } from '../../lib/api/index.ts';
 import { VIDEO_TITLE_MAX } from '../../lib/api/constants.ts';
@@ -6,6 +7,7 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import type { VideoUploadBody } from '../../lib/api/contract.ts';
 import VideoMetaFields, { fieldErrorsOf, type FieldErrors, type MetaValues } from './VideoMetaFields.tsx';
 import CopyrightFields, { NO_RIGHTS_GIVEN, type Rights } from './CopyrightFields.tsx';
+import { PendingNotice, usePendingWork } from './pending-work.tsx';
 
 type CommitPart = VideoUploadBody['videoPart'][number];
 
@@ -13,8 +15,12 @@ type CommitPart = VideoUploadBody['videoPart'][number];
  * The metadata of the video and its commit (POST video/upload) with its parts in order. Sent
  * before every part is checked by the pipeline, it waits, then goes by itself.
  */
-export default function VideoForm({ locale, t, parts, checked, blocked, posterUrl, fileName, onCommitted }: {
+export default function VideoForm({ locale, t, parts, checked, blocked, posterUrl, fileName, onCommitted, initial, onDraft }: {
   locale: Locale; t: TFunction;
+  /** The fields of a restored draft (onDraft's last values), if any. */
+  initial?: DraftFields | null;
+  /** The fields as they change, for the draft. */
+  onDraft?: (fields: DraftFields) => void;
   /** Null while a file is still being uploaded: the form can be filled in meanwhile. */
   parts: CommitPart[] | null;
   /** Every part is checked (probed, not refused): the commit can go. */
@@ -25,19 +31,23 @@ export default function VideoForm({ locale, t, parts, checked, blocked, posterUr
 }) {
   const [meta, setMeta] = useState<MetaValues>(() => ({
     title: fileName.replace(/\.[^.]+$/, '').slice(0, VIDEO_TITLE_MAX), description: '', category: '', tags: [], cover: null,
+    ...draftValue<Partial<MetaValues>>(initial, 'meta', {}),
   }));
-  const [rights, setRights] = useState<Rights>(NO_RIGHTS_GIVEN);
+  const [rights, setRights] = useState<Rights>(() => ({ ...NO_RIGHTS_GIVEN, ...draftValue<Partial<Rights>>(initial, 'rights', {}) }));
   const { copyright, ensureOriginal, originalAuthor, originalLink } = rights;
-  const [pushToFeed, setPushToFeed] = useState(true);
+  const [pushToFeed, setPushToFeed] = useState(() => draftValue(initial, 'pushToFeed', true));
+  useEffect(() => onDraft?.({ meta, rights, pushToFeed }), [meta, rights, pushToFeed, onDraft]);
   const [busy, setBusy] = useState(false);
   const [waiting, setWaiting] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState('');
+  // A tag typed, a cover being framed or uploaded: the video does not go without them.
+  const pending = usePendingWork();
 
   const { title, description, category, tags, cover } = meta;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!parts || !category || blocked) return;
+    if (!parts || !category || blocked || pending.check()) return;
     if (checked) void commit(parts);
     else setWaiting(true);
   };
@@ -47,7 +57,7 @@ export default function VideoForm({ locale, t, parts, checked, blocked, posterUr
     if (blocked) setWaiting(false);
     else if (checked && parts) {
       setWaiting(false);
-      void commit(parts);
+      if (!pending.check()) void commit(parts);
     }
   }, [waiting, checked, blocked, parts]);
   const commit = async (videoPart: CommitPart[]) => {
@@ -76,10 +86,13 @@ export default function VideoForm({ locale, t, parts, checked, blocked, posterUr
   return (
     <form className="card auth-form upload-form" onSubmit={submit} data-upload-form>
       <h2 className="upload-step-title">{t('upload.detailsTitle')}</h2>
+      <pending.Provider>
       <VideoMetaFields locale={locale} t={t} values={meta} onChange={(changes) => setMeta((m) => ({ ...m, ...changes }))} errors={errors} posterUrl={posterUrl}>
       <CopyrightFields t={t} value={rights} onChange={(changes) => setRights((r) => ({ ...r, ...changes }))} errors={errors} />
       </VideoMetaFields>
+      </pending.Provider>
       <label className="check"><input type="checkbox" name="pushToFeed" checked={pushToFeed} onChange={(e) => setPushToFeed(e.target.checked)} /> {t('upload.pushToFeed')}</label>
+      <PendingNotice message={pending.message} />
       {formError && <p className="auth-error" role="alert" data-form-error>{formError}</p>}
       <div className="error-actions">
         <button type="submit" className="button" disabled={busy || waiting || !parts || blocked} aria-busy={busy || waiting || undefined} data-submit>

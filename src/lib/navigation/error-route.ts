@@ -74,7 +74,17 @@ export function httpStatusFor(status: number): number {
   return 500;
 }
 
-/** The page title: the status code's standard text. */
+/**
+ * The status the page shows in large type and in its title. The missing-video page keeps its
+ * route (/error/301, SPEC §2) but is a not-found page for the visitor as for the HTTP answer:
+ * "301 Moved Permanently" would tell them the video moved somewhere.
+ */
+export function shownStatus(status: number): number {
+  return status === 301 ? 404 : status;
+}
+
+/** The page title: the shown status code's standard text. */
 export function errorTitle(status: number): string {
-  return `${status} ${STATUS_TEXT[status] ?? STATUS_TEXT[500]}`;
+  const shown = shownStatus(status);
+  return `${shown} ${STATUS_TEXT[shown] ?? STATUS_TEXT[500]}`;
 }

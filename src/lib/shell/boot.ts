@@ -134,8 +134,21 @@ function wireLanguageMenu(): void {
     menu.open = false;
     if (link.getAttribute('aria-current') !== 'true') switchLanguage(code);
   });
+}
+
+/**
+ * The shell's disclosure menus (<details data-dismissable>: the language menu, the phone's "more"
+ * sheet) close as every popover does: on Esc and on a press outside them.
+ */
+function wireDismissableMenus(): void {
   const close = (event: Event) => {
-    if (menu.open && (event instanceof KeyboardEvent ? event.key === 'Escape' : !menu.contains(event.target as Node))) menu.open = false;
+    for (const menu of document.querySelectorAll<HTMLDetailsElement>('details[data-dismissable][open]')) {
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !menu.contains(event.target as Node)) {
+        const hadFocus = menu.contains(document.activeElement);
+        menu.open = false;
+        if (hadFocus) menu.querySelector('summary')?.focus();
+      }
+    }
   };
   document.addEventListener('pointerdown', close);
   document.addEventListener('keydown', close);
@@ -286,6 +299,7 @@ export function bootShell(options: { openAuthDialog: (mode?: 'login' | 'register
     wireNavigationGuard(data);
     wireSideBar();
     wireLanguageMenu();
+    wireDismissableMenus();
     wireSession(data);
     watchThemeInputs();
     void syncThemeFromServer();

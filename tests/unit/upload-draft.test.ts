@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { draftKey, draftValue, isBlankDraft, mergeDraft, restoredPartTitle } from '../../src/lib/upload/draft.ts';
+
+describe('upload drafts', () => {
+  it('keeps one draft per member and form', () => {
+    expect(draftKey(7, 'video')).toBe('7:video');
+    expect(draftKey(7, 'audio')).not.toBe(draftKey(8, 'audio'));
+  });
+  it('keeps nothing while nothing was entered', () => {
+    expect(isBlankDraft({ title: '  ', description: '', tags: [], cover: null, ensureOriginal: false })).toBe(true);
+    expect(isBlankDraft({ meta: { title: '', tags: [] }, partTitles: ['', ' '] })).toBe(true);
+    expect(isBlankDraft({ title: 'x' })).toBe(false);
+    expect(isBlankDraft({ meta: { tags: [{ tagId: 3 }] } })).toBe(false);
+    expect(isBlankDraft({ pushToFeed: true })).toBe(false);
+  });
+  it('writes each part of a form over its own fields only', () => {
+    expect(mergeDraft({ partTitles: ['a'], form: { meta: { title: 'old' } } }, { form: { meta: { title: 'new' } } }))
+      .toEqual({ partTitles: ['a'], form: { meta: { title: 'new' } } });
+    expect(mergeDraft(undefined, { title: 't' })).toEqual({ title: 't' });
+  });
+  it('titles a part chosen again as the draft had it, else from its file', () => {
+    expect(restoredPartTitle(['Opening', 'Part two'], 1, 'clip-2')).toBe('Part two');
+    expect(restoredPartTitle(['Opening'], 1, 'clip-2')).toBe('clip-2');
+    expect(restoredPartTitle(['  '], 0, 'clip')).toBe('clip');
+    expect(restoredPartTitle(undefined, 0, 'clip')).toBe('clip');
+  });
+  it('reads a field back only when it has the expected type (an older draft falls back)', () => {
+    expect(draftValue({ pushToFeed: false }, 'pushToFeed', true)).toBe(false);
+    expect(draftValue({ pushToFeed: 'no' }, 'pushToFeed', true)).toBe(true);
+    expect(draftValue({ tags: 'x' }, 'tags', [] as number[])).toEqual([]);
+    expect(draftValue({ tags: [1] }, 'tags', [] as number[])).toEqual([1]);
+    expect(draftValue({ cover: '/media/c.webp' }, 'cover', null as string | null)).toBe('/media/c.webp');
+    expect(draftValue(null, 'title', 'fallback')).toBe('fallback');
+  });
+});
