@@ -73,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
     const repositories = createRepositories(database.db);
     if (command === 'user:create') {
       const uid = await insertAccount(repositories, {
-        email: values.email!, username: values.username!, password: values.password!, userNickname: values.nickname, roles: [values.role!],
+        email: values.email!, username: values.username!, password: values.password!, userNickname: values.nickname, roles: [values.role!], reviewed: true,
       });
       console.log(`Created user ${values.username} (uid ${uid}) with the role ${values.role}.`);
     } else {
