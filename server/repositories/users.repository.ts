@@ -18,6 +18,11 @@ function takenBy(error: unknown): Taken | null {
 
 export function createUsersRepository(db: Kysely<Database>) {
   return {
+    /** Whether any account is root or administrator (a new site has none until the CLI makes one). */
+    async hasStaff(): Promise<boolean> {
+      return !!(await db.selectFrom('users').select('uid').where(sql<boolean>`roles && ARRAY['root', 'administrator']::text[]`).limit(1).executeTakeFirst());
+    },
+
     /** The uid of an address, compared without case. */
     async uidByEmail(email: string): Promise<number | null> {
       const row = await db.selectFrom('users').select('uid').where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
