@@ -167,8 +167,9 @@ export function createCatalogue(repositories: Pick<Repositories, 'videos' | 'tag
         const reviewReason = removed ? REVIEW_REJECTION_REASONS.find((r) => r === row.rejection_reason) : undefined;
         const reason = removed ? reviewReason ?? 'REMOVED_BY_REVIEWER' : row.media_refused ? (REFUSALS.find((r) => r === row.media_reason) ?? 'CORRUPT') : null;
         return {
-          ...toThumb(row), state, rejectionReason: reason, rejectionNote: reviewReason ? row.rejection_note : null, cover: row.cover,
-          poster: posterUrl(row, 1280, 'webp'),
+          // A removed video's files are no longer served: no broken picture, the placeholder instead.
+          ...toThumb(row), ...(removed ? { image: '' } : {}), state, rejectionReason: reason, rejectionNote: reviewReason ? row.rejection_note : null, cover: row.cover,
+          poster: removed ? null : posterUrl(row, 1280, 'webp'),
           danmakuCount: Number(row.danmaku_count), commentCount: Number(row.comment_count),
           tags: await tags.tagsById(tagIds.get(row.video_id) ?? []), editable: !removed,
         };
