@@ -1,6 +1,7 @@
 /**
- * Administration from the command line (works with the server stopped, or at any time with
- * DATABASE_URL; the embedded database refuses a second process with a clear message).
+ * Administration from the command line, at any time: with DATABASE_URL it opens the database;
+ * with the embedded database it asks the running server over DATA_DIR/admin.sock (a Unix socket
+ * only the server's user may open), and opens DATA_DIR itself when no server runs.
  *   npm run cli -- user:create --email E --username U --password P [--nickname N] [--role administrator]
  *   npm run cli -- invite:create [--count 3]
  *   npm run cli -- media:to-s3 [--from DIR] [--dry-run]   (needs no database; the S3_* settings)
@@ -9,8 +10,8 @@ import { parseArgs } from 'node:util';
 import { readMediaS3Config, readServerConfig } from '../server/config.ts';
 import { join, resolve } from 'node:path';
 import { openDatabase, migrateToLatest } from '../server/db/database.ts';
-import { insertAccount } from '../server/services/accounts.ts';
-import { createInvitationCode } from '../server/services/invitations.ts';
+import { runAdminCommand, type AdminRequest } from '../server/admin/commands.ts';
+import { ADMIN_SOCKET_NAME, askRunningServer } from '../server/admin/admin-socket.ts';
 import { createRepositories } from '../server/repositories/index.ts';
 import { ROLES } from '../src/lib/policy/policy.ts';
 import { DomainError } from '../server/domain/errors.ts';
@@ -66,20 +67,26 @@ async function main(argv: string[]): Promise<number> {
     console.error(`Unknown role "${values.role}". Roles: ${ROLES.join(', ')}.`);
     return 2;
   }
+  const request: AdminRequest = command === 'user:create'
+    ? { command, email: values.email!, username: values.username!, password: values.password!, nickname: values.nickname, role: values.role! }
+    : { command, count: Number(values.count) || 1 };
   const config = readServerConfig();
+  const embedded = !config.databaseUrl && config.dataDir && config.dataDir !== ':memory:' ? config.dataDir : null;
+  // A server running on the embedded database holds it: it runs the command for us.
+  const answer = embedded ? await askRunningServer(embedded, request) : null;
+  if (answer) {
+    if (!answer.ok) {
+      const detail = answer.issues?.map((i) => `${i.path}: ${i.message}`).join(', ');
+      console.error(`${answer.message}${detail ? ` (${detail})` : ''}`);
+      return 1;
+    }
+    for (const line of answer.lines) console.log(line);
+    return 0;
+  }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir || undefined });
   try {
     await migrateToLatest(database.db);
-    const repositories = createRepositories(database.db);
-    if (command === 'user:create') {
-      const uid = await insertAccount(repositories, {
-        email: values.email!, username: values.username!, password: values.password!, userNickname: values.nickname, roles: [values.role!],
-      });
-      console.log(`Created user ${values.username} (uid ${uid}) with the role ${values.role}.`);
-    } else {
-      const count = Math.min(Math.max(Number(values.count) || 1, 1), 100);
-      for (let i = 0; i < count; i++) console.log((await createInvitationCode(repositories, null)).invitationCode);
-    }
+    for (const line of await runAdminCommand(createRepositories(database.db), request)) console.log(line);
     return 0;
   } finally {
     await database.close();
@@ -93,7 +100,7 @@ main(process.argv.slice(2)).then(
       const detail = error.issues?.map((i) => `${i.path}: ${i.message}`).join(', ');
       console.error(`${translatorFor('en').t(MESSAGE_KEY[error.code])}${detail ? ` (${detail})` : ''}`);
     } else if (error instanceof Error && /in use by process/.test(error.message)) {
-      console.error(`${error.message}\nThe embedded database admits one process: stop the server, run this command, then start the server again.`);
+      console.error(`${error.message}\nThe embedded database admits one process, and the process holding it did not answer on ${ADMIN_SOCKET_NAME} in the data directory (an older server, or DATA_DIR differs): stop the server, run this command, then start the server again.`);
     } else {
       console.error(error instanceof Error ? error.message : error);
     }

@@ -15,6 +15,8 @@ import type { Catalogue } from './services/catalogue.ts';
 import { createServices } from './services/index.ts';
 import { isStaff } from '../src/lib/policy/policy.ts';
 import { seedDemoCatalogue } from './demo/seed.ts';
+import { createRepositories } from './repositories/index.ts';
+import { startAdminSocket } from './admin/admin-socket.ts';
 import { createSiteHandler } from './site/handler.ts';
 import { createMailer } from './mail/mailer.ts';
 import { loadSecret } from './media/image-service.ts';
@@ -296,11 +298,27 @@ export async function startServer(env: Record<string, string | undefined> = proc
     seedDemoCatalogue({ db: database.db, uploads: uploadStore, logger, onQueued: () => worker?.poke() })
       .catch((error) => logger.warn('the demo catalogue could not be created', { err: error }));
   }
+  // While this process holds the embedded database, `npm run cli` asks it over DATA_DIR/admin.sock (0600).
+  const embeddedDataDir = !config.databaseUrl && config.dataDir && config.dataDir !== ':memory:' ? config.dataDir : null;
+  const closeAdminSocket = embeddedDataDir
+    ? await startAdminSocket({ dataDir: embeddedDataDir, repositories: createRepositories(database.db), logger }).catch((error: Error) => {
+      logger.warn('the admin socket could not be opened: stop the server to use npm run cli', { err: error });
+      return async () => {};
+    })
+    : async () => {};
   logger.info('listening', {
     url: `http://${config.host}:${port}/`, api: apiPrefix, site: !!site, dataDir: config.databaseUrl ? undefined : config.dataDir,
     uploads: config.uploadS3 ? `s3://${config.uploadS3.bucket}` : config.uploadDir,
     media: config.mediaS3 ? `s3://${config.mediaS3.bucket}/${config.mediaS3.prefix}` : config.mediaDir,
   });
+
+  // A new site: say how to make its first administrator (the server may keep running meanwhile).
+  if (!(await createRepositories(database.db).users.hasStaff().catch(() => true))) {
+    logger.warn('no administrator yet', {
+      next: 'npm run cli -- user:create --email you@example.com --username You --password \'a long passphrase\' --role administrator',
+      note: 'works while the server runs; then npm run cli -- invite:create --count 5 for invitation codes',
+    });
+  }
 
   let closing: Promise<void> | undefined;
   /**
@@ -315,6 +333,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       const requestsInFlight = inFlight.size;
       logger.info('shutting down', { signal, requestsInFlight });
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const adminSocketClosed = closeAdminSocket();
       // Open live streams end now (their viewers reconnect elsewhere), or close() would wait on them.
       services.live.close();
       drain.begin();
@@ -333,6 +352,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       clearInterval(cleanup);
       clearInterval(uploadSweep);
       const { handedBack } = await workerStopped;
+      await adminSocketClosed;
       await leaveCacheNotices();
       await bus.close();
       await database.close();

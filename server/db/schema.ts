@@ -82,6 +82,9 @@ export interface VideosTable {
   reviewed_at: Date | null;
   deleted_by: number | null;
   deleted_at: Date | null;
+  /** A reviewer's refusal (migration 0023): one of REVIEW_REJECTION_REASONS, and a note for the uploader. */
+  rejection_reason: Generated<string | null>;
+  rejection_note: Generated<string | null>;
   comment_floor: Generated<number>;
 }
 
@@ -216,6 +219,9 @@ export interface AudioTracksTable {
   reviewed_at: Date | null;
   deleted_by: number | null;
   deleted_at: Date | null;
+  /** A reviewer's refusal (migration 0023): one of REVIEW_REJECTION_REASONS, and a note for the uploader. */
+  rejection_reason: Generated<string | null>;
+  rejection_note: Generated<string | null>;
   created_at: CreatedAt;
 }
 export interface AudioTagsTable { audio_id: number; tag_id: number; position: number }
@@ -255,6 +261,9 @@ export interface PhotosTable {
   reviewed_at: Date | null;
   deleted_by: number | null;
   deleted_at: Date | null;
+  /** A reviewer's refusal (migration 0023): one of REVIEW_REJECTION_REASONS, and a note for the uploader. */
+  rejection_reason: Generated<string | null>;
+  rejection_note: Generated<string | null>;
 }
 export interface PhotoImagesTable {
   image_id: Generated<number>;

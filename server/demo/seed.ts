@@ -136,7 +136,7 @@ interface Seeded { uids: number[]; tagIds: Record<string, number> }
 async function seedVideos(db: Kysely<Database>, uploads: UploadStore, workDir: string): Promise<Seeded> {
   const uids: number[] = [];
   for (const u of UPLOADERS) {
-    const uid = await insertAccount(createRepositories(db), { email: `${u.username}@demo.kiraboshi.localhost`, password: randomBytes(18).toString('base64url'), username: u.username, userNickname: u.userNickname });
+    const uid = await insertAccount(createRepositories(db), { email: `${u.username}@demo.kiraboshi.localhost`, password: randomBytes(18).toString('base64url'), username: u.username, userNickname: u.userNickname, reviewed: true });
     await db.updateTable('users').set({ signature: u.signature }).where('uid', '=', uid).execute();
     uids.push(uid);
   }

@@ -23,13 +23,16 @@ export interface AudioFilter {
   words?: readonly string[];
   /** Leaving out what this member blocked or hid. */
   hiddenFrom?: number | null;
+  /** Also the tracks a reviewer refused (deleted with a reason): the uploader's own list. */
+  rejectedToo?: boolean;
 }
 export interface PageWindow { page: number; pageSize: number }
 
 const statusIn = (statuses: readonly AudioStatus[]) => sql<SqlBool>`a.status IN (${sql.join(statuses.map((s) => sql.lit(s)))})`;
 
 function whereOf(filter: AudioFilter): RawBuilder<SqlBool> {
-  const conditions = [statusIn(filter.statuses)];
+  const refused = sql<SqlBool>`(a.status = 'deleted' AND a.rejection_reason IS NOT NULL)`;
+  const conditions = [filter.rejectedToo ? sql<SqlBool>`(${statusIn(filter.statuses)} OR ${refused})` : statusIn(filter.statuses)];
   if (filter.uploaderUid !== undefined) conditions.push(sql`a.uploader_uid = ${filter.uploaderUid}`);
   if (filter.tagId !== undefined) conditions.push(sql`EXISTS (SELECT 1 FROM audio_tags t WHERE t.audio_id = a.audio_id AND t.tag_id = ${filter.tagId})`);
   for (const word of filter.words ?? []) {
@@ -54,7 +57,7 @@ export function createAudioRepository(db: Kysely<Database>) {
       .innerJoin('users as u', 'u.uid', 'a.uploader_uid')
       .innerJoin('media as m', 'm.media_id', 'a.media_id')
       .select(['a.audio_id', 'a.title', 'a.artist', 'a.cover', 'a.duration_ms', 'a.play_count', 'a.created_at', 'a.category', 'a.status',
-        'a.description', 'a.uploader_uid', 'u.username', 'u.user_nickname', 'm.media_id', 'm.cover_file']);
+        'a.description', 'a.uploader_uid', 'a.rejection_reason', 'a.rejection_note', 'u.username', 'u.user_nickname', 'm.media_id', 'm.cover_file']);
   }
 
   return {
@@ -122,6 +125,15 @@ export function createAudioRepository(db: Kysely<Database>) {
       const { audio_id } = await db.insertInto('audio_tracks').values(row).returning('audio_id').executeTakeFirstOrThrow();
       if (tagIds.length) await db.insertInto('audio_tags').values(tagIds.map((tag_id, position) => ({ audio_id, tag_id, position }))).execute();
       return audio_id;
+    },
+
+    /** A pending track is refused by this reviewer, with the reason and note its uploader reads; false when it was not pending. */
+    async rejectPending(audioId: number, reviewerUid: number, rejection: { reason: string; note: string }): Promise<boolean> {
+      const result = await db.updateTable('audio_tracks')
+        .set({ status: 'deleted', deleted_by: reviewerUid, deleted_at: new Date(), rejection_reason: rejection.reason, rejection_note: rejection.note || null })
+        .where('audio_id', '=', audioId).where('status', '=', 'pending').executeTakeFirst();
+      forgetMediaAccess(db);
+      return Number(result.numUpdatedRows) > 0;
     },
 
     /** Sets a track's status (review, deletion) by whom; answers whether it was in one of `from`. */

@@ -18,13 +18,16 @@ export interface PhotoFilter {
   /** Each word in the title, the description or a tag name in any language (substring). */
   words?: readonly string[];
   hiddenFrom?: number | null;
+  /** Also the posts a reviewer refused (deleted with a reason): the uploader's own list. */
+  rejectedToo?: boolean;
 }
 export interface PageWindow { page: number; pageSize: number }
 
 const statusIn = (statuses: readonly PhotoStatus[]) => sql<SqlBool>`p.status IN (${sql.join(statuses.map((s) => sql.lit(s)))})`;
 
 function whereOf(filter: PhotoFilter): RawBuilder<SqlBool> {
-  const conditions = [statusIn(filter.statuses)];
+  const refused = sql<SqlBool>`(p.status = 'deleted' AND p.rejection_reason IS NOT NULL)`;
+  const conditions = [filter.rejectedToo ? sql<SqlBool>`(${statusIn(filter.statuses)} OR ${refused})` : statusIn(filter.statuses)];
   if (filter.uploaderUid !== undefined) conditions.push(sql<SqlBool>`p.uploader_uid = ${filter.uploaderUid}`);
   for (const tagId of new Set(filter.withAllTags ?? [])) {
     conditions.push(sql<SqlBool>`EXISTS (SELECT 1 FROM photo_tags pt WHERE pt.photo_id = p.photo_id AND pt.tag_id = ${tagId})`);
@@ -41,10 +44,10 @@ function whereOf(filter: PhotoFilter): RawBuilder<SqlBool> {
 export function createPhotosRepository(db: Kysely<Database>) {
   const posts = () => db.selectFrom('photos as p').innerJoin('users as u', 'u.uid', 'p.uploader_uid')
     .select(['p.photo_id', 'p.title', 'p.description', 'p.created_at', 'p.status', 'p.failure', 'p.copyright', 'p.original_author', 'p.uploader_uid',
-      'u.username', 'u.user_nickname', 'u.avatar', 'u.signature',
+      'p.rejection_reason', 'p.rejection_note', 'u.username', 'u.user_nickname', 'u.avatar', 'u.signature',
       sql<number>`(SELECT count(*) FROM photo_images i WHERE i.photo_id = p.photo_id)`.as('image_count')]);
 
-  async function setStatus(photoId: number, from: readonly PhotoStatus[], values: { status: PhotoStatus; reviewed_by?: number; reviewed_at?: Date; deleted_by?: number; deleted_at?: Date }) {
+  async function setStatus(photoId: number, from: readonly PhotoStatus[], values: { status: PhotoStatus; reviewed_by?: number; reviewed_at?: Date; deleted_by?: number; deleted_at?: Date; rejection_reason?: string; rejection_note?: string | null }) {
     const result = await db.updateTable('photos as p').set(values).where('p.photo_id', '=', photoId).where(statusIn(from)).executeTakeFirst();
     forgetMediaAccess(db);
     return Number(result.numUpdatedRows) > 0;
@@ -114,6 +117,10 @@ export function createPhotosRepository(db: Kysely<Database>) {
       return photoId;
     },
 
+    /** A post waiting for review is refused by this reviewer, with the reason and note its uploader reads; false when it was not waiting. */
+    rejectPending: (photoId: number, reviewerUid: number, rejection: { reason: string; note: string }) => setStatus(photoId, ['pending'], {
+      status: 'deleted', deleted_by: reviewerUid, deleted_at: new Date(), rejection_reason: rejection.reason, rejection_note: rejection.note || null,
+    }),
     approvePending: (photoId: number, reviewerUid: number) => setStatus(photoId, ['pending'], { status: 'approved', reviewed_by: reviewerUid, reviewed_at: new Date() }),
     softDelete: (photoId: number, byUid: number) =>
       setStatus(photoId, ['processing', 'pending', 'approved', 'failed'], { status: 'deleted', deleted_by: byUid, deleted_at: new Date() }),

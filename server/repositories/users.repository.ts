@@ -5,7 +5,7 @@ import type { Database, UsersTable } from '../db/schema.ts';
 export const PROFILE_COLUMNS = ['uid', 'username', 'user_nickname', 'avatar', 'signature', 'gender', 'user_birthday', 'labels', 'website_name', 'website_url', 'roles', 'created_at', 'updated_at', 'is_updated_after_review'] as const;
 export type ProfileRow = Pick<Selectable<UsersTable>, (typeof PROFILE_COLUMNS)[number]>;
 export type ProfileChanges = Pick<Updateable<UsersTable>, 'username' | 'user_nickname' | 'avatar' | 'signature' | 'gender' | 'user_birthday' | 'labels' | 'website_name' | 'website_url' | 'is_updated_after_review'>;
-export type NewUser = Pick<Insertable<UsersTable>, 'email' | 'username' | 'user_nickname' | 'password_hash' | 'roles' | 'interface_language'>;
+export type NewUser = Pick<Insertable<UsersTable>, 'email' | 'username' | 'user_nickname' | 'password_hash' | 'roles' | 'interface_language' | 'is_updated_after_review'>;
 /** A write refused by a unique index: which of the unique columns was already someone's. */
 export interface Taken { taken: 'email' | 'username' }
 
@@ -18,6 +18,11 @@ function takenBy(error: unknown): Taken | null {
 
 export function createUsersRepository(db: Kysely<Database>) {
   return {
+    /** Whether any account is root or administrator (a new site has none until the CLI makes one). */
+    async hasStaff(): Promise<boolean> {
+      return !!(await db.selectFrom('users').select('uid').where(sql<boolean>`roles && ARRAY['root', 'administrator']::text[]`).limit(1).executeTakeFirst());
+    },
+
     /** The uid of an address, compared without case. */
     async uidByEmail(email: string): Promise<number | null> {
       const row = await db.selectFrom('users').select('uid').where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();

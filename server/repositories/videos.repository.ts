@@ -245,6 +245,12 @@ export function createVideosRepository(db: Kysely<Database>) {
     approvePending: (videoId: number, reviewerUid: number) =>
       setStatus(videoId, sql`v.status = 'pending'`, { status: 'approved', reviewed_by: reviewerUid, reviewed_at: new Date() }),
 
+    /** A pending video is refused by this reviewer, with the reason and note its uploader reads; false when it was not pending. */
+    rejectPending: (videoId: number, reviewerUid: number, rejection: { reason: string; note: string }) =>
+      setStatus(videoId, sql`v.status = 'pending'`, {
+        status: 'deleted', deleted_by: reviewerUid, deleted_at: new Date(), rejection_reason: rejection.reason, rejection_note: rejection.note || null,
+      }),
+
     /** A video not deleted yet is marked deleted, by this member; false when there was none. */
     markDeleted: (videoId: number, byUid: number) =>
       setStatus(videoId, sql`v.status != 'deleted'`, { status: 'deleted', deleted_by: byUid, deleted_at: new Date() }),
@@ -258,7 +264,7 @@ export function createVideosRepository(db: Kysely<Database>) {
       const partMedia = (condition: RawBuilder<unknown>) => sql`(SELECT ${condition} FROM video_parts pp JOIN media pm ON pm.media_id = pp.media_id WHERE pp.video_id = v.video_id)`;
       const [rows, count] = await Promise.all([
         thumbs().where(where).select([
-          'v.deleted_by',
+          'v.deleted_by', 'v.rejection_reason', 'v.rejection_note',
           sql<number>`(SELECT count(*)::int FROM danmaku d WHERE d.video_id = v.video_id AND d.target_type = 'video')`.as('danmaku_count'),
           sql<number>`(SELECT count(*)::int FROM comments c WHERE c.video_id = v.video_id AND c.target_type = 'video' AND c.deleted_at IS NULL)`.as('comment_count'),
           sql<boolean>`${partMedia(sql`coalesce(bool_and(pm.status IN ('playable', 'ready')), false)`)}`.as('media_ready'),

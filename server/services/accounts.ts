@@ -2,7 +2,7 @@ import type { Repositories } from '../repositories/index.ts';
 import { DomainError, NotFound } from '../domain/errors.ts';
 import { hashPassword, verifyPassword, COMMON_PASSWORDS } from '../auth/passwords.ts';
 import { createSession } from '../auth/sessions.ts';
-import { normalizeRoles } from '../../src/lib/policy/policy.ts';
+import { isStaff, normalizeRoles } from '../../src/lib/policy/policy.ts';
 import { checkVerificationCode, consumeVerificationCode, sendVerificationCode } from './verification.ts';
 import { claimInvitationCode } from './invitations.ts';
 import { checkLoginSecondFactor, loginCode, loginSecondFactor, secondFactorStatus, type LoginCodes } from '../auth/second-factor.ts';
@@ -34,6 +34,11 @@ export interface NewAccount {
   userNickname?: string;
   roles?: string[];
   language?: CatalogLocale;
+  /**
+   * Whether the profile starts out reviewed (out of the profile review queue): accounts the
+   * operator made (the CLI, the demo uploaders) and staff accounts do; a registration does not.
+   */
+  reviewed?: boolean;
 }
 
 /** Validates and inserts a user (used by registration and by the CLI). */
@@ -51,9 +56,11 @@ export async function insertAccount(repositories: UserRepositories, input: NewAc
   if (passwordProblem) throw new DomainError('WEAK_PASSWORD', { issues: [{ path: 'password', message: passwordProblem }] });
   if (await emailExists(repositories, email)) throw new DomainError('EMAIL_TAKEN');
   if (await usernameTaken(repositories, username)) throw new DomainError('USERNAME_TAKEN');
+  const roles = normalizeRoles(input.roles ?? ['user']);
   const created = await repositories.users.insert({
     email, username, user_nickname: nickname, password_hash: await hashPassword(input.password),
-    roles: normalizeRoles(input.roles ?? ['user']), interface_language: input.language ?? 'zhs',
+    roles, interface_language: input.language ?? 'zhs',
+    is_updated_after_review: !(input.reviewed ?? isStaff({ uid: 0, roles })),
   });
   // Two registrations racing for one name or address: the unique index decides.
   if ('taken' in created) throw new DomainError(created.taken === 'email' ? 'EMAIL_TAKEN' : 'USERNAME_TAKEN');

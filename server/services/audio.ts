@@ -11,7 +11,8 @@ import { checkOwnCover, searchTextOf, viewerKeyOf } from './videos.ts';
 import { hlsPath } from '../media/paths.ts';
 import { AUDIO_FILES } from '../media/audio-pipeline.ts';
 import type { AudioDetail, AudioThumb, audioUpdateBody, audioUploadBody, MyTrack, PendingAudioResponse } from '../../src/lib/api/contract-audio.ts';
-import type { AudioSort, Copyright, HistoryItem } from '../../src/lib/api/contract.ts';
+import type { AudioSort, Copyright, HistoryItem, ReviewRejectionReason } from '../../src/lib/api/contract.ts';
+import { REVIEW_REJECTION_REASONS } from '../../src/lib/api/constants.ts';
 import type { FeedPosition } from '../repositories/keyset.sql.ts';
 
 type Commit = z.output<typeof audioUploadBody>;
@@ -83,11 +84,16 @@ export function createAudioService(repositories: Pick<Repositories, 'audio' | 'm
       }
     },
 
-    /** audio/mine: the uploader's own tracks (pending and approved), newest first, with what the editor changes. */
+    /** audio/mine: the uploader's own tracks (pending, approved, and refused by a reviewer with the reason), newest first, with what the editor changes. */
     async mine(uid: number, page: Page): Promise<{ count: number; tracks: MyTrack[] }> {
-      const { count, rows } = await audio.page({ statuses: ['pending', 'approved'], uploaderUid: uid }, page, 'newest');
-      const tracks = await Promise.all(rows.map(async (row) => ({
-        ...toThumb(row), status: row.status === 'approved' ? 'approved' as const : 'pending' as const, description: row.description, image: row.cover,
+      const { count, rows } = await audio.page({ statuses: ['pending', 'approved'], uploaderUid: uid, rejectedToo: true }, page, 'newest');
+      const tracks = await Promise.all(rows.map(async (row): Promise<MyTrack> => ({
+        // A refused track's files are no longer served: only an uploaded cover still shows.
+        ...toThumb(row), ...(row.status === 'deleted' ? { cover: row.cover ?? '' } : {}),
+        status: row.status === 'deleted' ? 'rejected' : row.status === 'approved' ? 'approved' : 'pending',
+        rejectionReason: row.status === 'deleted' ? REVIEW_REJECTION_REASONS.find((r) => r === row.rejection_reason) ?? 'OTHER' : null,
+        rejectionNote: row.status === 'deleted' ? row.rejection_note : null,
+        description: row.description, image: row.cover,
         tags: await tags.tagsById((await audio.tagIdsOf(row.audio_id)).map((t) => t.tag_id)),
       })));
       return { count, tracks };
@@ -171,6 +177,11 @@ export function createAudioService(repositories: Pick<Repositories, 'audio' | 'm
 
     async approve(audioId: number, reviewerUid: number): Promise<void> {
       if (!(await audio.setStatus(audioId, ['pending'], 'approved', reviewerUid))) throw new NotFound();
+    },
+
+    /** audio/pending/rejected: a pending track is removed with the reviewer's reason and note, which its uploader reads in "my tracks". */
+    async reject(audioId: number, reviewerUid: number, rejection: { reason: ReviewRejectionReason; note: string }): Promise<void> {
+      if (!(await audio.rejectPending(audioId, reviewerUid, rejection))) throw new NotFound();
     },
 
     /** The uploader of a track that is not deleted (who may delete it is the policy's decision). */

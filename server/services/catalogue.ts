@@ -6,6 +6,7 @@ import type { Copyright, HistoryItem, MyVideo, PendingVideo, VideoCategory, Vide
 import { createTagService } from './tags.ts';
 import { searchTerms } from './search-text.ts';
 import { hlsPath } from '../media/pipeline.ts';
+import { REVIEW_REJECTION_REASONS } from '../../src/lib/api/constants.ts';
 
 /** How much history a member sees (the most recent). */
 export const HISTORY_LIMIT = 500;
@@ -163,10 +164,12 @@ export function createCatalogue(repositories: Pick<Repositories, 'videos' | 'tag
         const removed = row.status === 'deleted';
         const rejected = removed || row.media_refused;
         const state = rejected ? 'rejected' : row.status === 'pending' && !row.media_ready ? 'processing' : row.status === 'approved' ? 'approved' : 'pending';
-        const reason = removed ? 'REMOVED_BY_REVIEWER' : row.media_refused ? (REFUSALS.find((r) => r === row.media_reason) ?? 'CORRUPT') : null;
+        const reviewReason = removed ? REVIEW_REJECTION_REASONS.find((r) => r === row.rejection_reason) : undefined;
+        const reason = removed ? reviewReason ?? 'REMOVED_BY_REVIEWER' : row.media_refused ? (REFUSALS.find((r) => r === row.media_reason) ?? 'CORRUPT') : null;
         return {
-          ...toThumb(row), state, rejectionReason: reason, cover: row.cover,
-          poster: posterUrl(row, 1280, 'webp'),
+          // A removed video's files are no longer served: no broken picture, the placeholder instead.
+          ...toThumb(row), ...(removed ? { image: '' } : {}), state, rejectionReason: reason, rejectionNote: reviewReason ? row.rejection_note : null, cover: row.cover,
+          poster: removed ? null : posterUrl(row, 1280, 'webp'),
           danmakuCount: Number(row.danmaku_count), commentCount: Number(row.comment_count),
           tags: await tags.tagsById(tagIds.get(row.video_id) ?? []), editable: !removed,
         };

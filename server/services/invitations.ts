@@ -34,7 +34,7 @@ export async function createInvitationCode(repositories: Pick<Repositories, 'use
     if (Date.now() - createdAt.getTime() < INVITATION_MIN_ACCOUNT_AGE_MS) throw new DomainError('ACCOUNT_TOO_NEW');
     const last = await repositories.invitations.lastCreatedBy(creator.uid);
     if (last && Date.now() - last.getTime() < INVITATION_INTERVAL_MS) {
-      throw new DomainError('COOLING_DOWN', { extra: { isCoolingDown: true } });
+      throw new DomainError('COOLING_DOWN', { retryAfterSeconds: Math.ceil((last.getTime() + INVITATION_INTERVAL_MS - Date.now()) / 1000), extra: { isCoolingDown: true } });
     }
   }
   for (;;) {

@@ -7,7 +7,8 @@ import type { PhotoFiles } from '../media/photo-files.ts';
 import { PHOTO_JOB } from '../media/photo-files.ts';
 import { photoPath } from '../media/paths.ts';
 import type { PhotoDetail, PhotoImage, PhotoState, PhotoThumb, photoUploadBody } from '../../src/lib/api/photo-contract.ts';
-import type { Copyright, HistoryItem } from '../../src/lib/api/contract.ts';
+import type { Copyright, HistoryItem, ReviewRejectionReason } from '../../src/lib/api/contract.ts';
+import { REVIEW_REJECTION_REASONS } from '../../src/lib/api/constants.ts';
 import { createTagService } from './tags.ts';
 import { searchTerms } from './search-text.ts';
 import { searchTextOf } from './videos.ts';
@@ -44,11 +45,16 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
   /** Posts as list thumbs, each with its first image as the cover. */
   async function thumbsOf(rows: PostRow[], withStatus = false): Promise<PhotoThumb[]> {
     const covers = new Map((await photos.imagesOf(rows.map((r) => r.photo_id), true)).map((i) => [i.photo_id, toImage(i)]));
-    return rows.map((row): PhotoThumb => ({
-      photoId: row.photo_id, title: row.title, uploadDate: new Date(row.created_at).getTime(), uploaderId: row.uploader_uid,
-      uploader: row.username, uploaderNickname: row.user_nickname, imageCount: Number(row.image_count), cover: covers.get(row.photo_id) ?? null,
-      ...(withStatus ? { status: row.status as PhotoState } : {}),
-    }));
+    return rows.map((row): PhotoThumb => {
+      // A post a reviewer refused: its files are no longer served, the uploader reads why instead.
+      const refused = row.status === 'deleted';
+      return {
+        photoId: row.photo_id, title: row.title, uploadDate: new Date(row.created_at).getTime(), uploaderId: row.uploader_uid,
+        uploader: row.username, uploaderNickname: row.user_nickname, imageCount: Number(row.image_count), cover: refused ? null : covers.get(row.photo_id) ?? null,
+        ...(withStatus ? { status: refused ? 'rejected' : row.status as PhotoState } : {}),
+        ...(withStatus && refused ? { rejectionReason: REVIEW_REJECTION_REASONS.find((r) => r === row.rejection_reason) ?? 'OTHER', rejectionNote: row.rejection_note } : {}),
+      };
+    });
   }
 
   async function list(filter: PhotoFilter, page: Page, options: { withStatus?: boolean; order?: 'newest' | 'oldest' } = {}) {
@@ -113,10 +119,10 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
     },
 
     home: (page: Page) => list({ statuses: PUBLIC }, page),
-    /** photo/user: the uploader sees their posts in every state (marked); everyone else the approved ones. */
+    /** photo/user: the uploader sees their posts in every state (marked), those a reviewer refused with the reason; everyone else the approved ones. */
     byUploader(uid: number, looker: Looker | null, page: Page) {
       const own = looker?.uid === uid;
-      return list({ statuses: own ? OWN : PUBLIC, uploaderUid: uid }, page, { withStatus: own });
+      return list({ statuses: own ? OWN : PUBLIC, uploaderUid: uid, rejectedToo: own }, page, { withStatus: own });
     },
     search(keyword: string, page: Page) {
       const words = searchTerms(keyword);
@@ -148,6 +154,11 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
 
     async approve(photoId: number, reviewerUid: number): Promise<void> {
       if (!(await photos.approvePending(photoId, reviewerUid))) throw new NotFound();
+    },
+
+    /** photo/pending/rejected: a post waiting for review is removed with the reviewer's reason and note, which its uploader reads on their Photos tab. */
+    async reject(photoId: number, reviewerUid: number, rejection: { reason: ReviewRejectionReason; note: string }): Promise<void> {
+      if (!(await photos.rejectPending(photoId, reviewerUid, rejection))) throw new NotFound();
     },
 
     async uploaderOf(photoId: number): Promise<number> {

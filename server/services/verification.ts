@@ -34,7 +34,12 @@ async function mailingLimit(repositories: CodeRepositories, email: string, purpo
     const retryAfter = Math.ceil((CODE_COOLDOWN_MS - (Date.now() - last.getTime())) / 1000);
     return new DomainError('COOLING_DOWN', { retryAfterSeconds: retryAfter, extra: { isCoolingDown: true, retryAfterSeconds: retryAfter } });
   }
-  if (recent.length >= DAILY_CAPS[purpose]) return new DomainError('DAILY_LIMIT', { extra: { isCoolingDown: true } });
+  if (recent.length >= DAILY_CAPS[purpose]) {
+    // The cap counts the last 24 hours: the oldest of the codes counted leaves the window first.
+    const oldest = recent[DAILY_CAPS[purpose] - 1] ?? recent.at(-1)!;
+    const retryAfter = Math.max(1, Math.ceil((oldest.getTime() + 24 * 60 * 60_000 - Date.now()) / 1000));
+    return new DomainError('DAILY_LIMIT', { retryAfterSeconds: retryAfter, extra: { isCoolingDown: true } });
+  }
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Repositories } from '../repositories/index.ts';
 import { DomainError, NotFound } from '../domain/errors.ts';
-import type { videoUploadBody, videoUpdateBody } from '../../src/lib/api/contract.ts';
+import type { videoUploadBody, videoUpdateBody, ReviewRejectionReason } from '../../src/lib/api/contract.ts';
 import type { z } from 'zod';
 import { normalizeForSearch } from './search-text.ts';
 import type { MediaStore } from '../media/media-store.ts';
@@ -90,6 +90,11 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
       const refused = await videos.partMediaIn(videoId, ['rejected', 'failed']);
       if (refused) throw new DomainError('MEDIA_REJECTED', { extra: { mediaId: refused } });
       if (!(await videos.approvePending(videoId, reviewerUid))) throw new DomainError('NOT_FOUND');
+    },
+
+    /** video/pending/rejected: a pending video is removed with the reviewer's reason and note, which its uploader reads in "my videos". */
+    async reject(videoId: number, reviewerUid: number, rejection: { reason: ReviewRejectionReason; note: string }): Promise<void> {
+      if (!(await videos.rejectPending(videoId, reviewerUid, rejection))) throw new NotFound();
     },
 
     /** The uploader of a video that is not deleted (who may delete it is the policy's decision). */

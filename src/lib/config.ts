@@ -26,6 +26,8 @@ export interface RuntimeConfig {
   allowedExternalOrigins: string[];
   /** URL of the in-context translation script, loaded only in the ii mode. */
   inContextScriptUrl: string;
+  /** Offer "ii · In-context translation" in every visitor's language menu; otherwise staff alone see it. */
+  inContextMenu: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -62,6 +64,7 @@ export function readRuntimeConfig(env: Env): RuntimeConfig {
     },
     allowedExternalOrigins: (get('ALLOWED_EXTERNAL_ORIGINS') || '').split(',').map((s) => s.trim()).filter(Boolean),
     inContextScriptUrl: get('IN_CONTEXT_SCRIPT_URL') || 'https://cdn.crowdin.com/jipt/jipt.js',
+    inContextMenu: bool(get('IN_CONTEXT_MENU'), false),
   };
 }
 

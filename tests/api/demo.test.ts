@@ -62,4 +62,10 @@ describe('the demo catalogue', () => {
     // A site that has users never reaches the upload store.
     expect(await seedDemoCatalogue({ db: server.db, uploads: undefined as never, logger: createLogger('error'), onQueued: () => {} })).toBe(false);
   });
+
+  it('puts no demo uploader in the profile review queue', async () => {
+    const rows = await server.db.selectFrom('users').select('is_updated_after_review').where('email', 'like', '%@demo.kiraboshi.localhost').execute();
+    expect(rows.length).toBe(3);
+    expect(rows.every((r) => !r.is_updated_after_review)).toBe(true);
+  });
 });

@@ -82,7 +82,9 @@ test('the home page pages through the videos with links in the address', async (
 
 test('categories show their own videos under localized chips', async ({ page }) => {
   await page.goto('/ja/category');
-  await expect(page.locator('[data-state="choose"]')).toBeVisible();
+  // Nothing chosen yet: the first category is shown, with its chip marked.
+  await expect(page.locator('.chip[aria-current="page"]')).toHaveText(msg('ja', 'video.categories.anime'));
+  await expect(page.locator('[data-list="category"]')).toBeVisible();
   await page.locator('.chip[data-category="music"]').click();
   await expect(page).toHaveURL(/\/ja\/category\?category=music$/);
   await expect(page.locator('.chip[aria-current="page"]')).toHaveText(msg('ja', 'video.categories.music'));

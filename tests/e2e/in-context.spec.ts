@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { readRuntimeConfig } from '../../src/lib/config.ts';
-import { msg, waitForShell } from './helpers.ts';
+import { logInAsAdmin, msg, waitForShell } from './helpers.ts';
 
 const SCRIPT_URL = readRuntimeConfig(process.env).inContextScriptUrl;
 // This test is about the mode, not the offline copy: no service worker between page and script.
@@ -26,6 +26,21 @@ test('ii mode: logo and hidden root, reload into ii with the script, escape to t
   await waitForShell(page);
 
   // The logo lives for 250 ms: what the page showed is recorded as it happens, kept across the reload.
+  await page.evaluate(() => {
+    new MutationObserver(() => {
+      const logo = document.querySelector('[data-in-context-logo] img');
+      if (logo && !sessionStorage.getItem('seen')) {
+        sessionStorage.setItem('seen', JSON.stringify({ logo: logo.getAttribute('src'), rootHidden: document.getElementById('root')!.hidden, at: Date.now() }));
+      }
+    }).observe(document.body, { childList: true });
+    addEventListener('pagehide', () => sessionStorage.setItem('left', String(Date.now())));
+  });
+  // A visitor's menu does not offer it (a tool for translators); an administrator's does.
+  await page.locator('[data-language-menu] summary').click();
+  await expect(page.locator('[data-switch-locale="ii"]')).toBeHidden();
+  await logInAsAdmin(page);
+  await page.goto('/en/search');
+  await waitForShell(page);
   await page.evaluate(() => {
     new MutationObserver(() => {
       const logo = document.querySelector('[data-in-context-logo] img');

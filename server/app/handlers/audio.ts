@@ -58,4 +58,9 @@ export const audioHandlers: HandlerSet<'audio'> = {
     logger.info('audio approved', { audioId, by: actor.uid });
     return { success: true };
   },
+  'POST audio/pending/rejected': async ({ audioId, reason, note }, { services, actor, logger }) => {
+    await services.audio.reject(audioId, actor.uid, { reason, note });
+    logger.info('audio rejected', { audioId, by: actor.uid, reason });
+    return { success: true };
+  },
 };

@@ -44,6 +44,11 @@ export const photoHandlers: HandlerSet<'photo'> = {
     logger.info('photo approved', { photoId, by: actor.uid });
     return { success: true };
   },
+  'POST photo/pending/rejected': async ({ photoId, reason, note }, { services, actor, logger }) => {
+    await services.photos.reject(photoId, actor.uid, { reason, note });
+    logger.info('photo rejected', { photoId, by: actor.uid, reason });
+    return { success: true };
+  },
   'DELETE photo/delete': async ({ photoId }, { services, actor, authorize, logger }) => {
     authorize('photo.delete', { ownerUid: await services.photos.uploaderOf(photoId) });
     await services.photos.remove(photoId, actor.uid);

@@ -59,6 +59,11 @@ export const videoHandlers: HandlerSet<'video'> = {
     logger.info('video approved', { videoId, by: actor.uid });
     return { success: true };
   },
+  'POST video/pending/rejected': async ({ videoId, reason, note }, { services, actor, logger }) => {
+    await services.videos.reject(videoId, actor.uid, { reason, note });
+    logger.info('video rejected', { videoId, by: actor.uid, reason });
+    return { success: true };
+  },
   // ---- The uploader's own videos ----
   'GET video/mine': async (page, { services, actor }) => ({ success: true, ...(await services.catalogue.mine(actor.uid, page)) }),
   // The uploader or staff (ownerOrStaff, once the video's uploader is known), before the changes are checked.

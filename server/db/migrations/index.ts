@@ -21,6 +21,7 @@ import * as m0019 from './0019_photos.ts';
 import * as m0020 from './0020_poster_sets.ts';
 import * as m0021 from './0021_poster_sets_960.ts';
 import * as m0022 from './0022_collection_media.ts';
+import * as m0023 from './0023_review_rejections.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0020_poster_sets': m0020,
   '0021_poster_sets_960': m0021,
   '0022_collection_media': m0022,
+  '0023_review_rejections': m0023,
 };

@@ -5,7 +5,7 @@ import { formatTimecode } from '../../lib/player/shortcuts.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import Pager from '../settings/Pager.tsx';
 import TrackEditor from './TrackEditor.tsx';
-import { DeleteUploadDialog, useMyUploads } from '../my-videos/use-my-uploads.tsx';
+import { DeleteUploadDialog, rejectionText, useMyUploads } from '../my-videos/use-my-uploads.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import '../uploader/uploader.css';
 import '../settings/video-review.css';
@@ -13,7 +13,7 @@ import '../my-videos/my-videos.css';
 
 /**
  * Settings > My tracks (the twin of My videos): every track of the member's own, newest first,
- * with where it stands (waiting for review, public) and its plays; each can be edited in place
+ * with where it stands (waiting for review, public, rejected by a reviewer and why) and its plays; each can be edited in place
  * or deleted after a confirmation.
  */
 export default function MyTracks({ locale, messages }: { locale: Locale; messages: Messages }) {
@@ -39,7 +39,8 @@ export default function MyTracks({ locale, messages }: { locale: Locale; message
       {data && data.items.length === 0 && <p className="review-empty" data-my-tracks-empty>{t('myTracks.empty')}</p>}
       <ul className="review-items">
         {data?.items.map((track) => {
-          const href = localizePath(`/audio/ka${track.audioId}`, locale);
+          const rejected = track.status === 'rejected';
+          const href = rejected ? undefined : localizePath(`/audio/ka${track.audioId}`, locale);
           return (
             <li key={track.audioId} className="review-item my-video" data-audio-id={track.audioId} data-state={track.status}>
               <div className="my-video-row">
@@ -48,19 +49,24 @@ export default function MyTracks({ locale, messages }: { locale: Locale; message
                   <span className="video-review-duration">{formatTimecode(track.duration / 1000)}</span>
                 </a>
                 <div className="video-review-body">
-                  <a href={href} className="video-review-title" data-title><strong>{track.title}</strong></a>
+                  {href ? <a href={href} className="video-review-title" data-title><strong>{track.title}</strong></a>
+                    : <strong className="video-review-title" data-title>{track.title}</strong>}
                   <p className="my-video-status">
                     <span className={`state-badge state-${track.status}`} data-state-badge>{t(`myVideos.state.${track.status}`)}</span>
+                    {track.rejectionReason && <span className="field-hint" data-rejection-reason={track.rejectionReason}>{rejectionText(t, track.rejectionReason)}</span>}
                   </p>
+                  {track.rejectionNote && <p className="rejection-note" data-rejection-note>{t('rejection.note', { note: track.rejectionNote })}</p>}
                   <p className="user-meta">ka{track.audioId} · {track.artist && `${track.artist} · `}{date(track.uploadDate)} · {t(`video.categories.${track.category}`)}</p>
                   <ul className="my-video-stats" aria-label={t('myVideos.stats')}>
                     <li data-stat="plays">{t('audio.plays', { count: track.playCount, n: number(track.playCount) })}</li>
                   </ul>
-                  <div className="review-actions">
-                    <button type="button" className="button secondary" disabled={busy} aria-expanded={editing === track.audioId}
-                      onClick={() => setEditing(editing === track.audioId ? null : track.audioId)} data-edit>{t('myVideos.edit')}</button>
-                    <button type="button" className="button secondary danger" disabled={busy} onClick={() => setDeleting(track)} data-delete>{t('myVideos.delete')}</button>
-                  </div>
+                  {!rejected && (
+                    <div className="review-actions">
+                      <button type="button" className="button secondary" disabled={busy} aria-expanded={editing === track.audioId}
+                        onClick={() => setEditing(editing === track.audioId ? null : track.audioId)} data-edit>{t('myVideos.edit')}</button>
+                      <button type="button" className="button secondary danger" disabled={busy} onClick={() => setDeleting(track)} data-delete>{t('myVideos.delete')}</button>
+                    </div>
+                  )}
                 </div>
               </div>
               {editing === track.audioId && (

@@ -5,7 +5,7 @@ import { formatTimecode } from '../../lib/player/shortcuts.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import Pager from '../settings/Pager.tsx';
 import VideoEditor from './VideoEditor.tsx';
-import { DeleteUploadDialog, useMyUploads } from './use-my-uploads.tsx';
+import { DeleteUploadDialog, rejectionText, useMyUploads } from './use-my-uploads.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import '../uploader/uploader.css';
 import '../settings/video-review.css';
@@ -53,8 +53,9 @@ export default function MyVideos({ locale, messages }: { locale: Locale; message
                     : <strong className="video-review-title" data-title>{v.title}</strong>}
                   <p className="my-video-status">
                     <span className={`state-badge state-${v.state}`} data-state-badge>{t(`myVideos.state.${v.state}`)}</span>
-                    {v.rejectionReason && <span className="field-hint" data-rejection-reason>{t(`myVideos.reason.${v.rejectionReason}`)}</span>}
+                    {v.rejectionReason && <span className="field-hint" data-rejection-reason={v.rejectionReason}>{rejectionText(t, v.rejectionReason)}</span>}
                   </p>
+                  {v.rejectionNote && <p className="rejection-note" data-rejection-note>{t('rejection.note', { note: v.rejectionNote })}</p>}
                   <p className="user-meta">kv{v.videoId} · {date(v.uploadDate)} · {t(`video.categories.${v.videoCategory}`)}</p>
                   <ul className="my-video-stats" aria-label={t('myVideos.stats')}>
                     <li data-stat="views">{t('myVideos.views', { count: v.watchedCount, n: number(v.watchedCount) })}</li>

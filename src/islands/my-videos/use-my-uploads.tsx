@@ -3,8 +3,16 @@ import type { TFunction } from 'i18next';
 import { showToast } from '../../lib/stores/toast.ts';
 import { useSelfUser } from '../use-self-user.ts';
 import { useAction } from '../settings/use-action.ts';
+import { REVIEW_REJECTION_REASONS, type ReviewRejectionReason } from '../../lib/api/constants.ts';
 
 export const MY_UPLOADS_PAGE_SIZE = 20;
+
+/** Why an upload was refused, as its uploader reads it: a reviewer's reason, or the pipeline's (myVideos.reason). */
+export function rejectionText(t: TFunction, reason: string): string {
+  return (REVIEW_REJECTION_REASONS as readonly string[]).includes(reason)
+    ? t('rejection.byReviewer', { reason: t(`rejection.reasons.${reason as ReviewRejectionReason}`) })
+    : t(`myVideos.reason.${reason}`);
+}
 
 /**
  * The state of a "my uploads" list (Settings > My videos, My tracks): the member's page of their

@@ -5,6 +5,7 @@ import { tagDisplayName } from '../../lib/tags/tag-name.ts';
 import { photoPostPath } from '../../lib/photo/picture.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useReviewQueue } from '../settings/use-review-queue.ts';
+import { RejectForm } from '../settings/RejectForm.tsx';
 import Pager from '../settings/Pager.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import '../settings/video-review.css';
@@ -12,15 +13,15 @@ import '../../styles/photo.css';
 
 const PAGE_SIZE = 10;
 
-/** Settings > Content (administrators): photo posts waiting for review, oldest first, every image with its alt text. */
+/** Settings > Content (administrators): photo posts waiting for review, oldest first, every image with its alt text, to approve or reject with a reason for the uploader. */
 export default function PhotoReview({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
-  const { data, page, pages, setPage, busy, error, act } = useReviewQueue<PendingPhotosResponse>({
-    t, pageSize: PAGE_SIZE, texts: 'photo',
+  const { data, page, pages, setPage, busy, error, approve, reject, rejecting, setRejecting } = useReviewQueue<PendingPhotosResponse>({
+    t, pageSize: PAGE_SIZE, texts: 'photo.review', label: (id) => `kp${id}`,
     load: (page) => call('GET photo/pending', { page, pageSize: PAGE_SIZE }),
     count: (data) => data.photosCount,
     approve: (photoId) => call('POST photo/pending/approved', { photoId }),
-    remove: (photoId) => call('DELETE photo/delete', { photoId }),
+    reject: (photoId, rejection) => call('POST photo/pending/rejected', { photoId, ...rejection }),
   });
   const date = (ms: number) => new Date(ms).toLocaleString(LOCALE_INFO[locale].htmlLang, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -51,10 +52,14 @@ export default function PhotoReview({ locale, messages }: { locale: Locale; mess
                 {p.tags.length > 0 && <ul className="user-tags">{p.tags.map((tag) => <li key={tag.tagId}>{tagDisplayName(tag, locale)}</li>)}</ul>}
                 {p.description && <p className="user-signature video-review-description">{p.description}</p>}
                 <div className="review-actions">
-                  <button type="button" className="button" disabled={busy} onClick={() => void act(p.photoId, 'approve')} data-approve-photo>{t('photo.review.approve')}</button>
-                  <button type="button" className="button secondary" disabled={busy} onClick={() => void act(p.photoId, 'delete')} data-delete-photo>{t('photo.review.delete')}</button>
+                  <button type="button" className="button" disabled={busy} onClick={() => void approve(p.photoId)} data-approve-photo>{t('photo.review.approve')}</button>
+                  <button type="button" className="button secondary" disabled={busy} aria-expanded={rejecting === p.photoId}
+                    onClick={() => setRejecting(rejecting === p.photoId ? null : p.photoId)} data-reject>{t('rejection.reject')}</button>
                   <a className="button secondary" href={href} target="_blank" rel="noopener">{t('photo.review.open')}</a>
                 </div>
+                {rejecting === p.photoId && (
+                  <RejectForm t={t} title={p.title} busy={busy} onReject={(r) => void reject(p.photoId, r)} onCancel={() => setRejecting(null)} />
+                )}
               </div>
             </li>
           );

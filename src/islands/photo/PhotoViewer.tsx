@@ -92,6 +92,22 @@ export default function PhotoViewer({ locale, messages, images, title, photoId }
     }
   };
 
+  // While the post is open, ← and → turn the images wherever the focus is (on the page itself,
+  // not in a field, a menu or a player that wants the arrows): nobody has to click the viewer first.
+  useEffect(() => {
+    const onDocumentKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+      const target = event.target as Element | null;
+      if (target && root.current?.contains(target)) return; // the viewer's own handler has it
+      if (target instanceof Element && target.closest('input, textarea, select, [contenteditable], [role="menu"], [role="slider"], [role="listbox"], [role="tablist"], dialog, video, audio')) return;
+      event.preventDefault();
+      go(index + (event.key === 'ArrowLeft' ? -1 : 1));
+    };
+    document.addEventListener('keydown', onDocumentKey);
+    return () => document.removeEventListener('keydown', onDocumentKey);
+  }, [go, index]);
+
   const onWheel = (event: ReactWheelEvent) => {
     if (!event.deltaY) return;
     applyZoom(Math.exp(-event.deltaY * (event.deltaMode === 1 ? 0.05 : 0.0025)), event.clientX, event.clientY);

@@ -1,6 +1,8 @@
 import { useRef, useState } from 'react';
 import { DANMAKU_TEXT_MAX, type DanmakuMode, type DanmakuSize } from '../../lib/api/constants.ts';
 import { useDismiss } from '../use-dismiss.ts';
+import { retryAfterOf } from '../../lib/api/http.ts';
+import { useRetryCountdown } from '../use-retry-countdown.ts';
 
 const PALETTE = ['ffffff', 'fe0302', 'ff7204', 'ffaa02', 'ffd302', '00cd00', '00a2ff', '4266be', '89d5ff', 'cc0273', 'f06e8e', '000000'];
 
@@ -28,18 +30,22 @@ export default function DanmakuSender({ t, loggedIn, onLogin, onSend }: Props) {
   const styleBox = useRef<HTMLDivElement>(null);
   const styleButton = useRef<HTMLButtonElement>(null);
   useDismiss(styleOpen, styleBox, () => setStyleOpen(false), styleButton);
+  // Sent too fast: the seconds the server asked to wait, counted down on the send button.
+  const [waitLeft, wait] = useRetryCountdown();
   const length = [...text.trim()].length;
 
   const send = async () => {
-    if (!length || busy) return;
+    if (!length || busy || waitLeft) return;
     setBusy(true);
     setStyleOpen(false);
     const sending = text;
     setText('');
     try {
       await onSend({ text: sending, color, fontSize, mode, enableRainbow: rainbow });
-    } catch {
+    } catch (error) {
       setText(sending); // refused (the player shows why in a toast): nothing typed is lost
+      const seconds = retryAfterOf(error);
+      if (seconds) wait(seconds);
     } finally {
       setBusy(false);
     }
@@ -100,7 +106,9 @@ export default function DanmakuSender({ t, loggedIn, onLogin, onSend }: Props) {
         data-danmaku-input
       />
       <span className={`danmaku-count ${length > DANMAKU_TEXT_MAX ? 'is-over' : ''}`}>{length}/{DANMAKU_TEXT_MAX}</span>
-      <button type="button" className="btn btn-primary" disabled={!length || length > DANMAKU_TEXT_MAX || busy} onClick={() => void send()} data-danmaku-send>{t('player.send')}</button>
+      <button type="button" className="btn btn-primary" disabled={!length || length > DANMAKU_TEXT_MAX || busy || waitLeft > 0} onClick={() => void send()} data-danmaku-send
+        aria-label={waitLeft ? t('player.waitToSend', { seconds: waitLeft }) : undefined} data-danmaku-wait={waitLeft || undefined}>
+        {waitLeft ? t('player.waitSeconds', { seconds: waitLeft }) : t('player.send')}</button>
     </div>
   );
 }

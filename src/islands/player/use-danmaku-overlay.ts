@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, type Dispatch, type RefObject } from 'react';
-import { HttpError } from '../../lib/api/http.ts';
+import { HttpError, retryAfterOf } from '../../lib/api/http.ts';
 import { DanmakuOverlay, type OverlayOptions } from '../../lib/danmaku/overlay.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import type { PlayerEvent } from '../../lib/player/player-state.ts';
@@ -62,7 +62,10 @@ export function useDanmakuOverlay(videoRef: RefObject<HTMLVideoElement | null>, 
       await o.send(body);
     } catch (error) {
       const message = error instanceof HttpError ? (error.body as { message?: string } | undefined)?.message : undefined;
-      showToast({ message: message || t('player.sendFailed'), severity: error instanceof HttpError && error.status === 429 ? 'warning' : 'error' });
+      showToast({
+        message: message || t('player.sendFailed'), severity: error instanceof HttpError && error.status === 429 ? 'warning' : 'error',
+        retryAfterSeconds: retryAfterOf(error),
+      });
       throw error;
     }
   }, [t]);

@@ -1,41 +1,33 @@
-import { useEffect, useState } from 'react';
-import { getPendingVideos, approvePendingVideo, deleteVideo } from '../../lib/api/index.ts';
+import { getPendingVideos, approvePendingVideo } from '../../lib/api/index.ts';
+import { call } from '../../lib/api/client.ts';
 import type { PendingVideosResponse } from '../../lib/api/contract.ts';
-import { showToast } from '../../lib/stores/toast.ts';
 import { LOCALE_INFO, localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { tagDisplayName } from '../../lib/tags/tag-name.ts';
 import { formatTimecode } from '../../lib/player/shortcuts.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
-import { useAction } from './use-action.ts';
+import { useReviewQueue } from './use-review-queue.ts';
+import { RejectForm } from './RejectForm.tsx';
 import Pager from './Pager.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import './video-review.css';
 
 const PAGE_SIZE = 10;
 
-/** Settings > Content (administrators): videos waiting for review, oldest first, with approve and delete. */
+/** Settings > Content (administrators): videos waiting for review, oldest first, to approve or reject with a reason for the uploader. */
 export default function VideoReview({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
-  const [page, setPage] = useState(1);
-  const [data, setData] = useState<PendingVideosResponse | null>(null);
-  const { busy, error, run } = useAction(t('api.internal'));
-  const load = () => getPendingVideos({ page, pageSize: PAGE_SIZE }).then(setData);
-
-  useEffect(() => void run(load), [page]);
-  const pages = Math.max(1, Math.ceil((data?.videosCount ?? 0) / PAGE_SIZE));
-  // The last item of the last page went: show the page before it.
-  useEffect(() => { if (data && page > pages) setPage(pages); }, [data, page, pages]);
-
-  const act = (videoId: number, kind: 'approve' | 'delete') => run(async () => {
-    if (kind === 'delete' && !window.confirm(t('videoReview.confirmDelete', { id: videoId }))) return;
-    await (kind === 'approve' ? approvePendingVideo(videoId) : deleteVideo(videoId));
-    showToast({ message: t(kind === 'approve' ? 'videoReview.approved' : 'videoReview.deleted', { id: videoId }), severity: 'success' });
-    await load();
+  const { data, page, pages, setPage, busy, error, approve, reject, rejecting, setRejecting } = useReviewQueue<PendingVideosResponse>({
+    t, pageSize: PAGE_SIZE, texts: 'videoReview', label: (id) => `kv${id}`,
+    load: (page) => getPendingVideos({ page, pageSize: PAGE_SIZE }),
+    count: (data) => data.videosCount,
+    approve: approvePendingVideo,
+    reject: (videoId, rejection) => call('POST video/pending/rejected', { videoId, ...rejection }),
   });
   const date = (ms: number) => new Date(ms).toLocaleString(LOCALE_INFO[locale].htmlLang, { dateStyle: 'medium', timeStyle: 'short' });
 
   return (
-    <section className="card admin-list" data-video-review>
+    <section className="card admin-list" data-video-review aria-labelledby="video-review-title">
+      <h2 id="video-review-title">{t('videoReview.heading')}</h2>
       <p className="field-hint">{t('videoReview.intro')}</p>
       {error && <p className="auth-error" role="alert">{error}</p>}
       {data && data.videos.length === 0 && <p className="review-empty" data-review-empty>{t('videoReview.empty')}</p>}
@@ -61,10 +53,14 @@ export default function VideoReview({ locale, messages }: { locale: Locale; mess
                 {v.tags.length > 0 && <ul className="user-tags">{v.tags.map((tag) => <li key={tag.tagId}>{tagDisplayName(tag, locale)}</li>)}</ul>}
                 {v.description && <p className="user-signature video-review-description">{v.description}</p>}
                 <div className="review-actions">
-                  <button type="button" className="button" disabled={busy} onClick={() => void act(v.videoId, 'approve')} data-approve>{t('videoReview.approve')}</button>
-                  <button type="button" className="button secondary" disabled={busy} onClick={() => void act(v.videoId, 'delete')} data-delete>{t('videoReview.delete')}</button>
+                  <button type="button" className="button" disabled={busy} onClick={() => void approve(v.videoId)} data-approve>{t('videoReview.approve')}</button>
+                  <button type="button" className="button secondary" disabled={busy} aria-expanded={rejecting === v.videoId}
+                    onClick={() => setRejecting(rejecting === v.videoId ? null : v.videoId)} data-reject>{t('rejection.reject')}</button>
                   <a className="button secondary" href={href} target="_blank" rel="noopener">{t('videoReview.open')}</a>
                 </div>
+                {rejecting === v.videoId && (
+                  <RejectForm t={t} title={v.title} busy={busy} onReject={(r) => void reject(v.videoId, r)} onCancel={() => setRejecting(null)} />
+                )}
               </div>
             </li>
           );

@@ -24,6 +24,13 @@ export type MyVideoState = (typeof MY_VIDEO_STATES)[number];
 /** Why a video was refused: the pipeline's reasons for its file, or a reviewer's removal. */
 export const REJECTION_REASONS = ['NOT_A_VIDEO', 'TOO_LONG', 'CORRUPT', 'REMOVED_BY_REVIEWER'] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
+/**
+ * Why a reviewer refuses a video, track or photo post from the review queue; the uploader reads
+ * it (and the reviewer's note, at most REVIEW_NOTE_MAX characters) in their own lists.
+ */
+export const REVIEW_REJECTION_REASONS = ['COPYRIGHT', 'INAPPROPRIATE', 'SPAM', 'MISLEADING', 'LOW_QUALITY', 'WRONG_CATEGORY', 'OTHER'] as const;
+export type ReviewRejectionReason = (typeof REVIEW_REJECTION_REASONS)[number];
+export const REVIEW_NOTE_MAX = 500;
 
 /**
  * What danmaku, comments and history can be on (the `mediaType` of those calls): a video, an

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import {
-  blockFlags, COPYRIGHTS, httpUrl, pagedQuery, positiveId, shownText, tagSchema, uploaderInfoSchema, VIDEO_CATEGORIES, videoCover, videoDescription,
-  videoTagIds, videoTitle,
+  blockFlags, COPYRIGHTS, httpUrl, noteNeededWithOther, pagedQuery, positiveId, rejectionNote, REVIEW_REJECTION_REASONS, reviewRejection, shownText, tagSchema,
+  uploaderInfoSchema, VIDEO_CATEGORIES, videoCover, videoDescription, videoTagIds, videoTitle,
 } from './contract.ts';
 import { AUDIO_ARTIST_MAX, AUDIO_SORTS } from './constants.ts';
 
@@ -40,6 +40,8 @@ export const audioSearchQuery = pagedQuery().extend({
 }).refine((q) => (q.keyword === undefined) !== (q.tagId === undefined), { path: ['keyword'], message: 'give a keyword or a tag, one of them' });
 export const audioIdQuery = z.object({ audioId: positiveId });
 export const audioIdBody = z.object({ audioId: positiveId });
+/** audio/pending/rejected: the reviewer's reason and note, which the uploader reads in "my tracks". */
+export const audioRejectBody = audioIdBody.extend(reviewRejection).refine(noteNeededWithOther, { path: ['note'], message: 'say why when the reason is OTHER' });
 
 /** What the player needs: the streams, the waveform to seek on, the loudness to normalise to. */
 export const audioDetailSchema = audioThumb.extend({
@@ -105,7 +107,10 @@ export const audioUpdateResponse = z.object({
 
 /** One of the uploader's own tracks as "my tracks" lists and edits it. */
 export const myTrackSchema = audioThumb.extend({
-  status: z.enum(['pending', 'approved']),
+  /** rejected: a reviewer refused it (with `rejectionReason` and `rejectionNote`); it can no longer be edited. */
+  status: z.enum(['pending', 'approved', 'rejected']),
+  rejectionReason: z.enum(REVIEW_REJECTION_REASONS).nullable(),
+  rejectionNote: rejectionNote,
   description: z.string(),
   tags: z.array(tagSchema),
   /** The uploaded cover (null: the embedded one, shown as `cover`, or none). */

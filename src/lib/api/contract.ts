@@ -3,7 +3,8 @@
  * One schema per call; browser code imports types only, so zod never reaches the bundle.
  */
 import { z } from 'zod';
-import { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, MY_VIDEO_STATES, REJECTION_REASONS, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS } from './constants.ts';
+import { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, MY_VIDEO_STATES, REJECTION_REASONS, REVIEW_REJECTION_REASONS, REVIEW_NOTE_MAX, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS } from './constants.ts';
+export { REVIEW_REJECTION_REASONS, REVIEW_NOTE_MAX, type ReviewRejectionReason } from './constants.ts';
 export { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS, type TagLanguage, type VideoCategory, type Copyright, type DanmakuMode, type DanmakuSize } from './constants.ts';
 
 import { MEDIA_TYPES } from './constants.ts';
@@ -203,6 +204,19 @@ export const videoUploadResponse = z.object({ success: z.literal(true), videoId:
 export type VideoUploadResponse = z.infer<typeof videoUploadResponse>;
 export const videoIdBody = z.object({ videoId: positiveId });
 /**
+ * A reviewer's refusal of an item in a review queue: one of the review reasons and a note for
+ * the uploader (needed with OTHER, which names nothing by itself).
+ */
+export const reviewRejection = {
+  reason: z.enum(REVIEW_REJECTION_REASONS),
+  note: shownText().transform((t) => t.normalize('NFC').replace(/\r\n?/g, '\n').trim()).pipe(z.string().max(REVIEW_NOTE_MAX)).default(''),
+};
+export const noteNeededWithOther = (body: { reason: string; note: string }) => body.reason !== 'OTHER' || body.note.length > 0;
+const noteNeeded = { path: ['note'], message: 'say why when the reason is OTHER' };
+export const videoRejectBody = videoIdBody.extend(reviewRejection).refine(noteNeededWithOther, noteNeeded);
+/** What the uploader reads of a reviewer's refusal in their own lists (null: none). */
+export const rejectionNote = z.string().nullable();
+/**
  * video/update: the uploader (or staff) changes a video's metadata; a field left out stays as it
  * is, `image: null` goes back to the poster frame. An approved video whose public text or cover
  * changes goes back to review.
@@ -255,7 +269,9 @@ export type PendingVideosResponse = z.infer<typeof pendingVideosResponse>;
 export const myVideoSchema = videoThumb.extend({
   state: z.enum(MY_VIDEO_STATES),
   /** Why it was refused (state 'rejected'), when known. */
-  rejectionReason: z.enum(REJECTION_REASONS).nullable(),
+  rejectionReason: z.enum([...REJECTION_REASONS, ...REVIEW_REJECTION_REASONS]).nullable(),
+  /** The reviewer's note to the uploader, with a review reason. */
+  rejectionNote: rejectionNote,
   /** The uploader's own cover (null: the poster frame, `poster`, is shown). */
   cover: z.string().nullable(),
   poster: z.string().nullable(),

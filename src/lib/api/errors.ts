@@ -26,6 +26,8 @@ export interface ApiErrorBody {
   requestId?: string;
   /** For VALIDATION_FAILED: which fields failed and why. */
   issues?: Array<{ path: string; message: string }>;
+  /** For a refusal that can be tried again (429, 503): after how many seconds, as Retry-After says. */
+  retryAfterSeconds?: number;
 }
 
 /** The HTTP status each code answers with. */

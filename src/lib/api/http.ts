@@ -1,6 +1,7 @@
 /**
  * The browser's HTTP helper (SPEC §7): every call sends credentials, has a 30000 ms timeout
- * that aborts it, and a non-OK response raises 'HTTP error! Status: {status}' (also logged).
+ * that aborts it, and a non-OK response raises 'HTTP error! Status: {status}' (also logged: as an
+ * error, or quietly for a refusal with an API error code, which the caller handles).
  */
 export const REQUEST_TIMEOUT_MS = 30_000;
 import { CLIENT_LANGUAGE_HEADER } from './headers.ts';
@@ -22,6 +23,20 @@ export class HttpError extends Error {
 /** The server's message of a refused call (in the caller's language), when it sent one. */
 export const serverMessage = (error: unknown): string | undefined =>
   error instanceof HttpError ? (error.body as { message?: string } | undefined)?.message : undefined;
+
+/** After how many seconds a refused call (429, 503) may be tried again, when the server said. */
+export function retryAfterOf(error: unknown): number | undefined {
+  if (!(error instanceof HttpError)) return undefined;
+  const seconds = (error.body as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : undefined;
+}
+
+/**
+ * An answer the caller handles: a refusal below 500 with the API's error code (a wrong password,
+ * a name taken, a limit reached). Logged quietly; 5xx and answers without a code are errors.
+ */
+const isHandledRefusal = (status: number, body: unknown) =>
+  status < 500 && typeof body === 'object' && body !== null && (body as { success?: unknown }).success === false && typeof (body as { code?: unknown }).code === 'string';
 
 export class TimeoutError extends Error {
   constructor(url: string, ms: number) {
@@ -97,7 +112,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     }
     if (!response.ok) {
       const error = new HttpError(response.status, parsed);
-      console.error(error.message, url);
+      if (isHandledRefusal(response.status, parsed)) console.debug(error.message, url, (parsed as { code: string }).code);
+      else console.error(error.message, url);
       throw error;
     }
     return parsed as T;

@@ -20,6 +20,6 @@ export const PHOTO_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image
 export const PHOTO_REFUSALS = ['NOT_AN_IMAGE', 'UNSUPPORTED_IMAGE_FORMAT', 'IMAGE_TOO_LARGE', 'TOO_MANY_PIXELS'] as const;
 export type PhotoRefusal = (typeof PHOTO_REFUSALS)[number];
 
-/** A post's life: rendered, waiting for review, public, or refused by the pipeline. */
-export const PHOTO_STATES = ['processing', 'pending', 'approved', 'failed'] as const;
+/** A post's life: rendered, waiting for review, public, refused by the pipeline, or refused by a reviewer (only the uploader sees that). */
+export const PHOTO_STATES = ['processing', 'pending', 'approved', 'failed', 'rejected'] as const;
 export type PhotoState = (typeof PHOTO_STATES)[number];

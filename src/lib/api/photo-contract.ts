@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { COPYRIGHTS } from './constants.ts';
-import { blockFlags, positiveId, shownText, tagSchema, uploaderInfoSchema } from './contract.ts';
+import { blockFlags, noteNeededWithOther, positiveId, rejectionNote, REVIEW_REJECTION_REASONS, reviewRejection, shownText, tagSchema, uploaderInfoSchema } from './contract.ts';
 
 export { PHOTO_MAX_IMAGES, PHOTO_MAX_BYTES, PHOTO_MAX_PIXELS, PHOTO_WIDTHS, PHOTO_TITLE_MAX, PHOTO_DESCRIPTION_MAX, PHOTO_ALT_MAX, MAX_TAGS_PER_PHOTO, PHOTO_MIME_TYPES, PHOTO_REFUSALS, PHOTO_STATES, type PhotoRefusal, type PhotoState } from './photo-constants.ts';
 import { PHOTO_ALT_MAX, PHOTO_DESCRIPTION_MAX, PHOTO_MAX_IMAGES, PHOTO_STATES, PHOTO_TITLE_MAX, MAX_TAGS_PER_PHOTO } from './photo-constants.ts';
@@ -36,6 +36,8 @@ export const photoUploadResponse = z.object({ success: z.literal(true), photoId:
 
 export const photoIdQuery = z.object({ photoId: positiveId });
 export const photoIdBody = z.object({ photoId: positiveId });
+/** photo/pending/rejected: the reviewer's reason and note, which the uploader reads on their own Photos tab. */
+export const photoRejectBody = photoIdBody.extend(reviewRejection).refine(noteNeededWithOther, { path: ['note'], message: 'say why when the reason is OTHER' });
 
 /** One rendered image: widths available (each as AVIF, WebP and JPEG under `base`), its size and placeholder. */
 export const photoImageSchema = z.object({
@@ -66,6 +68,9 @@ export const photoThumbSchema = z.object({
   cover: photoImageSchema.nullable(),
   /** Only in the uploader's own list and the review queue. */
   status: z.enum(PHOTO_STATES).optional(),
+  /** Only in the uploader's own list, for a post a reviewer refused (status 'rejected'). */
+  rejectionReason: z.enum(REVIEW_REJECTION_REASONS).optional(),
+  rejectionNote: rejectionNote.optional(),
 });
 export type PhotoThumb = z.infer<typeof photoThumbSchema>;
 export const photoListResponse = blockFlags.extend({ success: z.literal(true), photosCount: z.number(), photos: z.array(photoThumbSchema) });

@@ -66,17 +66,17 @@ export const POLICY = {
   'video.delete': { subject: 'signedIn', resource: 'ownerOrStaff', note: 'delete a video' },
   'video.mine': { subject: 'signedIn', note: 'list own videos with their status and counts' },
   'video.edit': { subject: 'member', resource: 'ownerOrStaff', note: 'change a video’s title, description, tags, category, cover' },
-  'video.review': { subject: 'staff', note: 'review queue, approval' },
+  'video.review': { subject: 'staff', note: 'review queue, approval, refusal with a reason' },
   // Photo posts.
   'photo.upload': { subject: 'uploader', note: 'committing a post of uploaded images' },
   'photo.delete': { subject: 'signedIn', resource: 'ownerOrStaff', note: 'delete a photo post' },
-  'photo.review': { subject: 'staff', note: 'photo review queue, approval' },
+  'photo.review': { subject: 'staff', note: 'photo review queue, approval, refusal with a reason' },
   // Audio tracks (the same rules as videos).
   'audio.upload': { subject: 'uploader', note: 'resumable audio uploads, covers, committing a track' },
   'audio.delete': { subject: 'signedIn', resource: 'ownerOrStaff', note: 'delete an audio track' },
   'audio.mine': { subject: 'signedIn', note: 'list own tracks with their status' },
   'audio.edit': { subject: 'member', resource: 'ownerOrStaff', note: 'change a track’s title, artist, description, tags, category, cover' },
-  'audio.review': { subject: 'staff', note: 'audio review queue, approval' },
+  'audio.review': { subject: 'staff', note: 'audio review queue, approval, refusal with a reason' },
   // Administration.
   'user.review': { subject: 'staff', note: 'profile review queue, banned users' },
   'user.roles': { subject: 'staff', resource: 'roleChange', note: 'grant and revoke roles' },

@@ -39,7 +39,21 @@ function readShellData(): ShellData {
   return JSON.parse(document.getElementById('shell-data')?.textContent || '{}') as ShellData;
 }
 
-function renderToasts(area: HTMLElement, closeLabel: string): void {
+/** "Try again in 12 s", counting down to nothing (toast.retryIn, with {{seconds}}). */
+function countDown(el: HTMLElement, seconds: number, template: string): void {
+  const until = Date.now() + seconds * 1000;
+  const tick = () => {
+    const left = Math.ceil((until - Date.now()) / 1000);
+    el.textContent = left > 0 ? template.replace('{{seconds}}', String(left)) : '';
+    // On to the next whole second, while the toast is on screen (it is attached right after the first tick).
+    if (left > 0 && (el.isConnected || !started)) setTimeout(tick, ((until - Date.now()) % 1000) || 1000);
+    started = true;
+  };
+  let started = false;
+  tick();
+}
+
+function renderToasts(area: HTMLElement, closeLabel: string, retryIn: string): void {
   const render = (toasts: readonly Toast[]) => {
     const alive = new Set(toasts.map((t) => String(t.id)));
     for (const el of Array.from(area.children) as HTMLElement[]) {
@@ -64,6 +78,13 @@ function renderToasts(area: HTMLElement, closeLabel: string): void {
       close.textContent = '×';
       close.addEventListener('click', () => dismissToast(toast.id));
       el.append(text);
+      if (toast.retryAfterSeconds) {
+        const wait = document.createElement('span');
+        wait.className = 'toast-countdown';
+        wait.dataset.retryCountdown = '';
+        el.append(' ', wait);
+        countDown(wait, toast.retryAfterSeconds, retryIn);
+      }
       if (toast.action) {
         const { label, run } = toast.action;
         const action = document.createElement('button');
@@ -291,7 +312,7 @@ export function bootShell(options: { openAuthDialog: (mode?: 'login' | 'register
     setApiBase(publicConfig.apiBase);
     const data = readShellData();
     const toastArea = document.getElementById('toast-area');
-    if (toastArea) renderToasts(toastArea, data.messages.toast.close);
+    if (toastArea) renderToasts(toastArea, data.messages.toast.close, data.messages.toast.retryIn);
     const bar = document.getElementById('loading-bar');
     if (bar) wireLoadingBar(bar);
     const tooltipArea = document.getElementById('tooltip-area');

@@ -11,6 +11,8 @@ export interface Toast {
   icon?: string;
   /** A button in the toast (e.g. "Reload" when a new version is out). */
   action?: { label: string; run: () => void };
+  /** A refusal that can be tried again: the toast counts these seconds down and stays until then. */
+  retryAfterSeconds?: number;
 }
 
 export const TOAST_DEFAULT_DURATION_MS = 2000;
@@ -26,10 +28,11 @@ export function showToast(input: Partial<Omit<Toast, 'id' | 'timestamp'>>, defau
     id: nextId++,
     message: input.message?.trim() ? input.message : defaultFinishText,
     severity: input.severity ?? 'info',
-    duration: input.duration ?? TOAST_DEFAULT_DURATION_MS,
+    duration: Math.max(input.duration ?? TOAST_DEFAULT_DURATION_MS, (input.retryAfterSeconds ?? 0) * 1000),
     timestamp: Date.now(),
     icon: input.icon,
     action: input.action,
+    retryAfterSeconds: input.retryAfterSeconds,
   };
   $toasts.set([...$toasts.get(), toast]);
   // A toast that asks for something (duration Infinity) stays until answered or closed.

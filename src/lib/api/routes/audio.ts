@@ -55,4 +55,8 @@ export const audioRoutes = defineRoutes({
     tag: 'audio', summary: 'Approve a pending track: it becomes public.',
     permission: 'audio.review', body: A.audioIdBody, response: C.okResponse,
   },
+  'POST audio/pending/rejected': {
+    tag: 'audio', summary: 'Refuse a pending track with a reason (and a note, needed with OTHER): it is removed, and its uploader reads why in "my tracks".',
+    permission: 'audio.review', body: A.audioRejectBody, response: C.okResponse,
+  },
 });

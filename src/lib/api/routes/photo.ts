@@ -33,6 +33,10 @@ export const photoRoutes = defineRoutes({
     tag: 'photo', summary: 'Approve a post waiting for review: it becomes public.',
     permission: 'photo.review', body: P.photoIdBody, response: C.okResponse,
   },
+  'POST photo/pending/rejected': {
+    tag: 'photo', summary: 'Refuse a post waiting for review with a reason (and a note, needed with OTHER): it is removed, and its uploader reads why on their Photos tab.',
+    permission: 'photo.review', body: P.photoRejectBody, response: C.okResponse,
+  },
   'DELETE photo/delete': {
     tag: 'photo', summary: 'Delete a post (its uploader, or staff).',
     permission: 'photo.delete', body: P.photoIdBody, response: C.okResponse,

@@ -51,6 +51,10 @@ export const videoRoutes = defineRoutes({
     tag: 'video', summary: 'Approve a pending video: it becomes public.',
     permission: 'video.review', body: C.videoIdBody, response: C.okResponse, errors: ['MEDIA_REJECTED'],
   },
+  'POST video/pending/rejected': {
+    tag: 'video', summary: 'Refuse a pending video with a reason (and a note, needed with OTHER): it is removed, and its uploader reads why in "my videos".',
+    permission: 'video.review', body: C.videoRejectBody, response: C.okResponse,
+  },
   'GET video/mine': {
     tag: 'video', summary: 'The caller’s own videos, newest first, every status (processing, pending, approved, rejected), with danmaku and comment counts.',
     permission: 'video.mine', query: C.myVideosQuery, response: C.myVideosResponse, cache: 'private',
