@@ -27,7 +27,16 @@ export function refuseUnreadBody(req: IncomingMessage, res: ServerResponse): boo
  * `curl` with some proxies, load-balancer health checks). Node's HTTP server then, by default,
  * aborts the request and closes the connection, so a page still rendering is never answered.
  * With this set, the answer still goes out and the connection closes after it.
+ * A stream of events is the exception: it never ends by itself, and a client that stops sending
+ * on it (an EventSource closed, a tab gone) has left, so its end ends the stream at once, as
+ * Node's default did; otherwise the viewer would be counted and written to until a write failed.
  */
 export function answerHalfClosedRequests(server: Server): void {
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!String(req.headers.accept ?? '').includes('text/event-stream')) return;
+    const left = () => res.destroy();
+    req.socket.once('end', left);
+    res.once('close', () => req.socket.off('end', left));
+  });
 }
