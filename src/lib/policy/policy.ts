@@ -5,11 +5,8 @@
  * lives anywhere else.
  */
 
-export const ROLES = ['root', 'administrator', 'developer', 'user', 'blocked'] as const;
-export type Role = (typeof ROLES)[number];
-
-/** Whoever is asking: a logged-in account (any roles), or null for a guest. */
-export interface Actor { uid: number; roles: readonly string[] }
+import { ROLES, isStaff, type Actor, type Role } from './roles.ts';
+export { ROLES, isStaff, type Role, type Actor } from './roles.ts';
 
 /**
  * Who may, before any resource is known:
@@ -94,7 +91,6 @@ export interface Resource { ownerUid?: number; currentRoles?: readonly string[];
 
 export type Refusal = 'UNAUTHORIZED' | 'USER_BLOCKED' | 'FORBIDDEN';
 
-export const isStaff = (actor: Actor | null) => !!actor && (actor.roles.includes('root') || actor.roles.includes('administrator'));
 const isBlocked = (actor: Actor) => actor.roles.includes('blocked');
 const isPrivileged = (roles: readonly string[]) => roles.includes('root') || roles.includes('administrator');
 

@@ -15,7 +15,7 @@ import { isLocale, localizePath, splitLocale as splitPath } from '../i18n/locale
 import { $selfUser, fetchSelfUser, logoutSelfUser, uidCookie } from '../stores/self-user.ts';
 import { setApiBase } from '../api/http.ts';
 import { publicConfig } from '../public-config.ts';
-import { isStaff } from '../policy/policy.ts';
+import { isStaff } from '../policy/roles.ts';
 import { syncThemeFromServer, watchThemeInputs } from '../theme/theme-runtime.ts';
 import { applyPreferences, GUEST_AVATAR_URL } from './preferences.ts';
 import { preferenceOn } from '../stores/app-settings.ts';
