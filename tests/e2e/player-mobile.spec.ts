@@ -238,6 +238,8 @@ test('on a phone, sound, danmaku on/off and the density are a thumb away on the 
   await tapVideo(page);
   await expect(panel).toHaveCount(0);
   if (await player(page).evaluate((p) => p.classList.contains('controls-hidden'))) await tapVideo(page);
+  // The controls slide back in (the tap that closed the panel may have hidden them): measured once there.
+  await page.locator('.player-controls').evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
 
   // Danmaku off and on again with one tap each.
   const toggle = page.locator('[data-danmaku-toggle]');
