@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { E2E_BASE_URL, adminRequest, makeClip, msg, shoot, showPlayIntent, signUpByApi, waitForIslands } from './helpers.ts';
+import { E2E_BASE_URL, adminRequest, makePicture, makeClip, msg, shoot, showPlayIntent, signUpByApi, waitForIslands } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kiraboshi-everyday-e2e-'));
 
@@ -35,15 +35,6 @@ const test = base.extend<{ consoleErrors: { expect: (pattern: RegExp) => void } 
     expect(errors.filter((error) => !expected.some((pattern) => pattern.test(error)))).toEqual([]);
   }, { auto: true }],
 });
-
-/** A picture for the cover: one 800×600 frame of ffmpeg's test source. */
-async function makePicture(): Promise<string> {
-  const { binaryPath, run } = await import('../../server/media/ffmpeg.ts');
-  const file = join(dir, 'cover.png');
-  const result = await run(binaryPath('ffmpeg'), ['-y', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=800x600', '-frames:v', '1', file]);
-  if (result.code !== 0) throw new Error(result.stderr);
-  return file;
-}
 
 /** The member's stored drafts (IndexedDB UploadDrafts), read in the page. */
 const storedDrafts = (page: Page) => page.evaluate(() => new Promise<Array<{ key: string; fields: Record<string, unknown> }>>((resolve, reject) => {
@@ -108,7 +99,7 @@ for (const width of [1280, 375]) {
       test.setTimeout(120_000);
       const clip = join(dir, `everyday-${width}.mp4`);
       writeFileSync(clip, await makeClip(4, '640x360'));
-      const picture = await makePicture();
+      const picture = await makePicture(dir);
       const existing = `e2e既有${randomBytes(3).toString('hex')}`;
       const { tagId: existingId } = await (await (await adminRequest()).post('/api/video/tag/create', {
         data: { tagNameList: [{ lang: 'zhs', tagName: [{ name: existing, isDefault: true, isOriginalTagName: true }] }] },

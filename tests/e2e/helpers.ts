@@ -194,6 +194,15 @@ export async function makeClip(seconds = 6, size = '640x360'): Promise<Buffer> {
   return bytes;
 }
 
+/** A picture for a cover, in `dir`: one 800×600 frame of ffmpeg's test source. */
+export async function makePicture(dir: string): Promise<string> {
+  const { binaryPath, run } = await import('../../server/media/ffmpeg.ts');
+  const file = join(dir, 'cover.png');
+  const result = await run(binaryPath('ffmpeg'), ['-y', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=800x600', '-frames:v', '1', file]);
+  if (result.code !== 0) throw new Error(result.stderr);
+  return file;
+}
+
 export interface PublishedVideo { videoId: number; mediaId: string; title: string }
 
 /**

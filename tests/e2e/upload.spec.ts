@@ -9,22 +9,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { E2E_BASE_URL, adminRequest, logInAsAdmin, makeClip, msg, shoot, signUpByApi, waitForIslands } from './helpers.ts';
+import { E2E_BASE_URL, adminRequest, makePicture, logInAsAdmin, makeClip, msg, shoot, signUpByApi, waitForIslands } from './helpers.ts';
 import { damageMediaData } from '../fixtures/damaged-video.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 const dir = mkdtempSync(join(tmpdir(), 'kiraboshi-upload-e2e-'));
 
-
-/** A picture for the cover: one 800×600 frame of ffmpeg's test source. */
-async function makePicture(): Promise<string> {
-  const { binaryPath, run } = await import('../../server/media/ffmpeg.ts');
-  const file = join(dir, 'cover.png');
-  const result = await run(binaryPath('ffmpeg'), ['-y', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=800x600', '-frames:v', '1', file]);
-  if (result.code !== 0) throw new Error(result.stderr);
-  return file;
-}
 
 const bytesUploaded = (page: Page) => page.locator('[data-upload-state]').getAttribute('data-bytes-uploaded').then(Number);
 /** Upload bandwidth of the page's network, bytes per second (-1: unthrottled). */
@@ -81,7 +72,7 @@ test('a member uploads a clip with pause, resume and a reload, sets cover and ta
   test.setTimeout(80_000);
   const clip = join(dir, 'my clip.mp4');
   writeFileSync(clip, await makeClip(20, '1280x720'));
-  const picture = await makePicture();
+  const picture = await makePicture(dir);
   const existingTag = `e2e既有${randomBytes(2).toString('hex')}`;
   const admin = await adminRequest();
   await admin.post('/api/video/tag/create', { data: { tagNameList: [{ lang: 'zhs', tagName: [{ name: existingTag, isDefault: true, isOriginalTagName: true }] }] } });
