@@ -4,7 +4,7 @@
  * and knows nothing of the server; the server uses only the shared part of src/lib.
  */
 /** The part of src/lib the server may use: the contract, the tables, pure validation, i18n. */
-const SHARED_LIB = '^src/lib/(api/(contract|contract-audio|contract-items|constants|photo-contract|photo-constants|errors|headers|limits|route|wire)\\.ts|api/routes/|policy/|validation/|i18n/|block-lists/|navigation/(sitemap|routes|bots)\\.ts|catalogue/poster\\.ts|photo/picture\\.ts|config\\.ts)';
+const SHARED_LIB = '^src/lib/(api/(contract|contract-audio|contract-items|contract-moderation|contract-share|contract-subtitles|subtitle-constants|constants|moderation-constants|photo-contract|photo-constants|errors|headers|limits|route|wire)\\.ts|api/routes/|policy/|validation/|i18n/|block-lists/|navigation/(sitemap|routes|bots|error-route)\\.ts|catalogue/poster\\.ts|image/provider\\.ts|share/(share|feeds)\\.ts|photo/picture\\.ts|config\\.ts)';
 
 module.exports = {
   forbidden: [
@@ -29,7 +29,7 @@ module.exports = {
       name: 'no-zod-in-the-browser', severity: 'error',
       comment: 'Browser code takes types from the contract and plain values from constants.ts: zod would add ~25 KB to every page that imports a value.',
       from: { path: ['^src/(islands|components)/', '^src/lib/(shell|stores|player|danmaku|upload|theme|catalogue|block-lists)/', '^src/lib/api/(calls/|client\\.ts|http\\.ts)'] },
-      to: { path: ['^src/lib/api/(photo-)?contract\\.ts$', '^src/lib/api/routes/', '^node_modules/zod/'], dependencyTypesNot: ['type-only'] },
+      to: { path: ['^src/lib/api/(photo-|)contract(-moderation)?\\.ts$', '^src/lib/api/routes/', '^node_modules/zod/'], dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'shell-does-not-import-islands', severity: 'error',
@@ -43,8 +43,8 @@ module.exports = {
     },
     {
       name: 'sql-lives-in-repositories', severity: 'error',
-      comment: 'Services hold the business rules and receive repositories (server/repositories/); only those write SQL.',
-      from: { path: '^server/(services|auth|domain)/' },
+      comment: 'Services hold the business rules, media pipelines and jobs call them or the repositories (server/repositories/); only those write SQL.',
+      from: { path: '^server/(services|auth|domain|media|jobs|demo|site|http|app)/' },
       to: { path: ['^node_modules/kysely/', '^server/db/(database|pglite-pool|migrations)'], dependencyTypesNot: ['type-only'] },
     },
     {

@@ -26,7 +26,8 @@ export default defineConfig({
     // navigation rules, shared with the CDN story); Astro keeps the locale table and helpers.
     routing: 'manual',
   },
-  prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
+  // Route preloads are the shell's own, four at a time (src/lib/shell/prefetch.ts, SPEC §9).
+  prefetch: false,
   devToolbar: { enabled: false },
   // Astro hashes the scripts and styles it emits (hydration, inlined scripts, inline <style>);
   // the server adds the rest of the policy at run time (docs/decisions/0013-security-headers.md).

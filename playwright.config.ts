@@ -58,8 +58,9 @@ export default defineConfig({
     env: { PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEMO: '0', TRUST_PROXY: '1' },
     // Always a fresh server: the tests read its outbox and invitation codes.
     reuseExistingServer: false,
-    // The server start (CLI set-up, then the process) takes ~15 s on a quiet machine, far more on a busy one.
-    timeout: 180_000,
+    // The server start (CLI set-up, then the process) takes ~15 s on a quiet machine, far more on a
+    // busy one (E2E_SERVER_TIMEOUT_MS waits longer).
+    timeout: Number(process.env.E2E_SERVER_TIMEOUT_MS) || 180_000,
     stdout: 'ignore',
     stderr: 'pipe',
   },

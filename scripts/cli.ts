@@ -5,6 +5,8 @@
  *   npm run cli -- user:create --email E --username U --password P [--nickname N] [--role administrator]
  *   npm run cli -- invite:create [--count 3]
  *   npm run cli -- media:to-s3 [--from DIR] [--dry-run]   (needs no database; the S3_* settings)
+ *   npm run cli -- seed:scale --videos N --users N [--danmaku-per-video N] [--comments-per-video N]
+ *     [--follows-per-user N] [--history-per-user N] [--seed N]   (a big generated catalogue, issue 30)
  */
 import { parseArgs } from 'node:util';
 import { readMediaS3Config, readServerConfig } from '../server/config.ts';
@@ -21,7 +23,48 @@ import { ERROR_MESSAGE_KEY as MESSAGE_KEY } from '../src/lib/api/errors.ts';
 const USAGE = `Usage:
   npm run cli -- user:create --email E --username U --password P [--nickname N] [--role ${ROLES.join('|')}]
   npm run cli -- invite:create [--count N]
-  npm run cli -- media:to-s3 [--from MEDIA_DIR] [--dry-run]`;
+  npm run cli -- media:to-s3 [--from MEDIA_DIR] [--dry-run]
+  npm run cli -- seed:scale --videos N --users N [--danmaku-per-video 100] [--comments-per-video 10] [--follows-per-user 20] [--history-per-user 50] [--seed 30]`;
+
+const SEED_SCALE_OPTIONS = ['videos', 'users', 'danmaku-per-video', 'comments-per-video', 'follows-per-user', 'history-per-user', 'seed'] as const;
+
+/**
+ * seed:scale: fills the database (DATABASE_URL, or the embedded one in DATA_DIR, which no server
+ * may hold) with a generated catalogue of this size (server/demo/scale-seed.ts), printing each
+ * table's rows and rows per second.
+ */
+async function seedScaleCatalogue(values: Record<string, string | boolean | undefined>): Promise<number> {
+  const numbers: Record<string, number> = {};
+  for (const name of SEED_SCALE_OPTIONS) {
+    const text = values[name];
+    if (text === undefined) continue;
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 0) {
+      console.error(`--${name} must be a whole number, not "${text}".\n${USAGE}`);
+      return 2;
+    }
+    numbers[name] = n;
+  }
+  if (!numbers.videos || !numbers.users || numbers.users < 2) {
+    console.error(`seed:scale needs --videos (at least 1) and --users (at least 2).\n${USAGE}`);
+    return 2;
+  }
+  const { seedScale } = await import('../server/demo/scale-seed.ts');
+  const config = readServerConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir || undefined });
+  try {
+    await migrateToLatest(database.db);
+    const report = await seedScale(database.db, { databaseUrl: config.databaseUrl }, {
+      videos: numbers.videos, users: numbers.users, danmakuPerVideo: numbers['danmaku-per-video'] ?? 100, commentsPerVideo: numbers['comments-per-video'] ?? 10,
+      followsPerUser: numbers['follows-per-user'] ?? 20, historyPerUser: numbers['history-per-user'] ?? 50, seed: numbers.seed,
+    }, (line) => console.log(line));
+    console.log(`${report.rows} rows in ${report.seconds} s (${report.rowsPerSecond} rows/s written; statistics ${report.analyzeSeconds} s)`);
+    console.log(JSON.stringify(report.landmarks));
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
 
 /**
  * media:to-s3: copies the media folder into the bucket of the S3_* settings (under
@@ -52,9 +95,11 @@ async function main(argv: string[]): Promise<number> {
       email: { type: 'string' }, username: { type: 'string' }, password: { type: 'string' },
       nickname: { type: 'string' }, role: { type: 'string', default: 'user' }, count: { type: 'string', default: '1' },
       from: { type: 'string' }, 'dry-run': { type: 'boolean', default: false },
+      ...Object.fromEntries(SEED_SCALE_OPTIONS.map((name) => [name, { type: 'string' }])) as Record<(typeof SEED_SCALE_OPTIONS)[number], { type: 'string' }>,
     },
   });
   if (command === 'media:to-s3') return copyMediaToBucket(values.from, values['dry-run']!);
+  if (command === 'seed:scale') return seedScaleCatalogue(values);
   if (command !== 'user:create' && command !== 'invite:create') {
     console.error(USAGE);
     return 2;

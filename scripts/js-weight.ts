@@ -29,8 +29,12 @@ function imports(code: string, from: string): { static: string[]; dynamic: strin
   return { static: stat, dynamic: dyn };
 }
 
-/** The page's JavaScript (gzip level 9) and its HTML, from the page's HTML and the build. */
-export function jsWeightOf(html: string, client = CLIENT_DIR): JsWeight {
+/**
+ * The page's JavaScript (gzip level 9) and its HTML, from the page's HTML and the build.
+ * `lazyEntries`: which on-demand chunks count as lazy (all by default), e.g. only the one a viewer
+ * loads to play, leaving out those of rarer acts (a dialog, a closed panel, a subtitle renderer).
+ */
+export function jsWeightOf(html: string, client = CLIENT_DIR, lazyEntries = /./): JsWeight {
   const seen = new Set<string>();
   const lazy = new Set<string>();
   const queue = entryScripts(html);
@@ -49,7 +53,7 @@ export function jsWeightOf(html: string, client = CLIENT_DIR): JsWeight {
   }
   // What loads only on demand (e.g. the login dialog), with everything it imports in turn.
   const lazySeen = new Set<string>();
-  const lazyQueue = [...lazy];
+  const lazyQueue = [...lazy].filter((url) => lazyEntries.test(url));
   let lazyGzip = 0;
   while (lazyQueue.length) {
     const url = lazyQueue.shift()!;

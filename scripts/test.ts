@@ -60,11 +60,15 @@ ensureChromium();
 rmSync(REPORTS, { recursive: true, force: true });
 mkdirSync(REPORTS, { recursive: true });
 
-// Static checks first: the boundaries between parts (dependency-cruiser, .dependency-cruiser.cjs)
+// Static checks first, each an npm script that also runs alone (`npm run check:lint`): the
+// boundaries between parts (dependency-cruiser, .dependency-cruiser.cjs), the dependencies of
+// package.json against what the code imports (knip, knip.json), the linter (Biome, biome.json)
 // and the types, which tie every handler and client call to its entry in the route table.
 const checks = [
-  { name: 'boundaries', status: run('depcruise', ['src', 'server', 'scripts', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']) },
-  { name: 'types', status: run('tsc', ['--noEmit', '-p', '.']) },
+  { name: 'boundaries', status: run('npm', ['run', '--silent', 'check:boundaries']) },
+  { name: 'dependencies', status: run('npm', ['run', '--silent', 'check:dependencies']) },
+  { name: 'lint', status: run('npm', ['run', '--silent', 'check:lint']) },
+  { name: 'types', status: run('npm', ['run', '--silent', 'typecheck']) },
 ];
 for (const check of checks) if (check.status !== 0) console.error(`The ${check.name} check failed.`);
 

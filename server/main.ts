@@ -13,7 +13,6 @@ import { openDatabase, migrateToLatest, assertCjkSearchWorks } from './db/databa
 import { createApiApp, apiBasePath } from './app/create-app.ts';
 import type { Catalogue } from './services/catalogue.ts';
 import { createServices } from './services/index.ts';
-import { isStaff } from '../src/lib/policy/policy.ts';
 import { seedDemoCatalogue } from './demo/seed.ts';
 import { createRepositories } from './repositories/index.ts';
 import { startAdminSocket } from './admin/admin-socket.ts';
@@ -35,6 +34,7 @@ import { AUDIO_PROBE_JOB, AUDIO_TRANSCODE_JOB, audioProbeJob, audioTranscodeJob 
 import { MAX_AUDIO_DURATION_S } from '../src/lib/api/contract.ts';
 import { photoSiteLocals } from './site/photo-locals.ts';
 import { searchSiteLocals } from './site/search-locals.ts';
+import { feedSiteLocals } from './site/feed-locals.ts';
 import { DomainError } from './domain/errors.ts';
 import { connectCacheInvalidation } from './events/cache-invalidation.ts';
 import { forgetVideoLocally } from './repositories/videos.repository.ts';
@@ -107,6 +107,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     },
     whoMayUpload: config.whoMayUpload, maxOpenUploads: config.maxOpenUploads, corsOrigins: config.corsOrigins,
     onMediaQueued: () => worker?.poke(),
+    errorAnswer,
   });
   // Unfinished uploads are removed after their expiry, and (by the worker) finished ones never
   // published after UPLOAD_ABANDONED_AFTER_MS, with what was made of them: now, then every UPLOAD_SWEEP_MS.
@@ -123,6 +124,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   // LISTEN/NOTIFY on PostgreSQL, else in-process (PGlite is one process).
   // After a lost bus connection, live streams catch up from the database (set once services exist).
   let onBusReconnect = () => {};
+  let listeningPort = config.port;
   const bus = await createEventBus({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, logger, onReconnect: () => onBusReconnect() })
     .catch(async (error) => {
       await database.close();
@@ -130,7 +132,9 @@ export async function startServer(env: Record<string, string | undefined> = proc
     });
   // The composition root: every service once, over this database; the API and the site share them.
   const photoFiles = createPhotoFiles({ uploads: uploadStore, onQueued: () => worker?.poke() });
-  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: config.live, logger });
+  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: config.live, logger,
+    // The links in e-mails point at the public address; without one, at this process (its port is known once it listens).
+    notifications: { ...config.notifications, apiPrefix: `${apiPrefix.replace(/\/$/, '')}/`, siteOrigin: () => config.proxy.publicSiteUrl ? new URL(config.proxy.publicSiteUrl).origin : `http://${config.host}:${listeningPort}` } });
   const { catalogue, videos: videoService, sessions, rateLimits } = services;
   // Caches of this process that another process's change makes stale (server/events/cache-invalidation.ts).
   const leaveCacheNotices = await connectCacheInvalidation({
@@ -175,7 +179,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     publicUser: (uid) => services.profiles.publicProfile(uid, null),
     video: async (videoId, request) => {
       const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
-      return catalogue.video(videoId, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null);
+      return catalogue.video(videoId, viewer);
     },
     collection: async (collectionId, request, page) => {
       const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
@@ -188,24 +192,23 @@ export async function startServer(env: Record<string, string | undefined> = proc
     categoryVideos: (category, page) => catalogue.byCategory(category, page),
     userVideos: async (uid, request, page) => {
       const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
-      return catalogue.byUploader(uid, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null, page);
+      return catalogue.byUploader(uid, viewer, page);
     },
     audio: async (audioId, request) => {
       const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
-      return services.audio.track(audioId, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null);
+      return services.audio.track(audioId, viewer);
     },
     audioHome: (sort, page) => services.audio.home(sort, page),
     userAudio: async (uid, request, page) => {
       const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
-      return services.audio.byUploader(uid, viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null, page);
+      return services.audio.byUploader(uid, viewer, page);
     },
     sitemapAudioFiles: () => services.audio.sitemapFiles(config.sitemapVideosPerFile),
     sitemapAudio: (file) => services.audio.sitemapTracks(file, config.sitemapVideosPerFile),
+    firstRunOpen: () => services.firstRun.open(),
     ...searchSiteLocals(services, (what, error) => logger.warn(`${what} failed`, { err: error })),
-    ...photoSiteLocals(services.photos, async (request) => {
-      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
-      return viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null;
-    }),
+    ...feedSiteLocals(services),
+    ...photoSiteLocals(services.photos, (request) => sessions.viewerFromCookies(request.headers.get('cookie'))),
   };
   const securityHeaders = await loadSecurityHeaders(config);
   const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger, securityHeaders) : null;
@@ -283,6 +286,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  listeningPort = port;
   // Media from before frame rates (migration 0013) or poster sets (0020) get theirs as jobs: worked one
   // at a time with the queue's bounded retries, never delaying the start (not awaited).
   for (const [what, queue] of [['frame rates', queueFrameRateBackfill], ['poster sets', queuePosterSetBackfill]] as const) {
@@ -313,10 +317,13 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
 
   // A new site: say how to make its first administrator (the server may keep running meanwhile).
-  if (!(await createRepositories(database.db).users.hasStaff().catch(() => true))) {
+  // The first-run page takes this process's one-time token, printed only here (and only while it is open).
+  if (await services.firstRun.open().catch(() => false)) {
     logger.warn('no administrator yet', {
-      next: 'npm run cli -- user:create --email you@example.com --username You --password \'a long passphrase\' --role administrator',
-      note: 'works while the server runs; then npm run cli -- invite:create --count 5 for invitation codes',
+      firstRunPage: `http://${config.host}:${port}/first-run`,
+      firstRunToken: services.firstRun.token,
+      next: 'open the first-run page and give it the token, or: npm run cli -- user:create --email you@example.com --username You --password \'a long passphrase\' --role administrator',
+      note: 'the CLI works while the server runs; then npm run cli -- invite:create --count 5 for invitation codes',
     });
   }
 
@@ -336,6 +343,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       const adminSocketClosed = closeAdminSocket();
       // Open live streams end now (their viewers reconnect elsewhere), or close() would wait on them.
       services.live.close();
+      services.notifications.close();
       drain.begin();
       for (const res of inFlight) if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) res.end();
       const workerStopped = worker?.stop() ?? Promise.resolve({ handedBack: [] });
@@ -362,7 +370,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       });
     })());
 
-  return { server, port, close, config, database, bus };
+  return { server, port, close, config, database, bus, services, firstRunToken: services.firstRun.token };
 }
 
 if (import.meta.main) {

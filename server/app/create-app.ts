@@ -2,7 +2,6 @@ import { publicOrigin } from '../http/public-origin.ts';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { randomUUID } from 'node:crypto';
-import type { ApiErrorBody } from '../../src/lib/api/contract.ts';
 import { errorAnswer, outageOf } from './errors.ts';
 import { DomainError } from '../domain/errors.ts';
 import { mountMethodRefusals, mountRoutes } from './mount-routes.ts';

@@ -111,7 +111,7 @@ const limitBody = (maxSize: number) => bodyLimit({ maxSize, onError: () => { thr
  */
 function jsonInput(schema: z.ZodType, maxBytes = MAX_JSON_BODY_BYTES): MiddlewareHandler<AppEnv> {
   const limit = limitBody(maxBytes);
-  const parse = validator('json', (value, c) => {
+  const parse = validator('json', (value) => {
     const bad = controlCharacterPath(value);
     if (bad !== null) throw new Invalid([{ path: bad || '(body)', message: 'must not contain control characters' }]);
     return parseWith(schema, value);

@@ -100,11 +100,37 @@ export type UploadKind = MediaTargetType;
 export interface DanmakuTable {
   id: Generated<number>; video_id: number; target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>; uid: number; time: number; text: string; color: string;
   font_size: 'small' | 'medium' | 'large'; mode: 'rtl' | 'ltr' | 'top' | 'bottom'; rainbow: Generated<boolean>; created_at: CreatedAt;
+  /** Brought in from a Bilibili XML file (0027). */
+  imported: Generated<boolean>;
+  /** Set when staff hid it after a report: kept for the record, shown to nobody. */
+  hidden_at: Generated<Date | null>;
+}
+/** A member's report of something on the site, and how staff resolved it (migration 0026). */
+export interface ReportsTable {
+  report_id: Generated<number>; reporter_uid: number; target_type: string; target_id: number; target_owner_uid: number | null;
+  reason: string; text: Generated<string>; time: number | null; snapshot: ColumnType<Record<string, unknown>, string | undefined, string>;
+  status: Generated<'open' | 'resolved'>; action: string | null; note: string | null; resolved_by: number | null; resolved_at: Date | null; created_at: CreatedAt;
+}
+/** One staff action; only ever inserted. */
+export interface ModerationLogTable {
+  entry_id: Generated<number>; actor_uid: number; action: string; target_type: string; target_id: number;
+  details: ColumnType<Record<string, unknown>, string | undefined, never>; created_at: CreatedAt;
 }
 export interface CommentsTable {
   id: Generated<number>; video_id: number; target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>; floor: number; uid: number; text: string;
   upvote_count: Generated<number>; downvote_count: Generated<number>; created_at: CreatedAt; deleted_at: Date | null; deleted_by: number | null;
+  /** The top-level comment a reply belongs to (0024); null for a top-level comment. */
+  parent_id: Generated<number | null>;
+  /** The members the text mentions, resolved when written: a JSON array of { uid, username }. */
+  mentions: ColumnType<CommentMention[], string | undefined, string>;
+  /** The one comment the uploader pinned on their item. */
+  pinned: Generated<boolean>;
 }
+export interface CommentMention { uid: number; username: string }
+/** One member's like of a video, track or photo post (0024). */
+export interface MediaLikesTable { target_type: MediaTargetType; target_id: number; uid: number; created_at: CreatedAt }
+/** Likes counted on shards of an item's counter; the count is their sum (docs/decisions/0015). */
+export interface LikeCounterShardsTable { target_type: MediaTargetType; target_id: number; shard: number; likes: Generated<number> }
 export interface CommentVotesTable { comment_id: number; uid: number; vote: -1 | 1 }
 export interface BlockEntriesTable {
   id: Generated<number>; uid: number; type: 'block' | 'hide' | 'tag' | 'keyword' | 'regex'; value: string;
@@ -112,12 +138,25 @@ export interface BlockEntriesTable {
 }
 /** One member following another (never themselves). */
 export interface FollowsTable { follower_uid: number; followed_uid: number; created_at: CreatedAt }
+/** A subtitle track of a video's part; its files are under the part's media folder (0027). */
+export interface VideoSubtitlesTable {
+  subtitle_id: Generated<number>; video_id: number; part_index: number; media_id: string; language: string; label: string;
+  format: 'ass' | 'srt' | 'vtt'; source: Generated<'member' | 'stream'>; created_by: number | null; created_at: CreatedAt;
+}
+/** A notification to a member (0025): one event, or one group (the likes of an item in a day). */
+export interface NotificationsTable {
+  id: Generated<number>; recipient_uid: number; kind: string; category: string; group_key: string | null;
+  actor_uids: Generated<number[]>; actor_count: Generated<number>; target_type: string | null; target_id: number | null;
+  detail: Generated<Record<string, unknown>>; is_read: Generated<boolean>; mail_pending: Generated<boolean>; created_at: Generated<Date>;
+}
+export interface NotificationSettingsTable { uid: number; kind: string; channel: 'site' | 'email' | 'off' }
+export interface NotificationDigestsTable { uid: number; sent_at: Date }
 export interface CollectionsTable {
   collection_id: Generated<number>;
   owner_uid: number;
   title: string;
   description: Generated<string>;
-  visibility: 'public' | 'private';
+  visibility: Generated<'public' | 'private'>;
   /** A chosen cover video; null means the first available video's poster. */
   cover_video_id: number | null;
   created_at: CreatedAt;
@@ -197,6 +236,9 @@ export interface MediaTable {
   loudness_lufs: number | null;
   true_peak_db: number | null;
   cover_file: string | null;
+  /** What the transcode found in the file's subtitle and attachment streams (0028); null until it looked. */
+  stream_subtitles: ColumnType<StreamSubtitles | null, string | undefined, string>;
+  stream_subtitles_adopted: Generated<boolean>;
 }
 
 export interface AudioTracksTable {
@@ -227,6 +269,12 @@ export interface AudioTracksTable {
 export interface AudioTagsTable { audio_id: number; tag_id: number; position: number }
 export interface AudioPlaysTable { audio_id: number; listener_key: string; hour: Date }
 
+/** A text subtitle stream extracted from an upload, waiting to become a track of the part it is in. */
+export interface StreamTrack { stream: number; format: 'ass' | 'srt' | 'vtt'; language: string; label: string; file: string }
+/** Something of a stream that did not become a track or a font, as its uploader reads it. */
+export interface StreamNote { stream: number; code: string; codec?: string }
+/** 0028: the streams' tracks (extracted files under the media folder), the fonts kept (file names under `fonts/`), and the notes. */
+export interface StreamSubtitles { tracks: StreamTrack[]; fonts: string[]; notes: StreamNote[] }
 export interface StoryboardInfo { file: string; intervalSeconds: number; columns: number; rows: number; tileWidth: number; tileHeight: number; count: number }
 
 export interface JobsTable {
@@ -308,6 +356,8 @@ export interface Database {
   danmaku: DanmakuTable;
   comments: CommentsTable;
   comment_votes: CommentVotesTable;
+  media_likes: MediaLikesTable;
+  like_counter_shards: LikeCounterShardsTable;
   watch_history: WatchHistoryTable;
   comment_floors: CommentFloorsTable;
   audio_tracks: AudioTracksTable;
@@ -315,6 +365,12 @@ export interface Database {
   audio_plays: AudioPlaysTable;
   block_entries: BlockEntriesTable;
   follows: FollowsTable;
+  notifications: NotificationsTable;
+  notification_settings: NotificationSettingsTable;
+  notification_digests: NotificationDigestsTable;
   collections: CollectionsTable;
   collection_videos: CollectionVideosTable;
+  video_subtitles: VideoSubtitlesTable;
+  reports: ReportsTable;
+  moderation_log: ModerationLogTable;
 }

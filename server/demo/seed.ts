@@ -19,7 +19,7 @@ import { createRepositories } from '../repositories/index.ts';
 import { searchTextOf } from '../services/videos.ts';
 import { sanitizeComment } from '../services/comments.ts';
 import { binaryPath, probeVideo, run } from '../media/ffmpeg.ts';
-import { enqueueJob } from '../jobs/queue.ts';
+import { createDemoRepository, type DemoUpload } from '../repositories/demo.repository.ts';
 import { TRANSCODE_JOB } from '../media/pipeline.ts';
 import { AUDIO_TRANSCODE_JOB, probeAudio } from '../media/audio-pipeline.ts';
 import { PHOTO_JOB } from '../media/photo-files.ts';
@@ -109,8 +109,7 @@ const COMMENTS = [
 
 export async function seedDemoCatalogue(options: { db: Kysely<Database>; uploads: UploadStore; logger: Logger; onQueued: () => void }): Promise<boolean> {
   const { db, logger } = options;
-  const anyone = await db.selectFrom('users').select('uid').limit(1).executeTakeFirst();
-  if (anyone) return false; // only a brand-new site gets demo content
+  if (!(await createDemoRepository(db).isEmpty())) return false; // only a brand-new site gets demo content
   const started = performance.now();
   const workDir = await mkdtemp(join(tmpdir(), 'kiraboshi-demo-'));
   let videosMs = 0;
@@ -134,10 +133,11 @@ interface Seeded { uids: number[]; tagIds: Record<string, number> }
 
 /** The uploaders, tags and videos; each clip is made in `workDir` and stored like a finished upload. */
 async function seedVideos(db: Kysely<Database>, uploads: UploadStore, workDir: string): Promise<Seeded> {
+  const demo = createDemoRepository(db);
   const uids: number[] = [];
   for (const u of UPLOADERS) {
     const uid = await insertAccount(createRepositories(db), { email: `${u.username}@demo.kiraboshi.localhost`, password: randomBytes(18).toString('base64url'), username: u.username, userNickname: u.userNickname, reviewed: true });
-    await db.updateTable('users').set({ signature: u.signature }).where('uid', '=', uid).execute();
+    await demo.setSignature(uid, u.signature);
     uids.push(uid);
   }
   const tags = createTagService(createRepositories(db));
@@ -157,34 +157,16 @@ async function seedVideos(db: Kysely<Database>, uploads: UploadStore, workDir: s
     if (made.code !== 0) throw new Error(`demo video ${index + 1} could not be made: ${made.stderr.slice(-300)}`);
     const probe = await probeVideo(file);
     if (!probe.ok) throw new Error(`demo video ${index + 1} did not probe: ${probe.reason}`);
-    const { durationMs, width, height, videoCodec, audioCodec } = probe.result;
     await uploads.adopt(uploadId, file, { name: `demo-${index + 1}.mp4` });
-    const now = new Date();
-    await db.transaction().execute(async (trx) => {
-      await trx.insertInto('uploads').values({
-        id: uploadId, uid, file_name: `demo-${index + 1}.mp4`, size: (await stat(file)).size, max_duration_seconds: 1800,
-        expires_at: now, finished_at: now, media_id: mediaId,
-      }).execute();
-      await trx.insertInto('media').values({
-        media_id: mediaId, upload_id: uploadId, uid, status: 'probed', duration_ms: durationMs, width, height, video_codec: videoCodec, audio_codec: audioCodec,
-      }).execute();
-      const { video_id } = await trx.insertInto('videos').values({
-        uploader_uid: uid, title: video.title, description: video.description, category: video.category, copyright: 'original',
-        ensure_original: true, duration_ms: durationMs, status: 'approved', reviewed_at: now, search_text: searchTextOf(video.title, video.description),
-      }).returning('video_id').executeTakeFirstOrThrow();
-      await trx.insertInto('video_parts').values({ video_id, part_index: 0, title: '', media_id: mediaId }).execute();
-      await trx.insertInto('video_tags').values(video.tags.map((key, position) => ({ video_id, tag_id: tagIds[key], position }))).execute();
-      // The first viewers: the other demo members, so danmaku and comments are not the uploader's own.
-      const viewers = uids.filter((other) => other !== uid);
-      await trx.insertInto('danmaku').values(DANMAKU.map(([time, text, mode, color = 'ffffff', fontSize = 'medium', rainbow = false], n) => ({
-        video_id, uid: viewers[n % viewers.length], time, text, mode, color, font_size: fontSize, rainbow,
-      }))).execute();
-      await trx.updateTable('videos').set({ comment_floor: COMMENTS.length }).where('video_id', '=', video_id).execute();
-      await trx.insertInto('comments').values(COMMENTS.map((html, n) => ({
-        video_id, floor: n + 1, uid: viewers[n % viewers.length], text: sanitizeComment(html),
-      }))).execute();
-      await enqueueJob(trx, TRANSCODE_JOB, { mediaId });
-    });
+    const upload: DemoUpload = { uploadId, mediaId, uid, fileName: `demo-${index + 1}.mp4`, size: (await stat(file)).size, kind: 'video', maxDurationSeconds: 1800 };
+    // The first viewers: the other demo members, so danmaku and comments are not the uploader's own.
+    const viewers = uids.filter((other) => other !== uid);
+    await demo.insertVideo(upload, probe.result, {
+      title: video.title, description: video.description, category: video.category, searchText: searchTextOf(video.title, video.description),
+      tagIds: video.tags.map((key) => tagIds[key]),
+      danmaku: DANMAKU.map(([time, text, mode, color = 'ffffff', fontSize = 'medium', rainbow = false], n) => ({ uid: viewers[n % viewers.length], time, text, mode, color, fontSize, rainbow })),
+      comments: COMMENTS.map((html, n) => ({ uid: viewers[n % viewers.length], text: sanitizeComment(html) })),
+    }, TRANSCODE_JOB);
   }
   return { uids, tagIds };
 }
@@ -194,12 +176,9 @@ async function adoptUpload(db: Kysely<Database>, uploads: UploadStore, uid: numb
   const uploadId = randomBytes(16).toString('hex');
   const mediaId = randomBytes(12).toString('hex');
   await uploads.adopt(uploadId, file, { name, kind });
-  const now = new Date();
-  await db.insertInto('uploads').values({
-    id: uploadId, uid, file_name: name, size: (await stat(file)).size, max_duration_seconds: kind === 'audio' ? 7200 : 0, kind,
-    expires_at: now, finished_at: now, media_id: mediaId,
-  }).execute();
-  return { uploadId, mediaId };
+  const upload: DemoUpload = { uploadId, mediaId, uid, fileName: name, size: (await stat(file)).size, kind, maxDurationSeconds: kind === 'audio' ? 7200 : 0 };
+  await createDemoRepository(db).insertUpload(upload);
+  return upload;
 }
 
 /** The tracks: each tone made in `workDir`, probed, stored, approved, and transcoded by the audio job. */
@@ -218,20 +197,11 @@ async function seedTracks(db: Kysely<Database>, uploads: UploadStore, workDir: s
     if (made.code !== 0) throw new Error(`demo track ${index + 1} could not be made: ${made.stderr.slice(-300)}`);
     const probe = await probeAudio(file);
     if (!probe.ok) throw new Error(`demo track ${index + 1} did not probe: ${probe.reason}`);
-    const { mediaId, uploadId } = await adoptUpload(db, uploads, uid, file, `demo-track-${index + 1}.flac`, 'audio');
-    const now = new Date();
-    await db.transaction().execute(async (trx) => {
-      await trx.insertInto('media').values({
-        media_id: mediaId, upload_id: uploadId, uid, kind: 'audio', status: 'probed', duration_ms: probe.result.durationMs, audio_codec: probe.result.codec,
-      }).execute();
-      const { audio_id } = await trx.insertInto('audio_tracks').values({
-        uploader_uid: uid, media_id: mediaId, title: track.title, artist: track.artist, description: track.description, category: 'music',
-        copyright: 'original', original_author: null, original_link: null, cover: null, duration_ms: probe.result.durationMs,
-        search_text: `${searchTextOf(track.title, track.description)}\n${searchTextOf(track.artist, '')}`, status: 'approved', reviewed_at: now,
-      }).returning('audio_id').executeTakeFirstOrThrow();
-      await trx.insertInto('audio_tags').values(track.tags.map((key, position) => ({ audio_id, tag_id: tagIds[key], position }))).execute();
-      await enqueueJob(trx, AUDIO_TRANSCODE_JOB, { mediaId, probe: probe.result });
-    });
+    const upload = await adoptUpload(db, uploads, uid, file, `demo-track-${index + 1}.flac`, 'audio');
+    await createDemoRepository(db).insertTrack(upload, { durationMs: probe.result.durationMs, audioCodec: probe.result.codec }, {
+      title: track.title, artist: track.artist, description: track.description, tagIds: track.tags.map((key) => tagIds[key]),
+      searchText: `${searchTextOf(track.title, track.description)}\n${searchTextOf(track.artist, '')}`,
+    }, { kind: AUDIO_TRANSCODE_JOB, payload: { mediaId: upload.mediaId, probe: probe.result } });
   }
 }
 
@@ -244,17 +214,11 @@ async function seedPosts(db: Kysely<Database>, uploads: UploadStore, workDir: st
     for (const [n, image] of post.images.entries()) {
       const file = join(workDir, `photo-${index + 1}-${n + 1}.png`);
       const info = await sharp(Buffer.from(image.svg)).png().toFile(file);
-      const { mediaId, uploadId } = await adoptUpload(db, uploads, uid, file, `demo-photo-${index + 1}-${n + 1}.png`, 'photo');
-      await db.insertInto('media').values({ media_id: mediaId, upload_id: uploadId, uid, kind: 'photo', status: 'probed', width: info.width, height: info.height }).execute();
-      images.push({ mediaId, alt: image.alt });
+      const upload = await adoptUpload(db, uploads, uid, file, `demo-photo-${index + 1}-${n + 1}.png`, 'photo');
+      await createDemoRepository(db).insertPhotoMedia(upload, { width: info.width, height: info.height });
+      images.push({ mediaId: upload.mediaId, alt: image.alt });
     }
-    await db.transaction().execute(async (trx) => {
-      const { photo_id } = await trx.insertInto('photos').values({
-        uploader_uid: uid, title: post.title, description: post.description, copyright: 'original', status: 'processing', search_text: searchTextOf(post.title, post.description),
-      }).returning('photo_id').executeTakeFirstOrThrow();
-      await trx.insertInto('photo_images').values(images.map((image, position) => ({ photo_id, position, media_id: image.mediaId, alt: image.alt }))).execute();
-      await trx.insertInto('photo_tags').values(post.tags.map((key, position) => ({ photo_id, tag_id: tagIds[key], position }))).execute();
-      await enqueueJob(trx, PHOTO_JOB, { photoId: photo_id, approveWhenRendered: true });
-    });
+    await createDemoRepository(db).insertPost(uid, { title: post.title, description: post.description, searchText: searchTextOf(post.title, post.description), tagIds: post.tags.map((key) => tagIds[key]) },
+      images, PHOTO_JOB);
   }
 }

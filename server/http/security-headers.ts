@@ -20,18 +20,23 @@ export interface SecurityHeadersOptions {
   mediaPublicBaseUrl?: string | null;
   /** PUBLIC_VIDEO_MANIFEST_URL: may name another origin. */
   videoManifestUrl: string;
+  /** PUBLIC_IMAGE_PROVIDER_URL: the resizing service pictures come from, with the template provider. */
+  imageProviderUrl?: string;
   /** PUBLIC_IN_CONTEXT_SCRIPT_URL: loaded on the `ii` pages only. */
   inContextScriptUrl: string;
 }
 
 type Directives = Map<string, string[]>;
 
+/** The embed players (/embed/kv{id}, /embed/ka{id}): the only pages other sites may frame. */
+const EMBED_PATH = /^\/embed\/k[va][1-9]\d{0,14}$/;
+
 /**
- * Who may frame the page at this path. The one place for exceptions: a future /embed/ page
- * is the only one meant to be framed by other sites, and would answer `*` here.
+ * Who may frame the page at this path. The one place for exceptions: the embed players answer
+ * `*` (any site may show them in an iframe, src/pages/embed/); every other page, only the site.
  */
-export function frameAncestorsFor(_path: string): string[] {
-  return ["'self'"];
+export function frameAncestorsFor(path: string): string[] {
+  return EMBED_PATH.test(path) ? ['*'] : ["'self'"];
 }
 
 /**
@@ -85,6 +90,7 @@ const isInContextPath = (path: string) => path === '/ii' || path.startsWith('/ii
 export function createSecurityHeaders(options: SecurityHeadersOptions, prerendered: Map<string, string> = new Map()) {
   const api = originOf(options.apiBase);
   const media = [originOf(options.mediaPublicBaseUrl), originOf(options.videoManifestUrl)];
+  const imageService = originOf(options.imageProviderUrl?.replace(/\{\w+\}/g, 'x'));
   const list = (...sources: (string | null)[]) => [...new Set(sources.filter((source): source is string => !!source))];
   const base: Directives = new Map([
     ['default-src', ["'self'"]],
@@ -96,7 +102,7 @@ export function createSecurityHeaders(options: SecurityHeadersOptions, prerender
     ['style-src-attr', ["'unsafe-inline'"]],
     // data: for generated images (QR codes, samples); blob: for wallpapers from IndexedDB and
     // previews of chosen files; the API for images it serves; the media address for posters.
-    ['img-src', list("'self'", 'data:', 'blob:', api, ...media)],
+    ['img-src', list("'self'", 'data:', 'blob:', api, ...media, imageService)],
     // blob: is the MediaSource hls.js plays from.
     ['media-src', list("'self'", 'blob:', api, ...media)],
     // The API (calls, uploads, live danmaku), and playlists and segments hls.js fetches.
@@ -193,7 +199,10 @@ export async function readPrerenderedPolicies(distDir: string): Promise<Map<stri
 }
 
 /** The headers of this server's configuration, with the prerendered pages' halves of its build. */
-export async function loadSecurityHeaders(config: { runtime: { apiBase: string; videoManifestUrl: string; inContextScriptUrl: string }; mediaPublicBaseUrl?: string; distDir: string }) {
-  const { apiBase, videoManifestUrl, inContextScriptUrl } = config.runtime;
-  return createSecurityHeaders({ apiBase, videoManifestUrl, inContextScriptUrl, mediaPublicBaseUrl: config.mediaPublicBaseUrl }, await readPrerenderedPolicies(config.distDir));
+export async function loadSecurityHeaders(config: { runtime: { apiBase: string; videoManifestUrl: string; inContextScriptUrl: string; imageProvider: string; imageProviderUrl: string }; mediaPublicBaseUrl?: string; distDir: string }) {
+  const { apiBase, videoManifestUrl, inContextScriptUrl, imageProvider, imageProviderUrl } = config.runtime;
+  return createSecurityHeaders({
+    apiBase, videoManifestUrl, inContextScriptUrl, mediaPublicBaseUrl: config.mediaPublicBaseUrl,
+    imageProviderUrl: imageProvider === 'template' ? imageProviderUrl : undefined,
+  }, await readPrerenderedPolicies(config.distDir));
 }

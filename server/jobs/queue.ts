@@ -1,8 +1,10 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
+import { createJobQueueRepository, enqueueJob, type BackgroundWork, type JobQueueRepository } from '../repositories/job-queue.repository.ts';
+export { enqueueJob, type BackgroundWork };
 
 export const JOB_MAX_ATTEMPTS = 5;
 /**
@@ -21,44 +23,8 @@ const backoffMs = (attempt: number, firstDelayMs: number) => Math.min(firstDelay
  */
 export type JobHandler = (payload: Record<string, unknown>, run: { attempt: number; isLastAttempt: boolean; signal?: AbortSignal }) => Promise<void>;
 
-export async function enqueueJob(db: Kysely<Database>, kind: string, payload: Record<string, unknown>): Promise<void> {
-  await db.insertInto('jobs').values({ kind, payload: JSON.stringify(payload) }).execute();
-}
-
 /** This process's holder name prefix: a job locked by `host:pid:` names the process that holds it. */
 const HOLDER_PREFIX = `${hostname()}:${process.pid}:`;
-
-/**
- * Whether a job (the row `jobs`) is background work, run only when nothing else is due: a SQL
- * condition given by the worker's owner (the media pipeline: the transcode of an upload nobody
- * has published yet). Its absence makes every job equal (first queued, first run).
- */
-export type BackgroundWork = RawBuilder<boolean>;
-
-const DUE = sql`((jobs.status = 'queued' AND jobs.run_after <= now()) OR (jobs.status = 'running' AND jobs.locked_until < now()))`;
-
-/**
- * Claims the next due job atomically (several workers never take the same one), under a lease
- * of the database's clock: foreground work first, each kind in the order it was queued.
- */
-async function claimJob(db: Kysely<Database>, holder: string, leaseMs: number, background: BackgroundWork) {
-  const { rows } = await sql<{ id: number; kind: string; payload: Record<string, unknown>; attempts: number; background: boolean }>`
-    UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = ${holder},
-      locked_until = now() + ${leaseMs} * interval '1 millisecond'
-    WHERE id = (
-      SELECT id FROM jobs
-      WHERE ${DUE}
-      ORDER BY CASE WHEN ${background} THEN 1 ELSE 0 END, id FOR UPDATE SKIP LOCKED LIMIT 1
-    )
-    RETURNING id, kind, payload, attempts, (${background}) AS background`.execute(db);
-  return rows[0];
-}
-
-/** Whether foreground work is due (a background job running then gives way to it). */
-async function foregroundDue(db: Kysely<Database>, background: BackgroundWork): Promise<boolean> {
-  const { rows } = await sql<{ due: boolean }>`SELECT EXISTS (SELECT 1 FROM jobs WHERE ${DUE} AND NOT (${background})) AS due`.execute(db);
-  return rows[0]?.due === true;
-}
 
 /** The reason a background job is stopped to let foreground work run (it is handed back unspent). */
 const GIVING_WAY = 'foreground work is due: this background job gives way and runs again later';
@@ -85,16 +51,13 @@ function holderAlive(holder: string, pid: number): boolean {
  * back at once, rather than after their lease: a restart resumes them in seconds. Their attempt
  * stays counted (a job that kills its process every time must not loop forever).
  */
-async function takeBackOrphanedJobs(db: Kysely<Database>): Promise<number[]> {
+async function takeBackOrphanedJobs(jobs: JobQueueRepository): Promise<number[]> {
   const prefix = `${hostname()}:`;
-  const held = await db.selectFrom('jobs').select(['id', 'locked_by']).where('status', '=', 'running')
-    .where(sql<boolean>`starts_with(locked_by, ${prefix})`).execute();
+  const held = await jobs.runningHeldBy(prefix);
   const orphaned = held.filter((job) => !holderAlive(job.locked_by!, Number(job.locked_by!.slice(prefix.length).split(':')[0])));
   const taken: number[] = [];
   for (const job of orphaned) {
-    const { numUpdatedRows } = await db.updateTable('jobs').set({ status: 'queued', locked_until: null, locked_by: null, run_after: sql`now()` } as never)
-      .where('id', '=', job.id).where('locked_by', '=', job.locked_by).executeTakeFirst();
-    if (numUpdatedRows > 0n) taken.push(job.id);
+    if (await jobs.takeBack(job.id, job.locked_by)) taken.push(job.id);
   }
   return taken;
 }
@@ -121,29 +84,25 @@ export interface JobWorkerOptions {
  * stop, the running job is aborted and handed back to the queue without using up an attempt.
  */
 export function startJobWorker(options: JobWorkerOptions) {
-  const { db, logger, handlers, pollMs = 1000, leaseMs = JOB_LEASE_MS, retryDelayMs = JOB_RETRY_DELAY_MS, background = sql<boolean>`false` } = options;
+  const { logger, handlers, pollMs = 1000, leaseMs = JOB_LEASE_MS, retryDelayMs = JOB_RETRY_DELAY_MS, background } = options;
+  const jobs = createJobQueueRepository(options.db);
   let stopped = false;
   let wake: (() => void) | undefined;
   let current: { id: number; kind: string; abort: AbortController } | undefined;
   const handedBack: number[] = [];
 
-  /** Changes a job only while `holder` still holds it; answers whether it did. */
-  const whileHeld = async (id: number, holder: string, values: Record<string, unknown>) => {
-    const { numUpdatedRows } = await db.updateTable('jobs').set(values as never)
-      .where('id', '=', id).where('status', '=', 'running').where('locked_by', '=', holder).executeTakeFirst();
-    return numUpdatedRows > 0n;
-  };
+  const whileHeld = jobs.whileHeld;
 
   async function runOnce(): Promise<boolean> {
     const holder = `${HOLDER_PREFIX}${randomBytes(6).toString('hex')}`;
-    const job = await claimJob(db, holder, leaseMs, background);
+    const job = await jobs.claim(holder, leaseMs, background);
     if (!job) return false;
     const handler = handlers[job.kind];
     const abort = new AbortController();
     current = { id: job.id, kind: job.kind, abort };
     heldHere.add(holder);
     const heartbeat = setInterval(() => {
-      whileHeld(job.id, holder, { locked_until: sql`now() + ${leaseMs} * interval '1 millisecond'` })
+      whileHeld(job.id, holder, { renewFor: leaseMs })
         .then(async (held) => {
           if (abort.signal.aborted) return;
           if (!held) {
@@ -151,7 +110,7 @@ export function startJobWorker(options: JobWorkerOptions) {
             return abort.abort(new Error('lease lost'));
           }
           // A background job (an unpublished upload's transcode) does not hold up work that counts.
-          if (job.background && await foregroundDue(db, background)) abort.abort(new Error(GIVING_WAY));
+          if (job.background && await jobs.foregroundDue(background)) abort.abort(new Error(GIVING_WAY));
         })
         // The database away for a moment: the next beat tries again (the lease covers a few misses).
         .catch((error) => logger.warn('job lease renewal failed', { jobId: job.id, err: error }));
@@ -160,15 +119,15 @@ export function startJobWorker(options: JobWorkerOptions) {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler(job.payload, { attempt: job.attempts, isLastAttempt: job.attempts >= JOB_MAX_ATTEMPTS, signal: abort.signal });
       // Finished even if told to stop meanwhile: recorded done (a lost lease records nothing).
-      await whileHeld(job.id, holder, { status: 'done', locked_until: null, locked_by: null, last_error: null });
+      await whileHeld(job.id, holder, { done: true });
     } catch (error) {
       if (abort.signal.aborted) {
         // Shutdown, or giving way to foreground work: back to the queue at once, the attempt not
         // counted. Lease lost: not ours any more.
         const givingWay = (abort.signal.reason as Error | undefined)?.message === GIVING_WAY;
-        if (givingWay && await whileHeld(job.id, holder, { status: 'queued', attempts: sql`attempts - 1`, locked_until: null, locked_by: null, run_after: sql`now()` })) {
+        if (givingWay && await whileHeld(job.id, holder, { handBack: true })) {
           logger.info('background job gives way to foreground work', { jobId: job.id, kind: job.kind });
-        } else if (stopped && await whileHeld(job.id, holder, { status: 'queued', attempts: sql`attempts - 1`, locked_until: null, locked_by: null, run_after: sql`now()` })) {
+        } else if (stopped && await whileHeld(job.id, holder, { handBack: true })) {
           handedBack.push(job.id);
           logger.info('job handed back to the queue', { jobId: job.id, kind: job.kind, attempt: job.attempts });
         }
@@ -177,10 +136,7 @@ export function startJobWorker(options: JobWorkerOptions) {
       const final = job.attempts >= JOB_MAX_ATTEMPTS;
       const message = String((error as Error)?.message ?? error).slice(0, 2000);
       logger.warn('job failed', { jobId: job.id, kind: job.kind, attempt: job.attempts, final, err: error });
-      await whileHeld(job.id, holder, {
-        status: final ? 'failed' : 'queued', locked_until: null, locked_by: null, last_error: message,
-        run_after: new Date(Date.now() + backoffMs(job.attempts, retryDelayMs)),
-      });
+      await whileHeld(job.id, holder, { failed: { final, message, runAfter: new Date(Date.now() + backoffMs(job.attempts, retryDelayMs)) } });
     } finally {
       clearInterval(heartbeat);
       heldHere.delete(holder);
@@ -190,7 +146,7 @@ export function startJobWorker(options: JobWorkerOptions) {
   }
 
   async function loop(): Promise<void> {
-    const taken = await takeBackOrphanedJobs(db).catch((error) => {
+    const taken = await takeBackOrphanedJobs(jobs).catch((error) => {
       logger.warn('taking back the jobs of a stopped process failed (their leases will run out)', { err: error });
       return [];
     });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../logger.ts';
 
-export interface OutgoingMail { to: string; subject: string; text: string }
+export interface OutgoingMail { to: string; subject: string; text: string; headers?: Record<string, string> }
 export interface Mailer { send(mail: OutgoingMail): Promise<void>; readonly kind: 'smtp' | 'outbox' }
 
 /**

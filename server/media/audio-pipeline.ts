@@ -12,7 +12,8 @@ import type { Logger } from '../logger.ts';
 import type { UploadStore } from './upload-store.ts';
 import type { MediaStore } from './media-store.ts';
 import { binaryPath, run } from './ffmpeg.ts';
-import { enqueueJob, type JobHandler } from '../jobs/queue.ts';
+import type { JobHandler } from '../jobs/queue.ts';
+import { createMediaRepository } from '../repositories/media.repository.ts';
 import { hlsPath } from './paths.ts';
 
 export const AUDIO_PROBE_JOB = 'audio.probe';
@@ -155,41 +156,34 @@ export async function processAudio(input: string, outDir: string, probe: AudioPr
  * else refused with a reason the uploader can read (NOT_AUDIO, TOO_LONG, CORRUPT).
  */
 export function audioProbeJob(options: { db: Kysely<Database>; uploads: UploadStore; logger: Logger }): JobHandler {
+  const mediaRows = createMediaRepository(options.db);
   return async (payload) => {
-    const { db } = options;
     const mediaId = String(payload.mediaId);
-    const media = await db.selectFrom('media').innerJoin('uploads', 'uploads.id', 'media.upload_id')
-      .select(['media.status', 'uploads.id as uploadId', 'uploads.max_duration_seconds'])
-      .where('media.media_id', '=', mediaId).executeTakeFirst();
+    const media = await mediaRows.toProbe(mediaId);
     if (!media || media.status !== 'uploaded') return;
     const probe = await options.uploads.withLocalFile(media.uploadId, probeAudio);
-    const now = new Date();
     if (!probe.ok) {
-      await db.updateTable('media').set({ status: 'rejected', reason: probe.reason, updated_at: now }).where('media_id', '=', mediaId).execute();
+      await mediaRows.recordProbe(mediaId, {}, probe.reason);
       options.logger.info('audio refused', { mediaId, reason: probe.reason });
       return;
     }
-    const { durationMs, codec, coverStream } = probe.result;
+    const { durationMs, codec } = probe.result;
     const tooLong = durationMs > media.max_duration_seconds * 1000;
-    await db.transaction().execute(async (trx) => {
-      await trx.updateTable('media').set({
-        status: tooLong ? 'rejected' : 'probed', reason: tooLong ? 'TOO_LONG' : null, duration_ms: durationMs, audio_codec: codec, updated_at: now,
-      }).where('media_id', '=', mediaId).execute();
-      // The probe's findings travel with the job, so the file is not probed twice.
-      if (!tooLong) await enqueueJob(trx, AUDIO_TRANSCODE_JOB, { mediaId, probe: probe.result });
-    });
+    // The probe's findings travel with the job, so the file is not probed twice.
+    await mediaRows.recordProbe(mediaId, { duration_ms: durationMs, audio_codec: codec }, tooLong ? 'TOO_LONG' : null,
+      { job: AUDIO_TRANSCODE_JOB, payload: { mediaId, probe: probe.result } });
     options.logger.info('audio probed', { mediaId, durationMs, codec, tooLong });
   };
 }
 
 /** The processing step: streams, waveform, loudness and cover, then ready; failed after the last attempt. */
 export function audioTranscodeJob(options: { db: Kysely<Database>; uploads: UploadStore; media: MediaStore; logger: Logger }): JobHandler {
+  const mediaRows = createMediaRepository(options.db);
   return async (payload, run) => {
-    const { db } = options;
     const mediaId = String(payload.mediaId);
-    const media = await db.selectFrom('media').select(['upload_id', 'status']).where('media_id', '=', mediaId).executeTakeFirst();
+    const media = await mediaRows.byId(mediaId);
     if (!media || !['probed', 'transcoding'].includes(media.status)) return;
-    await db.updateTable('media').set({ status: 'transcoding', updated_at: new Date() }).where('media_id', '=', mediaId).execute();
+    await mediaRows.markTranscoding(mediaId);
     const started = performance.now();
     try {
       const probe = payload.probe as AudioProbe;
@@ -199,14 +193,13 @@ export function audioTranscodeJob(options: { db: Kysely<Database>; uploads: Uplo
         await options.media.publishFolder(hlsPath(mediaId), folder);
         return made;
       }));
-      await db.updateTable('media').set({
-        status: 'ready', renditions: [...AUDIO_RUNGS], waveform: JSON.stringify(processed.waveform),
-        loudness_lufs: processed.loudness?.integratedLufs ?? null, true_peak_db: processed.loudness?.truePeakDb ?? null,
-        cover_file: processed.coverFile, updated_at: new Date(),
-      }).where('media_id', '=', mediaId).execute();
+      await mediaRows.markReady(mediaId, {
+        renditions: [...AUDIO_RUNGS], waveform: JSON.stringify(processed.waveform),
+        loudness_lufs: processed.loudness?.integratedLufs ?? null, true_peak_db: processed.loudness?.truePeakDb ?? null, cover_file: processed.coverFile,
+      });
       options.logger.info('audio processed', { mediaId, ms: Math.round(performance.now() - started), loudness: processed.loudness });
     } catch (error) {
-      if (run.isLastAttempt) await db.updateTable('media').set({ status: 'failed', updated_at: new Date() }).where('media_id', '=', mediaId).execute();
+      if (run.isLastAttempt) await mediaRows.markFailed(mediaId);
       throw error;
     }
   };

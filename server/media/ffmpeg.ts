@@ -27,7 +27,9 @@ export function binaryPath(name: 'ffmpeg' | 'ffprobe'): string {
   if (configured) return configured;
   const system = onPath(name);
   if (system) return system;
-  return (require(name === 'ffmpeg' ? '@ffmpeg-installer/ffmpeg' : '@ffprobe-installer/ffprobe') as { path: string }).path;
+  // Each package named in its own require, so the dependency check (knip) sees both.
+  const installer = (name === 'ffmpeg' ? require('@ffmpeg-installer/ffmpeg') : require('@ffprobe-installer/ffprobe')) as { path: string };
+  return installer.path;
 }
 
 /**
@@ -114,6 +116,20 @@ async function framesDecodedAtStart(file: string, streamIndex: number): Promise<
 }
 
 /** What ffprobe finds in a file: a real video stream with a duration, or why not. */
+/**
+ * A stream's own length in seconds: ffprobe's `duration`, or the `DURATION` tag Matroska writes
+ * per stream ('00:00:02.000000000'); null when the stream does not say.
+ */
+export function streamSeconds(stream: { duration?: string; tags?: Record<string, string> }): number | null {
+  const stated = Number(stream.duration);
+  if (stream.duration !== undefined && Number.isFinite(stated) && stated > 0) return stated;
+  const tag = stream.tags?.DURATION ?? stream.tags?.duration;
+  const parts = tag?.match(/^(\d+):(\d{2}):(\d{2}(?:\.\d+)?)$/);
+  if (!parts) return null;
+  const seconds = Number(parts[1]) * 3600 + Number(parts[2]) * 60 + Number(parts[3]);
+  return seconds > 0 ? seconds : null;
+}
+
 export async function probeVideo(file: string): Promise<{ ok: true; result: ProbeResult } | { ok: false; reason: ProbeFailure }> {
   const { code, stdout } = await run(binaryPath('ffprobe'), ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
   if (code !== 0) return { ok: false, reason: 'NOT_A_VIDEO' };
@@ -121,18 +137,21 @@ export async function probeVideo(file: string): Promise<{ ok: true; result: Prob
     format?: { duration?: string; format_name?: string };
     streams?: Array<{
       index?: number; codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; avg_frame_rate?: string; r_frame_rate?: string;
-      disposition?: { attached_pic?: number };
+      disposition?: { attached_pic?: number }; tags?: Record<string, string>;
     }>;
   };
   // A still picture is not a video, even inside a container that allows one.
   const video = info.streams?.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic && !['mjpeg', 'png', 'gif', 'webp', 'bmp'].includes(s.codec_name ?? ''));
   if (!video) return { ok: false, reason: 'NOT_A_VIDEO' };
-  const seconds = Number(info.format?.duration ?? video.duration);
+  const audio = info.streams?.find((s) => s.codec_type === 'audio');
+  // What plays is the picture and the sound: a subtitle stream that runs on past them makes the
+  // container longer, and a rendition of the real length must not be judged short against it.
+  const played = [video, audio].map((stream) => (stream ? streamSeconds(stream) : null)).filter((d): d is number => d !== null);
+  const seconds = played.length ? Math.max(...played) : Number(info.format?.duration);
   if (!Number.isFinite(seconds) || seconds <= 0 || !video.width || !video.height) return { ok: false, reason: 'CORRUPT' };
   // The header alone can look fine while the data after it is damaged (ffmpeg would then fail
   // to transcode it again and again): some frames must decode from the start.
   if ((await framesDecodedAtStart(file, video.index ?? 0)) === 0) return { ok: false, reason: 'CORRUPT' };
-  const audio = info.streams?.find((s) => s.codec_type === 'audio');
   return { ok: true, result: { durationMs: Math.round(seconds * 1000), width: video.width, height: video.height, videoCodec: video.codec_name ?? 'unknown', audioCodec: audio?.codec_name ?? null,
     frameRate: streamFrameRate(video),
   } };

@@ -127,17 +127,44 @@ export const codecString = (rung: Rung) => `avc1.4d40${Math.round(Number(rung.le
 
 export interface MasterSource { width: number; height: number; hasAudio: boolean; /** The source's (every rung keeps it); null: not advertised. */ frameRate: number | null }
 
-/** The master playlist for the rungs done so far. FRAME-RATE (three decimals, RFC 8216) lets players step one frame. */
-export function masterPlaylist(rungs: readonly Rung[], source: MasterSource): string {
+/** A subtitle track of the part, listed in its master playlist as a WebVTT rendition (issue 29). */
+export interface SubtitleRendition { id: number; language: string; label: string }
+
+/** A quoted-string attribute value of a playlist tag (RFC 8216 §4.2: no double quote, CR or LF). */
+const quoted = (text: string) => `"${text.replace(/["\r\n]/g, ' ')}"`;
+
+/**
+ * The master playlist for the rungs done so far. FRAME-RATE (three decimals, RFC 8216) lets players
+ * step one frame. Each subtitle track is a SUBTITLES rendition of one group, off unless chosen
+ * (DEFAULT=NO, AUTOSELECT=NO: the site's player draws its own), so native players (Safari, VLC,
+ * ffmpeg) list them too.
+ */
+export function masterPlaylist(rungs: readonly Rung[], source: MasterSource, subtitles: readonly SubtitleRendition[] = []): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  for (const track of subtitles) {
+    lines.push(`#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME=${quoted(`${track.label} (${track.id})`)},LANGUAGE=${quoted(track.language)},DEFAULT=NO,AUTOSELECT=NO,FORCED=NO,URI="subtitles/${track.id}/index.m3u8"`);
+  }
   const frameRate = source.frameRate ? `,FRAME-RATE=${source.frameRate.toFixed(3)}` : '';
+  const group = subtitles.length ? ',SUBTITLES="subs"' : '';
   for (const r of rungs) {
     const w = Math.round((source.width / source.height) * r.height / 2) * 2;
     const codecs = [codecString(r), ...(source.hasAudio ? ['mp4a.40.2'] : [])].join(',');
     const bandwidth = (r.videoKbps + (source.hasAudio ? r.audioKbps : 0)) * 1000;
-    lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth},RESOLUTION=${w}x${r.height}${frameRate},CODECS="${codecs}"`, `${r.height}p/index.m3u8`);
+    lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth},RESOLUTION=${w}x${r.height}${frameRate},CODECS="${codecs}"${group}`, `${r.height}p/index.m3u8`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The master playlist of a media item as stored (its published rungs and facts) with these tracks. */
+export function masterPlaylistOf(media: { renditions: readonly number[]; width: number | null; height: number | null; audio_codec: string | null; frame_rate: number | null }, subtitles: readonly SubtitleRendition[]): string {
+  return masterPlaylist(rungsOf(media.renditions), { width: media.width!, height: media.height!, hasAudio: media.audio_codec !== null, frameRate: media.frame_rate }, subtitles);
+}
+
+/** A subtitle track's media playlist: its whole WebVTT file as the one segment of the part's length. */
+export function subtitlePlaylist(durationMs: number, vttName: string): string {
+  const seconds = Math.max(1, durationMs / 1000);
+  return ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${Math.ceil(seconds)}`, '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:VOD',
+    `#EXTINF:${seconds.toFixed(3)},`, vttName, '#EXT-X-ENDLIST', ''].join('\n');
 }
 
 /** A poster frame from a third of the way in, 720 high or the source's height when lower (never enlarged). */

@@ -3,7 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { viewerFromCookies } from '../services/sessions.ts';
 import { createSessionsRepository } from '../repositories/sessions.repository.ts';
-import { isStaff } from '../../src/lib/policy/policy.ts';
+import { createMediaRepository } from '../repositories/media.repository.ts';
+import { createPhotosRepository } from '../repositories/photos.repository.ts';
+import { can, type Resource } from '../../src/lib/policy/policy.ts';
 import { hlsPath } from './pipeline.ts';
 import { photoPath } from './paths.ts';
 import { mediaStatesOf } from './media-states.ts';
@@ -36,30 +38,29 @@ export function createMediaAccess(db: Kysely<Database>) {
   // those made by another process, within STATE_MS.
   const states = mediaStatesOf(db);
   const sessions = { sessions: createSessionsRepository(db) };
+  const mediaRows = createMediaRepository(db);
+  const photos = createPhotosRepository(db);
   const stateOf = (mediaId: string) => {
     const now = Date.now();
     const kept = states.get(mediaId);
     if (kept && now - kept.at < STATE_MS) return kept.row;
     if (states.size >= STATES_KEPT) states.clear();
-    const row = db.selectFrom('media as m')
-      .leftJoin('video_parts as p', 'p.media_id', 'm.media_id')
-      .leftJoin('videos as v', 'v.video_id', 'p.video_id')
-      .leftJoin('audio_tracks as a', 'a.media_id', 'm.media_id')
-      .select((eb) => ['m.uid', eb.fn.coalesce('v.status', 'a.status').as('status')])
-      .where('m.media_id', '=', mediaId)
-      .executeTakeFirst();
+    const row = mediaRows.accessState(mediaId);
     states.set(mediaId, { at: now, row });
     row.catch(() => states.delete(mediaId));
     return row;
   };
+  /** Public when anyone may see the item; private when only this viewer may (its uploader, staff); else none (a missing item too). */
+  async function access(action: 'photo.view' | 'media.view', item: Resource, cookieHeader: string | null | undefined): Promise<MediaAccess> {
+    if (item.ownerUid === undefined) return null;
+    if (can(null, action, item)) return 'public';
+    return can(await viewerFromCookies(sessions, cookieHeader), action, item) ? 'private' : null;
+  }
   /** A photo post's images: the same rule as a video's files (public once approved; uploader and staff before; nobody once deleted). */
   async function photoAccess(id: string, cookieHeader: string | null | undefined): Promise<MediaAccess> {
     if (!/^\d{1,15}$/.test(id)) return null;
-    const row = await db.selectFrom('photos').select(['status', 'uploader_uid']).where('photo_id', '=', Number(id)).executeTakeFirst();
-    if (!row || row.status === 'deleted') return null;
-    if (row.status === 'approved') return 'public';
-    const viewer = await viewerFromCookies(sessions, cookieHeader);
-    return viewer && (viewer.uid === row.uploader_uid || isStaff(viewer)) ? 'private' : null;
+    const row = await photos.access(Number(id));
+    return access('photo.view', { ownerUid: row?.uploader_uid, status: row?.status }, cookieHeader);
   }
   return async function mediaAccess(path: string, cookieHeader: string | null | undefined): Promise<MediaAccess> {
     // Decided on the path as the file server will resolve it, so `/images/../hls/…` is no way round.
@@ -75,10 +76,7 @@ export function createMediaAccess(db: Kysely<Database>) {
     // Only a media id is looked up: anything else names no media (and never reaches the database).
     if (!MEDIA_ID.test(mediaId)) return null;
     const row = await stateOf(mediaId);
-    if (!row || row.status === 'deleted') return null;
-    if (row.status === 'approved') return 'public';
-    const viewer = await viewerFromCookies(sessions, cookieHeader);
-    return viewer && (viewer.uid === row.uid || isStaff(viewer)) ? 'private' : null;
+    return access('media.view', { ownerUid: row?.uid, status: row?.status }, cookieHeader);
   };
 }
 

@@ -1,9 +1,10 @@
-import { join } from 'node:path';
 import type { MediaStore } from './media-store.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import type { JobHandler } from '../jobs/queue.ts';
+import { createMediaRepository } from '../repositories/media.repository.ts';
+import { createPhotosRepository } from '../repositories/photos.repository.ts';
 import type { UploadStore } from './upload-store.ts';
 import { photoPath } from './paths.ts';
 import { inspectPhoto, readCameraData, renderPhoto, type PhotoInspection } from './photo-pipeline.ts';
@@ -35,15 +36,13 @@ export function createPhotoFiles(options: { uploads: Pick<UploadStore, 'withLoca
  * once (video/media/status) that an image will be refused, before the post is committed.
  */
 export function photoProbeJob(options: { db: Kysely<Database>; uploads: Pick<UploadStore, 'withLocalFile'> }): JobHandler {
-  const { db } = options;
+  const mediaRows = createMediaRepository(options.db);
   return async (payload) => {
     const mediaId = String(payload.mediaId);
-    const media = await db.selectFrom('media').select(['upload_id', 'status']).where('media_id', '=', mediaId).executeTakeFirst();
+    const media = await mediaRows.toProbe(mediaId);
     if (!media || media.status !== 'uploaded') return;
-    const verdict = await options.uploads.withLocalFile(media.upload_id, inspectPhoto);
-    await db.updateTable('media').set(verdict.ok
-      ? { status: 'probed', width: verdict.width, height: verdict.height, updated_at: new Date() }
-      : { status: 'rejected', reason: verdict.reason, updated_at: new Date() }).where('media_id', '=', mediaId).execute();
+    const verdict = await options.uploads.withLocalFile(media.uploadId, inspectPhoto);
+    await (verdict.ok ? mediaRows.recordProbe(mediaId, { width: verdict.width, height: verdict.height }, null) : mediaRows.recordProbe(mediaId, {}, verdict.reason));
   };
 }
 
@@ -58,16 +57,14 @@ export async function removePhotoFiles(media: MediaStore, photoId: number): Prom
  * cannot be decoded on the last attempt) fails the post with the reason, which the uploader sees.
  */
 export function photoRenderJob(options: { db: Kysely<Database>; uploads: Pick<UploadStore, 'withLocalFile'>; media: MediaStore; logger: Logger }): JobHandler {
-  const { db, media, logger } = options;
-  const fail = (photoId: number, failure: string) =>
-    db.updateTable('photos').set({ status: 'failed', failure }).where('photo_id', '=', photoId).where('status', '=', 'processing').execute();
+  const { media, logger } = options;
+  const photos = createPhotosRepository(options.db);
 
   return async (payload, run) => {
     const photoId = Number(payload.photoId);
-    const post = await db.selectFrom('photos').select(['status', 'keep_camera_data']).where('photo_id', '=', photoId).executeTakeFirst();
+    const post = await photos.toRender(photoId);
     if (!post || post.status !== 'processing') return; // deleted meanwhile, or a retried job already done
-    const images = await db.selectFrom('photo_images as i').innerJoin('media as m', 'm.media_id', 'i.media_id')
-      .select(['i.image_id', 'i.widths', 'm.upload_id']).where('i.photo_id', '=', photoId).orderBy('i.position').execute();
+    const images = await photos.imagesToRender(photoId);
     for (const image of images) {
       if (image.widths.length) continue; // rendered by an earlier attempt
       const outcome = await options.uploads.withLocalFile(image.upload_id, async (path) => {
@@ -84,20 +81,16 @@ export function photoRenderJob(options: { db: Kysely<Database>; uploads: Pick<Up
         }
       });
       if ('refused' in outcome) {
-        await fail(photoId, outcome.refused ?? 'CORRUPT');
+        await photos.failRender(photoId, outcome.refused ?? 'CORRUPT');
         await removePhotoFiles(media, photoId);
         logger.info('photo refused', { photoId, imageId: image.image_id, reason: outcome.refused });
         return;
       }
       const { rendered, camera } = outcome;
-      await db.updateTable('photo_images').set({
-        width: rendered.width, height: rendered.height, widths: rendered.widths, animated: rendered.animated,
-        placeholder: rendered.placeholder, camera: camera ? JSON.stringify(camera) : null,
-      }).where('image_id', '=', image.image_id).execute();
+      await photos.recordRenderedImage(image.image_id, rendered, camera);
     }
     // The demo catalogue's posts (server/demo/seed.ts) are public once rendered; members' wait for review.
-    const rendered = payload.approveWhenRendered === true ? { status: 'approved' as const, reviewed_at: new Date() } : { status: 'pending' as const };
-    await db.updateTable('photos').set(rendered).where('photo_id', '=', photoId).where('status', '=', 'processing').execute();
+    await photos.finishRender(photoId, payload.approveWhenRendered === true);
     logger.info('photo rendered', { photoId, images: images.length });
   };
 }

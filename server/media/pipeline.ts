@@ -1,53 +1,42 @@
 import { join } from 'node:path';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { sql, type Kysely } from 'kysely';
-import type { Database, UploadKind } from '../db/schema.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { createMediaRepository } from '../repositories/media.repository.ts';
 import type { Logger } from '../logger.ts';
 import { probeFrameRate, probeVideo } from './ffmpeg.ts';
-import { enqueueJob, type JobHandler } from '../jobs/queue.ts';
-import { clearInterruptedWork, ladderFor, makePoster, makeStoryboard, masterPlaylist, rungsOf, transcodeRung, type Rung } from './hls.ts';
+import type { JobHandler } from '../jobs/queue.ts';
+import { clearInterruptedWork, ladderFor, makePoster, makeStoryboard, masterPlaylist, masterPlaylistOf, rungsOf, transcodeRung, type Rung } from './hls.ts';
+import { createSubtitlesRepository } from '../repositories/subtitles.repository.ts';
 import type { MediaStore } from './media-store.ts';
 import type { UploadStore } from './upload-store.ts';
 import { makePosterSet } from './poster-set.ts';
+import { extractSubtitleStreams } from './subtitle-streams.ts';
+import { createRepositories } from '../repositories/index.ts';
+import { createSubtitleService } from '../services/subtitles.ts';
 
 import { FRAME_RATE_JOB, POSTER_SET_JOB, PROBE_JOB, TRANSCODE_JOB } from './paths.ts';
 export { FRAME_RATE_JOB, POSTER_SET_JOB, PROBE_JOB, TRANSCODE_JOB };
-
-/** A finished upload becomes a media item of its kind, and its kind's probe is queued in the same database. */
-export async function registerUploadedMedia(db: Kysely<Database>, input: { mediaId: string; uploadId: string; uid: number; kind: UploadKind; probeJob: string }): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.insertInto('media').values({ media_id: input.mediaId, upload_id: input.uploadId, uid: input.uid, kind: input.kind }).execute();
-    await enqueueJob(trx, input.probeJob, { mediaId: input.mediaId });
-  });
-}
 
 /**
  * The probe step: the file must be a real video no longer than the upload's limit (at most
  * 1800 s); otherwise the media is rejected with a reason the uploader can read.
  */
 export function probeJob(options: { db: Kysely<Database>; uploads: UploadStore; logger: Logger }) {
+  const mediaRows = createMediaRepository(options.db);
   return async (payload: Record<string, unknown>) => {
-    const { db } = options;
     const mediaId = String(payload.mediaId);
-    const media = await db.selectFrom('media').innerJoin('uploads', 'uploads.id', 'media.upload_id')
-      .select(['media.media_id', 'media.status', 'uploads.id as uploadId', 'uploads.max_duration_seconds'])
-      .where('media.media_id', '=', mediaId).executeTakeFirst();
+    const media = await mediaRows.toProbe(mediaId);
     if (!media || media.status !== 'uploaded') return; // already decided (a retried job)
     const probe = await options.uploads.withLocalFile(media.uploadId, probeVideo);
-    const now = new Date();
     if (!probe.ok) {
-      await db.updateTable('media').set({ status: 'rejected', reason: probe.reason, updated_at: now }).where('media_id', '=', mediaId).execute();
+      await mediaRows.recordProbe(mediaId, {}, probe.reason);
       return;
     }
     const { durationMs, width, height, videoCodec, audioCodec, frameRate } = probe.result;
     const tooLong = durationMs > media.max_duration_seconds * 1000;
-    await db.transaction().execute(async (trx) => {
-      await trx.updateTable('media').set({
-        status: tooLong ? 'rejected' : 'probed', reason: tooLong ? 'TOO_LONG' : null,
-        duration_ms: durationMs, width, height, video_codec: videoCodec, audio_codec: audioCodec, frame_rate: frameRate, updated_at: now,
-      }).where('media_id', '=', mediaId).execute();
-      if (!tooLong) await enqueueJob(trx, TRANSCODE_JOB, { mediaId });
-    });
+    await mediaRows.recordProbe(mediaId, { duration_ms: durationMs, width, height, video_codec: videoCodec, audio_codec: audioCodec, frame_rate: frameRate },
+      tooLong ? 'TOO_LONG' : null, { job: TRANSCODE_JOB, payload: { mediaId } });
     options.logger.info('media probed', { mediaId, durationMs, width, height, tooLong });
   };
 }
@@ -64,6 +53,9 @@ import { hlsPath } from './paths.ts';
  * (ready, without the rungs or storyboard that failed), and only one with none is failed.
  */
 export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadStore; media: MediaStore; logger: Logger }): JobHandler {
+  const mediaRows = createMediaRepository(options.db);
+  const subtitleRows = createSubtitlesRepository(options.db);
+  const subtitleService = createSubtitleService(createRepositories(options.db), { media: options.media });
   return async (payload, run) => {
     const mediaId = String(payload.mediaId);
     try {
@@ -72,17 +64,15 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
       // Retried with back-off until the last attempt; then the uploader is told, not left waiting.
       // An attempt stopped by the worker (shutdown) is not a failure: the job runs again.
       if (run.isLastAttempt && !run.signal?.aborted) {
-        const published = await options.db.selectFrom('media').select('renditions').where('media_id', '=', mediaId).executeTakeFirst();
-        await options.db.updateTable('media').set({ status: published?.renditions.length ? 'ready' : 'failed', updated_at: new Date() })
-          .where('media_id', '=', mediaId).execute();
+        const published = await mediaRows.byId(mediaId);
+        await (published?.renditions.length ? mediaRows.markReady(mediaId) : mediaRows.markFailed(mediaId));
       }
       throw error;
     }
   };
 
   async function transcode(mediaId: string, signal?: AbortSignal) {
-    const { db } = options;
-    const media = await db.selectFrom('media').selectAll().where('media_id', '=', mediaId).executeTakeFirst();
+    const media = await mediaRows.byId(mediaId);
     if (!media || !['probed', 'transcoding', 'playable'].includes(media.status)) return;
     const { media: store } = options;
     const prefix = hlsPath(mediaId);
@@ -100,7 +90,7 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
     const hasAudio = media.audio_codec !== null;
     const width = media.width!;
     const height = media.height!;
-    if (media.status !== 'playable') await db.updateTable('media').set({ status: 'transcoding', updated_at: new Date() }).where('media_id', '=', mediaId).execute();
+    if (media.status !== 'playable') await mediaRows.markTranscoding(mediaId);
     let storyboard;
     try {
       storyboard = await options.uploads.withLocalFile(media.upload_id, async (input) => {
@@ -110,7 +100,9 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
           const started = performance.now();
           await publish((folder) => transcodeRung(input, folder, rung, hasAudio, { signal, durationMs: media.duration_ms ?? undefined }));
           done.push(rung);
-          await store.put(`${prefix}/master.m3u8`, masterPlaylist(done, { width, height, hasAudio, frameRate: media.frame_rate }));
+          // With the part's subtitle tracks: one added while the part is still transcoding stays listed.
+          const subtitles = await subtitleRows.listOfMedia(mediaId);
+          await store.put(`${prefix}/master.m3u8`, masterPlaylist(done, { width, height, hasAudio, frameRate: media.frame_rate }, subtitles));
           let posterSet: string | undefined;
           if (done.length === 1) {
             posterSet = await publish(async (folder) => {
@@ -118,17 +110,33 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
               return makePosterSet(await readFile(join(folder, 'poster.jpg')), (name, data) => writeFile(join(folder, name), data));
             });
           }
-          await db.updateTable('media').set({ status: 'playable', renditions: done.map((r) => r.height), ...(posterSet ? { poster_set: posterSet } : {}), updated_at: new Date() })
-            .where('media_id', '=', mediaId).execute();
+          await mediaRows.markPlayable(mediaId, done.map((r) => r.height), posterSet);
           options.logger.info('rendition published', { mediaId, height: rung.height, ms: Math.round(performance.now() - started) });
         }
+        if (media.stream_subtitles === null) await readSubtitleStreams(input, signal);
         return publish((folder) => makeStoryboard(input, folder, media.duration_ms!, width, height, { signal }));
       });
     } finally {
       await rm(work, { recursive: true, force: true });
     }
-    await db.updateTable('media').set({ status: 'ready', storyboard: JSON.stringify(storyboard), updated_at: new Date() })
-      .where('media_id', '=', mediaId).execute();
+    await mediaRows.markReady(mediaId, { storyboard: JSON.stringify(storyboard) });
+
+    /**
+     * The file's text subtitle streams and fonts, published under the media folder and recorded,
+     * then made the part's tracks if the media is already a video's part (else at its commit).
+     * A file whose streams cannot be read at all still becomes a video, without them.
+     */
+    async function readSubtitleStreams(input: string, signal?: AbortSignal) {
+      try {
+        const found = await publish((folder) => extractSubtitleStreams(input, folder, { signal }));
+        await subtitleRows.recordStreams(mediaId, found);
+        const made = await subtitleService.adoptStreams(mediaId);
+        options.logger.info('subtitle streams read', { mediaId, tracks: found.tracks.length, fonts: found.fonts.length, notes: found.notes.length, made });
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        options.logger.warn('subtitle streams not read', { mediaId, err: error });
+      }
+    }
   }
 }
 
@@ -138,21 +146,7 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
  * media that never had one, so a media whose rendition gives no rate (or that failed all its
  * attempts) is not probed again at each start. Answers how many were queued.
  */
-export const queueFrameRateBackfill = (db: Kysely<Database>) => queueVideoBackfill(db, FRAME_RATE_JOB, 'frame_rate');
-
-/**
- * One `kind` job for each published video media whose `column` is still null and that never had
- * such a job queued (a media that failed all its attempts is not tried again at each start).
- * Audio media have renditions too but neither frames nor posters: they are left out.
- */
-async function queueVideoBackfill(db: Kysely<Database>, kind: string, column: 'frame_rate' | 'poster_set'): Promise<number> {
-  const { rows } = await sql`INSERT INTO jobs (kind, payload)
-    SELECT ${kind}::text, jsonb_build_object('mediaId', m.media_id) FROM media m
-    WHERE m.kind = 'video' AND m.status IN ('playable', 'ready') AND ${sql.ref(`m.${column}`)} IS NULL AND cardinality(m.renditions) > 0
-      AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = ${kind}::text AND j.payload->>'mediaId' = m.media_id)
-    RETURNING id`.execute(db);
-  return rows.length;
-}
+export const queueFrameRateBackfill = (db: Kysely<Database>) => createMediaRepository(db).queueVideoBackfill(FRAME_RATE_JOB, 'frame_rate');
 
 /**
  * The frame-rate backfill: ffprobe reads the rate from the top published rendition (every rung
@@ -160,11 +154,11 @@ async function queueVideoBackfill(db: Kysely<Database>, kind: string, column: 'f
  * FRAME-RATE, and only then the rate stored (so a failure in between is retried from the start).
  */
 export function frameRateJob(options: { db: Kysely<Database>; media: MediaStore; logger: Logger }): JobHandler {
+  const mediaRows = createMediaRepository(options.db);
+  const subtitleRows = createSubtitlesRepository(options.db);
   return async (payload) => {
-    const { db } = options;
     const mediaId = String(payload.mediaId);
-    const media = await db.selectFrom('media').select(['frame_rate', 'width', 'height', 'audio_codec', 'renditions'])
-      .where('media_id', '=', mediaId).executeTakeFirst();
+    const media = await mediaRows.byId(mediaId);
     if (!media || media.frame_rate !== null || !media.renditions.length) return;
     const prefix = hlsPath(mediaId);
     const frameRate = await options.media.withScratchFolder((folder) => probeRenditionFrameRate(options.media, `${prefix}/${Math.max(...media.renditions)}p`, folder));
@@ -172,8 +166,8 @@ export function frameRateJob(options: { db: Kysely<Database>; media: MediaStore;
       options.logger.warn('no frame rate in the rendition; the master playlist stays without FRAME-RATE', { mediaId });
       return;
     }
-    await options.media.put(`${prefix}/master.m3u8`, masterPlaylist(rungsOf(media.renditions), { width: media.width!, height: media.height!, hasAudio: media.audio_codec !== null, frameRate }));
-    await db.updateTable('media').set({ frame_rate: frameRate, updated_at: new Date() }).where('media_id', '=', mediaId).execute();
+    await options.media.put(`${prefix}/master.m3u8`, masterPlaylistOf({ ...media, frame_rate: frameRate }, await subtitleRows.listOfMedia(mediaId)));
+    await mediaRows.setFacts(mediaId, { frame_rate: frameRate });
     options.logger.info('frame rate backfilled', { mediaId, frameRate });
   };
 }
@@ -195,19 +189,20 @@ async function probeRenditionFrameRate(store: MediaStore, renditionKey: string, 
  * start, like the frame-rate backfill: one POSTER_SET_JOB per published media without a set that
  * never had one queued. Answers how many were queued.
  */
-export const queuePosterSetBackfill = (db: Kysely<Database>) => queueVideoBackfill(db, POSTER_SET_JOB, 'poster_set');
+export const queuePosterSetBackfill = (db: Kysely<Database>) => createMediaRepository(db).queueVideoBackfill(POSTER_SET_JOB, 'poster_set');
 
 /** The poster-set backfill: the sizes and formats made from the poster.jpg already published. */
 export function posterSetJob(options: { db: Kysely<Database>; media: MediaStore; logger: Logger }): JobHandler {
+  const mediaRows = createMediaRepository(options.db);
   return async (payload) => {
     const mediaId = String(payload.mediaId);
-    const media = await options.db.selectFrom('media').select(['poster_set', 'renditions']).where('media_id', '=', mediaId).executeTakeFirst();
+    const media = await mediaRows.byId(mediaId);
     if (!media || media.poster_set !== null || !media.renditions.length) return;
     const prefix = hlsPath(mediaId);
     const frame = await options.media.read(`${prefix}/poster.jpg`);
     if (!frame) throw new Error(`the media ${mediaId} has no poster.jpg to size`);
     const token = await makePosterSet(frame, (name, data) => options.media.put(`${prefix}/${name}`, data));
-    await options.db.updateTable('media').set({ poster_set: token, updated_at: new Date() }).where('media_id', '=', mediaId).execute();
+    await mediaRows.setFacts(mediaId, { poster_set: token });
     options.logger.info('poster set made', { mediaId, token });
   };
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import type { BackgroundWork } from '../jobs/queue.ts';
@@ -6,15 +6,7 @@ import type { MediaStore } from './media-store.ts';
 import type { UploadStore } from './upload-store.ts';
 import { AUDIO_TRANSCODE_JOB } from './audio-pipeline.ts';
 import { TRANSCODE_JOB, hlsPath } from './paths.ts';
-
-/**
- * Whether a media item (by id, a SQL text) is published: part of a video, a track or a photo
- * post. Until then its upload is only a file someone sent and may still abandon.
- */
-const published = (mediaId: ReturnType<typeof sql>) => sql<boolean>`(
-  EXISTS (SELECT 1 FROM video_parts p WHERE p.media_id = ${mediaId})
-  OR EXISTS (SELECT 1 FROM audio_tracks a WHERE a.media_id = ${mediaId})
-  OR EXISTS (SELECT 1 FROM photo_images i WHERE i.media_id = ${mediaId}))`;
+import { createUploadsRepository, unpublishedWork } from '../repositories/uploads.repository.ts';
 
 /**
  * The job worker's background work: transcoding an upload that nobody has published yet. The
@@ -24,8 +16,7 @@ const published = (mediaId: ReturnType<typeof sql>) => sql<boolean>`(
  * but an upload left unpublished never holds up the probe or transcode of one that was, and
  * a running one gives way when such work arrives (server/jobs/queue.ts).
  */
-export const unpublishedTranscode: BackgroundWork = sql<boolean>`(jobs.kind IN (${TRANSCODE_JOB}, ${AUDIO_TRANSCODE_JOB})
-  AND NOT ${published(sql`jobs.payload->>'mediaId'`)})`;
+export const unpublishedTranscode: BackgroundWork = unpublishedWork([TRANSCODE_JOB, AUDIO_TRANSCODE_JOB]);
 
 /**
  * Removes the uploads finished more than `olderThanMs` ago and never published: their rows
@@ -36,24 +27,11 @@ export const unpublishedTranscode: BackgroundWork = sql<boolean>`(jobs.kind IN (
 export async function removeAbandonedUploads(options: { db: Kysely<Database>; uploads: UploadStore; media: MediaStore; logger: Logger; olderThanMs: number }): Promise<string[]> {
   const { db, logger } = options;
   const before = new Date(Date.now() - options.olderThanMs);
-  const candidates = await db.selectFrom('media as m').innerJoin('uploads as u', 'u.id', 'm.upload_id')
-    .select(['m.media_id', 'u.id as upload_id'])
-    .where('u.finished_at', '<', before)
-    .where(sql<boolean>`NOT ${published(sql`m.media_id`)}`)
-    .execute();
+  const uploads = createUploadsRepository(db);
+  const candidates = await uploads.abandonedSince(before);
   const removed: string[] = [];
   for (const { media_id: mediaId, upload_id: uploadId } of candidates) {
-    const gone = await db.transaction().execute(async (trx) => {
-      // Checked again in the transaction: published meanwhile, or being worked on, it stays.
-      const busy = await trx.selectFrom('jobs').select('id').where(sql<string>`payload->>'mediaId'`, '=', mediaId)
-        .where('status', '=', 'running').where('locked_until', '>', sql<Date>`now()`).executeTakeFirst();
-      if (busy) return false;
-      await trx.deleteFrom('jobs').where(sql<string>`payload->>'mediaId'`, '=', mediaId).execute();
-      // The media row goes with its upload (ON DELETE CASCADE).
-      const { numDeletedRows } = await trx.deleteFrom('uploads').where('id', '=', uploadId)
-        .where(sql<boolean>`NOT ${published(sql`${mediaId}::text`)}`).executeTakeFirst();
-      return numDeletedRows > 0n;
-    });
+    const gone = await uploads.removeAbandoned(mediaId, uploadId);
     if (!gone) continue;
     await options.uploads.datastore.remove(uploadId).catch((error) => logger.warn('an abandoned upload\'s file could not be removed', { uploadId, err: error }));
     await options.media.removeAll(hlsPath(mediaId)).catch((error) => logger.warn('an abandoned upload\'s renditions could not be removed', { mediaId, err: error }));

@@ -6,10 +6,11 @@ import type { Logger } from '../logger.ts';
 import { viewerFromCookies, type Viewer } from '../services/sessions.ts';
 import { createSessionsRepository } from '../repositories/sessions.repository.ts';
 import { can, refusal, type Action } from '../../src/lib/policy/policy.ts';
-import { localMessage } from '../http/request-locale.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, outageOf } from '../http/outage.ts';
-import { ERROR_CODES, ERROR_MESSAGE_KEY as MESSAGE_KEY, ERROR_STATUS, type ApiErrorBody, type ErrorCode } from '../../src/lib/api/errors.ts';
-import { registerUploadedMedia } from './pipeline.ts';
+import { ERROR_CODES, ERROR_STATUS, type ApiErrorBody, type ErrorCode } from '../../src/lib/api/errors.ts';
+import { DomainError } from '../domain/errors.ts';
+import { createUploadsRepository } from '../repositories/uploads.repository.ts';
+import { createMediaRepository } from '../repositories/media.repository.ts';
 import { hasControlCharacters } from '../../src/lib/validation/text.ts';
 import type { UploadStore } from './upload-store.ts';
 import type { UploadKind } from '../db/schema.ts';
@@ -48,6 +49,8 @@ export interface UploadOptions {
   corsOrigins: string[];
   /** Called when a finished upload's processing is queued (wakes the job worker). */
   onMediaQueued?: () => void;
+  /** The API's one error mapper (server/app/errors.ts), given by the composition root: tus's refusals answer as every endpoint's do. */
+  errorAnswer: (error: unknown, headers: Headers, requestId?: string) => { body: ApiErrorBody; headers: Record<string, string> };
 }
 
 /**
@@ -87,22 +90,10 @@ function codeOfTusAnswer(status: number, body: string): ErrorCode {
   return TUS_STATUS_CODES[status] ?? (status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED');
 }
 
-/**
- * tus's answer as the API's: with the request's id, and every refusal with the API's error body
- * (success, code, message in the caller's language, requestId), tus's own included; the status
- * and tus's headers (Tus-Resumable, CORS) stay as tus set them. A HEAD answer stays without a body.
- */
-async function apiAnswer(req: Request, answer: Response, requestId: string | undefined): Promise<Response> {
-  if (requestId) answer.headers.set('X-Request-Id', requestId);
-  if (answer.status < 400) return answer;
-  const code = codeOfTusAnswer(answer.status, await answer.text());
-  if (code === 'SERVICE_UNAVAILABLE') answer.headers.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
-  const body: ApiErrorBody = { success: false, code, message: localMessage(req.headers, MESSAGE_KEY[code]), ...(requestId ? { requestId } : {}) };
-  const headers = new Headers(answer.headers);
-  headers.delete('Content-Length');
-  headers.set('Content-Type', 'application/json; charset=utf-8');
-  headers.set('Cache-Control', 'no-store');
-  return new Response(req.method === 'HEAD' ? null : JSON.stringify(body), { status: answer.status, headers });
+/** tus's refusal as the domain error the API's mapper answers (the database away: try again in a few seconds). */
+function refusalOfTusAnswer(status: number, body: string): DomainError {
+  const code = codeOfTusAnswer(status, body);
+  return new DomainError(code, code === 'SERVICE_UNAVAILABLE' ? { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS } : {});
 }
 
 /** An upload's kind from its metadata: video when absent; undefined for anything else unknown. */
@@ -121,6 +112,8 @@ function kindOf(metadata: Upload['metadata']): UploadKind | undefined {
 export function createUploadServer(options: UploadOptions) {
   const { db, store: { datastore } } = options;
   const sessions = { sessions: createSessionsRepository(db) };
+  const uploads = createUploadsRepository(db);
+  const mediaRows = createMediaRepository(db);
 
   /** The caller, when the policy lets them do this (before the upload is known); else our refusal. */
   async function permitted(req: Request, action: Action): Promise<Viewer> {
@@ -157,16 +150,14 @@ export function createUploadServer(options: UploadOptions) {
       }
       if (upload.size === undefined) throw reject('VALIDATION_FAILED'); // deferred length is not accepted
       if (upload.size > rules.maxBytes) throw reject('PAYLOAD_TOO_LARGE');
-      await db.insertInto('uploads').values({
-        id: upload.id, uid: viewer.uid, file_name: name, size: upload.size, max_duration_seconds: maxDuration, kind,
-        expires_at: uploadExpiry(upload.metadata?.expiry),
-      }).execute();
+      await uploads.create({
+        id: upload.id, uid: viewer.uid, fileName: name, size: upload.size, maxDurationSeconds: maxDuration, kind,
+        expiresAt: uploadExpiry(upload.metadata?.expiry),
+      });
       // Counted after the insert, so two creations at once cannot both slip under the limit
       // (both may be refused instead; the member tries again). Finished or expired ones do not count.
-      const open = await db.selectFrom('uploads').select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('uid', '=', viewer.uid).where('finished_at', 'is', null).where('expires_at', '>', new Date()).executeTakeFirstOrThrow();
-      if (Number(open.n) > (options.maxOpenUploads ?? 3)) {
-        await db.deleteFrom('uploads').where('id', '=', upload.id).execute();
+      if (await uploads.openCount(viewer.uid) > (options.maxOpenUploads ?? 3)) {
+        await uploads.remove(upload.id);
         throw reject('TOO_MANY_UPLOADS');
       }
       return { metadata: { ...upload.metadata, uid: String(viewer.uid) } };
@@ -176,7 +167,7 @@ export function createUploadServer(options: UploadOptions) {
       // tus calls this for a creation too, before the upload exists: onUploadCreate checks those.
       if (req.method === 'POST') return;
       const viewer = await permitted(req, 'upload.resume');
-      const owner = await db.selectFrom('uploads').select('uid').where('id', '=', id).executeTakeFirst();
+      const owner = await uploads.ownerOf(id);
       if (!owner) throw reject('NOT_FOUND');
       if (!can(viewer, 'upload.resume', { ownerUid: owner.uid })) throw reject('FORBIDDEN');
     },
@@ -197,11 +188,10 @@ export function createUploadServer(options: UploadOptions) {
 
     async onUploadFinish(_req: Request, upload: Upload) {
       const mediaId = randomBytes(12).toString('hex');
-      const row = await db.updateTable('uploads').set({ finished_at: new Date(), media_id: mediaId }).where('id', '=', upload.id)
-        .returning(['uid', 'kind']).executeTakeFirstOrThrow();
+      const row = await uploads.finish(upload.id, mediaId);
       const rules = options.kinds[row.kind];
       if (!rules) throw new Error(`no rules for the upload kind ${row.kind}`); // its creation was refused
-      await registerUploadedMedia(db, { mediaId, uploadId: upload.id, uid: row.uid, kind: row.kind, probeJob: rules.probeJob });
+      await mediaRows.register({ mediaId, uploadId: upload.id, uid: row.uid, kind: row.kind, probeJob: rules.probeJob });
       options.onMediaQueued?.();
       options.logger.info('upload finished', { uploadId: upload.id, mediaId, kind: row.kind, size: upload.size });
       return { headers: { [MEDIA_ID_HEADER]: mediaId } };
@@ -214,8 +204,24 @@ export function createUploadServer(options: UploadOptions) {
       options.logger.warn('the upload store could not remove expired uploads', { err: error, store: options.store.kind });
       return 0;
     });
-    await db.deleteFrom('uploads').where('finished_at', 'is', null).where('expires_at', '<', new Date()).execute();
+    await uploads.removeExpired();
     return removed;
+  }
+
+  /**
+   * tus's answer as the API's: with the request's id, and every refusal, tus's own included,
+   * answered by the API's error mapper (body, Retry-After, Cache-Control); the status and tus's
+   * headers (Tus-Resumable, CORS) stay as tus set them. A HEAD answer stays without a body.
+   */
+  async function apiAnswer(req: Request, answer: Response, requestId: string | undefined): Promise<Response> {
+    if (requestId) answer.headers.set('X-Request-Id', requestId);
+    if (answer.status < 400) return answer;
+    const mapped = options.errorAnswer(refusalOfTusAnswer(answer.status, await answer.text()), req.headers, requestId);
+    const headers = new Headers(answer.headers);
+    headers.delete('Content-Length');
+    headers.set('Content-Type', 'application/json; charset=utf-8');
+    for (const [name, value] of Object.entries(mapped.headers)) headers.set(name, value);
+    return new Response(req.method === 'HEAD' ? null : JSON.stringify(mapped.body), { status: answer.status, headers });
   }
 
   return {
@@ -225,7 +231,7 @@ export function createUploadServer(options: UploadOptions) {
       // A cancelled upload (tus termination) no longer counts against its member's open uploads.
       if (req.method === 'DELETE' && answer.status === 204) {
         const id = new URL(req.url).pathname.split('/').pop() ?? '';
-        await db.deleteFrom('uploads').where('id', '=', id).where('finished_at', 'is', null).execute();
+        await uploads.removeUnfinished(id);
       }
       return apiAnswer(req, answer, requestId);
     },

@@ -9,8 +9,11 @@ import type { AudioSort } from '../../src/lib/api/contract.ts';
 import { likePattern } from '../services/search-text.ts';
 import { forgetMediaAccess } from '../media/media-states.ts';
 import { audioVisibleToViewer } from './block-lists.sql.ts';
+import { relatedCandidates } from './related.sql.ts';
 import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
 import { approvedIdRanges, approvedInFile } from './sitemap-files.sql.ts';
+import { likedBy } from './likes.sql.ts';
+import { matchesSearchWord } from './search.sql.ts';
 
 export type AudioStatus = 'pending' | 'approved' | 'deleted';
 
@@ -35,11 +38,7 @@ function whereOf(filter: AudioFilter): RawBuilder<SqlBool> {
   const conditions = [filter.rejectedToo ? sql<SqlBool>`(${statusIn(filter.statuses)} OR ${refused})` : statusIn(filter.statuses)];
   if (filter.uploaderUid !== undefined) conditions.push(sql`a.uploader_uid = ${filter.uploaderUid}`);
   if (filter.tagId !== undefined) conditions.push(sql`EXISTS (SELECT 1 FROM audio_tags t WHERE t.audio_id = a.audio_id AND t.tag_id = ${filter.tagId})`);
-  for (const word of filter.words ?? []) {
-    const pattern = likePattern(word, 'contains');
-    conditions.push(sql`(a.search_text LIKE ${pattern} OR EXISTS (SELECT 1 FROM audio_tags t JOIN tag_names tn ON tn.tag_id = t.tag_id
-      WHERE t.audio_id = a.audio_id AND tn.name_lower LIKE ${pattern}))`);
-  }
+  for (const word of filter.words ?? []) conditions.push(matchesSearchWord('audio', 'a', word));
   if (filter.hiddenFrom) conditions.push(audioVisibleToViewer(filter.hiddenFrom));
   return sql.join(conditions, sql` AND `) as RawBuilder<SqlBool>;
 }
@@ -87,6 +86,18 @@ export function createAudioRepository(db: Kysely<Database>) {
     basics(audioId: number) {
       return db.selectFrom('audio_tracks').select(['status', 'uploader_uid', 'duration_ms']).where('audio_id', '=', audioId)
         .where('status', '!=', 'deleted').executeTakeFirst();
+    },
+
+    /**
+     * Up to `limit` approved tracks related to one, as videos are (related.sql.ts: shared tags,
+     * the same uploader, co-listening), by score then plays; never the track itself nor what
+     * `viewerUid` blocked or hid.
+     */
+    related(audioId: number, viewerUid: number | null, limit: number) {
+      let query = thumbs().innerJoin(relatedCandidates('audio', audioId).as('rel'), (join) => join.onRef('rel.item_id' as never, '=', 'a.audio_id'))
+        .where('a.status', '=', 'approved');
+      if (viewerUid !== null) query = query.where(audioVisibleToViewer(viewerUid));
+      return query.orderBy(sql`rel.score`, 'desc').orderBy('a.play_count', 'desc').orderBy('a.audio_id', 'desc').limit(limit).execute();
     },
 
     /** The uploader's public tracks after `after` (by upload time), then from their first: the listening queue. */
@@ -146,6 +157,13 @@ export function createAudioRepository(db: Kysely<Database>) {
       return !!result.numUpdatedRows;
     },
 
+    /** An approved track goes back to the review queue (out of public view); false when it was not approved. */
+    async hideApproved(audioId: number): Promise<boolean> {
+      const result = await db.updateTable('audio_tracks').set({ status: 'pending' }).where('audio_id', '=', audioId).where('status', '=', 'approved').executeTakeFirst();
+      forgetMediaAccess(db);
+      return !!result.numUpdatedRows;
+    },
+
     /** Records a play in the current hour; false when this listener's play of this hour was there already. */
     async insertPlay(audioId: number, listenerKey: string): Promise<boolean> {
       const inserted = await db.insertInto('audio_plays').values({ audio_id: audioId, listener_key: listenerKey, hour: sql<Date>`date_trunc('hour', now())` })
@@ -174,11 +192,12 @@ export function createAudioRepository(db: Kysely<Database>) {
     },
 
     /** The tracks a member listened to (public ones, and their own not deleted), with the position and time, most recent first. */
-    listenedBy(uid: number, titleWords: readonly string[], limit: number) {
+    listenedBy(uid: number, titleWords: readonly string[], limit: number, likedOnly = false) {
       let query = thumbs().innerJoin('watch_history as h', (join) => join.onRef('h.video_id', '=', 'a.audio_id').on('h.target_type', '=', 'audio'))
         .select(['h.anchor', 'h.updated_at']).where('h.uid', '=', uid)
         .where(sql<SqlBool>`(a.status = 'approved' OR (a.uploader_uid = ${uid} AND a.status <> 'deleted'))`);
       for (const word of titleWords) query = query.where(sql<SqlBool>`split_part(a.search_text, chr(10), 1) LIKE ${likePattern(word, 'contains')}`);
+      if (likedOnly) query = query.where(likedBy(uid, 'audio', 'a.audio_id'));
       return query.orderBy('h.updated_at', 'desc').limit(limit).execute();
     },
 

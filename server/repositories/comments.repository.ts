@@ -1,37 +1,109 @@
-/** Comments under videos, audio tracks and photo posts, each on its floor, with the votes members give them. */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import type { MediaTarget } from '../../src/lib/api/contract.ts';
+/** Comments under videos, audio tracks and photo posts, each on its floor, with the votes members give them, their threads and pins. */
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import type { CommentMention, Database } from '../db/schema.ts';
+import type { CommentSort, MediaTarget } from '../../src/lib/api/contract.ts';
 import { notSentByBlockedOf } from './block-lists.sql.ts';
 
+/** SQL: the two members have no block between them, either way. */
+export function noBlockBetween(uidColumn: string, otherUid: number) {
+  return sql<SqlBool>`NOT EXISTS (SELECT 1 FROM block_entries be WHERE be.type = 'block'
+    AND ((be.uid = ${otherUid} AND be.target_uid = ${sql.ref(uidColumn)}) OR (be.uid = ${sql.ref(uidColumn)} AND be.target_uid = ${otherUid})))`;
+}
+
 export function createCommentsRepository(db: Kysely<Database>) {
-  /** Comments not deleted, with their authors and `viewerUid`'s vote on each. */
+  /** Comments with their authors and `viewerUid`'s vote on each (deleted ones too: callers say which they want). */
   function withAuthorAndVote(viewerUid: number | null) {
     return db.selectFrom('comments as c').innerJoin('users as u', 'u.uid', 'c.uid')
       .leftJoin('comment_votes as mine', (join) => join.onRef('mine.comment_id', '=', 'c.id').on('mine.uid', '=', viewerUid ?? -1))
       .select(['c.id', 'c.video_id', 'c.floor', 'c.uid', 'c.text', 'c.upvote_count', 'c.downvote_count', 'c.created_at',
-        'u.username', 'u.user_nickname', 'u.avatar', 'mine.vote'])
-      .where('c.deleted_at', 'is', null);
+        'c.parent_id', 'c.mentions', 'c.pinned', 'c.deleted_at', 'u.username', 'u.user_nickname', 'u.avatar', 'mine.vote']);
+  }
+  /**
+   * Top-level comments of a target as `viewerUid` sees them: not deleted, or deleted with replies
+   * still standing (shown as "deleted" so the thread keeps its head); without the people they blocked.
+   */
+  function topLevel(target: MediaTarget, viewerUid: number | null) {
+    let query = withAuthorAndVote(viewerUid).where('c.video_id', '=', target.id).where('c.target_type', '=', target.type).where('c.parent_id', 'is', null)
+      .where(sql<SqlBool>`(c.deleted_at IS NULL OR EXISTS (SELECT 1 FROM comments r WHERE r.parent_id = c.id AND r.deleted_at IS NULL))`);
+    if (viewerUid !== null) query = query.where(notSentByBlockedOf('c.uid', viewerUid));
+    return query;
+  }
+  /** Live replies of threads, as `viewerUid` sees them. */
+  function repliesOf(parentIds: readonly number[], viewerUid: number | null) {
+    let query = withAuthorAndVote(viewerUid).where('c.parent_id', 'in', parentIds).where('c.deleted_at', 'is', null);
+    if (viewerUid !== null) query = query.where(notSentByBlockedOf('c.uid', viewerUid));
+    return query;
   }
   return {
     /** One comment not deleted, as `viewerUid` sees it. */
     byId(id: number, viewerUid: number | null) {
-      return withAuthorAndVote(viewerUid).where('c.id', '=', id).executeTakeFirstOrThrow();
+      return withAuthorAndVote(viewerUid).where('c.id', '=', id).where('c.deleted_at', 'is', null).executeTakeFirstOrThrow();
     },
 
-    /** A page of a target's comments, newest floor first, as `viewerUid` sees them (without the people they blocked). */
-    pageOf(target: MediaTarget, viewerUid: number | null, page: { limit: number; offset: number }) {
-      let query = withAuthorAndVote(viewerUid).where('c.video_id', '=', target.id).where('c.target_type', '=', target.type);
-      if (viewerUid !== null) query = query.where(notSentByBlockedOf('c.uid', viewerUid));
+    /** A page of a target's top-level comments: the pinned one first, then by `sort` (hot: best score; new: newest floor). */
+    pageOf(target: MediaTarget, viewerUid: number | null, page: { limit: number; offset: number; sort: CommentSort }) {
+      let query = topLevel(target, viewerUid).orderBy('c.pinned', 'desc');
+      if (page.sort === 'hot') query = query.orderBy(sql`c.upvote_count - c.downvote_count`, 'desc');
       return query.orderBy('c.floor', 'desc').limit(page.limit).offset(page.offset).execute();
     },
 
-    /** How many comments of a target `viewerUid` may see (without the people they blocked). */
+    /** How many top-level comments of a target `viewerUid` sees (pages are counted from it). */
     async countOf(target: MediaTarget, viewerUid: number | null): Promise<number> {
-      let query = db.selectFrom('comments as c').select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('c.video_id', '=', target.id).where('c.target_type', '=', target.type).where('c.deleted_at', 'is', null);
-      if (viewerUid !== null) query = query.where(notSentByBlockedOf('c.uid', viewerUid));
-      return Number((await query.executeTakeFirstOrThrow()).n);
+      const row = await db.selectFrom(topLevel(target, viewerUid).as('t')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /**
+     * The first `perThread` replies of each thread, oldest first, with each thread's reply count:
+     * ONE query for a whole page of threads (a window over the threads), never one per thread.
+     */
+    async previewsOf(parentIds: readonly number[], viewerUid: number | null, perThread: number) {
+      if (!parentIds.length) return [];
+      const ranked = repliesOf(parentIds, viewerUid)
+        .select([sql<number>`row_number() OVER (PARTITION BY c.parent_id ORDER BY c.id)`.as('position'),
+          sql<number>`count(*) OVER (PARTITION BY c.parent_id)`.as('reply_count')]);
+      return db.selectFrom(ranked.as('t')).selectAll().where('t.position', '<=', perThread).orderBy('t.parent_id').orderBy('t.id').execute();
+    },
+
+    /** A page of one thread, oldest reply first. */
+    repliesPage(parentId: number, viewerUid: number | null, page: { limit: number; offset: number }) {
+      return repliesOf([parentId], viewerUid).orderBy('c.id', 'asc').limit(page.limit).offset(page.offset).execute();
+    },
+
+    async replyCountOf(parentId: number, viewerUid: number | null): Promise<number> {
+      const row = await db.selectFrom(repliesOf([parentId], viewerUid).as('t')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** A comment of a target (deleted or not) with its author's name: what a reply attaches to. */
+    parentOn(target: MediaTarget, id: number) {
+      return db.selectFrom('comments as c').innerJoin('users as u', 'u.uid', 'c.uid')
+        .select(['c.id', 'c.parent_id', 'c.uid', 'c.deleted_at', 'u.username'])
+        .where('c.id', '=', id).where('c.video_id', '=', target.id).where('c.target_type', '=', target.type).executeTakeFirst();
+    },
+
+    /** The members named (case-insensitively) among `names`, leaving out anyone with a block either way with `writerUid`. */
+    mentionable(names: readonly string[], writerUid: number): Promise<CommentMention[]> {
+      if (!names.length) return Promise.resolve([]);
+      return db.selectFrom('users as u').select(['u.uid', 'u.username'])
+        .where(sql<SqlBool>`lower(u.username) IN (${sql.join(names.map((n) => n.toLowerCase()))})`)
+        .where(noBlockBetween('u.uid', writerUid)).execute();
+    },
+
+    /**
+     * Who the editor offers after "@" to `writerUid`: people they follow, and the authors in the
+     * thread (or on the whole item), whose name starts with `prefix`; nobody with a block either way.
+     */
+    mentionCandidates(writerUid: number, target: MediaTarget, threadId: number | null, prefix: string, limit: number) {
+      const inThread = db.selectFrom('comments as c').select('c.uid').where('c.video_id', '=', target.id).where('c.target_type', '=', target.type)
+        .where('c.deleted_at', 'is', null);
+      const authors = threadId === null ? inThread : inThread.where((eb) => eb.or([eb('c.id', '=', threadId), eb('c.parent_id', '=', threadId)]));
+      const followed = db.selectFrom('follows as f').select('f.followed_uid as uid').where('f.follower_uid', '=', writerUid);
+      let query = db.selectFrom('users as u').select(['u.uid', 'u.username', 'u.user_nickname', 'u.avatar'])
+        .where((eb) => eb.or([eb('u.uid', 'in', authors), eb('u.uid', 'in', followed)]))
+        .where('u.uid', '<>', writerUid).where(noBlockBetween('u.uid', writerUid));
+      if (prefix) query = query.where(sql<SqlBool>`lower(u.username) LIKE ${`${prefix.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`}`);
+      return query.orderBy('u.username').limit(limit).execute();
     },
 
     /**
@@ -50,8 +122,18 @@ export function createCommentsRepository(db: Kysely<Database>) {
       return counter.floor;
     },
 
-    async insert(row: { video_id: number; target_type: MediaTarget['type']; floor: number; uid: number; text: string }): Promise<number> {
-      return (await db.insertInto('comments').values(row).returning('id').executeTakeFirstOrThrow()).id;
+    async insert(row: { video_id: number; target_type: MediaTarget['type']; floor: number; uid: number; text: string; parent_id: number | null; mentions: CommentMention[] }): Promise<number> {
+      return (await db.insertInto('comments').values({ ...row, mentions: JSON.stringify(row.mentions) }).returning('id').executeTakeFirstOrThrow()).id;
+    },
+
+    /** The uploader's pin: at most one per target (pinning one unpins the other), only on a live top-level comment. */
+    async setPinned(target: MediaTarget, commentId: number, pinned: boolean): Promise<boolean> {
+      const live = await db.selectFrom('comments').select('id').where('id', '=', commentId).where('video_id', '=', target.id)
+        .where('target_type', '=', target.type).where('parent_id', 'is', null).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+      if (!live) return false;
+      await db.updateTable('comments').set({ pinned: false }).where('video_id', '=', target.id).where('target_type', '=', target.type).where('pinned', '=', true).execute();
+      if (pinned) await db.updateTable('comments').set({ pinned: true }).where('id', '=', commentId).execute();
+      return true;
     },
 
     /** A comment not deleted, locked until the transaction ends; undefined when there is none. */
@@ -78,6 +160,17 @@ export function createCommentsRepository(db: Kysely<Database>) {
       await db.updateTable('comments').set({ upvote_count: upvotes, downvote_count: downvotes }).where('id', '=', commentId).execute();
     },
 
+    /** One comment, deleted or not, with its target and floor (a report names it by id). */
+    byIdAnyState: (id: number) => db.selectFrom('comments').select(['id', 'video_id', 'target_type', 'floor', 'uid', 'text', 'deleted_at']).where('id', '=', id).executeTakeFirst(),
+
+    /** The comments on the floors around `floor` of a target (deleted ones too, marked), in floor order: a reported comment's thread. */
+    threadAround(target: MediaTarget, floor: number, span: number) {
+      return db.selectFrom('comments as c').innerJoin('users as u', 'u.uid', 'c.uid')
+        .select(['c.id', 'c.floor', 'c.text', 'c.deleted_at', 'u.username'])
+        .where('c.video_id', '=', target.id).where('c.target_type', '=', target.type)
+        .where('c.floor', '>=', floor - span).where('c.floor', '<=', floor + span).orderBy('c.floor').execute();
+    },
+
     /** The author of the comment on a target's floor, if it is not deleted. */
     async authorOnFloor(target: MediaTarget, floor: number): Promise<number | undefined> {
       return (await db.selectFrom('comments').select('uid').where('video_id', '=', target.id).where('target_type', '=', target.type).where('floor', '=', floor)
@@ -86,7 +179,7 @@ export function createCommentsRepository(db: Kysely<Database>) {
 
     /** Marks the comment on a target's floor deleted, by whom; answers whether one was (it was not deleted before). */
     async softDeleteOnFloor(target: MediaTarget, floor: number, byUid: number): Promise<boolean> {
-      const result = await db.updateTable('comments').set({ deleted_at: new Date(), deleted_by: byUid })
+      const result = await db.updateTable('comments').set({ deleted_at: new Date(), deleted_by: byUid, pinned: false })
         .where('video_id', '=', target.id).where('target_type', '=', target.type)
         .where('floor', '=', floor).where('deleted_at', 'is', null).executeTakeFirst();
       return !!result.numUpdatedRows;

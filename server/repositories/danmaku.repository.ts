@@ -12,7 +12,7 @@ export interface TimeWindow { from: number; to: number }
 
 /** Restricts a query over `danmaku` to one target, and to a time window when one is given. */
 function ofTarget<O>(query: SelectQueryBuilder<Database, 'danmaku', O>, target: MediaTarget, window: TimeWindow | undefined) {
-  const one = query.where('video_id', '=', target.id).where('target_type', '=', target.type);
+  const one = query.where('video_id', '=', target.id).where('target_type', '=', target.type).where('hidden_at', 'is', null);
   return window ? one.where('time', '>=', window.from).where('time', '<', window.to) : one;
 }
 
@@ -37,7 +37,7 @@ export function createDanmakuRepository(db: Kysely<Database>) {
      * starts, so one may commit after a higher one was already seen.
      */
     newerThan(videoId: number, afterId: number, blockedByUid: number | null, limit: number, alsoSince?: Date) {
-      let query = db.selectFrom('danmaku').select([...COLUMNS, 'uid']).where('video_id', '=', videoId).where('target_type', '=', 'video')
+      let query = db.selectFrom('danmaku').select([...COLUMNS, 'uid']).where('video_id', '=', videoId).where('target_type', '=', 'video').where('hidden_at', 'is', null)
         .where((eb) => (alsoSince ? eb.or([eb('id', '>', afterId), eb('created_at', '>=', alsoSince)]) : eb('id', '>', afterId)));
       if (blockedByUid !== null) query = query.where(notSentByBlockedOf('uid', blockedByUid));
       return query.orderBy('id').limit(limit).execute();
@@ -52,6 +52,27 @@ export function createDanmakuRepository(db: Kysely<Database>) {
 
     insert(row: { video_id: number; target_type: MediaTarget['type']; uid: number; time: number; text: string; color: string; font_size: Database['danmaku']['font_size']; mode: Database['danmaku']['mode']; rainbow: boolean }) {
       return db.insertInto('danmaku').values(row).returning(COLUMNS).executeTakeFirstOrThrow();
+    },
+
+    /** Danmaku brought in from a file, in one statement per thousand rows (marked imported). */
+    async insertImported(rows: Array<{ video_id: number; uid: number; time: number; text: string; color: string; font_size: Database['danmaku']['font_size']; mode: Database['danmaku']['mode'] }>): Promise<void> {
+      for (let i = 0; i < rows.length; i += 1000) {
+        await db.insertInto('danmaku').values(rows.slice(i, i + 1000).map((row) => ({ ...row, target_type: 'video' as const, rainbow: false, imported: true }))).execute();
+      }
+    },
+
+    /** One danmaku, hidden or not, with its target and sender (a report names it by id). */
+    byId: (id: number) => db.selectFrom('danmaku').select(['id', 'video_id', 'target_type', 'uid', 'time', 'text', 'hidden_at']).where('id', '=', id).executeTakeFirst(),
+
+    /** Takes a danmaku out of every list (kept for the record); false when there was none to hide. */
+    async hide(id: number): Promise<boolean> {
+      const result = await db.updateTable('danmaku').set({ hidden_at: new Date() }).where('id', '=', id).where('hidden_at', 'is', null).executeTakeFirst();
+      return !!result.numUpdatedRows;
+    },
+
+    async deleteOne(id: number): Promise<boolean> {
+      const result = await db.deleteFrom('danmaku').where('id', '=', id).executeTakeFirst();
+      return !!result.numDeletedRows;
     },
 
     /** Deletes a target's danmaku past its `keep` newest (by creation, then id). */

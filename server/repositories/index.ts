@@ -25,6 +25,11 @@ import { createFollowsRepository } from './follows.repository.ts';
 import { createCollectionsRepository } from './collections.repository.ts';
 import { createAudioRepository } from './audio.repository.ts';
 import { createPhotosRepository } from './photos.repository.ts';
+import { createSubtitlesRepository } from './subtitles.repository.ts';
+import { createNotificationsRepository } from './notifications.repository.ts';
+import { createReportsRepository } from './reports.repository.ts';
+import { createModerationLogRepository } from './moderation-log.repository.ts';
+import { createLikesRepository } from './likes.repository.ts';
 
 function repositoriesOver(db: Kysely<Database>) {
   return {
@@ -57,6 +62,15 @@ function repositoriesOver(db: Kysely<Database>) {
     audio: createAudioRepository(db),
     // ---- photos: posts of images ----
     photos: createPhotosRepository(db),
+    // ---- subtitles: tracks of videos' parts ----
+    subtitles: createSubtitlesRepository(db),
+    // ---- notifications: the message centre, its settings, e-mail digests ----
+    notifications: createNotificationsRepository(db),
+    // ---- moderation: members' reports and the log of staff actions ----
+    reports: createReportsRepository(db),
+    moderationLog: createModerationLogRepository(db),
+    // ---- likes of videos, tracks and photo posts ----
+    likes: createLikesRepository(db),
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { createMediaRepository } from './media.repository.ts';
 
 export type JobStatus = 'queued' | 'running' | 'failed' | 'done';
 
@@ -36,8 +37,7 @@ export function createJobsRepository(db: Kysely<Database>) {
         if (!job) return false;
         const before = mediaStateBefore[job.kind];
         if (before && job.media_id) {
-          await trx.updateTable('media').set({ status: before as never, updated_at: new Date() })
-            .where('media_id', '=', job.media_id).where('status', '=', 'failed').execute();
+          await createMediaRepository(trx).retryFailed(job.media_id, before);
         }
         return true;
       });

@@ -8,8 +8,10 @@ import type { Database, PhotoStatus } from '../db/schema.ts';
 import { likePattern } from '../services/search-text.ts';
 import { forgetMediaAccess } from '../media/media-states.ts';
 import { photoVisibleToViewer } from './block-lists.sql.ts';
-import { enqueueJob } from '../jobs/queue.ts';
+import { enqueueJob } from './job-queue.repository.ts';
 import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
+import { likedBy } from './likes.sql.ts';
+import { matchesSearchWord } from './search.sql.ts';
 
 export interface PhotoFilter {
   statuses: readonly PhotoStatus[];
@@ -32,11 +34,7 @@ function whereOf(filter: PhotoFilter): RawBuilder<SqlBool> {
   for (const tagId of new Set(filter.withAllTags ?? [])) {
     conditions.push(sql<SqlBool>`EXISTS (SELECT 1 FROM photo_tags pt WHERE pt.photo_id = p.photo_id AND pt.tag_id = ${tagId})`);
   }
-  for (const word of filter.words ?? []) {
-    const pattern = likePattern(word, 'contains');
-    conditions.push(sql<SqlBool>`(p.search_text LIKE ${pattern} OR EXISTS (SELECT 1 FROM photo_tags pt JOIN tag_names tn ON tn.tag_id = pt.tag_id
-      WHERE pt.photo_id = p.photo_id AND tn.name_lower LIKE ${pattern}))`);
-  }
+  for (const word of filter.words ?? []) conditions.push(matchesSearchWord('photo', 'p', word));
   if (filter.hiddenFrom) conditions.push(photoVisibleToViewer(filter.hiddenFrom));
   return sql.join(conditions, sql` AND `) as RawBuilder<SqlBool>;
 }
@@ -122,6 +120,8 @@ export function createPhotosRepository(db: Kysely<Database>) {
       status: 'deleted', deleted_by: reviewerUid, deleted_at: new Date(), rejection_reason: rejection.reason, rejection_note: rejection.note || null,
     }),
     approvePending: (photoId: number, reviewerUid: number) => setStatus(photoId, ['pending'], { status: 'approved', reviewed_by: reviewerUid, reviewed_at: new Date() }),
+    /** An approved post goes back to the review queue (out of public view); false when it was not approved. */
+    hideApproved: (photoId: number) => setStatus(photoId, ['approved'], { status: 'pending' }),
     softDelete: (photoId: number, byUid: number) =>
       setStatus(photoId, ['processing', 'pending', 'approved', 'failed'], { status: 'deleted', deleted_by: byUid, deleted_at: new Date() }),
 
@@ -134,12 +134,35 @@ export function createPhotosRepository(db: Kysely<Database>) {
      * The posts in a member's history, most recent visit first: public ones, and their own in
      * any state but deleted; with `titleWords`, only titles containing each.
      */
-    viewedBy(uid: number, titleWords: readonly string[], limit: number) {
+    viewedBy(uid: number, titleWords: readonly string[], limit: number, likedOnly = false) {
       let query = posts().innerJoin('watch_history as h', (join) => join.onRef('h.video_id', '=', 'p.photo_id').on('h.target_type', '=', 'photo'))
         .select(['h.anchor', 'h.updated_at']).where('h.uid', '=', uid)
         .where(sql<SqlBool>`(p.status = 'approved' OR (p.uploader_uid = ${uid} AND p.status <> 'deleted'))`);
       for (const word of titleWords) query = query.where(sql<SqlBool>`split_part(p.search_text, chr(10), 1) LIKE ${likePattern(word, 'contains')}`);
+      if (likedOnly) query = query.where(likedBy(uid, 'photo', 'p.photo_id'));
       return query.orderBy('h.updated_at', 'desc').limit(limit).execute();
+    },
+
+    // ---- the render job (server/media/photo-files.ts) ----
+    /** A post's state and whether its camera data is kept. */
+    toRender: (photoId: number) => db.selectFrom('photos').select(['status', 'keep_camera_data']).where('photo_id', '=', photoId).executeTakeFirst(),
+    /** A post's images in order, with their uploads and the widths rendered so far. */
+    imagesToRender: (photoId: number) => db.selectFrom('photo_images as i').innerJoin('media as m', 'm.media_id', 'i.media_id')
+      .select(['i.image_id', 'i.widths', 'm.upload_id']).where('i.photo_id', '=', photoId).orderBy('i.position').execute(),
+    async recordRenderedImage(imageId: number, rendered: { width: number; height: number; widths: number[]; animated: boolean; placeholder: string }, camera: object | null) {
+      await db.updateTable('photo_images').set({
+        width: rendered.width, height: rendered.height, widths: rendered.widths, animated: rendered.animated,
+        placeholder: rendered.placeholder, camera: camera ? JSON.stringify(camera) : null,
+      }).where('image_id', '=', imageId).execute();
+    },
+    /** A post still processing failed, with the reason its uploader reads. */
+    async failRender(photoId: number, failure: string) {
+      await db.updateTable('photos').set({ status: 'failed', failure }).where('photo_id', '=', photoId).where('status', '=', 'processing').execute();
+    },
+    /** A post still processing is rendered: it waits for review, or (the demo catalogue's) is public at once. */
+    async finishRender(photoId: number, approve: boolean) {
+      const rendered = approve ? { status: 'approved' as const, reviewed_at: new Date() } : { status: 'pending' as const };
+      await db.updateTable('photos').set(rendered).where('photo_id', '=', photoId).where('status', '=', 'processing').execute();
     },
 
     /** A post's status and uploader (who may read its files). */

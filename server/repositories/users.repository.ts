@@ -58,6 +58,9 @@ export function createUsersRepository(db: Kysely<Database>) {
       return row?.email ?? null;
     },
 
+    /** Where and in which language to write to a member. */
+    mailTo: (uid: number) => db.selectFrom('users').select(['email', 'interface_language', 'username']).where('uid', '=', uid).executeTakeFirst(),
+
     async createdAt(uid: number): Promise<Date | null> {
       const row = await db.selectFrom('users').select('created_at').where('uid', '=', uid).executeTakeFirst();
       return row ? new Date(row.created_at) : null;

@@ -2,9 +2,10 @@ import type { Repositories } from '../repositories/index.ts';
 import { DomainError, NotFound } from '../domain/errors.ts';
 import { hashPassword, verifyPassword, COMMON_PASSWORDS } from '../auth/passwords.ts';
 import { createSession } from '../auth/sessions.ts';
-import { isStaff, normalizeRoles } from '../../src/lib/policy/policy.ts';
+import { can, normalizeRoles } from '../../src/lib/policy/policy.ts';
 import { checkVerificationCode, consumeVerificationCode, sendVerificationCode } from './verification.ts';
 import { claimInvitationCode } from './invitations.ts';
+import { recordStaffAction } from './moderation-log.ts';
 import { checkLoginSecondFactor, loginCode, loginSecondFactor, secondFactorStatus, type LoginCodes } from '../auth/second-factor.ts';
 import { countHit, limitReached, LIMITS } from './rate-limit.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -60,7 +61,7 @@ export async function insertAccount(repositories: UserRepositories, input: NewAc
   const created = await repositories.users.insert({
     email, username, user_nickname: nickname, password_hash: await hashPassword(input.password),
     roles, interface_language: input.language ?? 'zhs',
-    is_updated_after_review: !(input.reviewed ?? isStaff({ uid: 0, roles })),
+    is_updated_after_review: !(input.reviewed ?? can({ uid: 0, roles }, 'user.review')),
   });
   // Two registrations racing for one name or address: the unique index decides.
   if ('taken' in created) throw new DomainError(created.taken === 'email' ? 'EMAIL_TAKEN' : 'USERNAME_TAKEN');
@@ -166,15 +167,18 @@ export async function selfInfo(repositories: Pick<Repositories, 'users' | 'secon
  * rbac/adminUpdateUserRole: `authorize` (the policy's roleChange rule) sees the target's roles
  * now and next once the target is loaded and locked; nobody removes the last root.
  */
-export async function updateUserRoles(repositories: Pick<Repositories, 'transaction'>, uid: number, requested: readonly string[], authorize: (currentRoles: string[], nextRoles: string[]) => void) {
+export async function updateUserRoles(repositories: Pick<Repositories, 'transaction'>, uid: number, requested: readonly string[], authorize: (currentRoles: string[], nextRoles: string[]) => void, actorUid: number) {
   const next = normalizeRoles(requested);
-  return repositories.transaction(async ({ users }) => {
+  return repositories.transaction(async (r) => {
+    const { users } = r;
     // The root accounts stay locked till the end, so two demotions cannot both pass the last-root check.
     const { rootCount, roles } = await users.lockForRoleChange(uid);
     if (!roles) throw new NotFound();
     authorize(roles, next);
     if (roles.includes('root') && !next.includes('root') && rootCount <= 1) throw new DomainError('LAST_ROOT');
     await users.setRoles(uid, next);
+    const banned = next.includes('blocked') && !roles.includes('blocked');
+    await recordStaffAction(r, { actorUid, action: banned ? 'user.ban' : 'user.roles', targetType: 'user', targetId: uid, details: { from: roles, to: next } });
     return next;
   });
 }

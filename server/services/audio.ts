@@ -3,9 +3,11 @@ import type { MediaStore } from '../media/media-store.ts';
 import type { Repositories } from '../repositories/index.ts';
 import type { AudioThumbRow } from '../repositories/audio.repository.ts';
 import { DomainError, NotFound } from '../domain/errors.ts';
-import type { Looker, Page } from './catalogue.ts';
+import type { Page } from './catalogue.ts';
+import { can, type Actor } from '../../src/lib/policy/policy.ts';
 import type { TargetFacts } from './media-targets.ts';
 import { createTagService } from './tags.ts';
+import { recordStaffAction } from './moderation-log.ts';
 import { searchTerms } from './search-text.ts';
 import { checkOwnCover, searchTextOf, viewerKeyOf } from './videos.ts';
 import { hlsPath } from '../media/paths.ts';
@@ -37,11 +39,11 @@ function toThumb(row: AudioThumbRow, withStatus = false): AudioThumb {
 /** What search reads of a track: its title and description, then its artist. */
 const searchTextOfTrack = (title: string, artist: string, description: string) => `${searchTextOf(title, description)}\n${searchTextOf(artist, '')}`;
 
-const mayListen = (row: { status: string; uploader_uid: number }, looker: Looker | null) =>
-  row.status === 'approved' || (!!looker && (looker.isStaff || looker.uid === row.uploader_uid));
+const mayListen = (row: { status: string; uploader_uid: number }, looker: Actor | null) =>
+  can(looker, 'audio.view', { ownerUid: row.uploader_uid, status: row.status });
 
 /** The audio section: committing uploaded tracks, lists, the track page, review, plays, deletion. */
-export function createAudioService(repositories: Pick<Repositories, 'audio' | 'media' | 'tags' | 'transaction'>, options: { media: MediaStore }) {
+export function createAudioService(repositories: Pick<Repositories, 'audio' | 'media' | 'tags' | 'moderationLog' | 'transaction'>, options: { media: MediaStore }) {
   const { audio } = repositories;
   const tags = createTagService(repositories);
 
@@ -130,14 +132,14 @@ export function createAudioService(repositories: Pick<Repositories, 'audio' | 'm
     },
 
     /** The track as danmaku, comments and history see it (services.targets). */
-    async visibleTrack(audioId: number, looker: Looker | null): Promise<TargetFacts | null> {
+    async visibleTrack(audioId: number, looker: Actor | null): Promise<TargetFacts | null> {
       const row = await audio.basics(audioId);
       if (!row || !mayListen(row, looker)) return null;
       return { durationMs: row.duration_ms, status: row.status === 'approved' ? 'approved' : 'pending', uploaderUid: row.uploader_uid };
     },
 
     /** audio?audioId: the track page's everything; a pending track only for its uploader and staff. */
-    async track(audioId: number, looker: Looker | null): Promise<AudioDetail | null> {
+    async track(audioId: number, looker: Actor | null): Promise<AudioDetail | null> {
       const row = await audio.byId(audioId);
       if (!row || !mayListen(row, looker)) return null;
       const [tagIds, queue] = await Promise.all([
@@ -157,7 +159,7 @@ export function createAudioService(repositories: Pick<Repositories, 'audio' | 'm
 
     home: (sort: AudioSort, page: Page) => list({ statuses: ['approved'] }, page, sort),
     /** audio/user: the uploader sees their pending tracks too (marked). */
-    byUploader(uid: number, looker: Looker | null, page: Page) {
+    byUploader(uid: number, looker: Actor | null, page: Page) {
       const own = looker?.uid === uid;
       return list({ statuses: own ? ['pending', 'approved'] : ['approved'], uploaderUid: uid }, page, 'newest', own);
     },
@@ -177,11 +179,13 @@ export function createAudioService(repositories: Pick<Repositories, 'audio' | 'm
 
     async approve(audioId: number, reviewerUid: number): Promise<void> {
       if (!(await audio.setStatus(audioId, ['pending'], 'approved', reviewerUid))) throw new NotFound();
+      await recordStaffAction(repositories, { actorUid: reviewerUid, action: 'audio.approve', targetType: 'audio', targetId: audioId });
     },
 
     /** audio/pending/rejected: a pending track is removed with the reviewer's reason and note, which its uploader reads in "my tracks". */
     async reject(audioId: number, reviewerUid: number, rejection: { reason: ReviewRejectionReason; note: string }): Promise<void> {
       if (!(await audio.rejectPending(audioId, reviewerUid, rejection))) throw new NotFound();
+      await recordStaffAction(repositories, { actorUid: reviewerUid, action: 'audio.reject', targetType: 'audio', targetId: audioId, details: { ...rejection } });
     },
 
     /** The uploader of a track that is not deleted (who may delete it is the policy's decision). */
@@ -191,7 +195,15 @@ export function createAudioService(repositories: Pick<Repositories, 'audio' | 'm
 
     /** Soft deletion: gone from every list and page, its files no longer served. */
     async remove(audioId: number, byUid: number): Promise<void> {
+      const uploaderUid = (await audio.basics(audioId))?.uploader_uid;
       if (!(await audio.setStatus(audioId, ['pending', 'approved'], 'deleted', byUid))) throw new NotFound();
+      if (uploaderUid !== byUid) await recordStaffAction(repositories, { actorUid: byUid, action: 'audio.delete', targetType: 'audio', targetId: audioId, details: { uploaderUid } });
+    },
+
+    /** Staff take an approved track out of public view: it goes back to the review queue. */
+    async hide(audioId: number, byUid: number): Promise<void> {
+      if (!(await audio.hideApproved(audioId))) throw new NotFound();
+      await recordStaffAction(repositories, { actorUid: byUid, action: 'audio.hide', targetType: 'audio', targetId: audioId });
     },
 
     /** One counted play per listener per public track per hour. */
@@ -206,6 +218,8 @@ export function createAudioService(repositories: Pick<Repositories, 'audio' | 'm
     },
 
     /** The thumbs of these tracks (collections show them among videos), in no order. */
+    /** audio/related: approved tracks sharing tags, uploader or listeners with this one, without it and what `viewerUid` blocked or hid. */
+    related: async (audioId: number, viewerUid: number | null, limit: number) => (await audio.related(audioId, viewerUid, limit)).map((row) => toThumb(row)),
     thumbsOf: async (audioIds: readonly number[]) => (await audio.thumbsOf(audioIds)).map((row) => toThumb(row)),
 
     /** The feed's tracks (follows.feed merges them with videos and posts): thumbs with their exact creation time. */
@@ -214,8 +228,8 @@ export function createAudioService(repositories: Pick<Repositories, 'audio' | 'm
     },
 
     /** The tracks in a member's history (history/filter merges them with videos and posts), as history items. */
-    async history(uid: number, title: string | undefined, limit: number): Promise<HistoryItem[]> {
-      const rows = await audio.listenedBy(uid, title ? searchTerms(title) : [], limit);
+    async history(uid: number, title: string | undefined, limit: number, likedOnly = false): Promise<HistoryItem[]> {
+      const rows = await audio.listenedBy(uid, title ? searchTerms(title) : [], limit, likedOnly);
       return rows.map((row) => {
         const thumb = toThumb(row);
         return {

@@ -3,10 +3,12 @@ import type { Repositories } from '../repositories/index.ts';
 import { POSTER_DEFAULT_WIDTH, posterFileName, type PosterFormat } from '../../src/lib/catalogue/poster.ts';
 import type { ThumbRow, VideoFilter, VideoOrder } from '../repositories/videos.repository.ts';
 import type { Copyright, HistoryItem, MyVideo, PendingVideo, VideoCategory, VideoDetail, VideoPart, VideoThumb } from '../../src/lib/api/contract.ts';
+import { can, type Actor } from '../../src/lib/policy/policy.ts';
 import { createTagService } from './tags.ts';
 import { searchTerms } from './search-text.ts';
 import { hlsPath } from '../media/pipeline.ts';
 import { REVIEW_REJECTION_REASONS } from '../../src/lib/api/constants.ts';
+import { streamNotesOfVideos } from './subtitles.ts';
 
 /** How much history a member sees (the most recent). */
 export const HISTORY_LIMIT = 500;
@@ -15,7 +17,6 @@ export const HISTORY_LIMIT = 500;
 export interface Page { page: number; pageSize: number; viewerUid?: number | null }
 export interface VideoList { videosCount: number; videos: VideoThumb[] }
 /** Who is looking: pending videos are shown only to their uploader and to staff. */
-export interface Looker { uid: number; isStaff: boolean }
 
 const mediaUrl = (mediaId: string, file: string) => `/media/${hlsPath(mediaId)}/${file}`;
 const hasPoster = (renditions: number[]) => renditions.length > 0;
@@ -49,7 +50,7 @@ export function toThumb(row: ThumbRow, withStatus = false): VideoThumb {
 }
 
 /** Read-side queries about videos and users that pages and API calls share. */
-export function createCatalogue(repositories: Pick<Repositories, 'videos' | 'tags' | 'follows' | 'transaction'>) {
+export function createCatalogue(repositories: Pick<Repositories, 'videos' | 'tags' | 'follows' | 'subtitles' | 'transaction'>) {
   const { videos, follows } = repositories;
   const tags = createTagService(repositories);
 
@@ -83,20 +84,22 @@ export function createCatalogue(repositories: Pick<Repositories, 'videos' | 'tag
     /** Whether a video can be opened by the public (approved and not deleted). */
     videoExists: (videoId: number): Promise<boolean> => videos.isApproved(videoId),
     /** The video if this looker may open it (approved, or pending and theirs or staff), else null. */
-    async visibleVideo(videoId: number, looker: Looker | null): Promise<{ videoId: number; durationMs: number; status: 'pending' | 'approved'; uploaderUid: number } | null> {
+    async visibleVideo(videoId: number, looker: Actor | null): Promise<{ videoId: number; durationMs: number; status: 'pending' | 'approved'; uploaderUid: number } | null> {
       const row = await videos.basics(videoId);
       if (!row || row.status === 'deleted') return null;
-      const visible = row.status === 'approved' || (!!looker && (looker.isStaff || looker.uid === row.uploader_uid));
-      return visible ? { videoId, durationMs: row.duration_ms, status: row.status, uploaderUid: row.uploader_uid } : null;
+      return can(looker, 'video.view', { ownerUid: row.uploader_uid, status: row.status }) ? { videoId, durationMs: row.duration_ms, status: row.status, uploaderUid: row.uploader_uid } : null;
     },
     userExists: (uid: number): Promise<boolean> => videos.userExists(uid),
+
+    /** video/related: approved videos sharing tags, uploader or viewers with this one, without it and what `viewerUid` blocked or hid. */
+    related: async (videoId: number, viewerUid: number | null, limit: number) => (await videos.related(videoId, viewerUid, limit)).map((row) => toThumb(row)),
 
     /** video/home: newest approved first. */
     home: (page: Page) => list({ statuses: PUBLIC }, page),
     byCategory: (category: VideoCategory, page: Page) => list({ statuses: PUBLIC, category }, page),
 
     /** video/user: the uploader sees their pending videos too (marked), everyone else the approved ones. */
-    byUploader(uid: number, looker: Looker | null, page: Page) {
+    byUploader(uid: number, looker: Actor | null, page: Page) {
       const own = looker?.uid === uid;
       return list({ statuses: own ? OWN : PUBLIC, uploaderUid: uid }, page, { withStatus: own });
     },
@@ -116,10 +119,9 @@ export function createCatalogue(repositories: Pick<Repositories, 'videos' | 'tag
     },
 
     /** video?videoId: everything the video page shows, or null when this looker may not see it. */
-    async video(videoId: number, looker: Looker | null): Promise<VideoDetail | null> {
+    async video(videoId: number, looker: Actor | null): Promise<VideoDetail | null> {
       const row = await videos.detail(videoId);
-      if (!row || row.status === 'deleted') return null;
-      if (row.status === 'pending' && !(looker && (looker.isStaff || looker.uid === row.uploader_uid))) return null;
+      if (!row || !can(looker, 'video.view', { ownerUid: row.uploader_uid, status: row.status })) return null;
       const isSelf = looker?.uid === row.uploader_uid;
       const [parts, tagIds, isFollowing] = await Promise.all([
         partsOf([videoId]), videos.tagIdsOf([videoId]), looker && !isSelf ? follows.exists(looker.uid, row.uploader_uid) : false,
@@ -160,6 +162,7 @@ export function createCatalogue(repositories: Pick<Repositories, 'videos' | 'tag
     async mine(uid: number, page: Page): Promise<{ videosCount: number; videos: MyVideo[] }> {
       const { count, rows } = await videos.ownPage(uid, page);
       const tagIds = await videos.tagIdsOf(rows.map((r) => r.video_id));
+      const notes = await streamNotesOfVideos(repositories.subtitles, rows.map((r) => r.video_id));
       const list = await Promise.all(rows.map(async (row): Promise<MyVideo> => {
         const removed = row.status === 'deleted';
         const rejected = removed || row.media_refused;
@@ -171,17 +174,18 @@ export function createCatalogue(repositories: Pick<Repositories, 'videos' | 'tag
           ...toThumb(row), ...(removed ? { image: '' } : {}), state, rejectionReason: reason, rejectionNote: reviewReason ? row.rejection_note : null, cover: row.cover,
           poster: removed ? null : posterUrl(row, 1280, 'webp'),
           danmakuCount: Number(row.danmaku_count), commentCount: Number(row.comment_count),
-          tags: await tags.tagsById(tagIds.get(row.video_id) ?? []), editable: !removed,
+          tags: await tags.tagsById(tagIds.get(row.video_id) ?? []), editable: !removed, partCount: Number(row.part_count),
+          subtitleNotes: notes.get(row.video_id) ?? [],
         };
       }));
       return { videosCount: count, videos: list };
     },
 
     /** A member's watch history, most recent first, optionally only titles containing `title`. */
-    async history(uid: number, title?: string): Promise<HistoryItem[]> {
+    async history(uid: number, title?: string, likedOnly = false): Promise<HistoryItem[]> {
       // What the member may still open: approved videos, and their own pending ones.
       const filter = { statuses: PUBLIC, orOwn: { uid, statuses: OWN }, titleWords: title ? searchTerms(title) : [] };
-      const rows = await videos.watchedBy(uid, filter, HISTORY_LIMIT);
+      const rows = await videos.watchedBy(uid, filter, HISTORY_LIMIT, likedOnly);
       return rows.map((row) => ({
         ...toThumb(row), category: 'video' as const, id: row.video_id, anchor: row.anchor, lastUpdateDateTime: new Date(row.updated_at).getTime(),
       }));

@@ -16,7 +16,7 @@ import type { AudioThumb } from '../../src/lib/api/contract-audio.ts';
 import type { PhotoThumb } from '../../src/lib/api/photo-contract.ts';
 import { pictureSources } from '../../src/lib/photo/picture.ts';
 import { toThumb } from './catalogue.ts';
-import type { Looker } from './catalogue.ts';
+import type { Actor } from '../../src/lib/policy/policy.ts';
 import type { AudioService } from './audio.ts';
 import type { PhotoService } from './photos.ts';
 
@@ -85,7 +85,7 @@ export function createCollectionService(repositories: Pick<Repositories, 'collec
 
   /** Only approved items go in (a pending or deleted one is "unavailable", as for videos). */
   async function requireAvailable(item: MediaTarget): Promise<void> {
-    const nobody: Looker | null = null;
+    const nobody: Actor | null = null;
     const approved = item.type === 'video' ? await videos.isApproved(item.id)
       : (await (item.type === 'audio' ? sections.audio.visibleTrack(item.id, nobody) : sections.photos.visibleTarget(item.id, nobody)))?.status === 'approved';
     if (!approved) throw new DomainError('VIDEO_UNAVAILABLE');

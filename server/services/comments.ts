@@ -2,8 +2,11 @@ import sanitizeHtml from 'sanitize-html';
 import type { Repositories } from '../repositories/index.ts';
 import type { CommentRow } from '../repositories/comments.repository.ts';
 import { DomainError, NotFound } from '../domain/errors.ts';
-import type { CommentVoteResponse, VideoComment } from '../../src/lib/api/contract.ts';
+import { THREAD_PREVIEW_REPLIES, type CommentSort, type CommentThread, type CommentVoteResponse, type VideoComment } from '../../src/lib/api/contract.ts';
+import type { ConversationEvents } from './conversation-events.ts';
+import { resolveMentions, mentionCandidatesIn } from '../../src/lib/validation/mentions.ts';
 import { textBlocksOf } from './block-lists.ts';
+import { recordStaffAction } from './moderation-log.ts';
 import { matchBlockRegexes } from './block-regex.ts';
 import { containsKeyword } from '../../src/lib/block-lists/text-blocks.ts';
 import type { MediaTarget, MediaType } from '../../src/lib/api/contract.ts';
@@ -41,50 +44,136 @@ const parseCommentRoute = (type: MediaType, route: string) => {
   return { target: { type, id } satisfies MediaTarget, floor };
 };
 
-const toComment = (r: CommentRow): VideoComment => ({
-  id: r.id, commentRoute: `${r.video_id}.${r.floor}`, videoId: r.video_id, uid: r.uid,
-  userInfo: { username: r.username, userNickname: r.user_nickname, avatar: r.avatar }, emitTime: new Date(r.created_at).getTime(), text: r.text,
-  isUpvote: r.vote === 1, isDownvote: r.vote === -1, upvoteCount: r.upvote_count, downvoteCount: r.downvote_count, commentIndex: r.floor,
-});
-
-export function createCommentService(repositories: Pick<Repositories, 'comments' | 'blockLists' | 'transaction'>) {
-  const { comments, blockLists } = repositories;
+const toComment = (r: CommentRow): VideoComment => {
+  const deleted = r.deleted_at !== null;
   return {
-    /** A new comment takes the target's next floor (an atomic increment of its counter). */
-    async emit(uid: number, target: MediaTarget, html: string): Promise<VideoComment> {
-      const text = sanitizeComment(html);
+    id: r.id, commentRoute: `${r.video_id}.${r.floor}`, videoId: r.video_id,
+    // A deleted comment kept as a thread's head shows neither who wrote it nor what.
+    uid: deleted ? 0 : r.uid, userInfo: deleted ? { username: '', userNickname: null, avatar: '' } : { username: r.username, userNickname: r.user_nickname, avatar: r.avatar },
+    emitTime: new Date(r.created_at).getTime(), text: deleted ? '' : r.text,
+    isUpvote: r.vote === 1, isDownvote: r.vote === -1, upvoteCount: r.upvote_count, downvoteCount: r.downvote_count, commentIndex: r.floor,
+    parentId: r.parent_id, isDeleted: deleted, isPinned: r.pinned, mentions: deleted ? [] : r.mentions,
+  };
+};
+
+const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A reply to a reply starts with "@name" of the author answered (inside the first paragraph, if any). */
+function addressed(html: string, username: string): string {
+  if (visibleText(html).trimStart().toLowerCase().startsWith(`@${username.toLowerCase()}`)) return html;
+  const at = `@${escapeText(username)} `;
+  return /^<(p|div)>/.test(html) ? html.replace(/^<(p|div)>/, `$&${at}`) : `${at}${html}`;
+}
+
+/** The viewer's block keywords and expressions, as a filter over comment rows (their own always pass). */
+async function blockFilterFor(blockLists: Repositories['blockLists'], viewerUid: number | null) {
+  const blocks = viewerUid === null ? null : await textBlocksOf(blockLists, viewerUid);
+  return async <R extends CommentRow>(rows: R[]): Promise<R[]> => {
+    if (!blocks || !(blocks.keywords.length || blocks.regexes.length)) return rows;
+    const texts = rows.map((r) => visibleText(r.text));
+    const candidates = rows.flatMap((r, i) => (r.uid !== viewerUid && r.deleted_at === null && !containsKeyword(texts[i], blocks.keywords) ? [i] : []));
+    const regexHits = await matchBlockRegexes(blocks.regexes, candidates.map((i) => texts[i]));
+    const kept = new Set(candidates.filter((_, n) => !regexHits[n]));
+    return rows.filter((r, i) => r.uid === viewerUid || r.deleted_at !== null || kept.has(i));
+  };
+}
+
+type CommentRepositories = Pick<Repositories, 'comments' | 'blockLists' | 'moderationLog' | 'transaction'>;
+
+export function createCommentService(repositories: CommentRepositories, events: ConversationEvents) {
+  const { comments, blockLists } = repositories;
+  /** No block between the two, either way (events never cross one). */
+  const unblocked = async (a: number, b: number) => !(await blockLists.isBlockedBy(a, b)) && !(await blockLists.isBlockedBy(b, a));
+
+  /** Tells the uploader, the author answered and the members mentioned; never the writer, never across a block. */
+  async function announce(writerUid: number, target: MediaTarget & { uploaderUid: number }, commentId: number, answeredUid: number | null, mentions: { uid: number }[]) {
+    const base = { actorUid: writerUid, commentId, mediaType: target.type, mediaId: target.id };
+    if (answeredUid !== null && answeredUid !== writerUid && (await unblocked(answeredUid, writerUid))) await events.onReply({ ...base, recipientUid: answeredUid });
+    if (answeredUid === null) {
+      const uploader = target.uploaderUid;
+      if (uploader !== writerUid && (await unblocked(uploader, writerUid))) await events.onComment({ ...base, recipientUid: uploader });
+    }
+    // Mentions were resolved without anyone blocked either way.
+    for (const { uid } of mentions) if (uid !== writerUid && uid !== answeredUid) await events.onMention({ ...base, recipientUid: uid });
+  }
+
+  return {
+    /**
+     * A new comment takes the target's next floor (an atomic increment of its counter). With
+     * `parentId` it answers that comment: a reply to a reply joins the same top-level comment and
+     * starts with "@name". "@username" of a member without a block either way becomes a mention.
+     */
+    async emit(uid: number, target: MediaTarget & { uploaderUid: number }, html: string, parentId?: number): Promise<VideoComment> {
+      let text = sanitizeComment(html);
+      let threadId: number | null = null;
+      let answeredUid: number | null = null;
+      if (parentId !== undefined) {
+        const parent = await comments.parentOn(target, parentId);
+        // A deleted comment cannot be answered (its thread's other replies still can).
+        if (!parent || parent.deleted_at !== null) throw new NotFound();
+        threadId = parent.parent_id ?? parent.id;
+        answeredUid = parent.uid;
+        if (parent.parent_id !== null) text = addressed(text, parent.username);
+      }
+      const said = visibleText(text);
+      const known = await comments.mentionable([...new Set(mentionCandidatesIn(said).flat())], uid);
+      const named = new Set(resolveMentions(said, new Set(known.map((m) => m.username.toLowerCase()))));
+      const mentions = known.filter((m) => named.has(m.username.toLowerCase())).map(({ uid: mentioned, username }) => ({ uid: mentioned, username }));
       const id = await repositories.transaction(async ({ comments: trx }) =>
-        trx.insert({ video_id: target.id, target_type: target.type, floor: await trx.takeNextFloor(target), uid, text }));
+        trx.insert({ video_id: target.id, target_type: target.type, floor: await trx.takeNextFloor({ type: target.type, id: target.id }), uid, text, parent_id: threadId, mentions }));
+      await announce(uid, target, id, answeredUid, mentions);
       return toComment(await comments.byId(id, uid));
     },
 
     /**
-     * Newest first, with the viewer's own votes marked, without the people the viewer blocked, and
+     * Top-level comments (pinned first, then hot or newest), each with its reply count and first
+     * replies, with the viewer's own votes marked, without the people the viewer blocked, and
      * without the comments the viewer's block keywords or expressions match.
      *
      * Blocked people are left out in the query, so pages and the count skip them. Keywords and
      * expressions are matched on the page read (the expressions off the main thread, with a time
-     * budget): page n always covers the same floors, and `hiddenCommentCount` says how many of
-     * them were left out, as a page that reads "3 comments hidden by your block list" does.
-     * `videoCommentCount` still counts them, so the number of pages never changes under a
-     * reader's feet and no request has to match the whole thread.
+     * budget): page n always covers the same comments, and `hiddenCommentCount` says how many of
+     * them (and of their first replies) were left out. The replies of a whole page come in one
+     * query, however many threads the page holds.
      */
-    async list(target: MediaTarget, viewerUid: number | null, page: { page: number; pageSize: number }) {
-      const [rows, count, blocks] = await Promise.all([
-        comments.pageOf(target, viewerUid, { limit: page.pageSize, offset: (page.page - 1) * page.pageSize }),
+    async list(target: MediaTarget, viewerUid: number | null, page: { page: number; pageSize: number; sort: CommentSort }) {
+      const [rows, count, shownOf] = await Promise.all([
+        comments.pageOf(target, viewerUid, { limit: page.pageSize, offset: (page.page - 1) * page.pageSize, sort: page.sort }),
         comments.countOf(target, viewerUid),
-        viewerUid === null ? null : textBlocksOf(blockLists, viewerUid),
+        blockFilterFor(blockLists, viewerUid),
       ]);
-      let shown = rows;
-      if (blocks && (blocks.keywords.length || blocks.regexes.length)) {
-        const texts = rows.map((r) => visibleText(r.text));
-        // The viewer's own comments always show: they know what they wrote.
-        const candidates = rows.flatMap((r, i) => (r.uid !== viewerUid && !containsKeyword(texts[i], blocks.keywords) ? [i] : []));
-        const regexHits = await matchBlockRegexes(blocks.regexes, candidates.map((i) => texts[i]));
-        const kept = new Set(candidates.filter((_, n) => !regexHits[n]));
-        shown = rows.filter((r, i) => r.uid === viewerUid || kept.has(i));
-      }
-      return { videoCommentCount: count, hiddenCommentCount: rows.length - shown.length, videoCommentList: shown.map(toComment) };
+      const previews = await comments.previewsOf(rows.map((r) => r.id), viewerUid, THREAD_PREVIEW_REPLIES);
+      const [shown, shownReplies] = await Promise.all([shownOf(rows), shownOf(previews)]);
+      const threads: CommentThread[] = shown.map((r) => {
+        const replies = previews.filter((p) => p.parent_id === r.id);
+        return { ...toComment(r), replyCount: Number(replies[0]?.reply_count ?? 0), replies: shownReplies.filter((p) => p.parent_id === r.id).map(toComment) };
+      });
+      const hidden = rows.length - shown.length + previews.length - shownReplies.length;
+      return { videoCommentCount: count, hiddenCommentCount: hidden, videoCommentList: threads };
+    },
+
+    /** A page of one thread (its head must be a top-level comment of the target), oldest first, under the same rules. */
+    async replies(target: MediaTarget, viewerUid: number | null, parentId: number, page: { page: number; pageSize: number }) {
+      const head = await comments.parentOn(target, parentId);
+      if (!head || head.parent_id !== null) throw new NotFound();
+      const [rows, count, shownOf] = await Promise.all([
+        comments.repliesPage(parentId, viewerUid, { limit: page.pageSize, offset: (page.page - 1) * page.pageSize }),
+        comments.replyCountOf(parentId, viewerUid),
+        blockFilterFor(blockLists, viewerUid),
+      ]);
+      const shown = await shownOf(rows);
+      return { replyCount: count, hiddenCommentCount: rows.length - shown.length, replies: shown.map(toComment) };
+    },
+
+    /** People the editor offers after "@" (followed, or in the thread), at most 8. */
+    async mentionCandidates(writerUid: number, target: MediaTarget, threadId: number | null, prefix: string) {
+      const rows = await comments.mentionCandidates(writerUid, target, threadId, prefix.replace(/^@/, ''), 8);
+      return rows.map((r) => ({ uid: r.uid, username: r.username, userNickname: r.user_nickname, avatar: r.avatar }));
+    },
+
+    /** The uploader's pin (who may is the policy's decision, by the target's uploader). */
+    async pin(target: MediaTarget, commentId: number, pinned: boolean): Promise<void> {
+      if (!(await repositories.transaction(({ comments: trx }) => trx.setPinned(target, commentId, pinned)))) throw new NotFound();
     },
 
     /**
@@ -121,7 +210,11 @@ export function createCommentService(repositories: Pick<Repositories, 'comments'
     /** Soft delete, recording who. */
     async remove(type: MediaType, route: string, byUid: number): Promise<void> {
       const { target, floor } = parseCommentRoute(type, route);
+      const authorUid = await comments.authorOnFloor(target, floor);
       if (!(await comments.softDeleteOnFloor(target, floor, byUid))) throw new NotFound();
+      if (authorUid !== byUid) {
+        await recordStaffAction(repositories, { actorUid: byUid, action: 'comment.delete', targetType: 'comment', targetId: target.id, details: { mediaType: type, floor, authorUid } });
+      }
     },
   };
 }

@@ -1,10 +1,12 @@
 import type { Repositories } from '../repositories/index.ts';
 import type { DanmakuRepository, TimeWindow } from '../repositories/danmaku.repository.ts';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError, NotFound } from '../domain/errors.ts';
+import { recordStaffAction } from './moderation-log.ts';
 import type { RateLimitName } from '../../src/lib/api/limits.ts';
 import { DANMAKU_SEGMENT_SECONDS, type Danmaku, type DanmakuListResponse, type danmakuEmitBody, type MediaTarget } from '../../src/lib/api/contract.ts';
 import type { z } from 'zod';
 import { compressBody, type ContentEncoding } from '../http/content-encoding.ts';
+import type { ImportedDanmaku } from '../media/danmaku-exchange.ts';
 
 /** The cache's key prefix of one target's answers. */
 const keyOf = (target: MediaTarget) => `${target.type}:${target.id}:`;
@@ -110,7 +112,7 @@ export interface RateLimiter { hit(name: RateLimitName, subject: string | number
 /** Hears of each danmaku once stored (the live stream announces it to every viewer). */
 export type OnDanmakuSent = (videoId: number, senderUid: number, danmaku: Danmaku) => void;
 
-export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' | 'transaction'>, rateLimits: RateLimiter, onSent: OnDanmakuSent = () => {}) {
+export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' | 'moderationLog' | 'transaction'>, rateLimits: RateLimiter, onSent: OnDanmakuSent = () => {}) {
   const { danmaku: store } = repositories;
   const cache = cacheOf(store);
 
@@ -166,6 +168,40 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
         onSent(target.id, uid, saved); // and live viewers of the video
       }
       return saved;
+    },
+
+    /**
+     * Adds danmaku read from a file to a video (the caller was authorised on it): those past the
+     * end are skipped, then the pool is capped as for sends (the oldest make room).
+     */
+    async importInto(videoId: number, durationMs: number, importerUid: number, danmaku: readonly ImportedDanmaku[]): Promise<{ imported: number; skipped: number }> {
+      const target: MediaTarget = { type: 'video', id: videoId };
+      const fitting = danmaku.filter((d) => d.time <= durationMs / 1000 + END_TOLERANCE_S);
+      const cap = danmakuPoolCap(durationMs / 1000);
+      // Only the newest `cap` could stay: older ones (by the file's send time) are not written at all.
+      const kept = [...fitting].sort((a, b) => a.sentAt - b.sentAt).slice(-cap);
+      await repositories.transaction(async ({ danmaku: trx }) => {
+        await trx.insertImported(kept.map((d) => ({
+          video_id: videoId, uid: importerUid, time: Math.min(d.time, durationMs / 1000), text: d.text, color: d.color, font_size: d.fontSize, mode: d.mode,
+        })));
+        await trx.deleteAllButNewest(target, cap);
+      });
+      forgetTarget(cache, target);
+      store.announceChanged(videoId);
+      return { imported: kept.length, skipped: danmaku.length - kept.length };
+    },
+
+    /** Staff take one danmaku out of view (hide: kept for the record) or away (delete); every viewer's next list leaves it out. */
+    async moderate(danmakuId: number, how: 'hide' | 'delete', byUid: number): Promise<void> {
+      const row = await store.byId(danmakuId);
+      if (!row || !(how === 'hide' ? await store.hide(danmakuId) : await store.deleteOne(danmakuId))) throw new NotFound();
+      const target: MediaTarget = { type: row.target_type, id: Number(row.video_id) };
+      forgetTarget(cache, target);
+      if (target.type === 'video') store.announceChanged(target.id);
+      await recordStaffAction(repositories, {
+        actorUid: byUid, action: how === 'hide' ? 'danmaku.hide' : 'danmaku.delete', targetType: 'danmaku', targetId: danmakuId,
+        details: { mediaType: target.type, mediaId: target.id, time: row.time, text: row.text, senderUid: row.uid },
+      });
     },
 
     /** Drops this process's cached answers of a video (another process announced a change). */

@@ -5,7 +5,7 @@
  * shift the next page.
  */
 import type { Repositories } from '../repositories/index.ts';
-import { FEED_KINDS, type FeedKind, type FeedPosition, type KeysetPosition } from '../repositories/keyset.sql.ts';
+import { FEED_KINDS, type FeedKind, type FeedPosition } from '../repositories/keyset.sql.ts';
 import type { FollowPersonRow } from '../repositories/follows.repository.ts';
 import { DomainError, Forbidden, Invalid, NotFound } from '../domain/errors.ts';
 import type { FollowPerson, VideoThumb } from '../../src/lib/api/contract.ts';
@@ -40,7 +40,7 @@ function feedOrder(a: FeedRow, b: FeedRow): number {
 }
 
 /** A page of rows read one past its size: the rows, and the cursor after the last when there are more. */
-function paged<R extends { created_micros: string }>(rows: R[], pageSize: number, idOf: (row: R) => number): { page: R[]; nextCursor: string | null } {
+export function paged<R extends { created_micros: string }>(rows: R[], pageSize: number, idOf: (row: R) => number): { page: R[]; nextCursor: string | null } {
   const page = rows.slice(0, pageSize);
   const last = page.at(-1);
   return { page, nextCursor: rows.length > pageSize && last ? encodeCursor({ micros: last.created_micros, id: idOf(last) }) : null };
@@ -55,7 +55,11 @@ export interface FollowState { isFollowing: boolean; followerCount: number }
 export interface CursorPage { cursor?: string; pageSize: number }
 
 /** The sections whose new tracks and posts the feed holds beside videos. */
-export interface FeedSections { audio: Pick<AudioService, 'feedPage'>; photos: Pick<PhotoService, 'feedPage'> }
+export interface FeedSections {
+  audio: Pick<AudioService, 'feedPage'>; photos: Pick<PhotoService, 'feedPage'>;
+  /** Told of a new follow (the followed member's notification). */
+  onFollowed?: (followerUid: number, followedUid: number) => Promise<void>;
+}
 
 export function createFollowService(repositories: Pick<Repositories, 'follows' | 'videos' | 'blockLists'>, sections: FeedSections) {
   const { follows, videos, blockLists } = repositories;
@@ -74,7 +78,8 @@ export function createFollowService(repositories: Pick<Repositories, 'follows' |
       await requireOther(followerUid, followedUid);
       const between = await blockLists.entriesBetween(followerUid, followedUid);
       if (between.some((entry) => entry.type === 'block')) throw new Forbidden('FOLLOW_BLOCKED');
-      await follows.insert(followerUid, followedUid);
+      // Only a new follow is news to the followed member (following again changes nothing).
+      if (await follows.insert(followerUid, followedUid)) await sections.onFollowed?.(followerUid, followedUid);
       return stateOf(followedUid, true);
     },
 

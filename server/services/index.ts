@@ -12,6 +12,8 @@ import { createVideoService } from './videos.ts';
 import { createDanmakuService } from './danmaku.ts';
 import { createLiveDanmaku, type LiveDanmakuOptions } from './live-danmaku.ts';
 import { createCommentService } from './comments.ts';
+import { createLikeService } from './likes.ts';
+import { conversationEventsOnBus, type ConversationEvents } from './conversation-events.ts';
 import { createBlockListService } from './block-lists.ts';
 import { createHistoryService } from './history.ts';
 import { createMediaService } from './media.ts';
@@ -21,6 +23,9 @@ import { createPhotoService } from './photos.ts';
 import type { PhotoFiles } from '../media/photo-files.ts';
 import { createMediaTargets } from './media-targets.ts';
 import { createAudioService } from './audio.ts';
+import { createSubtitleService } from './subtitles.ts';
+import { createReportService } from './reports.ts';
+import { createModerationLogService } from './moderation-log.ts';
 import * as accounts from './accounts.ts';
 import * as invitations from './invitations.ts';
 import * as profiles from './profiles.ts';
@@ -33,10 +38,12 @@ import * as sessions from '../auth/sessions.ts';
 import { viewerFromCookies } from './sessions.ts';
 import { createRateLimitService } from './rate-limit.ts';
 import { createJobsService } from './jobs.ts';
+import { createFirstRun } from './first-run.ts';
 import { grantUpload, processImage, readGrant, storeImage, UPLOAD_URL_LIFETIME_MS, type ImageKind, type UploadGrant } from '../media/image-service.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { MediaStore } from '../media/media-store.ts';
 import type { EventBus } from '../events/bus.ts';
+import { createNotificationService, notifiedConversations, type NotificationOptions } from './notifications.ts';
 
 /**
  * A module of functions that take the repositories first, with them given: the account modules
@@ -71,40 +78,79 @@ export interface ServiceDeps {
   logger?: LiveDanmakuOptions['logger'];
   /** Uploaded photos' header checks and the render job's wake-up (server/media/photo-files.ts). */
   photoFiles: PhotoFiles;
+  /** Notifications: the links in e-mails and the digests' pace (server/services/notifications.ts). */
+  notifications: Pick<NotificationOptions, 'siteOrigin' | 'apiPrefix' | 'digestIntervalMs' | 'digestCheckMs'>;
+  /** Comments, replies, mentions and likes as they happen, besides notifications (default: published on the bus, server/services/conversation-events.ts). */
+  conversationEvents?: ConversationEvents;
 }
 
-export function createServices({ db, databaseKind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: liveOptions, logger }: ServiceDeps) {
+export function createServices({ db, databaseKind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: liveOptions, logger, notifications: notificationOptions, conversationEvents }: ServiceDeps) {
   const repositories = createRepositories(db);
   const rateLimits = createRateLimitService(repositories);
   const live = createLiveDanmaku(repositories, bus, { ...liveOptions, logger });
   const catalogue = createCatalogue(repositories);
   const audio = createAudioService(repositories, { media });
   const photos = createPhotoService(repositories, photoFiles);
+  const notifications = createNotificationService(repositories, { ...notificationOptions, bus, mailer, signingSecret, heartbeatMs: liveOptions.heartbeatMs, logger });
+  // The one place conversations (comments, replies, mentions, likes) leave the services: each
+  // becomes the recipient's notification here, and goes on to the bus (or the hooks given).
+  const conversation = notifiedConversations(repositories, notifications, conversationEvents ?? conversationEventsOnBus(bus, logger));
+  const targets = createMediaTargets({
+    video: (id, looker) => catalogue.visibleVideo(id, looker),
+    audio: (id, looker) => audio.visibleTrack(id, looker),
+    photo: (id, looker) => photos.visibleTarget(id, looker),
+  });
+  const videos = createVideoService(repositories, { media });
+  const danmaku = createDanmakuService(repositories, rateLimits, (videoId, senderUid, sent) => void live.announce(videoId, senderUid, sent));
+  const comments = createCommentService(repositories, conversation);
   return {
     catalogue,
     audio,
     /** What danmaku, comments and history can be on: each section's lookup of its own items. */
-    targets: createMediaTargets({
-      video: (id, looker) => catalogue.visibleVideo(id, looker),
-      audio: (id, looker) => audio.visibleTrack(id, looker),
-      photo: (id, looker) => photos.visibleTarget(id, looker),
-    }),
-    videos: createVideoService(repositories, { media }),
+    targets,
+    videos,
+    subtitles: createSubtitleService(repositories, { media }),
     media: createMediaService(repositories),
     jobs: createJobsService(repositories),
-    danmaku: createDanmakuService(repositories, rateLimits, (videoId, senderUid, danmaku) => void live.announce(videoId, senderUid, danmaku)),
+    danmaku,
     live,
-    comments: createCommentService(repositories),
+    comments,
+    likes: createLikeService(repositories, conversation),
+    reports: createReportService(repositories, {
+      targets,
+      media: { video: videos, audio, photo: photos },
+      removeComment: comments.remove,
+      moderateDanmaku: danmaku.moderate,
+      clearProfile: (uid, byUid) => profiles.clearProfile(repositories, uid, byUid),
+      ban: (uid, byUid, authorize) => accounts.updateUserRoles(repositories, uid, ['blocked'], authorize, byUid),
+      mailer,
+      onMailFailed: (error) => logger?.warn('a report outcome mail could not be sent', { err: error }),
+      notify: {
+        reportFiled: async ({ reportId, reporterUid, title }) => {
+          await notifications.notifyStaff({ kind: 'reportNew', actorUid: reporterUid, target: { type: 'report', id: reportId, title } })
+            .catch((error) => logger?.warn('notifications: staff could not be told of a report', { err: error }));
+        },
+        reportResolved: ({ reportId, reporterUid, title }) =>
+          notifications.notifyQuietly({ kind: 'reportResolved', recipientUid: reporterUid, actorUid: null, target: { type: 'report', id: reportId, title } }),
+      },
+    }),
+    moderationLog: createModerationLogService(repositories),
     blockLists: createBlockListService(repositories),
     history: createHistoryService(repositories),
-    follows: createFollowService(repositories, { audio, photos }),
+    follows: createFollowService(repositories, {
+      audio, photos,
+      onFollowed: (followerUid, followedUid) => notifications.notifyQuietly({ kind: 'follow', recipientUid: followedUid, actorUid: followerUid, target: { type: 'user', id: followerUid } }),
+    }),
     collections: createCollectionService(repositories, { audio, photos }),
     photos,
+    notifications,
     accounts: {
       ...bindRepositories(repositories, accounts),
       sendLoginCode: (input: Parameters<typeof accounts.sendLoginCode>[2]) => accounts.sendLoginCode(repositories, mailer, input),
     },
     invitations: bindRepositories(repositories, invitations),
+    /** The first-run page: the first administrator from the browser, with the token of the log. */
+    firstRun: createFirstRun(repositories),
     profiles: bindRepositories(repositories, profiles),
     credentials: bindRepositories(repositories, credentials),
     userSettings: bindRepositories(repositories, userSettings),

@@ -3,7 +3,7 @@ import type { Repositories } from '../repositories/index.ts';
 import type { InvitationRow } from '../repositories/invitations.repository.ts';
 import { DomainError, NotFound } from '../domain/errors.ts';
 import { INVITATION_CODE_RE } from '../../src/lib/validation/account.ts';
-import { isStaff, type Actor } from '../../src/lib/policy/policy.ts';
+import { can, type Actor } from '../../src/lib/policy/policy.ts';
 
 export const INVITATION_MIN_ACCOUNT_AGE_MS = 7 * 24 * 60 * 60_000;
 export const INVITATION_INTERVAL_MS = 7 * 24 * 60 * 60_000;
@@ -28,7 +28,7 @@ export function toInvitationResult(row: InvitationRow) {
 
 /** Creates a code for a member (7-day-old account, one per 7 days) or, without limits, for staff and the CLI. */
 export async function createInvitationCode(repositories: Pick<Repositories, 'users' | 'invitations'>, creator: Actor | null) {
-  if (creator && !isStaff(creator)) {
+  if (creator && !can(creator, 'invitation.unlimited')) {
     const createdAt = await repositories.users.createdAt(creator.uid);
     if (!createdAt) throw new NotFound();
     if (Date.now() - createdAt.getTime() < INVITATION_MIN_ACCOUNT_AGE_MS) throw new DomainError('ACCOUNT_TOO_NEW');

@@ -1,4 +1,4 @@
-import type { Looker } from './catalogue.ts';
+import type { Actor } from '../../src/lib/policy/policy.ts';
 import type { MediaTarget, MediaType } from '../../src/lib/api/contract.ts';
 
 /** What danmaku, comments and history need to know of their target, as one looker may see it. */
@@ -10,7 +10,7 @@ export interface TargetFacts {
 }
 
 /** Finds one target of a type if it exists and the looker may see it (pending ones: their uploader and staff). */
-export type TargetLookup = (id: number, looker: Looker | null) => Promise<TargetFacts | null>;
+export type TargetLookup = (id: number, looker: Actor | null) => Promise<TargetFacts | null>;
 
 /**
  * The one place that knows which service owns each target type: each section (videos, audio,
@@ -20,7 +20,7 @@ export type TargetLookup = (id: number, looker: Looker | null) => Promise<Target
 export function createMediaTargets(lookups: Partial<Record<MediaType, TargetLookup>>) {
   return {
     /** The target if it exists and `looker` may see it; null otherwise. */
-    visible(target: MediaTarget, looker: Looker | null): Promise<TargetFacts | null> {
+    visible(target: MediaTarget, looker: Actor | null): Promise<TargetFacts | null> {
       const lookup = lookups[target.type];
       return lookup ? lookup(target.id, looker) : Promise.resolve(null);
     },

@@ -2,6 +2,7 @@ import type { Repositories } from '../repositories/index.ts';
 import type { MediaStatusResponse } from '../../src/lib/api/contract.ts';
 import { NotFound } from '../domain/errors.ts';
 import { hlsPath } from '../media/paths.ts';
+import type { StreamNoteCode } from '../../src/lib/api/subtitle-constants.ts';
 
 /** Uploaded files as their uploader follows them: processing state, probe results, renditions. */
 export function createMediaService(repositories: Pick<Repositories, 'media'>) {
@@ -19,6 +20,7 @@ export function createMediaService(repositories: Pick<Repositories, 'media'>) {
           manifestUrl: published ? `/media/${hlsPath(mediaId)}/master.m3u8` : null,
           // A track's picture is its embedded cover, when it has one.
           posterUrl: !published ? null : media.kind !== 'audio' ? `/media/${hlsPath(mediaId)}/poster.jpg` : media.cover_file ? `/media/${hlsPath(mediaId)}/${media.cover_file}` : null,
+          subtitleNotes: (media.stream_subtitles?.notes ?? []).map((note) => ({ stream: note.stream, code: note.code as StreamNoteCode, codec: note.codec ?? null })),
         },
       };
     },

@@ -10,9 +10,11 @@ import type { PhotoDetail, PhotoImage, PhotoState, PhotoThumb, photoUploadBody }
 import type { Copyright, HistoryItem, ReviewRejectionReason } from '../../src/lib/api/contract.ts';
 import { REVIEW_REJECTION_REASONS } from '../../src/lib/api/constants.ts';
 import { createTagService } from './tags.ts';
+import { recordStaffAction } from './moderation-log.ts';
 import { searchTerms } from './search-text.ts';
 import { searchTextOf } from './videos.ts';
-import type { Looker, Page } from './catalogue.ts';
+import type { Page } from './catalogue.ts';
+import { can, type Actor } from '../../src/lib/policy/policy.ts';
 import type { TargetFacts } from './media-targets.ts';
 import type { FeedPosition } from '../repositories/keyset.sql.ts';
 
@@ -23,7 +25,6 @@ type PostRow = NonNullable<Awaited<ReturnType<Repositories['photos']['detail']>>
 /** What everyone may list; what an uploader lists of their own. */
 const PUBLIC: readonly PhotoStatus[] = ['approved'];
 const OWN: readonly PhotoStatus[] = ['processing', 'pending', 'approved', 'failed'];
-const mayPreview = (looker: Looker | null, uploaderUid: number) => !!looker && (looker.isStaff || looker.uid === uploaderUid);
 
 function toImage(row: ImageRow): PhotoImage {
   const rendered = row.widths.length > 0;
@@ -38,7 +39,7 @@ function toImage(row: ImageRow): PhotoImage {
  * Photo posts (issue 13): the commit (each image checked from its header before the post is
  * accepted, then rendered by a job), the lists, one post, review and deletion.
  */
-export function createPhotoService(repositories: Pick<Repositories, 'photos' | 'tags' | 'follows' | 'transaction'>, files: PhotoFiles) {
+export function createPhotoService(repositories: Pick<Repositories, 'photos' | 'tags' | 'follows' | 'moderationLog' | 'transaction'>, files: PhotoFiles) {
   const { photos, follows } = repositories;
   const tags = createTagService(repositories);
 
@@ -62,7 +63,7 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
     return { photosCount: count, photos: await thumbsOf(rows, options.withStatus) };
   }
 
-  async function detailOf(row: PostRow, looker: Looker | null): Promise<PhotoDetail> {
+  async function detailOf(row: PostRow, looker: Actor | null): Promise<PhotoDetail> {
     const isSelf = looker?.uid === row.uploader_uid;
     const [images, tagIds, isFollowing] = await Promise.all([
       photos.imagesOf([row.photo_id]), photos.tagIdsOf([row.photo_id]), looker && !isSelf ? follows.exists(looker.uid, row.uploader_uid) : false,
@@ -120,7 +121,7 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
 
     home: (page: Page) => list({ statuses: PUBLIC }, page),
     /** photo/user: the uploader sees their posts in every state (marked), those a reviewer refused with the reason; everyone else the approved ones. */
-    byUploader(uid: number, looker: Looker | null, page: Page) {
+    byUploader(uid: number, looker: Actor | null, page: Page) {
       const own = looker?.uid === uid;
       return list({ statuses: own ? OWN : PUBLIC, uploaderUid: uid, rejectedToo: own }, page, { withStatus: own });
     },
@@ -131,18 +132,16 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
     byTags: (tagIds: number[], page: Page) => list({ statuses: PUBLIC, withAllTags: tagIds }, page),
 
     /** The post as comments and history see it (services.targets): visible as `photo` is; no timeline. */
-    async visibleTarget(photoId: number, looker: Looker | null): Promise<TargetFacts | null> {
+    async visibleTarget(photoId: number, looker: Actor | null): Promise<TargetFacts | null> {
       const row = await photos.access(photoId);
-      if (!row || row.status === 'deleted') return null;
-      if (row.status !== 'approved' && !mayPreview(looker, row.uploader_uid)) return null;
+      if (!row || !can(looker, 'photo.view', { ownerUid: row.uploader_uid, status: row.status })) return null;
       return { durationMs: 0, status: row.status === 'approved' ? 'approved' : 'pending', uploaderUid: row.uploader_uid };
     },
 
     /** photo?photoId: the post, or null when this looker may not see it (not approved, and neither theirs nor staff). */
-    async photo(photoId: number, looker: Looker | null): Promise<PhotoDetail | null> {
+    async photo(photoId: number, looker: Actor | null): Promise<PhotoDetail | null> {
       const row = await photos.detail(photoId);
-      if (!row || row.status === 'deleted') return null;
-      if (row.status !== 'approved' && !mayPreview(looker, row.uploader_uid)) return null;
+      if (!row || !can(looker, 'photo.view', { ownerUid: row.uploader_uid, status: row.status })) return null;
       return detailOf(row, looker);
     },
 
@@ -154,11 +153,13 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
 
     async approve(photoId: number, reviewerUid: number): Promise<void> {
       if (!(await photos.approvePending(photoId, reviewerUid))) throw new NotFound();
+      await recordStaffAction(repositories, { actorUid: reviewerUid, action: 'photo.approve', targetType: 'photo', targetId: photoId });
     },
 
     /** photo/pending/rejected: a post waiting for review is removed with the reviewer's reason and note, which its uploader reads on their Photos tab. */
     async reject(photoId: number, reviewerUid: number, rejection: { reason: ReviewRejectionReason; note: string }): Promise<void> {
       if (!(await photos.rejectPending(photoId, reviewerUid, rejection))) throw new NotFound();
+      await recordStaffAction(repositories, { actorUid: reviewerUid, action: 'photo.reject', targetType: 'photo', targetId: photoId, details: { ...rejection } });
     },
 
     async uploaderOf(photoId: number): Promise<number> {
@@ -168,12 +169,20 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
     },
 
     async remove(photoId: number, byUid: number): Promise<void> {
+      const uploaderUid = await photos.uploaderOf(photoId);
       if (!(await photos.softDelete(photoId, byUid))) throw new NotFound();
+      if (uploaderUid !== byUid) await recordStaffAction(repositories, { actorUid: byUid, action: 'photo.delete', targetType: 'photo', targetId: photoId, details: { uploaderUid } });
+    },
+
+    /** Staff take an approved post out of public view: it goes back to the review queue. */
+    async hide(photoId: number, byUid: number): Promise<void> {
+      if (!(await photos.hideApproved(photoId))) throw new NotFound();
+      await recordStaffAction(repositories, { actorUid: byUid, action: 'photo.hide', targetType: 'photo', targetId: photoId });
     },
 
     /** The posts in a member's history (history/filter merges them with the videos), as history items. */
-    async history(uid: number, title: string | undefined, limit: number): Promise<HistoryItem[]> {
-      const rows = await photos.viewedBy(uid, title ? searchTerms(title) : [], limit);
+    async history(uid: number, title: string | undefined, limit: number, likedOnly = false): Promise<HistoryItem[]> {
+      const rows = await photos.viewedBy(uid, title ? searchTerms(title) : [], limit, likedOnly);
       const covers = new Map((await photos.imagesOf(rows.map((r) => r.photo_id), true)).map((i) => [i.photo_id, toImage(i)]));
       return rows.map((row) => {
         const cover = covers.get(row.photo_id);

@@ -4,6 +4,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { PublicProfile, ReviewItem, UpdateInfoBody } from '../../src/lib/api/contract.ts';
 import { checkName, normalizeName } from '../../src/lib/validation/account.ts';
 import { usernameTaken } from './accounts.ts';
+import { recordStaffAction } from './moderation-log.ts';
 
 type UserRepositories = Pick<Repositories, 'users'>;
 
@@ -79,16 +80,18 @@ export async function reviewQueue(repositories: UserRepositories, q: { onlyUpdat
   return { result, totalCount: total };
 }
 
-export async function approveProfile(repositories: UserRepositories, uid: number): Promise<void> {
+export async function approveProfile(repositories: UserRepositories & Pick<Repositories, 'moderationLog'>, uid: number, actorUid: number): Promise<void> {
   if (!(await repositories.users.markReviewed(uid))) throw new DomainError('NOT_FOUND');
+  await recordStaffAction(repositories, { actorUid, action: 'profile.approve', targetType: 'user', targetId: uid });
 }
 
 /** adminClearUserInfo: resets the profile to neutral values (the username stays: it identifies the account). */
-export async function clearProfile(repositories: UserRepositories, uid: number): Promise<void> {
+export async function clearProfile(repositories: UserRepositories & Pick<Repositories, 'moderationLog'>, uid: number, actorUid: number): Promise<void> {
   await writeProfile(repositories, uid, {
     user_nickname: null, avatar: '', signature: '', gender: '', user_birthday: '', labels: [],
     website_name: '', website_url: '', is_updated_after_review: false,
   });
+  await recordStaffAction(repositories, { actorUid, action: 'profile.clear', targetType: 'user', targetId: uid });
 }
 
 /** A new avatar is public at once, and puts the profile back in the review queue. */

@@ -5,6 +5,7 @@ import type { videoUploadBody, videoUpdateBody, ReviewRejectionReason } from '..
 import type { z } from 'zod';
 import { normalizeForSearch } from './search-text.ts';
 import type { MediaStore } from '../media/media-store.ts';
+import { recordStaffAction } from './moderation-log.ts';
 
 type Commit = z.output<typeof videoUploadBody>;
 type Update = z.output<typeof videoUpdateBody>;
@@ -29,7 +30,7 @@ export const viewerKeyOf = (viewer: { uid: number } | null, guestAddress: string
 export const searchTextOf = (title: string, description: string) => `${normalizeForSearch(title)}\n${normalizeForSearch(description)}`;
 
 /** The write side of the catalogue: commits, review, soft deletion and watch counting. */
-export function createVideoService(repositories: Pick<Repositories, 'videos' | 'media' | 'tags' | 'transaction'>, options: { media: MediaStore }) {
+export function createVideoService(repositories: Pick<Repositories, 'videos' | 'media' | 'tags' | 'moderationLog' | 'transaction'>, options: { media: MediaStore }) {
   const { videos } = repositories;
 
   /** A cover must be one this member uploaded through our image service, and still be there. */
@@ -90,11 +91,13 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
       const refused = await videos.partMediaIn(videoId, ['rejected', 'failed']);
       if (refused) throw new DomainError('MEDIA_REJECTED', { extra: { mediaId: refused } });
       if (!(await videos.approvePending(videoId, reviewerUid))) throw new DomainError('NOT_FOUND');
+      await recordStaffAction(repositories, { actorUid: reviewerUid, action: 'video.approve', targetType: 'video', targetId: videoId });
     },
 
     /** video/pending/rejected: a pending video is removed with the reviewer's reason and note, which its uploader reads in "my videos". */
     async reject(videoId: number, reviewerUid: number, rejection: { reason: ReviewRejectionReason; note: string }): Promise<void> {
       if (!(await videos.rejectPending(videoId, reviewerUid, rejection))) throw new NotFound();
+      await recordStaffAction(repositories, { actorUid: reviewerUid, action: 'video.reject', targetType: 'video', targetId: videoId, details: { ...rejection } });
     },
 
     /** The uploader of a video that is not deleted (who may delete it is the policy's decision). */
@@ -136,7 +139,16 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
 
     /** video/delete: a soft delete that records who. */
     async remove(videoId: number, byUid: number): Promise<void> {
+      const uploaderUid = await videos.uploaderOf(videoId);
       if (!(await videos.markDeleted(videoId, byUid))) throw new NotFound();
+      // Staff deleting someone else's video is a staff action; an uploader deleting their own is not.
+      if (uploaderUid !== byUid) await recordStaffAction(repositories, { actorUid: byUid, action: 'video.delete', targetType: 'video', targetId: videoId, details: { uploaderUid } });
+    },
+
+    /** Staff take an approved video out of public view: it goes back to the review queue. */
+    async hide(videoId: number, byUid: number): Promise<void> {
+      if (!(await videos.hideApproved(videoId))) throw new NotFound();
+      await recordStaffAction(repositories, { actorUid: byUid, action: 'video.hide', targetType: 'video', targetId: videoId });
     },
 
     /**

@@ -9,6 +9,8 @@ import { createStaticFiles } from './static-files.ts';
 import { compressRenderedResponse } from './compress-rendered.ts';
 import { publicOrigin } from '../http/public-origin.ts';
 import { isBot } from '../../src/lib/navigation/bots.ts';
+import { prerenderedErrorStatus } from '../../src/lib/navigation/error-route.ts';
+import { splitLocale } from '../../src/lib/i18n/locales.ts';
 import { createSecurityHeaders, type SecurityHeaders } from '../http/security-headers.ts';
 import { createPageOutages } from '../http/outage.ts';
 
@@ -62,14 +64,18 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
       return;
     }
     const served = 'rewrite' in decision && decision.rewrite ? decision.rewrite : url.pathname;
-    if (await serveStatic(req, res, served, decision.headers, (urlPath) => security.forStaticFile(url.pathname, urlPath))) return;
+    const crawler = isBot(header('user-agent'));
+    // A prerendered error page goes out with its status; a crawler gets the status alone, from the
+    // page rendered on demand (src/middleware.ts), so it is left to that.
+    const errorStatus = prerenderedErrorStatus(splitLocale(served).route);
+    if (!(errorStatus !== null && crawler)
+      && await serveStatic(req, res, served, decision.headers, (urlPath) => security.forStaticFile(url.pathname, urlPath), errorStatus ?? 200)) return;
     // Pages rendered on demand (the home page among them) carry the same Vary and locale cookie.
     for (const [name, value] of Object.entries(decision.headers ?? {})) res.setHeader(name, value);
     if (served !== url.pathname) req.url = served + url.search;
     // Before the compression wrapper, which writes the head through it.
     security.completeRenderedPolicy(res, url.pathname);
     compressRenderedResponse(req, res);
-    const crawler = isBot(header('user-agent'));
     if (crawler) {
       res.on('finish', () => {
         if (res.statusCode >= 400) logger.warn('error page withheld from a crawler', { path: url.pathname, status: res.statusCode, userAgent: header('user-agent') });

@@ -1,12 +1,13 @@
 import type { PhotoSiteLocals, SitePage } from './photo-locals.ts';
 import type { SearchSiteLocals } from './search-locals.ts';
+import type { FeedSiteLocals } from './feed-locals.ts';
 
 export type { SitePage };
 
 /** What the on-demand pages may ask the server while rendering (handed in as Astro locals). */
 export interface SiteViewer { uid: number; roles: string[] }
 
-export interface SiteLocals extends PhotoSiteLocals, SearchSiteLocals {
+export interface SiteLocals extends PhotoSiteLocals, SearchSiteLocals, FeedSiteLocals {
   /** Development shows stacks on the generic 500 page; production never does. */
   isDevelopment: boolean;
   /** The logged-in user behind a request's session cookies, or null. */
@@ -41,6 +42,8 @@ export interface SiteLocals extends PhotoSiteLocals, SearchSiteLocals {
   sitemapAudioFiles(): Promise<Array<{ file: number; updated: Date }>>;
   /** The approved tracks of one audio sitemap file, by id; empty for a file with none. */
   sitemapAudio(file: number): Promise<Array<{ audioId: number; updated: Date }>>;
+  /** Whether the first-run page is open (no administrator yet, its token not spent). */
+  firstRunOpen(): Promise<boolean>;
 }
 export interface SiteAudioList { count: number; tracks: import('../../src/lib/api/contract-audio.ts').AudioThumb[] }
 export interface SiteVideoList { videosCount: number; videos: import('../../src/lib/api/contract.ts').VideoThumb[] }

@@ -1,5 +1,5 @@
 import type { PhotoService } from '../services/photos.ts';
-import type { Looker } from '../services/catalogue.ts';
+import type { Actor } from '../../src/lib/policy/policy.ts';
 import type { PhotoDetail, PhotoThumb } from '../../src/lib/api/photo-contract.ts';
 
 /** A page of a list; with `viewerUid` (from SiteLocals.listViewer), without what that viewer blocked or hid. */
@@ -17,11 +17,11 @@ export interface PhotoSiteLocals {
   sitemapPhotos(limit: number): Promise<Array<{ photoId: number; updated: Date }>>;
 }
 
-export function photoSiteLocals(photos: PhotoService, lookerOf: (request: Request) => Promise<Looker | null>): PhotoSiteLocals {
+export function photoSiteLocals(photos: PhotoService, viewerOf: (request: Request) => Promise<Actor | null>): PhotoSiteLocals {
   return {
-    photo: async (photoId, request) => photos.photo(photoId, await lookerOf(request)),
+    photo: async (photoId, request) => photos.photo(photoId, await viewerOf(request)),
     homePhotos: (page) => photos.home(page),
-    userPhotos: async (uid, request, page) => photos.byUploader(uid, await lookerOf(request), page),
+    userPhotos: async (uid, request, page) => photos.byUploader(uid, await viewerOf(request), page),
     sitemapPhotos: async (limit) => (await photos.sitemapPhotos(limit)).map((r) => ({ photoId: r.photo_id, updated: r.reviewed_at ?? r.created_at })),
   };
 }

@@ -12,10 +12,14 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon', '.woff2': 'font/woff2', '.wasm': 'application/wasm', '.txt': 'text/plain; charset=utf-8',
   '.xml': 'application/xml; charset=utf-8', '.webmanifest': 'application/manifest+json', '.m3u8': 'application/vnd.apple.mpegurl',
   '.m4s': 'video/iso.segment', '.mp4': 'video/mp4',
+  // Subtitle tracks (issue 29): the WebVTT players read, and the originals as downloads.
+  '.vtt': 'text/vtt; charset=utf-8', '.ass': 'text/x-ssa; charset=utf-8', '.srt': 'application/x-subrip; charset=utf-8',
+  // Fonts attached to an uploaded MKV, kept for its ASS tracks (accepted by their magic bytes).
+  '.ttf': 'font/ttf', '.otf': 'font/otf', '.ttc': 'font/collection', '.woff': 'font/woff',
 };
 /** The Content-Type of a file by its extension (with the dot). */
 export const contentTypeFor = (ext: string) => TYPES[ext] ?? 'application/octet-stream';
-const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.xml', '.webmanifest', '.wasm']);
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.xml', '.webmanifest', '.wasm', '.vtt', '.ass', '.srt', '.ttf', '.otf', '.ttc']);
 
 /** Cache policy per kind of file: hashed assets forever, pages and master playlists revalidated, messages for a day. */
 export function cacheControlFor(urlPath: string): string {
@@ -59,9 +63,12 @@ export function createStaticFiles(root: string) {
     return null;
   }
 
-  /** `headersFor` adds the headers of the file found (its security headers, server/http/security-headers.ts). */
+  /**
+   * `headersFor` adds the headers of the file found (its security headers, server/http/security-headers.ts);
+   * `status` is the answer's status: a prerendered error page keeps its own (never a 304 then, which would lose it).
+   */
   return async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string, extraHeaders: Record<string, string> = {},
-    headersFor: (urlPath: string) => Record<string, string> = () => ({})): Promise<boolean> {
+    headersFor: (urlPath: string) => Record<string, string> = () => ({}), status = 200): Promise<boolean> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const found = await resolveFile(pathname);
     if (!found) return false;
@@ -76,7 +83,7 @@ export function createStaticFiles(root: string) {
       ...headersFor(found.urlPath),
       ...extraHeaders,
     };
-    if (req.headers['if-none-match'] === etag) {
+    if (status === 200 && req.headers['if-none-match'] === etag) {
       res.writeHead(304, headers).end();
       return true;
     }
@@ -88,11 +95,11 @@ export function createStaticFiles(root: string) {
         cache.set(found.file, entry);
       }
       const body = await (entry.encoded[encoding] ??= compressBody(entry.raw, encoding, 'max'));
-      res.writeHead(200, { ...headers, 'Content-Encoding': encoding, 'Content-Length': String(body.length), Vary: mergeVary(headers.Vary, 'Accept-Encoding') });
+      res.writeHead(status, { ...headers, 'Content-Encoding': encoding, 'Content-Length': String(body.length), Vary: mergeVary(headers.Vary, 'Accept-Encoding') });
       res.end(req.method === 'HEAD' ? undefined : body);
       return true;
     }
-    res.writeHead(200, { ...headers, 'Content-Length': String(info.size) });
+    res.writeHead(status, { ...headers, 'Content-Length': String(info.size) });
     if (req.method === 'HEAD') res.end();
     else createReadStream(found.file).pipe(res);
     return true;

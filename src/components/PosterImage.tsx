@@ -1,4 +1,5 @@
 import { CARD_IMAGE_SIZES, posterSources, type PictureLoading } from '../lib/catalogue/poster.ts';
+import { siteImages } from '../lib/image/site-provider.ts';
 
 /**
  * A poster or cover: the sizes and formats of its poster set when it has one (PosterPicture.astro's
@@ -7,11 +8,11 @@ import { CARD_IMAGE_SIZES, posterSources, type PictureLoading } from '../lib/cat
 export function PosterImage({ image, loading = 'lazy', sizes = CARD_IMAGE_SIZES, width = 320, height = 180, className }: {
   image: string; loading?: PictureLoading; sizes?: string; width?: number; height?: number; className?: string;
 }) {
-  const poster = posterSources(image);
+  const poster = posterSources(image, siteImages);
   return (
     <picture>
       {poster?.sets.map((set) => <source key={set.type} type={set.type} srcSet={set.srcset} sizes={sizes} />)}
-      <img className={className} src={image} srcSet={poster?.jpgSrcset} sizes={poster ? sizes : undefined} alt=""
+      <img className={className} src={poster?.src ?? image} srcSet={poster?.jpgSrcset} sizes={poster ? sizes : undefined} alt=""
         loading={loading === 'lazy' ? 'lazy' : 'eager'} fetchPriority={loading === 'high' ? 'high' : undefined} decoding="async" width={width} height={height} />
     </picture>
   );

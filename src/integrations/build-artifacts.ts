@@ -32,7 +32,8 @@ async function* htmlFiles(dir: string): AsyncGenerator<string> {
  * Writes what the framework requests of SPEC §7 need beside the prerendered pages:
  * - {page}/_payload.json: each page's data (the same JSON its HTML embeds), for client-side use;
  * - _i18n/{locale}/messages.json: one locale's messages, as { [locale]: messages };
- * - _app/builds/latest.json and _app/builds/meta/{buildId}.json: the outdated-build check;
+ * - _app/builds/latest.json: the outdated-build check (no builds/meta/{buildId}.json: nothing in a
+ *   multi-page site reads route rules in the browser, docs/decisions/0018-no-build-meta.md);
  * - _app/licences.json: the licences of the dependencies (also listed on settings/about).
  */
 export default function buildArtifacts(): AstroIntegration {
@@ -63,10 +64,8 @@ export default function buildArtifacts(): AstroIntegration {
           await mkdir(join(root, '_i18n', locale), { recursive: true });
           await writeFile(join(root, '_i18n', locale, 'messages.json'), JSON.stringify({ [locale]: messagesFor(locale) }));
         }
-        const meta = { id: buildId, timestamp: Date.now(), matcher: {}, prerendered: pages };
-        await mkdir(join(root, '_app', 'builds', 'meta'), { recursive: true });
-        await writeFile(join(root, '_app', 'builds', 'latest.json'), JSON.stringify({ id: buildId, timestamp: meta.timestamp }));
-        await writeFile(join(root, '_app', 'builds', 'meta', `${buildId}.json`), JSON.stringify(meta));
+        await mkdir(join(root, '_app', 'builds'), { recursive: true });
+        await writeFile(join(root, '_app', 'builds', 'latest.json'), JSON.stringify({ id: buildId, timestamp: Date.now() }));
         await writeFile(join(root, '_app', 'licences.json'), JSON.stringify(dependencyLicences()));
         logger.info(`build ${buildId}: ${pages} payloads, ${LOCALES.length} message files`);
       },

@@ -44,6 +44,10 @@ async function writeIcons(root: string, svg: Buffer): Promise<void> {
   await sharp({ create: { width: 512, height: 512, channels: 4, background: THEME_COLOR } })
     .composite([{ input: mark, gravity: 'centre' }]).png().toFile(join(root, 'icons', 'maskable-512.png'));
   await sharp(svg, { density: 300 }).resize(180, 180).flatten({ background: BACKGROUND_COLOR }).png().toFile(join(root, 'icons', 'apple-touch-icon.png'));
+  // The share card of pages without a picture of their own (src/lib/share/share.ts): the mark on the theme colour, 1200×630.
+  const cardMark = await sharp(svg, { density: 900 }).resize(360, 360).png().toBuffer();
+  await sharp({ create: { width: 1200, height: 630, channels: 4, background: THEME_COLOR } })
+    .composite([{ input: cardMark, gravity: 'centre' }]).flatten({ background: THEME_COLOR }).png().toFile(join(root, 'icons', 'share-card.png'));
 }
 
 /** The hashed files a page loads (its scripts and styles, and what those scripts import), site-absolute. */
@@ -102,7 +106,7 @@ export default function offlineApp(): AstroIntegration {
           // Hashed names need no revision; pages are asked for by their address, not their file.
           dontCacheBustURLsMatching: /^_astro\//,
           manifestTransforms: [async (entries) => ({
-            manifest: entries.map((entry) => ({ ...entry, url: '/' + entry.url.replace(/(^|\/)index\.html$/, '').replace(/\/$/, '') })),
+            manifest: entries.map((entry) => ({ ...entry, url: `/${entry.url.replace(/(^|\/)index\.html$/, '').replace(/\/$/, '')}` })),
             warnings: [],
           })],
           maximumFileSizeToCacheInBytes: 1024 * 1024,

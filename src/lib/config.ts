@@ -7,8 +7,10 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from './i18n/locales.ts';
 export interface RuntimeConfig {
   /** Backend base address; same-origin /api/ by default. Always ends with '/'. */
   apiBase: string;
-  /** Image provider: 'local' is the project's own image service under the API. */
+  /** Image provider: 'local' (the site's own files) or 'template' (src/lib/image/provider.ts). */
   imageProvider: string;
+  /** The template provider's address, with {width} and {src}. */
+  imageProviderUrl: string;
   /** Video manifest URL template; {videoId} is replaced by the KVID. */
   videoManifestUrl: string;
   i18n: {
@@ -41,6 +43,9 @@ function localeOr(value: string | undefined, fallback: Locale | null): Locale | 
   return isLocale(value) ? value : fallback;
 }
 
+/** The manifest address the server itself answers: the video's first part (server/media/media-access.ts). */
+export const DEFAULT_VIDEO_MANIFEST_URL = '/media/videos/{videoId}/master.m3u8';
+
 export function readRuntimeConfig(env: Env): RuntimeConfig {
   const get = (name: string) => env[`PUBLIC_${name}`] ?? env[name];
   const apiBase = get('API_BASE') || '/api/';
@@ -53,7 +58,8 @@ export function readRuntimeConfig(env: Env): RuntimeConfig {
   return {
     apiBase: apiBase.endsWith('/') ? apiBase : `${apiBase}/`,
     imageProvider: get('IMAGE_PROVIDER') || 'local',
-    videoManifestUrl: get('VIDEO_MANIFEST_URL') || '/media/videos/{videoId}/master.m3u8',
+    imageProviderUrl: get('IMAGE_PROVIDER_URL') || '',
+    videoManifestUrl: get('VIDEO_MANIFEST_URL') || DEFAULT_VIDEO_MANIFEST_URL,
     i18n: {
       detectBrowserLanguage: bool(get('I18N_DETECT_BROWSER_LANGUAGE'), true),
       fallbackLocale: localeOr(get('I18N_FALLBACK_LOCALE'), DEFAULT_LOCALE) ?? DEFAULT_LOCALE,

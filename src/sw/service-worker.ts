@@ -11,19 +11,52 @@ import { registerRoute, setCatchHandler } from 'workbox-routing';
 import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
-import { CACHE_NAMES, NETWORK_TIMEOUT_SECONDS, localeShellUrls, offlinePageFor, strategyFor, OFFLINE_ROUTE } from '../lib/offline/rules.ts';
+import { CACHE_NAMES, NETWORK_TIMEOUT_SECONDS, isSiteWrite, localeShellUrls, navigationSkipsPreload, offlinePageFor, strategyFor, OFFLINE_ROUTE } from '../lib/offline/rules.ts';
 import { isLocale } from '../lib/i18n/locales.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
 
 const facts = (request: Request, url: URL) => ({
   method: request.method, url, mode: request.mode, keepalive: request.keepalive, sameOrigin: url.origin === self.location.origin,
+  accept: request.headers.get('accept') ?? '',
 });
+
+// When this browser last changed something on the site (from any tab). Kept in a cache as well:
+// the browser stops an idle worker, and its memory with it.
+const LAST_WRITE_KEY = '/last-write';
+let lastWriteAt: number | null = null;
+async function noteWrite(): Promise<void> {
+  lastWriteAt = Date.now();
+  await (await caches.open(CACHE_NAMES.writes)).put(LAST_WRITE_KEY, new Response(String(lastWriteAt)));
+}
+async function lastWrite(): Promise<number> {
+  if (lastWriteAt === null) {
+    const kept = await caches.match(LAST_WRITE_KEY, { cacheName: CACHE_NAMES.writes });
+    lastWriteAt = kept ? Number(await kept.text()) || 0 : 0;
+  }
+  return lastWriteAt;
+}
 
 // First: the keepalive pass-through must answer before any route does.
 self.addEventListener('fetch', (event) => {
-  if (event.request.keepalive) event.respondWith(fetch(event.request));
+  const { request } = event;
+  const url = new URL(request.url);
+  if (isSiteWrite({ method: request.method, url, sameOrigin: url.origin === self.location.origin })) event.waitUntil(noteWrite());
+  if (request.keepalive) event.respondWith(fetch(request));
 });
+
+/**
+ * A page preloaded before a write is served by the browser's cache without a question for a few
+ * minutes (rules.ts, PREFETCH_REUSE_MS); in that window a navigation revalidates instead. (A
+ * navigation request cannot be copied with new options, so the same address is asked anew, with
+ * its headers and without following redirects, which the navigation follows itself.)
+ */
+const freshAfterWrites = {
+  requestWillFetch: async ({ request }: { request: Request }) => {
+    if (request.mode !== 'navigate' || !navigationSkipsPreload(await lastWrite(), Date.now())) return request;
+    return new Request(request.url, { headers: request.headers, credentials: 'include', redirect: 'manual', cache: 'no-cache', referrer: request.referrer });
+  },
+};
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
@@ -37,7 +70,7 @@ registerRoute(({ request, url }) => strategyFor(facts(request, url)) === 'page',
   cacheName: CACHE_NAMES.pages,
   matchOptions: { ignoreVary: true },
   networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
-  plugins: [okOnly, new ExpirationPlugin({ maxEntries: 120, maxAgeSeconds: 30 * 24 * 3600 })],
+  plugins: [freshAfterWrites, okOnly, new ExpirationPlugin({ maxEntries: 120, maxAgeSeconds: 30 * 24 * 3600 })],
 }));
 registerRoute(({ request, url }) => strategyFor(facts(request, url)) === 'api', new NetworkFirst({
   cacheName: CACHE_NAMES.api,

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
-import { insertAudio, makeAudio, makeVideo, member, statusOf, tusCreate, tusMetadata, tusPatch, uploadAudio, useVideoFixtures } from './media-helpers.ts';
+import { insertAudio, makeAudio, makeVideo, member, statusOf, tusCreate, tusMetadata, uploadAudio, useVideoFixtures } from './media-helpers.ts';
 import { MAX_AUDIO_DURATION_S } from '../../src/lib/api/constants.ts';
 
 const json = (body: unknown, cookie?: string, method = 'POST'): RequestInit => ({

@@ -6,6 +6,8 @@ import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { makeVideo, member, statusOf, upload, useVideoFixtures } from './media-helpers.ts';
 import { startServer } from '../../server/main.ts';
 import { searchTextOf } from '../../server/services/videos.ts';
+import { matchesSearchWord } from '../../server/repositories/search.sql.ts';
+import { sql } from 'kysely';
 import { POSTER_FORMATS, POSTER_WIDTHS, posterSources } from '../../src/lib/catalogue/poster.ts';
 
 useVideoFixtures();
@@ -173,7 +175,7 @@ describe.each(BACKENDS)('the catalogue on %s', (backend) => {
       expect(response.status, url).toBe(200);
       expect(response.headers.get('cache-control'), url).toMatch(/immutable/);
       const meta = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
-      expect([meta.format, `${meta.width}w`, meta.height], url).toEqual([{ avif: 'heif', webp: 'webp', jpg: 'jpeg' }[url!.split('.').pop()!], descriptor, Number.parseInt(descriptor!) * 9 / 16]);
+      expect([meta.format, `${meta.width}w`, meta.height], url).toEqual([{ avif: 'heif', webp: 'webp', jpg: 'jpeg' }[url!.split('.').pop()!], descriptor, Number.parseInt(descriptor!, 10) * 9 / 16]);
     }
     // The user's avatar is untouched by a cover upload.
     expect((await server.db.selectFrom('users').select('avatar').where('uid', '=', uidOf(uploader)).executeTakeFirstOrThrow()).avatar).toBe('');
@@ -265,6 +267,27 @@ describe.each(BACKENDS)('the catalogue on %s', (backend) => {
     expect(await byTags([guitar, touhou])).toEqual([a]);
     const category = await (await server.api('video/category?category=anime')).json();
     expect(category.videos.map((v: { videoId: number }) => v.videoId)).toEqual(expect.arrayContaining([a, b, c, d]));
+  });
+
+  it('finds every kind of search word through indexes, never by reading every video, track or photo post', async () => {
+    // With sequential scans priced out, a plan that still reads a whole table has no index to use.
+    const plans = await server.db.connection().execute(async (connection) => {
+      await sql`SET enable_seqscan = off`.execute(connection);
+      try {
+        const found: string[] = [];
+        for (const word of ['猫', '吉他', 'ギター', '千本桜', '기타', 'guitar', 'touhou', 'no such word']) {
+          for (const [table, alias, kind] of [['videos', 'v', 'video'], ['audio_tracks', 'a', 'audio'], ['photos', 'p', 'photo']] as const) {
+            const plan = await connection.selectFrom(`${table} as ${alias}` as 'videos as v').select(sql`1`.as('one')).where(matchesSearchWord(kind, alias, word)).explain();
+            found.push(`${word} in ${table}:\n${plan.map((row) => Object.values(row).join('')).join('\n')}`);
+          }
+        }
+        return found;
+      } finally {
+        await sql`RESET enable_seqscan`.execute(connection);
+      }
+    });
+    for (const plan of plans) expect(plan).not.toMatch(/Seq Scan on (videos|audio_tracks|photos|video_tags|audio_tags|photo_tags)\b/);
+    expect(plans.join('\n')).toMatch(/_search_grams/); // the CJK words went through the pieces' index
   });
 
   it('keeps the stored search text in the same normal form as the query', () => {

@@ -47,7 +47,7 @@ describe('command line', () => {
     expect(users).toEqual([{ username: 'Admin', roles: ['administrator'], password_hash: expect.stringMatching(/^\$argon2id\$/) }]);
     expect(await db.db.selectFrom('invitation_codes').select('code').execute()).toHaveLength(2);
     await db.close();
-  });
+  }, 120_000); // five command runs one after another, each opening the embedded database (~6 s each on a busy machine)
 
   it('works while the server runs on the embedded database, through its admin socket', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kiraboshi-cli-'));

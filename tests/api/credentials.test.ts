@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
+import { BACKENDS, type TestServer } from './harness.ts';
 import { startServerWithMail, type SmtpPeer } from './smtp-peer.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
 import { createRepositories } from '../../server/repositories/index.ts';

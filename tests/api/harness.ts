@@ -36,6 +36,10 @@ export interface TestServer {
   db: Awaited<ReturnType<typeof startServer>>['database']['db'];
   /** The server's event bus (server/events/bus.ts). */
   bus: Awaited<ReturnType<typeof startServer>>['bus'];
+  /** The one-time token the server printed for its first-run page. */
+  firstRunToken?: string;
+  /** The server's services, for events whose calls are not built yet (tests call the service as the call will). */
+  services: Awaited<ReturnType<typeof startServer>>['services'];
   close: () => Promise<void>;
 }
 
@@ -63,6 +67,8 @@ export async function startTestServer(backend: Backend, options: { site?: boolea
     api: (path, init) => fetch(`${baseUrl}/api/${path.replace(/^\//, '')}`, init),
     db: running.database.db,
     bus: running.bus,
+    firstRunToken: running.firstRunToken,
+    services: running.services,
     close: async () => {
       await running.close();
       await pgDb?.drop();

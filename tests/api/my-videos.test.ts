@@ -57,13 +57,15 @@ describe.each(BACKENDS)('my videos on %s', (backend) => {
       { video_id: approved, floor: 3, uid, text: 'gone', deleted_at: new Date(), deleted_by: uid },
     ]).execute();
     await server.db.updateTable('videos').set({ watched_count: 7 }).where('video_id', '=', approved).execute();
+    // A second part for the approved one (the part the owner's deleted video had): the subtitle panel offers P1 and P2.
+    await server.db.updateTable('video_parts').set({ video_id: approved, part_index: 1 }).where('video_id', '=', ownDeleted).execute();
 
     const list = await mine();
     const byId = new Map((list.videos as Array<Record<string, any>>).map((v) => [v.videoId, v]));
     expect(list.videosCount).toBe(6);
     expect(byId.has(ownDeleted)).toBe(false);
-    expect(byId.get(approved)).toMatchObject({ state: 'approved', rejectionReason: null, watchedCount: 7, danmakuCount: 3, commentCount: 2, editable: true, tags: [] });
-    expect(byId.get(pending)).toMatchObject({ state: 'pending', danmakuCount: 0, commentCount: 0, editable: true });
+    expect(byId.get(approved)).toMatchObject({ state: 'approved', rejectionReason: null, watchedCount: 7, danmakuCount: 3, commentCount: 2, editable: true, tags: [], partCount: 2 });
+    expect(byId.get(pending)).toMatchObject({ state: 'pending', danmakuCount: 0, commentCount: 0, editable: true, partCount: 1 });
     expect(byId.get(processing)).toMatchObject({ state: 'processing' });
     expect(byId.get(refused)).toMatchObject({ state: 'rejected', rejectionReason: 'TOO_LONG', editable: true });
     expect(byId.get(failed)).toMatchObject({ state: 'rejected', rejectionReason: 'CORRUPT' });

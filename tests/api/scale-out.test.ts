@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { sql } from 'kysely';
 import { freshPostgresDatabase, openDatabase, type TestServer } from './harness.ts';
-import { makeVideo, member, statusOf, upload, useVideoFixtures } from './media-helpers.ts';
+import { insertVideo, makeVideo, member, statusOf, upload, useVideoFixtures } from './media-helpers.ts';
+import { SseClient } from './sse-client.ts';
 import { startS3Server, storedObject, type TestS3 } from './s3-server.ts';
 import { migrateToLatest } from '../../server/db/database.ts';
 import { hlsPath } from '../../server/media/paths.ts';
@@ -62,7 +63,7 @@ async function startProcess(name: string, shared: Record<string, string>, env: R
 }
 
 /** The harness's view of one process (for the media helpers), over the test's own connection. */
-const asServer = (site: SiteProcess, db: TestServer['db']): Omit<TestServer, 'bus'> => ({
+const asServer = (site: SiteProcess, db: TestServer['db']): Omit<TestServer, 'bus' | 'services'> => ({
   baseUrl: site.baseUrl,
   api: (path, init) => fetch(`${site.baseUrl}/api/${path.replace(/^\//, '')}`, init),
   db,
@@ -87,8 +88,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two web and two worker processe
   let db: TestServer['db'];
   let closeDb: () => Promise<void>;
   const sites: SiteProcess[] = [];
-  let web1: Omit<TestServer, 'bus'>;
-  let web2: Omit<TestServer, 'bus'>;
+  let web1: Omit<TestServer, 'bus' | 'services'>;
+  let web2: Omit<TestServer, 'bus' | 'services'>;
   let workers: SiteProcess[];
 
   beforeAll(async () => {
@@ -124,7 +125,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two web and two worker processe
   });
 
   /** Commits a video over the media through `site` and has an administrator approve it there. */
-  async function approvedVideo(site: Omit<TestServer, 'bus'>, cookie: string, mediaId: string, title: string): Promise<number> {
+  async function approvedVideo(site: Omit<TestServer, 'bus' | 'services'>, cookie: string, mediaId: string, title: string): Promise<number> {
     const committed = await site.api('video/upload', json({
       title, description: '', videoPart: [{ mediaId, videoPartTitle: 'P1' }], videoCategory: 'anime', copyright: 'original', ensureOriginal: true,
     }, cookie));
@@ -196,6 +197,21 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two web and two worker processe
     expect(sent.status).toBe(200);
     await expect.poll(async () => (await (await web1.api(`video/danmaku?videoId=${videoId}`)).json()).danmaku.map((d: { text: string }) => d.text), { interval: 50 })
       .toEqual(['弹幕']);
+  }, 60_000);
+
+  it('tells a member whose bell listens on web 1 of a like given through web 2, at once', async () => {
+    const uploader = await member(web1, 'Belled');
+    const fan = await member(web2, 'Liker');
+    const videoId = await insertVideo(web1 as TestServer, uploader, 60_000);
+    const bell = await SseClient.open(`${web1.baseUrl}/api/notification/live`, { headers: { Cookie: uploader } });
+    expect(bell.status).toBe(200);
+    const unread = () => bell.events.filter((e) => e.event === 'unread').map((e) => (JSON.parse(e.data) as { unreadCount: number }).unreadCount);
+    await bell.until(() => unread().length > 0);
+    expect(unread()).toEqual([0]);
+    // The like is written through web 2; the count travels to web 1 over the shared bus (PostgreSQL's NOTIFY).
+    expect((await web2.api('video/like', json({ videoId, mediaType: 'video' }, fan))).status).toBe(200);
+    await bell.until(() => unread().at(-1) === 1);
+    bell.close();
   }, 60_000);
 
   it('leaves the transcode of a worker killed mid-job to the other worker, which completes it', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
@@ -89,6 +89,8 @@ describe.skipIf(!built)('site served by the server (needs `npm run build`)', () 
     expect(latest.headers.get('cache-control')).toBe('no-cache');
     const { buildId } = (await (await server.api('health')).json()) as { buildId: string };
     expect(((await latest.json()) as { id: string }).id).toBe(buildId);
+    // No per-build meta with route rules: nothing reads them (docs/decisions/0018-no-build-meta.md).
+    expect((await get(`/_app/builds/meta/${buildId}.json`)).status).toBe(404);
   });
 
   it('never serves files outside the site', async () => {
@@ -155,6 +157,27 @@ describe.skipIf(!built)('site served by the server (needs `npm run build`)', () 
     expect(empty.status).toBe(200);
     expect(await empty.text()).toContain('data-state="prompt"');
     expect(await (await get('/en/search?keyword=%01comet%7F')).text()).toContain('data-results-count="2"');
+  });
+
+  it('opens the video of a KVID typed as the search, or says that KVID does not exist (SPEC §5)', async () => {
+    const user = await server.db.insertInto('users').values({ username: 'kvid-uploader' }).returning('uid').executeTakeFirstOrThrow();
+    const approved = await server.db.insertInto('videos').values({ uploader_uid: user.uid, title: 'Typed by number', status: 'approved' }).returning('video_id').executeTakeFirstOrThrow();
+    const pending = await server.db.insertInto('videos').values({ uploader_uid: user.uid, title: 'Not out yet', status: 'pending' }).returning('video_id').executeTakeFirstOrThrow();
+    for (const typed of [`kv${approved.video_id}`, `KV ${approved.video_id}`]) {
+      const found = await get(`/en/search?keyword=${encodeURIComponent(typed)}`);
+      expect(found.status, typed).toBe(302);
+      expect(found.headers.get('location')).toBe(`/en/video/kv${approved.video_id}`);
+      expect(found.headers.get('cache-control')).toBe('private, no-store');
+    }
+    // Missing, or pending for a guest: the search runs, under the spec's message in the page's language.
+    for (const id of [999_999, pending.video_id]) {
+      const page = await get(`/search?keyword=kv${id}`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<p class="card search-notice" role="status" data-kvid-notice>你输入的 KVID 不存在</p>');
+    }
+    expect(await (await get('/en/search?keyword=kv99999999999999999999')).text()).toContain('The KVID is outside the supported range');
+    // Words that merely contain digits are a search like any other.
+    expect(await (await get('/en/search?keyword=kv123%20opening')).text()).not.toContain('data-kvid-notice');
   });
 
   it('answers /search queries the API refuses as the API does: 400, its message and the fields at fault, never a 500', async () => {
@@ -232,6 +255,32 @@ describe.skipIf(!built)('site served by the server (needs `npm run build`)', () 
     expect(nope.status).toBe(404);
     expect(await nope.text()).toContain('Page Not Found: /nope');
     expect((await get('/xx/video/kv1')).status).toBe(404);
+  });
+
+  it('serves the error layouts 301, 403, 404, 500 and 502 as prerendered files, each with its status', async () => {
+    const cases: Array<[string, string, number]> = [
+      ['/en/error/301', 'dist/client/en/error/301/index.html', 404], // the missing-video page is a not-found answer
+      ['/error/403', 'dist/client/error/403/index.html', 403],
+      ['/ja/error/404', 'dist/client/ja/error/404/index.html', 404],
+      ['/en/error/500', 'dist/client/en/error/500/index.html', 500],
+      ['/yue/error/502', 'dist/client/yue/error/502/index.html', 502],
+    ];
+    for (const [path, file, status] of cases) {
+      expect(existsSync(file), file).toBe(true);
+      const response = await get(path);
+      expect(response.status, path).toBe(status);
+      expect(response.headers.get('content-type'), path).toContain('text/html');
+      // The file as built: the same bytes, not a page rendered for this request.
+      expect(await response.text(), path).toBe(readFileSync(file, 'utf8'));
+      // Asked again with its ETag, it keeps its status (a 304 would turn it into the cached 200 of nothing).
+      const again = await get(path, { 'If-None-Match': response.headers.get('etag') ?? '' });
+      expect(again.status, path).toBe(status);
+    }
+    expect(await (await get('/en/error/403')).text()).toContain('data-error-variant="forbidden"');
+    // Any other code still renders on demand.
+    const teapot = await get('/en/error/418');
+    expect(teapot.status).toBe(418);
+    expect(existsSync('dist/client/en/error/418/index.html')).toBe(false);
   });
 
   it('withholds error pages from crawlers (the status only), and still shows them to browsers and serves crawlers real pages', async () => {

@@ -75,7 +75,7 @@ describe.each(BACKENDS)('unpublished uploads on %s', (backend) => {
       const abandoned = await probedUpload('abandoned-2.mp4');
       const ran: string[] = [];
       let aborts = 0;
-      const transcode: JobHandler = (payload, run) => new Promise<void>((resolve, reject) => {
+      const transcode: JobHandler = (_payload, run) => new Promise<void>((resolve, reject) => {
         ran.push(`transcode ${run.attempt}`);
         // The second time it runs to the end.
         if (ran.length > 2) return resolve();

@@ -6,6 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { msg, shoot, waitForShell } from './helpers.ts';
+import { ICONS } from '../../src/lib/icons.ts';
 
 const fill = (template: string, values: Record<string, string>) => template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => values[k]);
 
@@ -57,9 +58,10 @@ test('components shows the shared parts; its toast buttons raise toasts of each 
   await expect(page.locator('.video-card .video-status')).toHaveText(msg('en', 'catalogue.card.pending'));
   await expect(page.locator('.audio-card')).toHaveCount(1);
   await expect(page.locator('.pager [aria-current="page"]')).toHaveText('3');
-  await expect(page.locator('[data-state="coming-soon"]')).toBeVisible();
   await page.getByRole('button', { name: msg('en', 'dev.components.toast.warning') }).click();
   await expect(page.locator('.toast.toast-warning')).toContainText(msg('en', 'dev.components.toastMessage'));
+  // The toast's icon (SPEC §3) is drawn before its message, in the severity's colour.
+  await expect(page.locator('.toast.toast-warning svg.toast-icon path')).toHaveAttribute('d', ICONS.warning);
   await shoot(page, 'dev-components');
 });
 
@@ -68,11 +70,24 @@ test('test-lottie replays the site’s own keyframes with the Web Animations API
   await waitForShell(page);
   const toast = page.locator('[data-animation="toast"]');
   await expect(toast).not.toHaveAttribute('data-state');
+  // Every animation the page starts is noted as it starts: a busy machine may have finished the
+  // first one before the test could look at the element.
+  await page.evaluate(() => {
+    const started: Keyframe[][] = [];
+    (window as unknown as { started: Keyframe[][] }).started = started;
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (this: Element, ...args: Parameters<Element['animate']>) {
+      const animation = animate.apply(this, args);
+      if (this.closest('[data-animation="toast"]')) started.push((animation.effect as KeyframeEffect).getKeyframes());
+      return animation;
+    };
+  });
   await toast.getByRole('button', { name: fill(msg('en', 'dev.animation.replayOne'), { name: msg('en', 'dev.animation.toast') }) }).click();
-  // The keyframes played are global.css's toast-in (from opacity 0, up 16 px, to the element's own style), read from the style sheet.
-  const playing = await toast.locator('[data-animated]').evaluate((el) => el.getAnimations().map((a) => (a.effect as KeyframeEffect).getKeyframes()));
-  expect(playing).toMatchObject([[{ offset: 0, opacity: '0', transform: 'translateY(-16px) scale(0.96)' }]]);
+  // The keyframes played are global.css's toast-in (from opacity 0, up 16 px, to the element's own style), read from the style sheet, then its toast-out.
   await expect(toast).toHaveAttribute('data-state', 'finished');
+  const started = await page.evaluate(() => (window as unknown as { started: Keyframe[][] }).started);
+  expect(started).toHaveLength(2);
+  expect(started[0]).toMatchObject([{ offset: 0, opacity: '0', transform: 'translateY(-16px) scale(0.96)' }]);
   // Back to its own look once played (toast-out leaves it transparent).
   await expect(toast.locator('[data-animated]')).toHaveCSS('opacity', '1');
   expect(await toast.locator('[data-animated]').evaluate((el) => el.getAnimations().length)).toBe(0);

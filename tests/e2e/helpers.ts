@@ -90,6 +90,21 @@ export async function showPlayIntent(page: Page, source: string | RegExp = /hls\
   await expect(page.locator('[data-player]')).toHaveAttribute('data-source', source, { timeout: 20_000 });
 }
 
+/**
+ * Notes the text of every toast the page shows from now on (until it navigates), as it shows it:
+ * a toast lasts 2 s, and a busy machine may look later than that. Returns a reader of the texts.
+ */
+export async function noteToasts(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const seen = new Set<string>();
+    (window as unknown as { toastsSeen: Set<string> }).toastsSeen = seen;
+    new MutationObserver(() => {
+      for (const toast of document.querySelectorAll('.toast')) if (toast.textContent) seen.add(toast.textContent);
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  return () => page.evaluate(() => [...(window as unknown as { toastsSeen: Set<string> }).toastsSeen]);
+}
+
 /** Waits until the shell script ran (it sets the breakpoint attribute and window.kirara). */
 export async function waitForShell(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-breakpoint', /^(mobile|tablet|computer)$/);

@@ -2,9 +2,10 @@
  * Every page type loads without a script error: no `pageerror` (an uncaught exception, React's
  * hydration errors such as #418 among them) and no console message of type 'error' (a failed
  * request, a logged failure), once the page has hydrated, its late islands included, and its
- * requests have settled. Each page in the default locale (no prefix) and in English, as a guest
- * and as a member (the administrator for the administration pages), at the desktop and the phone
- * width: each width is a fresh load, so a store that differs by breakpoint is hydrated both ways.
+ * requests have settled. Each page in the default locale (no prefix) at the desktop width, as a
+ * guest and as a member (the administrator for the administration pages), and in English at the
+ * phone width, as the member and, on the pages guests arrive on, as a guest: each width is a fresh
+ * load, so a store that differs by breakpoint is hydrated both ways.
  * Nothing is filtered: an error that is "expected" is a product bug to fix where it is logged.
  * Each page is served with its Content-Security-Policy on (docs/decisions/0013-security-headers.md),
  * and any violation of it fails the test: the `securitypolicyviolation` events of the page and of
@@ -72,8 +73,12 @@ async function expectOk(response: Promise<APIResponse>): Promise<void> {
   expect(answer.ok(), `${answer.url()} answered ${answer.status()}`).toBe(true);
 }
 
-/** landsOn: where the page sends the browser on by itself (a route without the locale prefix); status: an error page's. */
-interface PageType { name: string; route: () => string; roles: Role[]; landsOn?: (role: Role) => string | undefined; status?: number }
+/**
+ * landsOn: where the page sends the browser on by itself (a route without the locale prefix); status: an error page's;
+ * embed: a page for other sites' iframes, outside the localized routes and framed by anyone;
+ * newBrowser: what it shows depends on a browser that has been nowhere yet (it gets a context of its own).
+ */
+interface PageType { name: string; route: () => string; roles: Role[]; landsOn?: (role: Role) => string | undefined; status?: number; embed?: true; newBrowser?: true }
 const everyone: Role[] = ['guest', 'member'];
 
 const PAGES: PageType[] = [
@@ -105,14 +110,20 @@ const PAGES: PageType[] = [
   { name: 'upload', route: () => '/upload', roles: everyone },
   { name: 'history', route: () => '/history', roles: everyone },
   { name: 'offline', route: () => '/offline', roles: everyone },
+  { name: 'notifications', route: () => '/notifications', roles: everyone },
+  { name: 'unsupported browser', route: () => '/unsupported', roles: ['guest'] },
+  // The site has its administrator: the first-run page is gone, as a 404.
+  { name: 'first run (done)', route: () => '/first-run', roles: ['guest'], status: 404 },
+  { name: 'embedded video', route: () => `/embed/kv${fixture.videoId}`, roles: ['guest'], embed: true },
+  { name: 'embedded track', route: () => `/embed/ka${fixture.audioId}`, roles: ['guest'], embed: true },
   { name: 'error page', route: () => '/error/403', roles: ['guest'], status: 403 },
   { name: 'page not found', route: () => '/no-such-page', roles: ['guest'], status: 404 },
   // The /dev pages, every one live.
   { name: 'dev', route: () => '/dev', roles: ['guest'] },
   ...DEV_PAGES.map((p): PageType => ({ name: `dev/${p}`, route: () => `/dev/${p}`, roles: ['guest'] })),
   // A new browser has no last settings page and no page settings was opened from.
-  { name: 'settings', route: () => '/settings', roles: everyone, landsOn: () => '/settings/appearance' },
-  { name: 'settings exit', route: () => '/settings/exit', roles: everyone, landsOn: () => '/' },
+  { name: 'settings', route: () => '/settings', roles: everyone, landsOn: () => '/settings/appearance', newBrowser: true },
+  { name: 'settings exit', route: () => '/settings/exit', roles: everyone, landsOn: () => '/', newBrowser: true },
   ...SETTINGS_PAGES.map((p): PageType => ({
     name: `settings/${p}`,
     route: () => `/settings/${p}`,
@@ -121,11 +132,20 @@ const PAGES: PageType[] = [
   })),
 ];
 
+/**
+ * Guests arrive on these from outside (a shared link, a search engine, a feed): they are loaded
+ * as a guest on phones too. Elsewhere a phone loads a page as the member, whose islands are a
+ * superset of the guest's, and the guest's islands are covered at the desktop width.
+ */
+const GUEST_ARRIVALS = new Set(['home', 'video', 'user', 'search (keyword)', 'collection', 'welcome', 'audio track', 'photo post']);
+const onPhones = (page: PageType): Role[] =>
+  page.roles.filter((role) => role !== 'guest' || !page.roles.includes('member') || GUEST_ARRIVALS.has(page.name));
+
 /** Two languages, each at one width (the default language on a desktop, English on a phone): both
  * layouts and both catalogs are hydrated on every page type, in half the loads of every pairing. */
-const LOCALES: Array<{ locale: LocaleCode; size: { width: number; height: number } }> = [
-  { locale: 'zhs', size: { width: 1280, height: 800 } },
-  { locale: 'en', size: { width: 375, height: 800 } },
+const LOCALES: Array<{ locale: LocaleCode; size: { width: number; height: number }; rolesOf: (page: PageType) => Role[] }> = [
+  { locale: 'zhs', size: { width: 1280, height: 800 }, rolesOf: (page) => page.roles },
+  { locale: 'en', size: { width: 375, height: 800 }, rolesOf: onPhones },
 ];
 
 /** Every uncaught exception, console error and Content-Security-Policy violation of the page, from now on. */
@@ -157,10 +177,13 @@ async function collectErrors(page: Page, status?: number): Promise<string[]> {
   return errors;
 }
 
-/** Counts the page's requests in flight, so a test can wait until none is. */
+/**
+ * Counts the page's requests in flight, so a test can wait until none is. Event streams (a
+ * member's live unread count, live danmaku) stay open as long as the page: they never count.
+ */
 function trackRequests(page: Page): () => number {
   const pending = new Set<object>();
-  page.on('request', (r) => pending.add(r));
+  page.on('request', (r) => { if (r.resourceType() !== 'eventsource') pending.add(r); });
   page.on('requestfinished', (r) => pending.delete(r));
   page.on('requestfailed', (r) => pending.delete(r));
   return () => pending.size;
@@ -170,9 +193,9 @@ function trackRequests(page: Page): () => number {
  * Loaded, hydrated (the islands that wait to be seen scrolled into view first) and quiet: no
  * request in flight for half a second, so what the islands fetched has answered and been shown.
  */
-async function settle(page: Page, inFlight: () => number): Promise<void> {
+async function settle(page: Page, inFlight: () => number, { shell }: { shell: boolean }): Promise<void> {
   await page.waitForLoadState('load');
-  await waitForShell(page);
+  if (shell) await waitForShell(page); // an embed is the player alone, without the site's shell
   await waitForIslands(page);
   for (const island of await page.locator('astro-island[client="visible"]').all()) await island.scrollIntoViewIfNeeded();
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0, { timeout: 10_000 });
@@ -184,30 +207,57 @@ async function settle(page: Page, inFlight: () => number): Promise<void> {
   }, { timeout: 15_000, intervals: [100] }).toBe(true);
 }
 
-async function logIn(page: Page, role: Role): Promise<void> {
-  if (role !== 'guest') await page.context().addCookies(role === 'member' ? fixture.memberCookies : fixture.adminCookies);
+async function logIn(context: BrowserContext, role: Role): Promise<void> {
+  if (role !== 'guest') await context.addCookies(role === 'member' ? fixture.memberCookies : fixture.adminCookies);
 }
 
-for (const { locale, size } of LOCALES) {
-  for (const { name, route, roles, landsOn, status } of PAGES) {
-    for (const role of roles) {
-      test(`${name} (${locale}, ${role}) loads without errors`, async ({ page }) => {
-        await logIn(page, role);
-        const inFlight = trackRequests(page);
-        const errors = await collectErrors(page, status);
-        await page.setViewportSize(size);
-        const response = await page.goto(localized(route(), locale));
-        expect(response?.status()).toBe(status ?? 200);
-        // The policy is on: framing only by the site itself, inline scripts only by their hashes.
-        const policy = response?.headers()['content-security-policy'] ?? '';
-        expect(policy).toContain("frame-ancestors 'self'");
-        expect(policy).toMatch(/script-src 'self' [^;]*'sha256-/);
-        expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
-        const target = landsOn?.(role);
-        if (target) await expect.poll(() => pathOf(page)).toBe(localized(target, locale));
-        await settle(page, inFlight);
-        expect(errors).toEqual([]);
-      });
-    }
+async function expectLoadsWithoutErrors(page: Page, { route, landsOn, status, embed }: PageType, locale: LocaleCode, role: Role): Promise<void> {
+  const inFlight = trackRequests(page);
+  const errors = await collectErrors(page, status);
+  const response = await page.goto(embed ? route() : localized(route(), locale));
+  expect(response?.status()).toBe(status ?? 200);
+  // The policy is on: framing only by the site itself (embeds by anyone), inline scripts only by their hashes.
+  const policy = response?.headers()['content-security-policy'] ?? '';
+  expect(policy).toContain(embed ? 'frame-ancestors *' : "frame-ancestors 'self'");
+  expect(policy).toMatch(/script-src 'self' [^;]*'sha256-/);
+  expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+  const target = landsOn?.(role);
+  if (target) await expect.poll(() => pathOf(page)).toBe(localized(target, locale));
+  await settle(page, inFlight, { shell: !embed });
+  expect(errors).toEqual([]);
+}
+
+/*
+ * One browser per language, width and role, as a person browsing page after page: each page is
+ * a fresh load in a new tab, the first one before the site's service worker is installed and the
+ * others under it (a new browser for every page cost 40 % more time and tested only first visits).
+ * A test that fails restarts the worker, and the next test opens a new browser.
+ */
+for (const { locale, size, rolesOf } of LOCALES) {
+  for (const role of ['guest', 'member', 'admin'] as const) {
+    const pages = PAGES.filter((pageType) => rolesOf(pageType).includes(role));
+    test.describe(`${locale}, ${role}`, () => {
+      let context: BrowserContext | undefined;
+      const browsing = async (browser: Browser) => {
+        if (!context) {
+          context = await browser.newContext({ baseURL: E2E_BASE_URL, locale: 'zh-CN', viewport: size });
+          await logIn(context, role);
+        }
+        return context;
+      };
+      test.afterAll(async () => context?.close());
+      for (const pageType of pages) {
+        test(`${pageType.name} (${locale}, ${role}) loads without errors`, async ({ browser }) => {
+          const own = pageType.newBrowser ? await browser.newContext({ baseURL: E2E_BASE_URL, locale: 'zh-CN', viewport: size }) : undefined;
+          if (own) await logIn(own, role);
+          const page = await (own ?? (await browsing(browser))).newPage();
+          try {
+            await expectLoadsWithoutErrors(page, pageType, locale, role);
+          } finally {
+            await (own ?? page).close();
+          }
+        });
+      }
+    });
   }
 }

@@ -90,3 +90,28 @@ test.describe('settings pages hide the app bar and bottom nav', () => {
     });
   }
 });
+
+test('settings slides in over the page it was opened from and back out when left (SPEC §2)', async ({ page }) => {
+  // Every revealed page notes the transition types it was shown with (after the page's own head script added them).
+  await page.addInitScript(() => {
+    addEventListener('pagereveal', (event) => {
+      const transition = (event as Event & { viewTransition?: { types: Set<string> } | null }).viewTransition;
+      if (!transition) return;
+      setTimeout(() => {
+        const seen = JSON.parse(sessionStorage.getItem('test:reveals') ?? '[]') as string[];
+        sessionStorage.setItem('test:reveals', JSON.stringify([...seen, `${location.pathname} ${[...transition.types].join(',')}`]));
+      });
+    });
+  });
+  const reveals = () => page.evaluate(() => JSON.parse(sessionStorage.getItem('test:reveals') ?? '[]') as string[]);
+  await page.goto('/en/search');
+  await page.locator('a.icon-button[href="/en/settings"]').click();
+  await expect(page.locator('.settings-content h1')).toBeVisible();
+  await expect.poll(reveals).toContain('/en/settings settings-in');
+  await page.locator('.settings-exit').click();
+  await page.waitForURL('**/en/search');
+  await expect.poll(reveals).toContain('/en/search settings-out');
+  // Other pages keep the default page jump.
+  await page.locator('a[href="/en/"]').first().click();
+  await expect.poll(reveals).toContain('/en/ page-jump-in');
+});

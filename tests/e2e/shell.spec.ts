@@ -109,3 +109,38 @@ test.describe('shell globals', () => {
     expect(errors).toEqual([]);
   });
 });
+
+test.describe('loading bar error state (SPEC §4)', () => {
+  // The service worker would make the island's calls itself, out of the test's reach.
+  test.use({ serviceWorkers: 'block' });
+  // The error state lasts under a second; an observer set before the page's scripts keeps a record of it.
+  test.beforeEach(async ({ page }) => {
+    await page.addInitScript(() => {
+      const seen: string[] = ((window as unknown as { barStates: string[] }).barStates = []);
+      new MutationObserver(() => {
+        const bar = document.getElementById('loading-bar');
+        if (bar?.classList.contains('error') && !bar.hidden) seen.push('error');
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class', 'hidden'] });
+    });
+  });
+  const errorShown = (page: import('@playwright/test').Page) =>
+    page.waitForFunction(() => (window as unknown as { barStates: string[] }).barStates.includes('error'));
+
+  test('a navigation that ends on an error page marks the bar', async ({ page }) => {
+    await page.goto('/en/');
+    await waitForShell(page);
+    await page.goto('/en/video/kv999999999');
+    await expect(page.locator('.error-page')).toBeVisible();
+    await errorShown(page);
+  });
+
+  test('an island call the server fails marks the bar', async ({ page }) => {
+    await page.goto('/en/search?keyword=kiraboshi');
+    await waitForShell(page);
+    await expect(page.locator('astro-island[component-url*="SearchPage"]')).not.toHaveAttribute('ssr');
+    await page.route('**/api/video/tag/search**', (route) => route.fulfill({ status: 502, body: 'upstream down' }));
+    await page.locator('[data-tag-input]').fill('kira');
+    await expect(page.locator('[data-state="no-tags"]')).toBeVisible();
+    await errorShown(page);
+  });
+});

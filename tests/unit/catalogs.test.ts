@@ -21,15 +21,17 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   fr: ['profile.avatar', 'nav.audio', 'page.audio', 'nav.photo', 'page.photo', 'nav.collections', 'page.collections', 'page.userCollections', 'settings.groups.admin', 'topbar.searchSubmit',
     'player.pause', 'player.volume', 'video.categories.anime', 'video.categories.otomad',
     'audio.userTab', 'audio.kindAudio', 'audio.player.pause', 'audio.player.volume', 'photo.userTab', 'photo.imageCount',
-    'dev.slider.volume', 'dev.mobile.orientation', 'dev.mobile.portrait'],
+    'dev.slider.volume', 'dev.mobile.orientation', 'dev.mobile.portrait',
+    'settings.pages.notifications', 'notifications.ui.bell', 'notifications.ui.settingsTitle', 'notifications.tabs.mention', 'moderation.log.kind', 'moderation.log.what'],
   id: ['nav.audio', 'page.audio', 'dev.breakpoints.tablet', 'page.video', 'dashboard.role.root', 'dashboard.role.administrator',
     'roles.names.root', 'roles.names.administrator', 'myVideos.danmaku',
     'player.volume', 'video.categories.anime', 'video.categories.otomad',
     'audio.userTab', 'audio.kindVideo', 'audio.kindAudio', 'audio.player.volume',
-    'dev.slider.volume', 'dev.components.chip', 'dev.components.invalidLabel'],
-  vi: ['page.video', 'video.categories.otomad', 'audio.kindVideo', 'dev.components.invalidLabel'],
+    'dev.slider.volume', 'dev.components.chip', 'dev.components.invalidLabel', 'moderation.targets.video', 'moderation.targets.danmaku'],
+  vi: ['page.video', 'video.categories.otomad', 'audio.kindVideo', 'dev.components.invalidLabel', 'moderation.targets.video', 'moderation.targets.danmaku'],
 };
-const BRAND_AND_NAMES = new Set(['site.name', 'dev.pages.test-lottie', 'dashboard.uid']);
+// Names, and punctuation every language here writes alike (the list separator ", ").
+const BRAND_AND_NAMES = new Set(['site.name', 'dev.pages.test-lottie', 'dashboard.uid', 'notifications.separator']);
 
 describe('message catalogs', () => {
   it.each(CATALOG_LOCALES)('%s has exactly the keys of the reference catalog', (locale) => {

@@ -17,7 +17,7 @@ beforeAll(async () => {
       const path = req.url!.split('?')[0];
       if (path === '/api/ok') return res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"success":true,"n":1}');
       if (path === '/api/hang') return; // never answers
-      if (path === '/api/video/exists') return res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"success":true,"exist":true}');
+      if (path === '/api/history/filter' && req.url!.includes('show=liked')) return res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"success":true,"result":[]}');
       res.writeHead(500, { 'Content-Type': 'application/json' }).end('{"success":false,"code":"INTERNAL","message":"x"}');
     });
   });
@@ -69,10 +69,6 @@ describe('HTTP helper', () => {
 
 describe('typed calls', () => {
   it('fail without calling the server when an id or keyword is missing', async () => {
-    expect(await api.videoExists(undefined)).toEqual({ success: false, exist: false, message: '未提供 KVID' });
-    expect(await api.getVideo(undefined)).toEqual({ success: false, message: '未提供 KVID' });
-    expect(await api.getUserVideos(undefined)).toMatchObject({ success: false, message: '未提供 UID', videos: [] });
-    expect(await api.userExists(undefined)).toMatchObject({ success: false, exists: false, message: '未提供 UID' });
     expect(await api.searchVideos('  ')).toMatchObject({ success: false, message: '未提供关键字' });
     expect(await api.searchVideosByTag([])).toMatchObject({ success: false, message: '未提供 TAG ID' });
     expect(await api.getTags(undefined)).toMatchObject({ success: false, message: '未提供 TAG ID' });
@@ -81,19 +77,16 @@ describe('typed calls', () => {
 
   it('return the fallback results of SPEC §8 when the server fails', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    expect(await api.getHomeVideos()).toEqual({ success: false, message: '获取首页视频失败', videosCount: 0, videos: [] });
-    expect(await api.getVideo(1)).toEqual({ success: false, message: '获取视频失败' });
-    expect(await api.getUserVideos(1)).toMatchObject({ message: '获取用户上传的视频失败' });
     expect(await api.searchVideos('猫')).toMatchObject({ message: '根据关键字搜索视频失败' });
     expect(await api.searchVideosByTag([1])).toMatchObject({ message: '根据 TAG ID 搜索视频失败' });
     expect(await api.getTags([1])).toMatchObject({ message: '根据 TAG ID 获取 TAG 失败' });
-    expect(await api.getHistory('x')).toMatchObject({ success: false, result: [] });
+    expect(await api.getHistory('x')).toMatchObject({ success: false, message: '获取历史记录失败', result: [] });
     expect(await api.getMyInvitationCodes()).toMatchObject({ success: false, invitationCodeResult: [] });
     expect(received.map((r) => r.url)).toContain('/api/video/search?keyword=%E7%8C%AB');
   });
 
   it('pass a successful answer through', async () => {
-    expect(await api.videoExists(7)).toEqual({ success: true, exist: true });
-    expect(received[0].url).toBe('/api/video/exists?videoId=7');
+    expect(await api.getHistory(' 猫 ', 'liked')).toEqual({ success: true, result: [] });
+    expect(received[0].url).toBe('/api/history/filter?videoTitle=%E7%8C%AB&show=liked');
   });
 });

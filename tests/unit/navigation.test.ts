@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveErrorRoute, errorVariant, httpStatusFor, errorTitle, shownStatus } from '../../src/lib/navigation/error-route.ts';
+import { resolveErrorRoute, errorVariant, httpStatusFor, errorTitle, shownStatus, prerenderedErrorStatus } from '../../src/lib/navigation/error-route.ts';
 import { checkNavigation } from '../../src/lib/navigation/safe-url.ts';
 import { breakpointFor, layoutForRoute, STATIC_ROUTES, SETTINGS_PAGES, ADMIN_SETTINGS_PAGES } from '../../src/lib/navigation/routes.ts';
 import { decideNavigation } from '../../server/site/navigation.ts';
@@ -34,6 +34,16 @@ describe('/error/{code}', () => {
   });
 });
 
+describe('prerendered error pages', () => {
+  it('are served with their status: 301 as a not-found answer, the others as themselves', () => {
+    expect([301, 403, 404, 500, 502].map((code) => prerenderedErrorStatus(`/error/${code}`))).toEqual([404, 403, 404, 500, 502]);
+    expect(prerenderedErrorStatus('/error/502/')).toBe(502);
+  });
+  it('are only those five: other codes and other routes render on demand', () => {
+    for (const route of ['/error/418', '/error/233', '/error', '/error/403/x', '/search', '/error/4030']) expect(prerenderedErrorStatus(route), route).toBeNull();
+  });
+});
+
 describe('navigation guard', () => {
   const origin = 'https://kiraboshi.example';
   it('refuses script protocols in any spelling', () => {
@@ -60,7 +70,7 @@ describe('routes and layouts', () => {
     expect(layoutForRoute('/user/1')).toBe('responsive');
   });
   it('prerenders every settings page except the administrator ones', () => {
-    expect(SETTINGS_PAGES).toHaveLength(19);
+    expect(SETTINGS_PAGES).toHaveLength(22);
     for (const page of SETTINGS_PAGES) expect(STATIC_ROUTES.includes(`/settings/${page}`)).toBe(!ADMIN_SETTINGS_PAGES.includes(page));
   });
 });

@@ -1,14 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { localeShellUrls, offlinePageFor, strategyFor } from '../../src/lib/offline/rules.ts';
+import { PREFETCH_REUSE_MS, isSiteWrite, localeShellUrls, navigationSkipsPreload, offlinePageFor, strategyFor } from '../../src/lib/offline/rules.ts';
 import { assetsOfPage, webManifest } from '../../src/integrations/offline-app.ts';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 
-const request = (path: string, extra: Partial<{ method: string; mode: string; keepalive: boolean; sameOrigin: boolean }> = {}) =>
-  ({ method: 'GET', mode: 'cors', keepalive: false, sameOrigin: true, url: new URL(path, 'https://kira.example'), ...extra });
+const request = (path: string, extra: Partial<{ method: string; mode: string; keepalive: boolean; sameOrigin: boolean; accept: string }> = {}) =>
+  ({ method: 'GET', mode: 'cors', keepalive: false, sameOrigin: true, accept: '*/*', url: new URL(path, 'https://kira.example'), ...extra });
 
 describe('service worker rules', () => {
+  it('counts changes made through the API as writes, and asks the server for pages in the preload window after one', () => {
+    expect(isSiteWrite(request('/api/user/update/info', { method: 'POST' }))).toBe(true);
+    expect(isSiteWrite(request('/api/video/danmaku/emit', { method: 'PUT' }))).toBe(true);
+    expect(isSiteWrite(request('/api/user/self'))).toBe(false);
+    expect(isSiteWrite(request('/api/user/update/info', { method: 'POST', sameOrigin: false }))).toBe(false);
+    expect(isSiteWrite(request('/en/search', { method: 'POST' }))).toBe(false);
+    const now = 1_000_000_000;
+    expect(navigationSkipsPreload(0, now)).toBe(false);
+    expect(navigationSkipsPreload(now - 1_000, now)).toBe(true);
+    expect(navigationSkipsPreload(now - PREFETCH_REUSE_MS + 1, now)).toBe(true);
+    expect(navigationSkipsPreload(now - PREFETCH_REUSE_MS, now)).toBe(false);
+  });
+
   it('sends each kind of request to its strategy', () => {
     expect(strategyFor(request('/en/search', { mode: 'navigate' }))).toBe('page');
     expect(strategyFor(request('/_astro/app.1234.js'))).toBe('asset');
@@ -22,6 +35,12 @@ describe('service worker rules', () => {
     expect(strategyFor(request('/api/video/tus/abc'))).toBe('network');
     expect(strategyFor(request('/media/videos/3/master.m3u8'))).toBe('network');
     expect(strategyFor(request('/x', { sameOrigin: false, mode: 'navigate' }))).toBe('network');
+  });
+
+  it('leaves event streams to the page: a stream the worker kept would hold a connection after the page left', () => {
+    expect(strategyFor(request('/api/notification/live', { accept: 'text/event-stream' }))).toBe('network');
+    expect(strategyFor(request('/api/video/danmaku/live?videoId=2', { accept: 'text/event-stream' }))).toBe('network');
+    expect(strategyFor(request('/api/notification/unread', { accept: '' }))).toBe('api');
   });
 
   it('answers a failed navigation with the offline page of its locale', () => {

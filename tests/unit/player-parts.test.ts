@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { partAt, partFromSearch, partSearch, partSpan, timeInPart, videoTimeOf } from '../../src/lib/player/parts.ts';
+import { partAt, partFromSearch, partSearch, partSpan, partStreamUrl, timeInPart, videoTimeOf } from '../../src/lib/player/parts.ts';
+import { readRuntimeConfig } from '../../src/lib/config.ts';
 
 const parts = [{ duration: 10_000 }, { duration: 20_500 }, { duration: 5_000 }];
 
@@ -44,5 +45,27 @@ describe('parts of a video', () => {
     expect(partAt(parts, 31)).toBe(2);
     expect(partAt(parts, 999)).toBe(2);
     expect(partAt([], 5)).toBe(0);
+  });
+});
+
+describe('the stream a part plays (PUBLIC_VIDEO_MANIFEST_URL, {videoId})', () => {
+  const own = '/media/hls/0123456789abcdef01234567/master.m3u8';
+  const cdn = readRuntimeConfig({ PUBLIC_VIDEO_MANIFEST_URL: 'https://cdn.example/v/{videoId}/master.m3u8' });
+
+  it('plays part 1 from the template when it is set, the video id filled in', () => {
+    expect(partStreamUrl(cdn, 42, 0, own)).toBe('https://cdn.example/v/42/master.m3u8');
+  });
+
+  it('plays the other parts from their own links: the template names only the default part', () => {
+    expect(partStreamUrl(cdn, 42, 1, '/media/hls/p2/master.m3u8')).toBe('/media/hls/p2/master.m3u8');
+  });
+
+  it('plays each part from its own link when the template is left at its default', () => {
+    expect(partStreamUrl(readRuntimeConfig({}), 42, 0, own)).toBe(own);
+  });
+
+  it('plays nothing for a part without a link (not published), template or not', () => {
+    expect(partStreamUrl(cdn, 42, 0, null)).toBeNull();
+    expect(partStreamUrl(cdn, 42, 0, undefined)).toBeNull();
   });
 });

@@ -16,7 +16,7 @@ const json = (status: number, body: unknown) => Promise.resolve(new Response(JSO
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  $selfUser.set({ isEffectiveCheckOnce: false, isLogined: true, userInfo: null, tempHideAvatarFromSidebar: false });
+  $selfUser.set({ isEffectiveCheckOnce: false, isLogined: true, userInfo: null });
 });
 
 describe('the self user store', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { $toasts, showToast, dismissToast, TOAST_DEFAULT_DURATION_MS } from '../../src/lib/stores/toast.ts';
-import { $loading, startLoading, finishLoading, estimatedProgress, LOADING } from '../../src/lib/stores/loading.ts';
+import { $loading, startLoading, finishLoading, failLoading, estimatedProgress, LOADING } from '../../src/lib/stores/loading.ts';
 import { createCharacter } from '../../src/lib/shell/easter-egg.ts';
 import { safeJson } from '../../src/lib/safe-json.ts';
 import { readRuntimeConfig, videoManifestUrl } from '../../src/lib/config.ts';
@@ -42,6 +42,35 @@ describe('loading indicator', () => {
     expect($loading.get().visible).toBe(false);
     vi.advanceTimersByTime(LOADING.resetDelayMs);
     expect($loading.get()).toEqual({ isLoading: false, progress: 0, error: false, visible: false });
+  });
+  it('shows the error state at once when a call fails outside a navigation, then hides it', () => {
+    failLoading();
+    expect($loading.get()).toEqual({ isLoading: false, progress: 100, error: true, visible: true });
+    vi.advanceTimersByTime(LOADING.hideDelayMs + LOADING.resetDelayMs);
+    expect($loading.get()).toEqual({ isLoading: false, progress: 0, error: false, visible: false });
+  });
+  it('ends a navigation under way in the error state', () => {
+    startLoading();
+    vi.advanceTimersByTime(LOADING.throttleMs + 300);
+    failLoading();
+    expect($loading.get()).toMatchObject({ isLoading: false, progress: 100, error: true, visible: true });
+    vi.advanceTimersByTime(LOADING.hideDelayMs + LOADING.resetDelayMs);
+    expect($loading.get().error).toBe(false);
+  });
+  it('repaints its progress every 100 ms (SPEC §9 repaint delay), not in between', () => {
+    expect(LOADING.repaintMs).toBe(100);
+    startLoading();
+    vi.advanceTimersByTime(LOADING.repaintMs - 1);
+    expect($loading.get().progress).toBe(0);
+    vi.advanceTimersByTime(1);
+    const first = $loading.get().progress;
+    expect(first).toBeCloseTo(estimatedProgress(LOADING.repaintMs));
+    vi.advanceTimersByTime(LOADING.repaintMs - 1);
+    expect($loading.get().progress).toBe(first);
+    vi.advanceTimersByTime(1);
+    expect($loading.get().progress).toBeCloseTo(estimatedProgress(2 * LOADING.repaintMs));
+    finishLoading();
+    vi.advanceTimersByTime(LOADING.hideDelayMs + LOADING.resetDelayMs);
   });
   it('estimates progress that grows and never completes on its own', () => {
     const values = [0, 500, 2000, 10_000, 1e9].map((t) => estimatedProgress(t));

@@ -121,7 +121,7 @@ describe('the inline first-paint script', () => {
     const root = { dataset: {} as Record<string, string>, style: { setProperty: (k: string, v: string) => void styles.set(k, v), getPropertyValue: (k: string) => styles.get(k) ?? '' } };
     const doc = Object.assign(fakeDocument(options.cookies), { documentElement: root, getElementById: (id: string) => (id === 'theme-color-meta' ? meta : null) });
     const storage = fakeStorage(options.storage);
-    const win = { matchMedia: (q: string) => ({ matches: q.includes('dark') && options.prefersDark }), localStorage: storage };
+    const win = { matchMedia: (q: string) => ({ matches: q.includes('dark') && options.prefersDark }), localStorage: storage, addEventListener: () => {} };
     const run = new Function('document', 'window', 'localStorage', 'matchMedia', 'location', 'addEventListener', 'sessionStorage', THEME_INLINE_SCRIPT);
     run(doc, win, storage, win.matchMedia, { pathname: '/' }, () => {}, storage);
     return { root, styles, meta, doc };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { draftKey, draftValue, isBlankDraft, mergeDraft, restoredPartTitle } from '../../src/lib/upload/draft.ts';
+import { draftKey, draftValue, fileIdentity, isBlankDraft, keptAltTexts, mergeDraft, restoredPartTitle } from '../../src/lib/upload/draft.ts';
 
 describe('upload drafts', () => {
   it('keeps one draft per member and form', () => {
@@ -31,5 +31,18 @@ describe('upload drafts', () => {
     expect(draftValue({ tags: [1] }, 'tags', [] as number[])).toEqual([1]);
     expect(draftValue({ cover: '/media/c.webp' }, 'cover', null as string | null)).toBe('/media/c.webp');
     expect(draftValue(null, 'title', 'fallback')).toBe('fallback');
+  });
+  it('keeps each photo’s alt text under its file, also for images not chosen again yet', () => {
+    const sunrise = { name: 'sunrise.jpg', size: 1200, lastModified: 1 };
+    const harbour = { name: 'harbour.jpg', size: 900, lastModified: 2 };
+    expect(fileIdentity(sunrise)).not.toBe(fileIdentity({ ...sunrise, lastModified: 3 }));
+    const kept = keptAltTexts({}, [{ file: sunrise, alt: 'The sun over the bay' }, { file: harbour, alt: '  ' }]);
+    expect(kept).toEqual({ [fileIdentity(sunrise)]: 'The sun over the bay' });
+    // Restored, with only the harbour chosen again and described: the sunrise's words stay.
+    expect(keptAltTexts(kept, [{ file: harbour, alt: 'Boats at rest' }])).toEqual({ [fileIdentity(sunrise)]: 'The sun over the bay', [fileIdentity(harbour)]: 'Boats at rest' });
+    // An alt text emptied in the form is not kept.
+    expect(keptAltTexts(kept, [{ file: sunrise, alt: '' }])).toEqual({});
+    expect(isBlankDraft({ title: '', alts: {} })).toBe(true);
+    expect(isBlankDraft({ title: '', alts: kept })).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
 import { NotFound } from '../../domain/errors.ts';
-import { listViewer, lookerOf } from './looker.ts';
+import { listViewer } from './looker.ts';
 
 /** The viewer a public list leaves tracks out for (their block lists); such a list is personal. */
 async function listFor(ctx: HandlerContext): Promise<number | null> {
@@ -18,15 +18,20 @@ export const audioHandlers: HandlerSet<'audio'> = {
   },
   // Pending tracks only for their uploader and staff; the rest get 404.
   'GET audio': async ({ audioId }, ctx) => {
-    const looker = lookerOf(await ctx.viewer());
+    const looker = await ctx.viewer();
     const audio = await ctx.services.audio.track(audioId, looker);
     if (!audio) throw new NotFound();
     if (looker || audio.status !== 'approved') ctx.cache('private');
-    return { success: true, audio, ...(await ctx.services.blockLists.flags(looker?.uid ?? null, audio.uploaderId)) };
+    return { success: true, audio, ...(await ctx.services.likes.factsFor({ type: 'audio', id: audioId }, looker?.uid ?? null)), ...(await ctx.services.blockLists.flags(looker?.uid ?? null, audio.uploaderId)) };
   },
   'GET audio/home': async ({ sort, ...page }, ctx) => ({ success: true, ...(await ctx.services.audio.home(sort, { ...page, viewerUid: await listFor(ctx) })) }),
+  // As video/related: personal when the viewer has block lists; never in a shared cache.
+  'GET audio/related': async ({ audioId, limit }, ctx) => {
+    const { viewerUid } = await listViewer(ctx);
+    return { success: true, tracks: await ctx.services.audio.related(audioId, viewerUid, limit) };
+  },
   'GET audio/user': async ({ uid, ...page }, ctx) => {
-    const looker = lookerOf(await ctx.viewer());
+    const looker = await ctx.viewer();
     const { viewerUid, personal } = await listViewer(ctx);
     const flags = await ctx.services.blockLists.flags(looker?.uid ?? null, uid);
     if (looker?.uid === uid || personal || flags.isBlockedByOther) ctx.cache('private');
@@ -55,11 +60,13 @@ export const audioHandlers: HandlerSet<'audio'> = {
   'GET audio/pending': async (page, { services }) => ({ success: true, ...(await services.audio.pending(page)) }),
   'POST audio/pending/approved': async ({ audioId }, { services, actor, logger }) => {
     await services.audio.approve(audioId, actor.uid);
+    await services.notifications.uploadReviewed('audio', audioId, { approved: true });
     logger.info('audio approved', { audioId, by: actor.uid });
     return { success: true };
   },
   'POST audio/pending/rejected': async ({ audioId, reason, note }, { services, actor, logger }) => {
     await services.audio.reject(audioId, actor.uid, { reason, note });
+    await services.notifications.uploadReviewed('audio', audioId, { approved: false, reason, note });
     logger.info('audio rejected', { audioId, by: actor.uid, reason });
     return { success: true };
   },

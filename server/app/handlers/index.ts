@@ -10,6 +10,9 @@ import { feedHandlers } from './feed.ts';
 import { collectionHandlers } from './collection.ts';
 import { audioHandlers } from './audio.ts';
 import { photoHandlers } from './photo.ts';
+import { notificationHandlers } from './notification.ts';
+import { shareHandlers } from './share.ts';
+import { moderationLogHandlers, reportHandlers } from './moderation.ts';
 
 /** One handler per entry of the route table (the type refuses a missing or an extra one). */
 export const allHandlers: AllHandlers = {
@@ -24,4 +27,8 @@ export const allHandlers: AllHandlers = {
   ...collectionHandlers,
   ...audioHandlers,
   ...photoHandlers,
+  ...notificationHandlers,
+  ...shareHandlers,
+  ...reportHandlers,
+  ...moderationLogHandlers,
 };

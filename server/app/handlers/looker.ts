@@ -1,9 +1,4 @@
 import type { HandlerContext } from '../mount-routes.ts';
-import type { Looker } from '../../services/catalogue.ts';
-import { isStaff, type Actor } from '../../../src/lib/policy/policy.ts';
-
-/** Who is looking at a video: pending videos show only to their uploader and to staff. */
-export const lookerOf = (viewer: Actor | null): Looker | null => (viewer ? { uid: viewer.uid, isStaff: isStaff(viewer) } : null);
 
 /**
  * Who a list is for: a logged-in viewer with blocked or hidden users or tags gets a list without

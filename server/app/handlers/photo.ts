@@ -1,6 +1,6 @@
 import type { HandlerSet } from '../mount-routes.ts';
 import { NotFound } from '../../domain/errors.ts';
-import { listViewer, lookerOf } from './looker.ts';
+import { listViewer } from './looker.ts';
 
 /** Issue 13: photo posts: commit, lists, one post, review and deletion. */
 export const photoHandlers: HandlerSet<'photo'> = {
@@ -11,11 +11,11 @@ export const photoHandlers: HandlerSet<'photo'> = {
   },
   // Not yet public: only its uploader and staff; the rest get 404.
   'GET photo': async ({ photoId }, ctx) => {
-    const looker = lookerOf(await ctx.viewer());
+    const looker = await ctx.viewer();
     const photo = await ctx.services.photos.photo(photoId, looker);
     if (!photo) throw new NotFound();
     if (looker || photo.status !== 'approved') ctx.cache('private');
-    return { success: true, photo, ...(await ctx.services.blockLists.flags(looker?.uid ?? null, photo.uploaderInfo.uid)) };
+    return { success: true, photo, ...(await ctx.services.likes.factsFor({ type: 'photo', id: photoId }, looker?.uid ?? null)), ...(await ctx.services.blockLists.flags(looker?.uid ?? null, photo.uploaderInfo.uid)) };
   },
   'GET photo/home': async (page, ctx) => {
     const { viewerUid, personal } = await listViewer(ctx);
@@ -23,7 +23,7 @@ export const photoHandlers: HandlerSet<'photo'> = {
     return { success: true, ...(await ctx.services.photos.home({ ...page, viewerUid })) };
   },
   'GET photo/user': async ({ uid, ...page }, ctx) => {
-    const looker = lookerOf(await ctx.viewer());
+    const looker = await ctx.viewer();
     const { viewerUid, personal } = await listViewer(ctx);
     const flags = await ctx.services.blockLists.flags(looker?.uid ?? null, uid);
     if (looker?.uid === uid || personal || flags.isBlockedByOther) ctx.cache('private');
@@ -41,11 +41,13 @@ export const photoHandlers: HandlerSet<'photo'> = {
   'GET photo/pending': async (page, { services }) => ({ success: true, ...(await services.photos.pending(page)) }),
   'POST photo/pending/approved': async ({ photoId }, { services, actor, logger }) => {
     await services.photos.approve(photoId, actor.uid);
+    await services.notifications.uploadReviewed('photo', photoId, { approved: true });
     logger.info('photo approved', { photoId, by: actor.uid });
     return { success: true };
   },
   'POST photo/pending/rejected': async ({ photoId, reason, note }, { services, actor, logger }) => {
     await services.photos.reject(photoId, actor.uid, { reason, note });
+    await services.notifications.uploadReviewed('photo', photoId, { approved: false, reason, note });
     logger.info('photo rejected', { photoId, by: actor.uid, reason });
     return { success: true };
   },

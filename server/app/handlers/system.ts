@@ -1,5 +1,6 @@
 import type { HandlerSet } from '../mount-routes.ts';
-import { DomainError, Invalid } from '../../domain/errors.ts';
+import { DomainError, Invalid, NotFound } from '../../domain/errors.ts';
+import { startSession } from './user.ts';
 import { MAX_IMAGE_BYTES } from '../../media/image-service.ts';
 import { openApiDocument, openApiPage } from '../openapi.ts';
 
@@ -9,7 +10,7 @@ const started = Date.now();
 let document: ReturnType<typeof openApiDocument> | undefined;
 const documentFor = (apiPrefix: string) => (document ??= openApiDocument({ apiPrefix, version: process.env.npm_package_version ?? '0.1.0' }));
 
-export const systemHandlers: HandlerSet<'health' | 'images/' | 'openapi.json' | 'docs'> = {
+export const systemHandlers: HandlerSet<'health' | 'images/' | 'openapi.json' | 'docs' | 'firstRun'> = {
   'GET openapi.json': async (_input, { apiPrefix }) => documentFor(apiPrefix),
   'GET docs': async (_input, { apiPrefix, c }) => c.html(openApiPage(documentFor(apiPrefix))),
   'GET health': async (_input, { services, c }) => {
@@ -19,6 +20,14 @@ export const systemHandlers: HandlerSet<'health' | 'images/' | 'openapi.json' | 
       databaseOk, buildId: services.health.buildId, uptimeSeconds: Math.round((Date.now() - started) / 1000),
     };
     return databaseOk ? body : c.json(body, 503);
+  },
+  'GET firstRun': async (_input, { services }) => {
+    if (!(await services.firstRun.open())) throw new NotFound();
+    return { success: true, open: true } as const;
+  },
+  'POST firstRun': async (body, ctx) => {
+    const { clientLanguage, ...fields } = body;
+    return startSession(ctx, await ctx.services.firstRun.createAdministrator({ ...fields, language: clientLanguage ?? ctx.locale }));
   },
   // The signed URL is the permission (it names the user and expires); the file is re-encoded before it is stored.
   'POST images/upload': async (_input, { services, authorize, c }) => {

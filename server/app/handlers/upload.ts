@@ -23,7 +23,12 @@ export const uploadHandlers: HandlerSet<'video/cover/' | 'video/upload' | 'video
     ({ success: true, result: services.images.grant(origin, apiPrefix, 'cover', actor.uid) }),
   'POST video/upload': async (body, { services, actor, logger }) => {
     const videoId = await services.videos.commit(actor.uid, body);
-    logger.info('video committed', { videoId, uid: actor.uid, parts: body.videoPart.length });
+    // Parts whose subtitle streams the transcode already read get their tracks now (the others from their transcode).
+    const streamTracks = await services.subtitles.adoptStreamsOfVideo(videoId).catch((error: unknown) => {
+      logger.warn('subtitle streams not made into tracks', { videoId, err: error });
+      return 0;
+    });
+    logger.info('video committed', { videoId, uid: actor.uid, parts: body.videoPart.length, streamTracks });
     return { success: true, videoId };
   },
   'GET video/media/status': async ({ mediaId }, { services, authorize }) => {

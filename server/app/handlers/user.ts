@@ -45,7 +45,8 @@ async function requirePassword(ctx: HandlerContext, password: string) {
   if (!(await ctx.services.accounts.passwordMatches(ctx.actor.uid, password))) throw new DomainError('INVALID_CREDENTIALS');
 }
 
-function startSession(ctx: HandlerContext, { uid, token }: { uid: number; token: string }) {
+/** Sets the new session's cookies (registration, login, the first-run page) and answers its uid. */
+export function startSession(ctx: HandlerContext, { uid, token }: { uid: number; token: string }) {
   for (const cookie of sessionCookies(uid, token, ctx.secure)) ctx.header('Set-Cookie', cookie, true);
   return { success: true, uid } as const;
 }
@@ -173,12 +174,12 @@ export const userHandlers: HandlerSet<'user/'> = {
   // ---- The administrators' profile review and the banned ----
   'GET user/adminGetUserInfo': async (query, { services }) =>
     ({ success: true, ...(await services.profiles.reviewQueue({ ...query, onlyUpdated: query.isOnlyShowUserInfoUpdatedAfterReview })) }),
-  'POST user/approveUserInfo': async ({ uid }, { services }) => {
-    await services.profiles.approveProfile(uid);
+  'POST user/approveUserInfo': async ({ uid }, { services, actor }) => {
+    await services.profiles.approveProfile(uid, actor.uid);
     return OK;
   },
-  'POST user/adminClearUserInfo': async ({ uid }, { services }) => {
-    await services.profiles.clearProfile(uid);
+  'POST user/adminClearUserInfo': async ({ uid }, { services, actor }) => {
+    await services.profiles.clearProfile(uid, actor.uid);
     return OK;
   },
   'GET user/blocked/info': async ({ page, pageSize }, { services }) => ({ success: true, ...(await services.accounts.blockedUsers(page, pageSize)) }),

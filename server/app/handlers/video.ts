@@ -1,8 +1,9 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
 import { NotFound } from '../../domain/errors.ts';
-import { listViewer, lookerOf } from './looker.ts';
+import { listViewer } from './looker.ts';
 import { interactionHandlers } from './interaction.ts';
 import { uploadHandlers } from './upload.ts';
+import { subtitleHandlers } from './subtitle.ts';
 
 /** The viewer a public list leaves videos out for; their list is personal (never in a shared cache). */
 async function listFor(ctx: HandlerContext): Promise<number | null> {
@@ -15,6 +16,7 @@ async function listFor(ctx: HandlerContext): Promise<number | null> {
 export const videoHandlers: HandlerSet<'video'> = {
   ...interactionHandlers,
   ...uploadHandlers,
+  ...subtitleHandlers,
 
   // ---- Catalogue ----
   'GET video/exists': async ({ videoId }, { services }) => ({ success: true, exist: await services.catalogue.videoExists(videoId) }),
@@ -23,7 +25,7 @@ export const videoHandlers: HandlerSet<'video'> = {
     ({ success: true, ...(await ctx.services.catalogue.byCategory(category, { ...page, viewerUid: await listFor(ctx) })) }),
   'GET video/user': async ({ uid, ...page }, ctx) => {
     const { services } = ctx;
-    const looker = lookerOf(await ctx.viewer());
+    const looker = await ctx.viewer();
     const { viewerUid, personal } = await listViewer(ctx);
     const flags = await services.blockLists.flags(looker?.uid ?? null, uid);
     if (looker?.uid === uid || personal || flags.isBlockedByOther) ctx.cache('private');
@@ -37,16 +39,21 @@ export const videoHandlers: HandlerSet<'video'> = {
   },
   // Pending videos only for their uploader and staff; the rest get 404.
   'GET video': async ({ videoId }, ctx) => {
-    const looker = lookerOf(await ctx.viewer());
+    const looker = await ctx.viewer();
     const video = await ctx.services.catalogue.video(videoId, looker);
     if (!video) throw new NotFound();
     if (looker || video.status !== 'approved') ctx.cache('private');
-    return { success: true, video, ...(await ctx.services.blockLists.flags(looker?.uid ?? null, video.uploaderId)) };
+    return { success: true, video, ...(await ctx.services.likes.factsFor({ type: 'video', id: videoId }, looker?.uid ?? null)), ...(await ctx.services.blockLists.flags(looker?.uid ?? null, video.uploaderId)) };
   },
   // One counted view per viewer per video per hour (the video page calls it once playback starts).
   'POST video/watch': async ({ videoId }, { services, viewer, ip }) =>
     ({ success: true, ...(await services.videos.watch(videoId, await viewer(), ip)) }),
 
+  // Personal when the viewer has block lists (what they blocked or hid is left out), else the same for all.
+  'GET video/related': async ({ videoId, limit }, ctx) => {
+    const { viewerUid } = await listViewer(ctx);
+    return { success: true, videos: await ctx.services.catalogue.related(videoId, viewerUid, limit) };
+  },
   // ---- Tags ----
   'POST video/tag/create': async (body, { services, actor }) => ({ success: true, tagId: await services.catalogue.tags.create(actor.uid, body) }),
   'GET video/tag/search': async ({ tagName }, { services }) => ({ success: true, result: await services.catalogue.tags.search(tagName) }),
@@ -56,11 +63,13 @@ export const videoHandlers: HandlerSet<'video'> = {
   'GET video/pending': async (page, { services }) => ({ success: true, ...(await services.catalogue.pending(page)) }),
   'POST video/pending/approved': async ({ videoId }, { services, actor, logger }) => {
     await services.videos.approve(videoId, actor.uid);
+    await services.notifications.uploadReviewed('video', videoId, { approved: true });
     logger.info('video approved', { videoId, by: actor.uid });
     return { success: true };
   },
   'POST video/pending/rejected': async ({ videoId, reason, note }, { services, actor, logger }) => {
     await services.videos.reject(videoId, actor.uid, { reason, note });
+    await services.notifications.uploadReviewed('video', videoId, { approved: false, reason, note });
     logger.info('video rejected', { videoId, by: actor.uid, reason });
     return { success: true };
   },

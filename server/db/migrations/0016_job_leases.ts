@@ -1,4 +1,4 @@
-import { type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 
 /**
  * Who holds a running job: `host:pid:token`, set when a worker claims it. The token lets a worker

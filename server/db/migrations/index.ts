@@ -22,6 +22,13 @@ import * as m0020 from './0020_poster_sets.ts';
 import * as m0021 from './0021_poster_sets_960.ts';
 import * as m0022 from './0022_collection_media.ts';
 import * as m0023 from './0023_review_rejections.ts';
+import * as m0024 from './0024_replies_likes.ts';
+import * as m0025 from './0025_notifications.ts';
+import * as m0026 from './0026_reports_moderation_log.ts';
+import * as m0027 from './0027_subtitles.ts';
+import * as m0028 from './0028_subtitle_streams.ts';
+import * as m0029 from './0029_related_covering_indexes.ts';
+import * as m0030 from './0030_search_grams.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -48,4 +55,11 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0021_poster_sets_960': m0021,
   '0022_collection_media': m0022,
   '0023_review_rejections': m0023,
+  '0024_replies_likes': m0024,
+  '0025_notifications': m0025,
+  '0026_reports_moderation_log': m0026,
+  '0027_subtitles': m0027,
+  '0028_subtitle_streams': m0028,
+  '0029_related_covering_indexes': m0029,
+  '0030_search_grams': m0030,
 };

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent } from 'react';
+import { useStartTime } from '../use-start-time.ts';
 import type { AudioDetail } from '../../lib/api/contract-audio.ts';
 import type { Danmaku } from '../../lib/api/contract.ts';
 import { countAudioPlay, emitDanmaku, getDanmaku, recordHistory, HttpError } from '../../lib/api/index.ts';
@@ -61,6 +62,7 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   const audio = useRef<HTMLAudioElement>(null);
+  useStartTime(audio);
   const canvas = useRef<HTMLCanvasElement>(null);
   const source = useRef<HlsSource | null>(null);
   const graph = useRef<{ context: AudioContext; gain: GainNode } | null>(null);

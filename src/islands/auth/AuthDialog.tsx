@@ -1,25 +1,19 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { login, register, requestRegistrationCode, checkUsername, sendLoginCode, requestForgotPasswordCode, resetPassword, HttpError } from '../../lib/api/index.ts';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { login, register, requestRegistrationCode, checkUsername, checkEmailExists, checkInvitationCode, sendLoginCode, requestForgotPasswordCode, resetPassword, HttpError } from '../../lib/api/index.ts';
 import { fetchSelfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { checkName, checkPassword, isValidEmail } from '../../lib/validation/account.ts';
 import type { TFunction } from 'i18next';
 import type { LoginErrorBody } from '../../lib/api/contract.ts';
 import { useAction, FormError } from '../settings/use-action.ts';
+import { useLiveCheck } from './use-live-check.ts';
+import { Field } from '../field.tsx';
 
 export type AuthMode = 'login' | 'register' | 'forgot';
 const RESEND_SECONDS = 55;
 const NO_COMMON = new Set<string>(); // the server holds the common-password list
-
-function Field({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {
-  return (
-    <label className="field">
-      <span className="field-label">{label}</span>
-      {children}
-      {hint && <span className="field-hint">{hint}</span>}
-    </label>
-  );
-}
+/** Codes look like KIRA-XXXX-XXXX: shorter input is still being typed, not worth a lookup. */
+const INVITATION_CODE_MIN_LENGTH = 8;
 
 /** Login and registration (with the mailed code and the invitation code) in one modal dialog. */
 export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFunction; initialMode: AuthMode; locale: string; onClose: () => void }) {
@@ -28,7 +22,6 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
   const { busy, error, run, setError } = useAction(t('api.internal'));
   const [notice, setNotice] = useState('');
   const [cooldown, setCooldown] = useState(0);
-  const [usernameNote, setUsernameNote] = useState('');
   const [secondFactor, setSecondFactor] = useState<'totp' | 'email' | null>(null);
   const [clientOtp, setClientOtp] = useState('');
   const [form, setForm] = useState({ email: '', password: '', username: '', userNickname: '', invitationCode: '', verificationCode: '' });
@@ -94,16 +87,18 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
     });
   };
 
-  const onUsernameBlur = async () => {
-    setUsernameNote('');
-    if (!form.username.trim()) return;
-    if (checkName(form.username)) return setUsernameNote(t('auth.usernameHint'));
-    const { isAvailableUsername } = await checkUsername(form.username).catch(() => ({ isAvailableUsername: true }));
-    if (!isAvailableUsername) setUsernameNote(t('auth.usernameTaken'));
-  };
+  const isRegister = mode === 'register';
+  // Registration fields say what is wrong while they are typed, not only on submit.
+  const username = isRegister ? form.username.trim() : '';
+  const usernameTaken = useLiveCheck(username, (name) => !checkName(name),
+    async (name) => ((await checkUsername(name)).isAvailableUsername ? '' : t('auth.usernameTaken')));
+  const usernameNote = username && checkName(username) ? t('auth.usernameHint') : usernameTaken;
+  const emailNote = useLiveCheck(isRegister ? form.email.trim() : '', isValidEmail,
+    async (email) => ((await checkEmailExists(email)).exists ? t('auth.emailTaken') : ''));
+  const invitationNote = useLiveCheck(isRegister ? form.invitationCode.trim() : '', (code) => code.length >= INVITATION_CODE_MIN_LENGTH,
+    async (code) => ((await checkInvitationCode(code)).isAvailableInvitationCode ? '' : t('api.invitationCodeInvalid')));
 
   const passwordProblem = mode !== 'login' && form.password && checkPassword(form.password, NO_COMMON);
-  const isRegister = mode === 'register';
   const isForgot = mode === 'forgot';
   const needsCode = isRegister || isForgot;
   return (
@@ -113,8 +108,9 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
       </form>
       <h2 id="auth-title">{isForgot ? t('credentials.resetTitle') : isRegister ? t('auth.registerTitle') : t('auth.loginTitle')}</h2>
       <form className="auth-form" onSubmit={submit} noValidate={false}>
-        <Field label={t('auth.email')}>
-          <input type="email" name="email" autoComplete="email" required value={form.email} onChange={set('email')} />
+        <Field label={t('auth.email')} hint={isRegister ? emailNote : undefined}>
+          <input type="email" name="email" autoComplete="email" required value={form.email} onChange={set('email')}
+            aria-invalid={isRegister && emailNote ? true : undefined} />
         </Field>
         {needsCode && (
           <div className="code-row">
@@ -132,7 +128,7 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
           <>
             <Field label={t('auth.username')} hint={usernameNote || t('auth.usernameHint')}>
               <input name="username" autoComplete="username" required maxLength={40} value={form.username} onChange={set('username')}
-                onBlur={() => void onUsernameBlur()} aria-invalid={usernameNote ? true : undefined} />
+                aria-invalid={usernameNote ? true : undefined} />
             </Field>
             <Field label={t('auth.nickname')}>
               <input name="userNickname" autoComplete="nickname" maxLength={40} value={form.userNickname} onChange={set('userNickname')} />
@@ -144,8 +140,9 @@ export default function AuthDialog({ t, initialMode, locale, onClose }: { t: TFu
             minLength={needsCode ? 8 : undefined} value={form.password} onChange={set('password')} aria-invalid={passwordProblem ? true : undefined} />
         </Field>
         {isRegister && (
-          <Field label={t('auth.invitationCode')} hint={t('auth.invitationHint')}>
-            <input name="invitationCode" required placeholder="KIRA-XXXX-XXXX" autoCapitalize="characters" value={form.invitationCode} onChange={set('invitationCode')} />
+          <Field label={t('auth.invitationCode')} hint={invitationNote || t('auth.invitationHint')}>
+            <input name="invitationCode" required placeholder="KIRA-XXXX-XXXX" autoCapitalize="characters" value={form.invitationCode} onChange={set('invitationCode')}
+              aria-invalid={invitationNote ? true : undefined} />
           </Field>
         )}
         {secondFactor && !isRegister && (

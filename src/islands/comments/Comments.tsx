@@ -1,7 +1,8 @@
 import { createElement, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { deleteComment, emitComment, getComments, voteComment } from '../../lib/api/calls/interaction.ts';
+import { deleteComment, deleteCommentAsUploader, emitComment, getComments, getMentionCandidates, getReplies, pinComment, voteComment } from '../../lib/api/calls/interaction.ts';
 import { HttpError } from '../../lib/api/http.ts';
-import type { ApiErrorBody, VideoComment } from '../../lib/api/contract.ts';
+import type { ApiErrorBody, CommentSort, CommentThread, VideoComment } from '../../lib/api/contract.ts';
+import { splitMentions } from '../../lib/validation/mentions.ts';
 import type { MediaType } from '../../lib/api/constants.ts';
 import { can } from '../../lib/policy/policy.ts';
 import { showToast } from '../../lib/stores/toast.ts';
@@ -13,14 +14,26 @@ import { useSelfUser } from '../use-self-user.ts';
 import { openAuthDialog } from '../auth/open-auth-dialog.ts';
 import CommentEditor from './CommentEditor.tsx';
 import CommentAuthor from './UserCard.tsx';
+import LazyReportDialog from '../report/LazyReportDialog.tsx';
+import type { ReportTarget } from '../report/ReportDialog.tsx';
 import './comments.css';
 
 const PAGE_SIZE = 20;
 
-/** The server's comment HTML, shown through the allow-list walk (never as raw innerHTML). */
-function CommentBody({ html }: { html: string }) {
+/**
+ * The server's comment HTML, shown through the allow-list walk (never as raw innerHTML); the
+ * "@name" of each member the server resolved as mentioned becomes a link to them.
+ */
+function CommentBody({ html, mentions, locale }: { html: string; mentions: VideoComment['mentions']; locale: Locale }) {
   const nodes = useMemo(() => (typeof DOMParser === 'undefined' ? [] : toSafeTree(new DOMParser().parseFromString(html, 'text/html').body)), [html]);
-  const render = (list: SafeNode[]): ReactNode[] => list.map((n, i) => (typeof n === 'string' ? n : createElement(n.tag, { key: i }, n.tag === 'br' ? undefined : render(n.children))));
+  const text = (value: string, key: number): ReactNode => {
+    const pieces = splitMentions(value, mentions);
+    return pieces.length === 1 && typeof pieces[0] === 'string' ? value : (
+      <span key={key}>{pieces.map((p, i) => (typeof p === 'string' ? p
+        : <a key={i} className="comment-mention" href={localizePath(`/user/${p.uid}`, locale)} data-mention={p.uid}>{p.text}</a>))}</span>
+    );
+  };
+  const render = (list: SafeNode[]): ReactNode[] => list.map((n, i) => (typeof n === 'string' ? text(n, i) : createElement(n.tag, { key: i }, n.tag === 'br' ? undefined : render(n.children))));
   return <div className="comment-text" data-comment-text>{render(nodes)}</div>;
 }
 
@@ -46,39 +59,66 @@ function errorMessage(error: unknown, t: (key: string) => string): string {
   return t('api.internal');
 }
 
-/** The comment section of a video: the editor, the list with votes and deletion, and paging. */
-/** Comments under a video, or (mediaType) under an audio track or a photo post. */
-export default function Comments({ locale, videoId, messages, mediaType = 'video' }: { locale: Locale; videoId: number; messages: Messages; mediaType?: MediaType }) {
+const REPLIES_PAGE_SIZE = 10;
+
+interface Props { locale: Locale; videoId: number; messages: Messages; mediaType?: MediaType; uploaderUid?: number }
+
+/**
+ * Comments under a video, or (mediaType) under an audio track or a photo post: the editor, the
+ * threads (each with its first replies, "view N replies" for the rest, and a reply editor),
+ * votes, deletion, the uploader's pin, hot/new sorting and paging.
+ */
+export default function Comments({ locale, videoId, messages, mediaType = 'video', uploaderUid }: Props) {
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   const [page, setPage] = useState(1);
-  const [comments, setComments] = useState<VideoComment[] | null>(null);
+  const [sort, setSort] = useState<CommentSort>('hot');
+  const [threads, setThreads] = useState<CommentThread[] | null>(null);
   const [count, setCount] = useState(0);
   const [hiddenOnPage, setHiddenOnPage] = useState(0);
   const [loadError, setLoadError] = useState('');
   const [sendError, setSendError] = useState('');
   const [sending, setSending] = useState(false);
   const [confirming, setConfirming] = useState<string | null>(null);
+  /** The comment being answered (its thread shows the reply editor). */
+  const [replyingTo, setReplyingTo] = useState<{ threadId: number; comment: VideoComment } | null>(null);
+  /** Threads opened past their first replies: the replies loaded so far, and how many there are. */
+  const [opened, setOpened] = useState<Record<number, { replies: VideoComment[]; total: number; page: number }>>({});
+  /** The comment being reported (its dialog is open). */
+  const [reporting, setReporting] = useState<ReportTarget | null>(null);
   const myUid = self.userInfo?.uid ?? null;
   const mayDeleteAny = can(self.userInfo, 'comment.deleteAny');
+  const isUploader = uploaderUid !== undefined && can(self.userInfo, 'comment.pin', { ownerUid: uploaderUid });
   const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
 
-  const load = useCallback(async (target: number) => {
+  const load = useCallback(async (target: number, order: CommentSort) => {
     try {
-      const answer = await getComments(videoId, target, PAGE_SIZE, mediaType);
-      setComments(answer.videoCommentList);
+      const answer = await getComments(videoId, target, PAGE_SIZE, mediaType, order);
+      setThreads(answer.videoCommentList);
       setCount(answer.videoCommentCount);
       setHiddenOnPage(answer.hiddenCommentCount ?? 0);
+      setOpened({});
       setLoadError('');
     } catch (error) {
       setLoadError(error instanceof HttpError ? errorMessage(error, t) : t('comments.loadFailed'));
     }
   }, [videoId, mediaType, t]);
 
-  // Reload when the page changes and once the login is known (votes are marked for the viewer).
+  // Reload when the page or order changes and once the login is known (votes are marked for the viewer).
   useEffect(() => {
-    if (self.isEffectiveCheckOnce) void load(page);
-  }, [page, self.isEffectiveCheckOnce, myUid, load]);
+    if (self.isEffectiveCheckOnce) void load(page, sort);
+  }, [page, sort, self.isEffectiveCheckOnce, myUid, load]);
+
+  const openThread = async (threadId: number, replyPage = 1) => {
+    try {
+      const answer = await getReplies(videoId, mediaType, threadId, replyPage, REPLIES_PAGE_SIZE);
+      setOpened((all) => ({ ...all, [threadId]: {
+        replies: replyPage === 1 ? answer.replies : [...(all[threadId]?.replies ?? []), ...answer.replies], total: answer.replyCount, page: replyPage,
+      } }));
+    } catch (error) {
+      showToast({ message: errorMessage(error, t), severity: 'error' });
+    }
+  };
 
   const send = async (html: string): Promise<boolean> => {
     setSending(true);
@@ -86,7 +126,7 @@ export default function Comments({ locale, videoId, messages, mediaType = 'video
     try {
       await emitComment(videoId, html, mediaType);
       showToast({ message: t('comments.sent'), severity: 'success' });
-      if (page === 1) await load(1);
+      if (page === 1) await load(1, sort);
       else setPage(1);
       return true;
     } catch (error) {
@@ -97,12 +137,48 @@ export default function Comments({ locale, videoId, messages, mediaType = 'video
     }
   };
 
+  const sendReply = async (html: string): Promise<boolean> => {
+    if (!replyingTo) return false;
+    setSending(true);
+    try {
+      await emitComment(videoId, html, mediaType, replyingTo.comment.id);
+      showToast({ message: t('conversation.replySent'), severity: 'success' });
+      const { threadId } = replyingTo;
+      setReplyingTo(null);
+      // The thread opens on its replies, the new one last.
+      const answer = await getReplies(videoId, mediaType, threadId, 1, 50);
+      setOpened((all) => ({ ...all, [threadId]: { replies: answer.replies, total: answer.replyCount, page: Math.ceil(answer.replies.length / REPLIES_PAGE_SIZE) } }));
+      setThreads((list) => list?.map((th) => (th.id === threadId ? { ...th, replyCount: answer.replyCount } : th)) ?? null);
+      return true;
+    } catch (error) {
+      showToast({ message: errorMessage(error, t), severity: 'error' });
+      return false;
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const startReply = (threadId: number, comment: VideoComment) => {
+    if (!self.isLogined) return void openAuthDialog('login');
+    setReplyingTo({ threadId, comment });
+  };
+
+  const mentionSource = useCallback((prefix: string) =>
+    getMentionCandidates(videoId, mediaType, prefix, replyingTo?.threadId).then((answer) => answer.users), [videoId, mediaType, replyingTo?.threadId]);
+
+  /** Applies a vote's answer to the comment wherever it shows (a head, a first reply, an opened thread). */
+  const patch = (id: number, change: Partial<VideoComment>) => {
+    const apply = <C extends VideoComment>(c: C): C => (c.id === id ? { ...c, ...change } : c);
+    setThreads((list) => list?.map((th) => ({ ...apply(th), replies: th.replies.map(apply) })) ?? null);
+    setOpened((all) => Object.fromEntries(Object.entries(all).map(([k, v]) => [k, { ...v, replies: v.replies.map(apply) }])));
+  };
+
   const vote = async (comment: VideoComment, kind: 'upvote' | 'downvote') => {
     if (!self.isLogined) return void openAuthDialog('login');
     const active = kind === 'upvote' ? comment.isUpvote : comment.isDownvote;
     try {
-      const result = await voteComment(kind, videoId, comment.id, active, mediaType);
-      setComments((list) => list?.map((c) => (c.id === comment.id ? { ...c, ...result } : c)) ?? null);
+      const { success: _, ...result } = await voteComment(kind, videoId, comment.id, active, mediaType);
+      patch(comment.id, result);
     } catch (error) {
       showToast({ message: errorMessage(error, t), severity: 'error' });
     }
@@ -112,25 +188,109 @@ export default function Comments({ locale, videoId, messages, mediaType = 'video
     if (confirming !== comment.commentRoute) return setConfirming(comment.commentRoute);
     setConfirming(null);
     try {
-      await deleteComment(videoId, comment.commentRoute, !can(self.userInfo, 'comment.deleteOwn', { ownerUid: comment.uid }), mediaType);
+      if (can(self.userInfo, 'comment.deleteOwn', { ownerUid: comment.uid })) await deleteComment(videoId, comment.commentRoute, false, mediaType);
+      else if (isUploader) await deleteCommentAsUploader(videoId, mediaType, comment.commentRoute);
+      else await deleteComment(videoId, comment.commentRoute, true, mediaType);
       showToast({ message: t('comments.deleted'), severity: 'success' });
       // The last comment of a later page gone: step back a page.
-      if (comments?.length === 1 && page > 1) setPage(page - 1);
-      else await load(page);
+      if (threads?.length === 1 && !comment.parentId && page > 1) setPage(page - 1);
+      else await load(page, sort);
     } catch (error) {
       showToast({ message: errorMessage(error, t), severity: 'error' });
     }
   };
 
+  const report = (comment: VideoComment) => {
+    if (!self.isLogined) return void openAuthDialog('login');
+    setReporting({ type: 'comment', id: comment.id });
+  };
+
+  const pin = async (comment: VideoComment) => {
+    try {
+      await pinComment(videoId, mediaType, comment.id, !comment.isPinned);
+      showToast({ message: comment.isPinned ? t('conversation.unpinned') : t('conversation.pinned'), severity: 'success' });
+      await load(page, sort);
+    } catch (error) {
+      showToast({ message: errorMessage(error, t), severity: 'error' });
+    }
+  };
+
+  const item = (c: VideoComment, threadId: number) => {
+    const name = c.userInfo.userNickname || c.userInfo.username;
+    const mine = can(self.userInfo, 'comment.deleteOwn', { ownerUid: c.uid });
+    const profile = localizePath(`/user/${c.uid}`, locale);
+    const isReply = c.parentId !== null;
+    if (c.isDeleted) {
+      return (
+        <div className="comment is-deleted" data-comment={c.commentRoute} data-comment-deleted>
+          <span className="comment-avatar" aria-hidden="true">✕</span>
+          <p className="comment-main comment-deleted-text">{t('conversation.deletedComment')}</p>
+        </div>
+      );
+    }
+    return (
+      <div className={`comment${isReply ? ' is-reply' : ''}`} data-comment={c.commentRoute} data-comment-id={c.id}>
+        <a className="comment-avatar" href={profile} aria-hidden="true" tabIndex={-1}>
+          {c.userInfo.avatar ? <img src={c.userInfo.avatar} alt="" width="40" height="40" loading="lazy" /> : <span>{[...name][0]}</span>}
+        </a>
+        <div className="comment-main">
+          <div className="comment-meta">
+            <CommentAuthor locale={locale} uid={c.uid} name={name} t={t} messages={messages} />
+            {c.isPinned && <span className="comment-pin-badge" data-comment-pinned>{t('conversation.pinnedBadge')}</span>}
+            {!isReply && <span className="comment-floor" data-comment-floor>{t('comments.floor', { floor: c.commentIndex })}</span>}
+            <time dateTime={new Date(c.emitTime).toISOString()} title={new Date(c.emitTime).toLocaleString(LOCALE_INFO[locale].htmlLang)}>
+              {relativeTime(c.emitTime, locale)}
+            </time>
+          </div>
+          <CommentBody html={c.text} mentions={c.mentions} locale={locale} />
+          <div className="comment-actions">
+            <button type="button" className="comment-vote" aria-pressed={c.isUpvote} aria-label={`${t('comments.upvote')} ${c.upvoteCount}`} title={t('comments.upvote')}
+              onClick={() => void vote(c, 'upvote')} data-upvote>
+              <span aria-hidden="true">▲</span> <span data-count>{c.upvoteCount}</span>
+            </button>
+            <button type="button" className="comment-vote" aria-pressed={c.isDownvote} aria-label={`${t('comments.downvote')} ${c.downvoteCount}`} title={t('comments.downvote')}
+              onClick={() => void vote(c, 'downvote')} data-downvote>
+              <span aria-hidden="true">▼</span> <span data-count>{c.downvoteCount}</span>
+            </button>
+            <button type="button" className="comment-vote" onClick={() => startReply(threadId, c)} data-reply>{t('conversation.reply')}</button>
+            {isUploader && !isReply && (
+              <button type="button" className="comment-vote" aria-pressed={c.isPinned} onClick={() => void pin(c)} data-pin>{c.isPinned ? t('conversation.unpin') : t('conversation.pin')}</button>
+            )}
+            {(mine || mayDeleteAny || isUploader) && (
+              <button type="button" className={`comment-delete${confirming === c.commentRoute ? ' is-confirming' : ''}`}
+                onClick={() => void remove(c)} onBlur={() => setConfirming(null)} data-comment-delete={mine ? 'self' : isUploader ? 'uploader' : 'admin'}>
+                {confirming === c.commentRoute ? t('comments.confirmDelete') : mine ? t('comments.delete') : t('comments.adminDelete')}
+              </button>
+            )}
+            {!mine && (
+              <button type="button" className="comment-vote comment-report" aria-haspopup="dialog" aria-label={t('moderation.report.title', { target: t('moderation.targets.comment') })}
+                title={t('moderation.report.title', { target: t('moderation.targets.comment') })} onClick={() => report(c)} data-comment-report={c.id}>
+                <span aria-hidden="true">⚑</span> {t('moderation.report.action')}
+              </button>
+            )}
+          </div>
+        </div>
+      </div>
+    );
+  };
+
   return (
     <section className="card comments" aria-labelledby="comments-heading" data-comments>
-      <h2 id="comments-heading" className="comments-heading">
-        {t('comments.heading')} {comments && <span className="comments-count" data-comment-count>{count}</span>}
-      </h2>
+      <div className="comments-head">
+        <h2 id="comments-heading" className="comments-heading">
+          {t('comments.heading')} {threads && <span className="comments-count" data-comment-count>{count}</span>}
+        </h2>
+        <div className="comments-sort" role="group" aria-label={t('conversation.sortLabel')}>
+          {(['hot', 'new'] as const).map((order) => (
+            <button key={order} type="button" className="comment-sort" aria-pressed={sort === order} data-sort={order}
+              onClick={() => { setSort(order); setPage(1); }}>{order === 'hot' ? t('conversation.sortHot') : t('conversation.sortNew')}</button>
+          ))}
+        </div>
+      </div>
 
       {!self.isEffectiveCheckOnce ? null : self.isLogined ? (
         <>
-          <CommentEditor t={t} busy={sending} onSend={send} />
+          <CommentEditor t={t} busy={sending} onSend={send} mentionSource={mentionSource} />
           {sendError && <p className="auth-error" role="alert" data-comment-error>{sendError}</p>}
         </>
       ) : (
@@ -141,49 +301,39 @@ export default function Comments({ locale, videoId, messages, mediaType = 'video
       )}
 
       {loadError && <p className="auth-error" role="alert">{loadError}</p>}
-      {comments === null && !loadError && <p className="field-hint" aria-busy="true">{t('comments.loading')}</p>}
-      {comments?.length === 0 && !hiddenOnPage && <p className="comments-empty" data-comments-empty>{t('comments.empty')}</p>}
+      {threads === null && !loadError && <p className="field-hint" aria-busy="true">{t('comments.loading')}</p>}
+      {threads?.length === 0 && !hiddenOnPage && <p className="comments-empty" data-comments-empty>{t('comments.empty')}</p>}
 
       <ol className="comment-list">
-        {comments?.map((c) => {
-          const name = c.userInfo.userNickname || c.userInfo.username;
-          const mine = can(self.userInfo, 'comment.deleteOwn', { ownerUid: c.uid });
-          const profile = localizePath(`/user/${c.uid}`, locale);
+        {threads?.map((th) => {
+          const open = opened[th.id];
+          const shown = open?.replies ?? th.replies;
+          const total = open?.total ?? th.replyCount;
           return (
-            <li key={c.id} className="comment" data-comment={c.commentRoute}>
-              <a className="comment-avatar" href={profile} aria-hidden="true" tabIndex={-1}>
-                {c.userInfo.avatar ? <img src={c.userInfo.avatar} alt="" width="40" height="40" loading="lazy" /> : <span>{[...name][0]}</span>}
-              </a>
-              <div className="comment-main">
-                <div className="comment-meta">
-                  <CommentAuthor locale={locale} uid={c.uid} name={name} t={t} messages={messages} />
-                  <span className="comment-floor" data-comment-floor>{t('comments.floor', { floor: c.commentIndex })}</span>
-                  <time dateTime={new Date(c.emitTime).toISOString()} title={new Date(c.emitTime).toLocaleString(LOCALE_INFO[locale].htmlLang)}>
-                    {relativeTime(c.emitTime, locale)}
-                  </time>
+            <li key={th.id} className="comment-thread" data-thread={th.id}>
+              {item(th, th.id)}
+              {(shown.length > 0 || replyingTo?.threadId === th.id) && (
+                <ol className="comment-replies" data-replies>
+                  {shown.map((r) => <li key={r.id}>{item(r, th.id)}</li>)}
+                </ol>
+              )}
+              {total > shown.length && (
+                <button type="button" className="comment-more-replies" data-view-replies={total}
+                  onClick={() => void openThread(th.id, open ? open.page + 1 : 1)}>
+                  {open ? t('conversation.moreReplies') : t('conversation.viewReplies', { count: total })}
+                </button>
+              )}
+              {replyingTo?.threadId === th.id && (
+                <div className="comment-reply-editor" data-reply-editor>
+                  <CommentEditor t={t} busy={sending} onSend={sendReply} mentionSource={mentionSource} autoFocus onCancel={() => setReplyingTo(null)}
+                    placeholder={t('conversation.replyTo', { name: replyingTo.comment.userInfo.userNickname || replyingTo.comment.userInfo.username })} />
                 </div>
-                <CommentBody html={c.text} />
-                <div className="comment-actions">
-                  <button type="button" className="comment-vote" aria-pressed={c.isUpvote} aria-label={`${t('comments.upvote')} ${c.upvoteCount}`} title={t('comments.upvote')}
-                    onClick={() => void vote(c, 'upvote')} data-upvote>
-                    <span aria-hidden="true">▲</span> <span data-count>{c.upvoteCount}</span>
-                  </button>
-                  <button type="button" className="comment-vote" aria-pressed={c.isDownvote} aria-label={`${t('comments.downvote')} ${c.downvoteCount}`} title={t('comments.downvote')}
-                    onClick={() => void vote(c, 'downvote')} data-downvote>
-                    <span aria-hidden="true">▼</span> <span data-count>{c.downvoteCount}</span>
-                  </button>
-                  {(mine || mayDeleteAny) && (
-                    <button type="button" className={`comment-delete${confirming === c.commentRoute ? ' is-confirming' : ''}`}
-                      onClick={() => void remove(c)} onBlur={() => setConfirming(null)} data-comment-delete={mine ? 'self' : 'admin'}>
-                      {confirming === c.commentRoute ? t('comments.confirmDelete') : mine ? t('comments.delete') : t('comments.adminDelete')}
-                    </button>
-                  )}
-                </div>
-              </div>
+              )}
             </li>
           );
         })}
       </ol>
+      <LazyReportDialog t={(key, options) => String(t(key, options as never))} target={reporting} onClose={() => setReporting(null)} />
       {hiddenOnPage > 0 && <p className="field-hint comments-hidden" data-comments-hidden={hiddenOnPage}>{t('comments.hiddenByBlocks', { count: hiddenOnPage })}</p>}
 
       {pages > 1 && (

@@ -1,28 +1,17 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
+import { useLoader } from '../use-loader.ts';
+
+interface CursorPage<T> { items: T[]; nextCursor: string | null }
 
 /**
  * A newest-first list read a cursor page at a time ("load more" follows nextCursor): the items
  * so far (null before the first page), whether more exist, and the load state.
  */
-export function useCursorPages<T>(fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor: string | null }>) {
-  const [items, setItems] = useState<T[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-  const [failed, setFailed] = useState(false);
-
-  const load = useCallback(async (cursor?: string) => {
-    setLoading(true);
-    try {
-      const page = await fetchPage(cursor);
-      setItems((shown) => (cursor && shown ? [...shown, ...page.items] : page.items));
-      setNextCursor(page.nextCursor);
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    } finally {
-      setLoading(false);
-    }
-  }, [fetchPage]);
-
-  return { items, nextCursor, loading, failed, load };
+export function useCursorPages<T>(fetchPage: (cursor?: string) => Promise<CursorPage<T>>) {
+  const { state, data, run } = useLoader<CursorPage<T>>();
+  const load = useCallback((cursor?: string) => run(() => fetchPage(cursor), (shown, page) => ({
+    items: cursor && shown ? [...shown.items, ...page.items] : page.items,
+    nextCursor: page.nextCursor,
+  })), [fetchPage, run]);
+  return { items: data?.items ?? null, nextCursor: data?.nextCursor ?? null, loading: state === 'pending', failed: state === 'error', load };
 }

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { clearHistory, filterHistory, getUserSettings } from '../../lib/api/index.ts';
+import { clearHistory, getHistory, getUserSettings } from '../../lib/api/index.ts';
 import type { HistoryItem } from '../../lib/api/contract.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
@@ -19,6 +19,7 @@ export default function HistoryPage({ locale, messages }: { locale: Locale; mess
   const self = useSelfUser();
   const uid = self.userInfo?.uid;
   const [filter, setFilter] = useState('');
+  const [show, setShow] = useState<'all' | 'liked'>('all');
   const [items, setItems] = useState<HistoryItem[] | null>(null);
   const [failed, setFailed] = useState(false);
   const [recording, setRecording] = useState(true);
@@ -35,15 +36,17 @@ export default function HistoryPage({ locale, messages }: { locale: Locale; mess
     if (!uid) return;
     let live = true;
     const timer = setTimeout(() => {
-      filterHistory(filter).then((r) => {
+      // A failed call answers SPEC §8's fallback (success false): the page says so in the reader's language.
+      void getHistory(filter, show).then((r) => {
         if (!live) return;
+        if (!r.success) return setFailed(true);
         setItems(r.result);
         setFailed(false);
-      }, () => live && setFailed(true));
+      });
     }, items === null ? 0 : FILTER_DELAY_MS);
     return () => { live = false; clearTimeout(timer); };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only the filter and the member start a query
-  }, [uid, filter]);
+  }, [uid, filter, show]);
 
   const groups = useMemo(() => groupByDay(items ?? [], (i) => i.lastUpdateDateTime, locale), [items, locale]);
 
@@ -78,6 +81,13 @@ export default function HistoryPage({ locale, messages }: { locale: Locale; mess
           <input type="search" value={filter} maxLength={100} placeholder={t('history.filterPlaceholder')} aria-label={t('history.filterLabel')}
             onChange={(e) => setFilter(e.target.value)} data-history-filter />
         </label>
+        <div className="comments-sort history-show" role="group" aria-label={t('conversation.historyShow')}>
+          {(['all', 'liked'] as const).map((option) => (
+            <button key={option} type="button" className="comment-sort" aria-pressed={show === option} onClick={() => setShow(option)} data-history-show={option}>
+              {option === 'all' ? t('conversation.historyAll') : t('conversation.historyLiked')}
+            </button>
+          ))}
+        </div>
         <button type="button" className="button secondary" disabled={!items?.length || confirming} onClick={() => setConfirming(true)} data-history-clear>
           {t('history.clear')}
         </button>
@@ -96,7 +106,7 @@ export default function HistoryPage({ locale, messages }: { locale: Locale; mess
       ) : items === null ? (
         <p className="card list-empty" aria-busy="true">…</p>
       ) : !items.length ? (
-        <p className="card list-empty" data-state="empty">{filter.trim() ? t('history.noMatch', { title: filter.trim() }) : t('history.empty')}</p>
+        <p className="card list-empty" data-state="empty">{filter.trim() ? t('history.noMatch', { title: filter.trim() }) : show === 'liked' ? t('conversation.historyNoLiked') : t('history.empty')}</p>
       ) : groups.map((group) => (
         <section key={`${group.kind}${group.label}`} className="history-day" data-history-day={group.kind}>
           <h2 className="history-day-title">{group.kind === 'date' ? group.label : t(`history.${group.kind}`)}</h2>

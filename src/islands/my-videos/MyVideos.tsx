@@ -5,6 +5,7 @@ import { formatTimecode } from '../../lib/player/shortcuts.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import Pager from '../settings/Pager.tsx';
 import VideoEditor from './VideoEditor.tsx';
+import SubtitlePanel from './SubtitlePanel.tsx';
 import { DeleteUploadDialog, rejectionText, useMyUploads } from './use-my-uploads.tsx';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import '../uploader/uploader.css';
@@ -56,6 +57,15 @@ export default function MyVideos({ locale, messages }: { locale: Locale; message
                     {v.rejectionReason && <span className="field-hint" data-rejection-reason={v.rejectionReason}>{rejectionText(t, v.rejectionReason)}</span>}
                   </p>
                   {v.rejectionNote && <p className="rejection-note" data-rejection-note>{t('rejection.note', { note: v.rejectionNote })}</p>}
+                  {v.subtitleNotes.length > 0 && (
+                    <ul className="field-hint subtitle-notes" data-subtitle-notes>
+                      {v.subtitleNotes.map((note) => (
+                        <li key={`${note.part}-${note.code}-${note.stream}`} data-subtitle-note={note.code}>
+                          {t(`myVideos.subtitleNotes.${note.code}`, { part: note.part, stream: note.stream, codec: note.codec ?? `#${note.stream}` })}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
                   <p className="user-meta">kv{v.videoId} · {date(v.uploadDate)} · {t(`video.categories.${v.videoCategory}`)}</p>
                   <ul className="my-video-stats" aria-label={t('myVideos.stats')}>
                     <li data-stat="views">{t('myVideos.views', { count: v.watchedCount, n: number(v.watchedCount) })}</li>
@@ -72,7 +82,10 @@ export default function MyVideos({ locale, messages }: { locale: Locale; message
                 </div>
               </div>
               {editing === v.videoId && (
-                <VideoEditor locale={locale} t={t} video={v} onSaved={(backToReview) => void saved(backToReview)} onCancel={() => setEditing(null)} />
+                <>
+                  <VideoEditor locale={locale} t={t} video={v} onSaved={(backToReview) => void saved(backToReview)} onCancel={() => setEditing(null)} />
+                  <SubtitlePanel t={t} videoId={v.videoId} parts={v.partCount} />
+                </>
               )}
             </li>
           );

@@ -2,7 +2,7 @@ import { call } from '../../lib/api/client.ts';
 import type { PendingPhotosResponse } from '../../lib/api/photo-contract.ts';
 import { LOCALE_INFO, localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { tagDisplayName } from '../../lib/tags/tag-name.ts';
-import { photoPostPath } from '../../lib/photo/picture.ts';
+import { photoPostPath, pictureSources } from '../../lib/photo/picture.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useReviewQueue } from '../settings/use-review-queue.ts';
 import { RejectForm } from '../settings/RejectForm.tsx';
@@ -44,7 +44,8 @@ export default function PhotoReview({ locale, messages }: { locale: Locale; mess
                 <ul className="photo-review-images">
                   {p.images.map((image) => (
                     <li key={image.imageId}>
-                      {image.base && <img src={`${image.base}/${image.widths[0]}.jpg`} alt={image.alt} width={120} height={Math.round(120 / ((image.width / image.height) || 1))} loading="lazy" />}
+                      {/* Pending pictures are private: the site's own files, never a resizing service. */}
+                      {image.base && <img src={pictureSources(image)?.smallest} alt={image.alt} width={120} height={Math.round(120 / ((image.width / image.height) || 1))} loading="lazy" />}
                       <small>{image.alt}</small>
                     </li>
                   ))}

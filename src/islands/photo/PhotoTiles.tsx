@@ -2,6 +2,7 @@ import type { TFunction } from 'i18next';
 import type { PhotoThumb } from '../../lib/api/photo-contract.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { aspectOf, photoPostPath, pictureSources } from '../../lib/photo/picture.ts';
+import { siteImages } from '../../lib/image/site-provider.ts';
 import '../../styles/photo.css';
 
 /** The justified grid of posts for islands: the React twin of src/components/PhotoGrid.astro (same markup and classes). */
@@ -11,7 +12,7 @@ export default function PhotoTiles({ photos, locale, t }: { photos: PhotoThumb[]
       {photos.map((photo) => {
         const cover = photo.cover;
         const ar = cover ? aspectOf(cover) : 1;
-        const sources = cover ? pictureSources(cover) : null;
+        const sources = cover ? pictureSources(cover, siteImages) : null;
         const sizes = `${Math.ceil(ar * 360)}px`;
         return (
           <li key={photo.photoId} style={{ '--ar': ar.toFixed(4) } as React.CSSProperties} data-photo-id={photo.photoId}>
@@ -19,7 +20,7 @@ export default function PhotoTiles({ photos, locale, t }: { photos: PhotoThumb[]
               {sources ? (
                 <picture>
                   {sources.avif && <source type="image/avif" srcSet={sources.avif} sizes={sizes} />}
-                  <source type="image/webp" srcSet={sources.webp} sizes={sizes} />
+                  {sources.webp && <source type="image/webp" srcSet={sources.webp} sizes={sizes} />}
                   <img src={sources.src} srcSet={sources.jpeg} sizes={sizes} alt={cover!.alt} width={cover!.width} height={cover!.height} loading="lazy" decoding="async"
                     style={cover!.placeholder ? { backgroundImage: `url(${cover!.placeholder})` } : undefined} />
                 </picture>

@@ -17,7 +17,7 @@ import { useSelfUser } from '../use-self-user.ts';
 import TagPicker from '../uploader/TagPicker.tsx';
 import { PendingNotice, usePendingWork } from '../uploader/pending-work.tsx';
 import { DraftNotice, useUploadDraft } from '../uploader/use-upload-draft.tsx';
-import { draftValue, isBlankDraft } from '../../lib/upload/draft.ts';
+import { draftValue, fileIdentity, isBlankDraft, keptAltTexts } from '../../lib/upload/draft.ts';
 import '../../styles/photo-upload.css';
 
 const endpoint = () => buildUrl(publicConfig.apiBase.endsWith('/') ? publicConfig.apiBase : `${publicConfig.apiBase}/`, 'video/tus');
@@ -62,10 +62,13 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
   const handles = useRef(new Map<number, TusUploadHandle>());
   const input = useRef<HTMLInputElement>(null);
   const pending = usePendingWork();
-  // The draft: the post's words and choices (not the images), kept once something is typed.
-  const draftFields = { title, description, tags, copyright, originalAuthor, keepCameraData };
+  // Alt texts of a restored draft, by file: given back to each image when its file is chosen again.
+  const [restoredAlts, setRestoredAlts] = useState<Record<string, string>>({});
+  // The draft: the post's words and choices (not the images, but their alt texts), kept once something is typed.
+  const alts = keptAltTexts(restoredAlts, entries);
+  const draftFields = { title, description, tags, copyright, originalAuthor, keepCameraData, alts };
   const draft = useUploadDraft(self.isLogined ? self.userInfo?.uid ?? null : null, 'photo',
-    isBlankDraft({ title, description, tags, originalAuthor }) ? null : draftFields);
+    isBlankDraft({ title, description, tags, originalAuthor, alts }) ? null : draftFields);
   const applied = useRef(false);
   useEffect(() => {
     if (!draft.restored || applied.current) return;
@@ -77,6 +80,10 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
     setCopyright((v) => draftValue(kept, 'copyright', v));
     setOriginalAuthor((v) => draftValue(kept, 'originalAuthor', v));
     setKeepCameraData((v) => draftValue(kept, 'keepCameraData', v));
+    const keptAlts = draftValue<Record<string, unknown>>(kept, 'alts', {});
+    setRestoredAlts(Object.fromEntries(Object.entries(keptAlts).filter((pair): pair is [string, string] => typeof pair[1] === 'string')));
+    // Images chosen before the draft was read get theirs at once.
+    setEntries((all) => all.map((e) => (e.alt || typeof keptAlts[fileIdentity(e.file)] !== 'string' ? e : { ...e, alt: keptAlts[fileIdentity(e.file)] as string })));
   }, [draft.restored]);
   const discardDraft = () => {
     draft.discard();
@@ -86,6 +93,8 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
     setCopyright('original');
     setOriginalAuthor('');
     setKeepCameraData(false);
+    setRestoredAlts({});
+    setEntries((all) => all.map((e) => ({ ...e, alt: '' })));
   };
 
   const update = useCallback((key: number, change: Partial<Entry>) => setEntries((all) => all.map((e) => (e.key === key ? { ...e, ...change } : e))), []);
@@ -152,7 +161,7 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
         showToast({ message: t('photo.upload.tooLarge', { name: file.name }), severity: 'error' });
         continue;
       }
-      accepted.push({ key: nextKey++, file, preview: URL.createObjectURL(file), alt: '', progress: 0, mediaId: null, phase: 'uploading', message: '' });
+      accepted.push({ key: nextKey++, file, preview: URL.createObjectURL(file), alt: alts[fileIdentity(file)] ?? '', progress: 0, mediaId: null, phase: 'uploading', message: '' });
     }
     setEntries((all) => [...all, ...accepted]);
     for (const entry of accepted) void startUpload(entry);

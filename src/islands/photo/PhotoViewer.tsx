@@ -3,6 +3,7 @@ import type { PhotoImage } from '../../lib/api/photo-contract.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { pictureSources } from '../../lib/photo/picture.ts';
+import { siteImages } from '../../lib/image/site-provider.ts';
 import { clampView, zoomAt, type View } from '../../lib/photo/zoom.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useSelfUser } from '../use-self-user.ts';
@@ -45,7 +46,7 @@ export default function PhotoViewer({ locale, messages, images, title, photoId }
   const gesture = useRef<{ startX: number; startY: number; view: View; pinchDistance?: number; moved: boolean }>(null);
   const lastTap = useRef(0);
   const image = images[index];
-  const sources = pictureSources(image);
+  const sources = pictureSources(image, siteImages);
 
   /** The stage and the image's unscaled box, which zoom and pan are measured against. */
   const boxes = useCallback(() => {
@@ -200,7 +201,7 @@ export default function PhotoViewer({ locale, messages, images, title, photoId }
         {sources ? (
           <picture key={image.imageId}>
             {sources.avif && <source type="image/avif" srcSet={sources.avif} sizes="100vw" />}
-            <source type="image/webp" srcSet={sources.webp} sizes="100vw" />
+            {sources.webp && <source type="image/webp" srcSet={sources.webp} sizes="100vw" />}
             <img ref={img} src={sources.src} srcSet={sources.jpeg} sizes="100vw" alt={image.alt} width={image.width} height={image.height} draggable={false}
               style={{ transform: `translate(${view.x}px, ${view.y}px) scale(${view.scale})`, backgroundImage: image.placeholder ? `url(${image.placeholder})` : undefined }} />
           </picture>
@@ -210,11 +211,11 @@ export default function PhotoViewer({ locale, messages, images, title, photoId }
       {images.length > 1 && (
         <ol className="photo-thumbs" aria-label={t('photo.viewer.thumbnails')}>
           {images.map((thumb, i) => {
-            const s = pictureSources(thumb);
+            const s = pictureSources(thumb, siteImages);
             return (
               <li key={thumb.imageId}>
                 <button type="button" aria-current={i === index} onClick={() => go(i)} aria-label={t('photo.viewer.show', { index: i + 1, alt: thumb.alt })}>
-                  {s ? <img src={`${thumb.base}/${thumb.widths[0]}.${thumb.animated ? 'webp' : 'jpg'}`} alt="" width={56} height={56} loading="lazy" /> : <span>{i + 1}</span>}
+                  {s ? <img src={s.smallest} alt="" width={56} height={56} loading="lazy" /> : <span>{i + 1}</span>}
                 </button>
               </li>
             );

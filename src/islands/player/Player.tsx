@@ -6,9 +6,8 @@
  * the keyboard and watch history; the logic itself lives in src/lib.
  */
 import { useOnline } from '../use-online.ts';
-import { useCallback, useMemo, useReducer, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useReducer, useRef, useState } from 'react';
 import type { PlayerPart } from '../../lib/player/parts.ts';
-import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { initialPlayerState, playerClasses, playerReducer, levelPlaying, timeShown, type Panel } from '../../lib/player/player-state.ts';
 import type { QualityLevel } from '../../lib/player/quality.ts';
@@ -19,6 +18,7 @@ import { showToast } from '../../lib/stores/toast.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useSelfUser } from '../use-self-user.ts';
 import { useDismiss } from '../use-dismiss.ts';
+import { useStartTime } from '../use-start-time.ts';
 import { usePlayerSettings } from './use-player-settings.ts';
 import { useHlsSource } from './use-hls-source.ts';
 import { useDanmakuOverlay } from './use-danmaku-overlay.ts';
@@ -31,14 +31,21 @@ import { useScreenshot } from './use-screenshot.ts';
 import { usePlayerShortcuts } from './use-player-shortcuts.ts';
 import { useControlsVisibility } from './use-controls-visibility.ts';
 import { partAt, partSpan, usePartAddress } from './use-part-address.ts';
+import { partStreamUrl } from '../../lib/player/parts.ts';
+import { publicConfig } from '../../lib/public-config.ts';
 import PartList from './PartList.tsx';
 import { Icon } from './icons.tsx';
 import SeekBar from './SeekBar.tsx';
 import DanmakuSender from './DanmakuSender.tsx';
-import DanmakuListPanel from './DanmakuListPanel.tsx';
 import DanmakuSettings from './DanmakuSettings.tsx';
-import StatsPanel from './StatsPanel.tsx';
-import { PlaybackSettings, QualityMenu, RateMenu, VolumeSlider } from './PlayerMenus.tsx';
+import { PlaybackSettings, QualityMenu, RateMenu, SubtitleMenu, VolumeSlider, trackName } from './PlayerMenus.tsx';
+import { useSubtitles } from './use-subtitles.ts';
+import { LOCALE_INFO, type Locale } from '../../lib/i18n/locales.ts';
+
+// Panels that start closed, each a chunk of its own fetched when first opened: the danmaku list
+// (with its report menu) and the statistics, which most viewers never open.
+const DanmakuListPanel = lazy(() => import('./DanmakuListPanel.tsx'));
+const StatsPanel = lazy(() => import('./StatsPanel.tsx'));
 
 export type { PlayerPart } from '../../lib/player/parts.ts';
 interface Props {
@@ -62,28 +69,35 @@ export default function Player({ locale, messages, videoId, title, parts, initia
   const root = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  const subtitleLayer = useRef<HTMLDivElement>(null);
   const selectPart = usePartAddress(videoRef, parts.length, state.partIndex, dispatch);
 
   const online = useOnline();
-  const source = useHlsSource(videoRef, root, part?.link, dispatch,
+  const stream = partStreamUrl(publicConfig, videoId, state.partIndex, part?.link);
+  const source = useHlsSource(videoRef, root, stream, dispatch,
     () => showToast({ message: t(navigator.onLine ? 'player.playbackFailed' : 'player.needsConnection'), severity: 'error' }));
   const { overlay, send } = useDanmakuOverlay(videoRef, canvasRef, { videoId, span, settings, member, dispatch, t });
   const watching = useLiveDanmaku(videoRef, overlay, videoId);
-  const media = useMediaElement(videoRef, { videoId, link: part?.link, settings, source, dispatch });
+  const media = useMediaElement(videoRef, { videoId, link: stream, settings, source, dispatch });
   // Opened without ?p, the page goes to the part the member was watching (once, as Bilibili does);
   // not when coming back to it (back, forward, reload): that entry meant the part it shows.
+  // A shared link's moment (?t=) in the part it opened: set before the remembered position, which then leaves it.
+  useStartTime(videoRef, state.partIndex === initialPart);
   const followHistory = useRef(true);
   useHistoryReporting(videoRef, videoId, span, member, t, (anchor) => {
     const arrival = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type ?? 'navigate';
-    if (!followHistory.current || arrival !== 'navigate' || new URLSearchParams(location.search).has('p')) return;
+    if (!followHistory.current || arrival !== 'navigate' || new URLSearchParams(location.search).has('p') || new URLSearchParams(location.search).has('t')) return;
     followHistory.current = false;
     selectPart(partAt(parts, anchor), true);
   });
   const { toggleFullscreen, togglePip } = useFullscreen(root, videoRef, state.webFullscreen, dispatch, t);
   const stats = usePlaybackStats(state.statsOpen, videoRef, source, overlay);
+  // The control bar's menus close as every popover does: Esc, or a press outside the bar.
+  const controlsBar = useRef<HTMLDivElement>(null);
+  const subtitles = useSubtitles(subtitleLayer, videoRef, { videoId, partIndex: state.partIndex, locale, overlay, controls: controlsBar, t });
   const { showControls, stage } = useControlsVisibility(videoRef, state, dispatch, { togglePlay: media.togglePlay, toggleFullscreen });
-  usePlayerShortcuts(videoRef, state, dispatch, { ...media, toggleFullscreen, showControls });
-  const shot = useScreenshot(videoRef, source, { link: part?.link, title, videoId, t });
+  usePlayerShortcuts(videoRef, state, dispatch, { ...media, toggleFullscreen, showControls, toggleSubtitles: subtitles.toggle });
+  const shot = useScreenshot(videoRef, source, { link: stream, title, videoId, t });
 
   const { paused, waiting, time, duration: mediaDuration, buffered, rate, levels, panel, danmaku, fullscreen, webFullscreen, pictureInPicture, listOpen } = state;
   // Nothing loads before play (media-loading.ts): until then the part's known length is shown.
@@ -110,13 +124,12 @@ export default function Player({ locale, messages, videoId, title, parts, initia
   };
   const toggle = (key: Exclude<Panel, null>) => dispatch({ type: 'togglePanel', panel: key });
   const setPanel = (key: Panel) => dispatch({ type: 'panel', panel: key });
-  // The control bar's menus close as every popover does: Esc, or a press outside the bar.
-  const controlsBar = useRef<HTMLDivElement>(null);
   useDismiss(panel !== null, controlsBar, () => setPanel(null));
   const playingLevel = levelPlaying(state);
   const autoQuality = settings.quality.auto;
   const volumeShown = settings.audio.muted ? 0 : settings.audio.volume;
   const c = settings.controller;
+  const lang = LOCALE_INFO[locale].htmlLang;
 
   return (
     <div className={playerClasses(state)} data-player data-source={state.sourceKind} data-level={playingLevel?.height ?? ''} data-levels={levels.map((l) => l.height).join(',')}
@@ -125,13 +138,14 @@ export default function Player({ locale, messages, videoId, title, parts, initia
         <div className="player-stage" {...stage}>
           <video ref={videoRef} playsInline preload="none" poster={part?.poster ?? undefined} crossOrigin="anonymous" aria-label={title} data-video />
           <div className="danmaku-layer"><canvas ref={canvasRef} data-danmaku-stage aria-hidden="true" /></div>
+          <div className="subtitle-layer" ref={subtitleLayer} lang={subtitles.current?.language} data-subtitle-layer />
           {!part?.link && <p className="player-notice">{t('player.processing')}</p>}
           {!online && part?.link && <p className="player-notice" role="status" data-player-offline>{t('player.needsConnection')}</p>}
           {waiting && !paused && <div className="player-spinner" role="status" aria-label={t('player.buffering')} />}
           {paused && part?.link && (
             <button type="button" className="player-big-play" aria-label={t('player.play')} onClick={togglePlay}><Icon name="play" size={36} /></button>
           )}
-          {state.statsOpen && stats && <StatsPanel t={t} stats={stats} onClose={() => dispatch({ type: 'stats', open: false })} />}
+          {state.statsOpen && stats && <Suspense fallback={null}><StatsPanel t={t} stats={stats} onClose={() => dispatch({ type: 'stats', open: false })} /></Suspense>}
           <div className="player-controls" ref={controlsBar} onPointerUp={(e) => { e.stopPropagation(); showControls(); }}>
             <SeekBar currentTime={time} duration={duration} buffered={buffered} danmaku={danmaku} storyboard={part?.storyboard ?? null} label={t('player.seek')} onSeek={seek} />
             <div className="controls-row">
@@ -167,6 +181,18 @@ export default function Player({ locale, messages, videoId, title, parts, initia
                   </button>
                   {panel === 'rate' && <RateMenu t={t} rate={rate} continuous={settings.rate.continuousControl} onRate={changeRate} />}
                 </div>
+                {subtitles.tracks.length > 0 && (
+                  <div className="ctl-wrap">
+                    <button type="button" className="ctl subtitle-button" aria-haspopup="menu" aria-expanded={panel === 'subtitles'} data-on={subtitles.current !== null}
+                      aria-label={subtitles.current ? t('player.subtitles.buttonOn', { track: trackName(subtitles.current, lang) }) : t('player.subtitles.buttonOff')}
+                      title={t('player.subtitles.menu')} onClick={() => toggle('subtitles')} data-subtitle-button>
+                      <Icon name={subtitles.current ? 'subtitlesOn' : 'subtitlesOff'} />
+                    </button>
+                    {panel === 'subtitles' && (
+                      <SubtitleMenu t={t} lang={lang} tracks={subtitles.tracks} current={subtitles.current} onPick={(track) => { subtitles.choose(track); setPanel(null); }} />
+                    )}
+                  </div>
+                )}
                 <button type="button" className="ctl" aria-pressed={settings.danmaku.enabled} aria-label={t('player.toggleDanmaku')} title={t('player.toggleDanmaku')}
                   onClick={() => updatePlayerSettings('danmaku', { enabled: !settings.danmaku.enabled })} data-danmaku-toggle>
                   <Icon name={settings.danmaku.enabled ? 'danmakuOn' : 'danmakuOff'} />
@@ -229,7 +255,8 @@ export default function Player({ locale, messages, videoId, title, parts, initia
         </div>
       </div>
       {parts.length > 1 && <PartList t={t} locale={locale} videoId={videoId} parts={parts} current={state.partIndex} onSelect={selectPart} />}
-      {listOpen && <DanmakuListPanel t={t} locale={locale} list={danmaku} onJump={(at) => seek(at)} onClose={() => dispatch({ type: 'list', open: false })} />}
+      {listOpen && <Suspense fallback={null}><DanmakuListPanel t={t} locale={locale} list={danmaku} onJump={(at) => seek(at)} onClose={() => dispatch({ type: 'list', open: false })} /></Suspense>}
     </div>
   );
 }
+

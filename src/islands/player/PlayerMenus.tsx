@@ -84,3 +84,27 @@ export function PlaybackSettings({ t, settings, onToggle, onStats }: { t: T; set
     </div>
   );
 }
+
+/** A track's name in the menu: its label, with the language in the interface's words when the label does not say it. */
+export function trackName(track: { label: string; language: string }, locale: string): string {
+  let language = track.language;
+  try {
+    language = new Intl.DisplayNames([locale], { type: 'language' }).of(track.language) ?? track.language;
+  } catch { /* an unusual tag: shown as written */ }
+  return track.label.toLowerCase().includes(language.toLowerCase()) ? track.label : `${track.label} · ${language}`;
+}
+
+/** Subtitles: off, or one track of the part shown. */
+export function SubtitleMenu<Track extends { id: number; label: string; language: string }>({ t, lang, tracks, current, onPick }: {
+  t: T; lang: string; tracks: readonly Track[]; current: Track | null; onPick: (track: Track | null) => void;
+}) {
+  return (
+    <div className="player-popover player-menu subtitle-menu" role="menu" aria-label={t('player.subtitles.menu')} data-subtitle-menu>
+      <button type="button" role="menuitemradio" aria-checked={current === null} onClick={() => onPick(null)} data-subtitle-off>{t('player.subtitles.off')}</button>
+      {tracks.map((track) => (
+        <button key={track.id} type="button" role="menuitemradio" aria-checked={current?.id === track.id} lang={track.language}
+          onClick={() => onPick(track)} data-subtitle-track={track.id} data-language={track.language}>{trackName(track, lang)}</button>
+      ))}
+    </div>
+  );
+}

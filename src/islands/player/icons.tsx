@@ -17,6 +17,8 @@ const PATHS = {
   fullscreen: 'M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5',
   exitFullscreen: 'M9 4v5H4M20 9h-5V4M15 20v-5h5M4 15h5v5',
   camera: 'M4 8h3l2-2.5h6L17 8h3v11H4zM12 10.5a3.5 3.5 0 1 0 0 7 3.5 3.5 0 0 0 0-7z',
+  subtitlesOn: 'M3.5 5.5h17v13h-17zM10.5 10.2a2.2 2.2 0 1 0 0 3.6M16.5 10.2a2.2 2.2 0 1 0 0 3.6',
+  subtitlesOff: 'M3.5 5.5h17v13h-17zM10.5 10.2a2.2 2.2 0 1 0 0 3.6M16.5 10.2a2.2 2.2 0 1 0 0 3.6M4 4l16 16',
   list: 'M8 6.5h12M8 12h12M8 17.5h12M4 6.5h.01M4 12h.01M4 17.5h.01',
   stats: 'M5 19V11M10 19V5M15 19v-6M20 19V8',
   close: 'M6 6l12 12M18 6L6 18',

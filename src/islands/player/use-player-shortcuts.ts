@@ -6,6 +6,8 @@ import type { MediaControls } from './use-media-element.ts';
 
 interface Commands extends Pick<MediaControls, 'togglePlay' | 'seek' | 'changeRate' | 'step'> {
   toggleFullscreen(): void;
+  /** Subtitles off ↔ the last track on; false when the part has none (the key then goes on to the page). */
+  toggleSubtitles(): boolean;
   /** Any shortcut shows the controls for a while. */
   showControls(): void;
 }
@@ -31,6 +33,7 @@ export function usePlayerShortcuts(videoRef: RefObject<HTMLVideoElement | null>,
       }
       case 'toggleFullscreen': commands.toggleFullscreen(); break;
       case 'toggleDanmaku': updatePlayerSettings('danmaku', { enabled: !s.danmaku.enabled }); break;
+      case 'toggleSubtitles': if (!commands.toggleSubtitles()) return false; break;
       case 'toggleMute': updatePlayerSettings('audio', { muted: !s.audio.muted }); break;
       case 'volumeUp': updatePlayerSettings('audio', audioForVolume(steppedVolume(s.audio, 1))); break;
       case 'volumeDown': updatePlayerSettings('audio', audioForVolume(steppedVolume(s.audio, -1))); break;

@@ -20,6 +20,7 @@ export default function Dashboard({ locale, messages }: { locale: Locale; messag
   if (!userInfo) return <div className="card"><p>{t('validation.notLoggedIn')}</p></div>;
   const link = (page: string) => <a href={localizePath(`/settings/${page}`, locale)}>{t('dashboard.manage')}</a>;
   const rows: Array<[string, string, React.ReactNode?]> = [
+    // biome-ignore lint/correctness/useJsxKeyInIterable: the cells of one row, rendered by position, not a list
     [t('dashboard.uid'), String(userInfo.uid), <a href={localizePath(`/user/${userInfo.uid}`, locale)}>{t('nav.user')}</a>],
     [t('dashboard.email'), userInfo.email ?? '', link('security')],
     [t('dashboard.roles'), userInfo.roles.map((r) => t(`dashboard.role.${r}`)).join(', ')],

@@ -74,7 +74,7 @@ export default function SecuritySettings({ locale, messages }: { locale: Locale;
     await refresh();
   });
 
-  const useEmail = act(async () => {
+  const chooseEmail = act(async () => {
     await createEmailAuthenticator();
     showToast({ message: t('security.enabled'), severity: 'success' });
     void fetchSelfUser();
@@ -110,7 +110,7 @@ export default function SecuritySettings({ locale, messages }: { locale: Locale;
           <p>{t('security.twoFactorOff')}</p>
           <button type="button" className="button" onClick={() => void start()} disabled={busy}>{t('security.enable')}</button>
           <p className="field-hint">{t('security.emailOption')}</p>
-          <button type="button" className="button secondary" onClick={() => void useEmail()} disabled={busy}>{t('security.enableEmail')}</button>
+          <button type="button" className="button secondary" onClick={() => void chooseEmail()} disabled={busy}>{t('security.enableEmail')}</button>
         </>
       )}
       {step.name === 'email' && (

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import {
-  blockFlags, COPYRIGHTS, httpUrl, noteNeededWithOther, pagedQuery, positiveId, rejectionNote, REVIEW_REJECTION_REASONS, reviewRejection, shownText, tagSchema,
+  blockFlags, likeFacts, COPYRIGHTS, httpUrl, noteNeededWithOther, pagedQuery, positiveId, rejectionNote, REVIEW_REJECTION_REASONS, reviewRejection, shownText, tagSchema,
   uploaderInfoSchema, VIDEO_CATEGORIES, videoCover, videoDescription, videoTagIds, videoTitle,
 } from './contract.ts';
 import { AUDIO_ARTIST_MAX, AUDIO_SORTS } from './constants.ts';
@@ -29,6 +29,9 @@ export const audioThumb = z.object({
   status: z.enum(['pending', 'approved']).optional(),
 });
 export type AudioThumb = z.infer<typeof audioThumb>;
+/** audio/related: tracks related to one (shared tags, uploader, listeners), as video/related is for videos. */
+export const relatedTracksQuery = z.object({ audioId: positiveId, limit: z.number().int().min(1).max(50).default(12) });
+export const relatedTracksResponse = z.object({ success: z.literal(true), tracks: z.array(audioThumb) });
 export const audioListResponse = blockFlags.extend({ success: z.literal(true), count: z.number(), tracks: z.array(audioThumb) });
 export type AudioListResponse = z.infer<typeof audioListResponse>;
 
@@ -63,7 +66,7 @@ export const audioDetailSchema = audioThumb.extend({
   queue: z.array(audioThumb),
 });
 export type AudioDetail = z.infer<typeof audioDetailSchema>;
-export const audioResponse = blockFlags.extend({ success: z.literal(true), audio: audioDetailSchema });
+export const audioResponse = blockFlags.extend({ success: z.literal(true), audio: audioDetailSchema, ...likeFacts.shape });
 export type AudioResponse = z.infer<typeof audioResponse>;
 
 /** audio/upload: commit one uploaded (and probed) audio file with its metadata. */

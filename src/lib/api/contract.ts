@@ -3,11 +3,12 @@
  * One schema per call; browser code imports types only, so zod never reaches the bundle.
  */
 import { z } from 'zod';
-import { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, MY_VIDEO_STATES, REJECTION_REASONS, REVIEW_REJECTION_REASONS, REVIEW_NOTE_MAX, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS } from './constants.ts';
+import { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, MY_VIDEO_STATES, REJECTION_REASONS, REVIEW_REJECTION_REASONS, REVIEW_NOTE_MAX, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX } from './constants.ts';
 export { REVIEW_REJECTION_REASONS, REVIEW_NOTE_MAX, type ReviewRejectionReason } from './constants.ts';
 export { TAG_LANGUAGES, TAG_NAME_MAX, MAX_TAGS_PER_VIDEO, VIDEO_CATEGORIES, COPYRIGHTS, VIDEO_TITLE_MAX, VIDEO_DESCRIPTION_MAX, MAX_VIDEO_PARTS, DANMAKU_MODES, DANMAKU_SIZES, DANMAKU_TEXT_MAX, DANMAKU_SEGMENT_SECONDS, type TagLanguage, type VideoCategory, type Copyright, type DanmakuMode, type DanmakuSize } from './constants.ts';
 
 import { MEDIA_TYPES } from './constants.ts';
+import { STREAM_NOTE_CODES } from './subtitle-constants.ts';
 export { MEDIA_TYPES, MAX_AUDIO_DURATION_S, AUDIO_ARTIST_MAX, AUDIO_SORTS, type MediaType, type MediaTarget, type AudioSort } from './constants.ts';
 import { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX, COLLECTION_VIDEOS_MAX, COLLECTION_VISIBILITIES } from './constants.ts';
 export { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX, COLLECTION_VIDEOS_MAX, COLLECTIONS_PER_MEMBER, COLLECTION_VISIBILITIES, type CollectionVisibility } from './constants.ts';
@@ -54,6 +55,8 @@ export const userExistsResponse = z.object({ success: z.boolean(), exists: z.boo
 export type UserExistsResponse = z.infer<typeof userExistsResponse>;
 
 /** Block flags that video and user responses carry (SPEC §3). */
+/** What the video, track and photo answers add: the count for everyone, `isLiked` for a member. */
+export const likeFacts = z.object({ likeCount: z.number(), isLiked: z.boolean().optional() });
 export const blockFlags = z.object({
   isBlockedByOther: z.boolean().optional(),
   isBlocked: z.boolean().optional(),
@@ -165,7 +168,7 @@ export const videoDetailSchema = z.object({
   status: z.enum(['pending', 'approved']),
 });
 export type VideoDetail = z.infer<typeof videoDetailSchema>;
-export const videoResponse = blockFlags.extend({ success: z.boolean(), message: z.string().optional(), video: videoDetailSchema.optional() });
+export const videoResponse = blockFlags.extend({ success: z.boolean(), message: z.string().optional(), video: videoDetailSchema.optional(), ...likeFacts.partial().shape });
 export type VideoResponse = z.infer<typeof videoResponse>;
 
 export const httpUrl = z.string().trim().max(500).url('must be a web address')
@@ -265,6 +268,13 @@ export type PendingVideo = z.infer<typeof pendingVideoSchema>;
 export const pendingVideosResponse = z.object({ success: z.literal(true), videosCount: z.number(), videos: z.array(pendingVideoSchema) });
 export type PendingVideosResponse = z.infer<typeof pendingVideosResponse>;
 
+/**
+ * Something of an uploaded file's subtitle or attachment streams that did not become a track or
+ * a font (the processing report): the stream's number among the file's subtitle streams (or
+ * attachments, for fonts), why, and the codec or file name when known.
+ */
+export const streamNoteSchema = z.object({ stream: z.number(), code: z.enum(STREAM_NOTE_CODES), codec: z.string().nullable() });
+export type StreamNote = z.infer<typeof streamNoteSchema>;
 /** One of the uploader's own videos ("my videos"), with where it stands and what it gathered. */
 export const myVideoSchema = videoThumb.extend({
   state: z.enum(MY_VIDEO_STATES),
@@ -280,6 +290,10 @@ export const myVideoSchema = videoThumb.extend({
   tags: z.array(tagSchema),
   /** Whether the uploader can still edit or delete it (not once a reviewer removed it). */
   editable: z.boolean(),
+  /** How many parts it has (each can carry its own subtitle tracks). */
+  partCount: z.number().int().min(1),
+  /** The processing report of its parts' subtitle and attachment streams (bitmap subtitles, refused fonts…). */
+  subtitleNotes: z.array(streamNoteSchema.extend({ part: z.number() })),
 });
 export type MyVideo = z.infer<typeof myVideoSchema>;
 export const myVideosQuery = pagedQuery().extend({ pageSize: z.number().int().min(1).max(50).default(20) });
@@ -323,6 +337,17 @@ export const registerBody = z.object({
   clientLanguage,
 });
 export type RegisterBody = z.input<typeof registerBody>;
+/** The first-run page's form: the first administrator, with the one-time token of the server's log. */
+export const firstRunBody = z.object({
+  token: z.string().trim().min(1).max(200),
+  email,
+  password: z.string().min(1).max(1000),
+  username: z.string().max(200),
+  userNickname: z.string().max(200).optional(),
+  clientLanguage,
+});
+export type FirstRunBody = z.input<typeof firstRunBody>;
+export const firstRunStateResponse = z.object({ success: z.literal(true), open: z.literal(true) });
 export const loginBody = z.object({
   email,
   password: z.string().min(1).max(1000),
@@ -508,6 +533,8 @@ export const mediaStatusResponse = z.object({
   renditions: z.array(z.number()),
   manifestUrl: z.string().nullable(),
   posterUrl: z.string().nullable(),
+  /** The file's subtitle and attachment streams that did not become tracks or fonts (bitmap subtitles, refused fonts…); empty until the transcode read them. */
+  subtitleNotes: z.array(streamNoteSchema),
 });
 export type MediaStatusResponse = z.infer<typeof mediaStatusResponse>;
 
@@ -560,13 +587,35 @@ export type DanmakuWatchingEvent = z.infer<typeof danmakuWatchingEvent>;
 
 // ---- Comments ----
 export const COMMENT_TEXT_MAX = 20_000;
-export const commentEmitBody = z.object({ videoId: positiveId, mediaType, text: shownText().min(1).max(COMMENT_TEXT_MAX) });
+/** `parentId`: the comment answered; a reply to a reply joins the same thread (issue 27). */
+export const commentEmitBody = z.object({ videoId: positiveId, mediaType, text: shownText().min(1).max(COMMENT_TEXT_MAX), parentId: positiveId.optional() });
+/** hot: the most upvoted (and answered) first; new: the newest first. A pinned comment always leads. */
+export const COMMENT_SORTS = ['hot', 'new'] as const;
+export type CommentSort = (typeof COMMENT_SORTS)[number];
+/** Replies shown under each top-level comment of a page; the rest come from video/comment/replies. */
+export const THREAD_PREVIEW_REPLIES = 3;
 export const commentListQuery = z.object({
   videoId: positiveId,
   mediaType,
   page: z.number().int().min(1).max(100_000).default(1),
   pageSize: z.number().int().min(1).max(50).default(20),
+  sort: z.enum(COMMENT_SORTS).default('new'),
 });
+/** A page of one thread, oldest reply first. */
+export const commentRepliesQuery = z.object({
+  videoId: positiveId,
+  mediaType,
+  parentId: positiveId,
+  page: z.number().int().min(1).max(100_000).default(1),
+  pageSize: z.number().int().min(1).max(50).default(20),
+});
+/** The uploader pins (or unpins) one comment of their item; pinning another replaces it. */
+export const commentPinBody = z.object({ videoId: positiveId, mediaType, id: positiveId, pinned: z.boolean() });
+/** Who the comment editor offers after "@": people the writer follows, and people in the thread. */
+export const mentionCandidatesQuery = z.object({ videoId: positiveId, mediaType, parentId: positiveId.optional(), prefix: z.string().trim().max(20).default('') });
+export const mentionCandidate = z.object({ uid: z.number(), username: z.string(), userNickname: z.string().nullable(), avatar: z.string() });
+export const mentionCandidatesResponse = z.object({ success: z.literal(true), users: z.array(mentionCandidate) });
+export type MentionCandidatesResponse = z.infer<typeof mentionCandidatesResponse>;
 export const commentVoteBody = z.object({ videoId: positiveId, mediaType, id: positiveId });
 /** A comment is named "<videoId>.<floor>"; the route must be of the video the body names. */
 export const commentDeleteBody = z.object({ videoId: positiveId, mediaType, commentRoute: z.string().regex(/^\d{1,15}\.\d{1,9}$/, 'is "<videoId>.<floor>"') })
@@ -586,8 +635,25 @@ export const videoCommentSchema = z.object({
   upvoteCount: z.number(),
   downvoteCount: z.number(),
   commentIndex: z.number(),
+  /** The top-level comment this one answers; null for a top-level comment. */
+  parentId: z.number().nullable(),
+  /** A deleted comment still shown because replies hang under it: no author, no text. */
+  isDeleted: z.boolean(),
+  isPinned: z.boolean(),
+  /** Members the text mentions ("@username" in the text links to them). */
+  mentions: z.array(z.object({ uid: z.number(), username: z.string() })),
 });
 export type VideoComment = z.infer<typeof videoCommentSchema>;
+/** A top-level comment with how many replies it has (those the viewer may see) and the first of them. */
+export const commentThreadSchema = videoCommentSchema.extend({ replyCount: z.number(), replies: z.array(videoCommentSchema) });
+export type CommentThread = z.infer<typeof commentThreadSchema>;
+export const commentRepliesResponse = z.object({
+  success: z.literal(true),
+  replyCount: z.number(),
+  hiddenCommentCount: z.number(),
+  replies: z.array(videoCommentSchema),
+});
+export type CommentRepliesResponse = z.infer<typeof commentRepliesResponse>;
 export const commentEmitResponse = z.object({ success: z.literal(true), comment: videoCommentSchema });
 export type CommentEmitResponse = z.infer<typeof commentEmitResponse>;
 export const commentListResponse = z.object({
@@ -596,16 +662,21 @@ export const commentListResponse = z.object({
   videoCommentCount: z.number(),
   /** How many comments of this page the viewer's block keywords or expressions left out. */
   hiddenCommentCount: z.number(),
-  videoCommentList: z.array(videoCommentSchema),
+  videoCommentList: z.array(commentThreadSchema),
 });
 export type CommentListResponse = z.infer<typeof commentListResponse>;
+/** A like of a video, track or photo post (issue 27): both calls are idempotent. */
+export const likeBody = z.object({ videoId: positiveId, mediaType });
+export const likeResponse = z.object({ success: z.literal(true), likeCount: z.number(), isLiked: z.boolean() });
+export type LikeResponse = z.infer<typeof likeResponse>;
 export const commentVoteResponse = z.object({ success: z.literal(true), upvoteCount: z.number(), downvoteCount: z.number(), isUpvote: z.boolean(), isDownvote: z.boolean() });
 export type CommentVoteResponse = z.infer<typeof commentVoteResponse>;
 
 // ---- History ----
 export const historyRecordBody = z.object({ videoId: positiveId, mediaType, anchor: z.number().finite().min(0).max(24 * 3600) });
 export const historyAnchorQuery = z.object({ videoId: positiveId, mediaType });
-export const historyFilterQuery = z.object({ videoTitle: z.string().trim().max(100).optional() });
+/** `show=liked` keeps what the member likes (issue 27). */
+export const historyFilterQuery = z.object({ videoTitle: z.string().trim().max(100).optional(), show: z.enum(['all', 'liked']).default('all') });
 export const historyItem = videoThumb.extend({
   /** What `id` (and `videoId`) names: a video, an audio track (image: its cover), or a photo post (issue 13; its anchor and duration are 0). */
   category: z.enum(['video', 'audio', 'photo']),
@@ -621,7 +692,7 @@ export const historyRecordResponse = z.object({ success: z.literal(true), record
 export const historyAnchorResponse = z.object({ success: z.literal(true), anchor: z.number().nullable() });
 
 // ---- Block lists (SPEC §7 "Block"; fields and limits from API-NOTES) ----
-import { BLOCK_LIST_TYPES, BLOCK_KEYWORD_MAX, BLOCK_REGEX_MAX, type BlockListType } from '../validation/block-lists.ts';
+import { BLOCK_LIST_TYPES, BLOCK_KEYWORD_MAX, BLOCK_REGEX_MAX } from '../validation/block-lists.ts';
 export { BLOCK_LIST_TYPES, BLOCK_LIST_LIMITS, BLOCK_KEYWORD_MAX, BLOCK_REGEX_MAX, type BlockListType } from '../validation/block-lists.ts';
 const blockText = (max: number) => shownText().transform((t) => t.normalize('NFC').replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim())
   .refine((t) => t.length >= 1, 'must not be empty').refine((t) => [...t].length <= max, `at most ${max} characters`);
@@ -751,3 +822,51 @@ export const collectionVideoChangeResponse = z.object({
 });
 export const collectionDoneResponse = z.object({ success: z.literal(true) });
 export const collectionContainingResponse = z.object({ success: z.literal(true), collectionIds: z.array(positiveId) });
+
+// ---- Notifications (issue 27) ----
+import { NOTIFICATION_KINDS, NOTIFICATION_CATEGORIES, NOTIFICATION_CHANNELS, NOTIFICATION_TARGET_TYPES } from '../notifications/kinds.ts';
+export { NOTIFICATION_KINDS, NOTIFICATION_CATEGORIES, NOTIFICATION_CHANNELS, CATEGORY_OF, NOTIFICATION_ACTORS_SHOWN, STAFF_ONLY_KINDS, type NotificationKind, type NotificationCategory, type NotificationChannel, type NotificationTargetType } from '../notifications/kinds.ts';
+
+/** `kind` names a tab of the message centre (reply, mention, like, system); without it, every kind. */
+export const notificationListQuery = z.object({
+  cursor: feedCursor.optional(),
+  kind: z.enum(NOTIFICATION_CATEGORIES).optional(),
+  pageSize: z.number().int().min(1).max(50).default(20),
+});
+export const notificationActor = z.object({ uid: z.number(), username: z.string(), userNickname: z.string().nullable(), avatar: z.string() });
+export const notificationSchema = z.object({
+  id: z.number(),
+  kind: z.enum(NOTIFICATION_KINDS),
+  isRead: z.boolean(),
+  /** Epoch ms; an aggregated entry's newest event. */
+  createdAt: z.number(),
+  /** The newest few actors (up to 3); `actorCount` counts them all. */
+  actors: z.array(notificationActor),
+  actorCount: z.number(),
+  /** What it is about (null when nothing: a system message); `title` as it was when it happened. */
+  target: z.object({ type: z.enum(NOTIFICATION_TARGET_TYPES), id: z.number(), title: z.string().nullable() }).nullable(),
+  /** The sentence shown, in the caller's language. */
+  text: z.string(),
+  /** A quoted comment or the reviewer's note, when there is one. */
+  excerpt: z.string().nullable(),
+});
+export type Notification = z.infer<typeof notificationSchema>;
+export const notificationListResponse = z.object({
+  success: z.literal(true), notifications: z.array(notificationSchema), nextCursor: z.string().nullable(), unreadCount: z.number(),
+});
+export type NotificationListResponse = z.infer<typeof notificationListResponse>;
+/** `unreadCount` counts up to 100 (the bell shows “99+” past 99). */
+export const notificationUnreadResponse = z.object({ success: z.literal(true), unreadCount: z.number() });
+export type NotificationUnreadResponse = z.infer<typeof notificationUnreadResponse>;
+/** Either the ids to mark read (one's own; others' are ignored) or all of them. */
+export const notificationReadBody = z.union([
+  z.object({ ids: z.array(positiveId).min(1).max(100) }).strict(),
+  z.object({ all: z.literal(true) }).strict(),
+]);
+export const notificationSettingsSchema = z.record(z.enum(NOTIFICATION_KINDS), z.enum(NOTIFICATION_CHANNELS));
+export const notificationSettingsResponse = z.object({ success: z.literal(true), settings: z.object(Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, z.enum(NOTIFICATION_CHANNELS)])) as Record<(typeof NOTIFICATION_KINDS)[number], z.ZodEnum<{ site: 'site'; email: 'email'; off: 'off' }>>) });
+export type NotificationSettingsResponse = z.infer<typeof notificationSettingsResponse>;
+export const notificationSettingsBody = z.object({ kind: z.enum(NOTIFICATION_KINDS), channel: z.enum(NOTIFICATION_CHANNELS) });
+/** The live stream's event: how many are unread now. */
+export const notificationUnreadEvent = z.object({ unreadCount: z.number() });
+export const notificationUnsubscribeQuery = z.object({ token: z.string().regex(/^[A-Za-z0-9_.-]{1,200}$/, 'is not a token') });

@@ -83,6 +83,13 @@ export function buildUrl(base: string, path: string, query?: Query): string {
   return qs ? `${url}${url.includes('?') ? '&' : '?'}${qs}` : url;
 }
 
+/** Fired on window when a call failed for the server's or the network's reason, not the caller's. */
+export const REQUEST_FAILED_EVENT = 'kiraboshi:request-failed';
+
+function announceFailure(): void {
+  if (typeof dispatchEvent === 'function' && typeof CustomEvent === 'function') dispatchEvent(new CustomEvent(REQUEST_FAILED_EVENT));
+}
+
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', query, body, headers, timeoutMs = REQUEST_TIMEOUT_MS, signal, base = defaultBase, fetchImpl = fetch, keepalive } = options;
   const url = buildUrl(base, path, query);
@@ -104,7 +111,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       ...(keepalive ? { keepalive } : {}),
     });
     const text = await response.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
@@ -112,13 +119,19 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     }
     if (!response.ok) {
       const error = new HttpError(response.status, parsed);
+      if (response.status >= 500) announceFailure();
       if (isHandledRefusal(response.status, parsed)) console.debug(error.message, url, (parsed as { code: string }).code);
       else console.error(error.message, url);
       throw error;
     }
     return parsed as T;
   } catch (error) {
-    if (controller.signal.aborted && controller.signal.reason instanceof TimeoutError) throw controller.signal.reason;
+    if (controller.signal.aborted && controller.signal.reason instanceof TimeoutError) {
+      announceFailure();
+      throw controller.signal.reason;
+    }
+    // The network failed the call (the caller's own abort is no failure).
+    if (!(error instanceof HttpError) && !signal?.aborted) announceFailure();
     throw error;
   } finally {
     clearTimeout(timer);

@@ -20,6 +20,8 @@ export const LIMITS = {
   followPerUser: { limit: 60, windowMs: 60_000 },
   // Collection edits (create, add, reorder…): a person sorting a playlist, not a script filling one.
   collectionPerUser: { limit: 120, windowMs: 60_000 },
+  // Reports: enough for a member who meets a wave of spam, not for a script burying the queue.
+  reportPerUser: { limit: 10, windowMs: 60 * 60_000 },
 } as const satisfies Record<string, Limit>;
 
 export type RateLimitName = keyof typeof LIMITS;
@@ -28,5 +30,5 @@ export type RateLimitName = keyof typeof LIMITS;
 export const LIMIT_KEY_PREFIX: Record<RateLimitName, string> = {
   loginPerIp: 'login-ip', loginPerAccountIp: 'login-account-ip', loginFailuresPerAccount: 'login-failures', registerPerIp: 'register', codePerIp: 'code',
   lookupPerIp: 'lookup', danmakuPerUser: 'danmaku', danmakuBurstPerUser: 'danmaku-burst', commentPerUser: 'comment', followPerUser: 'follow',
-  collectionPerUser: 'collection',
+  collectionPerUser: 'collection', reportPerUser: 'report',
 };

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { COPYRIGHTS } from './constants.ts';
-import { blockFlags, noteNeededWithOther, positiveId, rejectionNote, REVIEW_REJECTION_REASONS, reviewRejection, shownText, tagSchema, uploaderInfoSchema } from './contract.ts';
+import { blockFlags, likeFacts, noteNeededWithOther, positiveId, rejectionNote, REVIEW_REJECTION_REASONS, reviewRejection, shownText, tagSchema, uploaderInfoSchema } from './contract.ts';
 
 export { PHOTO_MAX_IMAGES, PHOTO_MAX_BYTES, PHOTO_MAX_PIXELS, PHOTO_WIDTHS, PHOTO_TITLE_MAX, PHOTO_DESCRIPTION_MAX, PHOTO_ALT_MAX, MAX_TAGS_PER_PHOTO, PHOTO_MIME_TYPES, PHOTO_REFUSALS, PHOTO_STATES, type PhotoRefusal, type PhotoState } from './photo-constants.ts';
 import { PHOTO_ALT_MAX, PHOTO_DESCRIPTION_MAX, PHOTO_MAX_IMAGES, PHOTO_STATES, PHOTO_TITLE_MAX, MAX_TAGS_PER_PHOTO } from './photo-constants.ts';
@@ -91,7 +91,7 @@ export const photoDetailSchema = z.object({
   uploaderInfo: uploaderInfoSchema,
 });
 export type PhotoDetail = z.infer<typeof photoDetailSchema>;
-export const photoResponse = blockFlags.extend({ success: z.literal(true), photo: photoDetailSchema });
+export const photoResponse = blockFlags.extend({ success: z.literal(true), photo: photoDetailSchema, ...likeFacts.shape });
 export type PhotoResponse = z.infer<typeof photoResponse>;
 
 export const pendingPhotosResponse = z.object({ success: z.literal(true), photosCount: z.number(), photos: z.array(photoDetailSchema) });

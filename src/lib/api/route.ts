@@ -26,7 +26,7 @@ export interface RateRule { limit: RateLimitName; by: 'ip' | 'uid' }
 export interface RouteDef {
   summary: string;
   /** Family in the OpenAPI document (SPEC §7's groups). */
-  tag: 'video' | 'danmaku' | 'comment' | 'upload' | 'user' | 'account' | 'admin' | 'history' | 'block' | 'feed' | 'collection' | 'audio' | 'photo' | 'system';
+  tag: 'video' | 'danmaku' | 'comment' | 'upload' | 'user' | 'account' | 'admin' | 'history' | 'block' | 'feed' | 'collection' | 'audio' | 'photo' | 'like' | 'system' | 'moderation';
   /** The policy table's action; resource rules (owner, role changes) are checked once the resource is loaded. */
   permission: Action;
   /** GET input: the query string. */

@@ -1,3 +1,5 @@
+import { LOCAL_IMAGES, resizedImageUrl, resizedSrcset, type ImageProvider } from '../image/provider.ts';
+
 /**
  * Poster images in several sizes and formats (made by the media pipeline, server/media/poster-set.ts):
  * `poster-<token>-<width>.<format>` beside the HLS renditions, the token a hash of the frame, so
@@ -20,16 +22,26 @@ export const POSTER_VARIANT_PATTERN = /\/poster-[0-9a-f]{12}-\d+\.(avif|webp|jpg
 const DEFAULT_VARIANT = /poster-([0-9a-f]{12})-640\.jpg$/;
 
 export interface PosterSources {
-  /** The fallback `src` (640 px JPEG). */
+  /** The fallback `src` (640 px wide; a JPEG from the site's own files). */
   src: string;
-  /** One `srcset` per format, best first. */
+  /** One `srcset` per format, best first (none from a template provider, which picks the format). */
   sets: Array<{ type: string; srcset: string }>;
   jpgSrcset: string;
 }
 
-/** The size variants of a poster URL (a poster, or an uploaded cover), or null for an image without them (older posters and covers). */
-export function posterSources(image: string): PosterSources | null {
+/**
+ * The sizes (and, from the site's own files, formats) of a poster or cover, or null for a picture
+ * offered as it is. With the `local` provider those are the poster set's files, which older posters
+ * and covers do not have; a `template` provider resizes any picture: the largest file of a set, or
+ * the picture itself.
+ */
+export function posterSources(image: string, provider: ImageProvider = LOCAL_IMAGES): PosterSources | null {
   const match = DEFAULT_VARIANT.exec(image);
+  if (provider.kind === 'template') {
+    if (!image) return null;
+    const original = match ? `${image.slice(0, match.index)}${posterFileName(match[1]!, POSTER_WIDTHS[POSTER_WIDTHS.length - 1], 'jpg')}` : image;
+    return { src: resizedImageUrl(provider, original, POSTER_DEFAULT_WIDTH), sets: [], jpgSrcset: resizedSrcset(provider, original, POSTER_WIDTHS) };
+  }
   if (!match) return null;
   const base = image.slice(0, match.index);
   const srcset = (format: PosterFormat) => POSTER_WIDTHS.map((w) => `${base}${posterFileName(match[1]!, w, format)} ${w}w`).join(', ');

@@ -42,6 +42,9 @@ export interface OnStage {
   layer: number;
 }
 
+/** A subtitle line's box on the stage (px from its top left). */
+export interface ClearZone { top: number; bottom: number; left: number; right: number }
+
 /** Lanes of one layer. Right-to-left and left-to-right share one set (they would cross head-on in a lane); top and bottom have their own. */
 interface Layer { offset: number; lanes: Record<DanmakuMode, LaneSet> }
 
@@ -76,6 +79,12 @@ export class DanmakuEngine {
   dropped = 0;
   /** False while a rebuild replays comments already counted (or skipped by a seek). */
   private counting = true;
+  /**
+   * The subtitle lines shown now (keep-clear, issue 29), in stage px: comments entering take no
+   * lane across them, and a comment already on stage is not shown where it would cover one.
+   */
+  private zones: readonly ClearZone[] = [];
+  private visible: OnStage[] = [];
 
   constructor(options: EngineOptions) {
     this.options = options;
@@ -159,7 +168,18 @@ export class DanmakuEngine {
   }
 
   get stage(): readonly OnStage[] {
-    return this.active;
+    return this.zones.length ? this.visible : this.active;
+  }
+
+  /** The subtitle lines to keep clear of (none: []); the stage is not rebuilt, entering comments follow. */
+  setClearZones(zones: readonly ClearZone[]) {
+    this.zones = zones;
+    this.filterVisible();
+  }
+
+  private filterVisible() {
+    const zones = this.zones;
+    this.visible = zones.length ? this.active.filter((a) => !zones.some((z) => a.y < z.bottom && a.y + a.height > z.top && a.x < z.right && a.x + a.width > z.left)) : this.active;
   }
 
   /** Comments waiting for a lane now. */
@@ -196,7 +216,9 @@ export class DanmakuEngine {
     if (time < this.lastTime - JITTER_SECONDS || time - this.lastTime > JUMP_SECONDS) this.rebuild(time);
     else if (time < this.lastTime) this.position(time);
     else this.playTo(time);
-    return this.active;
+    if (!this.zones.length) return this.active;
+    this.filterVisible();
+    return this.visible;
   }
 
   private resetLayers() {
@@ -315,8 +337,18 @@ export class DanmakuEngine {
       : scrolling && prev.mode === item.mode ? prev.start + followDelay(prev, width, duration, options.width, gap)
       : prev.start + prev.duration);
     const overlap = options.density === 'all';
+    const unit = laneHeight(options);
+    const lanesInAll = laneCount(options);
+    // A lane across a subtitle line shown now is not free while it shows.
+    const zones = this.zones;
+    const layerFree = (offset: number) => (zones.length
+      ? (prev: Placed | null, lane: number) => {
+        const top = item.mode === 'bottom' ? lanesInAll * unit - offset - (lane + 1) * unit : offset + lane * unit;
+        return zones.some((z) => top < z.bottom && top + unit > z.top) ? Infinity : freeAt(prev);
+      }
+      : freeAt);
     let layerIndex = 0;
-    let run = this.layers[0].lanes[item.mode].soonest(span, start, freeAt);
+    let run = this.layers[0].lanes[item.mode].soonest(span, start, layerFree(this.layers[0].offset));
     while (overlap && run.at > start) {
       if (++layerIndex === this.layers.length) {
         if (this.layers.length === MAX_LAYERS) {
@@ -326,12 +358,12 @@ export class DanmakuEngine {
         }
         this.openLayer();
       }
-      run = this.layers[layerIndex].lanes[item.mode].soonest(span, start, freeAt);
+      run = this.layers[layerIndex].lanes[item.mode].soonest(span, start, layerFree(this.layers[layerIndex].offset));
     }
+    if (run.lane < 0) return Infinity; // every lane runs across a subtitle line
     if (run.at > start) return run.at;
     const layer = this.layers[layerIndex];
     layer.lanes[item.mode].take(run.lane, span, { start, width, duration, mode: item.mode });
-    const unit = laneHeight(options);
     const height = itemHeight(item.fontSize, options.fontScale);
     // Centred on its run of lanes (a dense lane is shorter than a comment's bitmap, never than its text).
     const top = item.mode === 'bottom' ? laneCount(options) * unit - layer.offset - (run.lane + span) * unit : layer.offset + run.lane * unit;

@@ -120,13 +120,13 @@ export class LaneSet {
   reset(count = this.last.length) {
     this.last = Array.from({ length: count }, () => null);
   }
-  soonest(span: number, start: number, freeAt: (prev: Placed | null) => number): LaneRun {
+  soonest(span: number, start: number, freeAt: (prev: Placed | null, lane: number) => number): LaneRun {
     const n = this.last.length;
     const s = Math.min(span, n);
     let best: LaneRun = { lane: -1, at: Infinity };
     for (let lane = 0; lane + s <= n; lane++) {
       let at = -Infinity;
-      for (let k = 0; k < s && at < best.at; k++) at = Math.max(at, freeAt(this.last[lane + k]));
+      for (let k = 0; k < s && at < best.at; k++) at = Math.max(at, freeAt(this.last[lane + k], lane + k));
       if (at <= start) return { lane, at };
       if (at < best.at) best = { lane, at };
     }

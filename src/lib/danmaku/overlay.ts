@@ -11,7 +11,7 @@
  */
 import type { Danmaku, DanmakuEmitBody } from '../api/contract.ts';
 import { emitDanmaku, getDanmaku } from '../api/calls/interaction.ts';
-import { DanmakuEngine } from './engine.ts';
+import { DanmakuEngine, type ClearZone } from './engine.ts';
 import type { DanmakuRenderer } from './canvas-renderer.ts';
 import { createDanmakuRenderer } from './worker-renderer.ts';
 import { MediaClock } from './clock.ts';
@@ -72,6 +72,7 @@ export class DanmakuOverlay {
   stats = { frames: 0, slowFrames: 0, lastFrameMs: 0, onStage: 0, waiting: 0 };
   private lastFrameAt = 0;
   private lastTime = 0;
+  private subtitleLines: readonly ClearZone[] = [];
 
   /** The part shown, on the video's timeline (parts.ts): its danmaku only, at times within it. */
   private readonly span: PartSpan;
@@ -141,6 +142,15 @@ export class DanmakuOverlay {
     return this.engine.dropped;
   }
 
+  /**
+   * The subtitle lines shown now (CSS px on the stage, which the subtitle layer shares): with
+   * "keep subtitles clear" on, comments keep out of them (engine.ts, setClearZones).
+   */
+  setSubtitleLines(lines: readonly ClearZone[]) {
+    this.subtitleLines = lines;
+    this.engine.setClearZones(this.options.keepSubtitlesClear ? lines : []);
+  }
+
   configure(options: Partial<OverlayOptions>) {
     const previous = this.options;
     this.options = { ...this.options, ...options };
@@ -149,6 +159,7 @@ export class DanmakuOverlay {
     this.canvas.style.visibility = o.enabled ? 'visible' : 'hidden';
     const layoutChanged = ['fontScale', 'speed', 'area', 'keepSubtitlesClear', 'density', 'blocking'].some((k) => previous[k as keyof OverlayOptions] !== o[k as keyof OverlayOptions]);
     if (o.density !== previous.density) this.resize();
+    if (o.keepSubtitlesClear !== previous.keepSubtitlesClear) this.engine.setClearZones(o.keepSubtitlesClear ? this.subtitleLines : []);
     if (layoutChanged) {
       this.engine.configure({ fontScale: o.fontScale, speed: o.speed, area: o.area, keepSubtitlesClear: o.keepSubtitlesClear, density: o.density, accept: danmakuFilter(o.blocking) });
     }

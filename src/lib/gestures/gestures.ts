@@ -17,7 +17,7 @@ export interface WheelState { phase: GesturePhase; dx: number; dy: number; /** Z
 
 /** The zoom factor of one wheel event's vertical delta (in pixels): up zooms in. */
 export function wheelZoomFactor(deltaY: number): number {
-  return Math.pow(2, (-deltaY * WHEEL_ZOOM_CONSTANT) / 1000);
+  return 2 ** ((-deltaY * WHEEL_ZOOM_CONSTANT) / 1000);
 }
 
 /** WebKit's gesture scale change, in the wheel's pixel units, so both zoom the same way. */

@@ -40,3 +40,23 @@ export function createTranslator(_locale: Locale, messages: Messages): { t: TFun
 export function pickNamespaces(messages: Messages, namespaces: readonly string[]): Messages {
   return Object.fromEntries(namespaces.filter((ns) => ns in messages).map((ns) => [ns, messages[ns]]));
 }
+
+/** Picks a few dotted sub-trees of a catalog ("moderation.report"), for an island that uses a small part of a big namespace. */
+export function pickMessages(messages: Messages, paths: readonly string[]): Messages {
+  const picked: Messages = {};
+  for (const path of paths) {
+    const parts = path.split('.');
+    let from: unknown = messages;
+    for (const part of parts) from = from && typeof from === 'object' ? (from as Messages)[part] : undefined;
+    if (from === undefined) continue;
+    let into = picked;
+    for (const part of parts.slice(0, -1)) into = (into[part] ??= {}) as Messages;
+    into[parts.at(-1)!] = from;
+  }
+  return picked;
+}
+
+/** What the report button and dialog say, without the rest of the staff pages' strings. */
+export function pickReportMessages(messages: Messages): Messages {
+  return pickMessages(messages, ['moderation.report', 'moderation.targets', 'moderation.reasons']);
+}

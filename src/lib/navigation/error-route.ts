@@ -88,3 +88,19 @@ export function errorTitle(status: number): string {
   const shown = shownStatus(status);
   return `${shown} ${STATUS_TEXT[shown] ?? STATUS_TEXT[500]}`;
 }
+
+/**
+ * The error layouts built as static HTML for every locale (src/pages/[...locale]/error/[status].astro):
+ * the statuses the site itself sends visitors to. Any other /error/{code} renders on demand.
+ */
+export const PRERENDERED_ERROR_STATUSES = [301, 403, 404, 500, 502] as const;
+
+/**
+ * The HTTP status a prerendered error page is served with (server/site), or null when the route is
+ * not one: a static file would otherwise go out as 200, and an error page must keep its status.
+ */
+export function prerenderedErrorStatus(route: string): number | null {
+  const match = /^\/error\/(\d{3})\/?$/.exec(route);
+  const code = match ? Number(match[1]) : Number.NaN;
+  return (PRERENDERED_ERROR_STATUSES as readonly number[]).includes(code) ? httpStatusFor(code) : null;
+}

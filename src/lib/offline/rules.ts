@@ -4,19 +4,26 @@
  */
 import { LOCALES, splitLocale, localizePath, type Locale } from '../i18n/locales.ts';
 
-export const CACHE_NAMES = { pages: 'kiraboshi-pages', api: 'kiraboshi-api', assets: 'kiraboshi-assets', locale: 'kiraboshi-locale' } as const;
+export const CACHE_NAMES = { pages: 'kiraboshi-pages', api: 'kiraboshi-api', assets: 'kiraboshi-assets', locale: 'kiraboshi-locale', writes: 'kiraboshi-writes' } as const;
 /** A page or an API answer slower than this comes from the cache when one is there. */
 export const NETWORK_TIMEOUT_SECONDS = 6;
 export const OFFLINE_ROUTE = '/offline';
 
 export type Strategy = 'keepalive' | 'page' | 'api' | 'asset' | 'messages' | 'network';
 
-interface RequestFacts { method: string; url: URL; mode: string; keepalive: boolean; sameOrigin: boolean }
+/** `accept`: the request's Accept header ('' when it has none). */
+interface RequestFacts { method: string; url: URL; mode: string; keepalive: boolean; sameOrigin: boolean; accept: string }
 
-export function strategyFor({ method, url, mode, keepalive, sameOrigin }: RequestFacts): Strategy {
+export function strategyFor({ method, url, mode, keepalive, sameOrigin, accept }: RequestFacts): Strategy {
   // A request meant to outlive its page (the player's last history write) is sent by the worker itself.
   if (keepalive) return 'keepalive';
   if (method !== 'GET' || !sameOrigin) return 'network';
+  // An event stream (the bell's, the player's live danmaku) never ends: fetched and kept by the
+  // worker, its body was read into the cache forever, the connection outlived the page that asked
+  // for it, and after a few pages the browser's six connections to the site were all such
+  // streams, so every later request waited without end (issue 26). The page's own fetch closes
+  // with the page.
+  if (accept.includes('text/event-stream')) return 'network';
   const path = url.pathname;
   if (mode === 'navigate') return 'page';
   if (path.startsWith('/_astro/')) return 'asset';
@@ -25,6 +32,26 @@ export function strategyFor({ method, url, mode, keepalive, sameOrigin }: Reques
   if (path.startsWith('/api/video/tus') || path.startsWith('/media/')) return 'network';
   if (path.startsWith('/api/')) return 'api';
   return 'network';
+}
+
+/**
+ * How long Chromium serves a page preloaded with `<link rel="prefetch">` (src/lib/shell/prefetch.ts)
+ * without asking the server again, whatever its Cache-Control says.
+ */
+export const PREFETCH_REUSE_MS = 5 * 60_000;
+
+/** A request that changes something on the site: pages preloaded before it may no longer be true. */
+export function isSiteWrite({ method, sameOrigin, url }: Pick<RequestFacts, 'method' | 'sameOrigin' | 'url'>): boolean {
+  return sameOrigin && method !== 'GET' && method !== 'HEAD' && url.pathname.startsWith('/api/');
+}
+
+/**
+ * Whether a navigation must ask the server instead of taking a preloaded copy: a member who edits
+ * their profile and then opens their page (preloaded a moment before, as the pointer passed the
+ * link) must see the edit. Only in the preload window after a write; otherwise preloads stand.
+ */
+export function navigationSkipsPreload(lastWriteAt: number, now: number): boolean {
+  return lastWriteAt > 0 && now - lastWriteAt < PREFETCH_REUSE_MS;
 }
 
 /** The locale of a page address, by its prefix (zhs has none). */

@@ -5,14 +5,30 @@
  */
 import type { PhotoImage } from '../api/photo-contract.ts';
 import { localizePath, type Locale } from '../i18n/locales.ts';
+import { LOCAL_IMAGES, resizedImageUrl, resizedSrcset, type ImageProvider } from '../image/provider.ts';
 
-export interface PictureSources { avif: string | null; webp: string; jpeg: string; src: string }
+/**
+ * `avif` and `webp` are null from a template provider, which picks the format itself; `jpeg` is then
+ * its one srcset. `src` is about 640 px wide, `smallest` the smallest size (thumbnails).
+ */
+export interface PictureSources { avif: string | null; webp: string | null; jpeg: string; src: string; smallest: string }
 
-export function pictureSources(image: Pick<PhotoImage, 'base' | 'widths' | 'animated'>): PictureSources | null {
+export function pictureSources(image: Pick<PhotoImage, 'base' | 'widths' | 'animated'>, provider: ImageProvider = LOCAL_IMAGES): PictureSources | null {
   if (!image.base || !image.widths.length) return null;
   const set = (ext: string) => image.widths.map((w) => `${image.base}/${w}.${ext} ${w}w`).join(', ');
   const middle = image.widths.find((w) => w >= 640) ?? image.widths[image.widths.length - 1];
-  return { avif: image.animated ? null : set('avif'), webp: set('webp'), jpeg: set('jpg'), src: `${image.base}/${middle}.jpg` };
+  if (provider.kind === 'template') {
+    // The largest size written is the original the service resizes (an animated one stays a GIF/WebP: the service keeps it).
+    const original = `${image.base}/${Math.max(...image.widths)}.${image.animated ? 'webp' : 'jpg'}`;
+    return {
+      avif: null, webp: null, jpeg: resizedSrcset(provider, original, image.widths),
+      src: resizedImageUrl(provider, original, middle!), smallest: resizedImageUrl(provider, original, image.widths[0]!),
+    };
+  }
+  return {
+    avif: image.animated ? null : set('avif'), webp: set('webp'), jpeg: set('jpg'), src: `${image.base}/${middle}.jpg`,
+    smallest: `${image.base}/${image.widths[0]}.${image.animated ? 'webp' : 'jpg'}`,
+  };
 }
 
 /** Width over height (1 when unknown), for layout before the image arrives. */

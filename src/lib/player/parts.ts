@@ -7,12 +7,26 @@
  */
 
 import type { Storyboard } from '../api/contract.ts';
+import { DEFAULT_VIDEO_MANIFEST_URL, videoManifestUrl } from '../config.ts';
 
 /** A part as the player plays it (duration in ms, from the server's probe). */
 export interface PlayerPart { id: number; title: string; link: string | null; poster: string | null; storyboard: Storyboard | null; duration: number }
 
 /** Where a part lies on the video's timeline, in seconds; the last part also owns anything past its end. */
 export interface PartSpan { offset: number; length: number; last: boolean }
+
+/**
+ * The stream the player opens for a part. The video manifest template of SPEC §7
+ * (PUBLIC_VIDEO_MANIFEST_URL, `{videoId}`) names a video's default part, the first: when it is set
+ * (a CDN or another host in front of the media), part 1 plays from there; otherwise, and for the
+ * other parts, which the template cannot name, each part plays its own link. A part without a
+ * link (not published) has no stream, whatever the template says.
+ */
+export function partStreamUrl(config: { videoManifestUrl: string }, videoId: number, partIndex: number, link: string | null | undefined): string | null {
+  if (!link) return null;
+  if (partIndex !== 0 || config.videoManifestUrl === DEFAULT_VIDEO_MANIFEST_URL) return link;
+  return videoManifestUrl(config, videoId);
+}
 
 /** The part ?p names (0-based), P1 when absent or not one of the parts. */
 export function partFromSearch(search: string | URLSearchParams, count: number): number {

@@ -9,7 +9,7 @@ import type { Danmaku } from '../api/contract.ts';
 import type { QualityLevel } from './quality.ts';
 import { formatTimecode } from './shortcuts.ts';
 
-export type Panel = 'quality' | 'rate' | 'volume' | 'danmaku' | 'settings' | null;
+export type Panel = 'quality' | 'rate' | 'volume' | 'danmaku' | 'subtitles' | 'settings' | null;
 export type Range = [number, number];
 
 export interface PlayerState {

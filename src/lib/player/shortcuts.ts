@@ -5,7 +5,7 @@
 export type PlayerAction =
   | 'togglePlay' | 'exitFullscreen' | 'toggleFullscreen' | 'toggleDanmaku' | 'toggleMute'
   | 'volumeUp' | 'volumeDown' | 'seekBack' | 'seekForward' | 'rateDown' | 'rateUp'
-  | 'previousFrame' | 'nextFrame';
+  | 'previousFrame' | 'nextFrame' | 'toggleSubtitles';
 
 export interface Shortcut {
   action: PlayerAction;
@@ -21,6 +21,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { action: 'exitFullscreen', keys: ['Escape'], label: 'Esc' },
   { action: 'toggleFullscreen', keys: ['f'], label: 'F' },
   { action: 'toggleDanmaku', keys: ['d'], label: 'D' },
+  { action: 'toggleSubtitles', keys: ['c'], label: 'C' },
   { action: 'toggleMute', keys: ['m'], label: 'M' },
   { action: 'volumeUp', keys: ['ArrowUp'], label: '↑' },
   { action: 'volumeDown', keys: ['ArrowDown'], label: '↓' },

@@ -6,7 +6,7 @@
  */
 
 import { ROLES, isStaff, type Actor, type Role } from './roles.ts';
-export { ROLES, isStaff, type Role, type Actor } from './roles.ts';
+export { ROLES, type Role, type Actor } from './roles.ts';
 
 /**
  * Who may, before any resource is known:
@@ -23,20 +23,28 @@ export type Subject = 'anyone' | 'signedIn' | 'member' | 'uploader' | 'staff' | 
  * What the resource must be, once known: `owner` (the actor's own), `ownerOrStaff`, or
  * `roleChange` (root may set any roles; an administrator only those of users who neither are
  * nor become root or administrator), or `signedGrant` (a signed upload address of the image
- * service, which names its user and expires: whoever holds it may use it, and only it).
+ * service, which names its user and expires: whoever holds it may use it, and only it), or
+ * `visible` (what is published for review: anyone once approved; before, its uploader and
+ * staff; nobody once deleted).
  */
-export type ResourceRule = 'owner' | 'ownerOrStaff' | 'roleChange' | 'signedGrant';
+export type ResourceRule = 'owner' | 'ownerOrStaff' | 'roleChange' | 'signedGrant' | 'visible';
 
 export interface Rule { subject: Subject; resource?: ResourceRule; note: string }
 
 export const POLICY = {
   // Reading what is public; also the account calls a guest makes (register, log in, recover).
   'catalogue.read': { subject: 'anyone', note: 'public lists, videos, tags, danmaku, comments, profiles' },
+  // Seeing one item (its page, its danmaku and comments, its files), by its state.
+  'video.view': { subject: 'anyone', resource: 'visible', note: 'a video: anyone once approved; its uploader and staff while pending' },
+  'audio.view': { subject: 'anyone', resource: 'visible', note: 'an audio track: anyone once approved; its uploader and staff while pending' },
+  'photo.view': { subject: 'anyone', resource: 'visible', note: 'a photo post: anyone once approved; its uploader and staff before' },
+  'media.view': { subject: 'anyone', resource: 'visible', note: 'an uploaded file (renditions, poster, cover): as its video or track; its uploader and staff before it is in one' },
   'account.guest': { subject: 'anyone', note: 'existence checks, registration, login, password recovery' },
   'image.upload': { subject: 'anyone', resource: 'signedGrant', note: 'the signed upload URL names the user and expires: it is the permission' },
   // One's own account.
   'account.self': { subject: 'signedIn', note: 'own info, settings, second factors, credentials, history' },
   'invitation.create': { subject: 'member', note: 'new invitation codes (an account old enough)' },
+  'invitation.unlimited': { subject: 'staff', note: 'invitation codes without the account age and weekly limit' },
   'profile.update': { subject: 'member', note: 'own public profile and avatar' },
   'blockList.edit': { subject: 'member', note: 'add to own block and hide lists' },
   'blockList.clean': { subject: 'signedIn', note: 'read and remove from own lists, also when banned' },
@@ -44,6 +52,9 @@ export const POLICY = {
   'follow.edit': { subject: 'member', note: 'follow a user (not oneself, nor across a block)' },
   'follow.clean': { subject: 'signedIn', note: 'stop following, also when banned' },
   'feed.read': { subject: 'signedIn', note: 'own feed of followed uploaders' },
+  // Notifications: one's own message centre and its settings, also when banned.
+  'notification.read': { subject: 'signedIn', note: 'own notifications: list, unread count, live count, marking read, settings' },
+  'notification.staffKinds': { subject: 'staff', note: 'receive (and set the channel of) the staff-only kinds, such as a new report' },
   // Collections: anyone reads the public ones (private ones only their owner, checked by the service).
   'collection.create': { subject: 'member', note: 'new collections of one’s own' },
   'collection.edit': { subject: 'member', resource: 'owner', note: 'change, fill and reorder own collection' },
@@ -56,6 +67,11 @@ export const POLICY = {
   'comment.retract': { subject: 'signedIn', note: 'take back own vote' },
   'comment.deleteOwn': { subject: 'signedIn', resource: 'owner', note: 'delete own comment' },
   'comment.deleteAny': { subject: 'staff', note: 'delete anyone’s comment' },
+  'comment.pin': { subject: 'member', resource: 'owner', note: 'pin one comment under one’s own upload' },
+  'comment.deleteUnderOwnUpload': { subject: 'signedIn', resource: 'owner', note: 'delete any comment under one’s own upload' },
+  // Likes of videos, tracks and photo posts.
+  'like.give': { subject: 'member', note: 'like a visible item whose uploader did not block the member' },
+  'like.retract': { subject: 'signedIn', note: 'take back one’s like, also when banned' },
   // Videos.
   'video.upload': { subject: 'uploader', note: 'resumable uploads, covers, committing a video' },
   'upload.resume': { subject: 'signedIn', resource: 'owner', note: 'offset, next bytes or removal of own unfinished upload' },
@@ -63,6 +79,7 @@ export const POLICY = {
   'video.delete': { subject: 'signedIn', resource: 'ownerOrStaff', note: 'delete a video' },
   'video.mine': { subject: 'signedIn', note: 'list own videos with their status and counts' },
   'video.edit': { subject: 'member', resource: 'ownerOrStaff', note: 'change a video’s title, description, tags, category, cover' },
+  'subtitle.edit': { subject: 'member', resource: 'ownerOrStaff', note: 'add or remove a video’s subtitle tracks; import danmaku into it' },
   'video.review': { subject: 'staff', note: 'review queue, approval, refusal with a reason' },
   // Photo posts.
   'photo.upload': { subject: 'uploader', note: 'committing a post of uploaded images' },
@@ -75,9 +92,14 @@ export const POLICY = {
   'audio.edit': { subject: 'member', resource: 'ownerOrStaff', note: 'change a track’s title, artist, description, tags, category, cover' },
   'audio.review': { subject: 'staff', note: 'audio review queue, approval, refusal with a reason' },
   // Administration.
-  'user.review': { subject: 'staff', note: 'profile review queue, banned users' },
+  'user.review': { subject: 'staff', note: 'profile review queue, banned users (a reviewer’s own profile counts as reviewed)' },
+  'settings.admin': { subject: 'staff', note: 'the administration pages of settings' },
   'user.roles': { subject: 'staff', resource: 'roleChange', note: 'grant and revoke roles' },
   'jobs.manage': { subject: 'staff', note: 'media jobs: their states and errors, retrying failed ones' },
+  // Reports and the moderation log.
+  'report.create': { subject: 'member', note: 'report a video, track, photo post, comment, danmaku or user (one open report per target)' },
+  'report.review': { subject: 'staff', note: 'the report queue, and resolving a report (dismiss, hide, delete, ban)' },
+  'moderation.log': { subject: 'staff', note: 'read the log of staff actions (nobody edits or deletes it)' },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof POLICY;
@@ -86,8 +108,11 @@ export type Action = keyof typeof POLICY;
 export interface PolicyContext { whoMayUpload: 'members' | 'staff' }
 const DEFAULT_CONTEXT: PolicyContext = { whoMayUpload: 'members' };
 
-/** The resource a rule looks at: its owner, or for role changes the target's roles now and next. */
-export interface Resource { ownerUid?: number; currentRoles?: readonly string[]; nextRoles?: readonly string[]; signedGrant?: boolean }
+/**
+ * The resource a rule looks at: its owner, for role changes the target's roles now and next, for
+ * visibility its state (approved, deleted, or any other: not yet public; null: not yet in an item).
+ */
+export interface Resource { ownerUid?: number; currentRoles?: readonly string[]; nextRoles?: readonly string[]; signedGrant?: boolean; status?: string | null }
 
 export type Refusal = 'UNAUTHORIZED' | 'USER_BLOCKED' | 'FORBIDDEN';
 
@@ -113,6 +138,9 @@ function resourceAllows(actor: Actor | null, rule: ResourceRule, resource: Resou
     case 'owner': return !!actor && resource.ownerUid === actor.uid;
     case 'ownerOrStaff': return !!actor && (resource.ownerUid === actor.uid || isStaff(actor));
     case 'signedGrant': return resource.signedGrant === true;
+    case 'visible':
+      if (resource.status === 'approved') return true;
+      return resource.status !== 'deleted' && !!actor && (resource.ownerUid === actor.uid || isStaff(actor));
     case 'roleChange':
       if (!actor) return false;
       if (actor.roles.includes('root')) return true;

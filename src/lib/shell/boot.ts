@@ -4,7 +4,7 @@
  * check. Plain DOM code: the shell must work before (and without) any React island.
  */
 import { $toasts, showToast, dismissToast, TOAST_ENTER_MS, type Toast } from '../stores/toast.ts';
-import { $loading, startLoading, finishLoading } from '../stores/loading.ts';
+import { $loading, startLoading, finishLoading, failLoading } from '../stores/loading.ts';
 import { $breakpoint } from '../stores/breakpoint.ts';
 import { $appSettings } from '../stores/app-settings.ts';
 import { checkNavigation } from '../navigation/safe-url.ts';
@@ -13,7 +13,7 @@ import { createCharacter } from './easter-egg.ts';
 import { switchLanguage } from '../i18n/switch.ts';
 import { isLocale, localizePath, splitLocale as splitPath } from '../i18n/locales.ts';
 import { $selfUser, fetchSelfUser, logoutSelfUser, uidCookie } from '../stores/self-user.ts';
-import { setApiBase } from '../api/http.ts';
+import { setApiBase, REQUEST_FAILED_EVENT } from '../api/http.ts';
 import { publicConfig } from '../public-config.ts';
 import { isStaff } from '../policy/roles.ts';
 import { syncThemeFromServer, watchThemeInputs } from '../theme/theme-runtime.ts';
@@ -23,6 +23,8 @@ import { flagOn } from '../stores/experimental.ts';
 import { watchInstallPrompt } from '../stores/install-prompt.ts';
 import { IN_CONTEXT_LOCALE, startInContextScript } from '../i18n/in-context.ts';
 import { BACKGROUND_IMAGE_KEY, parseBackgroundImage } from '../stores/background-image.ts';
+import { STALE_BUILD_EVENT } from './chunk-recovery.js';
+import { wirePrefetch } from './prefetch.ts';
 
 interface ShellData {
   locale: string;
@@ -53,6 +55,20 @@ function countDown(el: HTMLElement, seconds: number, template: string): void {
   tick();
 }
 
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** A toast's icon: 24×24 path data (an entry of ICONS), drawn in the toast's colour. */
+function toastIcon(pathData: string): SVGSVGElement {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.classList.add('toast-icon');
+  const path = document.createElementNS(SVG_NS, 'path');
+  path.setAttribute('d', pathData);
+  svg.append(path);
+  return svg;
+}
+
 function renderToasts(area: HTMLElement, closeLabel: string, retryIn: string): void {
   const render = (toasts: readonly Toast[]) => {
     const alive = new Set(toasts.map((t) => String(t.id)));
@@ -69,6 +85,7 @@ function renderToasts(area: HTMLElement, closeLabel: string, retryIn: string): v
       el.dataset.id = String(toast.id);
       el.setAttribute('role', toast.severity === 'error' ? 'alert' : 'status');
       el.style.animationDuration = `${TOAST_ENTER_MS}ms`;
+      if (toast.icon) el.append(toastIcon(toast.icon));
       const text = document.createElement('span');
       text.textContent = toast.message; // text, never HTML
       const close = document.createElement('button');
@@ -107,9 +124,11 @@ function wireLoadingBar(bar: HTMLElement): void {
     bar.style.setProperty('--progress', `${state.progress}%`);
     bar.classList.toggle('error', state.error);
   });
-  // A multi-page site: a navigation starts when the page is being left, and finishes on show.
+  // A multi-page site: a navigation starts when the page is being left, and finishes on show;
+  // one that ended on an error page, or an island call that failed, shows the error state.
   addEventListener('beforeunload', () => startLoading());
-  addEventListener('pageshow', () => finishLoading());
+  addEventListener('pageshow', () => (document.querySelector('.error-page') ? failLoading() : finishLoading()));
+  addEventListener(REQUEST_FAILED_EVENT, () => failLoading());
 }
 
 function wireTooltips(area: HTMLElement): void {
@@ -178,6 +197,21 @@ function wireDismissableMenus(): void {
 /** Opens the login dialog (an island the layout hands in, loaded when asked for). */
 let openAuth: (mode?: 'login' | 'register') => Promise<void> = async () => {};
 
+/**
+ * The notification bell shows for members only; its code (the live unread count) is loaded the
+ * first time a member is known, so a guest's pages never load it.
+ */
+let bellOn = false;
+function renderBell(member: boolean): void {
+  const bell = document.querySelector<HTMLElement>('[data-notification-bell]');
+  if (!bell || member === bellOn) return;
+  bellOn = member;
+  bell.hidden = !member;
+  import('../notifications/bell.ts')
+    .then((m) => (member ? m.startBell(bell) : m.stopBell()))
+    .catch((error) => console.error('notification bell', error));
+}
+
 /** The top bar follows the session: a guest gets the login dialog, a member their page and logout. */
 function wireSession(data: ShellData): void {
   const button = document.querySelector<HTMLAnchorElement>('[data-auth-button]');
@@ -200,6 +234,7 @@ function wireSession(data: ShellData): void {
     button.toggleAttribute('data-logged-in', !!member);
     button.toggleAttribute('data-guest-avatar', guestAvatar);
     if (logoutButton) logoutButton.hidden = !member;
+    renderBell(!!member);
   };
   $selfUser.subscribe(render);
   $appSettings.subscribe(render);
@@ -276,6 +311,14 @@ function registerServiceWorker(locale: string): void {
   });
 }
 
+/** "A new version is out": a toast that stays until the reader reloads or closes it. */
+function promptReload(data: ShellData): void {
+  showToast({
+    message: data.messages.toast.newVersion, severity: 'info', duration: Number.POSITIVE_INFINITY,
+    action: { label: data.messages.toast.reload, run: () => location.reload() },
+  });
+}
+
 /**
  * The outdated-build check of SPEC §9: every hour (and when the connection comes back or the tab
  * is shown again), a new build id prompts a reload; the service worker is asked to update too.
@@ -292,10 +335,7 @@ function watchForNewBuild(data: ShellData): void {
         prompted = true;
         clearInterval(interval);
         void navigator.serviceWorker?.getRegistration().then((registration) => registration?.update()).catch(() => undefined);
-        showToast({
-          message: data.messages.toast.newVersion, severity: 'info', duration: Number.POSITIVE_INFINITY,
-          action: { label: data.messages.toast.reload, run: () => location.reload() },
-        });
+        promptReload(data);
       }
     } catch (error) {
       console.error('Failed to fetch the app manifest', error);
@@ -313,11 +353,15 @@ export function bootShell(options: { openAuthDialog: (mode?: 'login' | 'register
     const data = readShellData();
     const toastArea = document.getElementById('toast-area');
     if (toastArea) renderToasts(toastArea, data.messages.toast.close, data.messages.toast.retryIn);
+    // The head script reloaded once already for a missing chunk (chunk-recovery.js): now it asks.
+    if ((window as { __kiraboshiStaleBuild?: boolean }).__kiraboshiStaleBuild) promptReload(data);
+    else addEventListener(STALE_BUILD_EVENT, () => promptReload(data), { once: true });
     const bar = document.getElementById('loading-bar');
     if (bar) wireLoadingBar(bar);
     const tooltipArea = document.getElementById('tooltip-area');
     if (tooltipArea) wireTooltips(tooltipArea);
     wireNavigationGuard(data);
+    wirePrefetch();
     wireSideBar();
     wireLanguageMenu();
     wireDismissableMenus();

@@ -85,12 +85,12 @@ function wireFonts(root: HTMLElement): void {
   });
 }
 
-/** /dev/components: the toast buttons show one toast of each severity. */
+/** /dev/components: the toast buttons show one toast of each severity, with its icon. */
 function wireComponents(root: HTMLElement): void {
   for (const button of root.querySelectorAll<HTMLButtonElement>('[data-toast]')) {
     button.addEventListener('click', async () => {
       const { showToast } = await import('../stores/toast.ts');
-      showToast({ message: root.dataset.toastMessage, severity: button.dataset.toast as 'success' | 'warning' | 'error' | 'info' });
+      showToast({ message: root.dataset.toastMessage, severity: button.dataset.toast as 'success' | 'warning' | 'error' | 'info', icon: button.dataset.toastIcon });
     });
   }
 }

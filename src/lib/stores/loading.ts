@@ -1,7 +1,12 @@
 import { map } from 'nanostores';
 
-/** Top loading indicator of SPEC §4: start, estimated progress, finish, hide after a delay, reset. */
-export const LOADING = { durationMs: 2000, throttleMs: 200, hideDelayMs: 500, resetDelayMs: 400 } as const;
+/**
+ * Top loading indicator of SPEC §4: start, estimated progress, finish, hide after a delay, reset.
+ * `repaintMs` is SPEC §9's repaint delay (100 ms): while a navigation lasts, the bar's estimated
+ * progress is recomputed and repainted that often, not on every frame (the bar's width transition
+ * smooths the steps), so a slow page costs the main thread ten small updates a second.
+ */
+export const LOADING = { durationMs: 2000, throttleMs: 200, hideDelayMs: 500, resetDelayMs: 400, repaintMs: 100 } as const;
 
 export interface LoadingState { isLoading: boolean; progress: number; error: boolean; visible: boolean }
 export const $loading = map<LoadingState>({ isLoading: false, progress: 0, error: false, visible: false });
@@ -22,7 +27,7 @@ export function startLoading(): void {
   const started = Date.now();
   // Fast navigations never show the bar: it appears only after the throttle.
   throttle = setTimeout(() => $loading.setKey('visible', true), LOADING.throttleMs);
-  timer = setInterval(() => $loading.setKey('progress', estimatedProgress(Date.now() - started)), 100);
+  timer = setInterval(() => $loading.setKey('progress', estimatedProgress(Date.now() - started)), LOADING.repaintMs);
 }
 
 export function finishLoading({ error = false } = {}): void {
@@ -33,4 +38,17 @@ export function finishLoading({ error = false } = {}): void {
     $loading.setKey('visible', false);
     setTimeout(() => $loading.set({ isLoading: false, progress: 0, error: false, visible: false }), LOADING.resetDelayMs);
   }, LOADING.hideDelayMs);
+}
+
+/**
+ * Marks the bar's error state (SPEC §4): a navigation that ended on an error page, or an island's
+ * call that the server or the network failed. Outside a navigation the bar flashes full and red.
+ */
+export function failLoading(): void {
+  if (!$loading.get().isLoading) {
+    clearTimeout(hide);
+    $loading.set({ isLoading: true, progress: 100, error: true, visible: true });
+  }
+  finishLoading({ error: true });
+  $loading.setKey('visible', true);
 }

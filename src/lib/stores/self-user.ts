@@ -4,16 +4,18 @@ import { getSelf, logout as logoutCall, checkToken } from '../api/calls/user.ts'
 import { $appSettings } from './app-settings.ts';
 import { HttpError } from '../api/http.ts';
 
-/** The self user info store of SPEC §3/§4, shared by every island and the shell. */
+/**
+ * The self user info store of SPEC §3/§4, shared by every island and the shell. The spec's
+ * tempHideAvatarFromSidebar is left out: it has no meaning here (docs/decisions/0017-no-sidebar-avatar-hiding.md).
+ */
 export interface SelfUserState {
   isEffectiveCheckOnce: boolean;
   isLogined: boolean;
   userInfo: SelfUserInfo | null;
-  tempHideAvatarFromSidebar: boolean;
 }
 
 /** Before the session is checked: also what the server renders, which knows no visitor. */
-export const UNKNOWN_SELF_USER: SelfUserState = { isEffectiveCheckOnce: false, isLogined: false, userInfo: null, tempHideAvatarFromSidebar: false };
+export const UNKNOWN_SELF_USER: SelfUserState = { isEffectiveCheckOnce: false, isLogined: false, userInfo: null };
 
 export const $selfUser = map<SelfUserState>(UNKNOWN_SELF_USER);
 

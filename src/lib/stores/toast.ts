@@ -8,6 +8,7 @@ export interface Toast {
   /** Milliseconds on screen before it removes itself. */
   duration: number;
   timestamp: number;
+  /** 24×24 SVG path data (an entry of ICONS) drawn before the message. */
   icon?: string;
   /** A button in the toast (e.g. "Reload" when a new version is out). */
   action?: { label: string; run: () => void };

@@ -50,3 +50,24 @@ export function draftValue<T>(fields: DraftFields | null | undefined, name: stri
   if (fallback !== null && (Array.isArray(fallback) !== Array.isArray(value) || typeof value !== typeof fallback)) return fallback;
   return value as T;
 }
+
+/**
+ * A chosen file's identity across page loads (name, size, last change): the photo form keeps each
+ * image's alt text under it, so choosing the same file again after closing the tab brings its
+ * words back (the file itself is never kept).
+ */
+export const fileIdentity = (file: { name: string; size: number; lastModified: number }): string => `${file.name}:${file.size}:${file.lastModified}`;
+
+/**
+ * The alt texts to keep: those kept before (images not chosen again yet) with the written ones
+ * of the images now in the form over them; blank ones are left out.
+ */
+export function keptAltTexts(before: Record<string, string>, entries: ReadonlyArray<{ file: { name: string; size: number; lastModified: number }; alt: string }>): Record<string, string> {
+  const alts: Record<string, string> = { ...before };
+  for (const entry of entries) {
+    const id = fileIdentity(entry.file);
+    if (entry.alt.trim()) alts[id] = entry.alt;
+    else delete alts[id];
+  }
+  return alts;
+}

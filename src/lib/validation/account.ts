@@ -9,7 +9,8 @@ export const PASSWORD_MAX = 200;
 export const EMAIL_MAX = 254;
 
 /** Letters and digits of Latin (incl. Vietnamese), kana with ー, Hangul syllables, CJK ideographs, and - _. */
-const NAME_CHAR = String.raw`[[\p{L}&&\p{Script=Latin}][0-9][\p{L}&&\p{Script=Hiragana}][\p{L}&&\p{Script=Katakana}]ー[\uAC00-\uD7A3][\p{L}&&\p{Script=Han}]_\-]`;
+/** One character of a name (mentions in comments match names with it). */
+export const NAME_CHAR = String.raw`[[\p{L}&&\p{Script=Latin}][0-9][\p{L}&&\p{Script=Hiragana}][\p{L}&&\p{Script=Katakana}]ー[\uAC00-\uD7A3][\p{L}&&\p{Script=Han}]_\-]`;
 const NAME_RE = new RegExp(`^${NAME_CHAR}+(?: ${NAME_CHAR}+)*$`, 'v');
 
 /** The stored form of a username or nickname: trimmed and NFC-normalised. */

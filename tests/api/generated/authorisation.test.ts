@@ -150,12 +150,32 @@ const RESOURCE_FIXTURES: Partial<Record<Action, Fixture>> = {
   // one input for every call of the action (update, addVideo, reorder; delete, removeVideo).
   'collection.edit': (server) => anotherMembersCollection(server),
   'collection.clean': (server) => anotherMembersCollection(server),
+  // A comment by one member under another's upload; a third (neither uploader nor staff) tries to moderate it.
+  'comment.pin': (server) => commentUnderAnothersUpload(server),
+  'comment.deleteUnderOwnUpload': (server) => commentUnderAnothersUpload(server),
+  // One member's video with a subtitle track; another tries to add, remove or import into it.
+  'subtitle.edit': async (server) => {
+    const owner = await someone(server, 'uploader');
+    const videoId = await insertVideo(server, owner, 60_000);
+    const text = 'WEBVTT\n\n00:00.000 --> 00:01.000\nmine\n';
+    const created = await (await server.api('video/subtitle/create', { method: 'POST', headers: { Cookie: owner, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ videoId, part: 1, language: 'en', label: 'English', format: 'vtt', text }) })).json();
+    return { input: { videoId, part: 1, language: 'ja', label: 'not mine', format: 'vtt', text, id: created.subtitle.id, xml: '<i></i>' }, actor: await someone(server, 'other') };
+  },
   'user.roles': async (server) => {
     // An administrator may not touch another administrator.
     const target = await someone(server, 'admin', ['administrator']);
     return { input: { uid: memberUid(target), newRoles: ['user'] }, actor: await someone(server, 'admin', ['administrator']) };
   },
 };
+
+async function commentUnderAnothersUpload(server: TestServer) {
+  const uploader = await someone(server, 'uploader');
+  const writer = await someone(server, 'writer');
+  const videoId = await insertVideo(server, uploader, 60_000);
+  const emitted = await (await server.api('video/comment/emit', { method: 'POST', headers: { Cookie: writer, 'Content-Type': 'application/json' }, body: JSON.stringify({ videoId, text: 'a comment' }) })).json();
+  return { input: { videoId, mediaType: 'video', id: emitted.comment.id, pinned: true, commentRoute: emitted.comment.commentRoute }, actor: await someone(server, 'other') };
+}
 
 async function anotherMembersCollection(server: TestServer) {
   const owner = await someone(server, 'collector');

@@ -105,7 +105,7 @@ export interface HostileCase {
 
 const refuses = (schema: z.ZodType | undefined, value: unknown) => !!schema && !schema.safeParse(value).success;
 const hasControl = (value: Json): boolean => typeof value === 'string' ? stripControlCharacters(value) !== value
-  : Array.isArray(value) ? value.some(hasControl) : !!value && typeof value === 'object' ? Object.entries(value).some(([k, v]) => hasControl(k) || hasControl(v)) : false;
+  : Array.isArray(value) ? value.some(hasControl) : value && typeof value === 'object' ? Object.entries(value).some(([k, v]) => hasControl(k) || hasControl(v)) : false;
 
 /** A call that takes no input: whatever body comes is ignored, and must break nothing. */
 function noInputCases(route: string): HostileCase[] {
@@ -122,7 +122,8 @@ function bodyCases(route: string, def: RouteDef): HostileCase[] {
   const base = (plausibleInput(def) ?? {}) as Record<string, Json>;
   const json = (name: string, value: Json): HostileCase => {
     const body = JSON.stringify(value);
-    const tooLarge = Buffer.byteLength(body) > 256 * 1024;
+    // Past every endpoint's limit, unless this one takes files in its body (subtitles, danmaku XML).
+    const tooLarge = Buffer.byteLength(body) > Math.max(256 * 1024, def.maxBodyBytes ?? 0);
     return { route, name, body, contentType: 'application/json', schemaRefuses: tooLarge || hasControl(value) || refuses(def.body, value), expectStatus: tooLarge ? 413 : undefined };
   };
   const cases: HostileCase[] = [

@@ -1,21 +1,19 @@
 import { request, UPLOAD_TIMEOUT_MS } from '../http.ts';
 import { call, type ApiInput, type ApiOutput, type ApiRoute } from '../client.ts';
 import type { UserSettings } from '../contract.ts';
-import { isMissing, withFallback } from './fallback.ts';
+import { withFallback } from './fallback.ts';
 import { CALL_MESSAGES as M } from './messages.ts';
 
 /** What a call with a fallback answers when it failed (SPEC §8): its shape, unsuccessful. */
 type Failed<K extends ApiRoute> = Omit<ApiOutput<K>, 'success'> & { success: false; message: string };
 
-export function userExists(uid: number | undefined): Promise<ApiOutput<'GET user/exists'>> {
-  if (isMissing(uid)) return Promise.resolve({ success: false, exists: false, message: M.noUid });
-  return withFallback(() => call('GET user/exists', { uid }), { success: false, exists: false, message: M.userExistsFailed }, M.userExistsFailed);
-}
-
-/** history/filter; without a title it lists the whole history. */
-export function getHistory(videoTitle?: string) {
+/**
+ * history/filter, the history page's list; without a title it lists the whole history, `liked`
+ * only what the member liked. A failure resolves to SPEC §8's fallback (success false, no items).
+ */
+export function getHistory(videoTitle?: string, show: 'all' | 'liked' = 'all') {
   return withFallback<ApiOutput<'GET history/filter'> | Failed<'GET history/filter'>>(
-    () => call('GET history/filter', { videoTitle: videoTitle?.trim() || undefined }),
+    () => call('GET history/filter', { videoTitle: videoTitle?.trim() || undefined, show }),
     { success: false, message: M.historyFailed, result: [] },
     M.historyFailed,
   );
@@ -38,6 +36,8 @@ export const logout = () => call('POST user/logout');
 export const checkToken = () => call('GET user/check');
 export const getSelf = () => call('POST user/self');
 export const checkUsername = (username: string) => call('GET user/checkUsername', { username });
+export const checkEmailExists = (email: string) => call('GET user/existsCheck', { email });
+export const checkInvitationCode = (invitationCode: string) => call('POST user/checkInvitationCode', { invitationCode });
 
 // ---- Two-factor (TOTP) ----
 export const have2FA = () => call('GET user/checkUserHave2FAByUUID');

@@ -1,6 +1,6 @@
 import { call } from '../client.ts';
 import { request, UPLOAD_TIMEOUT_MS } from '../http.ts';
-import type { ImageUploadResponse, TagCreateBody, TagListResponse, VideoCategory, VideoExistsResponse, VideoListResponse, VideoResponse, VideoUpdateBody, VideoUploadBody } from '../contract.ts';
+import type { ImageUploadResponse, TagCreateBody, TagListResponse, VideoListResponse, VideoUpdateBody, VideoUploadBody } from '../contract.ts';
 import { isMissing, withFallback } from './fallback.ts';
 import { CALL_MESSAGES as M } from './messages.ts';
 
@@ -9,26 +9,9 @@ const emptyList = (message: string): VideoListResponse => ({ success: false, mes
 /** A list call that resolves to an empty list with the spec's message when it fails. */
 const listOr = (message: string, list: () => Promise<VideoListResponse>) => withFallback(list, emptyList(message), message);
 
-/** GET video/home; `headers` are passed through (SSR forwards the visitor's cookies). */
-export const getHomeVideos = (query: Page = {}, headers?: HeadersInit) => listOr(M.homeVideosFailed, () => call('GET video/home', query, { headers }));
-
-export function videoExists(videoId: number | undefined) {
-  if (isMissing(videoId)) return Promise.resolve<VideoExistsResponse>({ success: false, exist: false, message: M.noKvid });
-  return withFallback(() => call('GET video/exists', { videoId }), { success: false, exist: false, message: M.videoNotFound }, M.videoNotFound);
-}
-
-export function getVideo(videoId: number | undefined, headers?: HeadersInit) {
-  if (isMissing(videoId)) return Promise.resolve<VideoResponse>({ success: false, message: M.noKvid });
-  return withFallback<VideoResponse>(() => call('GET video', { videoId }, { headers }), { success: false, message: M.getVideoFailed }, M.getVideoFailed);
-}
-
-export function getUserVideos(uid: number | undefined, headers?: HeadersInit, query: Page = {}) {
-  if (isMissing(uid)) return Promise.resolve(emptyList(M.noUid));
-  return listOr(M.userVideosFailed, () => call('GET video/user', { uid, ...query }, { headers }));
-}
-
-export const getCategoryVideos = (category: VideoCategory, query: Page = {}) =>
-  listOr(M.homeVideosFailed, () => call('GET video/category', { category, ...query }));
+// The home page, a video's page, a member's videos and the categories render on the server from
+// the services (docs/decisions/0019-server-rendered-lists.md): the browser asks for none of those
+// lists, so they have no call, and no fallback, here. Search and the history page are islands.
 
 export function searchVideos(keyword: string | undefined, query: Page = {}) {
   if (keyword === undefined || isMissing(keyword)) return Promise.resolve(emptyList(M.noKeyword));

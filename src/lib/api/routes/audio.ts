@@ -25,6 +25,10 @@ export const audioRoutes = defineRoutes({
     tag: 'audio', summary: 'An uploader’s tracks, newest first (their own pending ones too, marked, for the uploader).',
     permission: 'catalogue.read', query: A.audioUserQuery, response: A.audioListResponse, cache: 'public',
   },
+  'GET audio/related': {
+    tag: 'audio', summary: 'Approved tracks related to one (shared tags, same uploader, listened to by the same members), without what the viewer blocked or hid.',
+    permission: 'catalogue.read', query: A.relatedTracksQuery, response: A.relatedTracksResponse, cache: 'private',
+  },
   'GET audio/search': {
     tag: 'audio', summary: 'Public tracks whose title, artist, description or tags contain every word, or that carry a tag.',
     permission: 'catalogue.read', query: A.audioSearchQuery, response: A.audioListResponse, cache: 'public',

@@ -17,6 +17,11 @@ import { feedRoutes } from './feed.ts';
 import { collectionRoutes } from './collection.ts';
 import { audioRoutes } from './audio.ts';
 import { photoRoutes } from './photo.ts';
+import { subtitleRoutes } from './subtitle.ts';
+import { notificationRoutes } from './notification.ts';
+import { shareRoutes } from './share.ts';
+import { moderationRoutes } from './moderation.ts';
+import { likeRoutes } from './likes.ts';
 
 export const ROUTES = {
   ...systemRoutes,
@@ -32,6 +37,11 @@ export const ROUTES = {
   ...collectionRoutes,
   ...audioRoutes,
   ...photoRoutes,
+  ...subtitleRoutes,
+  ...notificationRoutes,
+  ...shareRoutes,
+  ...moderationRoutes,
+  ...likeRoutes,
 };
 
 export type RouteTable = typeof ROUTES;

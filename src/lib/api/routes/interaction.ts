@@ -3,7 +3,7 @@ import * as C from '../contract.ts';
 
 const vote = (summary: string, permission: 'comment.write' | 'comment.retract') =>
   ({ tag: 'comment', summary, permission, body: C.commentVoteBody, response: C.commentVoteResponse, errors: permission === 'comment.write' ? ['BLOCKED_BY_UPLOADER'] : [] }) as const;
-const removal = (summary: string, permission: 'comment.deleteOwn' | 'comment.deleteAny') =>
+const removal = (summary: string, permission: 'comment.deleteOwn' | 'comment.deleteAny' | 'comment.deleteUnderOwnUpload') =>
   ({ tag: 'comment', summary, permission, body: C.commentDeleteBody, response: C.okResponse }) as const;
 
 /**
@@ -25,14 +25,26 @@ export const interactionRoutes = defineRoutes({
     permission: 'danmaku.send', body: C.danmakuEmitBody, response: C.danmakuEmitResponse, errors: ['BLOCKED_BY_UPLOADER'],
   },
   'POST video/comment/emit': {
-    tag: 'comment', summary: 'Comment on a video (sanitised HTML; the next floor; 10 a minute).',
+    tag: 'comment', summary: 'Comment on a video, or answer a comment with `parentId` (a reply to a reply joins the same thread and starts with "@name"); sanitised HTML, "@username" mentions, the next floor; 10 a minute.',
     permission: 'comment.write', body: C.commentEmitBody, response: C.commentEmitResponse, errors: ['BLOCKED_BY_UPLOADER'],
     // 20,000 characters of text, each up to six bytes once escaped in JSON.
     maxBodyBytes: 160 * 1024,
   },
   'GET video/comment': {
-    tag: 'comment', summary: 'A page of a video’s comments, newest first, with the viewer’s votes, without what the viewer’s block lists leave out.',
+    tag: 'comment', summary: 'A page of a video’s top-level comments (the pinned one first, then hot or newest), each with its reply count and first replies, with the viewer’s votes, without what the viewer’s block lists leave out.',
     permission: 'catalogue.read', query: C.commentListQuery, response: C.commentListResponse, cache: 'private',
+  },
+  'GET video/comment/replies': {
+    tag: 'comment', summary: 'A page of one thread’s replies, oldest first, under the same rules as the comments.',
+    permission: 'catalogue.read', query: C.commentRepliesQuery, response: C.commentRepliesResponse, cache: 'private',
+  },
+  'GET video/comment/mentionCandidates': {
+    tag: 'comment', summary: 'People the comment editor offers after "@": those the writer follows and those in the thread, without anyone blocked either way.',
+    permission: 'comment.write', query: C.mentionCandidatesQuery, response: C.mentionCandidatesResponse, cache: 'private',
+  },
+  'POST video/comment/pin': {
+    tag: 'comment', summary: 'Pin a top-level comment under one’s own upload (replacing the pinned one), or unpin it.',
+    permission: 'comment.pin', body: C.commentPinBody, response: C.okResponse,
   },
   'POST video/comment/upvote': vote('Upvote a comment (replaces a downvote).', 'comment.write'),
   'POST video/comment/downvote': vote('Downvote a comment (replaces an upvote).', 'comment.write'),
@@ -40,4 +52,5 @@ export const interactionRoutes = defineRoutes({
   'DELETE video/comment/downvote/cancel': vote('Take back one’s downvote.', 'comment.retract'),
   'DELETE video/comment/deleteSelfComment': removal('Delete one’s own comment.', 'comment.deleteOwn'),
   'DELETE video/comment/adminDeleteComment': removal('Delete anyone’s comment (staff).', 'comment.deleteAny'),
+  'DELETE video/comment/uploaderDeleteComment': removal('Delete a comment under one’s own upload.', 'comment.deleteUnderOwnUpload'),
 });

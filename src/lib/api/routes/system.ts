@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes } from '../route.ts';
-import { healthResponse, imageUploadResponse, MAX_IMAGE_BYTES } from '../contract.ts';
+import { firstRunBody, firstRunStateResponse, healthResponse, imageUploadResponse, loginResponse, MAX_IMAGE_BYTES } from '../contract.ts';
 
 /** The process itself, and the image service's upload endpoint. */
 export const systemRoutes = defineRoutes({
@@ -15,6 +15,16 @@ export const systemRoutes = defineRoutes({
   'GET docs': {
     tag: 'system', summary: 'The same document as a readable page.',
     permission: 'catalogue.read', raw: 'html', response: z.string(), cache: 'public',
+  },
+  // A new site: the first administrator from the browser (server/services/first-run.ts).
+  'GET firstRun': {
+    tag: 'system', summary: 'Whether the first-run page is open: 200 while the site has no administrator, 404 once it has one.',
+    permission: 'account.guest', response: firstRunStateResponse, cache: 'no-store',
+  },
+  'POST firstRun': {
+    tag: 'system', summary: 'Create the first administrator with the one-time token the server printed in its log at start; logs them in (Set-Cookie). 404 once an administrator exists.',
+    permission: 'account.guest', body: firstRunBody, response: loginResponse, cache: 'no-store', rateLimits: [{ limit: 'registerPerIp', by: 'ip' }],
+    errors: ['FIRST_RUN_TOKEN_INVALID', 'EMAIL_TAKEN', 'USERNAME_TAKEN', 'WEAK_PASSWORD'],
   },
   'POST images/upload': {
     tag: 'system', summary: 'Upload an avatar or a cover to the address a preUpload call signed (multipart, field `file`).',

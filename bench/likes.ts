@@ -1,0 +1,88 @@
+/**
+ * POST api/video/like on ONE video at a steady 1000 likes/s for 10 s (issue 27), each from a
+ * different member, on the real server as the API tests start it (tests/api/harness.ts), on
+ * PostgreSQL (TEST_DATABASE_URL; PGlite when unset, which serialises every write anyway).
+ * The load is open-loop (requests leave on schedule whether or not earlier ones came back, so a
+ * slow server cannot slow the offered rate down) and comes from a worker thread, off the
+ * server's event loop. Goals: every like counted (the video's likeCount and the like rows both
+ * equal the likes sent) and p99 latency < 100 ms.
+ * Usage: TEST_DATABASE_URL=postgres://… node bench/likes.ts [rate=1000] [seconds=10]
+ */
+import { Worker } from 'node:worker_threads';
+import { cpus, loadavg } from 'node:os';
+import { createRepositories } from '../server/repositories/index.ts';
+import { createSession } from '../server/auth/sessions.ts';
+import { insertApprovedVideo } from './fixtures.ts';
+import { LIKE_COUNTER_SHARDS } from '../server/repositories/likes.repository.ts';
+
+const RATE = Number(process.argv[2]) || 1000;
+const SECONDS = Number(process.argv[3]) || 10;
+const TOTAL = RATE * SECONDS;
+
+const { startTestServer } = await import('../tests/api/harness.ts');
+const backend = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+const loadAtStart = loadavg().map((l) => +l.toFixed(2));
+const server = await startTestServer(backend);
+try {
+  const { db } = server;
+  // TOTAL members (a like per member), inserted directly: no password hashing, no mail.
+  const users: number[] = [];
+  for (let i = 0; i < TOTAL; i += 1000) {
+    const rows = Array.from({ length: Math.min(1000, TOTAL - i) }, (_, j) => ({ username: `fan${i + j}`, email: `fan${i + j}@bench.test`, password_hash: null, roles: ['user'] }));
+    users.push(...(await db.insertInto('users').values(rows).returning('uid').execute()).map((r) => r.uid));
+  }
+  const repositories = createRepositories(db);
+  const cookies: string[] = [];
+  for (const uid of users) cookies.push(`uid=${uid}; token=${await createSession(repositories, uid)}`);
+  const { videoId } = await insertApprovedVideo(db, users[0], { title: 'a hot video', durationMs: 60_000, width: 640, height: 360, renditions: [360] });
+  console.log(`${backend}: ${TOTAL} members ready; ${RATE} likes/s for ${SECONDS} s on video ${videoId} (${LIKE_COUNTER_SHARDS} counter shards)`);
+
+  const url = `${server.baseUrl}/api/video/like`;
+  const worker = new Worker(`
+    const { parentPort, workerData } = require('node:worker_threads');
+    const { url, cookies, rate, videoId } = workerData;
+    const latencies = []; let failed = 0; let sent = 0; const statuses = {};
+    const start = performance.now();
+    const one = async (cookie) => {
+      const t0 = performance.now();
+      try {
+        const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie }, body: JSON.stringify({ videoId }) });
+        await res.arrayBuffer();
+        statuses[res.status] = (statuses[res.status] || 0) + 1;
+        if (res.status !== 200) failed++;
+      } catch { failed++; }
+      latencies.push(performance.now() - t0);
+    };
+    const inflight = [];
+    // Every 10 ms, the requests due by then (open loop).
+    const timer = setInterval(() => {
+      const due = Math.min(cookies.length, Math.floor((performance.now() - start) / 1000 * rate));
+      while (sent < due) inflight.push(one(cookies[sent++]));
+      if (sent >= cookies.length) {
+        clearInterval(timer);
+        Promise.all(inflight).then(() => parentPort.postMessage({ latencies, failed, statuses, seconds: (performance.now() - start) / 1000 }));
+      }
+    }, 10);
+  `, { eval: true, workerData: { url, cookies, rate: RATE, videoId } });
+  const result = await new Promise<{ latencies: number[]; failed: number; statuses: Record<string, number>; seconds: number }>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  await worker.terminate();
+
+  const sorted = result.latencies.sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  const likeCount = (await (await server.api(`video?videoId=${videoId}`)).json()).likeCount;
+  const rows = Number((await db.selectFrom('media_likes').select((eb) => eb.fn.countAll<number>().as('n')).where('target_id', '=', videoId).executeTakeFirstOrThrow()).n);
+  const ok = result.statuses['200'] ?? 0;
+  const report = {
+    backend, rate: RATE, seconds: SECONDS, sent: TOTAL, answered200: ok, failed: result.failed, statuses: result.statuses,
+    wallSeconds: +result.seconds.toFixed(2), likeCount, likeRows: rows,
+    p50ms: +at(0.5).toFixed(1), p99ms: +at(0.99).toFixed(1), maxms: +sorted[sorted.length - 1].toFixed(1),
+    everyLikeCounted: likeCount === ok && rows === ok && ok === TOTAL, p99Under100ms: at(0.99) < 100,
+    machine: { cpus: cpus().length, loadAtStart },
+  };
+  console.log(JSON.stringify(report, null, 2));
+} finally {
+  await server.close();
+}

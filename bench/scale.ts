@@ -1,0 +1,216 @@
+/**
+ * Every read path at size (issue 30): the real server (node server/main.ts, WORKER=0,
+ * SERVE_SITE=0) over a PostgreSQL database filled by the scale seeder (server/demo/scale-seed.ts)
+ * at each size, and p50/p99 of sequential HTTP requests (one connection, as one visitor) per
+ * path, then the growth of each from the smallest size to the largest. Sizes: videos N, members
+ * N/10, danmaku 20 a video on average, comments 5, follows 20 a member, history 100 a member
+ * (so 100 000 videos come with 1 000 000 history rows: the related list's goal of issue 28,
+ * p99 <= 30 ms, is judged there, on the repository call and on HTTP). Also EXPLAIN (ANALYZE,
+ * BUFFERS) of the related list's SQL at the largest size.
+ * Databases are named kira_scale_<videos> on TEST_DATABASE_URL's server; with SCALE_REUSE=1 one
+ * already seeded is used as it is, and SCALE_KEEP=1 keeps them (else they are dropped).
+ * SCALE_ONLY=<text> measures only the paths whose label contains it; SCALE_RESULT=<file> writes
+ * bench/results/<file> instead of scale.json.
+ * Usage: node bench/scale.ts [sizes=10000,100000] [requests=100] [port=4512]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
+import pg from 'pg';
+import type { Database } from '../server/db/schema.ts';
+
+const SIZES = (process.argv[2] ?? '10000,100000').split(',').map(Number);
+const REQUESTS = Number(process.argv[3]) || 100;
+const PORT = Number(process.argv[4]) || 4512;
+const WARMUP = 5;
+/** A path stops after REQUESTS requests or this many seconds of them, whichever comes first (slow searches at size). */
+const PATH_BUDGET_S = Number(process.env.SCALE_PATH_SECONDS) || 20;
+const RELATED_GOAL_P99_MS = 30;
+process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
+
+const { openDatabase, migrateToLatest } = await import('../server/db/database.ts');
+const { seedScale } = await import('../server/demo/scale-seed.ts');
+const { createRepositories } = await import('../server/repositories/index.ts');
+const { createVideosRepository } = await import('../server/repositories/videos.repository.ts');
+const { hashToken, SESSION_COOKIE_TOKEN, SESSION_COOKIE_UID } = await import('../server/services/sessions.ts');
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const round = (x: number) => +x.toFixed(2);
+const summary = (xs: number[]) => ({ n: xs.length, p50: round(percentile(xs, 50)), p90: round(percentile(xs, 90)), p99: round(percentile(xs, 99)), max: round(Math.max(...xs)) });
+type Summary = ReturnType<typeof summary>;
+
+function urlOf(name: string): string {
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The web process, as scale-read.ts starts it; resolves once it answers. */
+async function startWeb(databaseUrl: string, root: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['server/main.ts'], {
+    env: {
+      PATH: process.env.PATH, DATABASE_URL: databaseUrl, PORT: String(PORT), HOST: '127.0.0.1', WORKER: '0', SERVE_SITE: '0', DEMO: '0', LOG_LEVEL: 'warn',
+      DATA_DIR: root, MEDIA_DIR: join(root, 'media'), UPLOAD_DIR: join(root, 'uploads'),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}`);
+    if (await fetch(`http://127.0.0.1:${PORT}/api/video/home`).then((r) => r.ok, () => false)) return child;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  child.kill('SIGTERM');
+  throw new Error(`the server did not answer on ${PORT}`);
+}
+
+/** What the paths ask for, found in the data (so a reused database needs no seed report). */
+async function landmarksOf(db: Kysely<Database>) {
+  const one = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows[0];
+  const reader = await one(sql<{ uid: number; n: number }>`SELECT follower_uid AS uid, count(*)::int AS n FROM follows GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
+  const uploader = await one(sql<{ uid: number; n: number }>`SELECT uploader_uid AS uid, count(*)::int AS n FROM videos GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
+  const danmaku = await one(sql<{ id: number; n: number }>`SELECT d.video_id AS id, count(*)::int AS n FROM danmaku d JOIN videos v ON v.video_id = d.video_id AND v.status = 'approved'
+    GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
+  const comments = await one(sql<{ id: number; n: number; top: number }>`SELECT c.video_id AS id, count(*)::int AS n, count(*) FILTER (WHERE c.parent_id IS NULL)::int AS top
+    FROM comments c JOIN videos v ON v.video_id = c.video_id AND v.status = 'approved' GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
+  // Videos a visitor opens: 50 of the most watched and 50 at random (the long tail). The related
+  // list is asked for the first: the most watchers, so its co-viewing source has the most to read.
+  const popular = (await sql<{ id: number }>`SELECT h.video_id AS id FROM watch_history h JOIN videos v ON v.video_id = h.video_id AND v.status = 'approved'
+    GROUP BY 1 ORDER BY count(*) DESC LIMIT 50`.execute(db)).rows.map((r) => r.id);
+  const tail = (await sql<{ id: number }>`SELECT video_id AS id FROM videos TABLESAMPLE SYSTEM (5) WHERE status = 'approved' LIMIT 50`.execute(db)).rows.map((r) => r.id);
+  const counts = await one(sql<Record<string, number>>`SELECT (SELECT count(*) FROM videos)::int AS videos, (SELECT count(*) FROM users)::int AS users,
+    (SELECT count(*) FROM danmaku)::int AS danmaku, (SELECT count(*) FROM comments)::int AS comments, (SELECT count(*) FROM follows)::int AS follows,
+    (SELECT count(*) FROM watch_history)::int AS history, (SELECT count(*) FROM collection_videos)::int AS collection_items`);
+  return { reader, uploader, danmaku, comments, videoIds: [...popular, ...tail], popular, counts };
+}
+
+const loadAtStart = loadavg().map((l) => +l.toFixed(2));
+const sizes: Record<string, unknown> = {};
+const perPath: Record<string, Record<number, Summary>> = {};
+let relatedCheck: Record<string, unknown> = {};
+for (const videos of SIZES) {
+  const name = `kira_scale_${videos}`;
+  const databaseUrl = urlOf(name);
+  const exists = await admin(async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1);
+  const reuse = exists && process.env.SCALE_REUSE === '1';
+  if (exists && !reuse) await admin((c) => c.query(`DROP DATABASE ${name} WITH (FORCE)`));
+  if (!reuse) await admin((c) => c.query(`CREATE DATABASE ${name}`));
+  const opened = await openDatabase({ databaseUrl });
+  const root = await mkdtemp(join(tmpdir(), 'kiraboshi-bench-scale-'));
+  let server: ChildProcess | null = null;
+  try {
+    await migrateToLatest(opened.db);
+    let seed: unknown = 'reused';
+    if (!reuse) {
+      const options = { videos, users: Math.max(2, videos / 10), danmakuPerVideo: 20, commentsPerVideo: 5, followsPerUser: 20, historyPerUser: 100 };
+      console.log(`seeding ${name}: ${JSON.stringify(options)} (load ${loadavg()[0].toFixed(1)})`);
+      const report = await seedScale(opened.db, { databaseUrl }, options, (line) => console.log(`  ${line}`));
+      seed = { options, ...report, loadAverageAfter: loadavg().map((l) => +l.toFixed(2)) };
+      console.log(`  ${report.rows} rows in ${report.seconds} s: ${report.rowsPerSecond} rows/s`);
+    }
+    const marks = await landmarksOf(opened.db);
+    // A session for the reader (1000 follows), as a sign-in would leave.
+    const token = randomBytes(32).toString('base64url');
+    await createRepositories(opened.db).sessions.insert({ token_hash: hashToken(token), uid: marks.reader.uid, expires_at: new Date(Date.now() + 86_400_000) });
+    const cookie = `${SESSION_COOKIE_UID}=${marks.reader.uid}; ${SESSION_COOKIE_TOKEN}=${token}`;
+    const deepPage = Math.max(1, Math.min(500, Math.floor(marks.comments.top / 20)));
+    let turn = 0;
+    const next = (ids: number[]) => ids[turn++ % ids.length];
+    const paths: Record<string, () => { path: string; member?: boolean }> = {
+      home: () => ({ path: 'video/home' }),
+      'video (api/video)': () => ({ path: `video?videoId=${next(marks.videoIds)}` }),
+      [`danmaku segment (${marks.danmaku.n} danmaku)`]: () => ({ path: `video/danmaku?videoId=${marks.danmaku.id}&segment=0` }),
+      [`comments page 1 (${marks.comments.top} threads)`]: () => ({ path: `video/comment?videoId=${marks.comments.id}&page=1` }),
+      [`comments page ${deepPage}`]: () => ({ path: `video/comment?videoId=${marks.comments.id}&page=${deepPage}` }),
+      [`feed (${marks.reader.n} follows)`]: () => ({ path: 'feed/videos?pageSize=20', member: true }),
+      [`user page (${marks.uploader.n} videos)`]: () => ({ path: `video/user?uid=${marks.uploader.uid}&page=1` }),
+      'search 猫 (1 CJK)': () => ({ path: `video/search?keyword=${encodeURIComponent('猫')}` }),
+      'search 星空 (2 CJK)': () => ({ path: `video/search?keyword=${encodeURIComponent('星空')}` }),
+      'search guitar (Latin)': () => ({ path: 'video/search?keyword=guitar' }),
+      'search no hits': () => ({ path: 'video/search?keyword=zzqxjv' }),
+      related: () => ({ path: `video/related?videoId=${next(marks.popular)}` }),
+    };
+    server = await startWeb(databaseUrl, root);
+    const results: Record<string, Summary> = {};
+    // SCALE_ONLY=related measures only the paths whose label contains it.
+    for (const [label, make] of Object.entries(paths).filter(([label]) => label.includes(process.env.SCALE_ONLY ?? ''))) {
+      const times: number[] = [];
+      const budgetEnds = performance.now() + PATH_BUDGET_S * 1000;
+      for (let i = 0; i < WARMUP + REQUESTS && (i <= WARMUP || performance.now() < budgetEnds); i += 1) {
+        const { path, member } = make();
+        const started = performance.now();
+        const res = await fetch(`http://127.0.0.1:${PORT}/api/${path}`, { headers: member ? { Cookie: cookie } : {} });
+        await res.arrayBuffer();
+        const ms = performance.now() - started;
+        if (res.status !== 200) throw new Error(`${label}: ${path} answered ${res.status}`);
+        if (i >= WARMUP) times.push(ms);
+      }
+      results[label] = summary(times);
+      const key = label.replace(/ \(.*\)$/, '').replace(/page (?!1$)\d+$/, 'deep page');
+      (perPath[key] ??= {})[videos] = results[label];
+      console.log(`${videos} ${label.padEnd(42)} p50 ${results[label].p50} ms, p99 ${results[label].p99} ms (load ${loadavg()[0].toFixed(1)})`);
+    }
+
+    // The related list on its own: the repository call (what the handler awaits) and its plan.
+    const repository = createVideosRepository(opened.db);
+    const relatedMs: number[] = [];
+    for (let i = 0; i < WARMUP + REQUESTS; i += 1) {
+      const started = performance.now();
+      await repository.related(next(marks.popular), null, 12);
+      if (i >= WARMUP) relatedMs.push(performance.now() - started);
+    }
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    const captured: CompiledQuery[] = [];
+    const spy = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: (event) => { captured.push(event.query); } });
+    await createVideosRepository(spy).related(marks.popular[0], null, 12);
+    const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${captured[0].sql}`, [...captured[0].parameters]);
+    await spy.destroy();
+    const plan = rows.map((r: Record<string, string>) => r['QUERY PLAN']);
+    relatedCheck = { videos, history: marks.counts.history, repository: summary(relatedMs), http: results.related, plan };
+    console.log(`${videos} related (repository)${' '.repeat(21)} p50 ${round(percentile(relatedMs, 50))} ms, p99 ${round(percentile(relatedMs, 99))} ms`);
+    sizes[videos] = { database: name, seed, counts: marks.counts, landmarks: { ...marks, videoIds: undefined, popular: undefined }, ms: results, loadAverageEnd: loadavg().map((l) => +l.toFixed(2)) };
+  } finally {
+    if (server) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => (server!.exitCode !== null ? resolve(null) : server!.once('exit', resolve)));
+    }
+    await opened.close();
+    await rm(root, { recursive: true, force: true });
+    if (process.env.SCALE_KEEP !== '1') await admin((c) => c.query(`DROP DATABASE ${name} WITH (FORCE)`));
+  }
+}
+
+const [smallest, largest] = [Math.min(...SIZES), Math.max(...SIZES)];
+const growth = Object.fromEntries(Object.entries(perPath).filter(([, bySize]) => bySize[smallest] && bySize[largest]).map(([path, bySize]) => [path, {
+  p50: round(bySize[largest].p50 / bySize[smallest].p50), p99: round(bySize[largest].p99 / bySize[smallest].p99),
+}]));
+const related = relatedCheck as { repository: Summary; http?: Summary; videos: number; history: number };
+const result = {
+  bench: 'scale', date: new Date().toISOString(),
+  machine: { platform: `${platform()} ${release()}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: round(totalmem() / 2 ** 30), node: process.version },
+  loadAverage: { start: loadAtStart, end: loadavg().map((l) => +l.toFixed(2)) },
+  requestsPerPath: REQUESTS, warmup: WARMUP, sizes,
+  growth: { from: smallest, to: largest, ratios: growth },
+  relatedGoal: { p99Ms: RELATED_GOAL_P99_MS, at: { videos: related.videos, history: related.history },
+    repositoryP99: related.repository.p99, httpP99: related.http?.p99 ?? null, met: related.repository.p99 <= RELATED_GOAL_P99_MS, plan: relatedCheck.plan },
+};
+mkdirSync('bench/results', { recursive: true });
+writeFileSync(`bench/results/${process.env.SCALE_RESULT ?? 'scale.json'}`, `${JSON.stringify(result, null, 2)}\n`);
+console.log(JSON.stringify({ growth: result.growth, relatedGoal: { ...result.relatedGoal, plan: undefined }, loadAverage: result.loadAverage }, null, 2));
+console.log((relatedCheck.plan as string[]).join('\n'));

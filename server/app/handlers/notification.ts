@@ -1,0 +1,52 @@
+import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
+import { notificationUnsubscribeQuery } from '../../../src/lib/api/contract.ts';
+import { Invalid } from '../../domain/errors.ts';
+import { translatorFor } from '../../../src/lib/i18n/catalogs.ts';
+import type { CatalogLocale } from '../../../src/lib/i18n/locales.ts';
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** The unsubscribe link's token, from the query (these two calls read their request themselves). */
+function tokenOf(ctx: HandlerContext): string {
+  const parsed = notificationUnsubscribeQuery.safeParse({ token: ctx.c.req.query('token') });
+  if (!parsed.success) throw new Invalid([{ path: 'token', message: 'is not a valid unsubscribe link' }]);
+  return parsed.data.token;
+}
+
+/** A small page in the member's language (the link is opened from a mail, without the site around it). */
+function page(locale: CatalogLocale, heading: string, body: string) {
+  const { t } = translatorFor(locale);
+  return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(t('notifications.unsubscribe.title'))} · Kiraboshi</title><link rel="stylesheet" href="/standalone.css"></head>`
+    + `<body><main><h1>${escapeHtml(heading)}</h1>${body}<p><a href="/settings/notifications/">${escapeHtml(t('notifications.unsubscribe.settings'))}</a></p></main></body></html>`;
+}
+
+/** Issue 27: the member's own notifications; `ctx.actor` is always the one whose rows are read or changed. */
+export const notificationHandlers: HandlerSet<'notification/'> = {
+  'GET notification/list': async (query, { services, actor, locale }) => ({ success: true, ...(await services.notifications.list(actor.uid, query, locale)) }),
+  'GET notification/unreadCount': async (_input, { services, actor }) => ({ success: true, unreadCount: await services.notifications.unreadCount(actor.uid) }),
+  'GET notification/live': async (_input, { services, actor, c }) => {
+    if (c.req.method === 'HEAD') return new Response(null, { headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store' } });
+    return services.notifications.open(actor.uid);
+  },
+  'POST notification/read': async (body, { services, actor }) =>
+    ({ success: true, unreadCount: await services.notifications.markRead(actor.uid, 'all' in body ? 'all' : body.ids) }),
+  'GET notification/settings': async (_input, { services, actor }) => ({ success: true, settings: await services.notifications.settings(actor.uid) }),
+  'POST notification/settings': async ({ kind, channel }, { services, actor }) => ({ success: true, settings: await services.notifications.setChannel(actor.uid, kind, channel) }),
+  // A GET changes nothing (mail scanners open links): it asks to confirm, with a one-click form.
+  'GET notification/unsubscribe': async (_input, ctx) => {
+    const token = tokenOf(ctx);
+    const { uid, kinds } = ctx.services.notifications.readUnsubscribeToken(token);
+    const locale = await ctx.services.notifications.localeOfMember(uid);
+    const { t } = translatorFor(locale);
+    const names = kinds.map((kind) => t(`notifications.kinds.${kind}`)).join(t('notifications.separator'));
+    return ctx.c.html(page(locale, t('notifications.unsubscribe.title'),
+      `<p>${escapeHtml(t('notifications.unsubscribe.ask', { kinds: names }))}</p><form method="post" action="?token=${escapeHtml(token)}">`
+      + `<input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${escapeHtml(t('notifications.unsubscribe.confirm'))}</button></form>`));
+  },
+  'POST notification/unsubscribe': async (_input, ctx) => {
+    const { kinds, locale } = await ctx.services.notifications.unsubscribe(tokenOf(ctx));
+    const { t } = translatorFor(locale);
+    const names = kinds.map((kind) => t(`notifications.kinds.${kind}`)).join(t('notifications.separator'));
+    return ctx.c.html(page(locale, t('notifications.unsubscribe.done'), `<p>${escapeHtml(t('notifications.unsubscribe.doneText', { kinds: names }))}</p>`));
+  },
+};

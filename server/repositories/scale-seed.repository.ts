@@ -1,0 +1,141 @@
+/**
+ * The scale seeder's rows (server/demo/scale-seed.ts): bulk writes of generated rows, through
+ * COPY FROM STDIN on PostgreSQL (pg-copy-streams over its own connection) and through batched
+ * multi-row INSERTs on PGlite; the first free ids of the tables it fills, the identity sequences
+ * moved past what it wrote, and the statistics refreshed once it is done.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { Database } from '../db/schema.ts';
+
+/** One value of a row: text, a number, a flag, a time, an integer array or nothing. */
+export type SeedValue = string | number | boolean | Date | number[] | null;
+/** The tables the seeder fills, with the columns it writes, in the order of the rows' values. */
+export const SEED_TABLES = {
+  users: ['uid', 'username', 'user_nickname', 'created_at', 'signature', 'interface_language'],
+  tags: ['tag_id', 'created_by', 'created_at'],
+  tag_names: ['tag_id', 'lang', 'name', 'name_lower', 'is_default', 'is_original'],
+  uploads: ['id', 'uid', 'file_name', 'size', 'max_duration_seconds', 'created_at', 'expires_at', 'finished_at', 'media_id'],
+  media: ['media_id', 'upload_id', 'uid', 'status', 'duration_ms', 'width', 'height', 'video_codec', 'audio_codec', 'frame_rate', 'created_at', 'renditions'],
+  videos: ['video_id', 'uploader_uid', 'title', 'status', 'created_at', 'description', 'category', 'copyright', 'push_to_feed', 'duration_ms', 'watched_count',
+    'search_text', 'reviewed_at', 'comment_floor'],
+  video_parts: ['video_id', 'part_index', 'media_id'],
+  video_tags: ['video_id', 'tag_id', 'position'],
+  danmaku: ['video_id', 'uid', 'time', 'text', 'color', 'font_size', 'mode', 'rainbow', 'created_at'],
+  comments: ['id', 'video_id', 'floor', 'uid', 'text', 'upvote_count', 'created_at', 'parent_id'],
+  follows: ['follower_uid', 'followed_uid', 'created_at'],
+  watch_history: ['uid', 'video_id', 'anchor', 'updated_at'],
+  collections: ['collection_id', 'owner_uid', 'title', 'visibility', 'created_at', 'updated_at'],
+  collection_videos: ['collection_id', 'video_id', 'position', 'added_at'],
+} as const;
+export type SeedTable = keyof typeof SEED_TABLES;
+
+/** Identity columns the seeder gives values to: their sequences move past the largest afterwards. */
+const IDENTITIES = [['users', 'uid'], ['tags', 'tag_id'], ['videos', 'video_id'], ['comments', 'id'], ['collections', 'collection_id']] as const;
+
+/** A value in COPY's text format (backslash escapes, \N for null). */
+function copyText(value: SeedValue): string {
+  if (value === null) return '\\N';
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (typeof value === 'number') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return `{${value.join(',')}}`;
+  return value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+}
+
+/** Rows in COPY text format, about 256 KiB a chunk. */
+async function* copyChunks(rows: Iterable<SeedValue[]>): AsyncGenerator<string> {
+  let chunk = '';
+  for (const row of rows) {
+    chunk += `${row.map(copyText).join('\t')}\n`;
+    if (chunk.length > 262_144) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk) yield chunk;
+}
+
+export function createScaleSeedRepository(db: Kysely<Database>, options: { databaseUrl?: string }) {
+  let client: pg.Client | null = null;
+  /** The connection COPY goes through (PostgreSQL only), opened on first use. */
+  async function copyClient(): Promise<pg.Client> {
+    if (!client) {
+      client = new pg.Client({ connectionString: options.databaseUrl });
+      await client.connect();
+      // The rows are consistent by construction: as pg_restore --disable-triggers does, a
+      // superuser's load skips the per-row foreign-key checks (the constraints stay; other roles check them).
+      await client.query('SET session_replication_role = replica').catch(() => {});
+    }
+    return client;
+  }
+
+  return {
+    /** The first id free in each table whose ids the seeder chooses. */
+    async firstFreeIds(): Promise<Record<'users' | 'tags' | 'videos' | 'comments' | 'collections', number>> {
+      const { rows } = await sql<Record<string, number>>`SELECT
+        (SELECT coalesce(max(uid), 0) + 1 FROM users) AS users, (SELECT coalesce(max(tag_id), 0) + 1 FROM tags) AS tags,
+        (SELECT coalesce(max(video_id), 0) + 1 FROM videos) AS videos, (SELECT coalesce(max(id), 0) + 1 FROM comments) AS comments,
+        (SELECT coalesce(max(collection_id), 0) + 1 FROM collections) AS collections`.execute(db);
+      const row = rows[0];
+      return { users: Number(row.users), tags: Number(row.tags), videos: Number(row.videos), comments: Number(row.comments), collections: Number(row.collections) };
+    },
+
+    /** Writes the rows into `table` (COPY on PostgreSQL, INSERTs of up to 60 000 values on PGlite); answers how many. */
+    async write(table: SeedTable, rows: Iterable<SeedValue[]>): Promise<number> {
+      const columns = SEED_TABLES[table];
+      let count = 0;
+      const counted = function* () {
+        for (const row of rows) {
+          count += 1;
+          yield row;
+        }
+      };
+      if (options.databaseUrl) {
+        const copy = (await copyClient()).query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
+        await pipeline(Readable.from(copyChunks(counted())), copy);
+        return count;
+      }
+      const perStatement = Math.floor(60_000 / columns.length);
+      let batch: SeedValue[][] = [];
+      const flush = async () => {
+        if (!batch.length) return;
+        const values = batch.map((row) => sql`(${sql.join(row.map((v) => (Array.isArray(v) ? sql`${sql.lit(`{${v.join(',')}}`)}::integer[]` : sql`${v}`)))})`);
+        await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) VALUES ${sql.join(values)}`.execute(db);
+        batch = [];
+      };
+      for (const row of counted()) {
+        batch.push(row);
+        if (batch.length >= perStatement) await flush();
+      }
+      await flush();
+      return count;
+    },
+
+    /** Moves each identity sequence past the largest id written, so the site's own inserts go on after them. */
+    async advanceIdentities(): Promise<void> {
+      for (const [table, column] of IDENTITIES) {
+        await sql`SELECT setval(pg_get_serial_sequence(${table}, ${column}), (SELECT coalesce(max(${sql.ref(column)}), 1) FROM ${sql.table(table)}))`.execute(db);
+      }
+    },
+
+    /** Fresh statistics (and, on PostgreSQL, the visibility map index-only scans need) for the planner. */
+    async analyze(): Promise<void> {
+      if (options.databaseUrl) {
+        const tables = Object.keys(SEED_TABLES).join(', ');
+        await (await copyClient()).query(`VACUUM (ANALYZE) ${tables}`);
+      } else {
+        await sql`ANALYZE`.execute(db);
+      }
+    },
+
+    async close(): Promise<void> {
+      await client?.end();
+      client = null;
+    },
+  };
+}
+export type ScaleSeedRepository = ReturnType<typeof createScaleSeedRepository>;

@@ -1,0 +1,41 @@
+/**
+ * SQL: which videos, tracks or photo posts a search word finds (issue 30, decision 0020). A word
+ * matches an item's search text (title and description, normalized) or one of its tags' names,
+ * as a substring. Each side is answered through an index, never by reading every item:
+ * - words with CJK, kana or Hangul in them through `search_grams(search_text)`, every one- and
+ *   two-character piece of the text's CJK runs, in a GIN index (migration 0030): the word's own
+ *   pieces must all be there, then LIKE confirms they are in order. pg_trgm cannot serve these:
+ *   one or two characters make no trigram, and it reads no CJK as part of a word;
+ * - other words through the trigram index on `search_text` (`LIKE '%word%'`);
+ * - tag names through their own trigram index, then the tag's items by `(tag_id, item)`.
+ * The two sides are a UNION of ids, so the planner can use both indexes: an OR of the text test
+ * and a per-item EXISTS over the tags could only be checked item by item.
+ */
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { likePattern } from '../services/search-text.ts';
+
+/**
+ * The scripts `search_grams` cuts into pieces: kana, CJK ideographs (with extension A and the
+ * compatibility block) and Hangul syllables. The same ranges as the function of migration 0030.
+ */
+const CJK = /[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/;
+
+/** The tables of each kind of item (fixed names, never input). */
+const SEARCHED = {
+  video: { items: 'videos', key: 'video_id', tags: 'video_tags' },
+  audio: { items: 'audio_tracks', key: 'audio_id', tags: 'audio_tags' },
+  photo: { items: 'photos', key: 'photo_id', tags: 'photo_tags' },
+} as const;
+
+/** `alias.key` is one of the items (of `kind`) whose text or tag names contain `word`. */
+export function matchesSearchWord(kind: keyof typeof SEARCHED, alias: string, word: string): RawBuilder<SqlBool> {
+  const { items, key, tags } = SEARCHED[kind];
+  const pattern = likePattern(word, 'contains');
+  const inText = CJK.test(word)
+    ? sql`search_grams(d.search_text) @> search_grams(${word}) AND d.search_text LIKE ${pattern}`
+    : sql`d.search_text LIKE ${pattern}`;
+  return sql<SqlBool>`${sql.ref(`${alias}.${key}`)} IN (
+    SELECT d.${sql.ref(key)} FROM ${sql.table(items)} d WHERE ${inText}
+    UNION ALL
+    SELECT t.${sql.ref(key)} FROM ${sql.table(tags)} t JOIN tag_names tn ON tn.tag_id = t.tag_id WHERE tn.name_lower LIKE ${pattern})`;
+}

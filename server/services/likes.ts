@@ -1,0 +1,26 @@
+import type { Repositories } from '../repositories/index.ts';
+import type { LikeResponse, MediaTarget } from '../../src/lib/api/contract.ts';
+import type { ConversationEvents } from './conversation-events.ts';
+
+/** Likes of videos, tracks and photo posts (issue 27): idempotent both ways, counted on sharded counters. */
+export function createLikeService(repositories: Pick<Repositories, 'likes' | 'transaction'>, events: ConversationEvents) {
+  const { likes } = repositories;
+  return {
+    /** Likes the target (once however often asked); the uploader hears of a new like. */
+    async like(uid: number, target: MediaTarget & { uploaderUid: number }): Promise<LikeResponse> {
+      const item = { type: target.type, id: target.id };
+      const added = await repositories.transaction(({ likes: trx }) => trx.insert(uid, item));
+      if (added && target.uploaderUid !== uid) await events.onLike({ recipientUid: target.uploaderUid, actorUid: uid, mediaType: item.type, mediaId: item.id });
+      return { success: true, ...(await likes.factsOf(item, uid)) };
+    },
+    async cancel(uid: number, target: MediaTarget): Promise<LikeResponse> {
+      await repositories.transaction(({ likes: trx }) => trx.delete(uid, target));
+      return { success: true, ...(await likes.factsOf(target, uid)) };
+    },
+    /** What an item's answer carries: the count for everyone, whether they like it for a member. */
+    async factsFor(target: MediaTarget, viewerUid: number | null): Promise<{ likeCount: number; isLiked?: boolean }> {
+      const { likeCount, isLiked } = await likes.factsOf(target, viewerUid);
+      return viewerUid === null ? { likeCount } : { likeCount, isLiked };
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { listSubtitles } from '../../lib/api/calls/subtitle.ts';
+import type { Subtitle } from '../../lib/api/contract-subtitles.ts';
+import type { Locale } from '../../lib/i18n/locales.ts';
+import type { DanmakuOverlay } from '../../lib/danmaku/overlay.ts';
+import { choiceOf, initialTrack, toggledOnTrack } from '../../lib/subtitles/choice.ts';
+import type { LineBox } from '../../lib/subtitles/renderer.ts';
+import { $subtitleChoices, rememberSubtitleChoice } from '../../lib/stores/subtitle-choice.ts';
+import { showToast } from '../../lib/stores/toast.ts';
+
+interface Options {
+  videoId: number;
+  /** The part shown, counted from 0. */
+  partIndex: number;
+  locale: Locale;
+  overlay: RefObject<DanmakuOverlay | null>;
+  /** The control bar: lines stay above it while it shows. */
+  controls: RefObject<HTMLElement | null>;
+  t: (key: string) => string;
+}
+
+export interface SubtitleControls {
+  /** The tracks of the part shown. */
+  tracks: Subtitle[];
+  /** The track shown, null when off. */
+  current: Subtitle | null;
+  choose(track: Subtitle | null): void;
+  /** Off ↔ the last track on (the `c` key); false when the part has no track. */
+  toggle(): boolean;
+}
+
+/**
+ * Subtitles in the player (issue 29, playback): the video's tracks are listed once the player
+ * is in the browser; the part's track shown is the viewer's remembered choice in this interface
+ * language, else the one in its language, else none; the chosen track is drawn in the subtitle
+ * layer by a renderer loaded only then (src/lib/subtitles/subtitle-loader.ts), and the lines it
+ * shows go to the danmaku overlay, which keeps clear of them when the viewer asked it to.
+ */
+export function useSubtitles(layerRef: RefObject<HTMLDivElement | null>, videoRef: RefObject<HTMLVideoElement | null>, { videoId, partIndex, locale, overlay, controls, t }: Options): SubtitleControls {
+  const [all, setAll] = useState<Subtitle[]>([]);
+  const tracks = useMemo(() => all.filter((track) => track.part === partIndex + 1), [all, partIndex]);
+  const [current, setCurrent] = useState<Subtitle | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    listSubtitles(videoId).then((answer) => live && setAll(answer.subtitles), () => { /* no tracks shown: the video plays as before */ });
+    return () => {
+      live = false;
+    };
+  }, [videoId]);
+
+  // A new part (or the list arriving) starts from what is remembered for this interface language.
+  useEffect(() => {
+    setCurrent(initialTrack(tracks, locale, $subtitleChoices.get()[locale]?.shown));
+  }, [tracks, locale]);
+
+  const choose = useCallback((track: Subtitle | null) => {
+    rememberSubtitleChoice(locale, choiceOf(track));
+    setCurrent(track);
+  }, [locale]);
+
+  const currentRef = useRef(current);
+  currentRef.current = current;
+  const tracksRef = useRef(tracks);
+  tracksRef.current = tracks;
+  const toggle = useCallback(() => {
+    if (!tracksRef.current.length) return false;
+    choose(currentRef.current ? null : toggledOnTrack(tracksRef.current, locale, $subtitleChoices.get()[locale]?.last));
+    return true;
+  }, [choose, locale]);
+
+  // The chosen track drawn; its lines reported to the danmaku overlay.
+  useEffect(() => {
+    const layer = layerRef.current;
+    const video = videoRef.current;
+    if (!current || !layer || !video) return;
+    let renderer: { destroy(): void } | null = null;
+    let cancelled = false;
+    const onLines = (boxes: readonly LineBox[]) => overlay.current?.setSubtitleLines(boxes);
+    layer.dataset.subtitleFormat = current.format;
+    void import('../../lib/subtitles/subtitle-loader.ts')
+      .then(({ loadSubtitleRenderer }) => loadSubtitleRenderer(current, {
+        video, layer, onLines,
+        onError: () => showToast({ message: t('player.subtitles.failed'), severity: 'error' }),
+      }))
+      .then((made) => {
+        if (cancelled) made.destroy();
+        else renderer = made;
+      }, () => !cancelled && showToast({ message: t('player.subtitles.failed'), severity: 'error' }));
+    return () => {
+      cancelled = true;
+      renderer?.destroy();
+      delete layer.dataset.subtitleFormat;
+      onLines([]);
+    };
+  }, [current]);
+
+  // Lines keep above the control bar: its height, as the layer's --controls-height.
+  useEffect(() => {
+    const layer = layerRef.current;
+    const bar = controls.current;
+    if (!layer || !bar) return;
+    const observer = new ResizeObserver(() => layer.style.setProperty('--controls-height', `${bar.offsetHeight}px`));
+    observer.observe(bar);
+    return () => observer.disconnect();
+  }, []);
+
+  return { tracks, current, choose, toggle };
+}

@@ -1,0 +1,15 @@
+/**
+ * The subtitle renderers, each loaded only when a track of its kind is chosen: the cue renderer
+ * (a few kilobytes) for SRT and WebVTT, libass in WebAssembly (jassub, its worker, wasm and
+ * fonts) for ASS. A page where no track is chosen loads neither.
+ */
+import type { RendererHost, SubtitleRenderer, TrackToDraw } from './renderer.ts';
+
+export async function loadSubtitleRenderer(track: TrackToDraw, host: RendererHost): Promise<SubtitleRenderer> {
+  if (track.format === 'ass') {
+    const { createAssRenderer } = await import('./ass-renderer.ts');
+    return createAssRenderer(track, host, track.fonts);
+  }
+  const { createCueRenderer } = await import('./cue-renderer.ts');
+  return createCueRenderer(track, host);
+}

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { BACKENDS, jsonCall, startTestServer, type TestServer } from './harness.ts';
+import { seedScale, type ScaleSeedReport } from '../../server/demo/scale-seed.ts';
+
+/** The scale seeder (issue 30) at a tiny size, on each database: the rows are there, shaped as asked, and the read calls answer over them. */
+describe.each(BACKENDS)('the scale seeder on %s', (backend) => {
+  let server: TestServer;
+  let report: ScaleSeedReport;
+  const count = async (table: string, where = sql`true`) =>
+    Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)} WHERE ${where}`.execute(server.db)).rows[0].n);
+
+  beforeAll(async () => {
+    server = await startTestServer(backend);
+    let databaseUrl: string | undefined;
+    if (backend === 'postgres') {
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = `/${(await sql<{ name: string }>`SELECT current_database() AS name`.execute(server.db)).rows[0].name}`;
+      databaseUrl = url.toString();
+    }
+    report = await seedScale(server.db, { databaseUrl }, {
+      videos: 50, users: 20, danmakuPerVideo: 10, commentsPerVideo: 4, followsPerUser: 3, historyPerUser: 5, seed: 7,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('writes every table the read paths need, as many rows as it reports', async () => {
+    for (const table of ['videos', 'media', 'uploads', 'video_parts'] as const) expect(await count(table)).toBe(50);
+    expect(await count('users')).toBe(20);
+    for (const [table, written] of Object.entries(report.tables)) expect(await count(table), table).toBe(written.rows);
+    expect(await count('watch_history')).toBe(20 * 5);
+    // The reader follows everyone else; the others follow a few.
+    expect(await count('follows', sql`follower_uid = ${report.landmarks.readerUid}`)).toBe(19);
+    expect(report.tables.video_tags!.rows).toBeGreaterThanOrEqual(50);
+    expect(report.tables.collection_videos!.rows).toBeGreaterThan(0);
+    // Replies hang under a top-level comment of the same video.
+    expect(await count('comments', sql`comments.parent_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM comments p WHERE p.id = comments.parent_id AND p.video_id = comments.video_id AND p.parent_id IS NULL)`)).toBe(0);
+    // The site's own inserts go on after the seeded ids.
+    const { uid } = await server.db.insertInto('users').values({ username: 'after_the_seed' }).returning('uid').executeTakeFirstOrThrow();
+    expect(uid).toBeGreaterThan(report.landmarks.readerUid + 19);
+  });
+
+  it('makes varied data: mostly approved, in several languages with CJK, popularity skewed', async () => {
+    const approved = await count('videos', sql`status = 'approved'`);
+    expect(approved).toBeGreaterThan(40);
+    expect(approved).toBeLessThan(50);
+    expect(await count('videos', sql`title ~ '[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]'`)).toBeGreaterThan(10);
+    expect(await count('videos', sql`title ~ '^[A-Za-z]'`)).toBeGreaterThan(3);
+    const langs = (await sql<{ lang: string }>`SELECT DISTINCT lang FROM tag_names`.execute(server.db)).rows.map((r) => r.lang);
+    expect(langs.length).toBeGreaterThanOrEqual(6);
+    // Zipf: the busiest video holds far more than its share of the danmaku.
+    expect(report.landmarks.mostDanmaku).toBeGreaterThan(5 * (report.tables.danmaku!.rows / 50));
+    const span = (await sql<{ days: number }>`SELECT extract(epoch FROM max(created_at) - min(created_at)) / 86400 AS days FROM videos`.execute(server.db)).rows[0];
+    expect(Number(span.days)).toBeGreaterThan(300);
+  });
+
+  it('the read calls answer over the seeded rows: home, a video, search, related', async () => {
+    const home = await jsonCall(server, 'video/home?pageSize=100');
+    expect(home.status).toBe(200);
+    expect(home.body.videosCount).toBe(await count('videos', sql`status = 'approved'`));
+    const videoId = report.landmarks.mostDanmakuVideoId;
+    const video = await jsonCall(server, `video?videoId=${videoId}`);
+    expect(video.status).toBe(200);
+    const { title } = await server.db.selectFrom('videos').select('title').where('video_id', '=', videoId).executeTakeFirstOrThrow();
+    expect(JSON.stringify(video.body)).toContain(JSON.stringify(title).slice(1, -1));
+    const search = await jsonCall(server, `video/search?pageSize=100&keyword=${encodeURIComponent(title)}`);
+    expect(search.status).toBe(200);
+    expect(search.body.videos.map((v: { videoId: number }) => v.videoId)).toContain(videoId);
+    const danmaku = await jsonCall(server, `video/danmaku?videoId=${videoId}`);
+    expect(danmaku.status).toBe(200);
+    expect(danmaku.body.danmaku.length).toBe(report.landmarks.mostDanmaku);
+    const related = await jsonCall(server, `video/related?videoId=${videoId}`);
+    expect(related.status).toBe(200);
+    expect(related.body.videos.length).toBeGreaterThan(0);
+  });
+});
