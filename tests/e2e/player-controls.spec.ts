@@ -334,9 +334,11 @@ test('the position is written on pagehide while playing and playback resumes the
   await expect.poll(() => savedAnchor(page)).toBe(Math.floor(pausedAt * 10) / 10);
   const anchor = (await savedAnchor(page))!;
 
-  // Reopening resumes there (and says so).
+  // Reopening resumes there (and says so). The clock is read after openVideo's own play and pause,
+  // so it may have run on a little from the anchor on a busy machine, never gone back before it.
   await openVideo(page);
-  await expect.poll(() => videoTime(page)).toBeCloseTo(anchor, 0);
+  await expect.poll(() => videoTime(page)).toBeGreaterThanOrEqual(anchor - 0.05);
+  expect(await videoTime(page)).toBeLessThan(anchor + 2);
   await expect(page.locator('.toast', { hasText: msg('en', 'player.resumed').replace('{{time}}', '0:1') })).toBeVisible();
 });
 
