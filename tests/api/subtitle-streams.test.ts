@@ -150,6 +150,16 @@ describe.each(BACKENDS)('subtitle streams of an upload on %s', (backend) => {
     const master = await (await get(`/media/${hlsPath(mediaId)}/master.m3u8`)).text();
     expect(master.match(/#EXT-X-MEDIA:TYPE=SUBTITLES/g)).toHaveLength(3);
     expect(master).toContain('LANGUAGE="zh"');
+    // And a native player reads them so: FFmpeg's HLS demuxer (ffprobe's and ffmpeg's), over HTTP,
+    // lists the three as WebVTT streams with their languages beside the picture. (FFmpeg opens
+    // subtitle renditions only with -strict experimental. Its stream list is read from ffmpeg -i:
+    // the ffprobe the npm package ships crashes on any MPEG-TS segment, before printing.)
+    const probed = await run(binaryPath('ffmpeg'), ['-hide_banner', '-strict', 'experimental', '-headers', `Cookie: ${cookie}\r\n`, '-i', `${server.baseUrl}/media/${hlsPath(mediaId)}/master.m3u8`]);
+    const streams = [...probed.stderr.matchAll(/Stream #\d+:\d+(?:\((\w+)\))?: (Video|Subtitle): (\w+)/g)].map(([, language, type, codec]) => ({ language, type, codec }));
+    expect(streams.filter((s) => s.type === 'Subtitle')).toEqual([
+      { language: 'ja', type: 'Subtitle', codec: 'webvtt' }, { language: 'zh', type: 'Subtitle', codec: 'webvtt' }, { language: 'en', type: 'Subtitle', codec: 'webvtt' },
+    ]);
+    expect(streams.filter((s) => s.type === 'Video').map((s) => s.codec)).toEqual(['h264']);
     // "My videos" reports the refused attachment.
     const mine = (await jsonCall(server, 'video/mine?page=1&pageSize=20', { cookie })).body.videos.find((v: { videoId: number }) => v.videoId === videoId);
     expect(mine.subtitleNotes).toEqual([{ part: 1, stream: 3, code: 'FONT_REFUSED', codec: 'fake.ttf' }]);
