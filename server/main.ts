@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { readServerConfig } from './config.ts';
 import { createLogger } from './logger.ts';
-import { openDatabase, migrateToLatest, assertCjkSearchWorks } from './db/database.ts';
+import { openDatabase, migrateToLatest, assertCjkSearchWorks, type QueryObserver } from './db/database.ts';
 import { createApiApp, apiBasePath } from './app/create-app.ts';
 import type { Catalogue } from './services/catalogue.ts';
 import { createServices } from './services/index.ts';
@@ -57,10 +57,10 @@ function createManifestAlias(catalogue: Catalogue) {
   };
 }
 
-export async function startServer(env: Record<string, string | undefined> = process.env) {
+export async function startServer(env: Record<string, string | undefined> = process.env, hooks: { onQuery?: QueryObserver } = {}) {
   const config = readServerConfig(env);
   const logger = createLogger(config.logLevel, { service: 'kiraboshi' });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir || undefined });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir || undefined, onQuery: hooks.onQuery });
   const applied = await migrateToLatest(database.db).catch(async (error) => {
     await database.close();
     throw error;

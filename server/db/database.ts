@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type CompiledQuery, type LogEvent } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,11 +18,20 @@ export interface DatabaseHandle {
 // int8 (bigint ids) and counts arrive as numbers on both backends; ids stay far below 2^53.
 const INT8_OID = 20;
 
+/** Sees every statement the site runs, as sent (the query-plan tests EXPLAIN what the read paths really ask). */
+export type QueryObserver = (query: CompiledQuery) => void;
+
+const observe = (onQuery?: QueryObserver) => (onQuery ? {
+  log: (event: LogEvent) => {
+    if (event.level === 'query') onQuery(event.query);
+  },
+} : {});
+
 /**
  * Opens the database: PostgreSQL when a URL is given, otherwise the embedded PGlite in
  * `dataDir` (memory when no directory is given, for tests).
  */
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<DatabaseHandle> {
+export async function openDatabase(options: { databaseUrl?: string; dataDir?: string; onQuery?: QueryObserver }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
@@ -37,7 +46,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
     const ignoreDroppedConnection = () => {};
     pool.on('error', ignoreDroppedConnection);
     pool.on('connect', (client) => client.on('error', ignoreDroppedConnection));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...observe(options.onQuery) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
@@ -51,7 +60,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
   try {
     const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
     const pglite = await PGlite.create(dataDir, { parsers: { [INT8_OID]: Number }, extensions: { pg_trgm } });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pglite) }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pglite) }), ...observe(options.onQuery) });
     return {
       db,
       kind: 'pglite',

@@ -23,8 +23,14 @@ export function createCommentsRepository(db: Kysely<Database>) {
    * still standing (shown as "deleted" so the thread keeps its head); without the people they blocked.
    */
   function topLevel(target: MediaTarget, viewerUid: number | null) {
-    let query = withAuthorAndVote(viewerUid).where('c.video_id', '=', target.id).where('c.target_type', '=', target.type).where('c.parent_id', 'is', null)
-      .where(sql<SqlBool>`(c.deleted_at IS NULL OR EXISTS (SELECT 1 FROM comments r WHERE r.parent_id = c.id AND r.deleted_at IS NULL))`);
+    let query = withAuthorAndVote(viewerUid)
+      // Whether a deleted comment still has a live reply: one probe of the thread index, made for
+      // deleted comments only. (Written as `OR EXISTS`, the planner hashed the subquery, and so
+      // planned to read every comment of the site whenever a thread head was deleted.)
+      .leftJoinLateral((eb) => eb.selectFrom('comments as r').select(sql<number>`1`.as('live')).whereRef('r.parent_id', '=', 'c.id').where('r.deleted_at', 'is', null)
+        .where(sql<SqlBool>`c.deleted_at IS NOT NULL`).limit(1).as('standing'), (join) => join.onTrue())
+      .where('c.video_id', '=', target.id).where('c.target_type', '=', target.type).where('c.parent_id', 'is', null)
+      .where((eb) => eb.or([eb('c.deleted_at', 'is', null), eb('standing.live', 'is not', null)]));
     if (viewerUid !== null) query = query.where(notSentByBlockedOf('c.uid', viewerUid));
     return query;
   }

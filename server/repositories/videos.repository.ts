@@ -124,8 +124,13 @@ export function createVideosRepository(db: Kysely<Database>) {
     /** One page of thumbs matching `filter`, and how many match in all. */
     async thumbPage(filter: VideoFilter, window: PageWindow, order: VideoOrder = 'newest') {
       const where = whereOf(filter);
+      // The page is chosen among the videos alone, and only its rows are joined to their uploader,
+      // first part and media: ranked by relevance, every match is scored, and joining every match
+      // first made the planner read all parts and media (tests/api/query-plans.test.ts).
+      const page = db.selectFrom('videos as v').select('v.video_id').where(where).orderBy(orderOf(order, filter.words))
+        .limit(window.pageSize).offset((window.page - 1) * window.pageSize);
       const [rows, count] = await Promise.all([
-        thumbs().where(where).orderBy(orderOf(order, filter.words)).limit(window.pageSize).offset((window.page - 1) * window.pageSize).execute(),
+        thumbs().where('v.video_id', 'in', page).orderBy(orderOf(order, filter.words)).execute(),
         db.selectFrom('videos as v').where(where).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { count: Number(count.n), rows };

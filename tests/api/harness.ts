@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { startServer } from '../../server/main.ts';
-import { openDatabase } from '../../server/db/database.ts';
+import { openDatabase, type QueryObserver } from '../../server/db/database.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -47,7 +47,7 @@ export interface TestServer {
  * Starts the real server (same entry as `npm start`) on a random port with a fresh database.
  * `site: true` also serves the built site from dist/ (run `npm run build` first).
  */
-export async function startTestServer(backend: Backend, options: { site?: boolean; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(backend: Backend, options: { site?: boolean; env?: Record<string, string>; onQuery?: QueryObserver } = {}): Promise<TestServer> {
   const pgDb = backend === 'postgres' ? await freshPostgresDatabase() : null;
   const running = await startServer({
     PORT: '0',
@@ -60,7 +60,7 @@ export async function startTestServer(backend: Backend, options: { site?: boolea
     // Contract conformance: every answer the API tests receive is checked against its schema.
     API_CHECK_RESPONSES: '1',
     ...options.env,
-  });
+  }, { onQuery: options.onQuery });
   const baseUrl = `http://127.0.0.1:${running.port}`;
   return {
     baseUrl,

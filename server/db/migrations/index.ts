@@ -29,6 +29,7 @@ import * as m0027 from './0027_subtitles.ts';
 import * as m0028 from './0028_subtitle_streams.ts';
 import * as m0029 from './0029_related_covering_indexes.ts';
 import * as m0030 from './0030_search_grams.ts';
+import * as m0031 from './0031_category_listing.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0028_subtitle_streams': m0028,
   '0029_related_covering_indexes': m0029,
   '0030_search_grams': m0030,
+  '0031_category_listing': m0031,
 };

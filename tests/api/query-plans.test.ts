@@ -1,0 +1,96 @@
+/**
+ * Query plans at size (issue 30, item 4): PostgreSQL filled by the scale seeder with 100 000
+ * videos and the rows around them, then every hot read path is called over HTTP as a visitor
+ * or a member calls it, and each SELECT it sent (seen as sent, with its parameters: the
+ * server's `onQuery` observer) is EXPLAINed: none may read videos, their parts, tags or media,
+ * danmaku, comments, watch history or follows by a sequential scan. The planner chooses by the
+ * table's real size and statistics here, so a path that works on six demo videos and scans at a
+ * hundred thousand fails.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CompiledQuery, sql } from 'kysely';
+import { jsonCall, startTestServer, type TestServer } from './harness.ts';
+import { seedScale } from '../../server/demo/scale-seed.ts';
+import { createRepositories } from '../../server/repositories/index.ts';
+import { createSession } from '../../server/auth/sessions.ts';
+
+const VIDEOS = 100_000;
+/** The tables a hot path must reach through an index. */
+const BIG_TABLES = ['videos', 'video_parts', 'video_tags', 'media', 'danmaku', 'comments', 'watch_history', 'follows'];
+
+interface PlanNode { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] }
+const seqScansOf = (node: PlanNode): string[] => [
+  ...(node['Node Type'] === 'Seq Scan' && node['Relation Name'] ? [node['Relation Name']] : []),
+  ...(node.Plans ?? []).flatMap(seqScansOf),
+];
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)(`query plans of the read paths at ${VIDEOS} videos on PostgreSQL`, () => {
+  let server: TestServer;
+  let cookie = '';
+  let sent: CompiledQuery[] = [];
+  const marks = { video: 0, danmakuVideo: 0, commentsVideo: 0, deepPage: 1, uploader: 0, collection: 0, tag: '' };
+
+  beforeAll(async () => {
+    server = await startTestServer('postgres', { onQuery: (query) => sent.push(query) });
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${(await sql<{ name: string }>`SELECT current_database() AS name`.execute(server.db)).rows[0]!.name}`;
+    const report = await seedScale(server.db, { databaseUrl: url.toString() }, {
+      videos: VIDEOS, users: 5_000, danmakuPerVideo: 5, commentsPerVideo: 2, followsPerUser: 20, historyPerUser: 20, seed: 30,
+    });
+    // As autovacuum leaves a site after bulk inserts: statistics, and the visibility map that index-only scans need.
+    await sql`VACUUM ANALYZE`.execute(server.db);
+    const one = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(server.db)).rows[0]!;
+    const approved = sql`JOIN videos v ON v.video_id = x.video_id AND v.status = 'approved'`;
+    marks.video = (await one(sql<{ id: number }>`SELECT x.video_id AS id FROM watch_history x ${approved} GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)).id;
+    marks.danmakuVideo = (await one(sql<{ id: number }>`SELECT x.video_id AS id FROM danmaku x ${approved} GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)).id;
+    const comments = await one(sql<{ id: number; top: number }>`SELECT x.video_id AS id, count(*) FILTER (WHERE x.parent_id IS NULL)::int AS top FROM comments x ${approved} GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
+    marks.commentsVideo = comments.id;
+    marks.deepPage = Math.max(2, Math.floor(comments.top / 20));
+    marks.uploader = report.landmarks.biggestUploaderUid;
+    marks.collection = (await one(sql<{ id: number }>`SELECT collection_id AS id FROM collection_videos GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)).id;
+    marks.tag = (await one(sql<{ name: string }>`SELECT n.name FROM tag_names n JOIN video_tags t ON t.tag_id = n.tag_id GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)).name;
+    const repositories = createRepositories(server.db);
+    cookie = `uid=${report.landmarks.readerUid}; token=${await createSession(repositories, report.landmarks.readerUid)}`;
+  }, 600_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** Calls a path and EXPLAINs each SELECT it sent; answers the big tables it scanned, per statement. */
+  async function scansOf(path: string, member = false) {
+    sent = [];
+    const res = await jsonCall(server, path, member ? { cookie } : {});
+    expect(res.status, `${path}: ${JSON.stringify(res.body).slice(0, 300)}`).toBe(200);
+    const selects = sent.filter((query) => /^\s*(select|with)\b/i.test(query.sql));
+    expect(selects.length, path).toBeGreaterThan(0);
+    const found: string[] = [];
+    for (const query of selects) {
+      const { rows } = await server.db.executeQuery<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${query.sql}`, [...query.parameters]));
+      const scanned = seqScansOf(rows[0]!['QUERY PLAN'][0]!.Plan).filter((table) => BIG_TABLES.includes(table));
+      if (scanned.length) found.push(`${scanned.join(', ')} in: ${query.sql.replace(/\s+/g, ' ').slice(0, 240)}`);
+    }
+    return found;
+  }
+
+  const paths: Array<[string, () => string, boolean?]> = [
+    ['home', () => 'video/home'],
+    ['a category', () => 'video/category?category=anime'],
+    ['a video', () => `video?videoId=${marks.video}`],
+    ['the related list', () => `video/related?videoId=${marks.video}`],
+    ['a danmaku segment of the busiest video', () => `video/danmaku?videoId=${marks.danmakuVideo}&segment=0`],
+    ['comments, page 1', () => `video/comment?videoId=${marks.commentsVideo}&page=1`],
+    ['comments, a deep page', () => `video/comment?videoId=${marks.commentsVideo}&page=${marks.deepPage}`],
+    ['an uploader’s videos', () => `video/user?uid=${marks.uploader}&page=1`],
+    ['search, one CJK character', () => `video/search?keyword=${encodeURIComponent('猫')}`],
+    ['search, two CJK characters', () => `video/search?keyword=${encodeURIComponent('星空')}`],
+    ['search, a Latin word', () => 'video/search?keyword=guitar'],
+    ['search, a tag', () => `video/search?keyword=${encodeURIComponent(marks.tag)}`],
+    ['search, no hits', () => 'video/search?keyword=zzqxjv'],
+    ['a collection', () => `collection/get?collectionId=${marks.collection}`],
+    ['the feed of a member who follows many', () => 'feed/videos?pageSize=20', true],
+    ['the member’s history', () => 'history/filter', true],
+  ];
+  it.each(paths)('%s reads every big table through an index', async (_label, path, member) => {
+    expect(await scansOf(path(), member)).toEqual([]);
+  }, 120_000);
+});
