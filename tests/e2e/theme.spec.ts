@@ -50,7 +50,7 @@ async function firstFrame(browser: Browser, path: string, scheme: 'light' | 'dar
 }
 
 test('every locale paints its first frame in the chosen scheme and accent', async ({ browser }) => {
-  test.setTimeout(180_000); // 38 fresh browser contexts
+  test.setTimeout(300_000); // 38 fresh browser contexts and 56 full-page screenshots: minutes on a busy machine
   const bluePink = { 'theme-color': 'blue' };
   for (const locale of LOCALE_CODES) {
     const path = localized('/settings/appearance', locale);
