@@ -13,7 +13,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type APIResponse, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type APIResponse, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test';
 import { ADMIN_SETTINGS_PAGES, DEV_PAGES, SETTINGS_PAGES } from '../../src/lib/navigation/routes.ts';
 import { E2E, E2E_BASE_URL, adminRequest, localized, pathOf, publishAudioByApi, publishPhotoByApi, publishVideoByApi, signUpByApi, waitForIslands, waitForShell, type LocaleCode } from './helpers.ts';
 
@@ -181,19 +181,19 @@ async function collectErrors(page: Page, status?: number): Promise<string[]> {
  * Counts the page's requests in flight, so a test can wait until none is. Event streams (a
  * member's live unread count, live danmaku) stay open as long as the page: they never count.
  */
-function trackRequests(page: Page): () => number {
-  const pending = new Set<object>();
+function trackRequests(page: Page): () => string[] {
+  const pending = new Set<Request>();
   page.on('request', (r) => { if (r.resourceType() !== 'eventsource') pending.add(r); });
   page.on('requestfinished', (r) => pending.delete(r));
   page.on('requestfailed', (r) => pending.delete(r));
-  return () => pending.size;
+  return () => [...pending].map((r) => `${r.resourceType()} ${r.url()}`);
 }
 
 /**
  * Loaded, hydrated (the islands that wait to be seen scrolled into view first) and quiet: no
  * request in flight for half a second, so what the islands fetched has answered and been shown.
  */
-async function settle(page: Page, inFlight: () => number, { shell }: { shell: boolean }): Promise<void> {
+async function settle(page: Page, inFlight: () => string[], { shell }: { shell: boolean }): Promise<void> {
   await page.waitForLoadState('load');
   if (shell) await waitForShell(page); // an embed is the player alone, without the site's shell
   await waitForIslands(page);
@@ -201,10 +201,12 @@ async function settle(page: Page, inFlight: () => number, { shell }: { shell: bo
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0, { timeout: 10_000 });
   let quietSince = 0;
   await expect.poll(() => {
-    if (inFlight() > 0) quietSince = 0;
+    if (inFlight().length > 0) quietSince = 0;
     else quietSince ||= Date.now();
     return quietSince > 0 && Date.now() - quietSince >= 500;
-  }, { timeout: 15_000, intervals: [100] }).toBe(true);
+  }, { timeout: 15_000, intervals: [100] }).toBe(true).catch((error: Error) => {
+    throw new Error(`never quiet for 0.5 s; still in flight: ${inFlight().join(', ')}\n${error.message}`);
+  });
 }
 
 async function logIn(context: BrowserContext, role: Role): Promise<void> {

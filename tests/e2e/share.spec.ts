@@ -120,6 +120,25 @@ test('the embed can start with danmaku off and at a moment; a missing one says s
   await expect(embedFrame(page).locator('[data-embed-missing]')).toBeVisible();
 });
 
+test('a track\'s embed fetches nothing of its stream until the pointer comes, then plays with one click', async ({ page }) => {
+  test.setTimeout(120_000);
+  const streamed: string[] = [];
+  page.on('request', (request) => { if (request.url().endsWith('/stream.m4a')) streamed.push(request.url()); });
+  await page.goto(`${otherOrigin}/?embed=${encodeURIComponent(`/embed/ka${audioId}`)}`);
+  const audio = embedFrame(page).locator('audio');
+  await expect(audio).toHaveAttribute('src', /stream\.m4a$/);
+  await page.waitForLoadState('networkidle');
+  expect(streamed).toEqual([]);
+  // The pointer over the embed is the intent: the browser reads the track's length.
+  await audio.hover();
+  await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => Math.round(a.duration)), { timeout: 30_000 }).toBe(6);
+  // The play button of the browser's own controls, at their left end.
+  const { height } = (await audio.boundingBox())!;
+  await audio.click({ position: { x: 20, y: height / 2 } });
+  await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: 30_000 }).toBeGreaterThan(0.3);
+  await page.screenshot({ path: join(SHOTS, 'track-embed-in-blog-1280.png') });
+});
+
 test('a shared ?t= link starts the video there', async ({ page }) => {
   test.setTimeout(180_000);
   await page.goto(`/en/video/kv${videoId}?t=5`);

@@ -1,8 +1,9 @@
 /**
  * The embed player (/embed/kv{id}, /embed/ka{id}): the page's media element with the browser's
  * own controls, and for videos the danmaku drawn over it by the site's engine. No framework: the
- * embed's JavaScript before play stays small — hls.js, the danmaku engine and its segments load
- * when the viewer means to play (as on the video page), so an embed only shown costs a poster.
+ * embed's JavaScript before play stays small — hls.js, the danmaku engine and its segments (or a
+ * track's stream) load when the viewer means to play (as on the video page), so an embed only
+ * shown costs a poster.
  *
  * Options come from the embed's address (read by the page into data attributes): `?t=` the
  * start, `?autoplay=1` playing muted at once (browsers refuse sound without a gesture), and
@@ -76,9 +77,17 @@ export function startEmbed(root: HTMLElement): void {
       void attach().then(() => media.play().catch(() => {}));
     }
   } else {
-    // A track: its progressive stream, read by the browser itself.
-    media.preload = options.autoplay || options.start ? 'auto' : 'metadata';
+    // A track: its progressive stream, read by the browser itself. Its length is read on the
+    // viewer's first intent (pointer over, touch, focus), as the video's stream is: a browser
+    // keeps a request for the metadata open for as long as the page, and a page of embeds would
+    // hold one of its six connections to the site per track.
+    const eager = options.autoplay || options.start;
+    media.preload = eager ? 'auto' : 'none';
     media.src = source;
+    const intent = () => {
+      if (media.preload === 'none') media.preload = 'metadata';
+    };
+    if (!eager) for (const event of ['pointerenter', 'touchstart', 'focusin'] as const) root.addEventListener(event, intent, { once: true, passive: true });
     if (options.autoplay) {
       media.muted = true;
       void media.play().catch(() => {});
