@@ -39,6 +39,10 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
       // While the server is away a request fails within seconds (503) instead of hanging; the
       // pool opens new connections by itself once it is back.
       connectionTimeoutMillis: 5_000,
+      // No JIT compilation: the planner's cost guesses for a page's queries (a comment page's
+      // lateral probe, a search's scoring) pass jit_above_cost, and compiling then took 17-20 ms of
+      // a 30 ms query, every time (docs/decisions/0021-postgres-jit-off.md).
+      options: '-c jit=off',
       types: { getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser },
     });
     // A connection the server drops (a restart, or a forced DROP DATABASE while a pooled client is
