@@ -18,8 +18,12 @@ const SERVER = process.env.LIGHTHOUSE_SERVER ?? 'http://127.0.0.1:4571';
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const TARGET = { performance: 98, accessibility: 100, 'best-practices': 100, seo: 100 };
-/** The embed player's goal (issue 28) is performance ≥ 95. */
-const targetFor = (path: string) => (path.startsWith('/embed/') ? { ...TARGET, performance: 95 } : TARGET);
+/**
+ * The embed player's goal (issue 28) is performance ≥ 95. Its SEO score is not judged: an embed
+ * says `noindex` on purpose (the item's own page is what search engines should list), which
+ * Lighthouse counts as the failed audit is-crawlable (66 at best).
+ */
+const targetFor = (path: string) => (path.startsWith('/embed/') ? { ...TARGET, performance: 95, seo: 0 } : TARGET);
 const RESULT = process.env.LIGHTHOUSE_RESULT ?? 'lighthouse.json';
 
 async function firstVideoAndUser(): Promise<{ video: string; user: string; embed: string }> {
