@@ -92,7 +92,7 @@ ${events.map((e) => e.line).join('\n')}
 `;
 }
 
-interface Round { firstLineMs: number | null; droppedVideoFrames: number; decodedVideoFrames: number; level: string; renderFetchesBeforeChoice: number }
+interface Round { firstLineMs: number | null; readyMs: number | null; fetchTimes: string[]; droppedVideoFrames: number; decodedVideoFrames: number; level: string; renderFetchesBeforeChoice: number }
 
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
 const root = await mkdtemp(join(tmpdir(), 'kiraboshi-bench-subtitles-'));
@@ -134,21 +134,23 @@ try {
   const patched = await fetch(new URL(created.headers.get('location')!, app.baseUrl), { method: 'PATCH', headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: bytes });
   const mediaId = patched.headers.get('stream-media-id');
   if (patched.status !== 204 || !mediaId) throw new Error(`upload answered ${patched.status}`);
-  const published = await fetch(`${app.baseUrl}/api/video/upload`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie },
-    body: JSON.stringify({ title: '字幕組のベンチ', videoPart: [{ mediaId, videoPartTitle: '' }], videoCategory: 'anime', copyright: 'original', ensureOriginal: true }),
-  });
-  const { videoId } = (await published.json()) as { videoId: number };
-  await app.db.updateTable('videos').set({ status: 'approved' }).where('video_id', '=', videoId).execute();
+  // Processed first (a member may publish at once; the pipeline's own tests cover that order too).
   for (;;) {
     const { status, renditions } = (await (await fetch(`${app.baseUrl}/api/video/media/status?mediaId=${mediaId}`, { headers: { Cookie: cookie } })).json()) as { status: string; renditions?: number[] };
     if (status === 'ready' && renditions?.includes(1080)) break;
     if (status === 'failed' || status === 'rejected') throw new Error(`the pipeline ended ${status}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  const { subtitles } = (await (await fetch(`${app.baseUrl}/api/video/subtitle/list?videoId=${videoId}`)).json()) as { subtitles: Array<{ id: number; fonts: string[] }> };
-  const track = subtitles[0];
-  if (!track || track.fonts.length !== fontFiles.length) throw new Error(`expected one track with ${fontFiles.length} fonts, got ${JSON.stringify(subtitles)}`);
+  const published = await fetch(`${app.baseUrl}/api/video/upload`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie },
+    body: JSON.stringify({ title: '字幕組のベンチ', videoPart: [{ mediaId, videoPartTitle: '' }], videoCategory: 'anime', copyright: 'original', ensureOriginal: true }),
+  });
+  const { videoId } = (await published.json()) as { videoId: number };
+  if (!videoId) throw new Error(`publishing answered ${published.status}`);
+  await app.db.updateTable('videos').set({ status: 'approved' }).where('video_id', '=', videoId).execute();
+  const listed = (await (await fetch(`${app.baseUrl}/api/video/subtitle/list?videoId=${videoId}`, { headers: { Cookie: cookie } })).json()) as { subtitles?: Array<{ id: number; fonts: string[] }> };
+  const track = listed.subtitles?.[0];
+  if (!track || track.fonts.length !== fontFiles.length) throw new Error(`expected one track with ${fontFiles.length} fonts, got ${JSON.stringify(listed)}`);
   console.log(`uploaded and processed to 1080p in ${((performance.now() - started) / 1000).toFixed(1)} s; track ${track.id} with ${track.fonts.length} fonts`);
 
   /** A browser that has been nowhere (a chosen track is remembered), set to 1080p as a viewer sets it in the quality menu. */
@@ -186,6 +188,8 @@ try {
         check();
       }));
       let firstLineMs: number | null = null;
+      let readyMs: number | null = null;
+      let fetchTimes: string[] = [];
       let fetchedBefore = 0;
       if (withTrack) {
         const cdp = await context.newCDPSession(page);
@@ -196,15 +200,30 @@ try {
         });
         await cdp.send('Page.startScreencast', { format: 'jpeg', quality: 80, maxWidth: 960, maxHeight: 540, everyNthFrame: 1 });
         await page.locator('[data-subtitle-button]').click();
-        await page.evaluate(() => document.addEventListener('click', (event) => {
-          if ((event.target as Element).closest('[data-subtitle-track]')) (window as unknown as { chosenAt: number }).chosenAt = performance.timeOrigin + performance.now();
-        }, { capture: true, once: true }));
+        await page.evaluate(() => {
+          const marks = window as unknown as { chosenAt: number; readyAt: number };
+          document.addEventListener('click', (event) => {
+            if ((event.target as Element).closest('[data-subtitle-track]')) marks.chosenAt = performance.timeOrigin + performance.now();
+          }, { capture: true, once: true });
+          // When libass has its fonts and is ready to draw (the renderer marks its canvas).
+          new MutationObserver((_, observer) => {
+            if (!document.querySelector('[data-subtitle-canvas][data-ready]')) return;
+            marks.readyAt = performance.timeOrigin + performance.now();
+            observer.disconnect();
+          }).observe(document.body, { subtree: true, attributes: true, childList: true });
+        });
         fetchedBefore = renderFetches.filter((f) => /jassub|\.wasm|ass-renderer/.test(f.url)).length;
         await page.locator(`[data-subtitle-track="${track.id}"]`).click();
         await page.waitForTimeout(3_000);
         await cdp.send('Page.stopScreencast');
         await cdp.detach();
-        const chosenAt = await page.evaluate(() => (window as unknown as { chosenAt: number }).chosenAt);
+        const { chosenAt, readyAt } = await page.evaluate(() => {
+          const marks = window as unknown as { chosenAt: number; readyAt: number };
+          return { chosenAt: marks.chosenAt, readyAt: marks.readyAt };
+        });
+        readyMs = Math.round(readyAt - chosenAt);
+        const chosen = chosenAt;
+        fetchTimes = renderFetches.filter((f) => f.at >= chosen - 50).map((f) => `${Math.round(f.at - chosen)} ms ${f.url.split('/').pop()!.slice(0, 40)}`);
         for (const frame of frames) {
           if (frame.at < chosenAt) continue;
           if ((await yellowInBand(Buffer.from(frame.data, 'base64'))) >= LINE_PIXELS) {
@@ -220,7 +239,7 @@ try {
         return { droppedVideoFrames: after.droppedVideoFrames - before.droppedVideoFrames, decodedVideoFrames: after.totalVideoFrames - before.totalVideoFrames };
       }, MEASURE_SECONDS);
       const level = (await page.locator('[data-player]').getAttribute('data-level')) ?? '';
-      return { firstLineMs, ...run, level, renderFetchesBeforeChoice: fetchedBefore };
+      return { firstLineMs, readyMs, fetchTimes, ...run, level, renderFetchesBeforeChoice: fetchedBefore };
     } finally {
       await context.close();
     }
@@ -232,7 +251,7 @@ try {
     for (const which of order) {
       const r = await measure(which === 'on');
       samples[which].push(r);
-      console.log(`round ${round + 1} ${which.padEnd(3)}: ${r.level}p, first line ${r.firstLineMs ?? '-'} ms, dropped ${r.droppedVideoFrames} of ${r.decodedVideoFrames} frames, renderer fetched before the choice ${r.renderFetchesBeforeChoice}`);
+      console.log(`round ${round + 1} ${which.padEnd(3)}: ${r.level}p, first line ${r.firstLineMs ?? '-'} ms (libass ready ${r.readyMs ?? '-'} ms), dropped ${r.droppedVideoFrames} of ${r.decodedVideoFrames} frames, renderer fetched before the choice ${r.renderFetchesBeforeChoice}`);
     }
   }
   const firstLines = samples.on.map((r) => r.firstLineMs ?? Number.POSITIVE_INFINITY);
