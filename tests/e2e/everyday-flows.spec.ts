@@ -226,6 +226,22 @@ for (const width of [1280, 375]) {
       await expect(again.locator('[data-audio-form] input[name="title"]')).toHaveValue('');
       await expect(again.locator('[data-draft-notice]')).toHaveCount(0);
 
+      // Photos: the post's words come back before any picture is picked again.
+      await again.goto('/upload/photo');
+      await waitForIslands(again);
+      const photoForm = again.locator('[data-photo-uploader="form"]');
+      await photoForm.locator('[data-photo-title]').fill('写了一半的图集');
+      await photoForm.locator('textarea:not([data-alt-input])').fill('夜里的星空');
+      await expect.poll(async () => JSON.stringify((await storedDrafts(again)).find((d) => d.key.endsWith(':photo'))?.fields ?? {})).toContain('写了一半的图集');
+      await again.goto('/upload/photo');
+      await waitForIslands(again);
+      await expect(again.locator('[data-draft-notice]')).toBeVisible();
+      await expect(photoForm.locator('[data-photo-title]')).toHaveValue('写了一半的图集');
+      await expect(photoForm.locator('textarea:not([data-alt-input])')).toHaveValue('夜里的星空');
+      await again.locator('[data-draft-discard]').click();
+      await expect(photoForm.locator('[data-photo-title]')).toHaveValue('');
+      await expect.poll(async () => (await storedDrafts(again)).filter((d) => d.key.endsWith(':photo'))).toEqual([]);
+
       // Video: the draft waits for the same file, then fills the form and the part's title.
       const clip = join(dir, `draft-${width}.mp4`);
       writeFileSync(clip, await makeClip(3, '320x240'));

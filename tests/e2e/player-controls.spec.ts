@@ -355,6 +355,10 @@ test('the position is written when the member leaves through a link or closes th
 
   const other = await browser.newPage({ baseURL: E2E_BASE_URL });
   await openVideo(other);
+  // A new browser: the site's worker, which sends the last write for a closing tab, takes the page
+  // over once installed (seconds on a busy machine); a tab closed before that keeps the last
+  // periodic write only.
+  await other.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
   const closedAt = await playPast(other, 14, 14.5);
   await other.close({ runBeforeUnload: true });
   await expect.poll(() => savedAnchor(page)).toBeGreaterThanOrEqual(Math.floor(closedAt * 10) / 10);
