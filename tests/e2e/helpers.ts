@@ -107,8 +107,9 @@ export async function noteToasts(page: Page): Promise<() => Promise<string[]>> {
 
 /** Waits until the shell script ran (it sets the breakpoint attribute and window.kirara). */
 export async function waitForShell(page: Page): Promise<void> {
-  await expect(page.locator('html')).toHaveAttribute('data-breakpoint', /^(mobile|tablet|computer)$/);
-  await page.waitForFunction(() => 'kirara' in window);
+  // The shell is a module script: on a busy machine it can run seconds after the page has loaded.
+  await expect(page.locator('html')).toHaveAttribute('data-breakpoint', /^(mobile|tablet|computer)$/, { timeout: 15_000 });
+  await page.waitForFunction(() => 'kirara' in window, undefined, { timeout: 15_000 });
 }
 
 /** The e2e server's folder (scripts/e2e-server.sh): its outbox and the invitation codes it made. */
