@@ -120,6 +120,12 @@ export const ADMIN = { email: 'admin@kiraboshi.test', password: 'e2e administrat
 export const invitationCodes = () => readFileSync(join(E2E, 'invitation-codes.txt'), 'utf8').trim().split('\n');
 
 /** The code of the newest mail to an address, read from the server's outbox. */
+/** How many mails the server's outbox holds for an address (other tests write there too). */
+export function mailsTo(address: string): number {
+  const dir = join(E2E, 'outbox');
+  return readdirSync(dir).filter((f) => f.endsWith('.eml') && readFileSync(join(dir, f), 'utf8').includes(`To: ${address}`)).length;
+}
+
 export async function mailedCode(address: string): Promise<string> {
   let code: string | undefined;
   await expect.poll(() => {
