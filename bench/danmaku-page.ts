@@ -19,7 +19,7 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { median } from './stats.ts';
+import { abbaOrder, median } from './stats.ts';
 import { busyBetween, startTrace } from './trace.ts';
 
 const rounds = Number(process.argv[2]) || 3;
@@ -146,8 +146,7 @@ try {
 
   const samples: Record<'quiet' | 'busy', PageRun[]> = { quiet: [], busy: [] };
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 ? (['busy', 'quiet'] as const) : (['quiet', 'busy'] as const);
-    for (const which of order) {
+    for (const which of abbaOrder(round, 'quiet' as const, 'busy' as const)) {
       const r = await measure(which === 'quiet' ? quiet.videoId : busy.videoId);
       samples[which].push(r);
       console.log(`round ${round + 1} ${which.padEnd(5)}: ${r.fps} fps, ${(r.slowShare * 100).toFixed(1)} % > 20 ms, on stage ${r.onStage}, video frames dropped ${r.droppedVideoFrames} of ${r.decodedVideoFrames}; trace: main ${r.mainMsPerFrame ?? '-'} ms, worker ${r.workerMsPerFrame ?? '-'} ms a frame`);

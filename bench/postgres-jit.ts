@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../server/db/schema.ts';
-import { median } from './stats.ts';
+import { abbaOrder, median } from './stats.ts';
 
 const ROUNDS = Number(process.argv[2]) || 40;
 const VIDEOS = Number(process.argv[3]) || 100_000;
@@ -71,7 +71,7 @@ for (const [label, call] of Object.entries(paths)) {
   times[label] = { jitOn: [], jitOff: [] };
   for (const side of ['jitOn', 'jitOff'] as const) await call(sides[side]); // warm both pools' plans and pages
   for (let i = 0; i < ROUNDS; i++) {
-    for (const side of i % 2 ? (['jitOff', 'jitOn'] as const) : (['jitOn', 'jitOff'] as const)) {
+    for (const side of abbaOrder(i, 'jitOn' as const, 'jitOff' as const)) {
       const started = performance.now();
       await call(sides[side]);
       times[label][side].push(performance.now() - started);

@@ -22,7 +22,7 @@ import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { median } from './stats.ts';
+import { abbaOrder, median } from './stats.ts';
 
 const rounds = Number(process.argv[2]) || 3;
 const MEASURE_SECONDS = Number(process.argv[3]) || 8;
@@ -247,8 +247,7 @@ try {
 
   const samples: Record<'off' | 'on', Round[]> = { off: [], on: [] };
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const);
-    for (const which of order) {
+    for (const which of abbaOrder(round, 'off' as const, 'on' as const)) {
       const r = await measure(which === 'on');
       samples[which].push(r);
       console.log(`round ${round + 1} ${which.padEnd(3)}: ${r.level}p, first line ${r.firstLineMs ?? '-'} ms (libass ready ${r.readyMs ?? '-'} ms), dropped ${r.droppedVideoFrames} of ${r.decodedVideoFrames} frames, renderer fetched before the choice ${r.renderFetchesBeforeChoice}`);
