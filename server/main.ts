@@ -17,6 +17,7 @@ import { seedDemoCatalogue } from './demo/seed.ts';
 import { createRepositories } from './repositories/index.ts';
 import { startAdminSocket } from './admin/admin-socket.ts';
 import { createSiteHandler } from './site/handler.ts';
+import { createPageCache } from './site/page-cache.ts';
 import { createMailer } from './mail/mailer.ts';
 import { loadSecret } from './media/image-service.ts';
 import { createSecretsRepository } from './repositories/secrets.repository.ts';
@@ -136,10 +137,15 @@ export async function startServer(env: Record<string, string | undefined> = proc
     // The links in e-mails point at the public address; without one, at this process (its port is known once it listens).
     notifications: { ...config.notifications, apiPrefix: `${apiPrefix.replace(/\/$/, '')}/`, siteOrigin: () => config.proxy.publicSiteUrl ? new URL(config.proxy.publicSiteUrl).origin : `http://${config.host}:${listeningPort}` } });
   const { catalogue, videos: videoService, sessions, rateLimits } = services;
+  const pageCache = config.serveSite && config.pageCacheBytes > 0 ? createPageCache({ maxBytes: config.pageCacheBytes }) : null;
   // Caches of this process that another process's change makes stale (server/events/cache-invalidation.ts).
   const leaveCacheNotices = await connectCacheInvalidation({
     database: database.db, bus, logger,
-    forget: (notice) => (notice.cache === 'danmaku' ? services.danmaku.forgetCached(notice.videoId) : forgetVideoLocally(database.db, notice.videoId)),
+    forget: (notice) => {
+      if (notice.cache === 'danmaku') return services.danmaku.forgetCached(notice.videoId);
+      if (notice.cache === 'video') forgetVideoLocally(database.db, notice.videoId);
+      pageCache?.clear();
+    },
   });
   onBusReconnect = () => void services.live.resync().catch((error) => logger.warn('live danmaku could not catch up', { err: error }));
   const cleanup = setInterval(() => {
@@ -211,7 +217,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     ...photoSiteLocals(services.photos, (request) => sessions.viewerFromCookies(request.headers.get('cookie'))),
   };
   const securityHeaders = await loadSecurityHeaders(config);
-  const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger, securityHeaders) : null;
+  const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger, securityHeaders, pageCache) : null;
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
