@@ -79,7 +79,9 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
     if (served !== url.pathname) req.url = served + url.search;
     // A guest's page may have been rendered for another guest a moment ago (page-cache.ts).
     if (pages && req.method === 'GET' && !parseCookies(req.headers.cookie)[SESSION_COOKIE_TOKEN]) {
-      const request = { target: served + url.search, encoding: preferredEncoding(req.headers['accept-encoding']), crawler, header };
+      // Pages write their own address into links and cards (Astro.url): a page asked for under
+      // another Host, or another forwarded origin, is another page, so no request can poison the next guest's.
+      const request = { target: `${origin} ${header('host') ?? ''} ${served}${url.search}`, encoding: preferredEncoding(req.headers['accept-encoding']), crawler, header };
       let answer = pages.answer(request);
       if (answer.kind === 'wait') {
         await answer.done;

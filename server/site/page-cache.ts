@@ -8,7 +8,7 @@
  * page's own Cache-Control; `private`, `no-store`, a cookie set by the page, `Vary: *` or a
  * status other than 200 keep it out.
  *
- * - Key: the rendered path and query, the encoding sent (bodies are kept compressed, as sent),
+ * - Key: the origin and Host asked for, the rendered path and query, the encoding sent (bodies are kept compressed, as sent),
  *   whether the visitor is a crawler, and the values of the request headers the page names in
  *   its Vary (Cookie aside: only requests without a session reach the cache).
  * - One render for concurrent misses: the first request renders, the others wait for it.
@@ -45,7 +45,7 @@ export type PageCacheAnswer =
   | { kind: 'wait'; done: Promise<void> };
 
 export interface PageRequest {
-  /** Path after the navigation rules (the locale's page), with the query. */
+  /** The public origin and Host it was asked under, and the path after the navigation rules (the locale's page) with the query. */
   target: string;
   encoding: string | null;
   crawler: boolean;

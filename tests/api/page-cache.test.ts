@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { jsonCall, startTestServer, type TestServer } from './harness.ts';
 import { insertVideo, member } from './media-helpers.ts';
 
@@ -48,6 +49,24 @@ describe.skipIf(!built)('pages kept for guests (needs `npm run build`)', () => {
     expect(own.status).toBe(200);
     expect(own.headers.get('x-cache')).toBeNull();
     expect((await guest(`/en/video/kv${videoId}`)).headers.get('x-cache')).toBe('HIT');
+  });
+
+  it('keeps a page asked for under another Host apart: no request poisons the next guest\'s page', async () => {
+    const videoId = await insertVideo(server, uploader, 60_000);
+    const underHost = (host: string) => new Promise<string>((resolve, reject) => {
+      const req = httpRequest(`${server.baseUrl}/en/video/kv${videoId}`, { headers: { Host: host } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve(body));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(await underHost('evil.example')).toContain('evil.example');
+    expect(await underHost('evil.example')).toContain('evil.example');
+    const page = await (await guest(`/en/video/kv${videoId}`)).text();
+    expect(page).not.toContain('evil.example');
   });
 
   it('keeps no page that says private: a video played from a collection', async () => {
