@@ -361,6 +361,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
       // Connections kept alive are closed as soon as their answer is sent.
       const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
       await serverClosed;
+      // Views and likes' notifications gathered in memory, written before the database closes.
+      await services.flushWrites().catch((error) => logger.warn('writes held in memory could not be flushed', { err: error }));
       clearTimeout(grace);
       clearInterval(idleSweep);
       clearInterval(cleanup);

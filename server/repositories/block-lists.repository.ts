@@ -75,6 +75,17 @@ export function createBlockListsRepository(db: Kysely<Database>) {
     },
 
     /** Whether `ownerUid` has blocked `uid`. */
+    /** Those of `others` whom `uid` blocked or who blocked `uid` (one query for a window of likes). */
+    async blockedEitherWay(uid: number, others: number[]): Promise<Set<number>> {
+      if (!others.length) return new Set();
+      const rows = await db.selectFrom('block_entries').select(['uid', 'target_uid']).where('type', '=', 'block')
+        .where((eb) => eb.or([
+          eb.and([eb('uid', '=', uid), eb('target_uid', 'in', others)]),
+          eb.and([eb('target_uid', '=', uid), eb('uid', 'in', others)]),
+        ])).execute();
+      return new Set(rows.map((r) => (r.uid === uid ? r.target_uid! : r.uid)));
+    },
+
     async isBlockedBy(ownerUid: number, uid: number): Promise<boolean> {
       return !!(await db.selectFrom('block_entries').select('id').where('uid', '=', ownerUid).where('type', '=', 'block')
         .where('target_uid', '=', uid).executeTakeFirst());

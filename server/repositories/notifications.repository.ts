@@ -18,22 +18,36 @@ export interface NewNotification {
 export function createNotificationsRepository(db: Kysely<Database>) {
   return {
     /**
-     * Stores one notification, or adds the actor to its group's row (unread again, moved to the
-     * top, counted once per actor among the newest kept). Answers the row's id.
+     * Stores one notification, or adds the actor to its group's row (see `addToGroup`). Answers the row's id.
      */
     async insert(n: NewNotification): Promise<number> {
       const actors = n.actorUid === null ? [] : [n.actorUid];
+      if (n.groupKey !== null) return this.addToGroup({ ...n, groupKey: n.groupKey }, actors);
       const values = {
         recipient_uid: n.recipientUid, kind: n.kind, category: n.category, group_key: n.groupKey,
         actor_uids: sql<number[]>`${sql.val(actors)}::bigint[]`, actor_count: actors.length,
         target_type: n.targetType, target_id: n.targetId, detail: JSON.stringify(n.detail) as never, mail_pending: n.mailPending,
       };
-      if (n.groupKey === null) return (await db.insertInto('notifications').values(values).returning('id').executeTakeFirstOrThrow()).id;
-      const row = await db.insertInto('notifications').values(values)
+      return (await db.insertInto('notifications').values(values).returning('id').executeTakeFirstOrThrow()).id;
+    },
+
+    /**
+     * Adds actors (distinct, newest first) to the group's row, creating it with them: they move
+     * to the front of the names kept, each one not among those kept is counted, and the row is
+     * unread again and moved to the top. One statement for any number of actors (a window of a
+     * hot item's likes). Answers the row's id.
+     */
+    async addToGroup(n: Omit<NewNotification, 'actorUid'> & { groupKey: string }, actorUids: number[]): Promise<number> {
+      const actors = sql`${sql.val(actorUids)}::bigint[]`;
+      const row = await db.insertInto('notifications').values({
+        recipient_uid: n.recipientUid, kind: n.kind, category: n.category, group_key: n.groupKey,
+        actor_uids: sql<number[]>`(${actors})[1:${sql.lit(ACTORS_KEPT)}]`, actor_count: actorUids.length,
+        target_type: n.targetType, target_id: n.targetId, detail: JSON.stringify(n.detail) as never, mail_pending: n.mailPending,
+      })
         .onConflict((oc) => oc.columns(['recipient_uid', 'group_key']).doUpdateSet({
-          // The actor moves to the front; a new one is counted.
-          actor_uids: sql`(array_prepend(${n.actorUid}::bigint, array_remove(notifications.actor_uids, ${n.actorUid}::bigint)))[1:${sql.lit(ACTORS_KEPT)}]`,
-          actor_count: sql`notifications.actor_count + CASE WHEN ${n.actorUid}::bigint = ANY(notifications.actor_uids) THEN 0 ELSE 1 END`,
+          actor_uids: sql`(SELECT array_agg(u ORDER BY first) FROM (
+            SELECT u, min(o) AS first FROM unnest(${actors} || notifications.actor_uids) WITH ORDINALITY AS a(u, o) GROUP BY u) AS kept)[1:${sql.lit(ACTORS_KEPT)}]`,
+          actor_count: sql`notifications.actor_count + (SELECT count(*)::int FROM unnest(${actors}) AS a(u) WHERE u <> ALL(notifications.actor_uids))`,
           is_read: false, created_at: sql`now()`,
           mail_pending: sql`notifications.mail_pending OR ${n.mailPending}`,
         }))

@@ -186,6 +186,13 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
     },
     uploads,
     bus,
+    /**
+     * Writes what the hot counters hold in memory (views, the likes' notifications; decision
+     * 0022): the drain calls it once requests are done and before the database closes.
+     */
+    flushWrites: async () => {
+      await notifications.flushLikes();
+    },
     health: {
       databaseKind,
       buildId,

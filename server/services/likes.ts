@@ -1,21 +1,23 @@
 import type { Repositories } from '../repositories/index.ts';
 import type { LikeResponse, MediaTarget } from '../../src/lib/api/contract.ts';
 import type { ConversationEvents } from './conversation-events.ts';
+import { Forbidden } from '../domain/errors.ts';
 
 /** Likes of videos, tracks and photo posts (issue 27): idempotent both ways, counted on sharded counters. */
-export function createLikeService(repositories: Pick<Repositories, 'likes' | 'transaction'>, events: ConversationEvents) {
+export function createLikeService(repositories: Pick<Repositories, 'likes'>, events: ConversationEvents) {
   const { likes } = repositories;
   return {
-    /** Likes the target (once however often asked); the uploader hears of a new like. */
+    /** Likes the target (once however often asked), unless its uploader blocked the member; the uploader hears of a new like. */
     async like(uid: number, target: MediaTarget & { uploaderUid: number }): Promise<LikeResponse> {
       const item = { type: target.type, id: target.id };
-      const added = await repositories.transaction(({ likes: trx }) => trx.insert(uid, item));
+      const { blocked, added, likeCount } = await likes.like(uid, item, target.uploaderUid);
+      if (blocked) throw new Forbidden('BLOCKED_BY_UPLOADER');
       if (added && target.uploaderUid !== uid) await events.onLike({ recipientUid: target.uploaderUid, actorUid: uid, mediaType: item.type, mediaId: item.id });
-      return { success: true, ...(await likes.factsOf(item, uid)) };
+      return { success: true, likeCount, isLiked: true };
     },
     async cancel(uid: number, target: MediaTarget): Promise<LikeResponse> {
-      await repositories.transaction(({ likes: trx }) => trx.delete(uid, target));
-      return { success: true, ...(await likes.factsOf(target, uid)) };
+      const { likeCount } = await likes.unlike(uid, { type: target.type, id: target.id });
+      return { success: true, likeCount, isLiked: false };
     },
     /** What an item's answer carries: the count for everyone, whether they like it for a member. */
     async factsFor(target: MediaTarget, viewerUid: number | null): Promise<{ likeCount: number; isLiked?: boolean }> {

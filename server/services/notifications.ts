@@ -24,6 +24,7 @@ import { decodeCursor, paged } from './follows.ts';
 import { LIVE_STREAM_HEADERS } from './live-danmaku.ts';
 import { visibleText } from './comments.ts';
 import type { ConversationEvent, ConversationEventKind, ConversationEvents } from './conversation-events.ts';
+import { createWriteWindow } from './write-window.ts';
 import { translatorFor } from '../../src/lib/i18n/catalogs.ts';
 import { CATALOG_LOCALES, type CatalogLocale } from '../../src/lib/i18n/locales.ts';
 import { can } from '../../src/lib/policy/policy.ts';
@@ -65,6 +66,11 @@ export interface NotificationOptions {
 }
 
 const CHANNEL = 'notifications';
+/**
+ * How long the likes of one item are gathered before its uploader's entry is written, once
+ * (docs/decisions/0022): a hot item's likes would otherwise each update that one row.
+ */
+export const LIKE_NOTICE_WINDOW_MS = 1000;
 const EXCERPT_MAX = 140;
 /** Notifications in one digest; more are summed up as "and N more". */
 const DIGEST_MAX = 20;
@@ -75,6 +81,11 @@ const unreadEvent = (unreadCount: number) => encoder.encode(`event: unread\ndata
 const localeOf = (language: string | undefined): CatalogLocale =>
   (CATALOG_LOCALES as readonly string[]).includes(language ?? '') ? language as CatalogLocale : 'zhs';
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+/** One entry per item and (UTC) day gathers its likes. */
+const likeGroupKey = (target: { type: string; id: number }, day: string) => `like:${target.type}:${target.id}:${day}`;
+
+/** Likes of one item, for one uploader and day, gathered in a window: the likers in the order they came. */
+type LikeGroup = { recipientUid: number; target: { type: 'video' | 'audio' | 'photo'; id: number }; day: string; actors: Set<number> };
 
 type StoredRow = {
   id: number; kind: string; is_read: boolean; created_at: Date; actor_uids: number[]; actor_count: number;
@@ -82,7 +93,7 @@ type StoredRow = {
 };
 type ActorInfo = { uid: number; username: string; user_nickname: string | null; avatar: string };
 
-export function createNotificationService(repositories: Pick<Repositories, 'notifications' | 'blockLists'>, options: NotificationOptions) {
+export function createNotificationService(repositories: Pick<Repositories, 'notifications' | 'blockLists'>, options: NotificationOptions & { likeWindowMs?: number }) {
   const { notifications, blockLists } = repositories;
   const { bus, logger } = options;
 
@@ -226,6 +237,47 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
     digestTimer.unref();
   }
 
+  // ---- likes, gathered per item ----
+
+  /** A window's likes of one item as its uploader's entry: `notify`'s rules, for every liker at once. */
+  async function storeLikes(group: LikeGroup): Promise<void> {
+    const { recipientUid, target } = group;
+    const likers = [...group.actors].filter((uid) => uid !== recipientUid).reverse();
+    if (!likers.length) return;
+    const [recipient, channel, blocked] = await Promise.all([
+      notifications.recipient(recipientUid),
+      notifications.channelOf(recipientUid, 'like'),
+      blockLists.blockedEitherWay(recipientUid, likers),
+    ]);
+    const actors = likers.filter((uid) => !blocked.has(uid));
+    if (!recipient || channel === 'off' || !actors.length) return;
+    const title = (await notifications.upload(target.type, target.id))?.title;
+    await notifications.addToGroup({
+      recipientUid, kind: 'like', category: CATEGORY_OF.like, targetType: target.type, targetId: target.id,
+      detail: title ? { title } : {}, mailPending: channel === 'email', groupKey: likeGroupKey(target, group.day),
+    }, actors);
+    void announce(recipientUid);
+  }
+
+  const likeWindow = createWriteWindow<Map<string, LikeGroup>>({
+    windowMs: options.likeWindowMs ?? LIKE_NOTICE_WINDOW_MS,
+    empty: () => new Map(),
+    // Each item's entry on its own; one written is taken out, so a failure puts back only the others.
+    write: async (groups) => {
+      const failures: unknown[] = [];
+      await Promise.all([...groups].map(([key, group]) => storeLikes(group).then(() => groups.delete(key), (error: unknown) => failures.push(error))));
+      if (failures.length) throw failures[0];
+    },
+    merge: (into, from) => {
+      for (const [key, group] of from) {
+        const open = into.get(key);
+        if (!open) into.set(key, group);
+        else open.actors = new Set([...group.actors, ...open.actors]);
+      }
+    },
+    onError: (error) => logger?.warn('notifications: likes could not be stored, kept for the next window', { err: error }),
+  });
+
   async function blockedEitherWay(a: number, b: number): Promise<boolean> {
     const [one, other] = await Promise.all([blockLists.isBlockedBy(a, b), blockLists.isBlockedBy(b, a)]);
     return one || other;
@@ -259,7 +311,7 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
       const id = await notifications.insert({
         recipientUid, kind, category: CATEGORY_OF[kind], actorUid, targetType: target?.type ?? null, targetId: target?.id ?? null, detail,
         mailPending: channel === 'email',
-        groupKey: kind === 'like' && target ? `like:${target.type}:${target.id}:${dayOf(new Date())}` : null,
+        groupKey: kind === 'like' && target ? likeGroupKey(target, dayOf(new Date())) : null,
       });
       void announce(recipientUid);
       return id;
@@ -272,6 +324,26 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
     async notifyQuietly(input: NotifyInput): Promise<void> {
       await this.notify(input).catch((error) => logger?.warn('notifications: could not notify', { err: error, kind: input.kind }));
     },
+
+    /**
+     * A new like: its uploader's entry for the item and day gets the liker within
+     * LIKE_NOTICE_WINDOW_MS, with the other likes of that window, in one write (and the
+     * recipient's open pages hear of it then).
+     */
+    likeGiven(like: { recipientUid: number; actorUid: number; target: LikeGroup['target'] }): void {
+      if (like.actorUid === like.recipientUid) return;
+      const day = dayOf(new Date());
+      const key = `${like.recipientUid}:${likeGroupKey(like.target, day)}`;
+      const groups = likeWindow.current();
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = { recipientUid: like.recipientUid, target: like.target, day, actors: new Set() }));
+      // A liker seen again (liked, took it back, liked again) moves to the newest place.
+      group.actors.delete(like.actorUid);
+      group.actors.add(like.actorUid);
+    },
+
+    /** Writes the likes gathered now (the drain calls it before the database closes; tests to skip the wait). */
+    flushLikes: () => likeWindow.flush(),
 
     /** A notification of a kind every staff member hears of (a new report). */
     async notifyStaff(input: Omit<NotifyInput, 'recipientUid'>): Promise<number> {
@@ -370,12 +442,12 @@ export type NotificationService = ReturnType<typeof createNotificationService>;
 
 /**
  * The events as notifications of their recipients (a reply, a comment on one's upload, a
- * mention with the words quoted; likes gathered per item and day by the notification service),
- * then passed on to `next`. A notification that fails is logged by the service, never the writer's.
+ * mention with the words quoted, stored before the writer's answer; likes gathered per item in
+ * a window of LIKE_NOTICE_WINDOW_MS and per day by the notification service), then passed on to `next`. A notification that fails is logged by the service, never the writer's.
  */
 export function notifiedConversations(
   repositories: Pick<Repositories, 'comments'>,
-  notifications: { notifyQuietly(input: NotifyInput): Promise<void> },
+  notifications: Pick<NotificationService, 'notifyQuietly' | 'likeGiven'>,
   next: ConversationEvents,
 ): ConversationEvents {
   const notify = async (kind: ConversationEventKind, event: ConversationEvent) => {
@@ -385,10 +457,15 @@ export function notifiedConversations(
       target: { type: event.mediaType, id: event.mediaId }, excerpt: comment ? visibleText(comment.text) : null,
     });
   };
-  // Awaited by the writer, so its answer comes once the recipient's notification is stored.
+  // Awaited by the writer, so its answer comes once the recipient's notification is stored (likes: see onLike).
   const both = (kind: ConversationEventKind, forward: (event: ConversationEvent) => void | Promise<void>) => async (event: ConversationEvent) => {
     await notify(kind, event);
     await forward(event);
   };
-  return { onComment: both('comment', next.onComment), onReply: both('reply', next.onReply), onMention: both('mention', next.onMention), onLike: both('like', next.onLike) };
+  // A like joins its item's window instead (a hot item's likes are one write a window, not one each).
+  const onLike = async (event: ConversationEvent) => {
+    notifications.likeGiven({ recipientUid: event.recipientUid, actorUid: event.actorUid, target: { type: event.mediaType, id: event.mediaId } });
+    await next.onLike(event);
+  };
+  return { onComment: both('comment', next.onComment), onReply: both('reply', next.onReply), onMention: both('mention', next.onMention), onLike };
 }

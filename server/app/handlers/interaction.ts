@@ -142,7 +142,8 @@ export const interactionHandlers: HandlerSet<'video/danmaku' | 'video/comment' |
   // Likes: giving one is a write like a comment; taking it back stays possible.
   'POST video/like': async (body, ctx) => {
     const target = targetOf(body);
-    const found = await targetToWriteTo(ctx, target);
+    // The uploader's block is checked in the like's own statement (a hot item's like is one round trip).
+    const found = await uploadVisibleTo(ctx, target);
     return ctx.services.likes.like(ctx.actor.uid, { ...target, uploaderUid: found.uploaderUid });
   },
   'DELETE video/like/cancel': async (body, ctx) => {
