@@ -330,24 +330,36 @@ export function createVideosRepository(db: Kysely<Database>) {
       return row?.uploader_uid;
     },
 
-    /** The watch count of an approved video. */
-    async approvedWatchedCount(videoId: number): Promise<number | undefined> {
-      const row = await db.selectFrom('videos').select('watched_count').where('video_id', '=', videoId).where('status', '=', 'approved').executeTakeFirst();
-      return row?.watched_count;
+    /**
+     * Records a view of an approved video in the current hour, in one statement that never locks
+     * the video's row: undefined when the video is not approved; `counted` false when this
+     * viewer's view of this hour was there already. The count is the stored one (what views
+     * wait in a write window is the caller's to add).
+     */
+    async recordView(videoId: number, viewerKey: string): Promise<{ watchedCount: number; counted: boolean } | undefined> {
+      const { rows } = await sql<{ watched_count: number; counted: boolean }>`
+        WITH video AS (SELECT watched_count FROM videos WHERE video_id = ${videoId} AND status = 'approved'),
+        seen AS (
+          INSERT INTO video_views (video_id, viewer_key, hour) SELECT ${videoId}, ${viewerKey}, date_trunc('hour', now()) FROM video
+          ON CONFLICT DO NOTHING RETURNING 1
+        )
+        SELECT watched_count, EXISTS (SELECT 1 FROM seen) AS counted FROM video`.execute(db);
+      return rows[0] && { watchedCount: Number(rows[0].watched_count), counted: rows[0].counted };
     },
 
-    /** Records a view in the current hour; false when this viewer's view of this hour was there already. */
-    async insertView(videoId: number, viewerKey: string): Promise<boolean> {
-      const inserted = await db.insertInto('video_views').values({ video_id: videoId, viewer_key: viewerKey, hour: sql<Date>`date_trunc('hour', now())` })
-        .onConflict((oc) => oc.doNothing()).returning('video_id').executeTakeFirst();
-      return !!inserted;
-    },
-
-    /** Adds one to the watch count; the new count. */
-    async incrementWatchedCount(videoId: number): Promise<number> {
-      const updated = await db.updateTable('videos').set((eb) => ({ watched_count: eb('watched_count', '+', 1) }))
-        .where('video_id', '=', videoId).returning('watched_count').executeTakeFirstOrThrow();
-      return updated.watched_count;
+    /**
+     * Adds a window's views to the videos' watch counts, one statement for all of them. The rows
+     * are locked in id order first, so two processes flushing the same videos never deadlock.
+     */
+    async addWatchedCounts(counts: ReadonlyMap<number, number>): Promise<void> {
+      if (!counts.size) return;
+      const ids = [...counts.keys()];
+      const ns = ids.map((id) => counts.get(id)!);
+      await sql`
+        WITH locked AS (SELECT video_id FROM videos WHERE video_id = ANY(${sql.val(ids)}::bigint[]) ORDER BY video_id FOR UPDATE)
+        UPDATE videos AS v SET watched_count = v.watched_count + d.n
+        FROM unnest(${sql.val(ids)}::bigint[], ${sql.val(ns)}::int[]) AS d(id, n)
+        WHERE v.video_id = d.id AND v.video_id IN (SELECT video_id FROM locked)`.execute(db);
     },
 
     async deleteViewsOlderThan(hours: number): Promise<void> {

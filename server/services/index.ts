@@ -100,7 +100,7 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
     audio: (id, looker) => audio.visibleTrack(id, looker),
     photo: (id, looker) => photos.visibleTarget(id, looker),
   });
-  const videos = createVideoService(repositories, { media });
+  const videos = createVideoService(repositories, { media, logger });
   const danmaku = createDanmakuService(repositories, rateLimits, (videoId, senderUid, sent) => void live.announce(videoId, senderUid, sent));
   const comments = createCommentService(repositories, conversation);
   return {
@@ -191,7 +191,7 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
      * 0022): the drain calls it once requests are done and before the database closes.
      */
     flushWrites: async () => {
-      await notifications.flushLikes();
+      await Promise.all([videos.flushViews(), notifications.flushLikes()]);
     },
     health: {
       databaseKind,

@@ -6,6 +6,14 @@ import type { z } from 'zod';
 import { normalizeForSearch } from './search-text.ts';
 import type { MediaStore } from '../media/media-store.ts';
 import { recordStaffAction } from './moderation-log.ts';
+import { createWriteWindow } from './write-window.ts';
+import type { Logger } from '../logger.ts';
+
+/**
+ * How long counted views wait in memory before their videos' watch counts are written, once per
+ * video (docs/decisions/0022): a video watched 1 000 times a second updates its row once a second.
+ */
+export const VIEW_COUNT_WINDOW_MS = 1000;
 
 type Commit = z.output<typeof videoUploadBody>;
 type Update = z.output<typeof videoUpdateBody>;
@@ -30,8 +38,19 @@ export const viewerKeyOf = (viewer: { uid: number } | null, guestAddress: string
 export const searchTextOf = (title: string, description: string) => `${normalizeForSearch(title)}\n${normalizeForSearch(description)}`;
 
 /** The write side of the catalogue: commits, review, soft deletion and watch counting. */
-export function createVideoService(repositories: Pick<Repositories, 'videos' | 'media' | 'tags' | 'moderationLog' | 'transaction'>, options: { media: MediaStore }) {
+export function createVideoService(repositories: Pick<Repositories, 'videos' | 'media' | 'tags' | 'moderationLog' | 'transaction'>, options: { media: MediaStore; logger?: Pick<Logger, 'warn'> }) {
   const { videos } = repositories;
+  // Views counted and not yet added to their videos' rows, by video.
+  const views = createWriteWindow<Map<number, number>>({
+    windowMs: VIEW_COUNT_WINDOW_MS,
+    empty: () => new Map(),
+    write: (counts) => videos.addWatchedCounts(counts),
+    merge: (into, from) => {
+      for (const [videoId, n] of from) into.set(videoId, (into.get(videoId) ?? 0) + n);
+    },
+    onError: (error) => options.logger?.warn('watch counts could not be written, kept for the next window', { err: error }),
+  });
+  const unwrittenViews = (videoId: number) => views.unwritten().reduce((sum, counts) => sum + (counts.get(videoId) ?? 0), 0);
 
   /** A cover must be one this member uploaded through our image service, and still be there. */
   const checkCover = (uid: number, image: string) => checkOwnCover(options.media, uid, image);
@@ -156,17 +175,23 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
      * an address (an IPv6 address by its /64 network, which one home or phone holds whole).
      * Nothing the browser sends of itself counts: a guest who changes User-Agent or cookies on
      * every request still counts once. Guests behind one shared address count once an hour
-     * between them; members count each. Only approved videos are counted.
+     * between them; members count each. Only approved videos are counted. The view is recorded
+     * at once; the video's watch count takes it within VIEW_COUNT_WINDOW_MS (one write per video
+     * per window, not one per view).
      */
     async watch(videoId: number, viewer: { uid: number } | null, guestAddress: string): Promise<{ counted: boolean; watchedCount: number }> {
-      const viewerKey = viewerKeyOf(viewer, guestAddress);
-      return repositories.transaction(async ({ videos: inTransaction }) => {
-        const watchedCount = await inTransaction.approvedWatchedCount(videoId);
-        if (watchedCount === undefined) throw new DomainError('NOT_FOUND');
-        if (!(await inTransaction.insertView(videoId, viewerKey))) return { counted: false, watchedCount };
-        return { counted: true, watchedCount: await inTransaction.incrementWatchedCount(videoId) };
-      });
+      const seen = await videos.recordView(videoId, viewerKeyOf(viewer, guestAddress));
+      if (!seen) throw new DomainError('NOT_FOUND');
+      if (seen.counted) {
+        const counts = views.current();
+        counts.set(videoId, (counts.get(videoId) ?? 0) + 1);
+      }
+      // The stored count and what this process has not written yet (other processes' windows show within a second).
+      return { counted: seen.counted, watchedCount: seen.watchedCount + unwrittenViews(videoId) };
     },
+
+    /** Writes the views counted so far to their videos (the drain calls it before the database closes). */
+    flushViews: () => views.flush(),
 
     /** Views older than the counting window (the hour, and the hour before it) are no longer needed. */
     pruneViews: (): Promise<void> => videos.deleteViewsOlderThan(2),
