@@ -20,6 +20,8 @@ export interface ServerConfig {
   notifications: { digestIntervalMs: number; digestCheckMs: number };
   /** Guests' rendered pages kept in the process, in bytes (server/site/page-cache.ts); 0 keeps none. */
   pageCacheBytes: number;
+  /** How long views and likes' notifications gather in memory before one write per video or item (decision 0022). */
+  hotCounterWindowMs: number;
   /** 'production' hides stacks from every page and response. */
   isDevelopment: boolean;
   /** Check every API answer against its schema (on in development; API_CHECK_RESPONSES=1 elsewhere, as the tests do). */
@@ -150,6 +152,7 @@ export const ENVIRONMENT = z.object({
   NOTIFICATION_DIGEST_MS: setting((raw) => Math.max(1000, Number(raw) || 3_600_000), '3600000', 'the least time between two notification e-mails to one member'),
   NOTIFICATION_DIGEST_CHECK_MS: setting((raw) => (raw === '0' ? 0 : Math.max(100, Number(raw) || 60_000)), '60000', 'how often due notification e-mails are looked for (0: never, for tests)'),
   PAGE_CACHE_MB: setting((raw) => (raw === undefined || raw === '' ? 64 : Math.max(0, Number(raw) || 0)), '64', "memory for guests' pages kept in the process (0: none)"),
+  HOT_COUNTER_WINDOW_MS: setting((raw) => Math.min(3_600_000, Math.max(10, Number(raw) || 1000)), '1000', 'how long views and likes\' notifications gather in memory before one write per video or item'),
   DEMO: setting(onUnlessZero, '1', 'demo uploaders and media on the first start with an empty database'),
   SITEMAP_VIDEOS_PER_FILE: setting((raw) => Math.min(SITEMAP_VIDEOS_PER_FILE_MAX, Math.max(1, Math.floor(Number(raw)) || SITEMAP_VIDEOS_PER_FILE)), String(SITEMAP_VIDEOS_PER_FILE), 'videos per video sitemap file'),
   LOG_LEVEL: setting((raw) => LOG_LEVELS.find((level) => level === raw) ?? 'info', 'info', 'debug, info, warn or error'),
@@ -226,6 +229,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     live: { heartbeatMs: e.LIVE_HEARTBEAT_MS, maxBufferedBytes: e.LIVE_MAX_BUFFERED_BYTES },
     notifications: { digestIntervalMs: e.NOTIFICATION_DIGEST_MS, digestCheckMs: e.NOTIFICATION_DIGEST_CHECK_MS },
     pageCacheBytes: Math.round(e.PAGE_CACHE_MB * 1024 * 1024),
+    hotCounterWindowMs: e.HOT_COUNTER_WINDOW_MS,
     isDevelopment: e.NODE_ENV === 'development',
     checkResponses: e.NODE_ENV === 'development' || e.API_CHECK_RESPONSES,
     logLevel: e.LOG_LEVEL,

@@ -134,6 +134,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   // The composition root: every service once, over this database; the API and the site share them.
   const photoFiles = createPhotoFiles({ uploads: uploadStore, onQueued: () => worker?.poke() });
   const services = createServices({ db: database.db, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: config.live, logger,
+    hotCounterWindowMs: config.hotCounterWindowMs,
     // The links in e-mails point at the public address; without one, at this process (its port is known once it listens).
     notifications: { ...config.notifications, apiPrefix: `${apiPrefix.replace(/\/$/, '')}/`, siteOrigin: () => config.proxy.publicSiteUrl ? new URL(config.proxy.publicSiteUrl).origin : `http://${config.host}:${listeningPort}` } });
   const { catalogue, videos: videoService, sessions, rateLimits } = services;

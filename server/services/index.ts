@@ -80,18 +80,20 @@ export interface ServiceDeps {
   photoFiles: PhotoFiles;
   /** Notifications: the links in e-mails and the digests' pace (server/services/notifications.ts). */
   notifications: Pick<NotificationOptions, 'siteOrigin' | 'apiPrefix' | 'digestIntervalMs' | 'digestCheckMs'>;
+  /** How long views and likes' notifications gather in memory before one write (HOT_COUNTER_WINDOW_MS). */
+  hotCounterWindowMs?: number;
   /** Comments, replies, mentions and likes as they happen, besides notifications (default: published on the bus, server/services/conversation-events.ts). */
   conversationEvents?: ConversationEvents;
 }
 
-export function createServices({ db, databaseKind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: liveOptions, logger, notifications: notificationOptions, conversationEvents }: ServiceDeps) {
+export function createServices({ db, databaseKind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: liveOptions, logger, notifications: notificationOptions, conversationEvents, hotCounterWindowMs }: ServiceDeps) {
   const repositories = createRepositories(db);
   const rateLimits = createRateLimitService(repositories);
   const live = createLiveDanmaku(repositories, bus, { ...liveOptions, logger });
   const catalogue = createCatalogue(repositories);
   const audio = createAudioService(repositories, { media });
   const photos = createPhotoService(repositories, photoFiles);
-  const notifications = createNotificationService(repositories, { ...notificationOptions, bus, mailer, signingSecret, heartbeatMs: liveOptions.heartbeatMs, logger });
+  const notifications = createNotificationService(repositories, { ...notificationOptions, bus, mailer, signingSecret, heartbeatMs: liveOptions.heartbeatMs, logger, likeWindowMs: hotCounterWindowMs });
   // The one place conversations (comments, replies, mentions, likes) leave the services: each
   // becomes the recipient's notification here, and goes on to the bus (or the hooks given).
   const conversation = notifiedConversations(repositories, notifications, conversationEvents ?? conversationEventsOnBus(bus, logger));
@@ -100,7 +102,7 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
     audio: (id, looker) => audio.visibleTrack(id, looker),
     photo: (id, looker) => photos.visibleTarget(id, looker),
   });
-  const videos = createVideoService(repositories, { media, logger });
+  const videos = createVideoService(repositories, { media, logger, viewWindowMs: hotCounterWindowMs });
   const danmaku = createDanmakuService(repositories, rateLimits, (videoId, senderUid, sent) => void live.announce(videoId, senderUid, sent));
   const comments = createCommentService(repositories, conversation);
   return {

@@ -38,11 +38,11 @@ export const viewerKeyOf = (viewer: { uid: number } | null, guestAddress: string
 export const searchTextOf = (title: string, description: string) => `${normalizeForSearch(title)}\n${normalizeForSearch(description)}`;
 
 /** The write side of the catalogue: commits, review, soft deletion and watch counting. */
-export function createVideoService(repositories: Pick<Repositories, 'videos' | 'media' | 'tags' | 'moderationLog' | 'transaction'>, options: { media: MediaStore; logger?: Pick<Logger, 'warn'> }) {
+export function createVideoService(repositories: Pick<Repositories, 'videos' | 'media' | 'tags' | 'moderationLog' | 'transaction'>, options: { media: MediaStore; logger?: Pick<Logger, 'warn'>; viewWindowMs?: number }) {
   const { videos } = repositories;
   // Views counted and not yet added to their videos' rows, by video.
   const views = createWriteWindow<Map<number, number>>({
-    windowMs: VIEW_COUNT_WINDOW_MS,
+    windowMs: options.viewWindowMs ?? VIEW_COUNT_WINDOW_MS,
     empty: () => new Map(),
     write: (counts) => videos.addWatchedCounts(counts),
     merge: (into, from) => {

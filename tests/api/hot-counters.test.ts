@@ -1,0 +1,124 @@
+/**
+ * Hot counters held in memory for a window (docs/decisions/0022): a video's views and the
+ * uploader's "likes" notification are written once per window, not once per request. Nothing
+ * counted is lost: not across a window's write, not when the server drains before the window
+ * closes (the drain writes them before the database closes, read back here from a new connection).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../server/main.ts';
+import { createRepositories } from '../../server/repositories/index.ts';
+import { createSession } from '../../server/auth/sessions.ts';
+import { BACKENDS, freshPostgresDatabase, openDatabase, type TestServer } from './harness.ts';
+import { insertVideo } from './media-helpers.ts';
+
+const send = (body: unknown, cookie: string, method = 'POST'): RequestInit => ({
+  method, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json', 'X-Client-Language': 'en', Cookie: cookie },
+});
+
+describe.each(BACKENDS)('hot counters on %s', (backend) => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  /** A server over a database that outlives it (a PostgreSQL database, or PGlite in a folder), and how to reopen that database. */
+  async function lastingServer(env: Record<string, string> = {}) {
+    const pgDb = backend === 'postgres' ? await freshPostgresDatabase() : null;
+    const dataDir = pgDb ? null : await mkdtemp(join(tmpdir(), 'kira-hot-'));
+    cleanups.push(async () => {
+      await pgDb?.drop();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+    const running = await startServer({
+      PORT: '0', HOST: '127.0.0.1', DATABASE_URL: pgDb?.url, DATA_DIR: dataDir ?? ':memory:', SERVE_SITE: '0', LOG_LEVEL: 'error', DEMO: '0',
+      API_CHECK_RESPONSES: '1', NOTIFICATION_DIGEST_CHECK_MS: '0', ...env,
+    });
+    const baseUrl = `http://127.0.0.1:${running.port}`;
+    const server = { baseUrl, api: (path: string, init?: RequestInit) => fetch(`${baseUrl}/api/${path}`, init), db: running.database.db } as TestServer;
+    const reopen = () => openDatabase(pgDb ? { databaseUrl: pgDb.url } : { dataDir: dataDir! });
+    return { running, server, reopen };
+  }
+
+  /** Members with sessions, written straight to the database (no password hashing: many are needed). */
+  async function members(server: Pick<TestServer, 'db'>, prefix: string, count: number): Promise<string[]> {
+    const rows = Array.from({ length: count }, (_, i) => ({ username: `${prefix}${i}`, email: `${prefix}${i}@example.com`, password_hash: null }));
+    const uids = (await server.db.insertInto('users').values(rows).returning('uid').execute()).map((r) => r.uid);
+    const repositories = createRepositories(server.db);
+    return Promise.all(uids.map(async (uid) => `uid=${uid}; token=${await createSession(repositories, uid)}`));
+  }
+
+  it('counts every view and every liker across a window’s write and a drain that comes before the window closes', async () => {
+    // Windows of an hour: here, only an explicit flush or the drain writes what they hold.
+    const { running, server, reopen } = await lastingServer({ HOT_COUNTER_WINDOW_MS: '3600000' });
+    const [uploader, ...fans] = await members(server, 'fan', 25);
+    const videoId = await insertVideo(server, uploader, 60_000);
+
+    // Twelve views, their window written; twelve more (each fan once an hour, a second time not counted).
+    const watch = async (cookie: string) => (await server.api('video/watch', send({ videoId }, cookie))).json();
+    const first = await Promise.all(fans.slice(0, 12).map(watch));
+    expect(first.every((answer) => answer.counted)).toBe(true);
+    // The answer counts what this process holds too: the last of them saw all twelve.
+    expect(Math.max(...first.map((answer) => answer.watchedCount))).toBe(12);
+    await running.services.videos.flushViews();
+    expect((await server.db.selectFrom('videos').select('watched_count').where('video_id', '=', videoId).executeTakeFirstOrThrow()).watched_count).toBe(12);
+    const second = await Promise.all([...fans.slice(12), ...fans.slice(0, 3)].map(watch));
+    expect(second.filter((answer) => answer.counted)).toHaveLength(12);
+    expect(await watch(fans[0])).toMatchObject({ counted: false, watchedCount: 24 });
+
+    // Every fan likes (some twice, at once): twelve likes, one notification entry to come.
+    const likes = await Promise.all([...fans, ...fans.slice(0, 6)].map((fan) => server.api('video/like', send({ videoId, mediaType: 'video' }, fan))));
+    expect(likes.every((answer) => answer.status === 200)).toBe(true);
+    expect((await (await server.api(`video?videoId=${videoId}`)).json()).likeCount).toBe(24);
+    expect(await server.db.selectFrom('notifications').select('id').where('kind', '=', 'like').execute()).toEqual([]);
+    expect((await server.db.selectFrom('videos').select('watched_count').where('video_id', '=', videoId).executeTakeFirstOrThrow()).watched_count).toBe(12);
+
+    // The server drains now, with both windows open: what they hold is written before the database closes.
+    await running.close();
+    const database = await reopen();
+    try {
+      const video = await database.db.selectFrom('videos').select('watched_count').where('video_id', '=', videoId).executeTakeFirstOrThrow();
+      expect(video.watched_count).toBe(24);
+      const notification = await database.db.selectFrom('notifications').select(['actor_count', 'actor_uids'])
+        .where('kind', '=', 'like').where('target_id', '=', videoId).execute();
+      expect(notification).toHaveLength(1);
+      expect(notification[0].actor_count).toBe(24);
+      expect(notification[0].actor_uids).toHaveLength(10);
+      const { n } = await database.db.selectFrom('like_counter_shards').select((eb) => eb.fn.sum<string>('likes').as('n')).where('target_id', '=', videoId).executeTakeFirstOrThrow();
+      expect(Number(n)).toBe(24);
+    } finally {
+      await database.close();
+    }
+  }, 180_000);
+
+  it('shows a window of likes as one entry with every liker counted and the newest named, and a second window adds to it', async () => {
+    const { running, server } = await lastingServer();
+    cleanups.push(() => running.close());
+    const [uploader, ...fans] = await members(server, 'liker', 13);
+    const videoId = await insertVideo(server, uploader, 60_000);
+    const list = async () => (await (await server.api('notification/list?kind=like', { headers: { Cookie: uploader, 'X-Client-Language': 'en' } })).json()).notifications as
+      Array<{ actorCount: number; actors: { username: string }[]; text: string; isRead: boolean }>;
+    const like = (fan: string, method = 'POST') => server.api(method === 'POST' ? 'video/like' : 'video/like/cancel', send({ videoId, mediaType: 'video' }, fan, method));
+
+    // Ten likes one after another, each answered with the count at once.
+    for (const [i, fan] of fans.slice(0, 10).entries()) expect((await (await like(fan)).json()).likeCount).toBe(i + 1);
+    // The entry comes within the window (no wait here past it: the poll ends as soon as it is there).
+    await expect.poll(async () => (await list())[0]?.actorCount, { timeout: 15_000, interval: 100 }).toBe(10);
+    const [entry] = await list();
+    // The fans are liker1 to liker12 (liker0 uploaded), newest first.
+    expect(entry.actors.map((a) => a.username)).toEqual(['liker10', 'liker9', 'liker8']);
+    expect(entry.text).toMatch(/^liker10, liker9 and 8 others liked “/);
+
+    // The next window: two new likers and one who took their like back and gave it again (counted once).
+    expect((await (await like(fans[0], 'DELETE')).json()).likeCount).toBe(9);
+    for (const fan of [fans[10], fans[0], fans[11]]) expect((await like(fan)).status).toBe(200);
+    await running.services.notifications.flushLikes();
+    const [again] = await list();
+    expect(again.actorCount).toBe(12);
+    expect(again.actors.map((a) => a.username)).toEqual(['liker12', 'liker1', 'liker11']);
+    expect(again.isRead).toBe(false);
+    expect((await list())).toHaveLength(1);
+  }, 180_000);
+});
