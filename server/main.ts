@@ -39,6 +39,7 @@ import { feedSiteLocals } from './site/feed-locals.ts';
 import { DomainError } from './domain/errors.ts';
 import { connectCacheInvalidation } from './events/cache-invalidation.ts';
 import { forgetVideoLocally } from './repositories/videos.repository.ts';
+import { forgetSessionsLocally } from './repositories/sessions.repository.ts';
 import { createEventBus } from './events/bus.ts';
 import { hasControlCharacterInPath } from './http/control-path.ts';
 import { loadSecurityHeaders } from './http/security-headers.ts';
@@ -143,6 +144,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const leaveCacheNotices = await connectCacheInvalidation({
     database: database.db, bus, logger,
     forget: (notice) => {
+      // A member's sessions are no page of a guest's: nothing else to forget.
+      if (notice.cache === 'session') return forgetSessionsLocally(database.db, notice.uid);
       if (notice.cache === 'danmaku') return services.danmaku.forgetCached(notice.videoId);
       if (notice.cache === 'video') forgetVideoLocally(database.db, notice.videoId);
       pageCache?.clear();

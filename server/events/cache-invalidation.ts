@@ -1,8 +1,9 @@
 /**
  * What one server process cached and another changed: the danmaku answers of a video, a video's
- * basics (status, uploader, duration) and its media's access, and the pages kept for guests
+ * basics (status, uploader, duration) and its media's access, the pages kept for guests
  * (server/site/page-cache.ts: any video notice, or a `pages` notice for a change elsewhere that
- * guests' pages show: a track, a photo, a profile, a collection). The process that changes one
+ * guests' pages show: a track, a photo, a profile, a collection), and a member's kept sessions
+ * (logout, revocation, new roles). The process that changes one
  * forgets its own copy at once and announces it on the event bus; every other process of the
  * site forgets its copy when the notice arrives (LISTEN/NOTIFY or Redis: milliseconds). The
  * caches' own revalidation (about a second) stays as the backstop for a notice lost while a
@@ -14,7 +15,7 @@
 import type { Logger } from '../logger.ts';
 import type { EventBus } from './bus.ts';
 
-export type CacheNotice = { cache: 'video' | 'danmaku'; videoId: number } | { cache: 'pages' };
+export type CacheNotice = { cache: 'video' | 'danmaku'; videoId: number } | { cache: 'pages' } | { cache: 'session'; uid: number };
 export const CACHE_CHANNEL = 'cache.forget';
 
 const announcers = new WeakMap<object, (notice: CacheNotice) => void>();
@@ -24,10 +25,13 @@ export function announceForgotten(database: object, notice: CacheNotice): void {
   announcers.get(database)?.(notice);
 }
 
+const isId = (id: unknown) => Number.isSafeInteger(id) && (id as number) > 0;
 const isNotice = (value: unknown): value is CacheNotice => {
-  const notice = value as CacheNotice;
-  if (notice?.cache === 'pages') return true;
-  return !!notice && (notice.cache === 'video' || notice.cache === 'danmaku') && Number.isSafeInteger(notice.videoId) && notice.videoId > 0;
+  const notice = value as Record<string, unknown> | null;
+  if (!notice || typeof notice !== 'object') return false;
+  if (notice.cache === 'pages') return true;
+  if (notice.cache === 'session') return isId(notice.uid);
+  return (notice.cache === 'video' || notice.cache === 'danmaku') && isId(notice.videoId);
 };
 
 /**

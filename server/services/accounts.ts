@@ -167,9 +167,9 @@ export async function selfInfo(repositories: Pick<Repositories, 'users' | 'secon
  * rbac/adminUpdateUserRole: `authorize` (the policy's roleChange rule) sees the target's roles
  * now and next once the target is loaded and locked; nobody removes the last root.
  */
-export async function updateUserRoles(repositories: Pick<Repositories, 'transaction'>, uid: number, requested: readonly string[], authorize: (currentRoles: string[], nextRoles: string[]) => void, actorUid: number) {
+export async function updateUserRoles(repositories: Pick<Repositories, 'transaction' | 'sessions'>, uid: number, requested: readonly string[], authorize: (currentRoles: string[], nextRoles: string[]) => void, actorUid: number) {
   const next = normalizeRoles(requested);
-  return repositories.transaction(async (r) => {
+  const changed = await repositories.transaction(async (r) => {
     const { users } = r;
     // The root accounts stay locked till the end, so two demotions cannot both pass the last-root check.
     const { rootCount, roles } = await users.lockForRoleChange(uid);
@@ -181,6 +181,9 @@ export async function updateUserRoles(repositories: Pick<Repositories, 'transact
     await recordStaffAction(r, { actorUid, action: banned ? 'user.ban' : 'user.roles', targetType: 'user', targetId: uid, details: { from: roles, to: next } });
     return next;
   });
+  // Kept sessions carry the roles: a ban or a new role holds from the next request, in every process.
+  repositories.sessions.forgetMember(uid);
+  return changed;
 }
 
 export async function blockedUsers(repositories: UserRepositories, page: number, pageSize: number) {

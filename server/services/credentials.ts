@@ -20,6 +20,8 @@ async function replacePassword(repositories: Repositories, uid: number, codeId: 
     await r.users.setPasswordHash(uid, passwordHash);
     await revokeAllSessions(r, uid, keptToken);
   });
+  // The sessions ended in the transaction are forgotten by every process now it has committed.
+  repositories.sessions.forgetMember(uid);
 }
 
 function assertStrong(password: string, email: string | null, username: string) {

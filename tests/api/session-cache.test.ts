@@ -1,0 +1,65 @@
+/**
+ * Sessions are kept in each process for a second (docs/decisions/0023): a member's requests do
+ * not each look their session up. What ends a session or changes what it may do holds from the
+ * very next request in the process that made the change, and in another process once the cache
+ * notice arrives (milliseconds; the second is the bound when a notice is lost).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../server/main.ts';
+import { BACKENDS, freshPostgresDatabase, startTestServer, type TestServer } from './harness.ts';
+import { member } from './media-helpers.ts';
+
+const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
+const call = (server: Pick<TestServer, 'api'>, path: string, cookie: string, body?: unknown) =>
+  server.api(path, body === undefined ? { headers: { Cookie: cookie } } : { method: 'POST', body: JSON.stringify(body), headers: { Cookie: cookie, 'Content-Type': 'application/json' } });
+
+describe.each(BACKENDS)('kept sessions on %s', (backend) => {
+  let server: TestServer;
+  let root = '';
+  beforeAll(async () => {
+    server = await startTestServer(backend);
+    root = await member(server, 'keeper', ['root']);
+  }, 180_000);
+  afterAll(() => server?.close());
+
+  it('refuses a session from the request right after its logout, and a member from the request right after a ban', async () => {
+    const leaver = await member(server, 'leaver');
+    expect((await call(server, 'notification/unreadCount', leaver)).status).toBe(200);
+    expect((await call(server, 'user/logout', leaver, {})).status).toBe(200);
+    expect((await call(server, 'notification/unreadCount', leaver)).status).toBe(401);
+
+    const banned = await member(server, 'banned');
+    expect((await call(server, 'notification/unreadCount', banned)).status).toBe(200);
+    expect((await call(server, 'rbac/adminUpdateUserRole', root, { uid: uidOf(banned), newRoles: ['blocked'] })).status).toBe(200);
+    // A banned member may no longer act: refused at once, not a second later.
+    expect((await call(server, 'video/like', banned, { videoId: 1 })).status).toBe(403);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('kept sessions across two processes on postgres', () => {
+  const servers: Array<Awaited<ReturnType<typeof startServer>>> = [];
+  let drop = async () => {};
+  const api = (running: (typeof servers)[number]) => ({ api: (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${running.port}/api/${path}`, init) });
+  beforeAll(async () => {
+    const database = await freshPostgresDatabase();
+    drop = database.drop;
+    // Two processes of one site: one database, the bus over LISTEN/NOTIFY between them.
+    for (let i = 0; i < 2; i++) {
+      servers.push(await startServer({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, SERVE_SITE: '0', LOG_LEVEL: 'error', DEMO: '0', WORKER: '0', NOTIFICATION_DIGEST_CHECK_MS: '0' }));
+    }
+  }, 180_000);
+  afterAll(async () => {
+    for (const running of servers) await running.close();
+    await drop();
+  });
+
+  it('forgets a session logged out in the other process', async () => {
+    const [one, two] = servers;
+    const cookie = await member({ db: one.database.db } as TestServer, 'traveller');
+    // Kept by the second process…
+    expect((await call(api(two), 'notification/unreadCount', cookie)).status).toBe(200);
+    expect((await call(api(one), 'user/logout', cookie, {})).status).toBe(200);
+    // …and forgotten there when the first one's notice arrives.
+    await expect.poll(async () => (await call(api(two), 'notification/unreadCount', cookie)).status, { interval: 20 }).toBe(401);
+  });
+});
