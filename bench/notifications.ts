@@ -36,7 +36,9 @@ const { startTestServer } = await import('../tests/api/harness.ts');
 const { member } = await import('../tests/api/media-helpers.ts');
 const { startServer } = await import('../server/main.ts');
 const { SseClient } = await import('../tests/api/sse-client.ts');
-const server = await startTestServer('postgres', { env: { WORKER: '0', NOTIFICATION_DIGEST_CHECK_MS: '0' } });
+// Statements the server sends per request of each case: a figure the machine's load does not move.
+let statements = 0;
+const server = await startTestServer('postgres', { env: { WORKER: '0', NOTIFICATION_DIGEST_CHECK_MS: '0' }, onQuery: () => { statements++; } });
 let second: Awaited<ReturnType<typeof startServer>> | null = null;
 try {
   const setupStarted = performance.now();
@@ -74,12 +76,13 @@ try {
     'list, likes tab': 'notification/list?kind=like',
     'unread count': 'notification/unreadCount',
   };
-  const results: Record<string, ReturnType<typeof summary>> = {};
+  const results: Record<string, ReturnType<typeof summary> & { statementsPerRequest: number }> = {};
   for (const [name, path] of Object.entries(cases)) {
     for (let i = 0; i < WARMUP; i++) await get(path);
     const times: number[] = [];
+    const statementsBefore = statements;
     for (let i = 0; i < REQUESTS; i++) times.push((await get(path)).ms);
-    results[name] = summary(times);
+    results[name] = { ...summary(times), statementsPerRequest: round((statements - statementsBefore) / REQUESTS) };
   }
   const plans: Record<string, string> = {};
   for (const [name, query] of Object.entries({

@@ -20,7 +20,7 @@ export interface ServerConfig {
   notifications: { digestIntervalMs: number; digestCheckMs: number };
   /** Guests' rendered pages kept in the process, in bytes (server/site/page-cache.ts); 0 keeps none. */
   pageCacheBytes: number;
-  /** How long views and likes' notifications gather in memory before one write per video or item (decision 0022). */
+  /** How long views and likes' notifications gather in memory before one write per video or item (decision 0023). */
   hotCounterWindowMs: number;
   /** 'production' hides stacks from every page and response. */
   isDevelopment: boolean;

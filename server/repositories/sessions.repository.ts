@@ -1,6 +1,6 @@
 /**
  * The sessions table: only a hash of each token is stored. The session behind a token is kept
- * SESSION_KEPT_MS per database (docs/decisions/0023): every member request looks it up, and a
+ * SESSION_KEPT_MS per database (docs/decisions/0024): every member request looks it up, and a
  * member's pages and bell ask several times a second. Logging out, revoking a member's sessions
  * and changing their roles forget their entries here at once and in every other process
  * through the cache notices (`forgetMember` once a transaction has committed); a change made

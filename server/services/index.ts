@@ -190,7 +190,7 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
     bus,
     /**
      * Writes what the hot counters hold in memory (views, the likes' notifications; decision
-     * 0022): the drain calls it once requests are done and before the database closes.
+     * 0023): the drain calls it once requests are done and before the database closes.
      */
     flushWrites: async () => {
       await Promise.all([videos.flushViews(), notifications.flushLikes()]);

@@ -68,7 +68,7 @@ export interface NotificationOptions {
 const CHANNEL = 'notifications';
 /**
  * How long the likes of one item are gathered before its uploader's entry is written, once
- * (docs/decisions/0022): a hot item's likes would otherwise each update that one row.
+ * (docs/decisions/0023): a hot item's likes would otherwise each update that one row.
  */
 export const LIKE_NOTICE_WINDOW_MS = 1000;
 const EXCERPT_MAX = 140;

@@ -11,7 +11,7 @@ import type { Logger } from '../logger.ts';
 
 /**
  * How long counted views wait in memory before their videos' watch counts are written, once per
- * video (docs/decisions/0022): a video watched 1 000 times a second updates its row once a second.
+ * video (docs/decisions/0023): a video watched 1 000 times a second updates its row once a second.
  */
 export const VIEW_COUNT_WINDOW_MS = 1000;
 

@@ -1,5 +1,5 @@
 /**
- * Write-behind for hot counters (issue 30 item 5, decisions 0015 and 0022): what many requests
+ * Write-behind for hot counters (issue 30 item 5, decisions 0015 and 0023): what many requests
  * would each write to the same row is gathered in memory for a short window and written once.
  * The first change after a quiet spell opens a window; when it closes, everything gathered is
  * written by `write` while the next window gathers. A failed write is merged back to go with the

@@ -30,7 +30,7 @@ describe.each(BACKENDS)('the edge of the wire on %s', (backend) => {
   });
   afterAll(() => server?.close());
 
-  // A counted view reaches the video's row within a write window (decision 0022): written now.
+  // A counted view reaches the video's row within a write window (decision 0023): written now.
   const watched = async (videoId: number) => {
     await server.services.videos.flushViews();
     return (await server.db.selectFrom('videos').select('watched_count').where('video_id', '=', videoId).executeTakeFirstOrThrow()).watched_count;

@@ -1,5 +1,5 @@
 /**
- * Hot counters held in memory for a window (docs/decisions/0022): a video's views and the
+ * Hot counters held in memory for a window (docs/decisions/0023): a video's views and the
  * uploader's "likes" notification are written once per window, not once per request. Nothing
  * counted is lost: not across a window's write, not when the server drains before the window
  * closes (the drain writes them before the database closes, read back here from a new connection).

@@ -1,5 +1,5 @@
 /**
- * Sessions are kept in each process for a second (docs/decisions/0023): a member's requests do
+ * Sessions are kept in each process for a second (docs/decisions/0024): a member's requests do
  * not each look their session up. What ends a session or changes what it may do holds from the
  * very next request in the process that made the change, and in another process once the cache
  * notice arrives (milliseconds; the second is the bound when a notice is lost).
