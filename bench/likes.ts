@@ -70,6 +70,9 @@ try {
     }, 10);
   `, { eval: true, workerData: { url, cookies, rate: RATE, videoId } });
   counting = true;
+  // The server's thread's CPU time per like (the load generator is another thread): what a like
+  // costs the server, much less moved by the machine's load than latency is.
+  const cpuBefore = process.threadCpuUsage();
   const result = await new Promise<{ latencies: number[]; failed: number; statuses: Record<string, number>; seconds: number }>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -78,6 +81,7 @@ try {
   // The uploader's "likes" notification may be written up to a coalescing window after the last like: counted too.
   await new Promise((r) => setTimeout(r, 1500));
   counting = false;
+  const cpu = process.threadCpuUsage(cpuBefore);
 
   const sorted = result.latencies.sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -89,6 +93,7 @@ try {
   const report = {
     backend, rate: RATE, seconds: SECONDS, sent: TOTAL, answered200: ok, failed: result.failed, statuses: result.statuses,
     wallSeconds: +result.seconds.toFixed(2), likeCount, likeRows: rows, statementsPerLike: +(statements / TOTAL).toFixed(2),
+    serverCpuMsPerLike: +((cpu.user + cpu.system) / 1000 / TOTAL).toFixed(3),
     p50ms: +at(0.5).toFixed(1), p99ms: +at(0.99).toFixed(1), maxms: +sorted[sorted.length - 1].toFixed(1),
     notificationActors: notification?.actor_count ?? 0,
     everyLikeCounted: likeCount === ok && rows === ok && ok === TOTAL, everyLikerNotified: (notification?.actor_count ?? 0) === ok, p99Under100ms: at(0.99) < 100,
