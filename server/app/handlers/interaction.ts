@@ -1,7 +1,6 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
 import { Forbidden, Invalid, NotFound } from '../../domain/errors.ts';
 import { encodedAnswer, segmentCountOf } from '../../services/danmaku.ts';
-import { visibleText } from '../../services/comments.ts';
 import { LIVE_STREAM_HEADERS } from '../../services/live-danmaku.ts';
 import { preferredEncoding } from '../../http/content-encoding.ts';
 import { DANMAKU_SEGMENT_SECONDS, type CommentVoteResponse, type MediaTarget, type MediaType } from '../../../src/lib/api/contract.ts';
