@@ -217,7 +217,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two web and two worker processe
     expect(await (await guestPage()).text()).not.toContain('一号进程的旧标题');
   }, 60_000);
 
-  it('tells a member whose bell listens on web 1 of a like given through web 2, within the likes' one-second window', async () => {
+  it('tells a member whose bell listens on web 1 of a like given through web 2, within the one-second window of likes', async () => {
     const uploader = await member(web1, 'Belled');
     const fan = await member(web2, 'Liker');
     const videoId = await insertVideo(web1 as TestServer, uploader, 60_000);
