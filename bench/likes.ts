@@ -8,7 +8,9 @@
  * equal the likes sent, and every liker is in the uploader's one notification entry) and p99
  * latency < 100 ms. Also reported: the statements the server sent per like and its thread's CPU
  * time per like, which the machine's load moves far less than latency. Writes bench/results/likes.json.
- * Usage: TEST_DATABASE_URL=postgres://… node bench/likes.ts [rate=1000] [seconds=10]
+ * With `watch`, the same load of views (POST api/video/watch): every view counted in the video's
+ * watch count once the write window closed; writes bench/results/views.json.
+ * Usage: TEST_DATABASE_URL=postgres://… node bench/likes.ts [rate=1000] [seconds=10] [like|watch]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -20,6 +22,8 @@ import { LIKE_COUNTER_SHARDS } from '../server/repositories/likes.repository.ts'
 
 const RATE = Number(process.argv[2]) || 1000;
 const SECONDS = Number(process.argv[3]) || 10;
+/** `watch`: the same load of views (POST api/video/watch, issue 30 item 5) instead of likes. */
+const WATCH = process.argv[4] === 'watch';
 const TOTAL = RATE * SECONDS;
 
 const { startTestServer } = await import('../tests/api/harness.ts');
@@ -47,7 +51,7 @@ try {
 
   // Warm up as a running server is: the pool's connections open, the code compiled (reads, no like).
   await Promise.all(cookies.slice(0, 50).map((cookie) => fetch(`${server.baseUrl}/api/video?videoId=${videoId}`, { headers: { Cookie: cookie } }).then((r) => r.arrayBuffer())));
-  const url = `${server.baseUrl}/api/video/like`;
+  const url = `${server.baseUrl}/api/video/${WATCH ? 'watch' : 'like'}`;
   const worker = new Worker(`
     const { parentPort, workerData } = require('node:worker_threads');
     const { url, cookies, rate, videoId } = workerData;
@@ -97,24 +101,36 @@ try {
 
   const sorted = result.latencies.sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  const likeCount = (await (await server.api(`video?videoId=${videoId}`)).json()).likeCount;
-  const rows = Number((await db.selectFrom('media_likes').select((eb) => eb.fn.countAll<number>().as('n')).where('target_id', '=', videoId).executeTakeFirstOrThrow()).n);
   const ok = result.statuses['200'] ?? 0;
-  // Every liker is one of the uploader's notification's actors (one entry for the item and day).
-  const notification = await db.selectFrom('notifications').select(['actor_count']).where('recipient_uid', '=', uploader).where('kind', '=', 'like').executeTakeFirst();
-  const report = {
-    backend, rate: RATE, seconds: SECONDS, sent: TOTAL, answered200: ok, failed: result.failed, statuses: result.statuses,
-    wallSeconds: +result.seconds.toFixed(2), likeCount, likeRows: rows, statementsPerLike: +(statements / TOTAL).toFixed(2),
-    busMessagesPerLike: +(published / TOTAL).toFixed(2),
-    serverCpuMsPerLike: +((cpu.user + cpu.system) / 1000 / TOTAL).toFixed(3),
-    p50ms: +at(0.5).toFixed(1), p99ms: +at(0.99).toFixed(1), maxms: +sorted[sorted.length - 1].toFixed(1),
-    notificationActors: notification?.actor_count ?? 0,
-    everyLikeCounted: likeCount === ok && rows === ok && ok === TOTAL, everyLikerNotified: (notification?.actor_count ?? 0) === ok, p99Under100ms: at(0.99) < 100,
+  const common = {
+    backend, rate: RATE, seconds: SECONDS, sent: TOTAL, answered200: ok, failed: result.failed, statuses: result.statuses, wallSeconds: +result.seconds.toFixed(2),
+    statementsPerRequest: +(statements / TOTAL).toFixed(2), busMessagesPerRequest: +(published / TOTAL).toFixed(2),
+    serverCpuMsPerRequest: +((cpu.user + cpu.system) / 1000 / TOTAL).toFixed(3),
+    p50ms: +at(0.5).toFixed(1), p99ms: +at(0.99).toFixed(1), maxms: +sorted[sorted.length - 1].toFixed(1), p99Under100ms: at(0.99) < 100,
     machine: { cpus: cpus().length, loadAtStart },
   };
+  let name: string;
+  let report: typeof common & Record<string, unknown>;
+  if (WATCH) {
+    // Every view answered is in the video's watch count (its window written by now) and recorded once.
+    const { watched_count: watchedCount } = await db.selectFrom('videos').select('watched_count').where('video_id', '=', videoId).executeTakeFirstOrThrow();
+    const viewRows = Number((await db.selectFrom('video_views').select((eb) => eb.fn.countAll<number>().as('n')).where('video_id', '=', videoId).executeTakeFirstOrThrow()).n);
+    name = 'views';
+    report = { ...common, watchedCount, viewRows, everyViewCounted: watchedCount === ok && viewRows === ok && ok === TOTAL };
+  } else {
+    const likeCount = (await (await server.api(`video?videoId=${videoId}`)).json()).likeCount;
+    const rows = Number((await db.selectFrom('media_likes').select((eb) => eb.fn.countAll<number>().as('n')).where('target_id', '=', videoId).executeTakeFirstOrThrow()).n);
+    // Every liker is one of the uploader's notification's actors (one entry for the item and day).
+    const notification = await db.selectFrom('notifications').select(['actor_count']).where('recipient_uid', '=', uploader).where('kind', '=', 'like').executeTakeFirst();
+    name = 'likes';
+    report = {
+      ...common, likeCount, likeRows: rows, notificationActors: notification?.actor_count ?? 0,
+      everyLikeCounted: likeCount === ok && rows === ok && ok === TOTAL, everyLikerNotified: (notification?.actor_count ?? 0) === ok,
+    };
+  }
   console.log(JSON.stringify(report, null, 2));
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/likes.json', `${JSON.stringify({ date: new Date().toISOString(), ...report, machine: { ...report.machine, loadAtEnd: loadavg().map((l) => +l.toFixed(2)) } }, null, 2)}\n`);
+  writeFileSync(`bench/results/${name}.json`, `${JSON.stringify({ date: new Date().toISOString(), ...report, machine: { ...report.machine, loadAtEnd: loadavg().map((l) => +l.toFixed(2)) } }, null, 2)}\n`);
 } finally {
   await server.close();
 }
