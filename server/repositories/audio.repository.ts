@@ -15,6 +15,7 @@ import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
 import { approvedIdRanges, approvedInFile } from './sitemap-files.sql.ts';
 import { likedBy } from './likes.sql.ts';
 import { matchesSearchWord } from './search.sql.ts';
+import { addCounts, AUDIO_PLAYS, recordOncePerHour } from './hot-counts.sql.ts';
 
 export type AudioStatus = 'pending' | 'approved' | 'deleted';
 
@@ -169,23 +170,14 @@ export function createAudioRepository(db: Kysely<Database>) {
       return !!result.numUpdatedRows;
     },
 
-    /** Records a play in the current hour; false when this listener's play of this hour was there already. */
-    async insertPlay(audioId: number, listenerKey: string): Promise<boolean> {
-      const inserted = await db.insertInto('audio_plays').values({ audio_id: audioId, listener_key: listenerKey, hour: sql<Date>`date_trunc('hour', now())` })
-        .onConflict((oc) => oc.doNothing()).returning('audio_id').executeTakeFirst();
-      return !!inserted;
+    /** Records a play of an approved track this hour (hot-counts.sql.ts): undefined when not approved. */
+    async recordPlay(audioId: number, listenerKey: string): Promise<{ playCount: number; counted: boolean } | undefined> {
+      const heard = await recordOncePerHour(db, AUDIO_PLAYS, audioId, listenerKey);
+      return heard && { playCount: heard.stored, counted: heard.counted };
     },
 
-    async incrementPlays(audioId: number): Promise<number> {
-      const row = await db.updateTable('audio_tracks').set((eb) => ({ play_count: eb('play_count', '+', 1) }))
-        .where('audio_id', '=', audioId).returning('play_count').executeTakeFirstOrThrow();
-      return Number(row.play_count);
-    },
-
-    async playCount(audioId: number): Promise<number> {
-      const row = await db.selectFrom('audio_tracks').select('play_count').where('audio_id', '=', audioId).executeTakeFirst();
-      return Number(row?.play_count ?? 0);
-    },
+    /** Adds a window's plays to the tracks' play counts (one statement). */
+    addPlayCounts: (counts: ReadonlyMap<number, number>) => addCounts(db, AUDIO_PLAYS, counts),
 
     /** The approved tracks of the uploaders `viewerUid` follows (without what they blocked or hid), newest first, after `after`. */
     feedPage(viewerUid: number, after: FeedPosition | null, limit: number) {

@@ -14,6 +14,7 @@ import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
 import { approvedIdRanges, approvedInFile } from './sitemap-files.sql.ts';
 import { likedBy } from './likes.sql.ts';
 import { matchesSearchWord } from './search.sql.ts';
+import { addCounts, recordOncePerHour, VIDEO_VIEWS } from './hot-counts.sql.ts';
 
 export type VideoStatus = 'pending' | 'approved' | 'deleted';
 
@@ -330,37 +331,14 @@ export function createVideosRepository(db: Kysely<Database>) {
       return row?.uploader_uid;
     },
 
-    /**
-     * Records a view of an approved video in the current hour, in one statement that never locks
-     * the video's row: undefined when the video is not approved; `counted` false when this
-     * viewer's view of this hour was there already. The count is the stored one (what views
-     * wait in a write window is the caller's to add).
-     */
+    /** Records a view of an approved video this hour (hot-counts.sql.ts): undefined when not approved. */
     async recordView(videoId: number, viewerKey: string): Promise<{ watchedCount: number; counted: boolean } | undefined> {
-      const { rows } = await sql<{ watched_count: number; counted: boolean }>`
-        WITH video AS (SELECT watched_count FROM videos WHERE video_id = ${videoId} AND status = 'approved'),
-        seen AS (
-          INSERT INTO video_views (video_id, viewer_key, hour) SELECT ${videoId}, ${viewerKey}, date_trunc('hour', now()) FROM video
-          ON CONFLICT DO NOTHING RETURNING 1
-        )
-        SELECT watched_count, EXISTS (SELECT 1 FROM seen) AS counted FROM video`.execute(db);
-      return rows[0] && { watchedCount: Number(rows[0].watched_count), counted: rows[0].counted };
+      const seen = await recordOncePerHour(db, VIDEO_VIEWS, videoId, viewerKey);
+      return seen && { watchedCount: seen.stored, counted: seen.counted };
     },
 
-    /**
-     * Adds a window's views to the videos' watch counts, one statement for all of them. The rows
-     * are locked in id order first, so two processes flushing the same videos never deadlock.
-     */
-    async addWatchedCounts(counts: ReadonlyMap<number, number>): Promise<void> {
-      if (!counts.size) return;
-      const ids = [...counts.keys()];
-      const ns = ids.map((id) => counts.get(id)!);
-      await sql`
-        WITH locked AS (SELECT video_id FROM videos WHERE video_id = ANY(${sql.val(ids)}::bigint[]) ORDER BY video_id FOR UPDATE)
-        UPDATE videos AS v SET watched_count = v.watched_count + d.n
-        FROM unnest(${sql.val(ids)}::bigint[], ${sql.val(ns)}::int[]) AS d(id, n)
-        WHERE v.video_id = d.id AND v.video_id IN (SELECT video_id FROM locked)`.execute(db);
-    },
+    /** Adds a window's views to the videos' watch counts (one statement). */
+    addWatchedCounts: (counts: ReadonlyMap<number, number>) => addCounts(db, VIDEO_VIEWS, counts),
 
     async deleteViewsOlderThan(hours: number): Promise<void> {
       await db.deleteFrom('video_views').where('hour', '<', sql<Date>`now() - ${sql.lit(hours)} * interval '1 hour'`).execute();

@@ -9,7 +9,9 @@ import type { TargetFacts } from './media-targets.ts';
 import { createTagService } from './tags.ts';
 import { recordStaffAction } from './moderation-log.ts';
 import { searchTerms } from './search-text.ts';
-import { checkOwnCover, searchTextOf, viewerKeyOf } from './videos.ts';
+import { checkOwnCover, searchTextOf, VIEW_COUNT_WINDOW_MS, viewerKeyOf } from './videos.ts';
+import { createCountWindow } from './write-window.ts';
+import type { Logger } from '../logger.ts';
 import { hlsPath } from '../media/paths.ts';
 import { AUDIO_FILES } from '../media/audio-pipeline.ts';
 import type { AudioDetail, AudioThumb, audioUpdateBody, audioUploadBody, MyTrack, PendingAudioResponse } from '../../src/lib/api/contract-audio.ts';
@@ -43,8 +45,14 @@ const mayListen = (row: { status: string; uploader_uid: number }, looker: Actor 
   can(looker, 'audio.view', { ownerUid: row.uploader_uid, status: row.status });
 
 /** The audio section: committing uploaded tracks, lists, the track page, review, plays, deletion. */
-export function createAudioService(repositories: Pick<Repositories, 'audio' | 'media' | 'tags' | 'moderationLog' | 'transaction'>, options: { media: MediaStore }) {
+export function createAudioService(repositories: Pick<Repositories, 'audio' | 'media' | 'tags' | 'moderationLog' | 'transaction'>, options: { media: MediaStore; logger?: Pick<Logger, 'warn'>; playWindowMs?: number }) {
   const { audio } = repositories;
+  // Plays counted and not yet added to their tracks' rows, by track.
+  const plays = createCountWindow({
+    windowMs: options.playWindowMs ?? VIEW_COUNT_WINDOW_MS,
+    write: (counts) => audio.addPlayCounts(counts),
+    onError: (error) => options.logger?.warn('play counts could not be written, kept for the next window', { err: error }),
+  });
   const tags = createTagService(repositories);
 
   async function list(filter: Parameters<typeof audio.page>[0], page: Page, order: AudioSort | 'oldest' = 'newest', withStatus = false): Promise<AudioList> {
@@ -206,16 +214,19 @@ export function createAudioService(repositories: Pick<Repositories, 'audio' | 'm
       await recordStaffAction(repositories, { actorUid: byUid, action: 'audio.hide', targetType: 'audio', targetId: audioId });
     },
 
-    /** One counted play per listener per public track per hour. */
+    /**
+     * One counted play per listener per public track per hour; the track's count takes it within
+     * a write window (one write per track per window: docs/decisions/0023).
+     */
     async play(audioId: number, viewer: { uid: number } | null, guestAddress: string): Promise<{ counted: boolean; playCount: number }> {
-      const key = viewerKeyOf(viewer, guestAddress);
-      return repositories.transaction(async ({ audio: trx }) => {
-        const row = await trx.basics(audioId);
-        if (!row || row.status !== 'approved') throw new NotFound();
-        if (!(await trx.insertPlay(audioId, key))) return { counted: false, playCount: await trx.playCount(audioId) };
-        return { counted: true, playCount: await trx.incrementPlays(audioId) };
-      });
+      const heard = await audio.recordPlay(audioId, viewerKeyOf(viewer, guestAddress));
+      if (!heard) throw new NotFound();
+      if (heard.counted) plays.add(audioId);
+      return { counted: heard.counted, playCount: heard.playCount + plays.unwritten(audioId) };
     },
+
+    /** Writes the plays counted so far to their tracks (the drain calls it before the database closes). */
+    flushPlays: () => plays.flush(),
 
     /** The thumbs of these tracks (collections show them among videos), in no order. */
     /** audio/related: approved tracks sharing tags, uploader or listeners with this one, without it and what `viewerUid` blocked or hid. */

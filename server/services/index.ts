@@ -91,7 +91,7 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
   const rateLimits = createRateLimitService(repositories);
   const live = createLiveDanmaku(repositories, bus, { ...liveOptions, logger });
   const catalogue = createCatalogue(repositories);
-  const audio = createAudioService(repositories, { media });
+  const audio = createAudioService(repositories, { media, logger, playWindowMs: hotCounterWindowMs });
   const photos = createPhotoService(repositories, photoFiles);
   const notifications = createNotificationService(repositories, { ...notificationOptions, bus, mailer, signingSecret, heartbeatMs: liveOptions.heartbeatMs, logger, likeWindowMs: hotCounterWindowMs });
   // The one place conversations (comments, replies, mentions, likes) leave the services: each
@@ -189,11 +189,11 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
     uploads,
     bus,
     /**
-     * Writes what the hot counters hold in memory (views, the likes' notifications; decision
+     * Writes what the hot counters hold in memory (views, plays, the likes' notifications; decision
      * 0023): the drain calls it once requests are done and before the database closes.
      */
     flushWrites: async () => {
-      await Promise.all([videos.flushViews(), notifications.flushLikes()]);
+      await Promise.all([videos.flushViews(), audio.flushPlays(), notifications.flushLikes()]);
     },
     health: {
       databaseKind,

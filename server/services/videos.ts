@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { normalizeForSearch } from './search-text.ts';
 import type { MediaStore } from '../media/media-store.ts';
 import { recordStaffAction } from './moderation-log.ts';
-import { createWriteWindow } from './write-window.ts';
+import { createCountWindow } from './write-window.ts';
 import type { Logger } from '../logger.ts';
 
 /**
@@ -41,16 +41,11 @@ export const searchTextOf = (title: string, description: string) => `${normalize
 export function createVideoService(repositories: Pick<Repositories, 'videos' | 'media' | 'tags' | 'moderationLog' | 'transaction'>, options: { media: MediaStore; logger?: Pick<Logger, 'warn'>; viewWindowMs?: number }) {
   const { videos } = repositories;
   // Views counted and not yet added to their videos' rows, by video.
-  const views = createWriteWindow<Map<number, number>>({
+  const views = createCountWindow({
     windowMs: options.viewWindowMs ?? VIEW_COUNT_WINDOW_MS,
-    empty: () => new Map(),
     write: (counts) => videos.addWatchedCounts(counts),
-    merge: (into, from) => {
-      for (const [videoId, n] of from) into.set(videoId, (into.get(videoId) ?? 0) + n);
-    },
     onError: (error) => options.logger?.warn('watch counts could not be written, kept for the next window', { err: error }),
   });
-  const unwrittenViews = (videoId: number) => views.unwritten().reduce((sum, counts) => sum + (counts.get(videoId) ?? 0), 0);
 
   /** A cover must be one this member uploaded through our image service, and still be there. */
   const checkCover = (uid: number, image: string) => checkOwnCover(options.media, uid, image);
@@ -182,12 +177,9 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
     async watch(videoId: number, viewer: { uid: number } | null, guestAddress: string): Promise<{ counted: boolean; watchedCount: number }> {
       const seen = await videos.recordView(videoId, viewerKeyOf(viewer, guestAddress));
       if (!seen) throw new DomainError('NOT_FOUND');
-      if (seen.counted) {
-        const counts = views.current();
-        counts.set(videoId, (counts.get(videoId) ?? 0) + 1);
-      }
+      if (seen.counted) views.add(videoId);
       // The stored count and what this process has not written yet (other processes' windows show within a second).
-      return { counted: seen.counted, watchedCount: seen.watchedCount + unwrittenViews(videoId) };
+      return { counted: seen.counted, watchedCount: seen.watchedCount + views.unwritten(videoId) };
     },
 
     /** Writes the views counted so far to their videos (the drain calls it before the database closes). */

@@ -62,3 +62,37 @@ export function createWriteWindow<S>(options: {
     },
   };
 }
+
+/** Counts by id (views of a video, plays of a track) gathered in a write window. */
+export interface CountWindow {
+  /** Counts one more for `id`. */
+  add(id: number): void;
+  /** What is counted for `id` and not yet written (the open window and those being written). */
+  unwritten(id: number): number;
+  flush(): Promise<void>;
+}
+
+/** A write window of counts by id, written by `write` (one statement for every id of a window). */
+export function createCountWindow(options: {
+  windowMs: number;
+  write: (counts: ReadonlyMap<number, number>) => Promise<void>;
+  onError: (error: unknown) => void;
+}): CountWindow {
+  const window = createWriteWindow<Map<number, number>>({
+    windowMs: options.windowMs,
+    empty: () => new Map(),
+    write: options.write,
+    merge: (into, from) => {
+      for (const [id, n] of from) into.set(id, (into.get(id) ?? 0) + n);
+    },
+    onError: options.onError,
+  });
+  return {
+    add(id) {
+      const counts = window.current();
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    },
+    unwritten: (id) => window.unwritten().reduce((sum, counts) => sum + (counts.get(id) ?? 0), 0),
+    flush: () => window.flush(),
+  };
+}

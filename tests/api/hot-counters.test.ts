@@ -1,8 +1,9 @@
 /**
- * Hot counters held in memory for a window (docs/decisions/0023): a video's views and the
- * uploader's "likes" notification are written once per window, not once per request. Nothing
- * counted is lost: not across a window's write, not when the server drains before the window
- * closes (the drain writes them before the database closes, read back here from a new connection).
+ * Hot counters held in memory for a window (docs/decisions/0023): a video's views, a track's
+ * plays and the uploader's "likes" notification are written once per window, not once per
+ * request. Nothing counted is lost: not across a window's write, not when the server drains
+ * before the window closes (the drain writes them before the database closes, read back here
+ * from a new connection).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,7 +13,7 @@ import { startServer } from '../../server/main.ts';
 import { createRepositories } from '../../server/repositories/index.ts';
 import { createSession } from '../../server/auth/sessions.ts';
 import { BACKENDS, freshPostgresDatabase, openDatabase, type TestServer } from './harness.ts';
-import { insertVideo } from './media-helpers.ts';
+import { insertAudio, insertVideo } from './media-helpers.ts';
 
 const send = (body: unknown, cookie: string, method = 'POST'): RequestInit => ({
   method, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json', 'X-Client-Language': 'en', Cookie: cookie },
@@ -68,6 +69,12 @@ describe.each(BACKENDS)('hot counters on %s', (backend) => {
     expect(second.filter((answer) => answer.counted)).toHaveLength(12);
     expect(await watch(fans[0])).toMatchObject({ counted: false, watchedCount: 24 });
 
+    // A track's plays: the same window.
+    const audioId = await insertAudio(server, uploader, 60_000);
+    const plays = await Promise.all(fans.slice(0, 5).map(async (fan) => (await server.api('audio/play', send({ audioId }, fan))).json()));
+    expect(plays.every((answer) => answer.counted)).toBe(true);
+    expect(Math.max(...plays.map((answer) => answer.playCount))).toBe(5);
+
     // Every fan likes (some twice, at once): twelve likes, one notification entry to come.
     const likes = await Promise.all([...fans, ...fans.slice(0, 6)].map((fan) => server.api('video/like', send({ videoId, mediaType: 'video' }, fan))));
     expect(likes.every((answer) => answer.status === 200)).toBe(true);
@@ -81,6 +88,8 @@ describe.each(BACKENDS)('hot counters on %s', (backend) => {
     try {
       const video = await database.db.selectFrom('videos').select('watched_count').where('video_id', '=', videoId).executeTakeFirstOrThrow();
       expect(video.watched_count).toBe(24);
+      const track = await database.db.selectFrom('audio_tracks').select('play_count').where('audio_id', '=', audioId).executeTakeFirstOrThrow();
+      expect(Number(track.play_count)).toBe(5);
       const notification = await database.db.selectFrom('notifications').select(['actor_count', 'actor_uids'])
         .where('kind', '=', 'like').where('target_id', '=', videoId).execute();
       expect(notification).toHaveLength(1);
