@@ -1,5 +1,5 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
-import { notificationUnsubscribeQuery } from '../../../src/lib/api/contract.ts';
+import { notificationUnsubscribeQuery } from '../../../src/lib/api/contracts/notification.ts';
 import { Invalid } from '../../domain/errors.ts';
 import { translatorFor } from '../../../src/lib/i18n/catalogs.ts';
 import type { CatalogLocale } from '../../../src/lib/i18n/locales.ts';
