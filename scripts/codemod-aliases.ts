@@ -47,5 +47,8 @@ for (const file of FOLDERS.flatMap((folder) => files(join(ROOT, folder)))) {
   if (check) console.log(relative(ROOT, file));
   else writeFileSync(file, next);
 }
-console.log(`${check ? 'would rewrite' : 'rewrote'} ${changedImports} imports in ${changedFiles} files`);
-if (check && changedImports) process.exit(1);
+if (!check) console.log(`rewrote ${changedImports} imports in ${changedFiles} files`);
+else if (changedImports) {
+  console.error(`${changedImports} imports in ${changedFiles} files (above) go three or more levels up where an alias reaches: run node scripts/codemod-aliases.ts`);
+  process.exit(1);
+}
