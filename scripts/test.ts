@@ -64,7 +64,7 @@ mkdirSync(REPORTS, { recursive: true });
 // boundaries between parts (dependency-cruiser, .dependency-cruiser.cjs), the dependencies of
 // package.json against what the code imports (knip, knip.json), the linter (Biome, biome.json)
 // and the types, which tie every handler and client call to its entry in the route table; and no
-// relative import three or more levels deep where an alias (#lib/, #server/) reaches the same file.
+// relative import three or more levels deep where an alias (#lib/, #server/…) reaches the same file.
 const checks = [
   { name: 'boundaries', status: run('npm', ['run', '--silent', 'check:boundaries']) },
   { name: 'dependencies', status: run('npm', ['run', '--silent', 'check:dependencies']) },
