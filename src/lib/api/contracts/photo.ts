@@ -1,6 +1,6 @@
 /**
- * The photo section's contract (issue 13): limits, request and answer schemas of the photo/*
- * calls. Shared by the server (validation) and the browser (types only).
+ * The photo section's contract (issue 13): request and answer schemas of the photo/* calls,
+ * its limits in photo.constants.ts. Shared by the server (validation) and the browser (types only).
  */
 import { z } from 'zod';
 import { COPYRIGHTS } from './video.constants.ts';
