@@ -6,7 +6,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { announceForgotten } from '../events/cache-invalidation.ts';
 import type { Database } from '../db/schema.ts';
-import type { AudioSort } from '../../src/lib/api/contract.ts';
+import type { AudioSort } from '../../src/lib/api/contracts/audio.constants.ts';
 import { likePattern } from '../services/search-text.ts';
 import { forgetMediaAccess } from '../media/media-states.ts';
 import { audioVisibleToViewer } from './block-lists.sql.ts';

@@ -7,7 +7,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool, type Updateable } from 'kysely';
 import { announceForgotten } from '../events/cache-invalidation.ts';
 import type { CollectionsTable, Database, MediaTargetType } from '../db/schema.ts';
-import type { MediaTarget } from '../../src/lib/api/contract.ts';
+import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
 
 /** SQL over `collection_videos as cv`: the item's target is approved. */
 const AVAILABLE: RawBuilder<SqlBool> = sql<SqlBool>`(CASE cv.target_type
