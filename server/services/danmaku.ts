@@ -51,16 +51,19 @@ export interface CachedList {
   version: string; body: Uint8Array<ArrayBuffer>; etag: string; checkedAt: number;
   encoded: Partial<Record<ContentEncoding, Promise<Uint8Array<ArrayBuffer>>>>;
 }
-interface ListCache {
+/**
+ * This process's list answers, `type:id:segment:count` -> answer, least recently used first.
+ * Built by the composition root (server/services/index.ts) with the service, so each server
+ * (tests run several in one process) has its own and no module keeps one.
+ */
+export interface ListCache {
   entries: Map<string, CachedList>;
   bytes: number;
   refreshing: Map<string, Promise<CachedList>>;
   /** Bumped by every send here, so a rebuild that read the rows before it is not kept. */
   generation: number;
 }
-/** Per database (tests run several servers in one process), by its repository: `type:id:segment:count` -> answer, least recently used first. */
-const listCaches = new WeakMap<DanmakuRepository, ListCache>();
-/** Bytes of serialized answers kept per database. */
+/** Bytes of serialized answers kept per server. */
 const LIST_CACHE_BYTES = 64 * 1024 * 1024;
 /**
  * How long an answer is served without asking the database whether its segment changed.
@@ -69,10 +72,8 @@ const LIST_CACHE_BYTES = 64 * 1024 * 1024;
  */
 export const LIST_REVALIDATE_MS = 1000;
 
-function cacheOf(danmaku: DanmakuRepository): ListCache {
-  let cache = listCaches.get(danmaku);
-  if (!cache) listCaches.set(danmaku, (cache = { entries: new Map(), bytes: 0, refreshing: new Map(), generation: 0 }));
-  return cache;
+export function createDanmakuListCache(): ListCache {
+  return { entries: new Map(), bytes: 0, refreshing: new Map(), generation: 0 };
 }
 
 /** Stores (or refreshes) an answer as the most recently used one, then trims to the byte budget. */
@@ -114,9 +115,8 @@ export interface RateLimiter { hit(name: RateLimitName, subject: string | number
 /** Hears of each danmaku once stored (the live stream announces it to every viewer). */
 export type OnDanmakuSent = (videoId: number, senderUid: number, danmaku: Danmaku) => void;
 
-export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' | 'moderationLog' | 'transaction'>, rateLimits: RateLimiter, onSent: OnDanmakuSent = () => {}) {
+export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' | 'moderationLog' | 'transaction'>, rateLimits: RateLimiter, cache: ListCache, onSent: OnDanmakuSent = () => {}) {
   const { danmaku: store } = repositories;
-  const cache = cacheOf(store);
 
   /** In time order; one segment of DANMAKU_SEGMENT_SECONDS, or the whole pool; without the senders `blockedByUid` blocked. */
   async function list(target: MediaTarget, segment?: number, blockedByUid: number | null = null): Promise<Danmaku[]> {

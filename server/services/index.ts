@@ -9,7 +9,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { createRepositories, type Repositories } from '../repositories/index.ts';
 import { createCatalogue } from './catalogue.ts';
 import { createVideoService } from './videos.ts';
-import { createDanmakuService } from './danmaku.ts';
+import { createDanmakuListCache, createDanmakuService } from './danmaku.ts';
 import { createLiveDanmaku, type LiveDanmakuOptions } from './live-danmaku.ts';
 import { createCommentService } from './comments.ts';
 import { createLikeService } from './likes.ts';
@@ -101,7 +101,7 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
     photo: (id, looker) => photos.visibleTarget(id, looker),
   });
   const videos = createVideoService(repositories, { media });
-  const danmaku = createDanmakuService(repositories, rateLimits, (videoId, senderUid, sent) => void live.announce(videoId, senderUid, sent));
+  const danmaku = createDanmakuService(repositories, rateLimits, createDanmakuListCache(), (videoId, senderUid, sent) => void live.announce(videoId, senderUid, sent));
   const comments = createCommentService(repositories, conversation);
   return {
     catalogue,
