@@ -36,6 +36,7 @@ const { openDatabase, migrateToLatest } = await import('../server/db/database.ts
 const { seedScale } = await import('../server/demo/scale-seed.ts');
 const { createRepositories } = await import('../server/repositories/index.ts');
 const { createVideosRepository } = await import('../server/repositories/videos.repository.ts');
+const { createRepositoryCaches } = await import('../server/repositories/caches.ts');
 const { hashToken, SESSION_COOKIE_TOKEN, SESSION_COOKIE_UID } = await import('../server/services/sessions.ts');
 
 const percentile = (xs: number[], p: number) => {
@@ -168,7 +169,7 @@ for (const videos of SIZES) {
     }
 
     // The related list on its own: the repository call (what the handler awaits) and its plan.
-    const repository = createVideosRepository(opened.db);
+    const repository = createVideosRepository(opened.db, createRepositoryCaches());
     const relatedMs: number[] = [];
     for (let i = 0; i < WARMUP + REQUESTS; i += 1) {
       const started = performance.now();
@@ -178,7 +179,7 @@ for (const videos of SIZES) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
     const captured: CompiledQuery[] = [];
     const spy = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: (event) => { captured.push(event.query); } });
-    await createVideosRepository(spy).related(marks.popular[0], null, 12);
+    await createVideosRepository(spy, createRepositoryCaches()).related(marks.popular[0], null, 12);
     const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${captured[0].sql}`, [...captured[0].parameters]);
     await spy.destroy();
     const plan = rows.map((r: Record<string, string>) => r['QUERY PLAN']);

@@ -33,6 +33,7 @@ import { createPhotoFiles } from './media/photo-files.ts';
 import { createSiteLocals } from './site/site-locals.ts';
 import { connectCacheInvalidation } from './events/cache-invalidation.ts';
 import { forgetVideoLocally } from './repositories/videos.repository.ts';
+import { createRepositoryCaches } from './repositories/caches.ts';
 import { createEventBus } from './events/bus.ts';
 import { hasControlCharacterInPath } from './http/control-path.ts';
 import { loadSecurityHeaders } from './http/security-headers.ts';
@@ -53,6 +54,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
     throw error;
   });
   logger.info('database ready', { kind: database.kind, migrationsApplied: applied });
+  // What this server keeps of its database in memory: its repositories, media server and job worker share it.
+  const caches = createRepositoryCaches();
 
   const buildId = await readFile(join(config.distDir, 'client', '_app', 'builds', 'latest.json'), 'utf8')
     .then((text) => (JSON.parse(text) as { id: string }).id)
@@ -69,7 +72,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   // Media processing: durable jobs in the database, worked by this process unless WORKER=0.
   const worker = !config.runWorker ? null : startJobWorker({
     db: database.db, logger, leaseMs: config.jobLeaseMs, retryDelayMs: config.jobRetryDelayMs,
-    handlers: mediaJobHandlers({ db: database.db, uploads: uploadStore, media, logger }),
+    handlers: mediaJobHandlers({ db: database.db, caches, uploads: uploadStore, media, logger }),
     // An upload nobody has published yet is transcoded only when nothing else waits.
     background: unpublishedTranscode,
   });
@@ -96,16 +99,16 @@ export async function startServer(env: Record<string, string | undefined> = proc
     });
   // The composition root: every service once, over this database; the API and the site share them.
   const photoFiles = createPhotoFiles({ uploads: uploadStore, onQueued: () => worker?.poke() });
-  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: config.live, logger,
+  const services = createServices({ db: database.db, caches, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: config.live, logger,
     // The links in e-mails point at the public address; without one, at this process (its port is known once it listens).
     notifications: { ...config.notifications, apiPrefix: `${apiPrefix.replace(/\/$/, '')}/`, siteOrigin: () => config.proxy.publicSiteUrl ? new URL(config.proxy.publicSiteUrl).origin : `http://${config.host}:${listeningPort}` } });
   const pageCache = config.serveSite && config.pageCacheBytes > 0 ? createPageCache({ maxBytes: config.pageCacheBytes }) : null;
   // Caches of this process that another process's change makes stale (server/events/cache-invalidation.ts).
   const leaveCacheNotices = await connectCacheInvalidation({
-    database: database.db, bus, logger,
+    notices: caches.notices, bus, logger,
     forget: (notice) => {
       if (notice.cache === 'danmaku') return services.danmaku.forgetCached(notice.videoId);
-      if (notice.cache === 'video') forgetVideoLocally(database.db, notice.videoId);
+      if (notice.cache === 'video') forgetVideoLocally(caches, notice.videoId);
       pageCache?.clear();
     },
   });
@@ -113,7 +116,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const stopHousekeeping = startHousekeeping(services, logger);
   const api = createApiApp({ logger, config, services });
   const apiListener = getRequestListener(api.fetch);
-  const serveMedia = createMediaServer({ db: database.db, catalogue: services.catalogue, media, publicBaseUrl: config.mediaPublicBaseUrl });
+  const serveMedia = createMediaServer({ db: database.db, caches, catalogue: services.catalogue, media, publicBaseUrl: config.mediaPublicBaseUrl });
   const siteLocals = createSiteLocals(services, { isDevelopment: config.isDevelopment, sitemapVideosPerFile: config.sitemapVideosPerFile, logger });
   const securityHeaders = await loadSecurityHeaders(config);
   const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger, securityHeaders, pageCache) : null;
@@ -172,7 +175,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   // While this process holds the embedded database, `npm run cli` asks it over DATA_DIR/admin.sock (0600).
   const embeddedDataDir = !config.databaseUrl && config.dataDir && config.dataDir !== ':memory:' ? config.dataDir : null;
   const closeAdminSocket = embeddedDataDir
-    ? await startAdminSocket({ dataDir: embeddedDataDir, repositories: createRepositories(database.db), logger }).catch((error: Error) => {
+    ? await startAdminSocket({ dataDir: embeddedDataDir, repositories: createRepositories(database.db, caches), logger }).catch((error: Error) => {
       logger.warn('the admin socket could not be opened: stop the server to use npm run cli', { err: error });
       return async () => {};
     })
@@ -237,7 +240,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       });
     })());
 
-  return { server, port, close, config, database, bus, services, firstRunToken: services.firstRun.token };
+  return { server, port, close, config, database, caches, bus, services, firstRunToken: services.firstRun.token };
 }
 
 if (import.meta.main) {

@@ -11,11 +11,12 @@ import { FRAME_RATE_JOB, POSTER_SET_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob,
 import { AUDIO_PROBE_JOB, AUDIO_TRANSCODE_JOB, audioProbeJob, audioTranscodeJob } from '../media/audio-pipeline.ts';
 import { PHOTO_JOB, PHOTO_PROBE_JOB, photoProbeJob, photoRenderJob } from '../media/photo-files.ts';
 import type { JobHandler } from './queue.ts';
+import type { RepositoryCaches } from '../repositories/caches.ts';
 
-export interface MediaJobDeps { db: Kysely<Database>; uploads: UploadStore; media: MediaStore; logger: Logger }
+export interface MediaJobDeps { db: Kysely<Database>; caches: RepositoryCaches; uploads: UploadStore; media: MediaStore; logger: Logger }
 
 /** Every media job by its name: video, audio and photo processing and the video backfills. */
-export function mediaJobHandlers({ db, uploads, media, logger }: MediaJobDeps): Record<string, JobHandler> {
+export function mediaJobHandlers({ db, caches, uploads, media, logger }: MediaJobDeps): Record<string, JobHandler> {
   return {
     [PROBE_JOB]: probeJob({ db, uploads, logger }),
     [TRANSCODE_JOB]: transcodeJob({ db, uploads, media, logger }),
@@ -23,7 +24,7 @@ export function mediaJobHandlers({ db, uploads, media, logger }: MediaJobDeps): 
     [AUDIO_PROBE_JOB]: audioProbeJob({ db, uploads, logger }),
     [AUDIO_TRANSCODE_JOB]: audioTranscodeJob({ db, uploads, media, logger }),
     [PHOTO_PROBE_JOB]: photoProbeJob({ db, uploads }),
-    [PHOTO_JOB]: photoRenderJob({ db, uploads, media, logger }),
+    [PHOTO_JOB]: photoRenderJob({ db, caches, uploads, media, logger }),
     [POSTER_SET_JOB]: posterSetJob({ db, media, logger }),
   };
 }

@@ -1,5 +1,6 @@
 /** Danmaku: the comments that fly over a video (or an audio track's waveform), each at its time. */
 import { announceForgotten } from '../events/cache-invalidation.ts';
+import type { RepositoryCaches } from './caches.ts';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
@@ -16,11 +17,11 @@ function ofTarget<O>(query: SelectQueryBuilder<Database, 'danmaku', O>, target: 
   return window ? one.where('time', '>=', window.from).where('time', '<', window.to) : one;
 }
 
-export function createDanmakuRepository(db: Kysely<Database>) {
+export function createDanmakuRepository(db: Kysely<Database>, caches: Pick<RepositoryCaches, 'notices'>) {
   return {
     /** Has the other server processes drop their cached danmaku answers of this video. */
     announceChanged(videoId: number): void {
-      announceForgotten(db, { cache: 'danmaku', videoId });
+      announceForgotten(caches.notices, { cache: 'danmaku', videoId });
     },
     /** A target's danmaku in time order (then id), within `window`, without the senders `blockedByUid` blocked. */
     listOf(target: MediaTarget, window: TimeWindow | undefined, blockedByUid: number | null) {

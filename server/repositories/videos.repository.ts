@@ -6,7 +6,7 @@
 import { sql, type Insertable, type Kysely, type RawBuilder, type SqlBool, type Updateable } from 'kysely';
 import type { Database, MediaStatus, VideosTable } from '../db/schema.ts';
 import { likePattern } from '../services/search-text.ts';
-import { forgetMediaAccess } from '../media/media-states.ts';
+import { forgetMediaAccess, type RepositoryCaches, type VideoBasics } from './caches.ts';
 import { announceForgotten } from '../events/cache-invalidation.ts';
 import { videoVisibleToViewer } from './block-lists.sql.ts';
 import { relatedCandidates } from './related.sql.ts';
@@ -38,21 +38,13 @@ export interface VideoFilter {
 export type VideoOrder = 'newest' | 'oldest' | 'relevance';
 export interface PageWindow { page: number; pageSize: number }
 
-type VideoBasics = { status: VideoStatus; uploader_uid: number; duration_ms: number };
 /**
  * A video's status, uploader and duration, read by every danmaku, comment and history call:
- * kept VIDEO_BASICS_MS per database so a busy video's viewers do not each query for them.
+ * kept VIDEO_BASICS_MS in the server's caches so a busy video's viewers do not each query for them.
  * Review and deletion through this repository forget the entry at once; elsewhere they show within that time.
  */
 const VIDEO_BASICS_MS = 1000;
 const VIDEO_BASICS_KEPT = 10_000;
-const videoBasicsCaches = new WeakMap<Kysely<Database>, Map<number, { at: number; row: Promise<VideoBasics | undefined> }>>();
-
-function videoBasicsCache(db: Kysely<Database>) {
-  let cache = videoBasicsCaches.get(db);
-  if (!cache) videoBasicsCaches.set(db, (cache = new Map()));
-  return cache;
-}
 
 const titleOf = sql<string>`split_part(v.search_text, chr(10), 1)`;
 const tagHit = (pattern: string) => sql<boolean>`EXISTS (SELECT 1 FROM video_tags vt JOIN tag_names tn ON tn.tag_id = vt.tag_id
@@ -86,12 +78,12 @@ function orderOf(order: VideoOrder, words: readonly string[] = []): RawBuilder<u
 }
 
 /** Forgets what this process cached of a video's status and its media's access (a change here or a notice from another process). */
-export function forgetVideoLocally(db: Kysely<Database>, videoId: number): void {
-  videoBasicsCache(db).delete(videoId);
-  forgetMediaAccess(db);
+export function forgetVideoLocally(caches: Pick<RepositoryCaches, 'videoBasics' | 'mediaStates'>, videoId: number): void {
+  caches.videoBasics.delete(videoId);
+  forgetMediaAccess(caches);
 }
 
-export function createVideosRepository(db: Kysely<Database>) {
+export function createVideosRepository(db: Kysely<Database>, caches: RepositoryCaches) {
   /** Videos with their uploader and first part: the columns every list shows. */
   function thumbs() {
     return db.selectFrom('videos as v')
@@ -109,8 +101,8 @@ export function createVideosRepository(db: Kysely<Database>) {
 
   /** Forgets what this process cached of a video's status and its media's access, and has the other processes forget it. */
   function forget(videoId: number): void {
-    forgetVideoLocally(db, videoId);
-    announceForgotten(db, { cache: 'video', videoId });
+    forgetVideoLocally(caches, videoId);
+    announceForgotten(caches.notices, { cache: 'video', videoId });
   }
 
   /** Changes a video's status (when `guard` holds) and forgets what was cached of it. */
@@ -174,7 +166,7 @@ export function createVideosRepository(db: Kysely<Database>) {
 
     /** Status, uploader and duration, read at most once a second per video. */
     basics(videoId: number): Promise<VideoBasics | undefined> {
-      const cache = videoBasicsCache(db);
+      const cache = caches.videoBasics;
       const known = cache.get(videoId);
       if (known && Date.now() - known.at < VIDEO_BASICS_MS) return known.row;
       const row = db.selectFrom('videos').select(['status', 'uploader_uid', 'duration_ms']).where('video_id', '=', videoId).executeTakeFirst();

@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.ts';
 import type { DatabaseKind } from '../db/database.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { createRepositories, type Repositories } from '../repositories/index.ts';
+import type { RepositoryCaches } from '../repositories/caches.ts';
 import { createCatalogue } from './catalogue.ts';
 import { createVideoService } from './videos.ts';
 import { createDanmakuListCache, createDanmakuService } from './danmaku.ts';
@@ -63,6 +64,8 @@ function bindRepositories<M extends object>(repositories: Repositories, module: 
 
 export interface ServiceDeps {
   db: Kysely<Database>;
+  /** The server's caches of its database (server/repositories/caches.ts), shared with the media server and the job worker. */
+  caches: RepositoryCaches;
   databaseKind: DatabaseKind;
   mailer: Mailer;
   media: MediaStore;
@@ -84,8 +87,8 @@ export interface ServiceDeps {
   conversationEvents?: ConversationEvents;
 }
 
-export function createServices({ db, databaseKind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: liveOptions, logger, notifications: notificationOptions, conversationEvents }: ServiceDeps) {
-  const repositories = createRepositories(db);
+export function createServices({ db, caches, databaseKind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: liveOptions, logger, notifications: notificationOptions, conversationEvents }: ServiceDeps) {
+  const repositories = createRepositories(db, caches);
   const rateLimits = createRateLimitService(repositories);
   const live = createLiveDanmaku(repositories, bus, { ...liveOptions, logger });
   const catalogue = createCatalogue(repositories);
