@@ -1,5 +1,5 @@
 /**
- * Pages rendered on demand, kept in the process for guests (issue 30, decision 0024).
+ * Pages rendered on demand, kept in the process for guests (issue 30, decision 0022).
  *
  * A page costs 25-35 times a static file to render. Guests all see the same page, and every page
  * already says how long a shared cache may keep it (`public, s-maxage=…, stale-while-revalidate=…`):
