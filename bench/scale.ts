@@ -7,7 +7,8 @@
  * (so 100 000 videos come with 1 000 000 history rows: the related list's goal of issue 28,
  * p99 <= 30 ms, is judged there, on the repository call and on HTTP). Also EXPLAIN (ANALYZE,
  * BUFFERS) of the related list's SQL at the largest size.
- * Databases are named kira_scale_<videos> on TEST_DATABASE_URL's server; with SCALE_REUSE=1 one
+ * Databases are named kira_scale_<videos> on TEST_DATABASE_URL's server (SCALE_DB_PREFIX=<name>
+ * replaces kira_scale_, so benches run by different people on one server keep apart); with SCALE_REUSE=1 one
  * already seeded is used as it is, and SCALE_KEEP=1 keeps them (else they are dropped).
  * SCALE_ONLY=<text> measures only the paths whose label contains it; SCALE_RESULT=<file> writes
  * bench/results/<file> instead of scale.json.
@@ -105,7 +106,7 @@ const sizes: Record<string, unknown> = {};
 const perPath: Record<string, Record<number, Summary>> = {};
 let relatedCheck: Record<string, unknown> = {};
 for (const videos of SIZES) {
-  const name = `kira_scale_${videos}`;
+  const name = `${process.env.SCALE_DB_PREFIX ?? 'kira_scale_'}${videos}`;
   const databaseUrl = urlOf(name);
   const exists = await admin(async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1);
   const reuse = exists && process.env.SCALE_REUSE === '1';
@@ -165,6 +166,49 @@ for (const videos of SIZES) {
       const key = label.replace(/ \(.*\)$/, '').replace(/page (?!1$)\d+$/, 'deep page');
       (perPath[key] ??= {})[videos] = results[label];
       console.log(`${videos} ${label.padEnd(42)} p50 ${results[label].p50} ms, p99 ${results[label].p99} ms (load ${loadavg()[0].toFixed(1)})`);
+    }
+
+    // The danmaku segment uncached: before each request one danmaku of the segment is replaced and
+    // the cache notice sent, as a send through another process does, so the server reads and
+    // serializes the segment again. A sample counts only when the answer's ETag shows that rebuild
+    // (a request that came before the notice was heard is asked again, and not counted).
+    const uncachedLabel = `danmaku segment uncached (${marks.danmaku.n} danmaku)`;
+    if (uncachedLabel.includes(process.env.SCALE_ONLY ?? '')) {
+      const times: number[] = [];
+      const url = `http://127.0.0.1:${PORT}/api/video/danmaku?videoId=${marks.danmaku.id}&segment=0`;
+      let etag = (await fetch(url).then(async (res) => (await res.arrayBuffer(), res.headers.get('etag')))) ?? '';
+      let marker: number | null = null;
+      let missed = 0;
+      const budgetEnds = performance.now() + PATH_BUDGET_S * 1000;
+      for (let i = 0; i < WARMUP + REQUESTS && (i <= WARMUP || performance.now() < budgetEnds); i += 1) {
+        marker = await opened.db.transaction().execute(async (trx) => {
+          if (marker !== null) await sql`DELETE FROM danmaku WHERE id = ${marker}`.execute(trx);
+          const { rows } = await sql<{ id: number }>`INSERT INTO danmaku (video_id, target_type, uid, time, text, color, font_size, mode)
+            VALUES (${marks.danmaku.id}, 'video', ${marks.reader.uid}, 1.5, 'bench', 'ffffff', 'medium', 'rtl') RETURNING id`.execute(trx);
+          await sql`SELECT pg_notify('cache.forget', ${JSON.stringify({ cache: 'danmaku', videoId: marks.danmaku.id })})`.execute(trx);
+          return rows[0].id;
+        });
+        for (let attempt = 0; ; attempt += 1) {
+          const started = performance.now();
+          const res = await fetch(url);
+          await res.arrayBuffer();
+          const ms = performance.now() - started;
+          if (res.status !== 200) throw new Error(`${uncachedLabel}: answered ${res.status}`);
+          const now = res.headers.get('etag') ?? '';
+          if (now !== etag) {
+            etag = now;
+            if (i >= WARMUP) times.push(ms);
+            break;
+          }
+          missed += 1;
+          if (attempt > 50) throw new Error(`${uncachedLabel}: the server never rebuilt the segment`);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      }
+      if (marker !== null) await sql`DELETE FROM danmaku WHERE id = ${marker}`.execute(opened.db);
+      results[uncachedLabel] = summary(times);
+      (perPath['danmaku segment uncached'] ??= {})[videos] = results[uncachedLabel];
+      console.log(`${videos} ${uncachedLabel.padEnd(42)} p50 ${results[uncachedLabel].p50} ms, p99 ${results[uncachedLabel].p99} ms (load ${loadavg()[0].toFixed(1)}; ${missed} answers before the notice, not counted)`);
     }
 
     // The related list on its own: the repository call (what the handler awaits) and its plan.
