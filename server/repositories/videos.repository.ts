@@ -55,8 +55,6 @@ function videoBasicsCache(db: Kysely<Database>) {
 }
 
 const titleOf = sql<string>`split_part(v.search_text, chr(10), 1)`;
-const tagHit = (pattern: string) => sql<boolean>`EXISTS (SELECT 1 FROM video_tags vt JOIN tag_names tn ON tn.tag_id = vt.tag_id
-  WHERE vt.video_id = v.video_id AND tn.name_lower LIKE ${pattern})`;
 /**
  * How many of a search's matches are ranked (decision 0020): enough for 50 pages of 20, and a
  * bound on the rows a very common word makes the database read and score.
@@ -81,14 +79,9 @@ function whereOf(filter: VideoFilter): RawBuilder<SqlBool> {
   return sql.join(conditions, sql` AND `) as RawBuilder<SqlBool>;
 }
 
-function orderOf(order: VideoOrder, words: readonly string[] = []): RawBuilder<unknown> {
-  if (order === 'oldest') return sql`v.created_at ASC, v.video_id ASC`;
-  if (order === 'newest' || !words.length) return sql`v.created_at DESC, v.video_id DESC`;
-  const score = sql.join(words.map((word) => {
-    const pattern = likePattern(word, 'contains');
-    return sql`(CASE WHEN ${titleOf} LIKE ${pattern} THEN 4 ELSE 0 END + CASE WHEN ${tagHit(pattern)} THEN 2 ELSE 0 END + CASE WHEN v.search_text LIKE ${pattern} THEN 1 ELSE 0 END)`;
-  }), sql` + `);
-  return sql`${score} DESC, similarity(${titleOf}, ${words.join(' ')}) DESC, v.watched_count DESC, v.video_id DESC`;
+/** Newest or oldest first (a search by relevance is ranked by searchPage). */
+function orderOf(order: VideoOrder): RawBuilder<unknown> {
+  return order === 'oldest' ? sql`v.created_at ASC, v.video_id ASC` : sql`v.created_at DESC, v.video_id DESC`;
 }
 
 /** Forgets what this process cached of a video's status and its media's access (a change here or a notice from another process). */
@@ -157,12 +150,12 @@ export function createVideosRepository(db: Kysely<Database>) {
       if (order === 'relevance' && filter.words?.length) return searchPage(filter, filter.words, window);
       const where = whereOf(filter);
       // The page is chosen among the videos alone, and only its rows are joined to their uploader,
-      // first part and media: ranked by relevance, every match is scored, and joining every match
-      // first made the planner read all parts and media (tests/api/query-plans.test.ts).
-      const page = db.selectFrom('videos as v').select('v.video_id').where(where).orderBy(orderOf(order, filter.words))
+      // first part and media: joining every match first made the planner read all parts and media
+      // (tests/api/query-plans.test.ts).
+      const page = db.selectFrom('videos as v').select('v.video_id').where(where).orderBy(orderOf(order))
         .limit(window.pageSize).offset((window.page - 1) * window.pageSize);
       const [rows, count] = await Promise.all([
-        thumbs().where('v.video_id', 'in', page).orderBy(orderOf(order, filter.words)).execute(),
+        thumbs().where('v.video_id', 'in', page).orderBy(orderOf(order)).execute(),
         db.selectFrom('videos as v').where(where).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { count: Number(count.n), rows };
