@@ -14,12 +14,15 @@
  * static file" for both. Goal: both >= 0.5.
  * Usage: node bench/danmaku-api.ts [rounds=3] [seconds=10] [connections=50]
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { median } from './stats.ts';
+import { cannon as runCannon, drain as drainTo, type Cannon } from './cannon.ts';
+
+const cannon = (url: string, seconds: number, headers: string[] = []) => runCannon(url, { seconds, connections: CONNECTIONS, headers });
+const drain = (baseUrl: string, videoId: number) => drainTo(`${baseUrl}/api/video/exists?videoId=${videoId}`);
 
 const rounds = Number(process.argv[2]) || 3;
 const SECONDS = Number(process.argv[3]) || 10;
@@ -27,42 +30,6 @@ const CONNECTIONS = Number(process.argv[4]) || 50;
 const DANMAKU = 6000;
 const GOAL = 0.5;
 
-interface Cannon { requestsPerSecond: number; p50: number; p99: number; bytesPerSecond: number; total: number; non2xx: number; errors: number; timeouts: number }
-
-/** One autocannon run (CLI, JSON output) against `url`. */
-function cannon(url: string, seconds: number, headers: string[] = []): Promise<Cannon> {
-  return new Promise((resolve, reject) => {
-    const args = ['-c', String(CONNECTIONS), '-d', String(seconds), ...headers.flatMap((h) => ['-H', h]), '-j', url];
-    const child = spawn(join('node_modules', '.bin', 'autocannon'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (b) => (out += b));
-    child.stderr.on('data', (b) => (err += b));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited ${code}: ${err}`));
-      const r = JSON.parse(out);
-      resolve({
-        requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bytesPerSecond: r.throughput.average,
-        total: r.requests.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
-      });
-    });
-  });
-}
-
-/**
- * Waits until the server answers a cheap call promptly again: requests still queued from the
- * previous run (a slow side keeps working after autocannon hangs up) must not land on the next.
- */
-async function drain(baseUrl: string, videoId: number) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    const started = performance.now();
-    await (await fetch(`${baseUrl}/api/video/exists?videoId=${videoId}`)).arrayBuffer();
-    if (performance.now() - started < 100) return;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
 
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
 const root = await mkdtemp(join(tmpdir(), 'kiraboshi-bench-danmaku-api-'));

@@ -18,6 +18,8 @@ export interface ServerConfig {
   live: { heartbeatMs: number; maxBufferedBytes: number };
   /** Notification e-mail digests: at most one per member this often, looked for this often (0: never). */
   notifications: { digestIntervalMs: number; digestCheckMs: number };
+  /** Guests' rendered pages kept in the process, in bytes (server/site/page-cache.ts); 0 keeps none. */
+  pageCacheBytes: number;
   /** 'production' hides stacks from every page and response. */
   isDevelopment: boolean;
   /** Check every API answer against its schema (on in development; API_CHECK_RESPONSES=1 elsewhere, as the tests do). */
@@ -147,6 +149,7 @@ export const ENVIRONMENT = z.object({
   LIVE_MAX_BUFFERED_BYTES: setting((raw) => Math.max(1024, Number(raw) || 64 * 1024), '65536', 'what one live viewer may leave unread before the stream is cut'),
   NOTIFICATION_DIGEST_MS: setting((raw) => Math.max(1000, Number(raw) || 3_600_000), '3600000', 'the least time between two notification e-mails to one member'),
   NOTIFICATION_DIGEST_CHECK_MS: setting((raw) => (raw === '0' ? 0 : Math.max(100, Number(raw) || 60_000)), '60000', 'how often due notification e-mails are looked for (0: never, for tests)'),
+  PAGE_CACHE_MB: setting((raw) => (raw === undefined || raw === '' ? 64 : Math.max(0, Number(raw) || 0)), '64', "memory for guests' pages kept in the process (0: none)"),
   DEMO: setting(onUnlessZero, '1', 'demo uploaders and media on the first start with an empty database'),
   SITEMAP_VIDEOS_PER_FILE: setting((raw) => Math.min(SITEMAP_VIDEOS_PER_FILE_MAX, Math.max(1, Math.floor(Number(raw)) || SITEMAP_VIDEOS_PER_FILE)), String(SITEMAP_VIDEOS_PER_FILE), 'videos per video sitemap file'),
   LOG_LEVEL: setting((raw) => LOG_LEVELS.find((level) => level === raw) ?? 'info', 'info', 'debug, info, warn or error'),
@@ -222,6 +225,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     redisUrl: e.REDIS_URL,
     live: { heartbeatMs: e.LIVE_HEARTBEAT_MS, maxBufferedBytes: e.LIVE_MAX_BUFFERED_BYTES },
     notifications: { digestIntervalMs: e.NOTIFICATION_DIGEST_MS, digestCheckMs: e.NOTIFICATION_DIGEST_CHECK_MS },
+    pageCacheBytes: Math.round(e.PAGE_CACHE_MB * 1024 * 1024),
     isDevelopment: e.NODE_ENV === 'development',
     checkResponses: e.NODE_ENV === 'development' || e.API_CHECK_RESPONSES,
     logLevel: e.LOG_LEVEL,

@@ -4,8 +4,9 @@
  * decision; it says so here as a filter.
  */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { announceForgotten } from '../events/cache-invalidation.ts';
 import type { Database } from '../db/schema.ts';
-import type { AudioSort } from '../../src/lib/api/contract.ts';
+import type { AudioSort } from '../../src/lib/api/contracts/audio.constants.ts';
 import { likePattern } from '../services/search-text.ts';
 import { forgetMediaAccess } from '../media/media-states.ts';
 import { audioVisibleToViewer } from './block-lists.sql.ts';
@@ -121,6 +122,7 @@ export function createAudioRepository(db: Kysely<Database>) {
     async updateMetadata(audioId: number, values: { title: string; artist: string; description: string; cover: string | null; category: string; search_text: string; status?: 'pending' }) {
       await db.updateTable('audio_tracks').set(values).where('audio_id', '=', audioId).execute();
       forgetMediaAccess(db);
+      announceForgotten(db, { cache: 'pages' });
     },
 
     /** The track's tags become these, in this order. */
@@ -144,6 +146,7 @@ export function createAudioRepository(db: Kysely<Database>) {
         .set({ status: 'deleted', deleted_by: reviewerUid, deleted_at: new Date(), rejection_reason: rejection.reason, rejection_note: rejection.note || null })
         .where('audio_id', '=', audioId).where('status', '=', 'pending').executeTakeFirst();
       forgetMediaAccess(db);
+      announceForgotten(db, { cache: 'pages' });
       return Number(result.numUpdatedRows) > 0;
     },
 
@@ -154,6 +157,7 @@ export function createAudioRepository(db: Kysely<Database>) {
         .set(to === 'approved' ? { status: to, reviewed_by: byUid, reviewed_at: now } : { status: to, deleted_by: byUid, deleted_at: now })
         .where('audio_id', '=', audioId).where('status', 'in', [...from]).executeTakeFirst();
       forgetMediaAccess(db);
+      announceForgotten(db, { cache: 'pages' });
       return !!result.numUpdatedRows;
     },
 
@@ -161,6 +165,7 @@ export function createAudioRepository(db: Kysely<Database>) {
     async hideApproved(audioId: number): Promise<boolean> {
       const result = await db.updateTable('audio_tracks').set({ status: 'pending' }).where('audio_id', '=', audioId).where('status', '=', 'approved').executeTakeFirst();
       forgetMediaAccess(db);
+      announceForgotten(db, { cache: 'pages' });
       return !!result.numUpdatedRows;
     },
 

@@ -5,8 +5,9 @@
  * kind's repository, which owns its thumb's columns.
  */
 import { sql, type Kysely, type RawBuilder, type SqlBool, type Updateable } from 'kysely';
+import { announceForgotten } from '../events/cache-invalidation.ts';
 import type { CollectionsTable, Database, MediaTargetType } from '../db/schema.ts';
-import type { MediaTarget } from '../../src/lib/api/contract.ts';
+import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
 
 /** SQL over `collection_videos as cv`: the item's target is approved. */
 const AVAILABLE: RawBuilder<SqlBool> = sql<SqlBool>`(CASE cv.target_type
@@ -73,16 +74,20 @@ export function createCollectionsRepository(db: Kysely<Database>) {
       return Number(row.collection_id);
     },
 
+    /** A collection's page is public or private: a change is announced so no guest keeps the old one (server/site/page-cache.ts). */
     async update(collectionId: number, values: Updateable<Pick<CollectionsTable, 'title' | 'description' | 'visibility' | 'cover_video_id'>>): Promise<void> {
       await db.updateTable('collections').set({ ...values, updated_at: new Date() }).where('collection_id', '=', collectionId).execute();
+      announceForgotten(db, { cache: 'pages' });
     },
 
     async touch(collectionId: number): Promise<void> {
       await db.updateTable('collections').set({ updated_at: new Date() }).where('collection_id', '=', collectionId).execute();
+      announceForgotten(db, { cache: 'pages' });
     },
 
     async delete(collectionId: number): Promise<void> {
       await db.deleteFrom('collections').where('collection_id', '=', collectionId).execute();
+      announceForgotten(db, { cache: 'pages' });
     },
 
     /** Every item of the collection, available or not, in order. */

@@ -2,7 +2,7 @@
 import { announceForgotten } from '../events/cache-invalidation.ts';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { MediaTarget } from '../../src/lib/api/contract.ts';
+import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
 import { notSentByBlockedOf } from './block-lists.sql.ts';
 
 /**

@@ -4,6 +4,7 @@
  * decision; it says it here as a filter.
  */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { announceForgotten } from '../events/cache-invalidation.ts';
 import type { Database, PhotoStatus } from '../db/schema.ts';
 import { likePattern } from '../services/search-text.ts';
 import { forgetMediaAccess } from '../media/media-states.ts';
@@ -48,6 +49,7 @@ export function createPhotosRepository(db: Kysely<Database>) {
   async function setStatus(photoId: number, from: readonly PhotoStatus[], values: { status: PhotoStatus; reviewed_by?: number; reviewed_at?: Date; deleted_by?: number; deleted_at?: Date; rejection_reason?: string; rejection_note?: string | null }) {
     const result = await db.updateTable('photos as p').set(values).where('p.photo_id', '=', photoId).where(statusIn(from)).executeTakeFirst();
     forgetMediaAccess(db);
+    announceForgotten(db, { cache: 'pages' });
     return Number(result.numUpdatedRows) > 0;
   }
 

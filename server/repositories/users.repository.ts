@@ -1,5 +1,6 @@
 /** The users table: accounts, their credentials, roles and public profiles. */
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { announceForgotten } from '../events/cache-invalidation.ts';
 import type { Database, UsersTable } from '../db/schema.ts';
 
 export const PROFILE_COLUMNS = ['uid', 'username', 'user_nickname', 'avatar', 'signature', 'gender', 'user_birthday', 'labels', 'website_name', 'website_url', 'roles', 'created_at', 'updated_at', 'is_updated_after_review'] as const;
@@ -115,6 +116,8 @@ export function createUsersRepository(db: Kysely<Database>) {
     async updateProfile(uid: number, changes: ProfileChanges): Promise<boolean | Taken> {
       try {
         const done = await db.updateTable('users').set({ ...changes, updated_at: new Date() }).where('uid', '=', uid).executeTakeFirst();
+        // The name, avatar and signature are on guests' pages (the member's page, their uploads).
+        announceForgotten(db, { cache: 'pages' });
         return Number(done.numUpdatedRows) === 1;
       } catch (error) {
         const taken = takenBy(error);

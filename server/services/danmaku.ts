@@ -3,7 +3,9 @@ import type { DanmakuRepository, TimeWindow } from '../repositories/danmaku.repo
 import { DomainError, NotFound } from '../domain/errors.ts';
 import { recordStaffAction } from './moderation-log.ts';
 import type { RateLimitName } from '../../src/lib/api/limits.ts';
-import { DANMAKU_SEGMENT_SECONDS, type Danmaku, type DanmakuListResponse, type danmakuEmitBody, type MediaTarget } from '../../src/lib/api/contract.ts';
+import { DANMAKU_SEGMENT_SECONDS } from '../../src/lib/api/contracts/interaction.constants.ts';
+import type { Danmaku, DanmakuListResponse, danmakuEmitBody } from '../../src/lib/api/contracts/interaction.ts';
+import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
 import type { z } from 'zod';
 import { compressBody, type ContentEncoding } from '../http/content-encoding.ts';
 import type { ImportedDanmaku } from '../media/danmaku-exchange.ts';

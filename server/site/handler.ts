@@ -13,6 +13,10 @@ import { prerenderedErrorStatus } from '../../src/lib/navigation/error-route.ts'
 import { splitLocale } from '../../src/lib/i18n/locales.ts';
 import { createSecurityHeaders, type SecurityHeaders } from '../http/security-headers.ts';
 import { createPageOutages } from '../http/outage.ts';
+import { preferredEncoding } from '../http/content-encoding.ts';
+import { parseCookies, SESSION_COOKIE_TOKEN } from '../services/sessions.ts';
+import type { PageCache } from './page-cache.ts';
+import { answerFromCache, capturePage } from './page-capture.ts';
 
 const firstHeader = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
@@ -32,7 +36,7 @@ function ownReasonPhrase(res: ServerResponse): void {
  * The site half of the process: navigation rules, then prerendered files, then pages rendered
  * on demand by Astro (which also answers unknown paths with the 'Page Not Found' page).
  */
-export async function createSiteHandler(config: ServerConfig, locals: SiteLocals, logger: Logger, security: SecurityHeaders = createSecurityHeaders(config.runtime)) {
+export async function createSiteHandler(config: ServerConfig, locals: SiteLocals, logger: Logger, security: SecurityHeaders = createSecurityHeaders(config.runtime), pages: PageCache | null = null) {
   const serveStatic = createStaticFiles(join(config.distDir, 'client'));
   const entry = join(config.distDir, 'server', 'entry.mjs');
   const { handler: astro } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
@@ -73,6 +77,20 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
     // Pages rendered on demand (the home page among them) carry the same Vary and locale cookie.
     for (const [name, value] of Object.entries(decision.headers ?? {})) res.setHeader(name, value);
     if (served !== url.pathname) req.url = served + url.search;
+    // A guest's page may have been rendered for another guest a moment ago (page-cache.ts).
+    if (pages && req.method === 'GET' && !parseCookies(req.headers.cookie)[SESSION_COOKIE_TOKEN]) {
+      // Pages write their own address into links and cards (Astro.url): a page asked for under
+      // another Host, or another forwarded origin, is another page, so no request can poison the next guest's.
+      const request = { target: `${origin} ${header('host') ?? ''} ${served}${url.search}`, encoding: preferredEncoding(req.headers['accept-encoding']), crawler, header };
+      let answer = pages.answer(request);
+      if (answer.kind === 'wait') {
+        await answer.done;
+        answer = pages.answer(request);
+      }
+      if (answer.kind === 'hit') return answerFromCache(res, answer);
+      // Another render of it began meanwhile: this one renders too, without keeping it.
+      if (answer.kind === 'render') capturePage(res, answer.done);
+    }
     // Before the compression wrapper, which writes the head through it.
     security.completeRenderedPolicy(res, url.pathname);
     compressRenderedResponse(req, res);

@@ -8,7 +8,7 @@ import { BACKENDS, jsonCall, startTestServer, type TestServer } from './harness.
 import { insertVideo, member } from './media-helpers.ts';
 import { createMediaAccess } from '../../server/media/media-access.ts';
 import { hlsPath } from '../../server/media/pipeline.ts';
-import { VIDEO_DESCRIPTION_MAX, VIDEO_TITLE_MAX } from '../../src/lib/api/constants.ts';
+import { VIDEO_DESCRIPTION_MAX, VIDEO_TITLE_MAX } from '../../src/lib/api/contracts/video.constants.ts';
 
 const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
 

@@ -199,6 +199,24 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two web and two worker processe
       .toEqual(['弹幕']);
   }, 60_000);
 
+  it('forgets the page web 1 keeps for guests when the video is edited and approved through web 2', async () => {
+    const uploader = await member(web1, 'KeptAcross');
+    const reviewer = await member(web2, 'ReviewerAcross', ['administrator']);
+    const videoId = await insertVideo(web1 as TestServer, uploader, 60_000);
+    await db.updateTable('videos').set({ title: '一号进程的旧标题' }).where('video_id', '=', videoId).execute();
+    const guestPage = () => fetch(`${web1.baseUrl}/en/video/kv${videoId}`);
+    await guestPage();
+    const kept = await guestPage();
+    expect(kept.headers.get('x-cache')).toBe('HIT');
+    expect(await kept.text()).toContain('一号进程的旧标题');
+    // The edit sends the video back to review, and the approval brings it back: both through web 2.
+    expect((await web2.api('video/update', json({ videoId, title: '二号进程的新标题' }, uploader))).status).toBe(200);
+    expect((await web2.api('video/pending/approved', json({ videoId }, reviewer))).status).toBe(200);
+    // The notice travels over PostgreSQL's NOTIFY: web 1 forgets its copy within milliseconds.
+    await expect.poll(async () => (await (await guestPage()).text()).includes('二号进程的新标题'), { interval: 50, timeout: 10_000 }).toBe(true);
+    expect(await (await guestPage()).text()).not.toContain('一号进程的旧标题');
+  }, 60_000);
+
   it('tells a member whose bell listens on web 1 of a like given through web 2, at once', async () => {
     const uploader = await member(web1, 'Belled');
     const fan = await member(web2, 'Liker');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PREFETCH_REUSE_MS, isSiteWrite, localeShellUrls, navigationSkipsPreload, offlinePageFor, strategyFor } from '../../src/lib/offline/rules.ts';
+import { PREFETCH_REUSE_MS, READS_SENT_AS_POST, isSiteWrite, localeShellUrls, navigationSkipsPreload, offlinePageFor, strategyFor } from '../../src/lib/offline/rules.ts';
 import { assetsOfPage, webManifest } from '../../src/integrations/offline-app.ts';
+import { ROUTES } from '../../src/lib/api/routes/index.ts';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,10 @@ describe('service worker rules', () => {
     expect(isSiteWrite(request('/api/user/update/info', { method: 'POST' }))).toBe(true);
     expect(isSiteWrite(request('/api/video/danmaku/emit', { method: 'PUT' }))).toBe(true);
     expect(isSiteWrite(request('/api/user/self'))).toBe(false);
+    // Reads the spec sends as POST (each page's shell asks for them) are not writes.
+    expect(isSiteWrite(request('/api/user/self', { method: 'POST' }))).toBe(false);
+    expect(isSiteWrite(request('/api/user/settings', { method: 'POST' }))).toBe(false);
+    expect(isSiteWrite(request('/api/user/settings/update', { method: 'POST' }))).toBe(true);
     expect(isSiteWrite(request('/api/user/update/info', { method: 'POST', sameOrigin: false }))).toBe(false);
     expect(isSiteWrite(request('/en/search', { method: 'POST' }))).toBe(false);
     const now = 1_000_000_000;
@@ -20,6 +25,15 @@ describe('service worker rules', () => {
     expect(navigationSkipsPreload(now - 1_000, now)).toBe(true);
     expect(navigationSkipsPreload(now - PREFETCH_REUSE_MS + 1, now)).toBe(true);
     expect(navigationSkipsPreload(now - PREFETCH_REUSE_MS, now)).toBe(false);
+  });
+
+  it('knows the reads sent as POST from the route table: POST routes with no body, kept by no cache', () => {
+    for (const path of READS_SENT_AS_POST) {
+      const route = (ROUTES as Record<string, { body?: unknown; cache?: string }>)[`POST ${path}`];
+      expect(route, path).toBeDefined();
+      expect(route.body, path).toBeUndefined();
+      expect(route.cache, path).toBe('no-store');
+    }
   });
 
   it('sends each kind of request to its strategy', () => {

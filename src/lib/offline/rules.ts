@@ -40,9 +40,17 @@ export function strategyFor({ method, url, mode, keepalive, sameOrigin, accept }
  */
 export const PREFETCH_REUSE_MS = 5 * 60_000;
 
+/**
+ * Calls the spec makes with POST that only read (every page's shell asks for the member's own
+ * account and settings): they change nothing, so they must not turn preloads off. The route table
+ * is checked against this list in tests/unit/offline-rules.test.ts.
+ */
+export const READS_SENT_AS_POST: readonly string[] = ['user/self', 'user/settings'];
+
 /** A request that changes something on the site: pages preloaded before it may no longer be true. */
 export function isSiteWrite({ method, sameOrigin, url }: Pick<RequestFacts, 'method' | 'sameOrigin' | 'url'>): boolean {
-  return sameOrigin && method !== 'GET' && method !== 'HEAD' && url.pathname.startsWith('/api/');
+  if (!sameOrigin || method === 'GET' || method === 'HEAD' || !url.pathname.startsWith('/api/')) return false;
+  return !READS_SENT_AS_POST.includes(url.pathname.slice('/api/'.length));
 }
 
 /**
