@@ -13,7 +13,7 @@ import { relatedCandidates } from './related.sql.ts';
 import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
 import { approvedIdRanges, approvedInFile } from './sitemap-files.sql.ts';
 import { likedBy } from './likes.sql.ts';
-import { matchesSearchWord } from './search.sql.ts';
+import { matchesSearchWord, searchCandidates } from './search.sql.ts';
 
 export type VideoStatus = 'pending' | 'approved' | 'deleted';
 
@@ -47,8 +47,12 @@ const VIDEO_BASICS_MS = 1000;
 const VIDEO_BASICS_KEPT = 10_000;
 
 const titleOf = sql<string>`split_part(v.search_text, chr(10), 1)`;
-const tagHit = (pattern: string) => sql<boolean>`EXISTS (SELECT 1 FROM video_tags vt JOIN tag_names tn ON tn.tag_id = vt.tag_id
-  WHERE vt.video_id = v.video_id AND tn.name_lower LIKE ${pattern})`;
+/**
+ * How many of a search's matches are ranked (decision 0020): enough for 50 pages of 20, and a
+ * bound on the rows a very common word makes the database read and score.
+ */
+export const SEARCH_CANDIDATES = 1000;
+
 const statusIn = (statuses: readonly VideoStatus[]) => sql<SqlBool>`v.status IN (${sql.join(statuses.map((s) => sql.lit(s)))})`;
 
 /** The filter as SQL over `videos as v`. */
@@ -67,14 +71,9 @@ function whereOf(filter: VideoFilter): RawBuilder<SqlBool> {
   return sql.join(conditions, sql` AND `) as RawBuilder<SqlBool>;
 }
 
-function orderOf(order: VideoOrder, words: readonly string[] = []): RawBuilder<unknown> {
-  if (order === 'oldest') return sql`v.created_at ASC, v.video_id ASC`;
-  if (order === 'newest' || !words.length) return sql`v.created_at DESC, v.video_id DESC`;
-  const score = sql.join(words.map((word) => {
-    const pattern = likePattern(word, 'contains');
-    return sql`(CASE WHEN ${titleOf} LIKE ${pattern} THEN 4 ELSE 0 END + CASE WHEN ${tagHit(pattern)} THEN 2 ELSE 0 END + CASE WHEN v.search_text LIKE ${pattern} THEN 1 ELSE 0 END)`;
-  }), sql` + `);
-  return sql`${score} DESC, similarity(${titleOf}, ${words.join(' ')}) DESC, v.watched_count DESC, v.video_id DESC`;
+/** Newest or oldest first (a search by relevance is ranked by searchPage). */
+function orderOf(order: VideoOrder): RawBuilder<unknown> {
+  return order === 'oldest' ? sql`v.created_at ASC, v.video_id ASC` : sql`v.created_at DESC, v.video_id DESC`;
 }
 
 /** Forgets what this process cached of a video's status and its media's access (a change here or a notice from another process). */
@@ -105,6 +104,31 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
     announceForgotten(caches.notices, { cache: 'video', videoId });
   }
 
+  /**
+   * A search ranked by relevance: the candidates (every word matched, with which matched through
+   * a tag, at most SEARCH_CANDIDATES) are joined to their videos once, scored, and counted in the
+   * same statement; only the page's rows are then read as thumbs.
+   */
+  async function searchPage(filter: VideoFilter, words: readonly string[], window: PageWindow) {
+    const score = sql.join(words.map((word, i) => {
+      const pattern = likePattern(word, 'contains');
+      return sql`(CASE WHEN ${titleOf} LIKE ${pattern} THEN 4 ELSE 0 END + CASE WHEN ${sql.ref(`c.tag${i}`)} THEN 2 ELSE 0 END + CASE WHEN v.search_text LIKE ${pattern} THEN 1 ELSE 0 END)`;
+    }), sql` + `);
+    const ranked = await sql<{ video_id: number; total: number }>`SELECT v.video_id, count(*) OVER () AS total
+      FROM ${searchCandidates('video', words, SEARCH_CANDIDATES)} c JOIN videos v ON v.video_id = c.id
+      WHERE ${whereOf({ ...filter, words: [] })}
+      ORDER BY ${score} DESC, similarity(${titleOf}, ${words.join(' ')}) DESC, v.watched_count DESC, v.video_id DESC
+      LIMIT ${window.pageSize} OFFSET ${(window.page - 1) * window.pageSize}`.execute(db);
+    const ids = ranked.rows.map((r) => r.video_id);
+    // A page past the end has no row to carry the count.
+    const count = ranked.rows[0]?.total ?? (window.page > 1 ? Number((await sql<{ n: number }>`SELECT count(*) AS n
+      FROM ${searchCandidates('video', words, SEARCH_CANDIDATES)} c JOIN videos v ON v.video_id = c.id WHERE ${whereOf({ ...filter, words: [] })}`.execute(db)).rows[0]!.n) : 0);
+    if (!ids.length) return { count: Number(count), rows: [] };
+    const place = new Map(ids.map((id, i) => [id, i]));
+    const rows = (await thumbs().where('v.video_id', 'in', ids).execute()).sort((a, b) => place.get(a.video_id)! - place.get(b.video_id)!);
+    return { count: Number(count), rows };
+  }
+
   /** Changes a video's status (when `guard` holds) and forgets what was cached of it. */
   async function setStatus(videoId: number, guard: RawBuilder<SqlBool>, values: Updateable<VideosTable>): Promise<boolean> {
     const result = await db.updateTable('videos as v').set(values).where('v.video_id', '=', videoId).where(guard).executeTakeFirst();
@@ -113,16 +137,17 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
   }
 
   return {
-    /** One page of thumbs matching `filter`, and how many match in all. */
+    /** One page of thumbs matching `filter`, and how many match in all (a search: at most SEARCH_CANDIDATES). */
     async thumbPage(filter: VideoFilter, window: PageWindow, order: VideoOrder = 'newest') {
+      if (order === 'relevance' && filter.words?.length) return searchPage(filter, filter.words, window);
       const where = whereOf(filter);
       // The page is chosen among the videos alone, and only its rows are joined to their uploader,
-      // first part and media: ranked by relevance, every match is scored, and joining every match
-      // first made the planner read all parts and media (tests/api/query-plans.test.ts).
-      const page = db.selectFrom('videos as v').select('v.video_id').where(where).orderBy(orderOf(order, filter.words))
+      // first part and media: joining every match first made the planner read all parts and media
+      // (tests/api/query-plans.test.ts).
+      const page = db.selectFrom('videos as v').select('v.video_id').where(where).orderBy(orderOf(order))
         .limit(window.pageSize).offset((window.page - 1) * window.pageSize);
       const [rows, count] = await Promise.all([
-        thumbs().where('v.video_id', 'in', page).orderBy(orderOf(order, filter.words)).execute(),
+        thumbs().where('v.video_id', 'in', page).orderBy(orderOf(order)).execute(),
         db.selectFrom('videos as v').where(where).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { count: Number(count.n), rows };

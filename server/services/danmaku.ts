@@ -35,8 +35,11 @@ const END_TOLERANCE_S = 0.5;
 type Row = Awaited<ReturnType<DanmakuRepository['insert']>>;
 /** One stored danmaku as every viewer receives it (lists, sends, the live stream): no sender. */
 export const toDanmaku = (r: Row): Danmaku => ({
-  id: r.id, time: r.time, text: r.text, color: r.color, fontSize: r.font_size, mode: r.mode, enableRainbow: r.rainbow, editDateTime: new Date(r.created_at).getTime(),
+  id: r.id, time: r.time, text: r.text, color: r.color, fontSize: r.font_size, mode: r.mode, enableRainbow: r.rainbow, editDateTime: r.sent_ms,
 });
+
+/** A segment's version: how many visible danmaku it holds and the newest id (sends and deletions both change it). */
+const versionString = (count: number, newest: number | null) => `${count}.${newest ?? 0}`;
 
 /** The seconds one segment covers; undefined (the whole pool) stays undefined. */
 const windowOf = (segment: number | undefined): TimeWindow | undefined =>
@@ -104,9 +107,20 @@ function forgetTarget(cache: ListCache, target: MediaTarget) {
   }
 }
 
-/** The answer's body in `encoding`, compressed the first time it is asked for. */
+/**
+ * The answer's body in `encoding`. The first viewer after a change gets a quick compression (a
+ * thousand danmaku compress in a millisecond or two at the lowest level, against several at the
+ * usual one); the usual one is made right behind it on the thread pool and serves the viewers after.
+ */
 export function encodedAnswer(entry: CachedList, encoding: ContentEncoding): Promise<Uint8Array<ArrayBuffer>> {
-  return (entry.encoded[encoding] ??= compressBody(entry.body, encoding));
+  const known = entry.encoded[encoding];
+  if (known) return known;
+  const quick = compressBody(entry.body, encoding, 'quick');
+  entry.encoded[encoding] = quick;
+  quick.then(() => compressBody(entry.body, encoding, 'fast')).then((smaller) => {
+    entry.encoded[encoding] = Promise.resolve(smaller);
+  }, () => {}); // the quick one stays: it is correct, only larger
+  return quick;
 }
 
 /** Counts one hit of a named limit for a subject, and refuses once the limit is passed (the rate-limit service). */
@@ -125,18 +139,25 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
 
   async function versionOf(target: MediaTarget, segment: number | undefined): Promise<string> {
     const { count, newest } = await store.countAndNewest(target, windowOf(segment));
-    return `${count}.${newest ?? 0}`;
+    return versionString(count, newest);
   }
 
   async function refresh(cache: ListCache, key: string, known: CachedList | undefined, target: MediaTarget, segment: number | undefined, segmentCount: number) {
     const generation = cache.generation;
-    const version = await versionOf(target, segment);
-    if (known && known.version === version && cache.entries.get(key) === known) {
-      known.checkedAt = Date.now();
-      return known;
+    // Only a kept answer is worth a cheap check first; without one the rows are read at once and
+    // the version taken from them (the same count and newest id, and exactly the rows sent).
+    if (known) {
+      const version = await versionOf(target, segment);
+      if (known.version === version && cache.entries.get(key) === known) {
+        known.checkedAt = Date.now();
+        return known;
+      }
     }
-    const danmaku = await list(target, segment);
-    const answer: DanmakuListResponse = { success: true, danmaku, segment, segmentSeconds: DANMAKU_SEGMENT_SECONDS, segmentCount };
+    const rows = await store.listOf(target, windowOf(segment), null);
+    let newest: number | null = null;
+    for (const row of rows) if (newest === null || row.id > newest) newest = row.id;
+    const version = versionString(rows.length, newest);
+    const answer: DanmakuListResponse = { success: true, danmaku: rows.map(toDanmaku), segment, segmentSeconds: DANMAKU_SEGMENT_SECONDS, segmentCount };
     const entry: CachedList = {
       version, body: new TextEncoder().encode(JSON.stringify(answer)), etag: `W/"dm-${target.type === 'video' ? '' : `${target.type}-`}${target.id}-${segment ?? 'all'}-${segmentCount}-${version}"`, checkedAt: Date.now(),
       encoded: {},
