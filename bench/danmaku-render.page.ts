@@ -6,7 +6,7 @@
  * frames) for `measureSeconds`. `capacity(density)` says what one stage holds at a density.
  */
 import Danmaku from 'danmaku';
-import type { Danmaku as Comment } from '../src/lib/api/contract.ts';
+import type { Danmaku as Comment } from '../src/lib/api/contracts/interaction.ts';
 import { DanmakuEngine, type OnStage } from '../src/lib/danmaku/engine.ts';
 import { DanmakuOverlay } from '../src/lib/danmaku/overlay.ts';
 import { CanvasDanmakuRenderer, DANMAKU_FONT_FAMILY, type DanmakuRenderer } from '../src/lib/danmaku/canvas-renderer.ts';

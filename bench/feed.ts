@@ -45,6 +45,7 @@ const loadAtStart = loadavg().map((l) => +l.toFixed(2));
 const { startTestServer } = await import('../tests/api/harness.ts');
 const { member } = await import('../tests/api/media-helpers.ts');
 const { createVideosRepository } = await import('../server/repositories/videos.repository.ts');
+const { createRepositoryCaches } = await import('../server/repositories/caches.ts');
 const { createFollowService, decodeCursor } = await import('../server/services/follows.ts');
 const { createRepositories } = await import('../server/repositories/index.ts');
 const { createAudioService } = await import('../server/services/audio.ts');
@@ -151,7 +152,7 @@ try {
   for (const [name, who] of Object.entries(readers)) {
     for (const [page, cursor] of [['firstPage', undefined], ['deepPage', deepCursors[name]]] as const) {
       captured.length = 0;
-      await createVideosRepository(spy).feedPage(who.uid, decodeCursor(cursor), PAGE_SIZE + 1);
+      await createVideosRepository(spy, createRepositoryCaches()).feedPage(who.uid, decodeCursor(cursor), PAGE_SIZE + 1);
       const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${captured[0].sql}`, [...captured[0].parameters]);
       plans[`${name} ${page}`] = rows.map((r: Record<string, string>) => r['QUERY PLAN']);
     }

@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { inspectPhoto, renderPhoto, PHOTO_FORMATS } from '../server/media/photo-pipeline.ts';
-import { PHOTO_WIDTHS } from '../src/lib/api/photo-contract.ts';
+import { PHOTO_WIDTHS } from '../src/lib/api/contracts/photo.constants.ts';
 import { photoLike } from './photo-fixtures.ts';
 
 const ROUNDS = Number(process.argv[2]) || 3;

@@ -7,7 +7,8 @@
  * (so 100 000 videos come with 1 000 000 history rows: the related list's goal of issue 28,
  * p99 <= 30 ms, is judged there, on the repository call and on HTTP). Also EXPLAIN (ANALYZE,
  * BUFFERS) of the related list's SQL at the largest size.
- * Databases are named kira_scale_<videos> on TEST_DATABASE_URL's server; with SCALE_REUSE=1 one
+ * Databases are named kira_scale_<videos> on TEST_DATABASE_URL's server (SCALE_DB_PREFIX=<name>
+ * replaces kira_scale_, so benches run by different people on one server keep apart); with SCALE_REUSE=1 one
  * already seeded is used as it is, and SCALE_KEEP=1 keeps them (else they are dropped).
  * SCALE_ONLY=<text> measures only the paths whose label contains it; SCALE_RESULT=<file> writes
  * bench/results/<file> instead of scale.json.
@@ -36,7 +37,9 @@ const { openDatabase, migrateToLatest } = await import('../server/db/database.ts
 const { seedScale } = await import('../server/demo/scale-seed.ts');
 const { createRepositories } = await import('../server/repositories/index.ts');
 const { createVideosRepository } = await import('../server/repositories/videos.repository.ts');
+const { createRepositoryCaches } = await import('../server/repositories/caches.ts');
 const { hashToken, SESSION_COOKIE_TOKEN, SESSION_COOKIE_UID } = await import('../server/services/sessions.ts');
+const { danmakuPoolCap } = await import('../server/services/danmaku.ts');
 
 const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -87,6 +90,10 @@ async function landmarksOf(db: Kysely<Database>) {
   const uploader = await one(sql<{ uid: number; n: number }>`SELECT uploader_uid AS uid, count(*)::int AS n FROM videos GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
   const danmaku = await one(sql<{ id: number; n: number }>`SELECT d.video_id AS id, count(*)::int AS n FROM danmaku d JOIN videos v ON v.video_id = d.video_id AND v.status = 'approved'
     GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
+  // The busiest video whose pool a send would keep: at most danmakuPoolCap of its length.
+  const busiest = (await sql<{ id: number; n: number; ms: number }>`SELECT d.video_id AS id, count(*)::int AS n, v.duration_ms AS ms FROM danmaku d
+    JOIN videos v ON v.video_id = d.video_id AND v.status = 'approved' GROUP BY 1, 3 ORDER BY 2 DESC LIMIT 500`.execute(db)).rows;
+  const fullPool = busiest.find((v) => v.n <= danmakuPoolCap(v.ms / 1000)) ?? busiest[busiest.length - 1];
   const comments = await one(sql<{ id: number; n: number; top: number }>`SELECT c.video_id AS id, count(*)::int AS n, count(*) FILTER (WHERE c.parent_id IS NULL)::int AS top
     FROM comments c JOIN videos v ON v.video_id = c.video_id AND v.status = 'approved' GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
   // Videos a visitor opens: 50 of the most watched and 50 at random (the long tail). The related
@@ -97,7 +104,7 @@ async function landmarksOf(db: Kysely<Database>) {
   const counts = await one(sql<Record<string, number>>`SELECT (SELECT count(*) FROM videos)::int AS videos, (SELECT count(*) FROM users)::int AS users,
     (SELECT count(*) FROM danmaku)::int AS danmaku, (SELECT count(*) FROM comments)::int AS comments, (SELECT count(*) FROM follows)::int AS follows,
     (SELECT count(*) FROM watch_history)::int AS history, (SELECT count(*) FROM collection_videos)::int AS collection_items`);
-  return { reader, uploader, danmaku, comments, videoIds: [...popular, ...tail], popular, counts };
+  return { reader, uploader, danmaku, fullPool: { id: fullPool.id, n: fullPool.n, seconds: fullPool.ms / 1000 }, comments, videoIds: [...popular, ...tail], popular, counts };
 }
 
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
@@ -105,7 +112,7 @@ const sizes: Record<string, unknown> = {};
 const perPath: Record<string, Record<number, Summary>> = {};
 let relatedCheck: Record<string, unknown> = {};
 for (const videos of SIZES) {
-  const name = `kira_scale_${videos}`;
+  const name = `${process.env.SCALE_DB_PREFIX ?? 'kira_scale_'}${videos}`;
   const databaseUrl = urlOf(name);
   const exists = await admin(async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1);
   const reuse = exists && process.env.SCALE_REUSE === '1';
@@ -167,8 +174,54 @@ for (const videos of SIZES) {
       console.log(`${videos} ${label.padEnd(42)} p50 ${results[label].p50} ms, p99 ${results[label].p99} ms (load ${loadavg()[0].toFixed(1)})`);
     }
 
+    // The danmaku segment uncached: before each request one danmaku of the segment is replaced and
+    // the cache notice sent, as a send through another process does, so the server reads and
+    // serializes the segment again. A sample counts only when the answer's ETag shows that rebuild
+    // (a request that came before the notice was heard is asked again, and not counted). Twice: the
+    // video with the most danmaku (the seeder ignores the pool cap, so all of them may fall in one
+    // segment), and the busiest video whose pool is within its cap, the largest a send can leave.
+    for (const [what, video] of [['', marks.danmaku], [', full pool', marks.fullPool]] as const) {
+      const uncachedLabel = `danmaku segment uncached${what} (${video.n} danmaku)`;
+      if (!uncachedLabel.includes(process.env.SCALE_ONLY ?? '')) continue;
+      const times: number[] = [];
+      const url = `http://127.0.0.1:${PORT}/api/video/danmaku?videoId=${video.id}&segment=0`;
+      let etag = (await fetch(url).then(async (res) => (await res.arrayBuffer(), res.headers.get('etag')))) ?? '';
+      let marker: number | null = null;
+      let missed = 0;
+      const budgetEnds = performance.now() + PATH_BUDGET_S * 1000;
+      for (let i = 0; i < WARMUP + REQUESTS && (i <= WARMUP || performance.now() < budgetEnds); i += 1) {
+        marker = await opened.db.transaction().execute(async (trx) => {
+          if (marker !== null) await sql`DELETE FROM danmaku WHERE id = ${marker}`.execute(trx);
+          const { rows } = await sql<{ id: number }>`INSERT INTO danmaku (video_id, target_type, uid, time, text, color, font_size, mode)
+            VALUES (${video.id}, 'video', ${marks.reader.uid}, 1.5, 'bench', 'ffffff', 'medium', 'rtl') RETURNING id`.execute(trx);
+          await sql`SELECT pg_notify('cache.forget', ${JSON.stringify({ cache: 'danmaku', videoId: video.id })})`.execute(trx);
+          return rows[0].id;
+        });
+        for (let attempt = 0; ; attempt += 1) {
+          const started = performance.now();
+          const res = await fetch(url);
+          await res.arrayBuffer();
+          const ms = performance.now() - started;
+          if (res.status !== 200) throw new Error(`${uncachedLabel}: answered ${res.status}`);
+          const now = res.headers.get('etag') ?? '';
+          if (now !== etag) {
+            etag = now;
+            if (i >= WARMUP) times.push(ms);
+            break;
+          }
+          missed += 1;
+          if (attempt > 50) throw new Error(`${uncachedLabel}: the server never rebuilt the segment`);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      }
+      if (marker !== null) await sql`DELETE FROM danmaku WHERE id = ${marker}`.execute(opened.db);
+      results[uncachedLabel] = summary(times);
+      (perPath[uncachedLabel.replace(/ \(.*\)$/, '')] ??= {})[videos] = results[uncachedLabel];
+      console.log(`${videos} ${uncachedLabel.padEnd(42)} p50 ${results[uncachedLabel].p50} ms, p99 ${results[uncachedLabel].p99} ms (load ${loadavg()[0].toFixed(1)}; ${missed} answers before the notice, not counted)`);
+    }
+
     // The related list on its own: the repository call (what the handler awaits) and its plan.
-    const repository = createVideosRepository(opened.db);
+    const repository = createVideosRepository(opened.db, createRepositoryCaches());
     const relatedMs: number[] = [];
     for (let i = 0; i < WARMUP + REQUESTS; i += 1) {
       const started = performance.now();
@@ -178,7 +231,7 @@ for (const videos of SIZES) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
     const captured: CompiledQuery[] = [];
     const spy = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: (event) => { captured.push(event.query); } });
-    await createVideosRepository(spy).related(marks.popular[0], null, 12);
+    await createVideosRepository(spy, createRepositoryCaches()).related(marks.popular[0], null, 12);
     const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${captured[0].sql}`, [...captured[0].parameters]);
     await spy.destroy();
     const plan = rows.map((r: Record<string, string>) => r['QUERY PLAN']);

@@ -63,11 +63,13 @@ mkdirSync(REPORTS, { recursive: true });
 // Static checks first, each an npm script that also runs alone (`npm run check:lint`): the
 // boundaries between parts (dependency-cruiser, .dependency-cruiser.cjs), the dependencies of
 // package.json against what the code imports (knip, knip.json), the linter (Biome, biome.json)
-// and the types, which tie every handler and client call to its entry in the route table.
+// and the types, which tie every handler and client call to its entry in the route table; and no
+// relative import three or more levels deep where an alias (#lib/, #server/…) reaches the same file.
 const checks = [
   { name: 'boundaries', status: run('npm', ['run', '--silent', 'check:boundaries']) },
   { name: 'dependencies', status: run('npm', ['run', '--silent', 'check:dependencies']) },
   { name: 'lint', status: run('npm', ['run', '--silent', 'check:lint']) },
+  { name: 'aliases', status: run('npm', ['run', '--silent', 'check:aliases']) },
   { name: 'types', status: run('npm', ['run', '--silent', 'typecheck']) },
 ];
 for (const check of checks) if (check.status !== 0) console.error(`The ${check.name} check failed.`);

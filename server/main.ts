@@ -3,7 +3,7 @@
  * on demand. `SERVE_SITE=0` runs the API alone (site on a CDN, see README).
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import { errorAnswer, outageOf } from './app/errors.ts';
+import { errorAnswer } from './app/errors.ts';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
@@ -11,7 +11,6 @@ import { readServerConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { openDatabase, migrateToLatest, assertCjkSearchWorks, type QueryObserver } from './db/database.ts';
 import { createApiApp, apiBasePath } from './app/create-app.ts';
-import type { Catalogue } from './services/catalogue.ts';
 import { createServices } from './services/index.ts';
 import { seedDemoCatalogue } from './demo/seed.ts';
 import { createRepositories } from './repositories/index.ts';
@@ -21,43 +20,27 @@ import { createPageCache } from './site/page-cache.ts';
 import { createMailer } from './mail/mailer.ts';
 import { loadSecret } from './media/image-service.ts';
 import { createSecretsRepository } from './repositories/secrets.repository.ts';
-import { aliasedCacheControl, createMediaAccess, privateCacheControl } from './media/media-access.ts';
-import { createUploadServer, MAX_VIDEO_DURATION_S } from './media/uploads.ts';
+import { createUploadServer } from './media/uploads.ts';
+import { uploadKinds } from './media/upload-kinds.ts';
 import { createUploadStore, scratchFolder } from './media/upload-store.ts';
 import { createMediaStore } from './media/media-store.ts';
+import { createMediaServer } from './media/serve-media.ts';
 import { startJobWorker } from './jobs/queue.ts';
-import { removeAbandonedUploads, unpublishedTranscode } from './media/unpublished-uploads.ts';
-import { PHOTO_JOB, PHOTO_PROBE_JOB, createPhotoFiles, photoProbeJob, photoRenderJob } from './media/photo-files.ts';
-import { PHOTO_MAX_BYTES } from '../src/lib/api/photo-contract.ts';
-import { FRAME_RATE_JOB, POSTER_SET_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, hlsPath, posterSetJob, probeJob, queueFrameRateBackfill, queuePosterSetBackfill, transcodeJob } from './media/pipeline.ts';
-import type { SiteLocals } from './site/locals.ts';
-import { AUDIO_PROBE_JOB, AUDIO_TRANSCODE_JOB, audioProbeJob, audioTranscodeJob } from './media/audio-pipeline.ts';
-import { MAX_AUDIO_DURATION_S } from '../src/lib/api/contract.ts';
-import { photoSiteLocals } from './site/photo-locals.ts';
-import { searchSiteLocals } from './site/search-locals.ts';
-import { feedSiteLocals } from './site/feed-locals.ts';
-import { DomainError } from './domain/errors.ts';
+import { mediaJobHandlers, queueMediaBackfills } from './jobs/media-jobs.ts';
+import { startHousekeeping } from './jobs/housekeeping.ts';
+import { startUploadSweep, unpublishedTranscode } from './media/unpublished-uploads.ts';
+import { createPhotoFiles } from './media/photo-files.ts';
+import { createSiteLocals } from './site/site-locals.ts';
 import { connectCacheInvalidation } from './events/cache-invalidation.ts';
 import { forgetVideoLocally } from './repositories/videos.repository.ts';
 import { forgetSessionsLocally } from './repositories/sessions.repository.ts';
+import { createRepositoryCaches } from './repositories/caches.ts';
 import { createEventBus } from './events/bus.ts';
 import { hasControlCharacterInPath } from './http/control-path.ts';
 import { loadSecurityHeaders } from './http/security-headers.ts';
 import { createDrain } from './http/drain.ts';
 import { answerHalfClosedRequests, refuseUnreadBody } from './http/unread-bodies.ts';
-
-/**
- * The manifest URL template (/media/videos/{videoId}/…) names a video; its files live under
- * the first part's media folder. Approved videos only; other media paths pass unchanged.
- */
-function createManifestAlias(catalogue: Catalogue) {
-  return async (path: string): Promise<string | null> => {
-    const match = /^\/videos\/(\d{1,15})\/(.+)$/.exec(path);
-    if (!match) return path;
-    const mediaId = await catalogue.mainMediaId(Number(match[1]));
-    return mediaId ? `/${hlsPath(mediaId)}/${match[2]}` : null;
-  };
-}
+import { answerClientErrors, createOutsideApiFailure } from './http/failures.ts';
 
 export async function startServer(env: Record<string, string | undefined> = process.env, hooks: { onQuery?: QueryObserver } = {}) {
   const config = readServerConfig(env);
@@ -72,6 +55,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
     throw error;
   });
   logger.info('database ready', { kind: database.kind, migrationsApplied: applied });
+  // What this server keeps of its database in memory: its repositories, media server and job worker share it.
+  const caches = createRepositoryCaches();
 
   const buildId = await readFile(join(config.distDir, 'client', '_app', 'builds', 'latest.json'), 'utf8')
     .then((text) => (JSON.parse(text) as { id: string }).id)
@@ -87,41 +72,22 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const media = await createMediaStore({ directory: config.mediaDir, s3: config.mediaS3, scratchDirectory: join(scratchFolder(config.uploadDir), 'media') });
   // Media processing: durable jobs in the database, worked by this process unless WORKER=0.
   const worker = !config.runWorker ? null : startJobWorker({
-    db: database.db, logger, leaseMs: config.jobLeaseMs, retryDelayMs: config.jobRetryDelayMs, handlers: {
-      [PROBE_JOB]: probeJob({ db: database.db, uploads: uploadStore, logger }),
-      [TRANSCODE_JOB]: transcodeJob({ db: database.db, uploads: uploadStore, media, logger }),
-      [FRAME_RATE_JOB]: frameRateJob({ db: database.db, media, logger }),
-      [AUDIO_PROBE_JOB]: audioProbeJob({ db: database.db, uploads: uploadStore, logger }),
-      [AUDIO_TRANSCODE_JOB]: audioTranscodeJob({ db: database.db, uploads: uploadStore, media, logger }),
-      [PHOTO_PROBE_JOB]: photoProbeJob({ db: database.db, uploads: uploadStore }),
-      [PHOTO_JOB]: photoRenderJob({ db: database.db, uploads: uploadStore, media, logger }),
-      [POSTER_SET_JOB]: posterSetJob({ db: database.db, media, logger }),
-    },
+    db: database.db, logger, leaseMs: config.jobLeaseMs, retryDelayMs: config.jobRetryDelayMs,
+    handlers: mediaJobHandlers({ db: database.db, caches, uploads: uploadStore, media, logger }),
     // An upload nobody has published yet is transcoded only when nothing else waits.
     background: unpublishedTranscode,
   });
   const uploads = createUploadServer({
     db: database.db, logger, store: uploadStore, path: `${apiPrefix}/video/tus`,
-    kinds: {
-      video: { permission: 'video.upload', maxBytes: config.uploadMaxBytes, maxDurationSeconds: MAX_VIDEO_DURATION_S, probeJob: PROBE_JOB },
-      audio: { permission: 'audio.upload', maxBytes: config.audioUploadMaxBytes, maxDurationSeconds: MAX_AUDIO_DURATION_S, probeJob: AUDIO_PROBE_JOB },
-      photo: { permission: 'photo.upload', maxBytes: PHOTO_MAX_BYTES, maxDurationSeconds: 0, probeJob: PHOTO_PROBE_JOB },
-    },
+    kinds: uploadKinds(config),
     whoMayUpload: config.whoMayUpload, maxOpenUploads: config.maxOpenUploads, corsOrigins: config.corsOrigins,
     onMediaQueued: () => worker?.poke(),
     errorAnswer,
   });
-  // Unfinished uploads are removed after their expiry, and (by the worker) finished ones never
-  // published after UPLOAD_ABANDONED_AFTER_MS, with what was made of them: now, then every UPLOAD_SWEEP_MS.
-  const sweepUploads = async () => {
-    await uploads.cleanExpired();
-    if (worker) await removeAbandonedUploads({ db: database.db, uploads: uploadStore, media, logger, olderThanMs: config.uploadAbandonedAfterMs });
-  };
-  await sweepUploads();
-  const uploadSweep = setInterval(() => {
-    sweepUploads().catch((error) => logger.warn('cleaning expired uploads failed', { err: error }));
-  }, config.uploadSweepMs);
-  uploadSweep.unref();
+  const stopUploadSweep = await startUploadSweep({
+    db: database.db, uploads: uploadStore, media, logger, tus: uploads, worker: !!worker,
+    abandonedAfterMs: config.uploadAbandonedAfterMs, everyMs: config.uploadSweepMs,
+  });
   // Messages between the processes of one site (live danmaku, cache invalidation): Redis, else
   // LISTEN/NOTIFY on PostgreSQL, else in-process (PGlite is one process).
   // After a lost bus connection, live streams catch up from the database (set once services exist).
@@ -134,92 +100,28 @@ export async function startServer(env: Record<string, string | undefined> = proc
     });
   // The composition root: every service once, over this database; the API and the site share them.
   const photoFiles = createPhotoFiles({ uploads: uploadStore, onQueued: () => worker?.poke() });
-  const services = createServices({ db: database.db, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: config.live, logger,
+  const services = createServices({ db: database.db, caches, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: config.live, logger,
     hotCounterWindowMs: config.hotCounterWindowMs,
     // The links in e-mails point at the public address; without one, at this process (its port is known once it listens).
     notifications: { ...config.notifications, apiPrefix: `${apiPrefix.replace(/\/$/, '')}/`, siteOrigin: () => config.proxy.publicSiteUrl ? new URL(config.proxy.publicSiteUrl).origin : `http://${config.host}:${listeningPort}` } });
-  const { catalogue, videos: videoService, sessions, rateLimits } = services;
   const pageCache = config.serveSite && config.pageCacheBytes > 0 ? createPageCache({ maxBytes: config.pageCacheBytes }) : null;
   // Caches of this process that another process's change makes stale (server/events/cache-invalidation.ts).
   const leaveCacheNotices = await connectCacheInvalidation({
-    database: database.db, bus, logger,
+    notices: caches.notices, bus, logger,
     forget: (notice) => {
       // A member's sessions are no page of a guest's: nothing else to forget.
-      if (notice.cache === 'session') return forgetSessionsLocally(database.db, notice.uid);
+      if (notice.cache === 'session') return forgetSessionsLocally(caches, notice.uid);
       if (notice.cache === 'danmaku') return services.danmaku.forgetCached(notice.videoId);
-      if (notice.cache === 'video') forgetVideoLocally(database.db, notice.videoId);
+      if (notice.cache === 'video') forgetVideoLocally(caches, notice.videoId);
       pageCache?.clear();
     },
   });
   onBusReconnect = () => void services.live.resync().catch((error) => logger.warn('live danmaku could not catch up', { err: error }));
-  const cleanup = setInterval(() => {
-    videoService.pruneViews().catch((error) => logger.warn('pruning view records failed', { err: error }));
-    rateLimits.prune().catch((error) => logger.warn('pruning rate-limit counters failed', { err: error }));
-  }, 3_600_000);
-  cleanup.unref();
+  const stopHousekeeping = startHousekeeping(services, logger);
   const api = createApiApp({ logger, config, services });
   const apiListener = getRequestListener(api.fetch);
-  const manifestAlias = createManifestAlias(catalogue);
-  const mediaAccess = createMediaAccess(database.db);
-  /** A media request: the file if this viewer may read it (media-access.ts); false answers 404. */
-  const serveMediaFile = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
-    const file = await manifestAlias(path);
-    const access = file === null ? null : await mediaAccess(file, req.headers.cookie);
-    if (file === null || !access) return false;
-    if (access === 'public' && config.mediaPublicBaseUrl && (req.method === 'GET' || req.method === 'HEAD')) {
-      // Read from the public address instead (a CDN or the bucket); HLS players resolve the
-      // playlists' relative segment names against it. Briefly cached: a video taken down stops
-      // being redirected within minutes (its files stay at that address until purged there).
-      res.writeHead(302, { Location: config.mediaPublicBaseUrl + file.slice(1), 'Cache-Control': 'public, max-age=300' }).end();
-      return true;
-    }
-    const cacheControl = access === 'private' ? privateCacheControl(file) : file !== path ? aliasedCacheControl(file) : null;
-    return media.serve(req, res, file.slice(1), cacheControl ? { 'Cache-Control': cacheControl } : {});
-  };
-
-  const siteLocals: SiteLocals = {
-    isDevelopment: config.isDevelopment,
-    viewer: (request) => sessions.viewerFromCookies(request.headers.get('cookie')),
-    listViewer: async (request) => {
-      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
-      if (!viewer) return { viewerUid: null, member: false };
-      return { viewerUid: (await services.blockLists.filtersFor(viewer.uid)).videos ? viewer.uid : null, member: true };
-    },
-    videoExists: (id) => catalogue.videoExists(id),
-    publicUser: (uid) => services.profiles.publicProfile(uid, null),
-    video: async (videoId, request) => {
-      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
-      return catalogue.video(videoId, viewer);
-    },
-    collection: async (collectionId, request, page) => {
-      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
-      return services.collections.get(collectionId, viewer?.uid ?? null, page)
-        .then((found) => ({ success: true as const, ...found }), (error) => (error instanceof DomainError && error.code === 'NOT_FOUND' ? null : Promise.reject(error)));
-    },
-    sitemapVideoFiles: () => catalogue.sitemapVideoFiles(config.sitemapVideosPerFile),
-    sitemapVideos: (file) => catalogue.sitemapVideos(file, config.sitemapVideosPerFile),
-    homeVideos: (page) => catalogue.home(page),
-    categoryVideos: (category, page) => catalogue.byCategory(category, page),
-    userVideos: async (uid, request, page) => {
-      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
-      return catalogue.byUploader(uid, viewer, page);
-    },
-    audio: async (audioId, request) => {
-      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
-      return services.audio.track(audioId, viewer);
-    },
-    audioHome: (sort, page) => services.audio.home(sort, page),
-    userAudio: async (uid, request, page) => {
-      const viewer = await sessions.viewerFromCookies(request.headers.get('cookie'));
-      return services.audio.byUploader(uid, viewer, page);
-    },
-    sitemapAudioFiles: () => services.audio.sitemapFiles(config.sitemapVideosPerFile),
-    sitemapAudio: (file) => services.audio.sitemapTracks(file, config.sitemapVideosPerFile),
-    firstRunOpen: () => services.firstRun.open(),
-    ...searchSiteLocals(services, (what, error) => logger.warn(`${what} failed`, { err: error })),
-    ...feedSiteLocals(services),
-    ...photoSiteLocals(services.photos, (request) => sessions.viewerFromCookies(request.headers.get('cookie'))),
-  };
+  const serveMedia = createMediaServer({ db: database.db, caches, catalogue: services.catalogue, media, publicBaseUrl: config.mediaPublicBaseUrl });
+  const siteLocals = createSiteLocals(services, { isDevelopment: config.isDevelopment, sitemapVideosPerFile: config.sitemapVideosPerFile, logger });
   const securityHeaders = await loadSecurityHeaders(config);
   const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger, securityHeaders, pageCache) : null;
 
@@ -240,12 +142,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     // Pages and media take no body: refused before it is read (server/http/unread-bodies.ts).
     if ((path.startsWith('/media/') || site) && refuseUnreadBody(req, res)) return;
     if (path.startsWith('/media/')) {
-      serveMediaFile(req, res, path.slice('/media'.length))
-        .then((served) => {
-          // Not stored by shared caches: the same path may be there for its uploader, or later.
-          if (!served) res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end('Not Found');
-        })
-        .catch((error) => failedOutsideApi(res, error, 'media request failed', path));
+      serveMedia(req, res, path.slice('/media'.length)).catch((error) => failedOutsideApi(res, error, 'media request failed', path));
       return;
     }
     if (!site) {
@@ -254,23 +151,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     }
     site(req, res).catch((error) => failedOutsideApi(res, error, 'site request failed', path));
   });
-  /**
-   * A page or media file that could not be served: 503 with Retry-After while the database is
-   * away (the pool reconnects by itself), else 500 and logged as our fault.
-   */
-  const failedOutsideApi = (res: ServerResponse, error: unknown, what: string, path: string) => {
-    const outage = outageOf(error);
-    if (outage) logger.warn(`${what}: service trouble`, { code: outage.code, path, err: error });
-    else logger.error(what, { err: error, path });
-    // Half an answer already sent: cut the connection, so the client knows it is not whole.
-    if (res.headersSent) return void res.destroy();
-    const status = outage?.code === 'SERVICE_UNAVAILABLE' ? 503 : 500;
-    res.writeHead(status, {
-      'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store',
-      ...(outage?.retryAfterSeconds ? { 'Retry-After': String(outage.retryAfterSeconds) } : {}),
-    });
-    res.end(STATUS_CODES[status]);
-  };
+  const failedOutsideApi = createOutsideApiFailure(logger);
   // Requests being answered, for a graceful shutdown: let them finish, then say how many did.
   const inFlight = new Set<ServerResponse>();
   server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
@@ -281,14 +162,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const drain = createDrain(server, inFlight);
   server.keepAliveTimeout = 65_000;
   answerHalfClosedRequests(server);
-  // A request Node refuses before any handler sees it (headers or URL over 16 KB, a malformed
-  // request line) gets the API's error shape instead of an empty answer and a reset connection.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return socket.destroy();
-    const answer = errorAnswer(new DomainError(error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'VALIDATION_FAILED'), new Headers());
-    const body = JSON.stringify(answer.body);
-    socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
-  });
+  answerClientErrors(server);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -297,17 +171,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   listeningPort = port;
-  // Media from before frame rates (migration 0013) or poster sets (0020) get theirs as jobs: worked one
-  // at a time with the queue's bounded retries, never delaying the start (not awaited).
-  for (const [what, queue] of [['frame rates', queueFrameRateBackfill], ['poster sets', queuePosterSetBackfill]] as const) {
-    queue(database.db)
-      .then((queued) => {
-        if (!queued) return;
-        logger.info(`${what} to backfill`, { queued });
-        worker?.poke();
-      })
-      .catch((error) => logger.warn(`queueing the ${what} backfill failed`, { err: error }));
-  }
+  queueMediaBackfills({ db: database.db, logger, onQueued: () => worker?.poke() });
   if (config.demo) {
     seedDemoCatalogue({ db: database.db, uploads: uploadStore, logger, onQueued: () => worker?.poke() })
       .catch((error) => logger.warn('the demo catalogue could not be created', { err: error }));
@@ -315,7 +179,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   // While this process holds the embedded database, `npm run cli` asks it over DATA_DIR/admin.sock (0600).
   const embeddedDataDir = !config.databaseUrl && config.dataDir && config.dataDir !== ':memory:' ? config.dataDir : null;
   const closeAdminSocket = embeddedDataDir
-    ? await startAdminSocket({ dataDir: embeddedDataDir, repositories: createRepositories(database.db), logger }).catch((error: Error) => {
+    ? await startAdminSocket({ dataDir: embeddedDataDir, repositories: createRepositories(database.db, caches), logger }).catch((error: Error) => {
       logger.warn('the admin socket could not be opened: stop the server to use npm run cli', { err: error });
       return async () => {};
     })
@@ -369,8 +233,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
       await services.flushWrites().catch((error) => logger.warn('writes held in memory could not be flushed', { err: error }));
       clearTimeout(grace);
       clearInterval(idleSweep);
-      clearInterval(cleanup);
-      clearInterval(uploadSweep);
+      stopHousekeeping();
+      stopUploadSweep();
       const { handedBack } = await workerStopped;
       await adminSocketClosed;
       await leaveCacheNotices();
@@ -382,7 +246,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       });
     })());
 
-  return { server, port, close, config, database, bus, services, firstRunToken: services.firstRun.token };
+  return { server, port, close, config, database, caches, bus, services, firstRunToken: services.firstRun.token };
 }
 
 if (import.meta.main) {

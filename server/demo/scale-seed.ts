@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { createScaleSeedRepository, type SeedTable, type SeedValue } from '../repositories/scale-seed.repository.ts';
 import { searchTextOf } from '../services/videos.ts';
-import { VIDEO_CATEGORIES } from '../../src/lib/api/constants.ts';
+import { VIDEO_CATEGORIES } from '../../src/lib/api/contracts/video.constants.ts';
 import { ADJECTIVES, COMMENTS, DANMAKU_WORDS, DESCRIPTIONS, NICKNAMES, NOUNS, SEED_LANGS, TITLES, phrase, type SeedLang } from './scale-vocabulary.ts';
 
 export interface ScaleSeedOptions {

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../src/lib/api/contract.ts';
+import type { ErrorCode } from '../../src/lib/api/errors.ts';
 
 export interface FieldIssue { path: string; message: string }
 

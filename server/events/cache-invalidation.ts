@@ -9,8 +9,8 @@
  * caches' own revalidation (about a second) stays as the backstop for a notice lost while a
  * listener reconnects.
  *
- * The announcer is registered per database, like the caches themselves (several test servers
- * share one Node process), so repositories and services announce without holding the bus.
+ * The announcer is part of the server's caches (server/repositories/caches.ts), built by the
+ * composition root, so repositories and services announce without holding the bus.
  */
 import type { Logger } from '../logger.ts';
 import type { EventBus } from './bus.ts';
@@ -18,11 +18,12 @@ import type { EventBus } from './bus.ts';
 export type CacheNotice = { cache: 'video' | 'danmaku'; videoId: number } | { cache: 'pages' } | { cache: 'session'; uid: number };
 export const CACHE_CHANNEL = 'cache.forget';
 
-const announcers = new WeakMap<object, (notice: CacheNotice) => void>();
+/** Where one server's notices go: set by connectCacheInvalidation, null until then. */
+export interface CacheNotices { send: ((notice: CacheNotice) => void) | null }
 
-/** Tells the other processes over `database` to forget what they cached (a no-op before connectCacheInvalidation). */
-export function announceForgotten(database: object, notice: CacheNotice): void {
-  announcers.get(database)?.(notice);
+/** Tells the other processes to forget what they cached (a no-op before connectCacheInvalidation). */
+export function announceForgotten(notices: CacheNotices, notice: CacheNotice): void {
+  notices.send?.(notice);
 }
 
 const isId = (id: unknown) => Number.isSafeInteger(id) && (id as number) > 0;
@@ -40,9 +41,9 @@ const isNotice = (value: unknown): value is CacheNotice => {
  * its own notices too). Answers the way to leave.
  */
 export async function connectCacheInvalidation(options: {
-  database: object; bus: EventBus; logger: Logger; forget: (notice: CacheNotice) => void;
+  notices: CacheNotices; bus: EventBus; logger: Logger; forget: (notice: CacheNotice) => void;
 }): Promise<() => Promise<void>> {
-  const { database, bus, logger, forget } = options;
+  const { notices, bus, logger, forget } = options;
   const unsubscribe = await bus.subscribe(CACHE_CHANNEL, (payload) => {
     let notice: unknown;
     try {
@@ -53,13 +54,13 @@ export async function connectCacheInvalidation(options: {
     if (isNotice(notice)) forget(notice);
     else logger.warn('ignored a malformed cache notice', { payload: payload.slice(0, 200) });
   });
-  announcers.set(database, (notice) => {
+  notices.send = (notice) => {
     // This process forgets at once, so its own next answer is fresh without waiting for the bus.
     forget(notice);
     bus.publish(CACHE_CHANNEL, JSON.stringify(notice)).catch((error) => logger.warn('announcing a cache change failed', { err: error, ...notice }));
-  });
+  };
   return async () => {
-    announcers.delete(database);
+    notices.send = null;
     await unsubscribe();
   };
 }

@@ -10,8 +10,9 @@
  * references are decoded, which cannot grow the text.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { Danmaku, DanmakuMode, DanmakuSize } from '../../src/lib/api/contract.ts';
-import { DANMAKU_TEXT_MAX } from '../../src/lib/api/constants.ts';
+import type { Danmaku } from '../../src/lib/api/contracts/interaction.ts';
+import type { DanmakuMode, DanmakuSize } from '../../src/lib/api/contracts/interaction.constants.ts';
+import { DANMAKU_TEXT_MAX } from '../../src/lib/api/contracts/interaction.constants.ts';
 import { vttTimestamp } from './subtitle-formats.ts';
 
 export class MalformedDanmakuXml extends Error {

@@ -8,7 +8,7 @@ import { POSTER_DEFAULT_WIDTH, posterFileName } from '../../src/lib/catalogue/po
 
 /** The project's own image service: signed, expiring upload URLs and re-encoded images. */
 export const UPLOAD_URL_LIFETIME_MS = 10 * 60_000;
-export { MAX_IMAGE_BYTES } from '../../src/lib/api/contract.ts';
+export { MAX_IMAGE_BYTES } from '../../src/lib/api/contracts/system.ts';
 const MAX_INPUT_PIXELS = 40_000_000;
 
 export type ImageKind = 'avatar' | 'cover';

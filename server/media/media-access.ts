@@ -8,8 +8,7 @@ import { createPhotosRepository } from '../repositories/photos.repository.ts';
 import { can, type Resource } from '../../src/lib/policy/policy.ts';
 import { hlsPath } from './pipeline.ts';
 import { photoPath } from './paths.ts';
-import { mediaStatesOf } from './media-states.ts';
-export { forgetMediaAccess } from './media-states.ts';
+import type { RepositoryCaches } from '../repositories/caches.ts';
 import { cacheControlFor } from '../site/static-files.ts';
 
 /**
@@ -32,14 +31,14 @@ const STATES_KEPT = 10_000;
  * preview, the review queue and the pending video's page); nobody once its video is deleted.
  * Everything else under the media folder (avatars, covers) stays public.
  */
-export function createMediaAccess(db: Kysely<Database>) {
+export function createMediaAccess(db: Kysely<Database>, caches: RepositoryCaches) {
   // A playing video asks for a segment every few seconds per viewer: its media's state is read
   // once per STATE_MS, not per request. Changes made here show at once (forgetMediaAccess);
   // those made by another process, within STATE_MS.
-  const states = mediaStatesOf(db);
-  const sessions = { sessions: createSessionsRepository(db) };
+  const states = caches.mediaStates;
+  const sessions = { sessions: createSessionsRepository(db, caches) };
   const mediaRows = createMediaRepository(db);
-  const photos = createPhotosRepository(db);
+  const photos = createPhotosRepository(db, caches);
   const stateOf = (mediaId: string) => {
     const now = Date.now();
     const kept = states.get(mediaId);

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.ts';
 import type { JobHandler } from '../jobs/queue.ts';
 import { createMediaRepository } from '../repositories/media.repository.ts';
 import { createPhotosRepository } from '../repositories/photos.repository.ts';
+import type { RepositoryCaches } from '../repositories/caches.ts';
 import type { UploadStore } from './upload-store.ts';
 import { photoPath } from './paths.ts';
 import { inspectPhoto, readCameraData, renderPhoto, type PhotoInspection } from './photo-pipeline.ts';
@@ -56,9 +57,9 @@ export async function removePhotoFiles(media: MediaStore, photoId: number): Prom
  * width and format; then the post waits for review. An image the pipeline refuses (or that
  * cannot be decoded on the last attempt) fails the post with the reason, which the uploader sees.
  */
-export function photoRenderJob(options: { db: Kysely<Database>; uploads: Pick<UploadStore, 'withLocalFile'>; media: MediaStore; logger: Logger }): JobHandler {
+export function photoRenderJob(options: { db: Kysely<Database>; caches: RepositoryCaches; uploads: Pick<UploadStore, 'withLocalFile'>; media: MediaStore; logger: Logger }): JobHandler {
   const { media, logger } = options;
-  const photos = createPhotosRepository(options.db);
+  const photos = createPhotosRepository(options.db, options.caches);
 
   return async (payload, run) => {
     const photoId = Number(payload.photoId);

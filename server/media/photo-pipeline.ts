@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import exifr from 'exifr';
-import { PHOTO_MAX_BYTES, PHOTO_MAX_PIXELS, PHOTO_WIDTHS, type PhotoRefusal } from '../../src/lib/api/photo-contract.ts';
+import { PHOTO_MAX_BYTES, PHOTO_MAX_PIXELS, PHOTO_WIDTHS, type PhotoRefusal } from '../../src/lib/api/contracts/photo.constants.ts';
 
 /**
  * The photo pipeline: an uploaded image is looked at (format, size, pixel count, from its

@@ -7,7 +7,7 @@
  */
 import { compile } from 'ass-compiler';
 import { parseText } from 'media-captions';
-import type { SubtitleFormat } from '../../src/lib/api/subtitle-constants.ts';
+import type { SubtitleFormat } from '../../src/lib/api/contracts/subtitle.constants.ts';
 
 /** One cue of the WebVTT made from any format: seconds, and cue text already safe in WebVTT. */
 export interface SubtitleCue { start: number; end: number; text: string; top?: boolean }

@@ -8,7 +8,7 @@
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StreamNote, StreamSubtitles, StreamTrack } from '../db/schema.ts';
-import { STREAM_FONT_MAX_BYTES, STREAM_FONTS_MAX, STREAM_FONTS_MAX_TOTAL_BYTES, canonicalLanguageTag, type SubtitleFormat } from '../../src/lib/api/subtitle-constants.ts';
+import { STREAM_FONT_MAX_BYTES, STREAM_FONTS_MAX, STREAM_FONTS_MAX_TOTAL_BYTES, canonicalLanguageTag, type SubtitleFormat } from '../../src/lib/api/contracts/subtitle.constants.ts';
 import { binaryPath, run } from './ffmpeg.ts';
 
 /** Text subtitle codecs (ffprobe's names) and the format each is extracted to (mov_text has no file of its own: SubRip). */

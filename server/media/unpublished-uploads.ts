@@ -40,3 +40,25 @@ export async function removeAbandonedUploads(options: { db: Kysely<Database>; up
   if (removed.length) logger.info('abandoned uploads removed', { count: removed.length, mediaIds: removed });
   return removed;
 }
+
+/**
+ * Unfinished uploads are removed after their expiry, and (by the worker) finished ones never
+ * published after UPLOAD_ABANDONED_AFTER_MS, with what was made of them: now (awaited), then every
+ * `everyMs`. Returns the stop.
+ */
+export async function startUploadSweep(options: {
+  db: Kysely<Database>; uploads: UploadStore; media: MediaStore; logger: Logger;
+  tus: { cleanExpired(): Promise<unknown> }; worker: boolean; abandonedAfterMs: number; everyMs: number;
+}): Promise<() => void> {
+  const { db, uploads, media, logger } = options;
+  const sweep = async () => {
+    await options.tus.cleanExpired();
+    if (options.worker) await removeAbandonedUploads({ db, uploads, media, logger, olderThanMs: options.abandonedAfterMs });
+  };
+  await sweep();
+  const timer = setInterval(() => {
+    sweep().catch((error) => logger.warn('cleaning expired uploads failed', { err: error }));
+  }, options.everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

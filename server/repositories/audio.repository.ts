@@ -6,9 +6,9 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { announceForgotten } from '../events/cache-invalidation.ts';
 import type { Database } from '../db/schema.ts';
-import type { AudioSort } from '../../src/lib/api/contract.ts';
+import type { AudioSort } from '../../src/lib/api/contracts/audio.constants.ts';
 import { likePattern } from '../services/search-text.ts';
-import { forgetMediaAccess } from '../media/media-states.ts';
+import { forgetMediaAccess, type RepositoryCaches } from './caches.ts';
 import { audioVisibleToViewer } from './block-lists.sql.ts';
 import { relatedCandidates } from './related.sql.ts';
 import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
@@ -51,7 +51,7 @@ const ORDERS: Record<AudioSort | 'oldest', RawBuilder<unknown>> = {
   oldest: sql`a.created_at ASC, a.audio_id ASC`,
 };
 
-export function createAudioRepository(db: Kysely<Database>) {
+export function createAudioRepository(db: Kysely<Database>, caches: Pick<RepositoryCaches, 'mediaStates' | 'notices'>) {
   /** Tracks with their uploader and media facts: the columns every list shows. */
   function thumbs() {
     return db.selectFrom('audio_tracks as a')
@@ -122,8 +122,8 @@ export function createAudioRepository(db: Kysely<Database>) {
 
     async updateMetadata(audioId: number, values: { title: string; artist: string; description: string; cover: string | null; category: string; search_text: string; status?: 'pending' }) {
       await db.updateTable('audio_tracks').set(values).where('audio_id', '=', audioId).execute();
-      forgetMediaAccess(db);
-      announceForgotten(db, { cache: 'pages' });
+      forgetMediaAccess(caches);
+      announceForgotten(caches.notices, { cache: 'pages' });
     },
 
     /** The track's tags become these, in this order. */
@@ -146,8 +146,8 @@ export function createAudioRepository(db: Kysely<Database>) {
       const result = await db.updateTable('audio_tracks')
         .set({ status: 'deleted', deleted_by: reviewerUid, deleted_at: new Date(), rejection_reason: rejection.reason, rejection_note: rejection.note || null })
         .where('audio_id', '=', audioId).where('status', '=', 'pending').executeTakeFirst();
-      forgetMediaAccess(db);
-      announceForgotten(db, { cache: 'pages' });
+      forgetMediaAccess(caches);
+      announceForgotten(caches.notices, { cache: 'pages' });
       return Number(result.numUpdatedRows) > 0;
     },
 
@@ -157,16 +157,16 @@ export function createAudioRepository(db: Kysely<Database>) {
       const result = await db.updateTable('audio_tracks')
         .set(to === 'approved' ? { status: to, reviewed_by: byUid, reviewed_at: now } : { status: to, deleted_by: byUid, deleted_at: now })
         .where('audio_id', '=', audioId).where('status', 'in', [...from]).executeTakeFirst();
-      forgetMediaAccess(db);
-      announceForgotten(db, { cache: 'pages' });
+      forgetMediaAccess(caches);
+      announceForgotten(caches.notices, { cache: 'pages' });
       return !!result.numUpdatedRows;
     },
 
     /** An approved track goes back to the review queue (out of public view); false when it was not approved. */
     async hideApproved(audioId: number): Promise<boolean> {
       const result = await db.updateTable('audio_tracks').set({ status: 'pending' }).where('audio_id', '=', audioId).where('status', '=', 'approved').executeTakeFirst();
-      forgetMediaAccess(db);
-      announceForgotten(db, { cache: 'pages' });
+      forgetMediaAccess(caches);
+      announceForgotten(caches.notices, { cache: 'pages' });
       return !!result.numUpdatedRows;
     },
 

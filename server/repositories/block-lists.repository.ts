@@ -1,7 +1,7 @@
 /** The block lists: one row per entry of a member's lists (blocked and hidden users, tags, keywords, expressions). */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { BlockListType } from '../../src/lib/api/contract.ts';
+import type { BlockListType } from '../../src/lib/validation/block-lists.ts';
 
 /** The lists' keys, as the unique index has them: a keyword case-insensitively, everything else exactly. */
 const keyOf = (type: BlockListType) => (type === 'keyword' ? sql<string>`lower(value)` : sql<string>`value`);

@@ -6,8 +6,9 @@
  */
 import { sql, type Kysely, type RawBuilder, type SqlBool, type Updateable } from 'kysely';
 import { announceForgotten } from '../events/cache-invalidation.ts';
+import type { RepositoryCaches } from './caches.ts';
 import type { CollectionsTable, Database, MediaTargetType } from '../db/schema.ts';
-import type { MediaTarget } from '../../src/lib/api/contract.ts';
+import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
 
 /** SQL over `collection_videos as cv`: the item's target is approved. */
 const AVAILABLE: RawBuilder<SqlBool> = sql<SqlBool>`(CASE cv.target_type
@@ -20,7 +21,7 @@ const keyOf = (target: MediaTarget) => `${target.type}:${target.id}`;
 /** Which collections a summary list holds. */
 export type CollectionSelection = { ownerUid: number; withPrivate: boolean } | { collectionIds: readonly number[] };
 
-export function createCollectionsRepository(db: Kysely<Database>) {
+export function createCollectionsRepository(db: Kysely<Database>, caches: Pick<RepositoryCaches, 'notices'>) {
   /**
    * Collections with their counts and the item whose picture is the cover: the chosen video while
    * available, else the first available item of any kind ("video:12", "audio:3", or null).
@@ -77,17 +78,17 @@ export function createCollectionsRepository(db: Kysely<Database>) {
     /** A collection's page is public or private: a change is announced so no guest keeps the old one (server/site/page-cache.ts). */
     async update(collectionId: number, values: Updateable<Pick<CollectionsTable, 'title' | 'description' | 'visibility' | 'cover_video_id'>>): Promise<void> {
       await db.updateTable('collections').set({ ...values, updated_at: new Date() }).where('collection_id', '=', collectionId).execute();
-      announceForgotten(db, { cache: 'pages' });
+      announceForgotten(caches.notices, { cache: 'pages' });
     },
 
     async touch(collectionId: number): Promise<void> {
       await db.updateTable('collections').set({ updated_at: new Date() }).where('collection_id', '=', collectionId).execute();
-      announceForgotten(db, { cache: 'pages' });
+      announceForgotten(caches.notices, { cache: 'pages' });
     },
 
     async delete(collectionId: number): Promise<void> {
       await db.deleteFrom('collections').where('collection_id', '=', collectionId).execute();
-      announceForgotten(db, { cache: 'pages' });
+      announceForgotten(caches.notices, { cache: 'pages' });
     },
 
     /** Every item of the collection, available or not, in order. */

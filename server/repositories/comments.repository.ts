@@ -1,7 +1,8 @@
 /** Comments under videos, audio tracks and photo posts, each on its floor, with the votes members give them, their threads and pins. */
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { CommentMention, Database } from '../db/schema.ts';
-import type { CommentSort, MediaTarget } from '../../src/lib/api/contract.ts';
+import type { CommentSort } from '../../src/lib/api/contracts/interaction.ts';
+import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
 import { notSentByBlockedOf } from './block-lists.sql.ts';
 
 /** SQL: the two members have no block between them, either way. */

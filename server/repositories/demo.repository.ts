@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, MediaTable } from '../db/schema.ts';
-import type { VideoCategory } from '../../src/lib/api/contract.ts';
+import type { VideoCategory } from '../../src/lib/api/contracts/video.constants.ts';
 import { enqueueJob } from './job-queue.repository.ts';
 
 type ProbedFacts = { durationMs: number; width?: number; height?: number; videoCodec?: string | null; audioCodec?: string | null };

@@ -1,7 +1,7 @@
 /** Watch history: one row per member and target (video or audio track), with the last position. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { MediaTarget } from '../../src/lib/api/contract.ts';
+import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
 
 export function createHistoryRepository(db: Kysely<Database>) {
   return {

@@ -30,38 +30,39 @@ import { createNotificationsRepository } from './notifications.repository.ts';
 import { createReportsRepository } from './reports.repository.ts';
 import { createModerationLogRepository } from './moderation-log.repository.ts';
 import { createLikesRepository } from './likes.repository.ts';
+import { createRepositoryCaches, type RepositoryCaches } from './caches.ts';
 
-function repositoriesOver(db: Kysely<Database>) {
+function repositoriesOver(db: Kysely<Database>, caches: RepositoryCaches) {
   return {
     /** Whether the database answers (the health check). */
     ping: () => pingDatabase(db),
     // ---- catalogue: videos, tags, media, history ----
-    videos: createVideosRepository(db),
+    videos: createVideosRepository(db, caches),
     tags: createTagsRepository(db),
     media: createMediaRepository(db),
     jobs: createJobsRepository(db),
     history: createHistoryRepository(db),
     // ---- accounts: users, sessions, verification codes, second factors, invitations, rate limits ----
-    users: createUsersRepository(db),
-    sessions: createSessionsRepository(db),
+    users: createUsersRepository(db, caches),
+    sessions: createSessionsRepository(db, caches),
     verificationCodes: createVerificationCodesRepository(db),
     secondFactors: createSecondFactorsRepository(db),
     invitations: createInvitationsRepository(db),
     rateLimits: createRateLimitsRepository(db),
     userSettings: createSettingsRepository(db),
     // ---- interaction: danmaku, comments, block lists, secrets ----
-    danmaku: createDanmakuRepository(db),
+    danmaku: createDanmakuRepository(db, caches),
     comments: createCommentsRepository(db),
     blockLists: createBlockListsRepository(db),
     secrets: createSecretsRepository(db),
     // ---- feed: who follows whom ----
     follows: createFollowsRepository(db),
     // ---- collections: members' lists of videos ----
-    collections: createCollectionsRepository(db),
+    collections: createCollectionsRepository(db, caches),
     // ---- audio: tracks, their tags and plays ----
-    audio: createAudioRepository(db),
+    audio: createAudioRepository(db, caches),
     // ---- photos: posts of images ----
-    photos: createPhotosRepository(db),
+    photos: createPhotosRepository(db, caches),
     // ---- subtitles: tracks of videos' parts ----
     subtitles: createSubtitlesRepository(db),
     // ---- notifications: the message centre, its settings, e-mail digests ----
@@ -79,9 +80,14 @@ export type Repositories = ReturnType<typeof repositoriesOver> & {
   transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
 };
 
-export function createRepositories(db: Kysely<Database>): Repositories {
+/**
+ * `caches` are the server's own (server/main.ts); scripts, tests and benches that write nothing a
+ * running server keeps may leave them out and get a set of their own. A transaction's
+ * repositories share them, so what they change is forgotten and announced like any other change.
+ */
+export function createRepositories(db: Kysely<Database>, caches: RepositoryCaches = createRepositoryCaches()): Repositories {
   return {
-    ...repositoriesOver(db),
-    transaction: (work) => db.transaction().execute((trx) => work(createRepositories(trx))),
+    ...repositoriesOver(db, caches),
+    transaction: (work) => db.transaction().execute((trx) => work(createRepositories(trx, caches))),
   };
 }

@@ -4,7 +4,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { MediaTarget } from '../../src/lib/api/contract.ts';
+import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
 import { usersBlockedBy } from './block-lists.sql.ts';
 
 /** Counter rows per item: writers pick one at random, so 1000 likes/s spread over them. */

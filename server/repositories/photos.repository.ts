@@ -7,7 +7,7 @@ import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { announceForgotten } from '../events/cache-invalidation.ts';
 import type { Database, PhotoStatus } from '../db/schema.ts';
 import { likePattern } from '../services/search-text.ts';
-import { forgetMediaAccess } from '../media/media-states.ts';
+import { forgetMediaAccess, type RepositoryCaches } from './caches.ts';
 import { photoVisibleToViewer } from './block-lists.sql.ts';
 import { enqueueJob } from './job-queue.repository.ts';
 import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
@@ -40,7 +40,7 @@ function whereOf(filter: PhotoFilter): RawBuilder<SqlBool> {
   return sql.join(conditions, sql` AND `) as RawBuilder<SqlBool>;
 }
 
-export function createPhotosRepository(db: Kysely<Database>) {
+export function createPhotosRepository(db: Kysely<Database>, caches: Pick<RepositoryCaches, 'mediaStates' | 'notices'>) {
   const posts = () => db.selectFrom('photos as p').innerJoin('users as u', 'u.uid', 'p.uploader_uid')
     .select(['p.photo_id', 'p.title', 'p.description', 'p.created_at', 'p.status', 'p.failure', 'p.copyright', 'p.original_author', 'p.uploader_uid',
       'p.rejection_reason', 'p.rejection_note', 'u.username', 'u.user_nickname', 'u.avatar', 'u.signature',
@@ -48,8 +48,8 @@ export function createPhotosRepository(db: Kysely<Database>) {
 
   async function setStatus(photoId: number, from: readonly PhotoStatus[], values: { status: PhotoStatus; reviewed_by?: number; reviewed_at?: Date; deleted_by?: number; deleted_at?: Date; rejection_reason?: string; rejection_note?: string | null }) {
     const result = await db.updateTable('photos as p').set(values).where('p.photo_id', '=', photoId).where(statusIn(from)).executeTakeFirst();
-    forgetMediaAccess(db);
-    announceForgotten(db, { cache: 'pages' });
+    forgetMediaAccess(caches);
+    announceForgotten(caches.notices, { cache: 'pages' });
     return Number(result.numUpdatedRows) > 0;
   }
 

@@ -27,15 +27,47 @@ const SEARCHED = {
   photo: { items: 'photos', key: 'photo_id', tags: 'photo_tags' },
 } as const;
 
-/** `alias.key` is one of the items (of `kind`) whose text or tag names contain `word`. */
-export function matchesSearchWord(kind: keyof typeof SEARCHED, alias: string, word: string): RawBuilder<SqlBool> {
-  const { items, key, tags } = SEARCHED[kind];
+/** The word's LIKE pattern, and its test of an item's text `d.search_text` through the right index. */
+function matchOf(word: string) {
   const pattern = likePattern(word, 'contains');
   const inText = CJK.test(word)
     ? sql`search_grams(d.search_text) @> search_grams(${word}) AND d.search_text LIKE ${pattern}`
     : sql`d.search_text LIKE ${pattern}`;
+  return { pattern, inText };
+}
+
+/** `alias.key` is one of the items (of `kind`) whose text or tag names contain `word`. */
+export function matchesSearchWord(kind: keyof typeof SEARCHED, alias: string, word: string): RawBuilder<SqlBool> {
+  const { items, key, tags } = SEARCHED[kind];
+  const { pattern, inText } = matchOf(word);
   return sql<SqlBool>`${sql.ref(`${alias}.${key}`)} IN (
     SELECT d.${sql.ref(key)} FROM ${sql.table(items)} d WHERE ${inText}
     UNION ALL
     SELECT t.${sql.ref(key)} FROM ${sql.table(tags)} t JOIN tag_names tn ON tn.tag_id = t.tag_id WHERE tn.name_lower LIKE ${pattern})`;
+}
+
+/**
+ * The items that hold every search word, each with `tag0`, `tag1`, … (word i matched through a
+ * tag name): the flags come from the same union that found the item, so ranking needs no second
+ * look at the tags. At most `cap` of them, by what the ranking would favour that is known without
+ * reading the items (more words in the text, then more through tags), then the newest: a very
+ * common word (猫 in the tags of half the catalogue) would otherwise have every one of its items
+ * read and scored to show 20.
+ * Which items match is exact; only their number and which of a very common word's items are
+ * ranked are bounded (decision 0020).
+ */
+export function searchCandidates(kind: keyof typeof SEARCHED, words: readonly string[], cap: number): RawBuilder<{ id: number }> {
+  const { items, key, tags } = SEARCHED[kind];
+  const perWord = words.map((word, i) => {
+    const { pattern, inText } = matchOf(word);
+    return sql`(SELECT id, bool_or(by_tag) AS by_tag, bool_or(NOT by_tag) AS by_text FROM (
+      SELECT d.${sql.ref(key)} AS id, false AS by_tag FROM ${sql.table(items)} d WHERE ${inText}
+      UNION ALL
+      SELECT t.${sql.ref(key)}, true FROM ${sql.table(tags)} t JOIN tag_names tn ON tn.tag_id = t.tag_id WHERE tn.name_lower LIKE ${pattern}
+    ) hits GROUP BY id) ${sql.id(`w${i}`)}`;
+  });
+  const joined = perWord.slice(1).reduce((from, word) => sql`${from} JOIN ${word} USING (id)`, perWord[0]);
+  const flags = words.map((_, i) => sql`${sql.ref(`w${i}.by_tag`)} AS ${sql.id(`tag${i}`)}`);
+  const hits = (flag: 'by_text' | 'by_tag') => sql.join(words.map((_, i) => sql`${sql.ref(`w${i}.${flag}`)}::int`), sql` + `);
+  return sql`(SELECT id, ${sql.join(flags)} FROM ${joined} ORDER BY ${hits('by_text')} DESC, ${hits('by_tag')} DESC, id DESC LIMIT ${cap})`;
 }

@@ -1,6 +1,7 @@
 /** The users table: accounts, their credentials, roles and public profiles. */
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { announceForgotten } from '../events/cache-invalidation.ts';
+import type { RepositoryCaches } from './caches.ts';
 import type { Database, UsersTable } from '../db/schema.ts';
 
 export const PROFILE_COLUMNS = ['uid', 'username', 'user_nickname', 'avatar', 'signature', 'gender', 'user_birthday', 'labels', 'website_name', 'website_url', 'roles', 'created_at', 'updated_at', 'is_updated_after_review'] as const;
@@ -17,7 +18,7 @@ function takenBy(error: unknown): Taken | null {
   return { taken: String(constraint ?? '').includes('email') ? 'email' : 'username' };
 }
 
-export function createUsersRepository(db: Kysely<Database>) {
+export function createUsersRepository(db: Kysely<Database>, caches: Pick<RepositoryCaches, 'notices'>) {
   return {
     /** Whether any account is root or administrator (a new site has none until the CLI makes one). */
     async hasStaff(): Promise<boolean> {
@@ -117,7 +118,7 @@ export function createUsersRepository(db: Kysely<Database>) {
       try {
         const done = await db.updateTable('users').set({ ...changes, updated_at: new Date() }).where('uid', '=', uid).executeTakeFirst();
         // The name, avatar and signature are on guests' pages (the member's page, their uploads).
-        announceForgotten(db, { cache: 'pages' });
+        announceForgotten(caches.notices, { cache: 'pages' });
         return Number(done.numUpdatedRows) === 1;
       } catch (error) {
         const taken = takenBy(error);

@@ -6,14 +6,14 @@
 import { sql, type Insertable, type Kysely, type RawBuilder, type SqlBool, type Updateable } from 'kysely';
 import type { Database, MediaStatus, VideosTable } from '../db/schema.ts';
 import { likePattern } from '../services/search-text.ts';
-import { forgetMediaAccess } from '../media/media-states.ts';
+import { forgetMediaAccess, type RepositoryCaches, type VideoBasics } from './caches.ts';
 import { announceForgotten } from '../events/cache-invalidation.ts';
 import { videoVisibleToViewer } from './block-lists.sql.ts';
 import { relatedCandidates } from './related.sql.ts';
 import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
 import { approvedIdRanges, approvedInFile } from './sitemap-files.sql.ts';
 import { likedBy } from './likes.sql.ts';
-import { matchesSearchWord } from './search.sql.ts';
+import { matchesSearchWord, searchCandidates } from './search.sql.ts';
 import { addCounts, recordOncePerHour, VIDEO_VIEWS } from './hot-counts.sql.ts';
 
 export type VideoStatus = 'pending' | 'approved' | 'deleted';
@@ -39,25 +39,21 @@ export interface VideoFilter {
 export type VideoOrder = 'newest' | 'oldest' | 'relevance';
 export interface PageWindow { page: number; pageSize: number }
 
-type VideoBasics = { status: VideoStatus; uploader_uid: number; duration_ms: number };
 /**
  * A video's status, uploader and duration, read by every danmaku, comment and history call:
- * kept VIDEO_BASICS_MS per database so a busy video's viewers do not each query for them.
+ * kept VIDEO_BASICS_MS in the server's caches so a busy video's viewers do not each query for them.
  * Review and deletion through this repository forget the entry at once; elsewhere they show within that time.
  */
 const VIDEO_BASICS_MS = 1000;
 const VIDEO_BASICS_KEPT = 10_000;
-const videoBasicsCaches = new WeakMap<Kysely<Database>, Map<number, { at: number; row: Promise<VideoBasics | undefined> }>>();
-
-function videoBasicsCache(db: Kysely<Database>) {
-  let cache = videoBasicsCaches.get(db);
-  if (!cache) videoBasicsCaches.set(db, (cache = new Map()));
-  return cache;
-}
 
 const titleOf = sql<string>`split_part(v.search_text, chr(10), 1)`;
-const tagHit = (pattern: string) => sql<boolean>`EXISTS (SELECT 1 FROM video_tags vt JOIN tag_names tn ON tn.tag_id = vt.tag_id
-  WHERE vt.video_id = v.video_id AND tn.name_lower LIKE ${pattern})`;
+/**
+ * How many of a search's matches are ranked (decision 0020): enough for 50 pages of 20, and a
+ * bound on the rows a very common word makes the database read and score.
+ */
+export const SEARCH_CANDIDATES = 1000;
+
 const statusIn = (statuses: readonly VideoStatus[]) => sql<SqlBool>`v.status IN (${sql.join(statuses.map((s) => sql.lit(s)))})`;
 
 /** The filter as SQL over `videos as v`. */
@@ -76,23 +72,18 @@ function whereOf(filter: VideoFilter): RawBuilder<SqlBool> {
   return sql.join(conditions, sql` AND `) as RawBuilder<SqlBool>;
 }
 
-function orderOf(order: VideoOrder, words: readonly string[] = []): RawBuilder<unknown> {
-  if (order === 'oldest') return sql`v.created_at ASC, v.video_id ASC`;
-  if (order === 'newest' || !words.length) return sql`v.created_at DESC, v.video_id DESC`;
-  const score = sql.join(words.map((word) => {
-    const pattern = likePattern(word, 'contains');
-    return sql`(CASE WHEN ${titleOf} LIKE ${pattern} THEN 4 ELSE 0 END + CASE WHEN ${tagHit(pattern)} THEN 2 ELSE 0 END + CASE WHEN v.search_text LIKE ${pattern} THEN 1 ELSE 0 END)`;
-  }), sql` + `);
-  return sql`${score} DESC, similarity(${titleOf}, ${words.join(' ')}) DESC, v.watched_count DESC, v.video_id DESC`;
+/** Newest or oldest first (a search by relevance is ranked by searchPage). */
+function orderOf(order: VideoOrder): RawBuilder<unknown> {
+  return order === 'oldest' ? sql`v.created_at ASC, v.video_id ASC` : sql`v.created_at DESC, v.video_id DESC`;
 }
 
 /** Forgets what this process cached of a video's status and its media's access (a change here or a notice from another process). */
-export function forgetVideoLocally(db: Kysely<Database>, videoId: number): void {
-  videoBasicsCache(db).delete(videoId);
-  forgetMediaAccess(db);
+export function forgetVideoLocally(caches: Pick<RepositoryCaches, 'videoBasics' | 'mediaStates'>, videoId: number): void {
+  caches.videoBasics.delete(videoId);
+  forgetMediaAccess(caches);
 }
 
-export function createVideosRepository(db: Kysely<Database>) {
+export function createVideosRepository(db: Kysely<Database>, caches: RepositoryCaches) {
   /** Videos with their uploader and first part: the columns every list shows. */
   function thumbs() {
     return db.selectFrom('videos as v')
@@ -110,8 +101,33 @@ export function createVideosRepository(db: Kysely<Database>) {
 
   /** Forgets what this process cached of a video's status and its media's access, and has the other processes forget it. */
   function forget(videoId: number): void {
-    forgetVideoLocally(db, videoId);
-    announceForgotten(db, { cache: 'video', videoId });
+    forgetVideoLocally(caches, videoId);
+    announceForgotten(caches.notices, { cache: 'video', videoId });
+  }
+
+  /**
+   * A search ranked by relevance: the candidates (every word matched, with which matched through
+   * a tag, at most SEARCH_CANDIDATES) are joined to their videos once, scored, and counted in the
+   * same statement; only the page's rows are then read as thumbs.
+   */
+  async function searchPage(filter: VideoFilter, words: readonly string[], window: PageWindow) {
+    const score = sql.join(words.map((word, i) => {
+      const pattern = likePattern(word, 'contains');
+      return sql`(CASE WHEN ${titleOf} LIKE ${pattern} THEN 4 ELSE 0 END + CASE WHEN ${sql.ref(`c.tag${i}`)} THEN 2 ELSE 0 END + CASE WHEN v.search_text LIKE ${pattern} THEN 1 ELSE 0 END)`;
+    }), sql` + `);
+    const ranked = await sql<{ video_id: number; total: number }>`SELECT v.video_id, count(*) OVER () AS total
+      FROM ${searchCandidates('video', words, SEARCH_CANDIDATES)} c JOIN videos v ON v.video_id = c.id
+      WHERE ${whereOf({ ...filter, words: [] })}
+      ORDER BY ${score} DESC, similarity(${titleOf}, ${words.join(' ')}) DESC, v.watched_count DESC, v.video_id DESC
+      LIMIT ${window.pageSize} OFFSET ${(window.page - 1) * window.pageSize}`.execute(db);
+    const ids = ranked.rows.map((r) => r.video_id);
+    // A page past the end has no row to carry the count.
+    const count = ranked.rows[0]?.total ?? (window.page > 1 ? Number((await sql<{ n: number }>`SELECT count(*) AS n
+      FROM ${searchCandidates('video', words, SEARCH_CANDIDATES)} c JOIN videos v ON v.video_id = c.id WHERE ${whereOf({ ...filter, words: [] })}`.execute(db)).rows[0]!.n) : 0);
+    if (!ids.length) return { count: Number(count), rows: [] };
+    const place = new Map(ids.map((id, i) => [id, i]));
+    const rows = (await thumbs().where('v.video_id', 'in', ids).execute()).sort((a, b) => place.get(a.video_id)! - place.get(b.video_id)!);
+    return { count: Number(count), rows };
   }
 
   /** Changes a video's status (when `guard` holds) and forgets what was cached of it. */
@@ -122,16 +138,17 @@ export function createVideosRepository(db: Kysely<Database>) {
   }
 
   return {
-    /** One page of thumbs matching `filter`, and how many match in all. */
+    /** One page of thumbs matching `filter`, and how many match in all (a search: at most SEARCH_CANDIDATES). */
     async thumbPage(filter: VideoFilter, window: PageWindow, order: VideoOrder = 'newest') {
+      if (order === 'relevance' && filter.words?.length) return searchPage(filter, filter.words, window);
       const where = whereOf(filter);
       // The page is chosen among the videos alone, and only its rows are joined to their uploader,
-      // first part and media: ranked by relevance, every match is scored, and joining every match
-      // first made the planner read all parts and media (tests/api/query-plans.test.ts).
-      const page = db.selectFrom('videos as v').select('v.video_id').where(where).orderBy(orderOf(order, filter.words))
+      // first part and media: joining every match first made the planner read all parts and media
+      // (tests/api/query-plans.test.ts).
+      const page = db.selectFrom('videos as v').select('v.video_id').where(where).orderBy(orderOf(order))
         .limit(window.pageSize).offset((window.page - 1) * window.pageSize);
       const [rows, count] = await Promise.all([
-        thumbs().where('v.video_id', 'in', page).orderBy(orderOf(order, filter.words)).execute(),
+        thumbs().where('v.video_id', 'in', page).orderBy(orderOf(order)).execute(),
         db.selectFrom('videos as v').where(where).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { count: Number(count.n), rows };
@@ -175,7 +192,7 @@ export function createVideosRepository(db: Kysely<Database>) {
 
     /** Status, uploader and duration, read at most once a second per video. */
     basics(videoId: number): Promise<VideoBasics | undefined> {
-      const cache = videoBasicsCache(db);
+      const cache = caches.videoBasics;
       const known = cache.get(videoId);
       if (known && Date.now() - known.at < VIDEO_BASICS_MS) return known.row;
       const row = db.selectFrom('videos').select(['status', 'uploader_uid', 'duration_ms']).where('video_id', '=', videoId).executeTakeFirst();

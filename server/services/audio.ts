@@ -14,9 +14,12 @@ import { createCountWindow } from './write-window.ts';
 import type { Logger } from '../logger.ts';
 import { hlsPath } from '../media/paths.ts';
 import { AUDIO_FILES } from '../media/audio-pipeline.ts';
-import type { AudioDetail, AudioThumb, audioUpdateBody, audioUploadBody, MyTrack, PendingAudioResponse } from '../../src/lib/api/contract-audio.ts';
-import type { AudioSort, Copyright, HistoryItem, ReviewRejectionReason } from '../../src/lib/api/contract.ts';
-import { REVIEW_REJECTION_REASONS } from '../../src/lib/api/constants.ts';
+import type { AudioDetail, AudioThumb, audioUpdateBody, audioUploadBody, MyTrack, PendingAudioResponse } from '../../src/lib/api/contracts/audio.ts';
+import type { AudioSort } from '../../src/lib/api/contracts/audio.constants.ts';
+import type { Copyright } from '../../src/lib/api/contracts/video.constants.ts';
+import type { HistoryItem } from '../../src/lib/api/contracts/history.ts';
+import type { ReviewRejectionReason } from '../../src/lib/api/contracts/common.constants.ts';
+import { REVIEW_REJECTION_REASONS } from '../../src/lib/api/contracts/common.constants.ts';
 import type { FeedPosition } from '../repositories/keyset.sql.ts';
 
 type Commit = z.output<typeof audioUploadBody>;

@@ -4,7 +4,8 @@ import { DomainError } from '../domain/errors.ts';
 import { createTagService } from './tags.ts';
 import { regexVerdict } from '../../src/lib/validation/regex-safety.ts';
 import { normalizeKeywords } from '../../src/lib/block-lists/text-blocks.ts';
-import { BLOCK_LIST_LIMITS, type BlockListItem, type BlockListType } from '../../src/lib/api/contract.ts';
+import { BLOCK_LIST_LIMITS, type BlockListType } from '../../src/lib/validation/block-lists.ts';
+import type { BlockListItem } from '../../src/lib/api/contracts/block.ts';
 
 /** The block flags video and user answers carry, from the viewer's side. */
 export interface BlockFlags { isBlockedByOther: boolean; isBlocked: boolean; isHidden: boolean }

@@ -2,12 +2,14 @@ import type { MediaStatus, StoryboardInfo } from '../db/schema.ts';
 import type { Repositories } from '../repositories/index.ts';
 import { POSTER_DEFAULT_WIDTH, posterFileName, type PosterFormat } from '../../src/lib/catalogue/poster.ts';
 import type { ThumbRow, VideoFilter, VideoOrder } from '../repositories/videos.repository.ts';
-import type { Copyright, HistoryItem, MyVideo, PendingVideo, VideoCategory, VideoDetail, VideoPart, VideoThumb } from '../../src/lib/api/contract.ts';
+import type { Copyright, VideoCategory } from '../../src/lib/api/contracts/video.constants.ts';
+import type { HistoryItem } from '../../src/lib/api/contracts/history.ts';
+import type { MyVideo, PendingVideo, VideoDetail, VideoPart, VideoThumb } from '../../src/lib/api/contracts/video.ts';
+import { REVIEW_REJECTION_REASONS } from '../../src/lib/api/contracts/common.constants.ts';
 import { can, type Actor } from '../../src/lib/policy/policy.ts';
 import { createTagService } from './tags.ts';
 import { searchTerms } from './search-text.ts';
 import { hlsPath } from '../media/pipeline.ts';
-import { REVIEW_REJECTION_REASONS } from '../../src/lib/api/constants.ts';
 import { streamNotesOfVideos } from './subtitles.ts';
 
 /** How much history a member sees (the most recent). */

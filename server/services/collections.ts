@@ -7,13 +7,13 @@
 import type { Repositories } from '../repositories/index.ts';
 import type { CollectionSummaryRow } from '../repositories/collections.repository.ts';
 import { DomainError, Invalid, NotFound } from '../domain/errors.ts';
-import {
-  COLLECTIONS_PER_MEMBER, COLLECTION_VIDEOS_MAX,
-  type CollectionSummary, type CollectionVisibility, type MediaTarget, type VideoThumb,
-} from '../../src/lib/api/contract.ts';
-import type { MediaItem } from '../../src/lib/api/contract-items.ts';
-import type { AudioThumb } from '../../src/lib/api/contract-audio.ts';
-import type { PhotoThumb } from '../../src/lib/api/photo-contract.ts';
+import { COLLECTIONS_PER_MEMBER, COLLECTION_VIDEOS_MAX, type CollectionVisibility } from '../../src/lib/api/contracts/collection.constants.ts';
+import type { CollectionSummary } from '../../src/lib/api/contracts/collection.ts';
+import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
+import type { VideoThumb } from '../../src/lib/api/contracts/video.ts';
+import type { MediaItem } from '../../src/lib/api/contracts/feed.ts';
+import type { AudioThumb } from '../../src/lib/api/contracts/audio.ts';
+import type { PhotoThumb } from '../../src/lib/api/contracts/photo.ts';
 import { pictureSources } from '../../src/lib/photo/picture.ts';
 import { toThumb } from './catalogue.ts';
 import type { Actor } from '../../src/lib/policy/policy.ts';

@@ -2,14 +2,14 @@ import sanitizeHtml from 'sanitize-html';
 import type { Repositories } from '../repositories/index.ts';
 import type { CommentRow } from '../repositories/comments.repository.ts';
 import { DomainError, NotFound } from '../domain/errors.ts';
-import { THREAD_PREVIEW_REPLIES, type CommentSort, type CommentThread, type CommentVoteResponse, type VideoComment } from '../../src/lib/api/contract.ts';
+import { THREAD_PREVIEW_REPLIES, type CommentSort, type CommentThread, type CommentVoteResponse, type VideoComment } from '../../src/lib/api/contracts/interaction.ts';
+import type { MediaTarget, MediaType } from '../../src/lib/api/contracts/common.constants.ts';
 import type { ConversationEvents } from './conversation-events.ts';
 import { resolveMentions, mentionCandidatesIn } from '../../src/lib/validation/mentions.ts';
 import { textBlocksOf } from './block-lists.ts';
 import { recordStaffAction } from './moderation-log.ts';
 import { matchBlockRegexes } from './block-regex.ts';
 import { containsKeyword } from '../../src/lib/block-lists/text-blocks.ts';
-import type { MediaTarget, MediaType } from '../../src/lib/api/contract.ts';
 
 /** Formatting the comment editor produces; nothing else survives, and no attribute at all. */
 const ALLOWED_TAGS = ['b', 'strong', 'i', 'em', 'u', 's', 'del', 'strike', 'br', 'p', 'div'];

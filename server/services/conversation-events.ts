@@ -9,7 +9,7 @@
  */
 import type { EventBus } from '../events/bus.ts';
 import type { Logger } from '../logger.ts';
-import type { MediaType } from '../../src/lib/api/contract.ts';
+import type { MediaType } from '../../src/lib/api/contracts/common.constants.ts';
 
 export interface ConversationEvent {
   /** Who is told: the uploader, the author answered, the member mentioned. */

@@ -3,7 +3,9 @@ import type { DanmakuRepository, TimeWindow } from '../repositories/danmaku.repo
 import { DomainError, NotFound } from '../domain/errors.ts';
 import { recordStaffAction } from './moderation-log.ts';
 import type { RateLimitName } from '../../src/lib/api/limits.ts';
-import { DANMAKU_SEGMENT_SECONDS, type Danmaku, type DanmakuListResponse, type danmakuEmitBody, type MediaTarget } from '../../src/lib/api/contract.ts';
+import { DANMAKU_SEGMENT_SECONDS } from '../../src/lib/api/contracts/interaction.constants.ts';
+import type { Danmaku, DanmakuListResponse, danmakuEmitBody } from '../../src/lib/api/contracts/interaction.ts';
+import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
 import type { z } from 'zod';
 import { compressBody, type ContentEncoding } from '../http/content-encoding.ts';
 import type { ImportedDanmaku } from '../media/danmaku-exchange.ts';
@@ -33,8 +35,11 @@ const END_TOLERANCE_S = 0.5;
 type Row = Awaited<ReturnType<DanmakuRepository['insert']>>;
 /** One stored danmaku as every viewer receives it (lists, sends, the live stream): no sender. */
 export const toDanmaku = (r: Row): Danmaku => ({
-  id: r.id, time: r.time, text: r.text, color: r.color, fontSize: r.font_size, mode: r.mode, enableRainbow: r.rainbow, editDateTime: new Date(r.created_at).getTime(),
+  id: r.id, time: r.time, text: r.text, color: r.color, fontSize: r.font_size, mode: r.mode, enableRainbow: r.rainbow, editDateTime: r.sent_ms,
 });
+
+/** A segment's version: how many visible danmaku it holds and the newest id (sends and deletions both change it). */
+const versionString = (count: number, newest: number | null) => `${count}.${newest ?? 0}`;
 
 /** The seconds one segment covers; undefined (the whole pool) stays undefined. */
 const windowOf = (segment: number | undefined): TimeWindow | undefined =>
@@ -49,16 +54,19 @@ export interface CachedList {
   version: string; body: Uint8Array<ArrayBuffer>; etag: string; checkedAt: number;
   encoded: Partial<Record<ContentEncoding, Promise<Uint8Array<ArrayBuffer>>>>;
 }
-interface ListCache {
+/**
+ * This process's list answers, `type:id:segment:count` -> answer, least recently used first.
+ * Built by the composition root (server/services/index.ts) with the service, so each server
+ * (tests run several in one process) has its own and no module keeps one.
+ */
+export interface ListCache {
   entries: Map<string, CachedList>;
   bytes: number;
   refreshing: Map<string, Promise<CachedList>>;
   /** Bumped by every send here, so a rebuild that read the rows before it is not kept. */
   generation: number;
 }
-/** Per database (tests run several servers in one process), by its repository: `type:id:segment:count` -> answer, least recently used first. */
-const listCaches = new WeakMap<DanmakuRepository, ListCache>();
-/** Bytes of serialized answers kept per database. */
+/** Bytes of serialized answers kept per server. */
 const LIST_CACHE_BYTES = 64 * 1024 * 1024;
 /**
  * How long an answer is served without asking the database whether its segment changed.
@@ -67,10 +75,8 @@ const LIST_CACHE_BYTES = 64 * 1024 * 1024;
  */
 export const LIST_REVALIDATE_MS = 1000;
 
-function cacheOf(danmaku: DanmakuRepository): ListCache {
-  let cache = listCaches.get(danmaku);
-  if (!cache) listCaches.set(danmaku, (cache = { entries: new Map(), bytes: 0, refreshing: new Map(), generation: 0 }));
-  return cache;
+export function createDanmakuListCache(): ListCache {
+  return { entries: new Map(), bytes: 0, refreshing: new Map(), generation: 0 };
 }
 
 /** Stores (or refreshes) an answer as the most recently used one, then trims to the byte budget. */
@@ -101,9 +107,20 @@ function forgetTarget(cache: ListCache, target: MediaTarget) {
   }
 }
 
-/** The answer's body in `encoding`, compressed the first time it is asked for. */
+/**
+ * The answer's body in `encoding`. The first viewer after a change gets a quick compression (a
+ * thousand danmaku compress in a millisecond or two at the lowest level, against several at the
+ * usual one); the usual one is made right behind it on the thread pool and serves the viewers after.
+ */
 export function encodedAnswer(entry: CachedList, encoding: ContentEncoding): Promise<Uint8Array<ArrayBuffer>> {
-  return (entry.encoded[encoding] ??= compressBody(entry.body, encoding));
+  const known = entry.encoded[encoding];
+  if (known) return known;
+  const quick = compressBody(entry.body, encoding, 'quick');
+  entry.encoded[encoding] = quick;
+  quick.then(() => compressBody(entry.body, encoding, 'fast')).then((smaller) => {
+    entry.encoded[encoding] = Promise.resolve(smaller);
+  }, () => {}); // the quick one stays: it is correct, only larger
+  return quick;
 }
 
 /** Counts one hit of a named limit for a subject, and refuses once the limit is passed (the rate-limit service). */
@@ -112,9 +129,8 @@ export interface RateLimiter { hit(name: RateLimitName, subject: string | number
 /** Hears of each danmaku once stored (the live stream announces it to every viewer). */
 export type OnDanmakuSent = (videoId: number, senderUid: number, danmaku: Danmaku) => void;
 
-export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' | 'moderationLog' | 'transaction'>, rateLimits: RateLimiter, onSent: OnDanmakuSent = () => {}) {
+export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' | 'moderationLog' | 'transaction'>, rateLimits: RateLimiter, cache: ListCache, onSent: OnDanmakuSent = () => {}) {
   const { danmaku: store } = repositories;
-  const cache = cacheOf(store);
 
   /** In time order; one segment of DANMAKU_SEGMENT_SECONDS, or the whole pool; without the senders `blockedByUid` blocked. */
   async function list(target: MediaTarget, segment?: number, blockedByUid: number | null = null): Promise<Danmaku[]> {
@@ -123,18 +139,25 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
 
   async function versionOf(target: MediaTarget, segment: number | undefined): Promise<string> {
     const { count, newest } = await store.countAndNewest(target, windowOf(segment));
-    return `${count}.${newest ?? 0}`;
+    return versionString(count, newest);
   }
 
   async function refresh(cache: ListCache, key: string, known: CachedList | undefined, target: MediaTarget, segment: number | undefined, segmentCount: number) {
     const generation = cache.generation;
-    const version = await versionOf(target, segment);
-    if (known && known.version === version && cache.entries.get(key) === known) {
-      known.checkedAt = Date.now();
-      return known;
+    // Only a kept answer is worth a cheap check first; without one the rows are read at once and
+    // the version taken from them (the same count and newest id, and exactly the rows sent).
+    if (known) {
+      const version = await versionOf(target, segment);
+      if (known.version === version && cache.entries.get(key) === known) {
+        known.checkedAt = Date.now();
+        return known;
+      }
     }
-    const danmaku = await list(target, segment);
-    const answer: DanmakuListResponse = { success: true, danmaku, segment, segmentSeconds: DANMAKU_SEGMENT_SECONDS, segmentCount };
+    const rows = await store.listOf(target, windowOf(segment), null);
+    let newest: number | null = null;
+    for (const row of rows) if (newest === null || row.id > newest) newest = row.id;
+    const version = versionString(rows.length, newest);
+    const answer: DanmakuListResponse = { success: true, danmaku: rows.map(toDanmaku), segment, segmentSeconds: DANMAKU_SEGMENT_SECONDS, segmentCount };
     const entry: CachedList = {
       version, body: new TextEncoder().encode(JSON.stringify(answer)), etag: `W/"dm-${target.type === 'video' ? '' : `${target.type}-`}${target.id}-${segment ?? 'all'}-${segmentCount}-${version}"`, checkedAt: Date.now(),
       encoded: {},

@@ -1,5 +1,5 @@
 import type { Repositories } from '../repositories/index.ts';
-import type { MediaTarget } from '../../src/lib/api/contract.ts';
+import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
 
 /** Watch history: the last position per video (or audio track), kept only while the member has it turned on. */
 export function createHistoryService(repositories: Pick<Repositories, 'history'>) {

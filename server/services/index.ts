@@ -7,9 +7,10 @@ import type { Database } from '../db/schema.ts';
 import type { DatabaseKind } from '../db/database.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { createRepositories, type Repositories } from '../repositories/index.ts';
+import type { RepositoryCaches } from '../repositories/caches.ts';
 import { createCatalogue } from './catalogue.ts';
 import { createVideoService } from './videos.ts';
-import { createDanmakuService } from './danmaku.ts';
+import { createDanmakuListCache, createDanmakuService } from './danmaku.ts';
 import { createLiveDanmaku, type LiveDanmakuOptions } from './live-danmaku.ts';
 import { createCommentService } from './comments.ts';
 import { createLikeService } from './likes.ts';
@@ -63,6 +64,8 @@ function bindRepositories<M extends object>(repositories: Repositories, module: 
 
 export interface ServiceDeps {
   db: Kysely<Database>;
+  /** The server's caches of its database (server/repositories/caches.ts), shared with the media server and the job worker. */
+  caches: RepositoryCaches;
   databaseKind: DatabaseKind;
   mailer: Mailer;
   media: MediaStore;
@@ -86,8 +89,8 @@ export interface ServiceDeps {
   conversationEvents?: ConversationEvents;
 }
 
-export function createServices({ db, databaseKind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: liveOptions, logger, notifications: notificationOptions, conversationEvents, hotCounterWindowMs }: ServiceDeps) {
-  const repositories = createRepositories(db);
+export function createServices({ db, caches, databaseKind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: liveOptions, logger, notifications: notificationOptions, conversationEvents, hotCounterWindowMs }: ServiceDeps) {
+  const repositories = createRepositories(db, caches);
   const rateLimits = createRateLimitService(repositories);
   const live = createLiveDanmaku(repositories, bus, { ...liveOptions, logger });
   const catalogue = createCatalogue(repositories);
@@ -103,7 +106,7 @@ export function createServices({ db, databaseKind, mailer, media, signingSecret,
     photo: (id, looker) => photos.visibleTarget(id, looker),
   });
   const videos = createVideoService(repositories, { media, logger, viewWindowMs: hotCounterWindowMs });
-  const danmaku = createDanmakuService(repositories, rateLimits, (videoId, senderUid, sent) => void live.announce(videoId, senderUid, sent));
+  const danmaku = createDanmakuService(repositories, rateLimits, createDanmakuListCache(), (videoId, senderUid, sent) => void live.announce(videoId, senderUid, sent));
   const comments = createCommentService(repositories, conversation);
   return {
     catalogue,

@@ -1,5 +1,6 @@
 import type { Repositories } from '../repositories/index.ts';
-import type { LikeResponse, MediaTarget } from '../../src/lib/api/contract.ts';
+import type { LikeResponse } from '../../src/lib/api/contracts/likes.ts';
+import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
 import type { ConversationEvents } from './conversation-events.ts';
 import { Forbidden } from '../domain/errors.ts';
 

@@ -21,7 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '../events/bus.ts';
 import type { Repositories } from '../repositories/index.ts';
-import type { Danmaku } from '../../src/lib/api/contract.ts';
+import type { Danmaku } from '../../src/lib/api/contracts/interaction.ts';
 import type { Logger } from '../logger.ts';
 import { toDanmaku } from './danmaku.ts';
 

@@ -1,5 +1,5 @@
 import type { Actor } from '../../src/lib/policy/policy.ts';
-import type { MediaTarget, MediaType } from '../../src/lib/api/contract.ts';
+import type { MediaTarget, MediaType } from '../../src/lib/api/contracts/common.constants.ts';
 
 /** What danmaku, comments and history need to know of their target, as one looker may see it. */
 export interface TargetFacts {

@@ -1,8 +1,8 @@
 import type { Repositories } from '../repositories/index.ts';
-import type { MediaStatusResponse } from '../../src/lib/api/contract.ts';
+import type { MediaStatusResponse } from '../../src/lib/api/contracts/upload.ts';
+import type { StreamNoteCode } from '../../src/lib/api/contracts/subtitle.constants.ts';
 import { NotFound } from '../domain/errors.ts';
 import { hlsPath } from '../media/paths.ts';
-import type { StreamNoteCode } from '../../src/lib/api/subtitle-constants.ts';
 
 /** Uploaded files as their uploader follows them: processing state, probe results, renditions. */
 export function createMediaService(repositories: Pick<Repositories, 'media'>) {

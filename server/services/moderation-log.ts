@@ -5,7 +5,8 @@
  */
 import type { Repositories } from '../repositories/index.ts';
 import type { StaffActionEntry } from '../repositories/moderation-log.repository.ts';
-import type { ModerationLogEntry, StaffAction } from '../../src/lib/api/contract-moderation.ts';
+import type { ModerationLogEntry } from '../../src/lib/api/contracts/moderation.ts';
+import type { StaffAction } from '../../src/lib/api/contracts/moderation.constants.ts';
 import { Invalid } from '../domain/errors.ts';
 
 export function recordStaffAction(repositories: Pick<Repositories, 'moderationLog'>, entry: StaffActionEntry & { action: StaffAction }): Promise<void> {

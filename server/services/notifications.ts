@@ -28,10 +28,7 @@ import { createWriteWindow } from './write-window.ts';
 import { translatorFor } from '../../src/lib/i18n/catalogs.ts';
 import { CATALOG_LOCALES, type CatalogLocale } from '../../src/lib/i18n/locales.ts';
 import { can } from '../../src/lib/policy/policy.ts';
-import {
-  CATEGORY_OF, NOTIFICATION_ACTORS_SHOWN, NOTIFICATION_KINDS, STAFF_ONLY_KINDS,
-  type Notification, type NotificationCategory, type NotificationChannel, type NotificationKind, type NotificationTargetType,
-} from '../../src/lib/api/contract.ts';
+import { CATEGORY_OF, NOTIFICATION_ACTORS_SHOWN, NOTIFICATION_KINDS, STAFF_ONLY_KINDS, type Notification, type NotificationCategory, type NotificationChannel, type NotificationKind, type NotificationTargetType } from '../../src/lib/api/contracts/notification.ts';
 
 export interface NotificationTarget { type: NotificationTargetType; id: number; title?: string | null }
 

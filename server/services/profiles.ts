@@ -1,7 +1,9 @@
 import type { Repositories } from '../repositories/index.ts';
 import type { ProfileChanges, ProfileRow } from '../repositories/users.repository.ts';
 import { DomainError } from '../domain/errors.ts';
-import type { PublicProfile, ReviewItem, UpdateInfoBody } from '../../src/lib/api/contract.ts';
+import type { PublicProfile } from '../../src/lib/api/contracts/user.ts';
+import type { ReviewItem } from '../../src/lib/api/contracts/admin.ts';
+import type { UpdateInfoBody } from '../../src/lib/api/contracts/account.ts';
 import { checkName, normalizeName } from '../../src/lib/validation/account.ts';
 import { usernameTaken } from './accounts.ts';
 import { recordStaffAction } from './moderation-log.ts';

@@ -23,8 +23,9 @@ import { Conflict, DomainError, NotFound } from '../domain/errors.ts';
 import { recordStaffAction, decodeIdCursor, encodeIdCursor } from './moderation-log.ts';
 import { translatorFor } from '../../src/lib/i18n/catalogs.ts';
 import { CATALOG_LOCALES, type CatalogLocale } from '../../src/lib/i18n/locales.ts';
-import type { MediaType } from '../../src/lib/api/contract.ts';
-import type { ReportAction, ReportContext, ReportItem, ReportReason, ReportTargetType, reportCreateBody } from '../../src/lib/api/contract-moderation.ts';
+import type { MediaType } from '../../src/lib/api/contracts/common.constants.ts';
+import type { ReportAction, ReportReason, ReportTargetType } from '../../src/lib/api/contracts/moderation.constants.ts';
+import type { ReportContext, ReportItem, reportCreateBody } from '../../src/lib/api/contracts/moderation.ts';
 import type { z } from 'zod';
 
 type ReportRepositories = Pick<Repositories, 'reports' | 'moderationLog' | 'users' | 'videos' | 'audio' | 'photos' | 'comments' | 'danmaku'>;

@@ -10,7 +10,8 @@ import { hlsPath } from '../media/paths.ts';
 import { masterPlaylistOf, subtitlePlaylist } from '../media/hls.ts';
 import { MalformedSubtitle, readSubtitle, toWebVtt } from '../media/subtitle-formats.ts';
 import { Conflict, DomainError, NotFound } from '../domain/errors.ts';
-import { SUBTITLES_PER_PART, subtitleCreateBody, type StreamNoteCode, type Subtitle, type SubtitleFormat } from '../../src/lib/api/contract-subtitles.ts';
+import { SUBTITLES_PER_PART, type StreamNoteCode, type SubtitleFormat } from '../../src/lib/api/contracts/subtitle.constants.ts';
+import { subtitleCreateBody, type Subtitle } from '../../src/lib/api/contracts/subtitle.ts';
 import type { StreamNote, StreamSubtitles } from '../db/schema.ts';
 
 type SubtitleRow = Awaited<ReturnType<Repositories['subtitles']['find']>> & object;

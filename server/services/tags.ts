@@ -1,6 +1,7 @@
 import type { Repositories } from '../repositories/index.ts';
 import { DomainError } from '../domain/errors.ts';
-import type { Tag, TagCreateBody, TagLanguage, TagNameGroup } from '../../src/lib/api/contract.ts';
+import type { Tag, TagCreateBody, TagNameGroup } from '../../src/lib/api/contracts/video.ts';
+import type { TagLanguage } from '../../src/lib/api/contracts/video.constants.ts';
 import { normalizeForSearch } from './search-text.ts';
 
 /**

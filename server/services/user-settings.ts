@@ -1,6 +1,6 @@
 import type { Repositories } from '../repositories/index.ts';
 import type { SettingColumn } from '../repositories/settings.repository.ts';
-import type { UserSettings } from '../../src/lib/api/contract.ts';
+import type { UserSettings } from '../../src/lib/api/contracts/account.ts';
 
 const COLUMN: Record<keyof UserSettings, SettingColumn> = {
   themeType: 'theme_type', themeColor: 'theme_color', themeColorCustom: 'theme_color_custom', wallpaper: 'wallpaper', coloredSideBar: 'colored_side_bar', historyEnabled: 'history_enabled',

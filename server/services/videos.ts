@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Repositories } from '../repositories/index.ts';
 import { DomainError, NotFound } from '../domain/errors.ts';
-import type { videoUploadBody, videoUpdateBody, ReviewRejectionReason } from '../../src/lib/api/contract.ts';
+import type { videoUploadBody } from '../../src/lib/api/contracts/upload.ts';
+import type { videoUpdateBody } from '../../src/lib/api/contracts/video.ts';
+import type { ReviewRejectionReason } from '../../src/lib/api/contracts/common.constants.ts';
 import type { z } from 'zod';
 import { normalizeForSearch } from './search-text.ts';
 import type { MediaStore } from '../media/media-store.ts';

@@ -1,5 +1,6 @@
 import type { Services } from '../services/index.ts';
-import type { PublicProfile, Tag, VideoThumb } from '../../src/lib/api/contract.ts';
+import type { PublicProfile } from '../../src/lib/api/contracts/user.ts';
+import type { Tag, VideoThumb } from '../../src/lib/api/contracts/video.ts';
 import type { FeedScope } from '../../src/lib/share/feeds.ts';
 
 /** Items a feed carries (the newest approved). */

@@ -1,6 +1,6 @@
 import type { PhotoService } from '../services/photos.ts';
 import type { Actor } from '../../src/lib/policy/policy.ts';
-import type { PhotoDetail, PhotoThumb } from '../../src/lib/api/photo-contract.ts';
+import type { PhotoDetail, PhotoThumb } from '../../src/lib/api/contracts/photo.ts';
 
 /** A page of a list; with `viewerUid` (from SiteLocals.listViewer), without what that viewer blocked or hid. */
 export interface SitePage { page: number; pageSize: number; viewerUid?: number | null }

@@ -1,8 +1,8 @@
 import type { Services } from '../services/index.ts';
 import { issuesOf, type FieldIssue } from '../domain/errors.ts';
-import { searchQuery, tagSearchVideosBody, type Tag, type VideoThumb } from '../../src/lib/api/contract.ts';
-import type { AudioThumb } from '../../src/lib/api/contract-audio.ts';
-import type { PhotoThumb } from '../../src/lib/api/photo-contract.ts';
+import { searchQuery, tagSearchVideosBody, type Tag, type VideoThumb } from '../../src/lib/api/contracts/video.ts';
+import type { AudioThumb } from '../../src/lib/api/contracts/audio.ts';
+import type { PhotoThumb } from '../../src/lib/api/contracts/photo.ts';
 import { stripControlCharacters } from '../../src/lib/validation/text.ts';
 
 /**

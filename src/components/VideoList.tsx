@@ -4,7 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import '../styles/catalogue.css';
-import type { VideoThumb } from '../lib/api/contract.ts';
+import type { VideoThumb } from '../lib/api/contracts/video.ts';
 import type { PictureLoading } from '../lib/catalogue/poster.ts';
 import type { Locale } from '../lib/i18n/locales.ts';
 import { PosterImage } from './PosterImage.tsx';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { insertAudio, makeAudio, makeVideo, member, statusOf, tusCreate, tusMetadata, uploadAudio, useVideoFixtures } from './media-helpers.ts';
-import { MAX_AUDIO_DURATION_S } from '../../src/lib/api/constants.ts';
+import { MAX_AUDIO_DURATION_S } from '../../src/lib/api/contracts/audio.constants.ts';
 
 const json = (body: unknown, cookie?: string, method = 'POST'): RequestInit => ({
   method, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json', ...(cookie ? { Cookie: cookie } : {}) },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { insertVideo, member } from './media-helpers.ts';
-import { BLOCK_LIST_LIMITS } from '../../src/lib/api/contract.ts';
+import { BLOCK_LIST_LIMITS } from '../../src/lib/validation/block-lists.ts';
 import { regexVerdict } from '../../src/lib/validation/regex-safety.ts';
 import en from '../../src/i18n/en.json' with { type: 'json' };
 import zhs from '../../src/i18n/zhs.json' with { type: 'json' };

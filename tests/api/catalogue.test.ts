@@ -6,7 +6,7 @@ import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { makeVideo, member, statusOf, upload, useVideoFixtures } from './media-helpers.ts';
 import { startServer } from '../../server/main.ts';
 import { searchTextOf } from '../../server/services/videos.ts';
-import { matchesSearchWord } from '../../server/repositories/search.sql.ts';
+import { matchesSearchWord, searchCandidates } from '../../server/repositories/search.sql.ts';
 import { sql } from 'kysely';
 import { POSTER_FORMATS, POSTER_WIDTHS, posterSources } from '../../src/lib/catalogue/poster.ts';
 
@@ -261,6 +261,14 @@ describe.each(BACKENDS)('the catalogue on %s', (backend) => {
     expect((await ids('guitar', '&page=2&pageSize=2')).ids).toHaveLength(1);
     expect((await server.api('video/search?keyword=')).status).toBe(400);
     expect(pending).toBeGreaterThan(0);
+
+    // A very common word ranks only its first candidates: text matches, then tag matches, newest
+    // first, each with the flag of a tag match taken from the union that found it.
+    const candidates = async (words: string[], cap: number) => (await sql<{ id: number; tag0: boolean; tag1?: boolean }>`SELECT * FROM ${searchCandidates('video', words, cap)} c`
+      .execute(server.db)).rows.map((r) => [Number(r.id), r.tag0, ...(r.tag1 === undefined ? [] : [r.tag1])]);
+    expect(await candidates(['guitar'], 2)).toEqual([[c, false], [b, true]]);
+    expect(await candidates(['guitar'], 10)).toEqual([[c, false], [b, true], [a, true]]);
+    expect(await candidates(['吉他', '东方'], 10)).toEqual([[a, true, true]]); // every word, each with its own flag
 
     const byTags = async (tagId: number[]) => (await (await server.api('video/search/tag', json({ tagId }))).json()).videos.map((v: { videoId: number }) => v.videoId).sort();
     expect(await byTags([guitar])).toEqual([a, b].sort());

@@ -34,6 +34,8 @@ export interface TestServer {
   baseUrl: string;
   api: (path: string, init?: RequestInit) => Promise<Response>;
   db: Awaited<ReturnType<typeof startServer>>['database']['db'];
+  /** The server's caches of its database (server/repositories/caches.ts): announce or read what the server keeps. */
+  caches: Awaited<ReturnType<typeof startServer>>['caches'];
   /** The server's event bus (server/events/bus.ts). */
   bus: Awaited<ReturnType<typeof startServer>>['bus'];
   /** The one-time token the server printed for its first-run page. */
@@ -66,6 +68,7 @@ export async function startTestServer(backend: Backend, options: { site?: boolea
     baseUrl,
     api: (path, init) => fetch(`${baseUrl}/api/${path.replace(/^\//, '')}`, init),
     db: running.database.db,
+    caches: running.caches,
     bus: running.bus,
     firstRunToken: running.firstRunToken,
     services: running.services,

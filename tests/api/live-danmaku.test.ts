@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { insertVideo, member } from './media-helpers.ts';
 import { SseClient } from './sse-client.ts';
-import { danmakuSchema, type Danmaku } from '../../src/lib/api/contract.ts';
+import { danmakuSchema, type Danmaku } from '../../src/lib/api/contracts/interaction.ts';
 
 const HEARTBEAT_MS = 150;
 // Room for a burst of the flood's long danmaku (events that arrive in one read of the bus).

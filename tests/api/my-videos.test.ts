@@ -8,7 +8,7 @@ import { BACKENDS, jsonCall, startTestServer, type TestServer } from './harness.
 import { insertVideo, member } from './media-helpers.ts';
 import { createMediaAccess } from '../../server/media/media-access.ts';
 import { hlsPath } from '../../server/media/pipeline.ts';
-import { VIDEO_DESCRIPTION_MAX, VIDEO_TITLE_MAX } from '../../src/lib/api/constants.ts';
+import { VIDEO_DESCRIPTION_MAX, VIDEO_TITLE_MAX } from '../../src/lib/api/contracts/video.constants.ts';
 
 const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
 
@@ -168,7 +168,7 @@ describe.each(BACKENDS)('my videos on %s', (backend) => {
     expect((await get(`video?videoId=${videoId}`, uploader)).status).toBe(404);
     expect((await get(`video/danmaku?videoId=${videoId}`, uploader)).status).toBe(404);
     expect((await get('history/filter', uploader)).body.result?.map?.((v: { videoId: number }) => v.videoId) ?? []).not.toContain(videoId);
-    expect(await createMediaAccess(server.db)(`/${hlsPath(mediaId)}/poster.jpg`, uploader)).toBeNull();
+    expect(await createMediaAccess(server.db, server.caches)(`/${hlsPath(mediaId)}/poster.jpg`, uploader)).toBeNull();
     // Deleted is final: no second delete, no edit.
     expect((await send('DELETE', 'video/delete', { videoId }, uploader)).status).toBe(404);
     expect((await update({ videoId, title: 'again' })).status).toBe(404);

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { BACKENDS, jsonCall, startTestServer, type TestServer } from './harness.ts';
 import { member, tusCreate, tusMetadata, tusPatch } from './media-helpers.ts';
 import { jpegWithGps, plainPng, pngBomb } from '../fixtures/photos.ts';
-import { PHOTO_MAX_BYTES, PHOTO_MAX_IMAGES } from '../../src/lib/api/photo-contract.ts';
+import { PHOTO_MAX_BYTES, PHOTO_MAX_IMAGES } from '../../src/lib/api/contracts/photo.constants.ts';
 
 
 describe.each(BACKENDS)('photo posts on %s', (backend) => {

@@ -9,7 +9,7 @@ import { BACKENDS, jsonCall, startTestServer, type TestServer } from './harness.
 import { insertAudio, insertPhoto, insertVideo, member } from './media-helpers.ts';
 import { createRepositories } from '../../server/repositories/index.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
-import { REVIEW_NOTE_MAX } from '../../src/lib/api/constants.ts';
+import { REVIEW_NOTE_MAX } from '../../src/lib/api/contracts/common.constants.ts';
 
 const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
 

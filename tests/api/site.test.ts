@@ -354,7 +354,7 @@ describe.skipIf(!built).each(BACKENDS)('the video sitemap in files on %s', (back
     expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     // Rows written here, not through a review: what a review announces (server/events/cache-invalidation.ts),
     // so the pages kept for guests (server/site/page-cache.ts) are forgotten as they would be.
-    const reviewed = () => announceForgotten(server.db, { cache: 'pages' });
+    const reviewed = () => announceForgotten(server.caches.notices, { cache: 'pages' });
     reviewed();
 
     expect(await indexed()).toEqual([
@@ -397,7 +397,7 @@ describe.skipIf(!built).each(BACKENDS)('the video sitemap in files on %s', (back
     }
     expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7]);
     // Written here, not reviewed: the review's notice, as above.
-    announceForgotten(server.db, { cache: 'pages' });
+    announceForgotten(server.caches.notices, { cache: 'pages' });
     const audioIndexed = async () => [...(await (await get('/sitemap.xml')).text()).matchAll(/<loc>[^<]*(\/sitemap-audio-\d+\.xml)<\/loc><lastmod>([^<]+)</g)].map((m) => [m[1], m[2]]);
     const trackIdsIn = async (path: string) => [...(await (await get(path)).text()).matchAll(/<loc>http:\/\/localhost:4321\/audio\/ka(\d+)<\/loc>/g)].map((m) => Number(m[1]));
     expect(await audioIndexed()).toEqual([

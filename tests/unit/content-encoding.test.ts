@@ -24,3 +24,19 @@ describe('compressBody', () => {
     expect(br.length).toBeLessThan(json.length / 5);
   });
 });
+
+describe('encodedAnswer', () => {
+  it('gives the first viewer a quick compression, and those after the usual one made behind it', async () => {
+    const { encodedAnswer } = await import('../../server/services/danmaku.ts');
+    const body = new TextEncoder().encode(JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ id: i, time: i / 7, text: `弾幕 ${i % 50}`, color: 'ffffff' }))));
+    const entry = { version: '1.1', body, etag: 'W/"x"', checkedAt: 0, encoded: {} };
+    const first = await encodedAnswer(entry, 'gzip');
+    expect(gunzipSync(first).equals(Buffer.from(body))).toBe(true);
+    expect(first.length).toBeGreaterThan((await compressBody(body, 'gzip')).length); // the quick level, larger
+    // The usual level replaces it once made (on the thread pool); wait for that, not for a time.
+    while ((await encodedAnswer(entry, 'gzip')) === first) await new Promise((resolve) => setImmediate(resolve));
+    const later = await encodedAnswer(entry, 'gzip');
+    expect(gunzipSync(later).equals(Buffer.from(body))).toBe(true);
+    expect(later.length).toBe((await compressBody(body, 'gzip')).length);
+  });
+});

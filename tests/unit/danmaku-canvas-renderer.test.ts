@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CanvasDanmakuRenderer } from '../../src/lib/danmaku/canvas-renderer.ts';
 import type { OnStage } from '../../src/lib/danmaku/engine.ts';
-import type { Danmaku } from '../../src/lib/api/contract.ts';
+import type { Danmaku } from '../../src/lib/api/contracts/interaction.ts';
 
 /** A 2D context that records what is asked of it (no canvas in Node). */
 class FakeContext {

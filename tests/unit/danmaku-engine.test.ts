@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DanmakuEngine, type OnStage } from '../../src/lib/danmaku/engine.ts';
 import { LaneSet, canFollow, followDelay, laneCount, laneHeight, LANE_GAP_PX, MAX_WAIT_SECONDS, SCROLL_SECONDS, type DanmakuDensity, type Placed, type StageGeometry } from '../../src/lib/danmaku/layout.ts';
 import { MediaClock, type MediaLike } from '../../src/lib/danmaku/clock.ts';
-import type { Danmaku, DanmakuMode, DanmakuSize } from '../../src/lib/api/contract.ts';
+import type { Danmaku } from '../../src/lib/api/contracts/interaction.ts';
+import type { DanmakuMode, DanmakuSize } from '../../src/lib/api/contracts/interaction.constants.ts';
 
 const STAGE: StageGeometry = { width: 1280, height: 720, area: 1, keepSubtitlesClear: false, fontScale: 1 };
 let nextId = 1;

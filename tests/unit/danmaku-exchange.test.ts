@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MalformedDanmakuXml, parseBilibiliXml, toBilibiliXml, toDanmakuAss } from '../../server/media/danmaku-exchange.ts';
-import type { Danmaku } from '../../src/lib/api/contract.ts';
+import type { Danmaku } from '../../src/lib/api/contracts/interaction.ts';
 
 const pool: Danmaku[] = [
   { id: 1, time: 1.25, text: '前方高能 <注意> & "ok"', color: 'ff0000', fontSize: 'medium', mode: 'rtl', enableRainbow: false, editDateTime: 1_700_000_000_000 },

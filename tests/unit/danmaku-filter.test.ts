@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { danmakuFilter, NO_BLOCKING } from '../../src/lib/danmaku/filter.ts';
-import type { Danmaku } from '../../src/lib/api/contract.ts';
+import type { Danmaku } from '../../src/lib/api/contracts/interaction.ts';
 
 const d = (text: string, over: Partial<Danmaku> = {}): Danmaku => ({ id: 1, time: 0, text, color: 'ffffff', fontSize: 'medium', mode: 'rtl', enableRainbow: false, editDateTime: 0, ...over });
 

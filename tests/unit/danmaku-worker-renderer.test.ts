@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OnStage } from '../../src/lib/danmaku/engine.ts';
-import type { Danmaku } from '../../src/lib/api/contract.ts';
+import type { Danmaku } from '../../src/lib/api/contracts/interaction.ts';
 import { FRAME_STRIDE, HOLD_MS, StageReplica, type ToWorker } from '../../src/lib/danmaku/render-protocol.ts';
 
 /** The worker the renderer starts: records what the page posts (no worker threads in Node). */

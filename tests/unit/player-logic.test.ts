@@ -7,7 +7,7 @@ import { resumePosition } from '../../src/lib/player/resume.ts';
 import { MediaClock, type MediaLike } from '../../src/lib/danmaku/clock.ts';
 import { DanmakuEngine } from '../../src/lib/danmaku/engine.ts';
 import { mergePlayerSettings, DEFAULT_PLAYER_SETTINGS } from '../../src/lib/stores/player-settings.ts';
-import type { Danmaku } from '../../src/lib/api/contract.ts';
+import type { Danmaku } from '../../src/lib/api/contracts/interaction.ts';
 
 const ladder = [{ index: 0, height: 360, bitrate: 800e3 }, { index: 1, height: 720, bitrate: 2.8e6 }, { index: 2, height: 1080, bitrate: 5e6 }];
 

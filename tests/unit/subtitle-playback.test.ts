@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { initialTrack, toggledOnTrack, trackForLocale } from '../../src/lib/subtitles/choice.ts';
 import { activeCues, longestCue, parseWebVtt } from '../../src/lib/subtitles/webvtt.ts';
 import { DanmakuEngine } from '../../src/lib/danmaku/engine.ts';
-import type { Danmaku } from '../../src/lib/api/contract.ts';
+import type { Danmaku } from '../../src/lib/api/contracts/interaction.ts';
 
 const tracks = [
   { id: 1, language: 'ja', label: '日本語' },

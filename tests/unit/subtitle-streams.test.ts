@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractSubtitleStreams, fontExtension, streamLabel, streamLanguage } from '../../server/media/subtitle-streams.ts';
 import { binaryPath, run } from '../../server/media/ffmpeg.ts';
-import { STREAM_FONTS_MAX } from '../../src/lib/api/subtitle-constants.ts';
+import { STREAM_FONTS_MAX } from '../../src/lib/api/contracts/subtitle.constants.ts';
 
 describe('subtitle streams of an upload', () => {
   let dir = '';

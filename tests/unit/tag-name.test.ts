@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tagDisplayName } from '../../src/lib/tags/tag-name.ts';
-import type { Tag } from '../../src/lib/api/contract.ts';
+import type { Tag } from '../../src/lib/api/contracts/video.ts';
 
 const miku: Tag = {
   tagId: 1,

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { ROUTES } from '../../src/lib/api/routes/index.ts';
 import type { RouteDef } from '../../src/lib/api/route.ts';
 import { jsonDepthExceeds, MAX_JSON_DEPTH, queryValues } from '../../src/lib/api/wire.ts';
-import { pagedQuery, positiveId, shownText, tagSearchVideosBody } from '../../src/lib/api/contract.ts';
+import { pagedQuery, positiveId, shownText } from '../../src/lib/api/contracts/common.ts';
+import { tagSearchVideosBody } from '../../src/lib/api/contracts/video.ts';
 import { stripInvisibleFormatting } from '../../src/lib/validation/text.ts';
 
 /** Every schema reachable from a schema's definition (objects, arrays, wrappers, unions, pipes). */

@@ -1,5 +1,5 @@
 import type { HandlerSet } from '../mount-routes.ts';
-import { BLOCK_LIST_LIMITS } from '../../../src/lib/api/contract.ts';
+import { BLOCK_LIST_LIMITS } from '#lib/validation/block-lists.ts';
 
 /** SPEC §7 "Block": each list's calls carry its value in their own field (API-NOTES). */
 export const blockHandlers: HandlerSet<'block/'> = {

@@ -3,7 +3,9 @@ import { Forbidden, Invalid, NotFound } from '../../domain/errors.ts';
 import { encodedAnswer, segmentCountOf } from '../../services/danmaku.ts';
 import { LIVE_STREAM_HEADERS } from '../../services/live-danmaku.ts';
 import { preferredEncoding } from '../../http/content-encoding.ts';
-import { DANMAKU_SEGMENT_SECONDS, type CommentVoteResponse, type MediaTarget, type MediaType } from '../../../src/lib/api/contract.ts';
+import { DANMAKU_SEGMENT_SECONDS } from '#lib/api/contracts/interaction.constants.ts';
+import type { CommentVoteResponse } from '#lib/api/contracts/interaction.ts';
+import type { MediaTarget, MediaType } from '#lib/api/contracts/common.constants.ts';
 import { listViewer } from './looker.ts';
 import { danmakuExchangeHandlers } from './subtitle.ts';
 

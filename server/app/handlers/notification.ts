@@ -1,8 +1,8 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
-import { notificationUnsubscribeQuery } from '../../../src/lib/api/contract.ts';
+import { notificationUnsubscribeQuery } from '#lib/api/contracts/notification.ts';
 import { Invalid } from '../../domain/errors.ts';
-import { translatorFor } from '../../../src/lib/i18n/catalogs.ts';
-import type { CatalogLocale } from '../../../src/lib/i18n/locales.ts';
+import { translatorFor } from '#lib/i18n/catalogs.ts';
+import type { CatalogLocale } from '#lib/i18n/locales.ts';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 

@@ -1,8 +1,8 @@
 import type { HandlerSet } from '../mount-routes.ts';
 import { DomainError, Invalid, NotFound } from '../../domain/errors.ts';
-import { translatorFor } from '../../../src/lib/i18n/catalogs.ts';
-import { localizePath } from '../../../src/lib/i18n/locales.ts';
-import { EMBED_SIZE, absoluteUrl, cardImage, embedCode, shareTargetOf } from '../../../src/lib/share/share.ts';
+import { translatorFor } from '#lib/i18n/catalogs.ts';
+import { localizePath } from '#lib/i18n/locales.ts';
+import { EMBED_SIZE, absoluteUrl, cardImage, embedCode, shareTargetOf } from '#lib/share/share.ts';
 
 /** How long a consumer may keep an answer (seconds): titles and covers change rarely. */
 const OEMBED_CACHE_AGE = 3600;

@@ -1,10 +1,10 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
 import { Conflict, DomainError, Invalid, NotFound } from '../../domain/errors.ts';
 import { clearedSessionCookies, sessionCookies } from '../../auth/sessions.ts';
-import { isValidEmail, normalizeEmail } from '../../../src/lib/validation/account.ts';
-import type { AuthenticatorExistsAnswer } from '../../../src/lib/api/contract.ts';
+import { isValidEmail, normalizeEmail } from '#lib/validation/account.ts';
+import type { AuthenticatorExistsAnswer } from '#lib/api/contracts/account.ts';
 import type { VerificationPurpose } from '../../db/schema.ts';
-import type { CatalogLocale } from '../../../src/lib/i18n/locales.ts';
+import type { CatalogLocale } from '#lib/i18n/locales.ts';
 
 const OK = { success: true } as const;
 const CODE_SENT = { success: true, isCoolingDown: false } as const;

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * A reviewer refuses a video, track or photo post with a reason (one of the review reasons of
- * src/lib/api/constants.ts) and an optional note for the uploader: the item is removed as
+ * src/lib/api/contracts/common.constants.ts) and an optional note for the uploader: the item is removed as
  * before (status 'deleted', by the reviewer), and the uploader reads why in their own lists.
  * And the profile review queue stops holding accounts nobody needs to review: staff accounts
  * and the demo uploaders start out reviewed (as new ones now do, services/accounts.ts).

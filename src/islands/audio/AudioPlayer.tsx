@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent } from 'react';
 import { useStartTime } from '../use-start-time.ts';
-import type { AudioDetail } from '../../lib/api/contract-audio.ts';
-import type { Danmaku } from '../../lib/api/contract.ts';
+import type { AudioDetail } from '../../lib/api/contracts/audio.ts';
+import type { Danmaku } from '../../lib/api/contracts/interaction.ts';
 import { countAudioPlay, emitDanmaku, getDanmaku, recordHistory, HttpError } from '../../lib/api/index.ts';
 import { attachHls, type HlsSource } from '../../lib/player/hls-source.ts';
 import { AUDIO_RATES, DANMAKU_FLIGHT_SECONDS, inFlight, normalisationGain, timeAtX } from '../../lib/player/audio-logic.ts';

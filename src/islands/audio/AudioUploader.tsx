@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { commitAudio, getMediaStatus } from '../../lib/api/index.ts';
-import type { MediaStatusResponse } from '../../lib/api/contract.ts';
-import { AUDIO_ARTIST_MAX, VIDEO_TITLE_MAX } from '../../lib/api/constants.ts';
+import type { MediaStatusResponse } from '../../lib/api/contracts/upload.ts';
+import { AUDIO_ARTIST_MAX } from '../../lib/api/contracts/audio.constants.ts';
+import { VIDEO_TITLE_MAX } from '../../lib/api/contracts/video.constants.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { startTusUpload, tusEndpoint, type TusUploadHandle, type UploadProgressView } from '../../lib/upload/tus-upload.ts';

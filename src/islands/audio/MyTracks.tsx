@@ -1,5 +1,5 @@
 import { deleteAudio, getMyTracks } from '../../lib/api/calls/audio.ts';
-import type { MyTrack } from '../../lib/api/contract-audio.ts';
+import type { MyTrack } from '../../lib/api/contracts/audio.ts';
 import { LOCALE_INFO, localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { formatTimecode } from '../../lib/player/shortcuts.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';

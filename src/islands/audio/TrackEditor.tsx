@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { updateAudio } from '../../lib/api/calls/audio.ts';
-import type { MyTrack } from '../../lib/api/contract-audio.ts';
-import { AUDIO_ARTIST_MAX, type VideoCategory } from '../../lib/api/constants.ts';
+import type { MyTrack } from '../../lib/api/contracts/audio.ts';
+import { AUDIO_ARTIST_MAX } from '../../lib/api/contracts/audio.constants.ts';
+import type { VideoCategory } from '../../lib/api/contracts/video.constants.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { EditorFooter, useMetaSave } from '../my-videos/editor-parts.tsx';
 import FormFields from '../settings/FormFields.tsx';

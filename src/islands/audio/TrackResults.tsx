@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { searchAudio } from '../../lib/api/index.ts';
-import type { AudioThumb } from '../../lib/api/contract-audio.ts';
+import type { AudioThumb } from '../../lib/api/contracts/audio.ts';
 import { formatCount, formatDuration, userPath } from '../../lib/catalogue/format.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { AUDIO_CARD_IMAGE_SIZES } from '../../lib/catalogue/poster.ts';

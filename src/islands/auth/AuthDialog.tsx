@@ -4,7 +4,7 @@ import { fetchSelfUser } from '../../lib/stores/self-user.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { checkName, checkPassword, isValidEmail } from '../../lib/validation/account.ts';
 import type { TFunction } from 'i18next';
-import type { LoginErrorBody } from '../../lib/api/contract.ts';
+import type { LoginErrorBody } from '../../lib/api/contracts/user.ts';
 import { useAction, FormError } from '../settings/use-action.ts';
 import { useLiveCheck } from './use-live-check.ts';
 import { Field } from '../field.tsx';

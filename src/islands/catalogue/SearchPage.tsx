@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import PhotoSearchResults from '../photo/PhotoSearchResults.tsx';
 import { getTags, searchTags, searchVideos, searchVideosByTag } from '../../lib/api/index.ts';
-import type { Tag, VideoThumb } from '../../lib/api/contract.ts';
+import type { Tag, VideoThumb } from '../../lib/api/contracts/video.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { tagDisplayName } from '../../lib/tags/tag-name.ts';

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { addToCollection, collectionsContaining, createCollection, listCollections, removeFromCollection } from '../../lib/api/calls/collection.ts';
-import type { CollectionSummary } from '../../lib/api/contract.ts';
-import { COLLECTION_TITLE_MAX, type CollectionVisibility, type MediaType } from '../../lib/api/constants.ts';
+import type { CollectionSummary } from '../../lib/api/contracts/collection.ts';
+import { COLLECTION_TITLE_MAX, type CollectionVisibility } from '../../lib/api/contracts/collection.constants.ts';
+import type { MediaType } from '../../lib/api/contracts/common.constants.ts';
 import { can } from '../../lib/policy/policy.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';

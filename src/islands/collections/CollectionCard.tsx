@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { TFunction } from 'i18next';
-import type { CollectionSummary } from '../../lib/api/contract.ts';
+import type { CollectionSummary } from '../../lib/api/contracts/collection.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { collectionPath } from '../../lib/catalogue/format.ts';
 import { PosterImage } from '../../components/PosterImage.tsx';

@@ -4,9 +4,9 @@ import {
   createCollection, deleteCollection, getCollection, listCollections, removeFromCollection, reorderCollection, updateCollection,
 } from '../../lib/api/calls/collection.ts';
 import { serverMessage } from '../../lib/api/http.ts';
-import type { CollectionSummary } from '../../lib/api/contract.ts';
+import type { CollectionSummary } from '../../lib/api/contracts/collection.ts';
+import { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX, COLLECTION_VIDEOS_MAX, type CollectionVisibility } from '../../lib/api/contracts/collection.constants.ts';
 import { itemSummary } from '../../lib/catalogue/media-cards.ts';
-import { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX, COLLECTION_VIDEOS_MAX, type CollectionVisibility } from '../../lib/api/constants.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { listCollections } from '../../lib/api/calls/collection.ts';
-import type { CollectionSummary } from '../../lib/api/contract.ts';
+import type { CollectionSummary } from '../../lib/api/contracts/collection.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';

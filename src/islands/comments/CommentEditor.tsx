@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { plainText, serializeSafeTree, toSafeTree } from '../../lib/comments/comment-html.ts';
-import type { MentionCandidatesResponse } from '../../lib/api/contract.ts';
+import type { MentionCandidatesResponse } from '../../lib/api/contracts/interaction.ts';
 
 type Candidate = MentionCandidatesResponse['users'][number];
 /** The "@name" being typed just before the caret. */

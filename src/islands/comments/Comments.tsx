@@ -1,9 +1,10 @@
 import { createElement, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { deleteComment, deleteCommentAsUploader, emitComment, getComments, getMentionCandidates, getReplies, pinComment, voteComment } from '../../lib/api/calls/interaction.ts';
 import { HttpError } from '../../lib/api/http.ts';
-import type { ApiErrorBody, CommentSort, CommentThread, VideoComment } from '../../lib/api/contract.ts';
+import type { ApiErrorBody } from '../../lib/api/errors.ts';
+import type { CommentSort, CommentThread, VideoComment } from '../../lib/api/contracts/interaction.ts';
+import type { MediaType } from '../../lib/api/contracts/common.constants.ts';
 import { splitMentions } from '../../lib/validation/mentions.ts';
-import type { MediaType } from '../../lib/api/constants.ts';
 import { can } from '../../lib/policy/policy.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { toSafeTree, type SafeNode } from '../../lib/comments/comment-html.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { call } from '../../lib/api/client.ts';
-import type { PublicProfile } from '../../lib/api/contract.ts';
+import type { PublicProfile } from '../../lib/api/contracts/user.ts';
 import { userPath } from '../../lib/catalogue/format.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';

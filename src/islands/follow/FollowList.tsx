@@ -1,6 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import { getFollowPeople } from '../../lib/api/calls/feed.ts';
-import type { FollowPerson } from '../../lib/api/contract.ts';
+import type { FollowPerson } from '../../lib/api/contracts/feed.ts';
 import { userPath } from '../../lib/catalogue/format.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { clearHistory, getHistory, getUserSettings } from '../../lib/api/index.ts';
-import type { HistoryItem } from '../../lib/api/contract.ts';
+import type { HistoryItem } from '../../lib/api/contracts/history.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';

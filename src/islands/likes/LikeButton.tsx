@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { call } from '../../lib/api/client.ts';
 import { setLiked } from '../../lib/api/calls/interaction.ts';
 import { HttpError } from '../../lib/api/http.ts';
-import type { MediaType } from '../../lib/api/constants.ts';
+import type { MediaType } from '../../lib/api/contracts/common.constants.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { call, type ApiOutput } from '../../lib/api/client.ts';
-import { STAFF_ACTIONS, type StaffAction } from '../../lib/api/moderation-constants.ts';
+import { STAFF_ACTIONS, type StaffAction } from '../../lib/api/contracts/moderation.constants.ts';
 import { LOCALE_INFO, type Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';

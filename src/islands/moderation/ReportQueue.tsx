@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { call } from '../../lib/api/client.ts';
 import type { ApiOutput } from '../../lib/api/client.ts';
-import { REPORT_ACTIONS, REPORT_TARGET_TYPES, type ReportAction, type ReportTargetType } from '../../lib/api/moderation-constants.ts';
-import type { ReportItem } from '../../lib/api/contract-moderation.ts';
+import { REPORT_ACTIONS, REPORT_TARGET_TYPES, type ReportAction, type ReportTargetType } from '../../lib/api/contracts/moderation.constants.ts';
+import type { ReportItem } from '../../lib/api/contracts/moderation.ts';
 import { LOCALE_INFO, localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { formatTimecode } from '../../lib/player/shortcuts.ts';

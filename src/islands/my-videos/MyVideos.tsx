@@ -1,5 +1,5 @@
 import { getMyVideos, deleteVideo } from '../../lib/api/index.ts';
-import type { MyVideo } from '../../lib/api/contract.ts';
+import type { MyVideo } from '../../lib/api/contracts/video.ts';
 import { LOCALE_INFO, localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { formatTimecode } from '../../lib/player/shortcuts.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';

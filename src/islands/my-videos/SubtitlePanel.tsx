@@ -1,8 +1,8 @@
 import { useEffect, useState, type DragEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { createSubtitle, deleteSubtitle, listSubtitles } from '../../lib/api/calls/subtitle.ts';
-import type { Subtitle } from '../../lib/api/contract-subtitles.ts';
-import { SUBTITLE_LABEL_MAX } from '../../lib/api/subtitle-constants.ts';
+import type { Subtitle } from '../../lib/api/contracts/subtitle.ts';
+import { SUBTITLE_LABEL_MAX } from '../../lib/api/contracts/subtitle.constants.ts';
 import { guessSubtitleFile, type SubtitleFileGuess } from '../../lib/subtitles/subtitle-files.ts';
 import { HttpError } from '../../lib/api/http.ts';
 

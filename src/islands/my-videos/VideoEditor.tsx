@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { updateVideo } from '../../lib/api/index.ts';
-import type { MyVideo } from '../../lib/api/contract.ts';
-import type { VideoCategory } from '../../lib/api/constants.ts';
+import type { MyVideo } from '../../lib/api/contracts/video.ts';
+import type { VideoCategory } from '../../lib/api/contracts/video.constants.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { EditorFooter, useMetaSave } from './editor-parts.tsx';
 import FormFields from '../settings/FormFields.tsx';

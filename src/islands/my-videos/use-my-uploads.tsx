@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import { showToast } from '../../lib/stores/toast.ts';
 import { useSelfUser } from '../use-self-user.ts';
 import { useAction } from '../settings/use-action.ts';
-import { REVIEW_REJECTION_REASONS, type ReviewRejectionReason } from '../../lib/api/constants.ts';
+import { REVIEW_REJECTION_REASONS, type ReviewRejectionReason } from '../../lib/api/contracts/common.constants.ts';
 
 export const MY_UPLOADS_PAGE_SIZE = 20;
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { call } from '../../lib/api/client.ts';
-import type { Notification, NotificationCategory } from '../../lib/api/contract.ts';
+import type { Notification, NotificationCategory } from '../../lib/api/contracts/notification.ts';
 import { $unreadNotifications } from '../../lib/stores/notifications.ts';
 import { audioPath, formatUploadDate, userPath, videoPath } from '../../lib/catalogue/format.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';

@@ -1,5 +1,5 @@
 import { call } from '../../lib/api/client.ts';
-import type { PendingPhotosResponse } from '../../lib/api/photo-contract.ts';
+import type { PendingPhotosResponse } from '../../lib/api/contracts/photo.ts';
 import { LOCALE_INFO, localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { tagDisplayName } from '../../lib/tags/tag-name.ts';
 import { photoPostPath, pictureSources } from '../../lib/photo/picture.ts';

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { PhotoThumb } from '../../lib/api/photo-contract.ts';
+import type { PhotoThumb } from '../../lib/api/contracts/photo.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { aspectOf, photoPostPath, pictureSources } from '../../lib/photo/picture.ts';
 import { siteImages } from '../../lib/image/site-provider.ts';

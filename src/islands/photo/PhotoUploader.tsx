@@ -2,9 +2,10 @@ import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react'
 import { call } from '../../lib/api/client.ts';
 import { buildUrl, HttpError } from '../../lib/api/http.ts';
 import { getMediaStatus } from '../../lib/api/index.ts';
-import type { ApiErrorBody, Tag } from '../../lib/api/contract.ts';
-import { COPYRIGHTS, type Copyright } from '../../lib/api/constants.ts';
-import { PHOTO_ALT_MAX, PHOTO_DESCRIPTION_MAX, PHOTO_MAX_BYTES, PHOTO_MAX_IMAGES, PHOTO_MIME_TYPES, PHOTO_TITLE_MAX } from '../../lib/api/photo-constants.ts';
+import type { ApiErrorBody } from '../../lib/api/errors.ts';
+import type { Tag } from '../../lib/api/contracts/video.ts';
+import { COPYRIGHTS, type Copyright } from '../../lib/api/contracts/video.constants.ts';
+import { PHOTO_ALT_MAX, PHOTO_DESCRIPTION_MAX, PHOTO_MAX_BYTES, PHOTO_MAX_IMAGES, PHOTO_MIME_TYPES, PHOTO_TITLE_MAX } from '../../lib/api/contracts/photo.constants.ts';
 import { publicConfig } from '../../lib/public-config.ts';
 import { startTusUpload, type TusUploadHandle, type UploadProgressView } from '../../lib/upload/tus-upload.ts';
 import { percentDone } from '../../lib/upload/machine.ts';

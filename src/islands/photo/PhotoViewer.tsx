@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type WheelEvent as ReactWheelEvent } from 'react';
-import type { PhotoImage } from '../../lib/api/photo-contract.ts';
+import type { PhotoImage } from '../../lib/api/contracts/photo.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { pictureSources } from '../../lib/photo/picture.ts';

@@ -4,7 +4,7 @@ import ReportDialog from '../report/LazyReportDialog.tsx';
 import { openAuthDialog } from '../auth/open-auth-dialog.ts';
 import { useSelfUser } from '../use-self-user.ts';
 import { LOCALE_INFO, type Locale } from '../../lib/i18n/locales.ts';
-import type { Danmaku } from '../../lib/api/contract.ts';
+import type { Danmaku } from '../../lib/api/contracts/interaction.ts';
 import { formatTimecode } from '../../lib/player/shortcuts.ts';
 
 interface Props {

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { DANMAKU_TEXT_MAX, type DanmakuMode, type DanmakuSize } from '../../lib/api/constants.ts';
+import { DANMAKU_TEXT_MAX, type DanmakuMode, type DanmakuSize } from '../../lib/api/contracts/interaction.constants.ts';
 import { useDismiss } from '../use-dismiss.ts';
 import { retryAfterOf } from '../../lib/api/http.ts';
 import { useRetryCountdown } from '../use-retry-countdown.ts';

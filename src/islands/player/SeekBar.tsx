@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
-import type { Danmaku, Storyboard } from '../../lib/api/contract.ts';
+import type { Danmaku } from '../../lib/api/contracts/interaction.ts';
+import type { Storyboard } from '../../lib/api/contracts/video.ts';
 import { formatTimecode } from '../../lib/player/shortcuts.ts';
 import { previewLayout } from '../../lib/player/storyboard.ts';
 

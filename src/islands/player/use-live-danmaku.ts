@@ -1,6 +1,6 @@
 import { useEffect, useState, type RefObject } from 'react';
 import { streamUrl } from '../../lib/api/client.ts';
-import type { Danmaku, DanmakuWatchingEvent } from '../../lib/api/contract.ts';
+import type { Danmaku, DanmakuWatchingEvent } from '../../lib/api/contracts/interaction.ts';
 import type { DanmakuOverlay } from '../../lib/danmaku/overlay.ts';
 
 /** A stream the server refused (or a proxy answered with an error) is opened again after this long. */

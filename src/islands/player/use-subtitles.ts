@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { listSubtitles } from '../../lib/api/calls/subtitle.ts';
-import type { Subtitle } from '../../lib/api/contract-subtitles.ts';
+import type { Subtitle } from '../../lib/api/contracts/subtitle.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { DanmakuOverlay } from '../../lib/danmaku/overlay.ts';
 import { choiceOf, initialTrack, toggledOnTrack } from '../../lib/subtitles/choice.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { call } from '../../lib/api/client.ts';
-import { REPORT_REASONS, REPORT_TEXT_MAX, type ReportReason, type ReportTargetType } from '../../lib/api/moderation-constants.ts';
+import { REPORT_REASONS, REPORT_TEXT_MAX, type ReportReason, type ReportTargetType } from '../../lib/api/contracts/moderation.constants.ts';
 import { serverMessage } from '../../lib/api/http.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import './report.css';

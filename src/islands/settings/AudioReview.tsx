@@ -1,6 +1,6 @@
 import { approvePendingAudio, getPendingAudio } from '../../lib/api/index.ts';
 import { call } from '../../lib/api/client.ts';
-import type { PendingAudioResponse } from '../../lib/api/contract-audio.ts';
+import type { PendingAudioResponse } from '../../lib/api/contracts/audio.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { tagDisplayName } from '../../lib/tags/tag-name.ts';
 import { formatTimecode } from '../../lib/player/shortcuts.ts';

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { changeBlockList, getBlockList } from '../../lib/api/calls/block.ts';
 import { searchTags } from '../../lib/api/calls/video.ts';
-import type { BlockListItem, Tag } from '../../lib/api/contract.ts';
+import type { BlockListItem } from '../../lib/api/contracts/block.ts';
+import type { Tag } from '../../lib/api/contracts/video.ts';
 import { BLOCK_KEYWORD_MAX, BLOCK_LIST_LIMITS, BLOCK_REGEX_MAX, type BlockListType } from '../../lib/validation/block-lists.ts';
 import { loadBlockLists } from '../../lib/stores/block-lists.ts';
 import { showToast } from '../../lib/stores/toast.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { createInvitationCode, getMyInvitationCodes } from '../../lib/api/index.ts';
-import type { InvitationCode } from '../../lib/api/contract.ts';
+import type { InvitationCode } from '../../lib/api/contracts/account.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { LOCALE_INFO, type Locale } from '../../lib/i18n/locales.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';

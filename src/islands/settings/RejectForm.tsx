@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
-import { REVIEW_NOTE_MAX, REVIEW_REJECTION_REASONS, type ReviewRejectionReason } from '../../lib/api/constants.ts';
+import { REVIEW_NOTE_MAX, REVIEW_REJECTION_REASONS, type ReviewRejectionReason } from '../../lib/api/contracts/common.constants.ts';
 
 export interface Rejection { reason: ReviewRejectionReason; note: string }
 

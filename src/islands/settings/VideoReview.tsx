@@ -1,6 +1,6 @@
 import { getPendingVideos, approvePendingVideo } from '../../lib/api/index.ts';
 import { call } from '../../lib/api/client.ts';
-import type { PendingVideosResponse } from '../../lib/api/contract.ts';
+import type { PendingVideosResponse } from '../../lib/api/contracts/video.ts';
 import { LOCALE_INFO, localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { tagDisplayName } from '../../lib/tags/tag-name.ts';
 import { formatTimecode } from '../../lib/player/shortcuts.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { HttpError } from '../../lib/api/http.ts';
-import type { ApiErrorBody } from '../../lib/api/contract.ts';
+import type { ApiErrorBody } from '../../lib/api/errors.ts';
 
 /** A message meant for the visitor, raised by a form's own checks before any call. */
 export class FormError extends Error {}

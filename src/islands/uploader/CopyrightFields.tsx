@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { COPYRIGHTS, type Copyright } from '../../lib/api/constants.ts';
+import { COPYRIGHTS, type Copyright } from '../../lib/api/contracts/video.constants.ts';
 import type { FieldErrors, MetaField } from './VideoMetaFields.tsx';
 
 /** Whose work an upload is: one's own (confirmed), or a repost with its author and link. */

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { getMediaStatus } from '../../lib/api/index.ts';
-import type { MediaStatusResponse } from '../../lib/api/contract.ts';
-import { VIDEO_TITLE_MAX } from '../../lib/api/constants.ts';
+import type { MediaStatusResponse } from '../../lib/api/contracts/upload.ts';
+import { VIDEO_TITLE_MAX } from '../../lib/api/contracts/video.constants.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { startTusUpload, tusEndpoint, MAX_VIDEO_DURATION_SECONDS, type TusUploadHandle, type UploadProgressView } from '../../lib/upload/tus-upload.ts';
 import { readMediaFacts, refusalOf, type LocalRefusal } from '../../lib/upload/media-info.ts';

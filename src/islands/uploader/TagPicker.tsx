@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { createTag, searchTags, HttpError } from '../../lib/api/index.ts';
-import { MAX_TAGS_PER_VIDEO, TAG_LANGUAGES, TAG_NAME_MAX, type TagLanguage } from '../../lib/api/constants.ts';
-import type { ApiErrorBody, Tag } from '../../lib/api/contract.ts';
+import { MAX_TAGS_PER_VIDEO, TAG_LANGUAGES, TAG_NAME_MAX, type TagLanguage } from '../../lib/api/contracts/video.constants.ts';
+import type { ApiErrorBody } from '../../lib/api/errors.ts';
+import type { Tag } from '../../lib/api/contracts/video.ts';
 import { tagDisplayName } from '../../lib/tags/tag-name.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { useReportPending } from './pending-work.tsx';

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState, type DragEvent } from 'react';
-import { MAX_VIDEO_PARTS, VIDEO_TITLE_MAX } from '../../lib/api/constants.ts';
+import { MAX_VIDEO_PARTS, VIDEO_TITLE_MAX } from '../../lib/api/contracts/video.constants.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import { MAX_VIDEO_DURATION_SECONDS } from '../../lib/upload/tus-upload.ts';
 import { readMediaFacts, refusalOf, type LocalRefusal, type MediaFacts } from '../../lib/upload/media-info.ts';

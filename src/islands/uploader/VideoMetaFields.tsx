@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { HttpError } from '../../lib/api/index.ts';
-import { VIDEO_CATEGORIES, VIDEO_DESCRIPTION_MAX, VIDEO_TITLE_MAX, type VideoCategory } from '../../lib/api/constants.ts';
-import type { ApiErrorBody, Tag } from '../../lib/api/contract.ts';
+import { VIDEO_CATEGORIES, VIDEO_DESCRIPTION_MAX, VIDEO_TITLE_MAX, type VideoCategory } from '../../lib/api/contracts/video.constants.ts';
+import type { ApiErrorBody } from '../../lib/api/errors.ts';
+import type { Tag } from '../../lib/api/contracts/video.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import TagPicker from './TagPicker.tsx';
 import CoverPicker from './CoverPicker.tsx';

@@ -3,8 +3,8 @@
  * in one grid of cards (the video card's markup): a track or a post as a card leading to its own
  * page, with its cover as the picture, marked with its kind.
  */
-import type { VideoThumb } from '../api/contract.ts';
-import type { MediaItem } from '../api/contract-items.ts';
+import type { VideoThumb } from '../api/contracts/video.ts';
+import type { MediaItem } from '../api/contracts/feed.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { audioPath, videoInCollectionPath, videoPath } from './format.ts';
 import { photoPostPath, pictureSources } from '../photo/picture.ts';

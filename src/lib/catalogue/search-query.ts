@@ -3,9 +3,9 @@
  * lives in the address (?keyword= or ?tag=1,2, &page=, &pageSize=), so results can be shared and
  * reloaded. What the page renders first is handed to the island as `SearchInitial`.
  */
-import type { Tag, VideoThumb } from '../api/contract.ts';
-import type { AudioThumb } from '../api/contract-audio.ts';
-import type { PhotoThumb } from '../api/photo-contract.ts';
+import type { Tag, VideoThumb } from '../api/contracts/video.ts';
+import type { AudioThumb } from '../api/contracts/audio.ts';
+import type { PhotoThumb } from '../api/contracts/photo.ts';
 import { pagingFrom } from './format.ts';
 
 export const MAX_SEARCH_TAGS = 10;

@@ -4,7 +4,7 @@
  * browser can (worker-renderer.ts); this is the fallback, and what both have in common is the
  * `DanmakuRenderer` interface the overlay drives.
  */
-import type { Danmaku } from '../api/contract.ts';
+import type { Danmaku } from '../api/contracts/interaction.ts';
 import type { OnStage } from './engine.ts';
 import { itemHeight } from './layout.ts';
 import { SpritePainter, textMeasure } from './sprites.ts';

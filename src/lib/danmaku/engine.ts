@@ -10,7 +10,8 @@
  * waiting comments at the moment their lane frees (the first of each line of waiting comments,
  * wait-queue.ts), so a seek rebuilds the same stage.
  */
-import type { Danmaku, DanmakuMode } from '../api/contract.ts';
+import type { Danmaku } from '../api/contracts/interaction.ts';
+import type { DanmakuMode } from '../api/contracts/interaction.constants.ts';
 import {
   LaneSet, MAX_WAIT_SECONDS, followDelay, itemHeight, laneCount, laneGap, laneHeight, lanesFor, lifetime, scrollDistance,
   type Placed, type StageGeometry,

@@ -1,4 +1,4 @@
-import type { Danmaku } from '../api/contract.ts';
+import type { Danmaku } from '../api/contracts/interaction.ts';
 import { compileBlockRegexes, containsKeyword, matchesAnyRegex, normalizeKeywords } from '../block-lists/text-blocks.ts';
 
 /** What a viewer chose not to see (player settings and block lists). */

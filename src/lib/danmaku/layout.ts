@@ -3,7 +3,7 @@
  * seek and playback rate are followed exactly (a comment's position depends only on where the
  * video is, never on wall-clock time).
  */
-import type { DanmakuMode, DanmakuSize } from '../api/contract.ts';
+import type { DanmakuMode, DanmakuSize } from '../api/contracts/interaction.constants.ts';
 
 /** Font sizes at scale 1 (px). */
 export const FONT_PX: Record<DanmakuSize, number> = { small: 14, medium: 20, large: 28 };

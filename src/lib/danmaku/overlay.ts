@@ -9,7 +9,7 @@
  * (CSS px from the stage's top left; `id` is negative until the server confirms a sent one;
  * `isNew` when it came live after its moment and flies now, framed).
  */
-import type { Danmaku, DanmakuEmitBody } from '../api/contract.ts';
+import type { Danmaku, DanmakuEmitBody } from '../api/contracts/interaction.ts';
 import { emitDanmaku, getDanmaku } from '../api/calls/interaction.ts';
 import { DanmakuEngine, type ClearZone } from './engine.ts';
 import type { DanmakuRenderer } from './canvas-renderer.ts';

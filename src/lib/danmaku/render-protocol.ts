@@ -4,7 +4,7 @@
  * stage is and how fast it moves; the worker draws at its own animation frames, moving each
  * comment on from there, so a busy page thread never makes danmaku stutter.
  */
-import type { Danmaku } from '../api/contract.ts';
+import type { Danmaku } from '../api/contracts/interaction.ts';
 
 /** A comment the worker is told about once (again when its size changes): what its bitmap needs. */
 export interface SpriteSpec { item: Danmaku; width: number; height: number; framed: boolean }

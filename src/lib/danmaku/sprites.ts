@@ -6,7 +6,7 @@
  * (canvas-renderer.ts) and the one in a worker (render-worker.ts); it touches no DOM, so it runs
  * in either. Text is drawn as text: nothing a viewer sends is ever parsed as HTML.
  */
-import type { Danmaku } from '../api/contract.ts';
+import type { Danmaku } from '../api/contracts/interaction.ts';
 import { FONT_PX } from './layout.ts';
 
 export const DANMAKU_FONT_FAMILY = '"Noto Sans CJK SC", "PingFang SC", "Hiragino Sans", "Microsoft YaHei", system-ui, sans-serif';

@@ -5,7 +5,7 @@
  * lane that frees wakes one comment, not every comment that waits (a flood would otherwise
  * retry hundreds on every lane that frees), and queueing costs O(1), waking O(log lines).
  */
-import type { Danmaku } from '../api/contract.ts';
+import type { Danmaku } from '../api/contracts/interaction.ts';
 
 export interface Waiting { item: Danmaku; at: number }
 

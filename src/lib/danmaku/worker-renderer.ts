@@ -10,7 +10,7 @@
  * canvas element: another overlay on the same canvas (the next part of a video) takes it over;
  * it ends when the canvas has left the page and no overlay holds it.
  */
-import type { Danmaku } from '../api/contract.ts';
+import type { Danmaku } from '../api/contracts/interaction.ts';
 import type { OnStage } from './engine.ts';
 import { CanvasDanmakuRenderer, type DanmakuRenderer } from './canvas-renderer.ts';
 import { FRAME_STRIDE, type FromWorker, type SpriteSpec, type ToWorker, type WorkerStats } from './render-protocol.ts';

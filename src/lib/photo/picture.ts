@@ -3,7 +3,7 @@
  * JPEG fallback, each listing every width written (`srcset`), so the browser fetches the smallest
  * file that fills the space at the screen's density. Shared by the grid (Astro) and the viewer (React).
  */
-import type { PhotoImage } from '../api/photo-contract.ts';
+import type { PhotoImage } from '../api/contracts/photo.ts';
 import { localizePath, type Locale } from '../i18n/locales.ts';
 import { LOCAL_IMAGES, resizedImageUrl, resizedSrcset, type ImageProvider } from '../image/provider.ts';
 

@@ -6,7 +6,7 @@
  * video's length, which is the sum of its parts) hold unchanged.
  */
 
-import type { Storyboard } from '../api/contract.ts';
+import type { Storyboard } from '../api/contracts/video.ts';
 import { DEFAULT_VIDEO_MANIFEST_URL, videoManifestUrl } from '../config.ts';
 
 /** A part as the player plays it (duration in ms, from the server's probe). */

@@ -5,7 +5,7 @@
  * src/islands/player translate element and document events into these actions; the decisions
  * the controls take (a tap on the stage, Esc) are plain functions of this state too.
  */
-import type { Danmaku } from '../api/contract.ts';
+import type { Danmaku } from '../api/contracts/interaction.ts';
 import type { QualityLevel } from './quality.ts';
 import { formatTimecode } from './shortcuts.ts';
 

@@ -3,7 +3,7 @@
  * time, scaled down on narrow players (so it never covers most of a phone's video), and the
  * whole preview kept inside the bar (the stage clips what leaves it).
  */
-import type { Storyboard } from '../api/contract.ts';
+import type { Storyboard } from '../api/contracts/video.ts';
 
 /** The largest share of the bar's width a preview frame takes. */
 const MAX_WIDTH_SHARE = 0.3;

@@ -5,8 +5,14 @@
  * lives anywhere else.
  */
 
-import { ROLES, isStaff, type Actor, type Role } from './roles.ts';
-export { ROLES, type Role, type Actor } from './roles.ts';
+export const ROLES = ['root', 'administrator', 'developer', 'user', 'blocked'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Whoever is asking: a logged-in account (any roles), or null for a guest. */
+export interface Actor { uid: number; roles: readonly string[] }
+
+/** The one staff test; not exported: everything else asks `can()` with an action of the table. */
+const isStaff = (actor: Actor | null) => !!actor && (actor.roles.includes('root') || actor.roles.includes('administrator'));
 
 /**
  * Who may, before any resource is known:
@@ -94,6 +100,7 @@ export const POLICY = {
   // Administration.
   'user.review': { subject: 'staff', note: 'profile review queue, banned users (a reviewer’s own profile counts as reviewed)' },
   'settings.admin': { subject: 'staff', note: 'the administration pages of settings' },
+  'staff.entries': { subject: 'staff', note: 'see the staff-only entries every page’s shell holds: the administration group of settings, in-context translation in the language menu' },
   'user.roles': { subject: 'staff', resource: 'roleChange', note: 'grant and revoke roles' },
   'jobs.manage': { subject: 'staff', note: 'media jobs: their states and errors, retrying failed ones' },
   // Reports and the moderation log.

@@ -15,7 +15,6 @@ import { isLocale, localizePath, splitLocale as splitPath } from '../i18n/locale
 import { $selfUser, fetchSelfUser, logoutSelfUser, uidCookie } from '../stores/self-user.ts';
 import { setApiBase, REQUEST_FAILED_EVENT } from '../api/http.ts';
 import { publicConfig } from '../public-config.ts';
-import { isStaff } from '../policy/roles.ts';
 import { syncThemeFromServer, watchThemeInputs } from '../theme/theme-runtime.ts';
 import { applyPreferences, GUEST_AVATAR_URL } from './preferences.ts';
 import { preferenceOn } from '../stores/app-settings.ts';
@@ -212,6 +211,24 @@ function renderBell(member: boolean): void {
     .catch((error) => console.error('notification bell', error));
 }
 
+/**
+ * The policy table, loaded once a member is signed in: a guest's page never needs it, and its
+ * notes would add ~2 KB (gzip) to every page's shell.
+ */
+let policy: typeof import('../policy/policy.ts') | null = null;
+let policyLoading = false;
+function loadPolicy(then: () => void): void {
+  if (policy || policyLoading) return;
+  policyLoading = true;
+  import('../policy/policy.ts')
+    .then((m) => {
+      policy = m;
+      then();
+    })
+    .catch((error) => console.error('policy', error))
+    .finally(() => (policyLoading = false));
+}
+
 /** The top bar follows the session: a guest gets the login dialog, a member their page and logout. */
 function wireSession(data: ShellData): void {
   const button = document.querySelector<HTMLAnchorElement>('[data-auth-button]');
@@ -222,7 +239,8 @@ function wireSession(data: ShellData): void {
   const render = () => {
     const { isLogined, userInfo } = $selfUser.get();
     const member = isLogined && userInfo;
-    const staff = isStaff(member ? userInfo : null);
+    if (member && !policy) loadPolicy(render);
+    const staff = !!member && !!policy && policy.can(userInfo, 'staff.entries');
     document.querySelectorAll<HTMLElement>('[data-staff-only]').forEach((el) => (el.hidden = !staff));
     if (!button || !label) return; // pages without the app bar (settings)
     button.href = localizePath(member ? `/user/${userInfo.uid}` : '/user', locale);

@@ -1,6 +1,7 @@
 import { atom } from 'nanostores';
 import { getBlockList } from '../api/calls/block.ts';
-import type { BlockListItem, BlockListType } from '../api/contract.ts';
+import type { BlockListItem } from '../api/contracts/block.ts';
+import type { BlockListType } from '../validation/block-lists.ts';
 
 /**
  * What the logged-in viewer chose not to see (SPEC §7 "Block"), shared by the player (danmaku

@@ -1,5 +1,5 @@
 import { map } from 'nanostores';
-import type { SelfUserInfo } from '../api/contract.ts';
+import type { SelfUserInfo } from '../api/contracts/user.ts';
 import { getSelf, logout as logoutCall, checkToken } from '../api/calls/user.ts';
 import { $appSettings } from './app-settings.ts';
 import { HttpError } from '../api/http.ts';

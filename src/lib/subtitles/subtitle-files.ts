@@ -3,7 +3,7 @@
  * by the extension, the language by the part before it, as fansub releases name their files
  * (`ep01.zh-Hans.ass`, `Show - 01 [ja].srt`, `movie.en-US.vtt`).
  */
-import { canonicalLanguageTag, type SubtitleFormat } from '../api/subtitle-constants.ts';
+import { canonicalLanguageTag, type SubtitleFormat } from '../api/contracts/subtitle.constants.ts';
 
 const FORMAT_OF: Record<string, SubtitleFormat> = { ass: 'ass', ssa: 'ass', srt: 'srt', vtt: 'vtt' };
 

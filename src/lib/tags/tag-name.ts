@@ -1,4 +1,5 @@
-import type { Tag, TagLanguage } from '../api/contract.ts';
+import type { Tag } from '../api/contracts/video.ts';
+import type { TagLanguage } from '../api/contracts/video.constants.ts';
 
 /** Which tag languages stand in for an interface language, best first. */
 const FALLBACKS: Record<string, TagLanguage[]> = {

@@ -7,7 +7,7 @@
 import { atom } from 'nanostores';
 import { applyTheme, reconcileThemeValues, REDUCED_MOTION_KEY, storeThemeValue, THEME_KEYS, WALLPAPER_ACCENT_KEY } from './theme-core.js';
 import { getUserSettings, updateUserSettings } from '../api/calls/user.ts';
-import type { UserSettings } from '../api/contract.ts';
+import type { UserSettings } from '../api/contracts/account.ts';
 import { uidCookie } from '../stores/self-user.ts';
 
 export type ThemeValues = Record<string, string>;

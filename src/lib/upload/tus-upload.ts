@@ -7,7 +7,7 @@
 import type { DetailedError } from 'tus-js-client';
 import { showToast } from '../stores/toast.ts';
 import { addSample, initialUpload, transition, uploadSpeed, type ProgressSample, type UploadEvent, type UploadSnapshot } from './machine.ts';
-import { MAX_AUDIO_DURATION_S } from '../api/constants.ts';
+import { MAX_AUDIO_DURATION_S } from '../api/contracts/audio.constants.ts';
 import { buildUrl } from '../api/http.ts';
 import { publicConfig } from '../public-config.ts';
 

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from '../harness.ts';
 import { insertAudio, insertPhoto, insertVideo, member, tusCreate } from '../media-helpers.ts';
 import { answerText, API_ROUTES, plausibleInput, requestOf } from './route-cases.ts';
-import { POLICY, refusal, type Action, type Actor, type Rule } from '../../../src/lib/policy/policy.ts';
-import { splitRouteKey, type RouteDef } from '../../../src/lib/api/route.ts';
-import { ERROR_STATUS } from '../../../src/lib/api/errors.ts';
+import { POLICY, refusal, type Action, type Actor, type Rule } from '#lib/policy/policy.ts';
+import { splitRouteKey, type RouteDef } from '#lib/api/route.ts';
+import { ERROR_STATUS } from '#lib/api/errors.ts';
 
 const PERSONAS = { guest: null, member: ['user'], banned: ['blocked'], administrator: ['administrator'], root: ['root'] } as const;
 type Persona = keyof typeof PERSONAS;

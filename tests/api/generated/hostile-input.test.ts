@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from '../harness.ts';
 import { member } from '../media-helpers.ts';
 import { answerText, expectedMessage, hostileCases, JSON_ROUTES, localeFor, requestOf, type HostileCase } from './route-cases.ts';
-import { ROUTES } from '../../../src/lib/api/routes/index.ts';
-import { LIMITS } from '../../../src/lib/api/limits.ts';
+import { ROUTES } from '#lib/api/routes/index.ts';
+import { LIMITS } from '#lib/api/limits.ts';
 
 const CASES = hostileCases();
 const byRoute = Map.groupBy(CASES, (c) => c.route);

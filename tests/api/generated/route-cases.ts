@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ROUTES } from '../../../src/lib/api/routes/index.ts';
-import { splitRouteKey, type RouteDef } from '../../../src/lib/api/route.ts';
-import { ERROR_MESSAGE_KEY, type ErrorCode } from '../../../src/lib/api/errors.ts';
-import { stripControlCharacters } from '../../../src/lib/validation/text.ts';
-import { queryValues } from '../../../src/lib/api/wire.ts';
+import { ROUTES } from '#lib/api/routes/index.ts';
+import { splitRouteKey, type RouteDef } from '#lib/api/route.ts';
+import { ERROR_MESSAGE_KEY, type ErrorCode } from '#lib/api/errors.ts';
+import { stripControlCharacters } from '#lib/validation/text.ts';
+import { queryValues } from '#lib/api/wire.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; enum?: Json[]; const?: Json;

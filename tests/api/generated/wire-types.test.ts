@@ -11,7 +11,7 @@ import { BACKENDS, startTestServer, type TestServer } from '../harness.ts';
 import { insertVideo, member } from '../media-helpers.ts';
 import { answerText, controlPathCases, DEEP_ARRAYS, DEEP_OBJECTS, JSON_ROUTES, typeConfusionCases } from './route-cases.ts';
 import { databaseFingerprint } from './db-fingerprint.ts';
-import { splitRouteKey } from '../../../src/lib/api/route.ts';
+import { splitRouteKey } from '#lib/api/route.ts';
 
 const CONFUSED = typeConfusionCases();
 const CONTROL_PATHS = controlPathCases();

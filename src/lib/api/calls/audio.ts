@@ -1,6 +1,6 @@
 /** The audio section's calls (they throw HttpError; the islands show the message). */
 import { call } from '../client.ts';
-import type { AudioUpdateBody, AudioUploadBody } from '../contract-audio.ts';
+import type { AudioUpdateBody, AudioUploadBody } from '../contracts/audio.ts';
 
 export const commitAudio = (body: AudioUploadBody) => call('POST audio/upload', body);
 export const countAudioPlay = (audioId: number) => call('POST audio/play', { audioId });

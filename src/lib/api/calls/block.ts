@@ -1,6 +1,6 @@
 /** SPEC §7 "Block" calls (they throw HttpError with the server's code and message). */
 import { call, type ApiOutput } from '../client.ts';
-import type { BlockListType } from '../contract.ts';
+import type { BlockListType } from '../../validation/block-lists.ts';
 
 export const getBlockList = (type: BlockListType, page = 1, pageSize = 50) => call('GET block/list', { type, page, pageSize });
 

@@ -1,6 +1,6 @@
 /** Collection calls (they throw HttpError with the server's code and message). */
 import { call, type ApiInput } from '../client.ts';
-import type { MediaType } from '../constants.ts';
+import type { MediaType } from '../contracts/common.constants.ts';
 
 export const listCollections = (uid: number) => call('GET collection/list', { uid });
 export const getCollection = (collectionId: number, page = 1, pageSize = 100) => call('GET collection/get', { collectionId, page, pageSize });

@@ -1,7 +1,7 @@
 /** Danmaku, comments and history calls (they throw HttpError; the islands show the message). */
 import { call } from '../client.ts';
-import type { CommentSort, DanmakuEmitBody } from '../contract.ts';
-import type { MediaType } from '../constants.ts';
+import type { CommentSort, DanmakuEmitBody } from '../contracts/interaction.ts';
+import type { MediaType } from '../contracts/common.constants.ts';
 
 // `mediaType` names what `videoId` is (a video unless said: an audio track, a photo post).
 export const getDanmaku = (videoId: number, segment?: number, mediaType: MediaType = 'video') => call('GET video/danmaku', { videoId, segment, mediaType });

@@ -1,5 +1,5 @@
 import { call } from '../client.ts';
-import type { SubtitleFormat } from '../subtitle-constants.ts';
+import type { SubtitleFormat } from '../contracts/subtitle.constants.ts';
 
 /** Subtitle tracks of a video (issue 29). */
 export const listSubtitles = (videoId: number) => call('GET video/subtitle/list', { videoId });

@@ -1,6 +1,6 @@
 import { request, UPLOAD_TIMEOUT_MS } from '../http.ts';
 import { call, type ApiInput, type ApiOutput, type ApiRoute } from '../client.ts';
-import type { UserSettings } from '../contract.ts';
+import type { UserSettings } from '../contracts/account.ts';
 import { withFallback } from './fallback.ts';
 import { CALL_MESSAGES as M } from './messages.ts';
 

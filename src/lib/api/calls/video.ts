@@ -1,6 +1,8 @@
 import { call } from '../client.ts';
 import { request, UPLOAD_TIMEOUT_MS } from '../http.ts';
-import type { ImageUploadResponse, TagCreateBody, TagListResponse, VideoListResponse, VideoUpdateBody, VideoUploadBody } from '../contract.ts';
+import type { ImageUploadResponse } from '../contracts/system.ts';
+import type { TagCreateBody, TagListResponse, VideoListResponse, VideoUpdateBody } from '../contracts/video.ts';
+import type { VideoUploadBody } from '../contracts/upload.ts';
 import { isMissing, withFallback } from './fallback.ts';
 import { CALL_MESSAGES as M } from './messages.ts';
 

@@ -1,6 +1,7 @@
 import { defineRoutes } from '../route.ts';
-import * as C from '../contract.ts';
-import * as A from '../contract-audio.ts';
+import { okResponse } from '../contracts/common.ts';
+import { homeQuery } from '../contracts/video.ts';
+import * as A from '../contracts/audio.ts';
 
 /**
  * The audio section (issue 13): tracks are uploaded through the shared tus endpoint
@@ -49,18 +50,18 @@ export const audioRoutes = defineRoutes({
   },
   'DELETE audio/delete': {
     tag: 'audio', summary: 'Delete a track (its uploader, or staff).',
-    permission: 'audio.delete', body: A.audioIdBody, response: C.okResponse,
+    permission: 'audio.delete', body: A.audioIdBody, response: okResponse,
   },
   'GET audio/pending': {
     tag: 'audio', summary: 'The audio review queue, oldest first, with the stream to listen to and the tags.',
-    permission: 'audio.review', query: C.homeQuery, response: A.pendingAudioResponse, cache: 'private',
+    permission: 'audio.review', query: homeQuery, response: A.pendingAudioResponse, cache: 'private',
   },
   'POST audio/pending/approved': {
     tag: 'audio', summary: 'Approve a pending track: it becomes public.',
-    permission: 'audio.review', body: A.audioIdBody, response: C.okResponse,
+    permission: 'audio.review', body: A.audioIdBody, response: okResponse,
   },
   'POST audio/pending/rejected': {
     tag: 'audio', summary: 'Refuse a pending track with a reason (and a note, needed with OTHER): it is removed, and its uploader reads why in "my tracks".',
-    permission: 'audio.review', body: A.audioRejectBody, response: C.okResponse,
+    permission: 'audio.review', body: A.audioRejectBody, response: okResponse,
   },
 });

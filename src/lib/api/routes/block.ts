@@ -1,5 +1,5 @@
 import { defineRoutes } from '../route.ts';
-import * as C from '../contract.ts';
+import * as C from '../contracts/block.ts';
 
 const add = <B extends C.BlockBodySchema>(summary: string, body: B) =>
   ({ tag: 'block', summary, permission: 'blockList.edit', body, response: C.blockChangeResponse, errors: ['BLOCK_LIST_FULL', 'BLOCK_SELF', 'UNSAFE_REGEX', 'INVALID_REGEX'] }) as const;

@@ -1,6 +1,5 @@
 import { defineRoutes } from '../route.ts';
-import * as C from '../contract.ts';
-import { collectionGetResponse } from '../contract-items.ts';
+import * as C from '../contracts/collection.ts';
 
 const perMember = [{ limit: 'collectionPerUser', by: 'uid' }] as const;
 
@@ -31,7 +30,7 @@ export const collectionRoutes = defineRoutes({
   },
   'GET collection/get': {
     tag: 'collection', summary: 'A collection and a page of its available items (videos, tracks, posts) in order; unavailable ones are only counted.',
-    permission: 'catalogue.read', query: C.collectionGetQuery, response: collectionGetResponse, cache: 'private',
+    permission: 'catalogue.read', query: C.collectionGetQuery, response: C.collectionGetResponse, cache: 'private',
   },
   'POST collection/addVideo': {
     tag: 'collection', summary: 'Add an approved video, track or photo post at the end (at most 1000 items); adding it again changes nothing.',

@@ -1,6 +1,5 @@
 import { defineRoutes } from '../route.ts';
-import * as C from '../contract.ts';
-import { feedResponse } from '../contract-items.ts';
+import * as C from '../contracts/feed.ts';
 
 const perMember = [{ limit: 'followPerUser', by: 'uid' }] as const;
 
@@ -30,6 +29,6 @@ export const feedRoutes = defineRoutes({
   },
   'GET feed/videos': {
     tag: 'feed', summary: 'The member’s feed: approved videos that followed uploaders pushed to it, their tracks and photo posts, newest first, without what they blocked or hid.',
-    permission: 'feed.read', query: C.feedQuery, response: feedResponse, cache: 'private',
+    permission: 'feed.read', query: C.feedQuery, response: C.feedResponse, cache: 'private',
   },
 });

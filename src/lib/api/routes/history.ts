@@ -1,5 +1,6 @@
 import { defineRoutes } from '../route.ts';
-import * as C from '../contract.ts';
+import * as C from '../contracts/history.ts';
+import { okResponse } from '../contracts/common.ts';
 
 /** SPEC §7 "History": a member's views with the last position, unless they turned it off. */
 export const historyRoutes = defineRoutes({
@@ -17,6 +18,6 @@ export const historyRoutes = defineRoutes({
   },
   'DELETE history/clear': {
     tag: 'history', summary: 'Forget the member’s whole history.',
-    permission: 'account.self', response: C.okResponse,
+    permission: 'account.self', response: okResponse,
   },
 });

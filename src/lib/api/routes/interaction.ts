@@ -1,10 +1,11 @@
 import { defineRoutes } from '../route.ts';
-import * as C from '../contract.ts';
+import * as C from '../contracts/interaction.ts';
+import { okResponse } from '../contracts/common.ts';
 
 const vote = (summary: string, permission: 'comment.write' | 'comment.retract') =>
   ({ tag: 'comment', summary, permission, body: C.commentVoteBody, response: C.commentVoteResponse, errors: permission === 'comment.write' ? ['BLOCKED_BY_UPLOADER'] : [] }) as const;
 const removal = (summary: string, permission: 'comment.deleteOwn' | 'comment.deleteAny' | 'comment.deleteUnderOwnUpload') =>
-  ({ tag: 'comment', summary, permission, body: C.commentDeleteBody, response: C.okResponse }) as const;
+  ({ tag: 'comment', summary, permission, body: C.commentDeleteBody, response: okResponse }) as const;
 
 /**
  * SPEC §7 danmaku and comments beside a video. Writing needs a member in good standing, on a
@@ -44,7 +45,7 @@ export const interactionRoutes = defineRoutes({
   },
   'POST video/comment/pin': {
     tag: 'comment', summary: 'Pin a top-level comment under one’s own upload (replacing the pinned one), or unpin it.',
-    permission: 'comment.pin', body: C.commentPinBody, response: C.okResponse,
+    permission: 'comment.pin', body: C.commentPinBody, response: okResponse,
   },
   'POST video/comment/upvote': vote('Upvote a comment (replaces a downvote).', 'comment.write'),
   'POST video/comment/downvote': vote('Downvote a comment (replaces an upvote).', 'comment.write'),

@@ -1,5 +1,5 @@
 import { defineRoutes } from '../route.ts';
-import * as C from '../contract.ts';
+import * as C from '../contracts/likes.ts';
 
 /** Likes of videos, audio tracks and photo posts (issue 27); both calls answer the count as it is now. */
 export const likeRoutes = defineRoutes({

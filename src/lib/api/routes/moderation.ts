@@ -1,5 +1,5 @@
 import { defineRoutes } from '../route.ts';
-import * as M from '../contract-moderation.ts';
+import * as M from '../contracts/moderation.ts';
 
 /**
  * Issue 28: members report what breaks the rules; staff read the queue and resolve each report

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes } from '../route.ts';
-import * as C from '../contract.ts';
+import * as C from '../contracts/notification.ts';
 
 /**
  * Notifications (issue 27): the member's own message centre. Every call reads or changes only

@@ -1,6 +1,7 @@
 import { defineRoutes } from '../route.ts';
-import * as C from '../contract.ts';
-import * as P from '../photo-contract.ts';
+import { homeQuery, searchQuery, tagSearchVideosBody, userVideosQuery } from '../contracts/video.ts';
+import { okResponse } from '../contracts/common.ts';
+import * as P from '../contracts/photo.ts';
 
 /** A public list of posts (private when the viewer's block lists leave posts out of it). */
 const list = <Q>(summary: string, query: Q) => ({ tag: 'photo', summary, permission: 'catalogue.read', query, response: P.photoListResponse, cache: 'public' }) as const;
@@ -18,27 +19,27 @@ export const photoRoutes = defineRoutes({
     tag: 'photo', summary: 'A post with its images, alt text and tags; one not yet public only to its uploader and staff.',
     permission: 'catalogue.read', query: P.photoIdQuery, response: P.photoResponse, cache: 'public',
   },
-  'GET photo/home': list('Newest public posts first.', C.homeQuery),
-  'GET photo/user': list('An uploader’s posts, newest first (their own unpublished ones too, marked, for the uploader).', C.userVideosQuery),
-  'GET photo/search': list('Public posts whose title, description or tags contain every word.', C.searchQuery),
+  'GET photo/home': list('Newest public posts first.', homeQuery),
+  'GET photo/user': list('An uploader’s posts, newest first (their own unpublished ones too, marked, for the uploader).', userVideosQuery),
+  'GET photo/search': list('Public posts whose title, description or tags contain every word.', searchQuery),
   'POST photo/search/tag': {
     tag: 'photo', summary: 'Public posts that carry every one of the tags, newest first.',
-    permission: 'catalogue.read', body: C.tagSearchVideosBody, response: P.photoListResponse,
+    permission: 'catalogue.read', body: tagSearchVideosBody, response: P.photoListResponse,
   },
   'GET photo/pending': {
     tag: 'photo', summary: 'The photo review queue, oldest first, with every image.',
-    permission: 'photo.review', query: C.homeQuery, response: P.pendingPhotosResponse, cache: 'private',
+    permission: 'photo.review', query: homeQuery, response: P.pendingPhotosResponse, cache: 'private',
   },
   'POST photo/pending/approved': {
     tag: 'photo', summary: 'Approve a post waiting for review: it becomes public.',
-    permission: 'photo.review', body: P.photoIdBody, response: C.okResponse,
+    permission: 'photo.review', body: P.photoIdBody, response: okResponse,
   },
   'POST photo/pending/rejected': {
     tag: 'photo', summary: 'Refuse a post waiting for review with a reason (and a note, needed with OTHER): it is removed, and its uploader reads why on their Photos tab.',
-    permission: 'photo.review', body: P.photoRejectBody, response: C.okResponse,
+    permission: 'photo.review', body: P.photoRejectBody, response: okResponse,
   },
   'DELETE photo/delete': {
     tag: 'photo', summary: 'Delete a post (its uploader, or staff).',
-    permission: 'photo.delete', body: P.photoIdBody, response: C.okResponse,
+    permission: 'photo.delete', body: P.photoIdBody, response: okResponse,
   },
 });

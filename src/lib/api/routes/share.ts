@@ -1,5 +1,5 @@
 import { defineRoutes } from '../route.ts';
-import { oembedQuery, oembedResponse } from '../contract-share.ts';
+import { oembedQuery, oembedResponse } from '../contracts/share.ts';
 
 /** Sharing outside the site (the pages link it with <link rel="alternate" type="application/json+oembed">). */
 export const shareRoutes = defineRoutes({

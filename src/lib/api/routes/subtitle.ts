@@ -1,5 +1,5 @@
 import { defineRoutes } from '../route.ts';
-import * as S from '../contract-subtitles.ts';
+import * as S from '../contracts/subtitle.ts';
 
 /**
  * Subtitle tracks of a video's parts (issue 29). Anyone who may see the video reads its list;

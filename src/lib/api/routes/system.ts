@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoutes } from '../route.ts';
-import { firstRunBody, firstRunStateResponse, healthResponse, imageUploadResponse, loginResponse, MAX_IMAGE_BYTES } from '../contract.ts';
+import { firstRunBody, firstRunStateResponse, healthResponse, imageUploadResponse, MAX_IMAGE_BYTES } from '../contracts/system.ts';
+import { loginResponse } from '../contracts/user.ts';
 
 /** The process itself, and the image service's upload endpoint. */
 export const systemRoutes = defineRoutes({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes } from '../route.ts';
-import * as C from '../contract.ts';
+import * as C from '../contracts/upload.ts';
 
 /** tus answers carry no JSON: the headers (Location, Upload-Offset, Stream-Media-Id) are the answer. */
 const tusAnswer = z.null().describe('No body: tus headers');

@@ -1,5 +1,7 @@
 import { defineRoutes, type RateRule, type RouteDef } from '../route.ts';
-import * as C from '../contract.ts';
+import * as C from '../contracts/user.ts';
+import { forgotPasswordBody, have2FAResponse } from '../contracts/account.ts';
+import { okResponse } from '../contracts/common.ts';
 
 /** What a mailed code may answer beside success (the address's cool-down, its daily cap). */
 export const MAILING_ERRORS = ['COOLING_DOWN', 'DAILY_LIMIT'] as const;
@@ -34,13 +36,13 @@ export const userRoutes = defineRoutes({
   'POST user/sendUserEmailAuthenticator': guest('Login step of an account with the e-mail second factor: after the right password, mail the login code.',
     { body: C.sendLoginCodeBody, response: C.codeSentResponse, rateLimits: perIp('loginPerIp'), errors: ['INVALID_CREDENTIALS', ...MAILING_ERRORS] }),
   'GET user/checkUserHave2FAByEmail': guest('Which second factor the account of an address has (none for an unknown address).',
-    { query: C.emailQuery, response: C.have2FAResponse, rateLimits: perIp('lookupPerIp') }),
-  'POST user/logout': guest('End this browser’s session and clear its cookies (a POST, so that no link or image on another site can).', { response: C.okResponse }),
+    { query: C.emailQuery, response: have2FAResponse, rateLimits: perIp('lookupPerIp') }),
+  'POST user/logout': guest('End this browser’s session and clear its cookies (a POST, so that no link or image on another site can).', { response: okResponse }),
   'GET user/check': guest('Whether the session cookies are valid.', { response: C.checkResponse, cache: 'no-store' }),
   'POST user/requestSendForgotPasswordVerificationCode': guest('Mail a password reset code; the answer is the same whether or not the address has an account.',
     { body: C.requestCodeBody, response: C.codeSentResponse, rateLimits: perIp('codePerIp'), errors: MAILING_ERRORS }),
   'POST user/forgot/password': guest('Set a new password with a mailed code; every session is signed out.',
-    { body: C.forgotPasswordBody, response: C.okResponse, rateLimits: perIp('registerPerIp'), errors: ['VERIFICATION_CODE_INVALID', 'WEAK_PASSWORD'] }),
+    { body: forgotPasswordBody, response: okResponse, rateLimits: perIp('registerPerIp'), errors: ['VERIFICATION_CODE_INVALID', 'WEAK_PASSWORD'] }),
   'GET user/info': {
     tag: 'user', summary: 'A user’s public profile, with the block flags between the viewer and them.',
     permission: 'catalogue.read', query: C.uidQuery, response: C.userInfoResponse,

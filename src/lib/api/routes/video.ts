@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { defineRoutes } from '../route.ts';
-import * as C from '../contract.ts';
+import * as C from '../contracts/video.ts';
+import { okResponse } from '../contracts/common.ts';
 
 /**
  * A public list of videos: shared caches may keep it briefly, unless the viewer's block lists
@@ -49,11 +50,11 @@ export const videoRoutes = defineRoutes({
   },
   'POST video/pending/approved': {
     tag: 'video', summary: 'Approve a pending video: it becomes public.',
-    permission: 'video.review', body: C.videoIdBody, response: C.okResponse, errors: ['MEDIA_REJECTED'],
+    permission: 'video.review', body: C.videoIdBody, response: okResponse, errors: ['MEDIA_REJECTED'],
   },
   'POST video/pending/rejected': {
     tag: 'video', summary: 'Refuse a pending video with a reason (and a note, needed with OTHER): it is removed, and its uploader reads why in "my videos".',
-    permission: 'video.review', body: C.videoRejectBody, response: C.okResponse,
+    permission: 'video.review', body: C.videoRejectBody, response: okResponse,
   },
   'GET video/mine': {
     tag: 'video', summary: 'The caller’s own videos, newest first, every status (processing, pending, approved, rejected), with danmaku and comment counts.',
@@ -67,6 +68,6 @@ export const videoRoutes = defineRoutes({
   },
   'DELETE video/delete': {
     tag: 'video', summary: 'Delete a video (its uploader, or staff).',
-    permission: 'video.delete', body: C.videoIdBody, response: C.okResponse,
+    permission: 'video.delete', body: C.videoIdBody, response: okResponse,
   },
 });

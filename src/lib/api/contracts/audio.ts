@@ -1,14 +1,14 @@
 /**
  * The audio section's schemas (SPEC §1, §2 /audio; issue 13): tracks as lists, the track page,
- * the commit of an uploaded file, review. Kept beside contract.ts, whose shared pieces (title,
- * description, cover, tags, copyright) they reuse, so tracks are checked exactly as videos are.
+ * the commit of an uploaded file, review. They reuse the video family's pieces (title,
+ * description, cover, tags, copyright), so tracks are checked exactly as videos are.
  */
 import { z } from 'zod';
-import {
-  blockFlags, likeFacts, COPYRIGHTS, httpUrl, noteNeededWithOther, pagedQuery, positiveId, rejectionNote, REVIEW_REJECTION_REASONS, reviewRejection, shownText, tagSchema,
-  uploaderInfoSchema, VIDEO_CATEGORIES, videoCover, videoDescription, videoTagIds, videoTitle,
-} from './contract.ts';
-import { AUDIO_ARTIST_MAX, AUDIO_SORTS } from './constants.ts';
+import { blockFlags, likeFacts, httpUrl, noteNeededWithOther, pagedQuery, positiveId, rejectionNote, reviewRejection, shownText } from './common.ts';
+import { COPYRIGHTS, VIDEO_CATEGORIES } from './video.constants.ts';
+import { REVIEW_REJECTION_REASONS } from './common.constants.ts';
+import { tagSchema, uploaderInfoSchema, videoCover, videoDescription, videoTagIds, videoTitle } from './video.ts';
+import { AUDIO_ARTIST_MAX, AUDIO_SORTS } from './audio.constants.ts';
 
 const mediaId = z.string().regex(/^[0-9a-f]{24}$/, 'is not a media id');
 

@@ -3,9 +3,8 @@
  * its original file and a WebVTT made from it; and danmaku leaving and entering as Bilibili XML.
  */
 import { z } from 'zod';
-import { positiveId } from './contract.ts';
-import { DANMAKU_XML_MAX_BYTES, SUBTITLE_FORMATS, SUBTITLE_LABEL_MAX, SUBTITLE_MAX_BYTES, canonicalLanguageTag } from './subtitle-constants.ts';
-export * from './subtitle-constants.ts';
+import { positiveId } from './common.ts';
+import { DANMAKU_XML_MAX_BYTES, SUBTITLE_FORMATS, SUBTITLE_LABEL_MAX, SUBTITLE_MAX_BYTES, canonicalLanguageTag } from './subtitle.constants.ts';
 
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 

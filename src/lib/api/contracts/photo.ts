@@ -1,13 +1,14 @@
 /**
- * The photo section's contract (issue 13): limits, request and answer schemas of the photo/*
- * calls. Shared by the server (validation) and the browser (types only).
+ * The photo section's contract (issue 13): request and answer schemas of the photo/* calls,
+ * its limits in photo.constants.ts. Shared by the server (validation) and the browser (types only).
  */
 import { z } from 'zod';
-import { COPYRIGHTS } from './constants.ts';
-import { blockFlags, likeFacts, noteNeededWithOther, positiveId, rejectionNote, REVIEW_REJECTION_REASONS, reviewRejection, shownText, tagSchema, uploaderInfoSchema } from './contract.ts';
+import { COPYRIGHTS } from './video.constants.ts';
+import { blockFlags, likeFacts, noteNeededWithOther, positiveId, rejectionNote, reviewRejection, shownText } from './common.ts';
+import { REVIEW_REJECTION_REASONS } from './common.constants.ts';
+import { tagSchema, uploaderInfoSchema } from './video.ts';
+import { PHOTO_ALT_MAX, PHOTO_DESCRIPTION_MAX, PHOTO_MAX_IMAGES, PHOTO_STATES, PHOTO_TITLE_MAX, MAX_TAGS_PER_PHOTO } from './photo.constants.ts';
 
-export { PHOTO_MAX_IMAGES, PHOTO_MAX_BYTES, PHOTO_MAX_PIXELS, PHOTO_WIDTHS, PHOTO_TITLE_MAX, PHOTO_DESCRIPTION_MAX, PHOTO_ALT_MAX, MAX_TAGS_PER_PHOTO, PHOTO_MIME_TYPES, PHOTO_REFUSALS, PHOTO_STATES, type PhotoRefusal, type PhotoState } from './photo-constants.ts';
-import { PHOTO_ALT_MAX, PHOTO_DESCRIPTION_MAX, PHOTO_MAX_IMAGES, PHOTO_STATES, PHOTO_TITLE_MAX, MAX_TAGS_PER_PHOTO } from './photo-constants.ts';
 
 const mediaId = z.string().regex(/^[0-9a-f]{24}$/, 'is not a media id');
 const photoTitle = shownText().trim().min(1, 'must not be empty').max(PHOTO_TITLE_MAX);

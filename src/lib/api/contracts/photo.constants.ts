@@ -1,6 +1,6 @@
 /**
  * The photo section's limits and names as plain values (no zod): what the browser imports.
- * The schemas that use them are in photo-contract.ts.
+ * The schemas that use them are in photo.ts.
  */
 /** One post holds one to this many images. */
 export const PHOTO_MAX_IMAGES = 30;

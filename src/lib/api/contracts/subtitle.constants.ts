@@ -1,4 +1,4 @@
-/** Plain values of subtitle tracks, for the server and the browser alike (no zod: see the contract). */
+/** Plain values of subtitle tracks, for the server and the browser alike (no zod: the schemas are in subtitle.ts). */
 export const SUBTITLE_FORMATS = ['ass', 'srt', 'vtt'] as const;
 export type SubtitleFormat = (typeof SUBTITLE_FORMATS)[number];
 /** Largest subtitle file, in UTF-8 bytes (a long fansub ASS with its styles is well under). */

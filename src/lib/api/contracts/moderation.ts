@@ -1,9 +1,10 @@
 /** Reports, the moderation log and related videos (issue 28): the shared schemas of their calls. */
 import { z } from 'zod';
-import { feedCursor, positiveId, shownText, videoThumb } from './contract.ts';
+import { feedCursor } from './feed.ts';
+import { positiveId, shownText } from './common.ts';
+import { videoThumb } from './video.ts';
+import { REPORT_TARGET_TYPES, REPORT_REASONS, REPORT_ACTIONS, REPORT_TEXT_MAX, REPORT_NOTE_MAX, STAFF_ACTIONS } from './moderation.constants.ts';
 
-import { REPORT_TARGET_TYPES, REPORT_REASONS, REPORT_ACTIONS, REPORT_TEXT_MAX, REPORT_NOTE_MAX, STAFF_ACTIONS } from './moderation-constants.ts';
-export * from './moderation-constants.ts';
 
 export const reportCreateBody = z.object({
   targetType: z.enum(REPORT_TARGET_TYPES),
