@@ -41,6 +41,22 @@ const EMPTY_SCRIPT = '[Script Info]\nScriptType: v4.00+\n';
 /** The share of the picture's height a band of lines is taken to fill. */
 const BAND_SHARE = 0.2;
 
+let warmed = false;
+
+/**
+ * The worker's script and WebAssembly fetched on the page into the HTTP cache (both are named by
+ * their content and cached for good), so the worker finds them there instead of asking for them
+ * only once it has started.
+ */
+export function warmAssRenderer(): void {
+  if (warmed) return;
+  warmed = true;
+  JASSUB._test();
+  for (const url of [workerUrl, JASSUB._supportsSIMD ? modernWasmUrl : wasmUrl]) {
+    fetch(url, { credentials: 'same-origin' }).then((response) => response.arrayBuffer()).catch(() => { warmed = false; });
+  }
+}
+
 export function createAssRenderer(track: TrackToDraw, host: RendererHost, files: AssFiles): SubtitleRenderer {
   const aborter = new AbortController();
   const canvas = document.createElement('canvas');
@@ -50,6 +66,7 @@ export function createAssRenderer(track: TrackToDraw, host: RendererHost, files:
   let instance: JASSUB | null = null;
   let destroyed = false;
   const start = async () => {
+    warmAssRenderer();
     performance.mark('subtitles:worker-start');
     const made = (instance = new JASSUB({
       // The worker starts at once, on an empty script: the real one and the fonts go to it as
@@ -64,6 +81,11 @@ export function createAssRenderer(track: TrackToDraw, host: RendererHost, files:
       // Never the viewer's local fonts (a permission prompt) nor Google Fonts (another origin).
       queryFonts: false,
     }));
+    // No drawing until the fonts are in: jassub draws from the first video frame after its worker
+    // is up, and without fonts every draw has libass look for each family in vain, jassub fetch
+    // what it offers on the side (Liberation Sans) and libass re-read all its fonts once more.
+    // While `busy` says a draw is under way, jassub only notes that a frame is waiting.
+    made.busy = true;
     const [subContent] = await Promise.all([files.text, made.ready.then(() => performance.mark('subtitles:worker-ready'))]);
     if (destroyed) return;
     // Parsed while the fonts may still be on their way.
@@ -74,6 +96,7 @@ export function createAssRenderer(track: TrackToDraw, host: RendererHost, files:
     if (destroyed) return;
     performance.mark('subtitles:fonts-added');
     canvas.dataset.ready = '';
+    made.busy = false;
     // Drawn now rather than at the next video frame (and a paused video presents none).
     const v = host.video;
     if (v.readyState >= 2) await made.manualRender({ mediaTime: v.currentTime, width: v.videoWidth, height: v.videoHeight, expectedDisplayTime: performance.now() }, true);
