@@ -14,8 +14,8 @@
  * about 7900 characters) is libass's default family, so a line whose font the file does not bring
  * (Arial, a fansub's own) falls back to it: libass without a system font provider falls back only
  * to the default family. That file names its family "Noto Sans SC Thin" (name ID 1, no
- * typographic family), and libass matches that name, not "Noto Sans SC". Jassub's Liberation Sans
- * is only offered, fetched when libass reports it missing. A track's own fonts (those attached to its part's uploaded
+ * typographic family), and libass matches that name, not "Noto Sans SC". Jassub's own Liberation
+ * Sans is not used. A track's own fonts (those attached to its part's uploaded
  * MKV, listed as the track's `fonts`) come with the fallback: libass picks each line's family by
  * the names inside the files.
  *
@@ -27,7 +27,6 @@ import JASSUB from 'jassub';
 import workerUrl from 'jassub/dist/worker/worker.js?worker&url';
 import wasmUrl from 'jassub/dist/wasm/jassub-worker.wasm?url';
 import modernWasmUrl from 'jassub/dist/wasm/jassub-worker-modern.wasm?url';
-import latinFontUrl from 'jassub/dist/default.woff2?url';
 import type { AssFiles } from './ass-files.ts';
 import { activeCues, longestCue, parseWebVtt, type Cue } from './webvtt.ts';
 import { fetchText, pictureBox, sameBoxes, type LineBox, type RendererHost, type SubtitleRenderer, type TrackToDraw } from './renderer.ts';
@@ -72,18 +71,17 @@ export function createAssRenderer(track: TrackToDraw, host: RendererHost, files:
       // The worker starts at once, on an empty script: the real one and the fonts go to it as
       // soon as both it and they are here (below).
       video: host.video, canvas, subContent: EMPTY_SCRIPT, workerUrl, wasmUrl, modernWasmUrl,
+      // Nothing for jassub to fetch on its own: each font it adds makes libass re-read all of them,
+      // and it asked for its Liberation Sans whenever a line in that family had a glyph the family
+      // lacks (kana in a Latin font), a CJK re-read in the middle of the first lines for nothing.
       fonts: [],
+      availableFonts: {},
       defaultFont: FALLBACK_FAMILY,
-      // Jassub's Liberation Sans, off the way to the first line: offered for jassub to fetch when
-      // libass reports the family missing (scripts that want an Arial-like font mostly say Arial,
-      // which falls back to the default family like any other).
-      availableFonts: { 'liberation sans': new URL(latinFontUrl, location.href).href },
       // Never the viewer's local fonts (a permission prompt) nor Google Fonts (another origin).
       queryFonts: false,
     }));
     // No drawing until the fonts are in: jassub draws from the first video frame after its worker
-    // is up, and without fonts every draw has libass look for each family in vain, jassub fetch
-    // what it offers on the side (Liberation Sans) and libass re-read all its fonts once more.
+    // is up, and without fonts every draw has libass look for each family in vain and log it.
     // While `busy` says a draw is under way, jassub only notes that a frame is waiting.
     made.busy = true;
     const [subContent] = await Promise.all([files.text, made.ready.then(() => performance.mark('subtitles:worker-ready'))]);
