@@ -92,7 +92,7 @@ ${events.map((e) => e.line).join('\n')}
 `;
 }
 
-interface Round { firstLineMs: number | null; readyMs: number | null; fetchTimes: string[]; droppedVideoFrames: number; decodedVideoFrames: number; level: string; renderFetchesBeforeChoice: number }
+interface Round { firstLineMs: number | null; readyMs: number | null; timeline: string[]; fetchTimes: string[]; droppedVideoFrames: number; decodedVideoFrames: number; level: string; renderFetchesBeforeChoice: number }
 
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
 const root = await mkdtemp(join(tmpdir(), 'kiraboshi-bench-subtitles-'));
@@ -189,6 +189,7 @@ try {
       }));
       let firstLineMs: number | null = null;
       let readyMs: number | null = null;
+      let timeline: string[] = [];
       let fetchTimes: string[] = [];
       let fetchedBefore = 0;
       if (withTrack) {
@@ -199,6 +200,9 @@ try {
           void cdp.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
         });
         await cdp.send('Page.startScreencast', { format: 'jpeg', quality: 80, maxWidth: 960, maxHeight: 540, everyNthFrame: 1 });
+        // The controls hide 2.5 s after the last pointer move while playing: a move shows them again.
+        await page.mouse.move(600, 300);
+        await page.mouse.move(640, 320);
         await page.locator('[data-subtitle-button]').click();
         await page.evaluate(() => {
           const marks = window as unknown as { chosenAt: number; readyAt: number };
@@ -217,11 +221,14 @@ try {
         await page.waitForTimeout(3_000);
         await cdp.send('Page.stopScreencast');
         await cdp.detach();
-        const { chosenAt, readyAt } = await page.evaluate(() => {
+        const { chosenAt, readyAt, steps } = await page.evaluate(() => {
           const marks = window as unknown as { chosenAt: number; readyAt: number };
-          return { chosenAt: marks.chosenAt, readyAt: marks.readyAt };
+          // The renderer's own marks (src/lib/subtitles): script and fonts fetched, worker started and up, fonts added, first draw back.
+          const steps = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('subtitles:')).map((m) => ({ name: m.name.slice(10), at: performance.timeOrigin + m.startTime }));
+          return { chosenAt: marks.chosenAt, readyAt: marks.readyAt, steps };
         });
         readyMs = Math.round(readyAt - chosenAt);
+        timeline = steps.map((step) => `${Math.round(step.at - chosenAt)} ms ${step.name}`);
         const chosen = chosenAt;
         fetchTimes = renderFetches.filter((f) => f.at >= chosen - 50).map((f) => `${Math.round(f.at - chosen)} ms ${f.url.split('/').pop()!.slice(0, 40)}`);
         for (const frame of frames) {
@@ -239,7 +246,7 @@ try {
         return { droppedVideoFrames: after.droppedVideoFrames - before.droppedVideoFrames, decodedVideoFrames: after.totalVideoFrames - before.totalVideoFrames };
       }, MEASURE_SECONDS);
       const level = (await page.locator('[data-player]').getAttribute('data-level')) ?? '';
-      return { firstLineMs, readyMs, fetchTimes, ...run, level, renderFetchesBeforeChoice: fetchedBefore };
+      return { firstLineMs, readyMs, timeline, fetchTimes, ...run, level, renderFetchesBeforeChoice: fetchedBefore };
     } finally {
       await context.close();
     }
@@ -250,6 +257,7 @@ try {
     for (const which of abbaOrder(round, 'off' as const, 'on' as const)) {
       const r = await measure(which === 'on');
       samples[which].push(r);
+      if (r.timeline.length) console.log(`  ${r.timeline.join(', ')}`);
       console.log(`round ${round + 1} ${which.padEnd(3)}: ${r.level}p, first line ${r.firstLineMs ?? '-'} ms (libass ready ${r.readyMs ?? '-'} ms), dropped ${r.droppedVideoFrames} of ${r.decodedVideoFrames} frames, renderer fetched before the choice ${r.renderFetchesBeforeChoice}`);
     }
   }

@@ -94,7 +94,9 @@ export function createStaticFiles(root: string) {
         entry = { mtimeMs: info.mtimeMs, raw: await readFile(found.file), encoded: {} };
         cache.set(found.file, entry);
       }
-      const body = await (entry.encoded[encoding] ??= compressBody(entry.raw, encoding, 'max'));
+      const raw = entry.raw;
+      // A big asset compressed at build time (src/integrations/build-artifacts.ts) is sent as it is.
+      const body = await (entry.encoded[encoding] ??= readFile(`${found.file}.${encoding === 'br' ? 'br' : 'gz'}`).catch(() => compressBody(raw, encoding, 'max')));
       res.writeHead(status, { ...headers, 'Content-Encoding': encoding, 'Content-Length': String(body.length), Vary: mergeVary(headers.Vary, 'Accept-Encoding') });
       res.end(req.method === 'HEAD' ? undefined : body);
       return true;

@@ -189,7 +189,7 @@ export default function Player({ locale, messages, videoId, title, parts, initia
                       <Icon name={subtitles.current ? 'subtitlesOn' : 'subtitlesOff'} />
                     </button>
                     {panel === 'subtitles' && (
-                      <SubtitleMenu t={t} lang={lang} tracks={subtitles.tracks} current={subtitles.current} onPick={(track) => { subtitles.choose(track); setPanel(null); }} />
+                      <SubtitleMenu t={t} lang={lang} tracks={subtitles.tracks} current={subtitles.current} onPick={(track) => { if (track) subtitles.prepare(track); subtitles.choose(track); setPanel(null); }} onIntent={subtitles.prepare} />
                     )}
                   </div>
                 )}

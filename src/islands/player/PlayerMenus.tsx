@@ -95,15 +95,17 @@ export function trackName(track: { label: string; language: string }, locale: st
 }
 
 /** Subtitles: off, or one track of the part shown. */
-export function SubtitleMenu<Track extends { id: number; label: string; language: string }>({ t, lang, tracks, current, onPick }: {
+export function SubtitleMenu<Track extends { id: number; label: string; language: string }>({ t, lang, tracks, current, onPick, onIntent }: {
   t: T; lang: string; tracks: readonly Track[]; current: Track | null; onPick: (track: Track | null) => void;
+  /** The pointer over a track, or the focus on it: what it needs may start loading. */
+  onIntent?: (track: Track) => void;
 }) {
   return (
     <div className="player-popover player-menu subtitle-menu" role="menu" aria-label={t('player.subtitles.menu')} data-subtitle-menu>
       <button type="button" role="menuitemradio" aria-checked={current === null} onClick={() => onPick(null)} data-subtitle-off>{t('player.subtitles.off')}</button>
       {tracks.map((track) => (
         <button key={track.id} type="button" role="menuitemradio" aria-checked={current?.id === track.id} lang={track.language}
-          onClick={() => onPick(track)} data-subtitle-track={track.id} data-language={track.language}>{trackName(track, lang)}</button>
+          onClick={() => onPick(track)} onPointerEnter={() => onIntent?.(track)} onFocus={() => onIntent?.(track)} data-subtitle-track={track.id} data-language={track.language}>{trackName(track, lang)}</button>
       ))}
     </div>
   );

@@ -25,6 +25,8 @@ export interface SubtitleControls {
   /** The track shown, null when off. */
   current: Subtitle | null;
   choose(track: Subtitle | null): void;
+  /** The viewer points at or focuses a track in the menu: an ASS track's renderer starts loading. */
+  prepare(track: Subtitle): void;
   /** Off ↔ the last track on (the `c` key); false when the part has no track. */
   toggle(): boolean;
 }
@@ -58,6 +60,11 @@ export function useSubtitles(layerRef: RefObject<HTMLDivElement | null>, videoRe
     rememberSubtitleChoice(locale, choiceOf(track));
     setCurrent(track);
   }, [locale]);
+
+  const prepare = useCallback((track: Subtitle) => {
+    if (track.format !== 'ass' || track.id === currentRef.current?.id) return;
+    import('../../lib/subtitles/subtitle-loader.ts').then(({ prepareSubtitleRenderer }) => prepareSubtitleRenderer(track), () => { /* the choice, if it comes, will say */ });
+  }, []);
 
   const currentRef = useRef(current);
   currentRef.current = current;
@@ -105,5 +112,5 @@ export function useSubtitles(layerRef: RefObject<HTMLDivElement | null>, videoRe
     return () => observer.disconnect();
   }, []);
 
-  return { tracks, current, choose, toggle };
+  return { tracks, current, choose, prepare, toggle };
 }

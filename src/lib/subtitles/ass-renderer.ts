@@ -4,15 +4,20 @@
  * library, its worker, its wasm and the fonts) is the site's own files, bundled by Vite into a
  * chunk loaded only when an ASS track is chosen (subtitle-loader.ts); nothing comes from a CDN.
  *
+ * The script and the fonts are fetched on the page from the moment of the choice (ass-files.ts),
+ * while this chunk loads and the worker starts its WebAssembly; once it is up they go to it, the
+ * fonts as bytes in one batch (libass re-reads every font it holds at each batch, so one batch,
+ * not one per font as jassub's own loading does).
+ * The first line is then drawn at once, without waiting for the next video frame.
+ *
  * Fonts: Noto Sans SC (@fontsource's simplified Chinese file, which also holds Latin, kana and
  * about 7900 characters) is libass's default family, so a line whose font the file does not bring
  * (Arial, a fansub's own) falls back to it: libass without a system font provider falls back only
  * to the default family. That file names its family "Noto Sans SC Thin" (name ID 1, no
- * typographic family), and libass matches that name, not "Noto Sans SC". Jassub's Liberation Sans
- * is loaded too. Both before the first frame (a font jassub fetches on demand only shows from the
- * next video frame, and a paused video has none). A track's own fonts (those attached to its part's
- * uploaded MKV, listed as the track's `fonts`) come after them in `fonts`: libass picks each
- * line's family by the names inside the files.
+ * typographic family), and libass matches that name, not "Noto Sans SC". Jassub's own Liberation
+ * Sans is not used. A track's own fonts (those attached to its part's uploaded
+ * MKV, listed as the track's `fonts`) come with the fallback: libass picks each line's family by
+ * the names inside the files.
  *
  * For danmaku: which lines are shown is known from the track's WebVTT (the same events, without
  * styling); where they are is not (libass draws them), so the band of the picture a line of its
@@ -22,18 +27,36 @@ import JASSUB from 'jassub';
 import workerUrl from 'jassub/dist/worker/worker.js?worker&url';
 import wasmUrl from 'jassub/dist/wasm/jassub-worker.wasm?url';
 import modernWasmUrl from 'jassub/dist/wasm/jassub-worker-modern.wasm?url';
-import latinFontUrl from 'jassub/dist/default.woff2?url';
-import fallbackFontUrl from '@fontsource/noto-sans-sc/files/noto-sans-sc-chinese-simplified-400-normal.woff2?url';
+import type { AssFiles } from './ass-files.ts';
 import { activeCues, longestCue, parseWebVtt, type Cue } from './webvtt.ts';
 import { fetchText, pictureBox, sameBoxes, type LineBox, type RendererHost, type SubtitleRenderer, type TrackToDraw } from './renderer.ts';
 
 /** The family name inside the bundled Noto Sans SC file (see above). */
 const FALLBACK_FAMILY = 'noto sans sc thin';
 
+/** What the worker starts on, before the track's own script has come (libass wants a script to start). */
+const EMPTY_SCRIPT = '[Script Info]\nScriptType: v4.00+\n';
+
 /** The share of the picture's height a band of lines is taken to fill. */
 const BAND_SHARE = 0.2;
 
-export function createAssRenderer(track: TrackToDraw, host: RendererHost, fonts: readonly string[] = []): SubtitleRenderer {
+let warmed = false;
+
+/**
+ * The worker's script and WebAssembly fetched on the page into the HTTP cache (both are named by
+ * their content and cached for good), so the worker finds them there instead of asking for them
+ * only once it has started.
+ */
+export function warmAssRenderer(): void {
+  if (warmed) return;
+  warmed = true;
+  JASSUB._test();
+  for (const url of [workerUrl, JASSUB._supportsSIMD ? modernWasmUrl : wasmUrl]) {
+    fetch(url, { credentials: 'same-origin' }).then((response) => response.arrayBuffer()).catch(() => { warmed = false; });
+  }
+}
+
+export function createAssRenderer(track: TrackToDraw, host: RendererHost, files: AssFiles): SubtitleRenderer {
   const aborter = new AbortController();
   const canvas = document.createElement('canvas');
   canvas.className = 'subtitle-canvas';
@@ -41,27 +64,43 @@ export function createAssRenderer(track: TrackToDraw, host: RendererHost, fonts:
   host.layer.append(canvas);
   let instance: JASSUB | null = null;
   let destroyed = false;
-  try {
-    instance = new JASSUB({
-      video: host.video, canvas, subUrl: new URL(track.url, location.href).href,
-      workerUrl, wasmUrl, modernWasmUrl,
-      // Loaded before the first frame: a font jassub fetched on demand would only show from the
-      // next video frame on, and a paused video has none.
-      fonts: [latinFontUrl, fallbackFontUrl, ...fonts].map((url) => new URL(url, location.href).href),
+  const start = async () => {
+    warmAssRenderer();
+    performance.mark('subtitles:worker-start');
+    const made = (instance = new JASSUB({
+      // The worker starts at once, on an empty script: the real one and the fonts go to it as
+      // soon as both it and they are here (below).
+      video: host.video, canvas, subContent: EMPTY_SCRIPT, workerUrl, wasmUrl, modernWasmUrl,
+      // Nothing for jassub to fetch on its own: each font it adds makes libass re-read all of them,
+      // and it asked for its Liberation Sans whenever a line in that family had a glyph the family
+      // lacks (kana in a Latin font), a CJK re-read in the middle of the first lines for nothing.
+      fonts: [],
+      availableFonts: {},
       defaultFont: FALLBACK_FAMILY,
       // Never the viewer's local fonts (a permission prompt) nor Google Fonts (another origin).
       queryFonts: false,
-    });
-    instance.ready.then(() => {
-      if (destroyed) return;
-      canvas.dataset.ready = '';
-      // A paused video presents no new frame to draw on: the frame shown now is drawn once.
-      const v = host.video;
-      if (v.paused && v.readyState >= 2) void instance!.manualRender({ mediaTime: v.currentTime, width: v.videoWidth, height: v.videoHeight, expectedDisplayTime: performance.now() }, true);
-    }, (error: unknown) => !destroyed && host.onError(error));
-  } catch (error) {
-    queueMicrotask(() => host.onError(error));
-  }
+    }));
+    // No drawing until the fonts are in: jassub draws from the first video frame after its worker
+    // is up, and without fonts every draw has libass look for each family in vain and log it.
+    // While `busy` says a draw is under way, jassub only notes that a frame is waiting.
+    made.busy = true;
+    const [subContent] = await Promise.all([files.text, made.ready.then(() => performance.mark('subtitles:worker-ready'))]);
+    if (destroyed) return;
+    // Parsed while the fonts may still be on their way.
+    const parsed = made.renderer.setTrack(subContent);
+    const fonts = await files.fonts;
+    if (destroyed) return;
+    await Promise.all([parsed, made.renderer.addFonts(fonts)]);
+    if (destroyed) return;
+    performance.mark('subtitles:fonts-added');
+    canvas.dataset.ready = '';
+    made.busy = false;
+    // Drawn now rather than at the next video frame (and a paused video presents none).
+    const v = host.video;
+    if (v.readyState >= 2) await made.manualRender({ mediaTime: v.currentTime, width: v.videoWidth, height: v.videoHeight, expectedDisplayTime: performance.now() }, true);
+    if (!destroyed) performance.mark('subtitles:draw-asked');
+  };
+  start().catch((error: unknown) => !destroyed && host.onError(error));
 
   let cues: Cue[] = [];
   let longest = 0;
@@ -89,6 +128,7 @@ export function createAssRenderer(track: TrackToDraw, host: RendererHost, fonts:
     destroy() {
       destroyed = true;
       aborter.abort();
+      files.abort();
       cancelAnimationFrame(frame);
       void instance?.destroy().catch(() => {});
       canvas.remove();

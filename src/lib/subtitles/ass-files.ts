@@ -1,0 +1,51 @@
+/**
+ * The files libass needs to draw an ASS track, asked for all at once the moment the track is
+ * chosen, on the page, alongside the renderer's own chunk, worker and WebAssembly. Left to
+ * jassub, its worker fetches them one step after another (its WebAssembly, then the fonts, then
+ * the script), which took most of a second between the choice and the first line.
+ *
+ * Only addresses are imported here (Vite's `?url`): this module is part of the small loader
+ * chunk and brings no font byte to a page until fetchAssFiles runs.
+ */
+// WOFF rather than WOFF2: unpacked here natively (woff.ts), FreeType never has to.
+import fallbackFontUrl from '@fontsource/noto-sans-sc/files/noto-sans-sc-chinese-simplified-400-normal.woff?url';
+import { fetchText, type TrackToDraw } from './renderer.ts';
+import { unpackWoff } from './woff.ts';
+
+export interface AssFiles {
+  /** The script's text. */
+  text: Promise<string>;
+  /** The bundled fallback font, then the track's own, as bytes (WOFF unpacked); a font that failed to load is left out. */
+  fonts: Promise<Uint8Array[]>;
+  /** Stops whatever is still loading (the track was changed or turned off). */
+  abort(): void;
+}
+
+async function fetchBytes(url: string, signal: AbortSignal): Promise<Uint8Array | null> {
+  try {
+    const response = await fetch(url, { signal, credentials: 'same-origin' });
+    if (!response.ok) return null;
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    // A damaged WOFF goes as it is: FreeType has its own say on it.
+    return await unpackWoff(bytes).catch(() => bytes);
+  } catch {
+    return null;
+  }
+}
+
+export function fetchAssFiles(track: TrackToDraw): AssFiles {
+  const aborter = new AbortController();
+  const urls = [fallbackFontUrl, ...(track.fonts ?? [])];
+  // Marks on the page's timeline (bench/subtitles.ts reads them): where the time to the first line goes.
+  const fonts = Promise.all(urls.map((url) => fetchBytes(url, aborter.signal))).then((list) => {
+    performance.mark('subtitles:fonts-fetched');
+    return list.filter((bytes) => bytes !== null);
+  });
+  const text = fetchText(track.url, aborter.signal).then((body) => {
+    performance.mark('subtitles:script-fetched');
+    return body;
+  });
+  // Settled here too: a choice undone before the renderer asked for them leaves no unhandled rejection.
+  text.catch(() => {});
+  return { text, fonts, abort: () => aborter.abort() };
+}
