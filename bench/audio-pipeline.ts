@@ -19,10 +19,11 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
+import { tmpdir, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { median } from './stats.ts';
+import { runFacts } from './run-facts.ts';
 
 const seconds = Number(process.argv[2]) || 300;
 const rounds = Number(process.argv[3]) || 3;
@@ -179,9 +180,7 @@ try {
   const result = {
     name: 'audio-pipeline',
     date: new Date().toISOString(),
-    machine: { os: `${platform()} ${release()}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemoryBytes: totalmem() },
-    node: process.version,
-    loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((l) => +l.toFixed(2)) },
+    ...runFacts(loadAtStart),
     ffmpeg: { path: ffmpeg, version: ffmpegVersion },
     setup: {
       sourceSeconds: seconds, rounds, source: 'stereo 44.1 kHz FLAC (two sines) with an embedded 1000x1000 PNG cover',

@@ -16,9 +16,10 @@
  */
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
+import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { median } from './stats.ts';
+import { runFacts } from './run-facts.ts';
 import { cannon as runCannon, drain as drainTo, type Cannon } from './cannon.ts';
 
 const cannon = (url: string, seconds: number, headers: string[] = []) => runCannon(url, { seconds, connections: CONNECTIONS, headers });
@@ -100,9 +101,7 @@ try {
   const result = {
     name: 'danmaku-api',
     date: new Date().toISOString(),
-    machine: { os: `${platform()} ${release()}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemoryBytes: totalmem() },
-    node: process.version,
-    loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((l) => +l.toFixed(2)) },
+    ...runFacts(loadAtStart),
     setup: {
       server: 'real server via tests/api/harness.ts startTestServer(pglite) (PGlite in memory), WORKER=0, LOG_LEVEL=error',
       data: `an approved 45-minute video with ${DANMAKU} danmaku, all in segment 0 (0-360 s)`,

@@ -15,7 +15,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, platform, release, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Danmaku } from '../src/lib/api/contracts/interaction.ts';
@@ -23,6 +23,7 @@ import type { DanmakuMode } from '../src/lib/api/contracts/interaction.constants
 import { DanmakuEngine } from '../src/lib/danmaku/engine.ts';
 import type { DanmakuDensity } from '../src/lib/danmaku/layout.ts';
 import { median } from './stats.ts';
+import { runFacts } from './run-facts.ts';
 
 /** The last commit before storm mode: its engine is the baseline. */
 const BASELINE = '06cc836';
@@ -197,9 +198,7 @@ const ratios = {
 const result = {
   name: 'danmaku-engine',
   date: new Date().toISOString(),
-  machine: { os: `${platform()} ${release()}`, cpus: cpus().length, cpuModel: cpus()[0]?.model },
-  node: process.version,
-  loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((l) => +l.toFixed(2)) },
+  ...runFacts(loadAtStart),
   setup: {
     baseline: `src/lib/danmaku/engine.ts and layout.ts at ${BASELINE} (before storm mode), checked out by git show into a temp folder`,
     stage: '1280x720, speed 1, widths 20 px a character at medium (as the unit tests measure)',

@@ -16,10 +16,11 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
+import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { abbaOrder, median } from './stats.ts';
+import { runFacts } from './run-facts.ts';
 import { busyBetween, startTrace } from './trace.ts';
 
 const rounds = Number(process.argv[2]) || 3;
@@ -164,10 +165,8 @@ try {
   const result = {
     name: 'danmaku-page',
     date: new Date().toISOString(),
-    machine: { os: `${platform()} ${release()}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemoryBytes: totalmem() },
-    node: process.version,
+    ...runFacts(loadAtStart),
     browser: `Chromium ${browser.version()} headless, --disable-gpu (software decoding and raster)`,
-    loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((l) => +l.toFixed(2)) },
     setup: {
       page: '/video/kv{id} from the built site and the real server, 1280x720 window, web fullscreen (the stage is the window), muted autoplay through hls.js',
       video: `${CLIP_SECONDS} s testsrc2 1280x720 25 fps, transcoded to ${rungs.map((r) => `${r.height}p`).join(' + ')} by the pipeline's rung encoder; ABR picks the rung`,

@@ -34,11 +34,12 @@ import { chromium, type Page } from 'playwright';
 import { build } from 'esbuild';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
+import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RenderResult, RenderRun } from './danmaku-render.page.ts';
 import { median } from './stats.ts';
+import { runFacts } from './run-facts.ts';
 import { busyBetween, startTrace, type TraceEvent } from './trace.ts';
 
 const rounds = Number(process.argv[2]) || 3;
@@ -197,10 +198,8 @@ export const startRenderWorker = () => new Worker(URL.createObjectURL(new Blob([
   const result = {
     name: 'danmaku-render',
     date: new Date().toISOString(),
-    machine: { os: `${platform()} ${release()}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemoryBytes: totalmem() },
-    node: process.version,
+    ...runFacts(loadAtStart),
     browser: `Chromium ${browser.version()} headless, --disable-gpu (software raster)`,
-    loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((l) => +l.toFixed(2)) },
     setup: {
       stage: '1280x720 CSS px, deviceScaleFactor 1',
       ours: 'DanmakuOverlay (src/lib/danmaku/overlay.ts) as the player sets it up: one engine at the density named, MediaClock, segments loaded through the API client (the bench answers fetch with the stream), drawing where the player decides on this machine (a worker with 4 cores or more, else the main thread); "main thread" cases force the main-thread canvas renderer with idle-time sprite preparation (transferControlToOffscreen hidden), "worker" cases force the worker (hardwareConcurrency reported as 8; worker-renderer.ts + render-worker.ts, bundled from the same module and started from a blob as file:// pages cannot start one from a file)',

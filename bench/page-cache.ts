@@ -13,9 +13,10 @@
  */
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
+import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { median } from './stats.ts';
+import { runFacts } from './run-facts.ts';
 import { cannon, drain, type Cannon } from './cannon.ts';
 
 const ROUNDS = Number(process.argv[2]) || 2;
@@ -110,9 +111,7 @@ try {
   const result = {
     name: 'page-cache',
     date: new Date().toISOString(),
-    machine: { os: `${platform()} ${release()}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemoryBytes: totalmem() },
-    node: process.version,
-    loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((l) => +l.toFixed(2)) },
+    ...runFacts(loadAtStart),
     setup: {
       servers: 'two real servers via tests/api/harness.ts startTestServer(pglite, site) in this process, WORKER=0; "rendered" with PAGE_CACHE_MB=0',
       catalogue: '60 approved videos of one uploader, every third tagged 星空',

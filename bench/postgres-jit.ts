@@ -8,12 +8,13 @@
  * Usage: node bench/postgres-jit.ts [rounds=40] [videos=100000]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../server/db/schema.ts';
 import { abbaOrder, median } from './stats.ts';
+import { runFacts } from './run-facts.ts';
 
 const ROUNDS = Number(process.argv[2]) || 40;
 const VIDEOS = Number(process.argv[3]) || 100_000;
@@ -89,9 +90,7 @@ for (const r of rows) console.log(`${r.path.padEnd(34)} jit on p50 ${r.jitOn.p50
 const result = {
   name: 'postgres-jit',
   date: new Date().toISOString(),
-  machine: { os: `${platform()} ${release()}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemoryBytes: totalmem() },
-  node: process.version,
-  loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((l) => +l.toFixed(2)) },
+  ...runFacts(loadAtStart),
   setup: `${name}: the scale seeder's ${VIDEOS} videos (danmaku 5, comments 2 a video; follows and history 20 a member), VACUUM ANALYZE; the repositories' calls, ${ROUNDS} rounds a path, jit on and off alternating (ABBA), after one warm call each`,
   rows,
 };

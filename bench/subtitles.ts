@@ -18,11 +18,12 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { abbaOrder, median } from './stats.ts';
+import { runFacts } from './run-facts.ts';
 
 const rounds = Number(process.argv[2]) || 3;
 const MEASURE_SECONDS = Number(process.argv[3]) || 8;
@@ -269,10 +270,8 @@ try {
   const result = {
     name: 'subtitles',
     date: new Date().toISOString(),
-    machine: { os: `${platform()} ${release()}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemoryBytes: totalmem() },
-    node: process.version,
+    ...runFacts(loadAtStart),
     browser: `Chromium ${browser.version()} headless, --disable-gpu (software decoding and raster)`,
-    loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((l) => +l.toFixed(2)) },
     setup: {
       page: '/en/video/kv{id} from the built site and the real server (PGlite), 1280x720 window, web fullscreen, muted, hls.js at the 1080p rung',
       media: `${CLIP_SECONDS} s testsrc2 1920x1080 25 fps in an MKV with the ASS stream and ${fontFiles.length} attached fonts, uploaded through tus and processed by the pipeline`,

@@ -21,10 +21,11 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
+import { tmpdir, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { median } from './stats.ts';
+import { runFacts } from './run-facts.ts';
 
 const seconds = Number(process.argv[2]) || 60;
 const rounds = Number(process.argv[3]) || 2;
@@ -233,9 +234,7 @@ try {
   const result = {
     name: 'transcode',
     date: new Date().toISOString(),
-    machine: { os: `${platform()} ${release()}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemoryBytes: totalmem() },
-    node: process.version,
-    loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((l) => +l.toFixed(2)) },
+    ...runFacts(loadAtStart),
     ffmpeg: { path: ffmpeg, version: ffmpegVersion },
     setup: {
       sourceSeconds: seconds, rounds,

@@ -13,10 +13,11 @@ import { mkdtemp, rm, open } from 'node:fs/promises';
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
+import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { median } from './stats.ts';
+import { runFacts } from './run-facts.ts';
 
 const MiB = 1024 * 1024;
 const CHUNK = 52_428_800; // 50 MiB, the chunk size of the site's uploader
@@ -166,9 +167,7 @@ async function main() {
     const result = {
       name: 'tus-upload',
       date: new Date().toISOString(),
-      machine: { os: `${platform()} ${release()}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemoryBytes: totalmem() },
-      node: process.version,
-      loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((l) => +l.toFixed(2)) },
+      ...runFacts(loadAtStart),
       setup: {
         bytes: size, chunkBytes: CHUNK, runsPerVariant: runs, loopback: true, tempDir: root,
         tus: 'real server via tests/api/harness.ts startTestServer(pglite), WORKER=0, member session cookie, POST + PATCH chunks',
