@@ -25,6 +25,8 @@ function decodeSubject(raw: string): string {
 /** A real SMTP server on loopback that keeps what it receives. */
 export async function startSmtpPeer() {
   const mails: ReceivedMail[] = [];
+  /** How long each mail's DATA is held before it is accepted, as a slow relay would (holdMails). */
+  let holdMs = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -34,8 +36,10 @@ export async function startSmtpPeer() {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8').replace(/\r\n/g, '\n');
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, subject: decodeSubject(raw), text: decodeBody(raw) });
-        callback();
+        setTimeout(() => {
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, subject: decodeSubject(raw), text: decodeBody(raw) });
+          callback();
+        }, holdMs);
       });
     },
   });
@@ -51,9 +55,13 @@ export async function startSmtpPeer() {
       if (!code) throw new Error(`no code mailed to ${address}`);
       return code;
     },
-    /** Waits (up to 5 s) until `count` mails to an address have come; the password reset mails after answering. */
-    async waitForMails(address: string, count = 1): Promise<ReceivedMail[]> {
-      for (const started = Date.now(); Date.now() - started < 5000; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    /** From now on each mail is accepted only after `ms`, as from a slow relay (0: at once). */
+    holdMails(ms: number): void {
+      holdMs = ms;
+    },
+    /** Waits (up to `timeoutMs`) until `count` mails to an address have come; the password reset mails after answering. */
+    async waitForMails(address: string, count = 1, timeoutMs = 5000): Promise<ReceivedMail[]> {
+      for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((resolve) => setTimeout(resolve, 20))) {
         const received = mails.filter((m) => m.to.includes(address));
         if (received.length >= count) return received;
       }
