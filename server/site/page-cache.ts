@@ -54,6 +54,8 @@ export interface PageRequest {
 
 /** Only whole pages: a 404 now may be a page in a moment (a new member), and nothing announces that. */
 export const KEPT_STATUS = new Set([200]);
+/** How many pages' Vary lists are remembered (only pages that vary on something, such as the embed, have one). */
+const MAX_VARYING_PAGES = 10_000;
 /** Request headers that never split the cache: the encoding is in the key, and only guests are served. */
 const VARY_IN_KEY_ALREADY = new Set(['accept-encoding', 'cookie']);
 
@@ -162,8 +164,12 @@ export function createPageCache(options: { maxBytes: number; now?: () => number 
             return;
           }
           const names = vary.filter((name) => !VARY_IN_KEY_ALREADY.has(name)).sort();
-          const known = varyNames.get(base);
-          if (known?.join() !== names.join()) varyNames.set(base, names);
+          if (!names.length) varyNames.delete(base);
+          else if (varyNames.get(base)?.join() !== names.join()) {
+            // Learned again on the next render when forgotten: bounded like the pages (random queries must not grow it).
+            if (varyNames.size >= MAX_VARYING_PAGES) varyNames.clear();
+            varyNames.set(base, names);
+          }
           keep(keyOf(request, base), page, lifetime);
         },
       };
