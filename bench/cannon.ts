@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { median } from './stats.ts';
 
 export interface Cannon { requestsPerSecond: number; p50: number; p99: number; bytesPerSecond: number; total: number; non2xx: number; errors: number; timeouts: number }
 
@@ -40,4 +41,15 @@ export async function drain(probeUrl: string): Promise<void> {
     if (performance.now() - started < 100) return;
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+/** The medians of several runs of one side, and the requests they left unanswered. */
+export function summarise(runs: readonly Cannon[]) {
+  return {
+    requestsPerSecond: +median(runs.map((r) => r.requestsPerSecond)).toFixed(1),
+    p50Ms: median(runs.map((r) => r.p50)),
+    p99Ms: median(runs.map((r) => r.p99)),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    timeouts: runs.reduce((sum, r) => sum + r.timeouts, 0),
+  };
 }

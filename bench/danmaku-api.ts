@@ -18,9 +18,8 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { median } from './stats.ts';
 import { runFacts } from './run-facts.ts';
-import { cannon as runCannon, drain as drainTo, type Cannon } from './cannon.ts';
+import { cannon as runCannon, drain as drainTo, type Cannon, summarise } from './cannon.ts';
 
 const cannon = (url: string, seconds: number, headers: string[] = []) => runCannon(url, { seconds, connections: CONNECTIONS, headers });
 const drain = (baseUrl: string, videoId: number) => drainTo(`${baseUrl}/api/video/exists?videoId=${videoId}`);
@@ -84,15 +83,9 @@ try {
     }
   }
 
-  const summary = (runs: Cannon[]) => ({
-    requestsPerSecond: +median(runs.map((r) => r.requestsPerSecond)).toFixed(1),
-    p50Ms: median(runs.map((r) => r.p50)),
-    p99Ms: median(runs.map((r) => r.p99)),
-    errors: runs.reduce((sum, r) => sum + r.errors, 0),
-  });
   const compare = (side: Record<Side, Cannon[]>) => {
-    const api = summary(side.api);
-    const stat = summary(side.static);
+    const api = summarise(side.api);
+    const stat = summarise(side.static);
     return { median: { api, static: stat }, ratio: { requestsPerSecond: +(api.requestsPerSecond / stat.requestsPerSecond).toFixed(3), p99: +(stat.p99Ms / api.p99Ms).toFixed(3) } };
   };
   const { median: { api, static: stat }, ratio } = compare(samples.plain);

@@ -15,9 +15,8 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { median } from './stats.ts';
 import { runFacts } from './run-facts.ts';
-import { cannon, drain, type Cannon } from './cannon.ts';
+import { cannon, drain, type Cannon, summarise } from './cannon.ts';
 
 const ROUNDS = Number(process.argv[2]) || 2;
 const SECONDS = Number(process.argv[3]) || 5;
@@ -92,20 +91,14 @@ try {
     results[name] = { bytes: Buffer.byteLength(html), runs };
   }
 
-  const summary = (runs: Cannon[]) => ({
-    requestsPerSecond: +median(runs.map((r) => r.requestsPerSecond)).toFixed(1),
-    p50Ms: median(runs.map((r) => r.p50)),
-    p99Ms: median(runs.map((r) => r.p99)),
-    errors: runs.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
-  });
   const perPage = Object.fromEntries(Object.entries(results).map(([name, { bytes, runs }]) => {
-    const [k, s, r] = [summary(runs.kept), summary(runs.static), summary(runs.rendered)];
+    const [k, s, r] = [summarise(runs.kept), summarise(runs.static), summarise(runs.rendered)];
     const ratio = {
       requestsPerSecondKeptOverStatic: +(k.requestsPerSecond / s.requestsPerSecond).toFixed(3),
       p99StaticOverKept: +(s.p99Ms / k.p99Ms).toFixed(3),
       requestsPerSecondKeptOverRendered: +(k.requestsPerSecond / r.requestsPerSecond).toFixed(2),
     };
-    const goalMet = ratio.requestsPerSecondKeptOverStatic >= GOAL_RATIO && k.p99Ms <= GOAL_P99_MS && !k.errors;
+    const goalMet = ratio.requestsPerSecondKeptOverStatic >= GOAL_RATIO && k.p99Ms <= GOAL_P99_MS && !k.errors && !k.timeouts;
     return [name, { path: pages[name as keyof typeof pages], htmlBytes: bytes, median: { kept: k, static: s, rendered: r }, ratio, goalMet, samples: runs }];
   }));
   const result = {
