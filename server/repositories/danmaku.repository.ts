@@ -16,10 +16,20 @@ const COLUMNS = ['id', 'time', 'text', 'color', 'font_size', 'mode', 'rainbow', 
 /** Seconds into the video, `from` included and `to` not. */
 export interface TimeWindow { from: number; to: number }
 
-/** Restricts a query over `danmaku` to one target, and to a time window when one is given. */
-function ofTarget<O>(query: SelectQueryBuilder<Database, 'danmaku', O>, target: MediaTarget, window: TimeWindow | undefined) {
-  const one = query.where('video_id', '=', target.id).where('target_type', '=', target.type).where('hidden_at', 'is', null);
-  return window ? one.where('time', '>=', window.from).where('time', '<', window.to) : one;
+/**
+ * Restricts a query over `danmaku` to one target's visible danmaku, to a time window when one is
+ * given, and to its pool when `poolCap` is: the newest `poolCap` of its danmaku (by creation, then
+ * id, as sends trim it), so a viewer never gets more than the pool holds, whatever was written
+ * another way (decision 0034). The pool's oldest row is found by walking `danmaku_by_age` from the
+ * newest, `poolCap` entries at most (two InitPlans); without that many rows, every row is in.
+ */
+function ofTarget<O>(query: SelectQueryBuilder<Database, 'danmaku', O>, target: MediaTarget, window: TimeWindow | undefined, poolCap?: number) {
+  let one = query.where('danmaku.video_id', '=', target.id).where('danmaku.target_type', '=', target.type).where('danmaku.hidden_at', 'is', null);
+  if (window) one = one.where('danmaku.time', '>=', window.from).where('danmaku.time', '<', window.to);
+  if (poolCap === undefined) return one;
+  const edge = (column: 'created_at' | 'id') => sql`(SELECT e.${sql.ref(column)} FROM danmaku e WHERE e.video_id = ${target.id} AND e.target_type = ${target.type}
+    ORDER BY e.created_at DESC, e.id DESC OFFSET ${Math.max(0, poolCap - 1)} LIMIT 1)`;
+  return one.where(sql<boolean>`(danmaku.created_at, danmaku.id) >= (coalesce(${edge('created_at')}, '-infinity'::timestamptz), coalesce(${edge('id')}, 0))`);
 }
 
 export function createDanmakuRepository(db: Kysely<Database>, caches: Pick<RepositoryCaches, 'notices'>) {
@@ -28,9 +38,9 @@ export function createDanmakuRepository(db: Kysely<Database>, caches: Pick<Repos
     announceChanged(videoId: number): void {
       announceForgotten(caches.notices, { cache: 'danmaku', videoId });
     },
-    /** A target's danmaku in time order (then id), within `window`, without the senders `blockedByUid` blocked. */
-    listOf(target: MediaTarget, window: TimeWindow | undefined, blockedByUid: number | null) {
-      let query = ofTarget(db.selectFrom('danmaku').select(COLUMNS), target, window);
+    /** A target's pool in time order (then id), within `window`, without the senders `blockedByUid` blocked. */
+    listOf(target: MediaTarget, window: TimeWindow | undefined, blockedByUid: number | null, poolCap: number) {
+      let query = ofTarget(db.selectFrom('danmaku').select(COLUMNS), target, window, poolCap);
       if (blockedByUid !== null) query = query.where(notSentByBlockedOf('uid', blockedByUid));
       return query.orderBy('time').orderBy('id').execute();
     },
@@ -49,9 +59,9 @@ export function createDanmakuRepository(db: Kysely<Database>, caches: Pick<Repos
       return query.orderBy('id').limit(limit).execute();
     },
 
-    /** How many danmaku a target has within `window`, and the newest id among them. */
-    async countAndNewest(target: MediaTarget, window: TimeWindow | undefined): Promise<{ count: number; newest: number | null }> {
-      const { n, newest } = await ofTarget(db.selectFrom('danmaku'), target, window)
+    /** How many danmaku a target has within `window` (of its pool, with `poolCap`), and the newest id among them. */
+    async countAndNewest(target: MediaTarget, window: TimeWindow | undefined, poolCap?: number): Promise<{ count: number; newest: number | null }> {
+      const { n, newest } = await ofTarget(db.selectFrom('danmaku'), target, window, poolCap)
         .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.max('id').as('newest')]).executeTakeFirstOrThrow();
       return { count: Number(n), newest: newest === null ? null : Number(newest) };
     },

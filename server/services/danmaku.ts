@@ -132,28 +132,33 @@ export type OnDanmakuSent = (videoId: number, senderUid: number, danmaku: Danmak
 export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' | 'moderationLog' | 'transaction'>, rateLimits: RateLimiter, cache: ListCache, onSent: OnDanmakuSent = () => {}) {
   const { danmaku: store } = repositories;
 
-  /** In time order; one segment of DANMAKU_SEGMENT_SECONDS, or the whole pool; without the senders `blockedByUid` blocked. */
-  async function list(target: MediaTarget, segment?: number, blockedByUid: number | null = null): Promise<Danmaku[]> {
-    return (await store.listOf(target, windowOf(segment), blockedByUid)).map(toDanmaku);
+  /**
+   * The pool (the newest danmakuPoolCap of the target's length, decision 0034) in time order; one
+   * segment of DANMAKU_SEGMENT_SECONDS, or all of it; without the senders `blockedByUid` blocked.
+   */
+  async function list(target: MediaTarget, durationMs: number, segment?: number, blockedByUid: number | null = null): Promise<Danmaku[]> {
+    return (await store.listOf(target, windowOf(segment), blockedByUid, danmakuPoolCap(durationMs / 1000))).map(toDanmaku);
   }
 
-  async function versionOf(target: MediaTarget, segment: number | undefined): Promise<string> {
-    const { count, newest } = await store.countAndNewest(target, windowOf(segment));
+  async function versionOf(target: MediaTarget, segment: number | undefined, poolCap: number): Promise<string> {
+    const { count, newest } = await store.countAndNewest(target, windowOf(segment), poolCap);
     return versionString(count, newest);
   }
 
-  async function refresh(cache: ListCache, key: string, known: CachedList | undefined, target: MediaTarget, segment: number | undefined, segmentCount: number) {
+  async function refresh(cache: ListCache, key: string, known: CachedList | undefined, target: MediaTarget, segment: number | undefined, durationMs: number) {
+    const poolCap = danmakuPoolCap(durationMs / 1000);
+    const segmentCount = segmentCountOf(durationMs);
     const generation = cache.generation;
     // Only a kept answer is worth a cheap check first; without one the rows are read at once and
     // the version taken from them (the same count and newest id, and exactly the rows sent).
     if (known) {
-      const version = await versionOf(target, segment);
+      const version = await versionOf(target, segment, poolCap);
       if (known.version === version && cache.entries.get(key) === known) {
         known.checkedAt = Date.now();
         return known;
       }
     }
-    const rows = await store.listOf(target, windowOf(segment), null);
+    const rows = await store.listOf(target, windowOf(segment), null, poolCap);
     let newest: number | null = null;
     for (const row of rows) if (newest === null || row.id > newest) newest = row.id;
     const version = versionString(rows.length, newest);
@@ -240,8 +245,8 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
      * reused. At most once per LIST_REVALIDATE_MS the segment's version (how many rows, the
      * newest id) is read: danmaku are only ever added or deleted, and either changes it.
      */
-    async listAnswer(target: MediaTarget, segment: number | undefined, segmentCount: number): Promise<CachedList> {
-      const key = `${keyOf(target)}${segment ?? 'all'}:${segmentCount}`;
+    async listAnswer(target: MediaTarget, durationMs: number, segment: number | undefined): Promise<CachedList> {
+      const key = `${keyOf(target)}${segment ?? 'all'}:${durationMs}`;
       const known = cache.entries.get(key);
       if (known && Date.now() - known.checkedAt < LIST_REVALIDATE_MS) {
         remember(cache, key, known);
@@ -250,7 +255,7 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
       // Concurrent requests for a stale answer share one check (and one rebuild).
       let pending = cache.refreshing.get(key);
       if (!pending) {
-        const own: Promise<CachedList> = refresh(cache, key, known, target, segment, segmentCount).finally(() => {
+        const own: Promise<CachedList> = refresh(cache, key, known, target, segment, durationMs).finally(() => {
           if (cache.refreshing.get(key) === own) cache.refreshing.delete(key);
         });
         pending = own;

@@ -69,6 +69,39 @@ describe.each(BACKENDS)('danmaku, comments and history on %s', (backend) => {
     expect(danmaku.map((d: { text: string }) => d.text)).not.toContain('old 0');
   });
 
+  it('serves only the newest pool of a video, whatever was written around the sends (decision 0034)', async () => {
+    const videoId = await video(server, alice, 20_000); // a pool of 100
+    const uid = uidOf(alice);
+    // 151 rows written straight to the table (an import of another site's pool, an older cap):
+    // two at each creation time, so the pool's edge falls between two rows of the same time.
+    const base = Date.now() - 1_000_000;
+    await server.db.insertInto('danmaku').values(Array.from({ length: 151 }, (_, i) => ({
+      video_id: videoId, uid, time: (i * 7) % 20, text: `row ${i}`, color: 'ffffff', font_size: 'medium' as const, mode: 'rtl' as const, created_at: new Date(base + Math.floor(i / 2) * 1000),
+    }))).execute();
+    const newest = Array.from({ length: 100 }, (_, i) => `row ${i + 51}`).sort();
+    const texts = async (query: string) => ((await (await server.api(`video/danmaku?videoId=${videoId}${query}`)).json()).danmaku as Array<{ text: string; time: number }>);
+    for (const query of ['', '&segment=0']) {
+      const served = await texts(query);
+      expect(served.map((d) => d.text).sort()).toEqual(newest); // rows 0-50 are past the pool
+      expect(served.map((d) => d.time)).toEqual([...served.map((d) => d.time)].sort((a, b) => a - b)); // still in time order
+    }
+    // The export and a member's own list (someone blocked: built for them) serve the same pool.
+    const exported = await (await server.api(`video/danmaku/export?videoId=${videoId}&format=xml`)).text();
+    expect(exported.match(/<d p=/g)).toHaveLength(100);
+    expect(exported).not.toContain('>row 50<');
+    const dave = await member(server, 'Dave');
+    expect((await server.api('block/user', json({ blockUid: uidOf(bob) }, dave))).status).toBe(200);
+    const personal = await (await server.api(`video/danmaku?videoId=${videoId}&segment=0`, { headers: { Cookie: dave } })).json();
+    expect(personal.danmaku.map((d: { text: string }) => d.text).sort()).toEqual(newest);
+    // A send is in the pool at once and the oldest of the pool leaves it.
+    const frank = await member(server, 'Frank');
+    expect((await server.api('video/danmaku/emit', json({ videoId, time: 3, text: 'just sent', color: 'ffffff' }, frank))).status).toBe(200);
+    const after = (await texts('')).map((d) => d.text);
+    expect(after).toHaveLength(100);
+    expect(after).toContain('just sent');
+    expect(after).not.toContain('row 51');
+  });
+
   it('hides the danmaku and comments of a pending video from everyone but its uploader and staff', async () => {
     const videoId = await video(server, alice, 60_000, 'pending');
     expect((await server.api(`video/danmaku?videoId=${videoId}`)).status).toBe(404);

@@ -56,12 +56,12 @@ export const interactionHandlers: HandlerSet<'video/danmaku' | 'video/comment' |
     // A viewer who blocked people gets the pool without theirs: a personal answer, built each time.
     if ((await listViewer(ctx)).people) {
       ctx.cache('private');
-      const danmaku = await services.danmaku.list(target, segment, viewer!.uid);
+      const danmaku = await services.danmaku.list(target, video.durationMs, segment, viewer!.uid);
       return { success: true, danmaku, segment, segmentSeconds: DANMAKU_SEGMENT_SECONDS, segmentCount };
     }
     // Everyone else receives the same pool (no sender ids in it), serialized once per change of
     // the segment (a busy one holds thousands) with an ETag; shared caches may keep it briefly.
-    const answer = await services.danmaku.listAnswer(target, segment, segmentCount);
+    const answer = await services.danmaku.listAnswer(target, video.durationMs, segment);
     c.header('Cache-Control', video.status === 'approved' ? 'public, max-age=5' : 'private, no-store');
     c.header('Vary', 'Cookie, Accept-Encoding');
     c.header('ETag', answer.etag);

@@ -28,7 +28,7 @@ export const danmakuExchangeHandlers: HandlerSet<'video/danmaku/export' | 'video
     const video = await ctx.services.catalogue.visibleVideo(videoId, await ctx.viewer());
     if (!video) throw new NotFound();
     // The whole pool as everyone receives it: no sender ids.
-    const danmaku = await ctx.services.danmaku.list({ type: 'video', id: videoId });
+    const danmaku = await ctx.services.danmaku.list({ type: 'video', id: videoId }, video.durationMs);
     const { c } = ctx;
     c.header('Content-Type', format === 'xml' ? 'application/xml; charset=utf-8' : 'text/x-ssa; charset=utf-8');
     c.header('Content-Disposition', `attachment; filename="kv${videoId}.danmaku.${format}"`);
