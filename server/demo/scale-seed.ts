@@ -13,6 +13,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { createScaleSeedRepository, type SeedTable, type SeedValue } from '../repositories/scale-seed.repository.ts';
 import { searchTextOf } from '../services/videos.ts';
+import { danmakuPoolCap } from '../services/danmaku.ts';
 import { VIDEO_CATEGORIES } from '../../src/lib/api/contracts/video.constants.ts';
 import { ADJECTIVES, COMMENTS, DANMAKU_WORDS, DESCRIPTIONS, NICKNAMES, NOUNS, SEED_LANGS, TITLES, phrase, type SeedLang } from './scale-vocabulary.ts';
 
@@ -43,6 +44,8 @@ export interface ScaleSeedReport {
 }
 
 const DAY_MS = 86_400_000;
+/** The shortest length whose pool is the largest (danmakuPoolCap: past 40 minutes). */
+const LONGEST_POOL_MS = 2_401_000;
 const YEAR_MS = 365 * DAY_MS;
 const COLORS = ['fe0302', 'ffff00', '00cd00', '89d5ff', 'f06e8e', 'cc0273'];
 const MODES = ['rtl', 'rtl', 'rtl', 'rtl', 'top', 'bottom', 'ltr'] as const;
@@ -192,6 +195,12 @@ export async function seedScale(db: Kysely<Database>, target: { databaseUrl?: st
     const viewOrder = shuffled(V, rand);
     const views = zipfCounts(V, 2000, 5_000_000, rand, viewOrder);
     const danmakuCounts = zipfCounts(V, options.danmakuPerVideo, options.maxDanmakuPerVideo ?? 50_000, rand);
+    // A pool holds danmakuPoolCap(length) danmaku (sends trim it, reads serve no more: decision
+    // 0034): a video with more than its length's pool is made as long as the longest pool's (40 to
+    // 160 minutes), so the busiest ones are the long videos a real site's would be.
+    for (let v = 0; v < V; v += 1) {
+      if (danmakuCounts[v] > danmakuPoolCap(durationMs[v] / 1000)) durationMs[v] = LONGEST_POOL_MS + ((v * 7919) % 7_200_000);
+    }
     const commentCounts = zipfCounts(V, options.commentsPerVideo, options.maxCommentsPerVideo ?? 20_000, rand);
     const mediaId = (v: number) => hex(videoIdOf(v), 24);
     const uploadId = (v: number) => hex(videoIdOf(v), 32);
@@ -318,6 +327,9 @@ export async function seedScale(db: Kysely<Database>, target: { databaseUrl?: st
     })());
 
     await repo.advanceIdentities();
+    const rankingsStarted = performance.now();
+    await repo.fillSearchRankings(first.videos);
+    onProgress(`search rankings in ${((performance.now() - rankingsStarted) / 1000).toFixed(1)} s`);
     const writtenSeconds = (performance.now() - started) / 1000;
     const analyzeStarted = performance.now();
     await repo.analyze();

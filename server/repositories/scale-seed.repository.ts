@@ -122,10 +122,22 @@ export function createScaleSeedRepository(db: Kysely<Database>, options: { datab
       }
     },
 
+    /**
+     * The search rankings of the approved videos from `firstVideoId` on (`video_title_terms`,
+     * `video_tag_ranks`, migration 0033): triggers keep them, but a superuser's COPY runs without
+     * them. Rows a trigger already wrote (PGlite, another role) are left as they are.
+     */
+    async fillSearchRankings(firstVideoId: number): Promise<void> {
+      await sql`INSERT INTO video_title_terms SELECT term, search_bucket(v.watched_count), v.video_id
+        FROM videos v, unnest(search_title_terms(v.search_text)) AS term WHERE v.status = 'approved' AND v.video_id >= ${firstVideoId} ON CONFLICT DO NOTHING`.execute(db);
+      await sql`INSERT INTO video_tag_ranks SELECT t.tag_id, search_bucket(v.watched_count), v.video_id
+        FROM videos v JOIN video_tags t ON t.video_id = v.video_id WHERE v.status = 'approved' AND v.video_id >= ${firstVideoId} ON CONFLICT DO NOTHING`.execute(db);
+    },
+
     /** Fresh statistics (and, on PostgreSQL, the visibility map index-only scans need) for the planner. */
     async analyze(): Promise<void> {
       if (options.databaseUrl) {
-        const tables = Object.keys(SEED_TABLES).join(', ');
+        const tables = [...Object.keys(SEED_TABLES), 'video_title_terms', 'video_tag_ranks'].join(', ');
         await (await copyClient()).query(`VACUUM (ANALYZE) ${tables}`);
       } else {
         await sql`ANALYZE`.execute(db);

@@ -18,7 +18,7 @@ import { likePattern } from '../services/search-text.ts';
  * The scripts `search_grams` cuts into pieces: kana, CJK ideographs (with extension A and the
  * compatibility block) and Hangul syllables. The same ranges as the function of migration 0030.
  */
-const CJK = /[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/;
+export const CJK = /[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/;
 
 /** The tables of each kind of item (fixed names, never input). */
 const SEARCHED = {
@@ -28,7 +28,7 @@ const SEARCHED = {
 } as const;
 
 /** The word's LIKE pattern, and its test of an item's text `d.search_text` through the right index. */
-function matchOf(word: string) {
+export function matchOf(word: string) {
   const pattern = likePattern(word, 'contains');
   const inText = CJK.test(word)
     ? sql`search_grams(d.search_text) @> search_grams(${word}) AND d.search_text LIKE ${pattern}`

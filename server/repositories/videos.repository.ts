@@ -14,6 +14,7 @@ import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
 import { approvedIdRanges, approvedInFile } from './sitemap-files.sql.ts';
 import { likedBy } from './likes.sql.ts';
 import { matchesSearchWord, searchCandidates } from './search.sql.ts';
+import { walkOneWord } from './search-walk.sql.ts';
 import { addCounts, recordOncePerHour, VIDEO_VIEWS } from './hot-counts.sql.ts';
 
 export type VideoStatus = 'pending' | 'approved' | 'deleted';
@@ -72,6 +73,12 @@ function whereOf(filter: VideoFilter): RawBuilder<SqlBool> {
   return sql.join(conditions, sql` AND `) as RawBuilder<SqlBool>;
 }
 
+/** Approved videos and nothing else asked but the words and the viewer's block lists: what the title and tag rankings hold. */
+function onlyPublic(filter: VideoFilter): boolean {
+  return filter.statuses.length === 1 && filter.statuses[0] === 'approved' && !filter.orOwn && filter.uploaderUid === undefined
+    && filter.category === undefined && !filter.withAllTags && !filter.titleWords?.length;
+}
+
 /** Newest or oldest first (a search by relevance is ranked by searchPage). */
 function orderOf(order: VideoOrder): RawBuilder<unknown> {
   return order === 'oldest' ? sql`v.created_at ASC, v.video_id ASC` : sql`v.created_at DESC, v.video_id DESC`;
@@ -105,29 +112,37 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
     announceForgotten(caches.notices, { cache: 'video', videoId });
   }
 
+  /** The thumbs of these videos, in this order. */
+  async function thumbsInOrder(ids: readonly number[]) {
+    if (!ids.length) return [];
+    const place = new Map(ids.map((id, i) => [id, i]));
+    return (await thumbs().where('v.video_id', 'in', [...ids]).execute()).sort((a, b) => place.get(a.video_id)! - place.get(b.video_id)!);
+  }
+
   /**
-   * A search ranked by relevance: the candidates (every word matched, with which matched through
-   * a tag, at most SEARCH_CANDIDATES) are joined to their videos once, scored, and counted in the
-   * same statement; only the page's rows are then read as thumbs.
+   * A search ranked by relevance (decision 0020): each word scores 3 in the title, else 2 in a
+   * tag's name, else 1 (the description); then the more popular (search_bucket of the views),
+   * then the newest. One word of the public search is read in that order from the title and tag
+   * rankings (walkOneWord). Otherwise the candidates (every word matched, with which matched
+   * through a tag, at most SEARCH_CANDIDATES) are joined to their videos once, scored, and
+   * counted in the same statement. Either way only the page's rows are then read as thumbs.
    */
   async function searchPage(filter: VideoFilter, words: readonly string[], window: PageWindow) {
-    const score = sql.join(words.map((word, i) => {
-      const pattern = likePattern(word, 'contains');
-      return sql`(CASE WHEN ${titleOf} LIKE ${pattern} THEN 4 ELSE 0 END + CASE WHEN ${sql.ref(`c.tag${i}`)} THEN 2 ELSE 0 END + CASE WHEN v.search_text LIKE ${pattern} THEN 1 ELSE 0 END)`;
-    }), sql` + `);
+    const offset = (window.page - 1) * window.pageSize;
+    if (words.length === 1 && onlyPublic(filter)) {
+      const walked = await walkOneWord(db, words[0], filter.hiddenFrom, SEARCH_CANDIDATES, offset + window.pageSize);
+      if (walked) return { count: walked.count, rows: await thumbsInOrder(walked.ids.slice(offset, offset + window.pageSize)) };
+    }
+    const score = sql.join(words.map((word, i) => sql`(CASE WHEN ${titleOf} LIKE ${likePattern(word, 'contains')} THEN 3 WHEN ${sql.ref(`c.tag${i}`)} THEN 2 ELSE 1 END)`), sql` + `);
     const ranked = await sql<{ video_id: number; total: number }>`SELECT v.video_id, count(*) OVER () AS total
       FROM ${searchCandidates('video', words, SEARCH_CANDIDATES)} c JOIN videos v ON v.video_id = c.id
       WHERE ${whereOf({ ...filter, words: [] })}
-      ORDER BY ${score} DESC, similarity(${titleOf}, ${words.join(' ')}) DESC, v.watched_count DESC, v.video_id DESC
-      LIMIT ${window.pageSize} OFFSET ${(window.page - 1) * window.pageSize}`.execute(db);
-    const ids = ranked.rows.map((r) => r.video_id);
+      ORDER BY ${score} DESC, search_bucket(v.watched_count) DESC, v.video_id DESC
+      LIMIT ${window.pageSize} OFFSET ${offset}`.execute(db);
     // A page past the end has no row to carry the count.
     const count = ranked.rows[0]?.total ?? (window.page > 1 ? Number((await sql<{ n: number }>`SELECT count(*) AS n
       FROM ${searchCandidates('video', words, SEARCH_CANDIDATES)} c JOIN videos v ON v.video_id = c.id WHERE ${whereOf({ ...filter, words: [] })}`.execute(db)).rows[0]!.n) : 0);
-    if (!ids.length) return { count: Number(count), rows: [] };
-    const place = new Map(ids.map((id, i) => [id, i]));
-    const rows = (await thumbs().where('v.video_id', 'in', ids).execute()).sort((a, b) => place.get(a.video_id)! - place.get(b.video_id)!);
-    return { count: Number(count), rows };
+    return { count: Number(count), rows: await thumbsInOrder(ranked.rows.map((r) => r.video_id)) };
   }
 
   /** Changes a video's status (when `guard` holds) and forgets what was cached of it. */

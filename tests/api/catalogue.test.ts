@@ -277,6 +277,66 @@ describe.each(BACKENDS)('the catalogue on %s', (backend) => {
     expect(category.videos.map((v: { videoId: number }) => v.videoId)).toEqual(expect.arrayContaining([a, b, c, d]));
   });
 
+  it('ranks a word by its title and tag rankings, kept on every review, edit, tag change, view and deletion (decision 0020)', async () => {
+    const tag = async (name: string) => (await (await server.api('video/tag/create', json({ tagNameList: [{ lang: 'zhs', tagName: [{ name }] }] }, uploader))).json()).tagId as number;
+    const whale = await tag('鲸鱼合集');
+    const sea = await tag('深海');
+    const publish = async (title: string, description: string, tags: number[]) => {
+      const { body } = await commit(server, uploader, commitBody(await checkedMedia(server, uploader), { title, description, videoTagList: tags }));
+      await server.api('video/pending/approved', json({ videoId: body.videoId }, admin));
+      return body.videoId as number;
+    };
+    const v1 = await publish('鲸 walrus 1', '', []);
+    const v2 = await publish('鲸 walrus 2', '', [whale]);
+    const v3 = await publish('海豚 dolphin', '一头鲸', [whale]);
+    const v4 = await publish('深海 walruses', 'whale song', [sea]);
+    const v5 = await publish('鲸 pending', '', []);
+    const views = (videoId: number, n: number) => server.db.updateTable('videos').set({ watched_count: n }).where('video_id', '=', videoId).execute();
+    const ids = async (keyword: string, query = '') => {
+      const body = await (await server.api(`video/search?keyword=${encodeURIComponent(keyword)}${query}`)).json();
+      return { ids: body.videos.map((v: { videoId: number }) => v.videoId) as number[], count: body.videosCount as number };
+    };
+    // Title (newest first among equals), then tags, then the description.
+    expect((await ids('鲸')).ids).toEqual([v5, v2, v1, v3]);
+    // More popular first within a tier: v1 at 1000 views (bucket 10) passes v2 and v5.
+    await views(v1, 1000);
+    expect((await ids('鲸')).ids).toEqual([v1, v5, v2, v3]);
+    await views(v1, 1001); // the same bucket: nothing moves
+    expect((await ids('鲸')).ids).toEqual([v1, v5, v2, v3]);
+    // An edit sends v5 back to review: out of every ranking until approved again, then with its new title.
+    await server.api('video/update', json({ videoId: v5, title: '海豚 2' }, uploader));
+    expect((await ids('鲸')).ids).toEqual([v1, v2, v3]);
+    await server.api('video/pending/approved', json({ videoId: v5 }, admin));
+    expect((await ids('海豚')).ids).toEqual([v5, v3]);
+    // Tags replaced: v2 leaves the whale tag's ranking and joins the sea's.
+    await server.api('video/update', json({ videoId: v2, videoTagList: [sea] }, uploader));
+    await server.api('video/pending/approved', json({ videoId: v2 }, admin));
+    expect((await ids('深海')).ids).toEqual([v4, v2]);
+    expect((await ids('鲸鱼')).ids).toEqual([v3]);
+    // Latin words through three-letter pieces, checked against the title: walrus is in v4's walruses too.
+    expect((await ids('walrus')).ids).toEqual([v1, v4, v2]);
+    expect((await ids('WALRUS', '&page=2&pageSize=2'))).toEqual({ ids: [v2], count: 3 });
+    expect((await ids('alr')).count).toBe(3);
+    expect((await ids('whale')).ids).toEqual([v4]); // the description only
+    // Deleted: gone from every ranking.
+    await server.api('video/delete', json({ videoId: v1 }, uploader, 'DELETE'));
+    expect((await ids('鲸')).ids).toEqual([v2, v3]);
+
+    // What the triggers kept is what the rankings are when built afresh from the videos and tags.
+    const kept = await sql<{ n: number }>`SELECT
+      (SELECT count(*) FROM (SELECT term, bucket, video_id FROM video_title_terms EXCEPT
+        SELECT term, search_bucket(v.watched_count), v.video_id FROM videos v, unnest(search_title_terms(v.search_text)) AS term WHERE v.status = 'approved') d)
+      + (SELECT count(*) FROM (SELECT term, search_bucket(v.watched_count), v.video_id FROM videos v, unnest(search_title_terms(v.search_text)) AS term
+        WHERE v.status = 'approved' EXCEPT SELECT term, bucket, video_id FROM video_title_terms) d)
+      + (SELECT count(*) FROM (SELECT tag_id, bucket, video_id FROM video_tag_ranks EXCEPT
+        SELECT t.tag_id, search_bucket(v.watched_count), v.video_id FROM videos v JOIN video_tags t ON t.video_id = v.video_id WHERE v.status = 'approved') d)
+      + (SELECT count(*) FROM (SELECT t.tag_id, search_bucket(v.watched_count), v.video_id FROM videos v JOIN video_tags t ON t.video_id = v.video_id
+        WHERE v.status = 'approved' EXCEPT SELECT tag_id, bucket, video_id FROM video_tag_ranks) d) AS n`.execute(server.db);
+    expect(Number(kept.rows[0]!.n)).toBe(0);
+    expect((await sql<{ b: number[] }>`SELECT array[search_bucket(0), search_bucket(1), search_bucket(3), search_bucket(4), search_bucket(1000)] AS b`.execute(server.db)).rows[0]!.b)
+      .toEqual([0, 1, 2, 3, 10]);
+  });
+
   it('finds every kind of search word through indexes, never by reading every video, track or photo post', async () => {
     // With sequential scans priced out, a plan that still reads a whole table has no index to use.
     const plans = await server.db.connection().execute(async (connection) => {

@@ -97,7 +97,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(`query plans of the read paths a
   it('reads a danmaku segment in one walk of its index, in the list’s order (no sort, no heap row per danmaku)', async () => {
     sent = [];
     // The repository's own statement (the answer may be cached by the path's call above).
-    await createRepositories(server.db).danmaku.listOf({ type: 'video', id: marks.danmakuVideo }, { from: 0, to: 360 }, null);
+    await createRepositories(server.db).danmaku.listOf({ type: 'video', id: marks.danmakuVideo }, { from: 0, to: 360 }, null, 8000);
     const list = sent.find((query) => /from "danmaku"/i.test(query.sql) && /order by "time"/i.test(query.sql));
     expect(list, sent.map((query) => query.sql).join('\n')).toBeDefined();
     const { rows } = await server.db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${list!.sql}`, [...list!.parameters]));
