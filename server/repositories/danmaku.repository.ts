@@ -18,19 +18,25 @@ export interface TimeWindow { from: number; to: number }
 
 /**
  * Restricts a query over `danmaku` to one target's visible danmaku, to a time window when one is
- * given, and to its pool when `poolCap` is: the newest `poolCap` of its danmaku (by creation, then
- * id, as sends trim it), so a viewer never gets more than the pool holds, whatever was written
- * another way (decision 0034). The pool's oldest row is found by walking `danmaku_by_age` from the
- * newest, `poolCap` entries at most (two InitPlans); without that many rows, every row is in.
+ * given, and, when `pool` says the target holds more than its pool, to the pool: the newest
+ * `pool.cap` of its danmaku (by creation, then id, as sends trim it), so a viewer never gets more
+ * than the pool holds, whatever was written another way (decision 0034). The pool is one walk of
+ * `danmaku_by_age` from the newest, stopped at the cap, whose entries carry the time (migration
+ * 0034): only the window's rows of the pool are then read, by id. Within its pool, a target's window is
+ * the walk of `danmaku_segment` as before.
  */
-function ofTarget<O>(query: SelectQueryBuilder<Database, 'danmaku', O>, target: MediaTarget, window: TimeWindow | undefined, poolCap?: number) {
-  let one = query.where('danmaku.video_id', '=', target.id).where('danmaku.target_type', '=', target.type).where('danmaku.hidden_at', 'is', null);
-  if (window) one = one.where('danmaku.time', '>=', window.from).where('danmaku.time', '<', window.to);
-  if (poolCap === undefined) return one;
-  const edge = (column: 'created_at' | 'id') => sql`(SELECT e.${sql.ref(column)} FROM danmaku e WHERE e.video_id = ${target.id} AND e.target_type = ${target.type}
-    ORDER BY e.created_at DESC, e.id DESC OFFSET ${Math.max(0, poolCap - 1)} LIMIT 1)`;
-  return one.where(sql<boolean>`(danmaku.created_at, danmaku.id) >= (coalesce(${edge('created_at')}, '-infinity'::timestamptz), coalesce(${edge('id')}, 0))`);
+function ofTarget<O>(query: SelectQueryBuilder<Database, 'danmaku', O>, target: MediaTarget, window: TimeWindow | undefined, pool?: Pool) {
+  const one = query.where('danmaku.video_id', '=', target.id).where('danmaku.target_type', '=', target.type).where('danmaku.hidden_at', 'is', null);
+  if (pool?.over) {
+    // An array, so the rows are read by id (as an IN, the planner joined against the whole target).
+    return one.where(sql<boolean>`danmaku.id = ANY (ARRAY(SELECT p.id FROM (SELECT e.id, e.time FROM danmaku e WHERE e.video_id = ${target.id} AND e.target_type = ${target.type}
+      ORDER BY e.created_at DESC, e.id DESC LIMIT ${pool.cap}) p ${window ? sql`WHERE p.time >= ${window.from} AND p.time < ${window.to}` : sql``}))`);
+  }
+  return window ? one.where('danmaku.time', '>=', window.from).where('danmaku.time', '<', window.to) : one;
 }
+
+/** A target's pool size, and whether it holds more danmaku than that (poolOf). */
+export interface Pool { cap: number; over: boolean }
 
 export function createDanmakuRepository(db: Kysely<Database>, caches: Pick<RepositoryCaches, 'notices'>) {
   return {
@@ -38,9 +44,15 @@ export function createDanmakuRepository(db: Kysely<Database>, caches: Pick<Repos
     announceChanged(videoId: number): void {
       announceForgotten(caches.notices, { cache: 'danmaku', videoId });
     },
-    /** A target's pool in time order (then id), within `window`, without the senders `blockedByUid` blocked. */
-    listOf(target: MediaTarget, window: TimeWindow | undefined, blockedByUid: number | null, poolCap: number) {
-      let query = ofTarget(db.selectFrom('danmaku').select(COLUMNS), target, window, poolCap);
+    /** Whether a target holds more than `cap` danmaku (one walk of danmaku_by_age, at most `cap` + 1 entries). */
+    async poolOf(target: MediaTarget, cap: number): Promise<Pool> {
+      const past = await db.selectFrom('danmaku').select('id').where('video_id', '=', target.id).where('target_type', '=', target.type)
+        .orderBy('created_at', 'desc').orderBy('id', 'desc').offset(cap).limit(1).executeTakeFirst();
+      return { cap, over: !!past };
+    },
+    /** A target's danmaku (of its pool, with `pool`) in time order (then id), within `window`, without the senders `blockedByUid` blocked. */
+    listOf(target: MediaTarget, window: TimeWindow | undefined, blockedByUid: number | null, pool?: Pool) {
+      let query = ofTarget(db.selectFrom('danmaku').select(COLUMNS), target, window, pool);
       if (blockedByUid !== null) query = query.where(notSentByBlockedOf('uid', blockedByUid));
       return query.orderBy('time').orderBy('id').execute();
     },
@@ -59,9 +71,9 @@ export function createDanmakuRepository(db: Kysely<Database>, caches: Pick<Repos
       return query.orderBy('id').limit(limit).execute();
     },
 
-    /** How many danmaku a target has within `window` (of its pool, with `poolCap`), and the newest id among them. */
-    async countAndNewest(target: MediaTarget, window: TimeWindow | undefined, poolCap?: number): Promise<{ count: number; newest: number | null }> {
-      const { n, newest } = await ofTarget(db.selectFrom('danmaku'), target, window, poolCap)
+    /** How many danmaku a target has within `window` (of its pool, with `pool`), and the newest id among them. */
+    async countAndNewest(target: MediaTarget, window: TimeWindow | undefined, pool?: Pool): Promise<{ count: number; newest: number | null }> {
+      const { n, newest } = await ofTarget(db.selectFrom('danmaku'), target, window, pool)
         .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.max('id').as('newest')]).executeTakeFirstOrThrow();
       return { count: Number(n), newest: newest === null ? null : Number(newest) };
     },
