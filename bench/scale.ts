@@ -87,7 +87,10 @@ async function startWeb(databaseUrl: string, root: string): Promise<ChildProcess
 async function landmarksOf(db: Kysely<Database>) {
   const one = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows[0];
   const reader = await one(sql<{ uid: number; n: number }>`SELECT follower_uid AS uid, count(*)::int AS n FROM follows GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
-  const uploader = await one(sql<{ uid: number; n: number }>`SELECT uploader_uid AS uid, count(*)::int AS n FROM videos GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
+  const uploader = await one(sql<{ uid: number; n: number; name: string }>`SELECT v.uploader_uid AS uid, count(*)::int AS n, min(u.username) AS name
+    FROM videos v JOIN users u ON u.uid = v.uploader_uid GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
+  // The search words of a tag: the name of the tag most videos carry.
+  const tag = await one(sql<{ name: string }>`SELECT n.name_lower AS name FROM tag_names n JOIN video_tags t ON t.tag_id = n.tag_id GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`);
   const danmaku = await one(sql<{ id: number; n: number }>`SELECT d.video_id AS id, count(*)::int AS n FROM danmaku d JOIN videos v ON v.video_id = d.video_id AND v.status = 'approved'
     GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
   // The busiest video whose pool a send would keep: at most danmakuPoolCap of its length.
@@ -104,7 +107,7 @@ async function landmarksOf(db: Kysely<Database>) {
   const counts = await one(sql<Record<string, number>>`SELECT (SELECT count(*) FROM videos)::int AS videos, (SELECT count(*) FROM users)::int AS users,
     (SELECT count(*) FROM danmaku)::int AS danmaku, (SELECT count(*) FROM comments)::int AS comments, (SELECT count(*) FROM follows)::int AS follows,
     (SELECT count(*) FROM watch_history)::int AS history, (SELECT count(*) FROM collection_videos)::int AS collection_items`);
-  return { reader, uploader, danmaku, fullPool: { id: fullPool.id, n: fullPool.n, seconds: fullPool.ms / 1000 }, comments, videoIds: [...popular, ...tail], popular, counts };
+  return { reader, uploader, tag: tag.name, danmaku, fullPool: { id: fullPool.id, n: fullPool.n, seconds: fullPool.ms / 1000 }, comments, videoIds: [...popular, ...tail], popular, counts };
 }
 
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
@@ -150,6 +153,10 @@ for (const videos of SIZES) {
       'search 猫 (1 CJK)': () => ({ path: `video/search?keyword=${encodeURIComponent('猫')}` }),
       'search 星空 (2 CJK)': () => ({ path: `video/search?keyword=${encodeURIComponent('星空')}` }),
       'search guitar (Latin)': () => ({ path: 'video/search?keyword=guitar' }),
+      'search コーヒー (kana word)': () => ({ path: `video/search?keyword=${encodeURIComponent('コーヒー')}` }),
+      'search starry sky (two Latin words)': () => ({ path: `video/search?keyword=${encodeURIComponent('starry sky')}` }),
+      [`search a tag (${marks.tag})`]: () => ({ path: `video/search?keyword=${encodeURIComponent(marks.tag)}` }),
+      [`search an uploader name (${marks.uploader.name})`]: () => ({ path: `video/search?keyword=${encodeURIComponent(marks.uploader.name)}` }),
       'search no hits': () => ({ path: 'video/search?keyword=zzqxjv' }),
       related: () => ({ path: `video/related?videoId=${next(marks.popular)}` }),
     };
