@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { BACKENDS, jsonCall, startTestServer, type TestServer } from './harness.ts';
 import { seedScale, type ScaleSeedReport } from '../../server/demo/scale-seed.ts';
+import { danmakuPoolCap } from '../../server/services/danmaku.ts';
 
 /** The scale seeder (issue 30) at a tiny size, on each database: the rows are there, shaped as asked, and the read calls answer over them. */
 describe.each(BACKENDS)('the scale seeder on %s', (backend) => {
@@ -54,6 +55,20 @@ describe.each(BACKENDS)('the scale seeder on %s', (backend) => {
     expect(report.landmarks.mostDanmaku).toBeGreaterThan(5 * (report.tables.danmaku!.rows / 50));
     const span = (await sql<{ days: number }>`SELECT extract(epoch FROM max(created_at) - min(created_at)) / 86400 AS days FROM videos`.execute(server.db)).rows[0];
     expect(Number(span.days)).toBeGreaterThan(300);
+  });
+
+  it('fills the search rankings of every approved video, and makes the videos with more danmaku than a pool long (decision 0034)', async () => {
+    const many = async (query: ReturnType<typeof sql<{ n: number }>>) => Number((await query.execute(server.db)).rows[0]!.n);
+    const fresh = await many(sql`SELECT count(*)::int AS n FROM videos v, unnest(search_title_terms(v.search_text)) AS term WHERE v.status = 'approved'`);
+    expect(fresh).toBeGreaterThan(100);
+    expect(await count('video_title_terms')).toBe(fresh);
+    expect(await count('video_tag_ranks')).toBe(await many(sql`SELECT count(*)::int AS n FROM videos v JOIN video_tags t ON t.video_id = v.video_id WHERE v.status = 'approved'`));
+    expect(await many(sql`SELECT count(*)::int AS n FROM video_tag_ranks r JOIN videos v ON v.video_id = r.video_id WHERE r.bucket <> search_bucket(v.watched_count)`)).toBe(0);
+    const busiest = await sql<{ n: number; ms: number }>`SELECT count(*)::int AS n, v.duration_ms AS ms FROM danmaku d JOIN videos v ON v.video_id = d.video_id
+      GROUP BY v.video_id ORDER BY 1 DESC LIMIT 1`.execute(server.db);
+    const { n, ms } = busiest.rows[0]!;
+    expect(n).toBeGreaterThan(danmakuPoolCap(30));
+    expect(n > danmakuPoolCap(ms / 1000) ? ms : Infinity).toBeGreaterThan(2_400_000); // over its pool only if it has the longest pool
   });
 
   it('the read calls answer over the seeded rows: home, a video, search, related', async () => {
