@@ -45,7 +45,8 @@ import { answerClientErrors, createOutsideApiFailure } from './http/failures.ts'
 export async function startServer(env: Record<string, string | undefined> = process.env, hooks: { onQuery?: QueryObserver } = {}) {
   const config = readServerConfig(env);
   const logger = createLogger(config.logLevel, { service: 'kiraboshi' });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir || undefined, onQuery: hooks.onQuery });
+  // The pool's connections open now, not under the first burst (docs/decisions/0030).
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir || undefined, onQuery: hooks.onQuery, keptConnections: config.databasePoolKept });
   const applied = await migrateToLatest(database.db).catch(async (error) => {
     await database.close();
     throw error;

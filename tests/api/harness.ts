@@ -61,6 +61,8 @@ export async function startTestServer(backend: Backend, options: { site?: boolea
     DEMO: '0',
     // Contract conformance: every answer the API tests receive is checked against its schema.
     API_CHECK_RESPONSES: '1',
+    // Two kept connections, not the site's ten: test servers run side by side on one PostgreSQL.
+    DATABASE_POOL_KEPT: '2',
     ...options.env,
   }, { onQuery: options.onQuery });
   const baseUrl = `http://127.0.0.1:${running.port}`;
