@@ -5,6 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../server/db/schema.ts';
+import { createRepositories } from '../server/repositories/index.ts';
+import { createSession } from '../server/auth/sessions.ts';
 
 /** An approved one-part video over a ready media item (its HLS files, if any, are the caller's). */
 export async function insertApprovedVideo(db: Kysely<Database>, uid: number, video: {
@@ -43,4 +45,20 @@ export async function insertDanmaku(db: Kysely<Database>, stream: {
     rainbow: rand() < 0.02, created_at: new Date(Date.now() - (count - i) * 1000),
   }));
   for (let i = 0; i < rows.length; i += 1000) await db.insertInto('danmaku').values(rows.slice(i, i + 1000)).execute();
+}
+
+/**
+ * `count` members `fan0`, `fan1`, … inserted directly (no password hashing, no mail), each with a
+ * session: their cookies, in order.
+ */
+export async function insertMembersWithSessions(db: Kysely<Database>, count: number): Promise<string[]> {
+  const uids: number[] = [];
+  for (let i = 0; i < count; i += 1000) {
+    const rows = Array.from({ length: Math.min(1000, count - i) }, (_, j) => ({ username: `fan${i + j}`, email: `fan${i + j}@bench.test`, password_hash: null, roles: ['user'] }));
+    uids.push(...(await db.insertInto('users').values(rows).returning('uid').execute()).map((r) => r.uid));
+  }
+  const repositories = createRepositories(db);
+  const cookies: string[] = [];
+  for (const uid of uids) cookies.push(`uid=${uid}; token=${await createSession(repositories, uid)}`);
+  return cookies;
 }

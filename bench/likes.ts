@@ -2,6 +2,12 @@
  * POST api/video/like on ONE video at a steady 1000 likes/s for 10 s (issue 27), each from a
  * different member, on the real server as the API tests start it (tests/api/harness.ts), on
  * PostgreSQL (TEST_DATABASE_URL; PGlite when unset, which serialises every write anyway).
+ * The server is first brought to what a running site is: `warmSeconds` (3) of the same load, from
+ * the same code in the worker, on another video by other members, neither timed nor counted. A
+ * server that has just started runs its handlers unoptimised for its first few thousand requests
+ * (V8 compiles them as they get hot, on the same two cores): 300 requests were not enough, and the
+ * first second of the load paid for the rest (bench/README.md, "likes"). `warmSeconds=0` measures
+ * that cold start.
  * The load is open-loop (requests leave on schedule whether or not earlier ones came back, so a
  * slow server cannot slow the offered rate down) and comes from a worker thread, off the
  * server's event loop. Goals: every like counted (the video's likeCount and the like rows both
@@ -10,22 +16,23 @@
  * time per like, which the machine's load moves far less than latency. Writes bench/results/likes.json.
  * With `watch`, the same load of views (POST api/video/watch): every view counted in the video's
  * watch count once the write window closed; writes bench/results/views.json.
- * Usage: TEST_DATABASE_URL=postgres://… node bench/likes.ts [rate=1000] [seconds=10] [like|watch]
+ * Also written: `firstSeconds`, latency per 100 ms of the load's first 3 s by when each request
+ * was sent (count, p50, p99, max), to see a start-up burst.
+ * Usage: TEST_DATABASE_URL=postgres://… node bench/likes.ts [rate=1000] [seconds=10] [like|watch] [warmSeconds=3]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { cpus, loadavg } from 'node:os';
-import { createRepositories } from '../server/repositories/index.ts';
-import { createSession } from '../server/auth/sessions.ts';
-import { insertApprovedVideo } from './fixtures.ts';
+import { insertApprovedVideo, insertMembersWithSessions } from './fixtures.ts';
 import { LIKE_COUNTER_SHARDS } from '../server/repositories/likes.repository.ts';
 
 const RATE = Number(process.argv[2]) || 1000;
 const SECONDS = Number(process.argv[3]) || 10;
 /** `watch`: the same load of views (POST api/video/watch, issue 30 item 5) instead of likes. */
 const WATCH = process.argv[4] === 'watch';
-/** Requests of the same kind on another video before the load (at most the members there are). */
-const WARMUP = Math.min(300, RATE * SECONDS);
+/** Seconds of the same load on another video before the load (0: a server that has just started). */
+const WARM_SECONDS = process.argv[5] === undefined ? 3 : Number(process.argv[5]);
+const WARMUP = Math.round(RATE * WARM_SECONDS);
 const TOTAL = RATE * SECONDS;
 
 const { startTestServer } = await import('../tests/api/harness.ts');
@@ -34,61 +41,62 @@ const loadAtStart = loadavg().map((l) => +l.toFixed(2));
 // Statements the server sends during the load, per like: a figure the machine's load does not move.
 let statements = 0;
 let counting = false;
-const server = await startTestServer(backend, { onQuery: () => { if (counting) statements++; } });
+// The pool as a site's (its ten connections opened at start and kept), not a test server's two.
+const server = await startTestServer(backend, { env: { DATABASE_POOL_KEPT: '10' }, onQuery: () => { if (counting) statements++; } });
 try {
   const { db } = server;
-  // TOTAL members (a like per member), inserted directly: no password hashing, no mail.
-  const users: number[] = [];
-  for (let i = 0; i < TOTAL; i += 1000) {
-    const rows = Array.from({ length: Math.min(1000, TOTAL - i) }, (_, j) => ({ username: `fan${i + j}`, email: `fan${i + j}@bench.test`, password_hash: null, roles: ['user'] }));
-    users.push(...(await db.insertInto('users').values(rows).returning('uid').execute()).map((r) => r.uid));
-  }
-  const repositories = createRepositories(db);
-  const cookies: string[] = [];
-  for (const uid of users) cookies.push(`uid=${uid}; token=${await createSession(repositories, uid)}`);
+  // A member per like, the warm-up's and the load's apart (the load's members' sessions are read
+  // by the load, not kept from the warm-up).
+  const cookies = await insertMembersWithSessions(db, WARMUP + TOTAL);
   // The uploader is not among the likers, so every like is one the uploader hears of.
   const uploader = (await db.insertInto('users').values({ username: 'uploader', email: 'uploader@bench.test', password_hash: null, roles: ['user'] }).returning('uid').executeTakeFirstOrThrow()).uid;
   const { videoId } = await insertApprovedVideo(db, uploader, { title: 'a hot video', durationMs: 60_000, width: 640, height: 360, renditions: [360] });
   console.log(`${backend}: ${TOTAL} members ready; ${RATE} likes/s for ${SECONDS} s on video ${videoId} (${LIKE_COUNTER_SHARDS} counter shards)`);
 
   // Warmed up as a running server is (the pool's connections open, the code compiled) and as the
-  // load generator's connections will be: WARMUP requests of the same kind on another video first,
-  // from the worker, neither timed nor counted.
+  // load generator's connections will be: WARM_SECONDS of the same load on another video first,
+  // from the same code in the worker, neither timed nor counted.
   const { videoId: warmVideoId } = await insertApprovedVideo(db, uploader, { title: 'warm-up', durationMs: 60_000, width: 640, height: 360, renditions: [360] });
   const url = `${server.baseUrl}/api/video/${WATCH ? 'watch' : 'like'}`;
   const worker = new Worker(`
     const { parentPort, workerData } = require('node:worker_threads');
-    const { url, cookies, rate, videoId, warmVideoId, warmup } = workerData;
-    const latencies = []; const lateAt = []; let failed = 0; let sent = 0; const statuses = {};
-    let start = 0;
-    const one = async (cookie) => {
-      const t0 = performance.now();
-      try {
-        const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie }, body: JSON.stringify({ videoId }) });
-        await res.arrayBuffer();
-        statuses[res.status] = (statuses[res.status] || 0) + 1;
-        if (res.status !== 200) failed++;
-      } catch { failed++; }
-      latencies.push(performance.now() - t0);
-      lateAt.push([t0 - start, performance.now() - t0]);
-    };
-    const inflight = [];
-    const warm = (cookie) => fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie }, body: JSON.stringify({ videoId: warmVideoId }) }).then((r) => r.arrayBuffer(), () => {});
-    Promise.all(cookies.slice(0, warmup).map(warm)).then(() => parentPort.postMessage('warm'));
-    // The load starts when the main thread says so (once it counts).
-    parentPort.once('message', () => {
-    start = performance.now();
-    // Every 10 ms, the requests due by then (open loop).
-    const timer = setInterval(() => {
-      const due = Math.min(cookies.length, Math.floor((performance.now() - start) / 1000 * rate));
-      while (sent < due) inflight.push(one(cookies[sent++]));
-      if (sent >= cookies.length) {
-        clearInterval(timer);
-        Promise.all(inflight).then(() => parentPort.postMessage({ latencies, slowBySecond: lateAt.filter(([, ms]) => ms > 100).reduce((by, [at]) => { const s = Math.floor(at / 1000); by[s] = (by[s] || 0) + 1; return by; }, {}), failed, statuses, seconds: (performance.now() - start) / 1000 }));
-      }
-    }, 10);
+    const { url, cookies, rate } = workerData;
+    // One phase: cookies[from, from + count) like videoId, the i-th sent i / rate s after the start
+    // (open loop: every 10 ms, the requests due by then, whether or not earlier ones came back).
+    const phase = ({ videoId, from, count }) => new Promise((done) => {
+      const latencies = []; const lateAt = []; let failed = 0; let sent = 0; const statuses = {};
+      const start = performance.now();
+      const one = async (cookie) => {
+        const t0 = performance.now();
+        try {
+          const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie }, body: JSON.stringify({ videoId }) });
+          await res.arrayBuffer();
+          statuses[res.status] = (statuses[res.status] || 0) + 1;
+          if (res.status !== 200) failed++;
+        } catch { failed++; }
+        latencies.push(performance.now() - t0);
+        lateAt.push([t0 - start, performance.now() - t0]);
+      };
+      const inflight = [];
+      const timer = setInterval(() => {
+        const due = Math.min(count, Math.floor((performance.now() - start) / 1000 * rate));
+        while (sent < due) inflight.push(one(cookies[from + sent++]));
+        if (sent >= count) {
+          clearInterval(timer);
+          Promise.all(inflight).then(() => done({ latencies, lateAt, failed, statuses, seconds: (performance.now() - start) / 1000 }));
+        }
+      }, 10);
     });
-  `, { eval: true, workerData: { url, cookies, rate: RATE, videoId, warmVideoId, warmup: WARMUP } });
+    parentPort.on('message', (job) => phase(job).then((result) => parentPort.postMessage(result)));
+  `, { eval: true, workerData: { url, cookies, rate: RATE } });
+  const runPhase = (job: { videoId: number; from: number; count: number }) => {
+    worker.postMessage(job);
+    return new Promise<{ latencies: number[]; lateAt: [number, number][]; failed: number; statuses: Record<string, number>; seconds: number }>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  };
+  if (WARMUP) await runPhase({ videoId: warmVideoId, from: 0, count: WARMUP });
   // Messages the server publishes on its event bus (each a NOTIFY on PostgreSQL's bus), per like.
   let published = 0;
   const publish = server.bus.publish.bind(server.bus);
@@ -96,38 +104,40 @@ try {
     if (counting) published++;
     return publish(channel, payload);
   };
-  await new Promise((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
   // The warm-up's notification window closes before anything is counted.
   await new Promise((r) => setTimeout(r, 1500));
   counting = true;
   // The server's thread's CPU time per like (the load generator is another thread): what a like
   // costs the server, much less moved by the machine's load than latency is.
   const cpuBefore = process.threadCpuUsage();
-  worker.postMessage('go');
-  const result = await new Promise<{ latencies: number[]; slowBySecond: Record<string, number>; failed: number; statuses: Record<string, number>; seconds: number }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
+  const result = await runPhase({ videoId, from: WARMUP, count: TOTAL });
   await worker.terminate();
   // The uploader's "likes" notification may be written up to a coalescing window after the last like: counted too.
   await new Promise((r) => setTimeout(r, 1500));
   counting = false;
   const cpu = process.threadCpuUsage(cpuBefore);
 
+  const quantile = (values: number[], q: number) => values[Math.min(values.length - 1, Math.floor(q * values.length))];
   const sorted = result.latencies.sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  const at = (q: number) => quantile(sorted, q);
+  // Requests over 100 ms by the second of the load they were sent in: a start-up burst or a steady queue.
+  const slowBySecond: Record<string, number> = {};
+  for (const [sentAt, ms] of result.lateAt) if (ms > 100) slowBySecond[Math.floor(sentAt / 1000)] = (slowBySecond[Math.floor(sentAt / 1000)] ?? 0) + 1;
+  // The first 3 s by 100 ms of sending: the requests sent then and their latencies.
+  const firstSeconds: Record<string, string> = {};
+  for (let b = 0; b < 30; b++) {
+    const ms = result.lateAt.filter(([sentAt]) => Math.floor(sentAt / 100) === b).map(([, l]) => l).sort((x, y) => x - y);
+    firstSeconds[`${b * 100} ms`] = ms.length ? `${ms.length} sent, p50 ${quantile(ms, 0.5).toFixed(1)}, p99 ${quantile(ms, 0.99).toFixed(1)}, max ${ms[ms.length - 1].toFixed(1)} ms` : 'none sent';
+  }
   const ok = result.statuses['200'] ?? 0;
   const common = {
-    backend, rate: RATE, seconds: SECONDS, sent: TOTAL, answered200: ok, failed: result.failed, statuses: result.statuses, wallSeconds: +result.seconds.toFixed(2),
-    // Requests over 100 ms by the second of the load they were sent in: a start-up burst or a steady queue.
-    slowBySecond: result.slowBySecond,
+    backend, rate: RATE, seconds: SECONDS, warmSeconds: WARM_SECONDS, sent: TOTAL, answered200: ok, failed: result.failed, statuses: result.statuses, wallSeconds: +result.seconds.toFixed(2),
+    slowBySecond,
     statementsPerRequest: +(statements / TOTAL).toFixed(2), busMessagesPerRequest: +(published / TOTAL).toFixed(2),
     serverCpuMsPerRequest: +((cpu.user + cpu.system) / 1000 / TOTAL).toFixed(3),
     p50ms: +at(0.5).toFixed(1), p95ms: +at(0.95).toFixed(1), p99ms: +at(0.99).toFixed(1), maxms: +sorted[sorted.length - 1].toFixed(1), p99Under100ms: at(0.99) < 100,
     machine: { cpus: cpus().length, loadAtStart },
+    firstSeconds,
   };
   let name: string;
   let report: typeof common & Record<string, unknown>;

@@ -12,6 +12,8 @@ export interface ServerConfig {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** PostgreSQL connections opened at start and kept while idle (server/db/database.ts). */
+  databasePoolKept: number;
   /** Redis for the event bus between processes (pub/sub); unset: PostgreSQL's LISTEN/NOTIFY, or in-process on PGlite. */
   redisUrl?: string;
   /** Live danmaku streams: the heartbeat comment's interval, and how many bytes one slow viewer may have waiting before being dropped. */
@@ -117,6 +119,7 @@ export const ENVIRONMENT = z.object({
   HOST: setting((raw) => raw || 'localhost', 'localhost', 'the address it listens on'),
   DATA_DIR: setting((raw) => (raw === ':memory:' ? '' : resolve(raw || 'data')), './data', "the embedded database's folder; ':memory:' keeps it in memory"),
   DATABASE_URL: setting(text, 'unset', 'a PostgreSQL server instead of PGlite'),
+  DATABASE_POOL_KEPT: setting((raw) => (raw === undefined || raw === '' ? 10 : Math.min(10, Math.max(0, Math.floor(Number(raw)) || 0))), '10', 'connections of the pool (10) opened at start and kept open while idle'),
   SERVE_SITE: setting(onUnlessZero, '1', '0 runs the API alone'),
   CORS_ORIGINS: setting((raw) => (raw || '').split(',').map((s) => s.trim()).filter(Boolean), 'none', 'site origins allowed to call the API with credentials'),
   PUBLIC_SITE_URL: setting(readPublicSiteUrl, 'unset', "the site's public origin"),
@@ -225,6 +228,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    databasePoolKept: e.DATABASE_POOL_KEPT,
     redisUrl: e.REDIS_URL,
     live: { heartbeatMs: e.LIVE_HEARTBEAT_MS, maxBufferedBytes: e.LIVE_MAX_BUFFERED_BYTES },
     notifications: { digestIntervalMs: e.NOTIFICATION_DIGEST_MS, digestCheckMs: e.NOTIFICATION_DIGEST_CHECK_MS },

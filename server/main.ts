@@ -10,6 +10,7 @@ import { getRequestListener } from '@hono/node-server';
 import { readServerConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { openDatabase, migrateToLatest, assertCjkSearchWorks, type QueryObserver } from './db/database.ts';
+import type { ConversationEvents } from './services/conversation-events.ts';
 import { createApiApp, apiBasePath } from './app/create-app.ts';
 import { createServices } from './services/index.ts';
 import { seedDemoCatalogue } from './demo/seed.ts';
@@ -42,10 +43,11 @@ import { createDrain } from './http/drain.ts';
 import { answerHalfClosedRequests, refuseUnreadBody } from './http/unread-bodies.ts';
 import { answerClientErrors, createOutsideApiFailure } from './http/failures.ts';
 
-export async function startServer(env: Record<string, string | undefined> = process.env, hooks: { onQuery?: QueryObserver } = {}) {
+export async function startServer(env: Record<string, string | undefined> = process.env, hooks: { onQuery?: QueryObserver; conversationEvents?: ConversationEvents } = {}) {
   const config = readServerConfig(env);
   const logger = createLogger(config.logLevel, { service: 'kiraboshi' });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir || undefined, onQuery: hooks.onQuery });
+  // The pool's connections open now, not under the first burst (docs/decisions/0030).
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir || undefined, onQuery: hooks.onQuery, keptConnections: config.databasePoolKept });
   const applied = await migrateToLatest(database.db).catch(async (error) => {
     await database.close();
     throw error;
@@ -101,7 +103,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   // The composition root: every service once, over this database; the API and the site share them.
   const photoFiles = createPhotoFiles({ uploads: uploadStore, onQueued: () => worker?.poke() });
   const services = createServices({ db: database.db, caches, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: config.live, logger,
-    hotCounterWindowMs: config.hotCounterWindowMs,
+    hotCounterWindowMs: config.hotCounterWindowMs, conversationEvents: hooks.conversationEvents,
     // The links in e-mails point at the public address; without one, at this process (its port is known once it listens).
     notifications: { ...config.notifications, apiPrefix: `${apiPrefix.replace(/\/$/, '')}/`, siteOrigin: () => config.proxy.publicSiteUrl ? new URL(config.proxy.publicSiteUrl).origin : `http://${config.host}:${listeningPort}` } });
   const pageCache = config.serveSite && config.pageCacheBytes > 0 ? createPageCache({ maxBytes: config.pageCacheBytes }) : null;

@@ -27,15 +27,24 @@ const observe = (onQuery?: QueryObserver) => (onQuery ? {
   },
 } : {});
 
+/** Connections to PostgreSQL one process's pool may hold. */
+export const POOL_SIZE = 10;
+
 /**
  * Opens the database: PostgreSQL when a URL is given, otherwise the embedded PGlite in
- * `dataDir` (memory when no directory is given, for tests).
+ * `dataDir` (memory when no directory is given, for tests). `keptConnections` (PostgreSQL, at
+ * most POOL_SIZE, default none) are opened before this answers and never closed for being idle:
+ * a burst after a quiet spell finds them open instead of opening them while requests wait.
  */
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string; onQuery?: QueryObserver }): Promise<DatabaseHandle> {
+export async function openDatabase(options: { databaseUrl?: string; dataDir?: string; onQuery?: QueryObserver; keptConnections?: number }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
+    const kept = Math.min(POOL_SIZE, Math.max(0, Math.floor(options.keptConnections ?? 0)));
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: 10,
+      max: POOL_SIZE,
+      // Idle connections beyond these close after 10 s (pg's default); these stay (docs/decisions/0030).
+      min: kept,
+      application_name: POOL_APPLICATION_NAME,
       // While the server is away a request fails within seconds (503) instead of hanging; the
       // pool opens new connections by itself once it is back.
       connectionTimeoutMillis: 5_000,
@@ -50,6 +59,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
     const ignoreDroppedConnection = () => {};
     pool.on('error', ignoreDroppedConnection);
     pool.on('connect', (client) => client.on('error', ignoreDroppedConnection));
+    await openConnections(pool, kept);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...observe(options.onQuery) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
@@ -76,6 +86,24 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
   } catch (error) {
     await unlock();
     throw error;
+  }
+}
+
+/** How the pool's connections name themselves in pg_stat_activity (the bus's are 'kiraboshi-events'). */
+export const POOL_APPLICATION_NAME = 'kiraboshi';
+
+/**
+ * Opens `count` connections at once and hands them back to the pool, which keeps them (its `min`).
+ * Opened under a burst instead, each costs a backend's start while requests wait: 0.5-1.3 s each
+ * for 8 at once on the loaded 2-core bench machine, 5-50 ms one at a time.
+ */
+async function openConnections(pool: pg.Pool, count: number): Promise<void> {
+  const opened = await Promise.allSettled(Array.from({ length: count }, () => pool.connect()));
+  for (const result of opened) if (result.status === 'fulfilled') result.value.release();
+  const failed = opened.find((result) => result.status === 'rejected');
+  if (failed) {
+    await pool.end().catch(() => {});
+    throw failed.reason;
   }
 }
 

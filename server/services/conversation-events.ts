@@ -4,11 +4,11 @@
  * services call these hooks after their write has committed, once per recipient, never for the
  * actor themselves and never across a block (either way); notifications are built on them.
  *
- * The default publishes each event on the event bus (channel CONVERSATION_CHANNEL, as JSON), so
- * every process sees it; the composition root may pass its own hooks (server/services/index.ts).
+ * Nothing but notifications listens by default; the composition root may pass more hooks
+ * (server/services/index.ts; the API tests record the events through them). Each event used to
+ * be published on the event bus although no process subscribed: one NOTIFY per like, queued
+ * past 100 within 1.5 s of a 1000 likes/s load (docs/decisions/0031).
  */
-import type { EventBus } from '../events/bus.ts';
-import type { Logger } from '../logger.ts';
 import type { MediaType } from '../../src/lib/api/contracts/common.constants.ts';
 
 export interface ConversationEvent {
@@ -34,13 +34,5 @@ export interface ConversationEvents {
   onLike(event: ConversationEvent): void | Promise<void>;
 }
 
-export const CONVERSATION_CHANNEL = 'conversation';
-
-/** Each event as `{ kind, ...event }` on the bus; a failed publish is logged, never the writer's problem. */
-export function conversationEventsOnBus(bus: EventBus, logger?: Pick<Logger, 'warn'>): ConversationEvents {
-  const publish = (kind: ConversationEventKind) => (event: ConversationEvent) => {
-    bus.publish(CONVERSATION_CHANNEL, JSON.stringify({ kind, ...event })).catch((error: unknown) => logger?.warn('conversation event not published', { err: error, kind }));
-  };
-  return { onComment: publish('comment'), onReply: publish('reply'), onMention: publish('mention'), onLike: publish('like') };
-}
-
+/** What the site does besides notifications: nothing yet (a like at 1000/s must not cost a bus message nobody reads). */
+export const NO_CONVERSATION_EVENTS: ConversationEvents = { onComment() {}, onReply() {}, onMention() {}, onLike() {} };

@@ -14,7 +14,7 @@ import { createDanmakuListCache, createDanmakuService } from './danmaku.ts';
 import { createLiveDanmaku, type LiveDanmakuOptions } from './live-danmaku.ts';
 import { createCommentService } from './comments.ts';
 import { createLikeService } from './likes.ts';
-import { conversationEventsOnBus, type ConversationEvents } from './conversation-events.ts';
+import { NO_CONVERSATION_EVENTS, type ConversationEvents } from './conversation-events.ts';
 import { createBlockListService } from './block-lists.ts';
 import { createHistoryService } from './history.ts';
 import { createMediaService } from './media.ts';
@@ -85,7 +85,7 @@ export interface ServiceDeps {
   notifications: Pick<NotificationOptions, 'siteOrigin' | 'apiPrefix' | 'digestIntervalMs' | 'digestCheckMs'>;
   /** How long views and likes' notifications gather in memory before one write (HOT_COUNTER_WINDOW_MS). */
   hotCounterWindowMs?: number;
-  /** Comments, replies, mentions and likes as they happen, besides notifications (default: published on the bus, server/services/conversation-events.ts). */
+  /** Comments, replies, mentions and likes as they happen, besides notifications (default: none, server/services/conversation-events.ts). */
   conversationEvents?: ConversationEvents;
 }
 
@@ -99,7 +99,7 @@ export function createServices({ db, caches, databaseKind, mailer, media, signin
   const notifications = createNotificationService(repositories, { ...notificationOptions, bus, mailer, signingSecret, heartbeatMs: liveOptions.heartbeatMs, logger, likeWindowMs: hotCounterWindowMs });
   // The one place conversations (comments, replies, mentions, likes) leave the services: each
   // becomes the recipient's notification here, and goes on to the bus (or the hooks given).
-  const conversation = notifiedConversations(repositories, notifications, conversationEvents ?? conversationEventsOnBus(bus, logger));
+  const conversation = notifiedConversations(repositories, notifications, conversationEvents ?? NO_CONVERSATION_EVENTS);
   const targets = createMediaTargets({
     video: (id, looker) => catalogue.visibleVideo(id, looker),
     audio: (id, looker) => audio.visibleTrack(id, looker),

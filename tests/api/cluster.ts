@@ -19,7 +19,7 @@ export interface ServerProcess {
 /** Starts `node server/main.ts` with `env` on `port` (API only) and waits until it answers its health check. */
 export async function startServerProcess(port: number, env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, [join(process.cwd(), 'server', 'main.ts')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SERVE_SITE: '0', DEMO: '0', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SERVE_SITE: '0', DEMO: '0', LOG_LEVEL: 'warn', DATABASE_POOL_KEPT: '2', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

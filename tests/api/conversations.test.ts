@@ -5,7 +5,7 @@ import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { member, insertAudio, insertPhoto, insertVideo } from './media-helpers.ts';
 import { createRepositories } from '../../server/repositories/index.ts';
 import { createCommentService } from '../../server/services/comments.ts';
-import { CONVERSATION_CHANNEL, type ConversationEvents } from '../../server/services/conversation-events.ts';
+import type { ConversationEvent, ConversationEventKind, ConversationEvents } from '../../server/services/conversation-events.ts';
 
 const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
 const send = (method: string, body: unknown, cookie?: string): RequestInit => ({
@@ -22,9 +22,10 @@ describe.each(BACKENDS)('replies, mentions and likes on %s', (backend) => {
   let dave = '';
   const events: Array<{ kind: string; recipientUid: number; actorUid: number; commentId?: number; mediaType: string; mediaId: number }> = [];
   beforeAll(async () => {
-    server = await startTestServer(backend);
+    // The events the site tells about, as the composition root hands them on (after notifications).
+    const record = (kind: ConversationEventKind) => (event: ConversationEvent) => { events.push({ kind, ...event }); };
+    server = await startTestServer(backend, { conversationEvents: { onComment: record('comment'), onReply: record('reply'), onMention: record('mention'), onLike: record('like') } });
     [alice, bob, carol, dave] = [await member(server, 'Alice'), await member(server, 'Bob'), await member(server, 'Carol Ann'), await member(server, 'Dave')];
-    await server.bus.subscribe(CONVERSATION_CHANNEL, (payload) => events.push(JSON.parse(payload)));
     // A fresh server and four members: slow on a busy machine.
   }, 180_000);
   afterAll(() => server?.close());
@@ -44,7 +45,7 @@ describe.each(BACKENDS)('replies, mentions and likes on %s', (backend) => {
     const res = await server.api(`video/comment/replies?${query}`, cookie ? { headers: { Cookie: cookie } } : {});
     return { status: res.status, body: await res.json() };
   };
-  /** Events published for one comment or like, once the bus delivered them (asynchronously, as NOTIFY is). */
+  /** Events told for one comment or like (a like's after its answer: wait for them). */
   const eventsOf = async (match: (e: (typeof events)[number]) => boolean, count: number) => {
     for (let i = 0; i < 100 && events.filter(match).length < count; i++) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 50));

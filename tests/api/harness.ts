@@ -2,6 +2,7 @@ import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { startServer } from '../../server/main.ts';
 import { openDatabase, type QueryObserver } from '../../server/db/database.ts';
+import type { ConversationEvents } from '../../server/services/conversation-events.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -49,7 +50,7 @@ export interface TestServer {
  * Starts the real server (same entry as `npm start`) on a random port with a fresh database.
  * `site: true` also serves the built site from dist/ (run `npm run build` first).
  */
-export async function startTestServer(backend: Backend, options: { site?: boolean; env?: Record<string, string>; onQuery?: QueryObserver } = {}): Promise<TestServer> {
+export async function startTestServer(backend: Backend, options: { site?: boolean; env?: Record<string, string>; onQuery?: QueryObserver; conversationEvents?: ConversationEvents } = {}): Promise<TestServer> {
   const pgDb = backend === 'postgres' ? await freshPostgresDatabase() : null;
   const running = await startServer({
     PORT: '0',
@@ -61,8 +62,10 @@ export async function startTestServer(backend: Backend, options: { site?: boolea
     DEMO: '0',
     // Contract conformance: every answer the API tests receive is checked against its schema.
     API_CHECK_RESPONSES: '1',
+    // Two kept connections, not the site's ten: test servers run side by side on one PostgreSQL.
+    DATABASE_POOL_KEPT: '2',
     ...options.env,
-  }, { onQuery: options.onQuery });
+  }, { onQuery: options.onQuery, conversationEvents: options.conversationEvents });
   const baseUrl = `http://127.0.0.1:${running.port}`;
   return {
     baseUrl,

@@ -35,7 +35,7 @@ describe.each(BACKENDS)('hot counters on %s', (backend) => {
     });
     const running = await startServer({
       PORT: '0', HOST: '127.0.0.1', DATABASE_URL: pgDb?.url, DATA_DIR: dataDir ?? ':memory:', SERVE_SITE: '0', LOG_LEVEL: 'error', DEMO: '0',
-      API_CHECK_RESPONSES: '1', NOTIFICATION_DIGEST_CHECK_MS: '0', ...env,
+      API_CHECK_RESPONSES: '1', NOTIFICATION_DIGEST_CHECK_MS: '0', DATABASE_POOL_KEPT: '2', ...env,
     });
     const baseUrl = `http://127.0.0.1:${running.port}`;
     const server = { baseUrl, api: (path: string, init?: RequestInit) => fetch(`${baseUrl}/api/${path}`, init), db: running.database.db } as TestServer;

@@ -38,7 +38,7 @@ async function startProcess(name: string, shared: Record<string, string>, env: R
     cwd: process.cwd(),
     env: {
       PATH: process.env.PATH, HOME: process.env.HOME, ...shared, ...env,
-      PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DEMO: '0', API_CHECK_RESPONSES: '1',
+      PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DEMO: '0', API_CHECK_RESPONSES: '1', DATABASE_POOL_KEPT: '2',
       DATA_DIR: join(root, name, 'data'), MEDIA_DIR: mediaDir, UPLOAD_DIR: join(root, name, 'uploads'),
     },
     stdio: ['ignore', 'pipe', 'pipe'],

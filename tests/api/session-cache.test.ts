@@ -45,7 +45,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('kept sessions across two proces
     drop = database.drop;
     // Two processes of one site: one database, the bus over LISTEN/NOTIFY between them.
     for (let i = 0; i < 2; i++) {
-      servers.push(await startServer({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, SERVE_SITE: '0', LOG_LEVEL: 'error', DEMO: '0', WORKER: '0', NOTIFICATION_DIGEST_CHECK_MS: '0' }));
+      servers.push(await startServer({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, SERVE_SITE: '0', LOG_LEVEL: 'error', DEMO: '0', WORKER: '0', NOTIFICATION_DIGEST_CHECK_MS: '0', DATABASE_POOL_KEPT: '2' }));
     }
   }, 180_000);
   afterAll(async () => {
