@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url';
 import type { Danmaku } from '../src/lib/api/contracts/interaction.ts';
 import type { DanmakuMode } from '../src/lib/api/contracts/interaction.constants.ts';
 import { DanmakuEngine } from '../src/lib/danmaku/engine.ts';
-import type { DanmakuDensity } from '../src/lib/danmaku/layout.ts';
+import type { DanmakuDensity } from '../src/lib/danmaku/density.ts';
 import { median } from './stats.ts';
 import { runFacts } from './run-facts.ts';
 

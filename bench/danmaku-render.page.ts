@@ -13,7 +13,8 @@ import { CanvasDanmakuRenderer, DANMAKU_FONT_FAMILY, type DanmakuRenderer } from
 import { WorkerDanmakuRenderer } from '../src/lib/danmaku/worker-renderer.ts';
 import type { WorkerStats } from '../src/lib/danmaku/render-protocol.ts';
 import type { MediaLike } from '../src/lib/danmaku/clock.ts';
-import { FONT_PX, SCROLL_SECONDS, type DanmakuDensity } from '../src/lib/danmaku/layout.ts';
+import { FONT_PX, SCROLL_SECONDS } from '../src/lib/danmaku/layout.ts';
+import type { DanmakuDensity } from '../src/lib/danmaku/density.ts';
 import { DEFAULT_PLAYER_SETTINGS } from '../src/lib/stores/player-settings.ts';
 import { median } from './stats.ts';
 

@@ -1,7 +1,9 @@
 /**
  * Mounts the route table: for each entry, once and in this order, the permission (policy table),
- * the rate limits, the input (Hono's validator with the entry's schema), then the handler, whose
- * answer is checked against the response schema in development and tests, and the cache rule.
+ * the rate limits, the input (Hono's validator with the entry's schema), the entry's resource
+ * (loaded by name, server/app/resources.ts, and checked against the permission's resource rule),
+ * then the handler (one expression calling its service), whose answer is checked against the
+ * response schema in development and tests, and the cache rule.
  */
 import { clientAddress, isPublicHttps, publicOrigin, type ProxySettings } from '../http/public-origin.ts';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
@@ -12,8 +14,9 @@ import type { z } from 'zod';
 import type { AppEnv } from './app-env.ts';
 import { DomainError, Invalid, issuesOf } from '../domain/errors.ts';
 import { ROUTES, type ApiRoute } from '../../src/lib/api/routes/index.ts';
-import { splitRouteKey, type CacheRule, type HandlerOutputOf, type ParsedInputOf, type RouteDef } from '../../src/lib/api/route.ts';
-import { POLICY, refusal, type Action, type PolicyContext, type Resource } from '../../src/lib/policy/policy.ts';
+import { splitRouteKey, type CacheRule, type HandlerOutputOf, type ParsedInputOf, type ResourceName, type RouteDef } from '../../src/lib/api/route.ts';
+import { POLICY, refusal, type PolicyContext, type Resource } from '../../src/lib/policy/policy.ts';
+import { RESOURCE_LOADERS, type LoadedResource } from './resources.ts';
 import { controlCharacterPath, stripControlCharacters } from '../../src/lib/validation/text.ts';
 import { jsonDepthExceeds, MAX_JSON_DEPTH, queryValues } from '../../src/lib/api/wire.ts';
 import type { Services } from '../services/index.ts';
@@ -37,8 +40,6 @@ export interface HandlerContext {
   actor: Viewer;
   /** The logged-in account, or null for a guest (looked up once per request). */
   viewer(): Promise<Viewer | null>;
-  /** Refuses unless the policy allows this action on this resource (owner rules, role changes). */
-  authorize(action: Action, resource: Resource): void;
   /** The caller's address, for per-address limits (the proxy's only when trusted). */
   ip: string;
   /** The language of the caller's messages (mails, errors). */
@@ -58,7 +59,9 @@ export interface HandlerContext {
 }
 
 type Table = typeof ROUTES;
-export type Handler<K extends ApiRoute> = (input: ParsedInputOf<Table[K]>, ctx: HandlerContext) => Promise<HandlerOutputOf<Table[K]> | Response>;
+/** The entry's resource, loaded and checked against its permission before the handler runs. */
+type ResourceOf<D> = D extends { resource: infer N extends ResourceName } ? { resource: LoadedResource<N> } : unknown;
+export type Handler<K extends ApiRoute> = (input: ParsedInputOf<Table[K]>, ctx: HandlerContext & ResourceOf<Table[K]>) => Promise<HandlerOutputOf<Table[K]> | Response>;
 /** Handlers of some entries of the table (a family's file). */
 export type HandlerSet<P extends string> = { [K in ApiRoute as K extends `${string} ${P}${string}` ? K : never]: Handler<K> };
 /** Every entry has exactly one handler. */
@@ -155,7 +158,9 @@ function guard(def: RouteDef, options: MountOptions): MiddlewareHandler<AppEnv> 
     const refused = refusal(viewer, def.permission, undefined, options.policy);
     if (refused) throw new DomainError(refused);
     const ip = clientIp(c, options.proxy);
-    for (const rule of def.rateLimits ?? []) await options.services.rateLimits.hit(rule.limit, rule.by === 'ip' ? ip : viewer!.uid);
+    for (const rule of def.rateLimits ?? []) {
+      if (rule.counted !== 'service') await options.services.rateLimits.hit(rule.limit, rule.by === 'ip' ? ip : viewer!.uid);
+    }
     await next();
   };
 }
@@ -173,10 +178,6 @@ function routeHandler(key: ApiRoute, def: RouteDef, handler: Handler<ApiRoute>, 
         return actor;
       },
       viewer: () => viewerOf(c, services),
-      authorize: (action, resource) => {
-        const why = refusal(actor ?? null, action, resource, options.policy);
-        if (why) throw new DomainError(why);
-      },
       // Read from the request only by the handlers that ask: most never do (a danmaku read is hot).
       get ip() { return clientIp(c, options.proxy); },
       get locale() { return requestLocale(c.req.raw.headers) as CatalogLocale; },
@@ -191,6 +192,13 @@ function routeHandler(key: ApiRoute, def: RouteDef, handler: Handler<ApiRoute>, 
     };
     // Resolved by the guard when the permission needs an account; public calls ask viewer() when they care.
     actor = POLICY[def.permission].subject === 'anyone' ? null : await c.get('viewer');
+    if (def.resource) {
+      const loader = RESOURCE_LOADERS[def.resource] as (input: unknown, context: Pick<HandlerContext, 'services' | 'viewer' | 'c'>) => Promise<Resource>;
+      const resource = await loader(input, ctx);
+      const why = refusal(actor ?? null, def.permission, resource, options.policy);
+      if (why) throw new DomainError(why);
+      Object.assign(ctx, { resource });
+    }
     const output = await handler(input as never, ctx);
     if (output instanceof Response) return output;
     if (def.stream) throw new Error(`${key}: a stream entry's handler answers the stream itself`);

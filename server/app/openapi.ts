@@ -56,7 +56,7 @@ function operation(key: string, def: RouteDef) {
   const refusals = rule.subject === 'anyone' ? [] : rule.subject === 'signedIn' ? [401] : [401, 403];
   // 503: any call while the database is away; 507: a call that stores a file, on a full disk.
   const statuses = new Set<number>([400, 429, 500, 503, ...(def.raw === 'tus' || def.raw === 'multipart' ? [507] : []), ...refusals, ...(def.errors ?? []).map((code) => ERROR_STATUS[code as keyof typeof ERROR_STATUS] ?? 400)]);
-  const limits = (def.rateLimits ?? []).map((r) => `${r.limit} (${LIMITS[r.limit].limit} per ${LIMITS[r.limit].windowMs / 1000} s, per ${r.by})`);
+  const limits = (def.rateLimits ?? []).map((r) => `${r.limit} (${LIMITS[r.limit].limit} per ${LIMITS[r.limit].windowMs / 1000} s, per ${r.by}${r.counted ? ', counted by the service once the write could be stored' : ''})`);
   const pathParams = [...splitRouteKey(key)[1].matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   return {
     operationId: key,
@@ -68,6 +68,11 @@ function operation(key: string, def: RouteDef) {
       def.raw === 'tus' ? 'The tus 1.0 resumable upload protocol (creation, termination, expiration); bodies are bytes.' : '',
     ].filter(Boolean).join('\n\n'),
     ...(rule.subject === 'anyone' ? {} : { security: [{ session: [] }] }),
+    // The entry's limits as data (x-rate-limit) and the resource its permission is checked on (x-resource).
+    ...(def.rateLimits?.length ? {
+      'x-rate-limit': def.rateLimits.map((r) => ({ name: r.limit, limit: LIMITS[r.limit].limit, windowSeconds: LIMITS[r.limit].windowMs / 1000, per: r.by, countedBy: r.counted ?? 'route' })),
+    } : {}),
+    ...(def.resource ? { 'x-resource': def.resource } : {}),
     parameters: [...pathParams, ...(def.query ? queryParameters(def.query) : [])],
     ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(def.body, 'input') } } } } : {}),
     ...(def.raw === 'multipart' ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] } } } } } : {}),

@@ -2,7 +2,7 @@ import type { Repositories } from '../repositories/index.ts';
 import { DomainError, NotFound } from '../domain/errors.ts';
 import { hashPassword, verifyPassword, COMMON_PASSWORDS } from '../auth/passwords.ts';
 import { createSession } from '../auth/sessions.ts';
-import { can, normalizeRoles } from '../../src/lib/policy/policy.ts';
+import { can, normalizeRoles, refusal, type Actor } from '../../src/lib/policy/policy.ts';
 import { checkVerificationCode, consumeVerificationCode, sendVerificationCode } from './verification.ts';
 import { claimInvitationCode } from './invitations.ts';
 import { recordStaffAction } from './moderation-log.ts';
@@ -164,21 +164,22 @@ export async function selfInfo(repositories: Pick<Repositories, 'users' | 'secon
 }
 
 /**
- * rbac/adminUpdateUserRole: `authorize` (the policy's roleChange rule) sees the target's roles
- * now and next once the target is loaded and locked; nobody removes the last root.
+ * rbac/adminUpdateUserRole (and a report's ban): the policy's roleChange rule (user.roles) sees
+ * the target's roles now and next once the target is loaded and locked; nobody removes the last root.
  */
-export async function updateUserRoles(repositories: Pick<Repositories, 'transaction' | 'sessions'>, uid: number, requested: readonly string[], authorize: (currentRoles: string[], nextRoles: string[]) => void, actorUid: number) {
+export async function updateUserRoles(repositories: Pick<Repositories, 'transaction' | 'sessions'>, actor: Actor, uid: number, requested: readonly string[]) {
   const next = normalizeRoles(requested);
   const changed = await repositories.transaction(async (r) => {
     const { users } = r;
     // The root accounts stay locked till the end, so two demotions cannot both pass the last-root check.
     const { rootCount, roles } = await users.lockForRoleChange(uid);
     if (!roles) throw new NotFound();
-    authorize(roles, next);
+    const refused = refusal(actor, 'user.roles', { currentRoles: roles, nextRoles: next });
+    if (refused) throw new DomainError(refused);
     if (roles.includes('root') && !next.includes('root') && rootCount <= 1) throw new DomainError('LAST_ROOT');
     await users.setRoles(uid, next);
     const banned = next.includes('blocked') && !roles.includes('blocked');
-    await recordStaffAction(r, { actorUid, action: banned ? 'user.ban' : 'user.roles', targetType: 'user', targetId: uid, details: { from: roles, to: next } });
+    await recordStaffAction(r, { actorUid: actor.uid, action: banned ? 'user.ban' : 'user.roles', targetType: 'user', targetId: uid, details: { from: roles, to: next } });
     return next;
   });
   // Kept sessions carry the roles: a ban or a new role holds from the next request, in every process.

@@ -107,7 +107,7 @@ export function createCollectionService(repositories: Pick<Repositories, 'collec
 
   return {
     /**
-     * The owner of a collection `viewerUid` may see (the handler asks the policy whether they may
+     * The owner of a collection `viewerUid` may see (the route's resource: the policy decides whether they may
      * change it); not found when it does not exist or is someone else's private one.
      */
     ownerOf: async (collectionId: number, viewerUid: number | null): Promise<number> => Number((await visible(collectionId, viewerUid)).owner_uid),

@@ -5,6 +5,7 @@ import { DomainError, NotFound } from '../domain/errors.ts';
 import { THREAD_PREVIEW_REPLIES, type CommentSort, type CommentThread, type CommentVoteResponse, type VideoComment } from '../../src/lib/api/contracts/interaction.ts';
 import type { MediaTarget, MediaType } from '../../src/lib/api/contracts/common.constants.ts';
 import type { ConversationEvents } from './conversation-events.ts';
+import type { RateLimiter } from './danmaku.ts';
 import { resolveMentions, mentionCandidatesIn } from '../../src/lib/validation/mentions.ts';
 import { textBlocksOf } from './block-lists.ts';
 import { recordStaffAction } from './moderation-log.ts';
@@ -80,7 +81,7 @@ async function blockFilterFor(blockLists: Repositories['blockLists'], viewerUid:
 
 type CommentRepositories = Pick<Repositories, 'comments' | 'blockLists' | 'moderationLog' | 'transaction'>;
 
-export function createCommentService(repositories: CommentRepositories, events: ConversationEvents) {
+export function createCommentService(repositories: CommentRepositories, events: ConversationEvents, rateLimits: RateLimiter) {
   const { comments, blockLists } = repositories;
   /** No block between the two, either way (events never cross one). */
   const unblocked = async (a: number, b: number) => !(await blockLists.isBlockedBy(a, b)) && !(await blockLists.isBlockedBy(b, a));
@@ -102,8 +103,10 @@ export function createCommentService(repositories: CommentRepositories, events: 
      * A new comment takes the target's next floor (an atomic increment of its counter). With
      * `parentId` it answers that comment: a reply to a reply joins the same top-level comment and
      * starts with "@name". "@username" of a member without a block either way becomes a mention.
+     * The writer's limit is counted here, once the target is known writable (the route's loader).
      */
     async emit(uid: number, target: MediaTarget & { uploaderUid: number }, html: string, parentId?: number): Promise<VideoComment> {
+      await rateLimits.hit('commentPerUser', uid);
       let text = sanitizeComment(html);
       let threadId: number | null = null;
       let answeredUid: number | null = null;

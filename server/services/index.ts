@@ -13,6 +13,7 @@ import { createVideoService } from './videos.ts';
 import { createDanmakuListCache, createDanmakuService } from './danmaku.ts';
 import { createLiveDanmaku, type LiveDanmakuOptions } from './live-danmaku.ts';
 import { createCommentService } from './comments.ts';
+import { createReviewService } from './review.ts';
 import { createLikeService } from './likes.ts';
 import { NO_CONVERSATION_EVENTS, type ConversationEvents } from './conversation-events.ts';
 import { createBlockListService } from './block-lists.ts';
@@ -107,13 +108,14 @@ export function createServices({ db, caches, databaseKind, mailer, media, signin
   });
   const videos = createVideoService(repositories, { media, logger, viewWindowMs: hotCounterWindowMs });
   const danmaku = createDanmakuService(repositories, rateLimits, createDanmakuListCache(), (videoId, senderUid, sent) => void live.announce(videoId, senderUid, sent));
-  const comments = createCommentService(repositories, conversation);
+  const comments = createCommentService(repositories, conversation, rateLimits);
   return {
     catalogue,
     audio,
     /** What danmaku, comments and history can be on: each section's lookup of its own items. */
     targets,
     videos,
+    review: createReviewService({ video: videos, audio, photo: photos }, (type, id, outcome) => notifications.uploadReviewed(type, id, outcome)),
     subtitles: createSubtitleService(repositories, { media }),
     media: createMediaService(repositories),
     jobs: createJobsService(repositories),
@@ -127,7 +129,7 @@ export function createServices({ db, caches, databaseKind, mailer, media, signin
       removeComment: comments.remove,
       moderateDanmaku: danmaku.moderate,
       clearProfile: (uid, byUid) => profiles.clearProfile(repositories, uid, byUid),
-      ban: (uid, byUid, authorize) => accounts.updateUserRoles(repositories, uid, ['blocked'], authorize, byUid),
+      ban: (uid, by) => accounts.updateUserRoles(repositories, by, uid, ['blocked']),
       mailer,
       onMailFailed: (error) => logger?.warn('a report outcome mail could not be sent', { err: error }),
       notify: {

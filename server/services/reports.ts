@@ -38,8 +38,8 @@ export interface ReportActors {
   removeComment(type: MediaType, route: string, byUid: number): Promise<void>;
   moderateDanmaku(danmakuId: number, how: 'hide' | 'delete', byUid: number): Promise<void>;
   clearProfile(uid: number, byUid: number): Promise<void>;
-  /** Sets the member's roles to blocked; `authorize` is the policy's role change rule. */
-  ban(uid: number, byUid: number, authorize: (currentRoles: string[], nextRoles: string[]) => void): Promise<unknown>;
+  /** Sets the member's roles to blocked, under the policy's role change rule for `by`. */
+  ban(uid: number, by: Actor): Promise<unknown>;
   mailer: Mailer;
   onMailFailed(error: unknown): void;
   /** The message centre: staff hear of a new report, the reporter of its outcome. */
@@ -188,8 +188,12 @@ export function createReportService(repositories: ReportRepositories, actors: Re
       return { reports: await Promise.all(page.map(itemOf)), nextCursor: rows.length > query.pageSize && last ? encodeIdCursor(Number(last.report_id)) : null };
     },
 
-    /** Resolves a report and every other open report of the same item; answers how many were closed. */
-    async resolve(byUid: number, input: { reportId: number; action: ReportAction; note: string }, authorizeRoleChange: (currentRoles: string[], nextRoles: string[]) => void): Promise<number> {
+    /**
+     * Resolves a report and every other open report of the same item; answers how many were
+     * closed. A ban is a role change: the policy's rule for `by` decides (an administrator cannot ban staff).
+     */
+    async resolve(by: Actor, input: { reportId: number; action: ReportAction; note: string }): Promise<number> {
+      const byUid = by.uid;
       const row = await reports.byId(input.reportId);
       if (!row) throw new NotFound();
       if (row.status !== 'open') throw new Conflict('ALREADY_RESOLVED');
@@ -197,7 +201,7 @@ export function createReportService(repositories: ReportRepositories, actors: Re
       if (input.action === 'delete') await remove(row, byUid);
       if (input.action === 'ban') {
         if (row.target_owner_uid === null) throw new DomainError('ACTION_NOT_APPLICABLE');
-        await actors.ban(Number(row.target_owner_uid), byUid, authorizeRoleChange);
+        await actors.ban(Number(row.target_owner_uid), by);
         if (row.target_type !== 'user') await hide(row, byUid);
       }
       const closed = await reports.resolveTarget({ type: row.target_type, id: Number(row.target_id) }, { action: input.action, note: input.note, byUid });

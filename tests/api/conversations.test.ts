@@ -5,6 +5,7 @@ import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { member, insertAudio, insertPhoto, insertVideo } from './media-helpers.ts';
 import { createRepositories } from '../../server/repositories/index.ts';
 import { createCommentService } from '../../server/services/comments.ts';
+import { createRateLimitService } from '../../server/services/rate-limit.ts';
 import type { ConversationEvent, ConversationEventKind, ConversationEvents } from '../../server/services/conversation-events.ts';
 
 const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
@@ -221,7 +222,8 @@ describe.each(BACKENDS)('replies, mentions and likes on %s', (backend) => {
     let queries = 0;
     // Counted as results come back: once per query sent (a subquery's builder is transformed too, but not sent).
     const counting: KyselyPlugin = { transformQuery: (args) => args.node, transformResult: async (args) => { queries++; return args.result; } };
-    const comments = createCommentService(createRepositories(server.db.withPlugin(counting)), {} as ConversationEvents);
+    const repositories = createRepositories(server.db.withPlugin(counting));
+    const comments = createCommentService(repositories, {} as ConversationEvents, createRateLimitService(repositories));
     const queriesFor = async () => {
       queries = 0;
       const page = await comments.list({ type: 'video', id: videoId }, uidOf(carol), { page: 1, pageSize: 20, sort: 'hot' });

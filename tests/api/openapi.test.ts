@@ -32,6 +32,17 @@ describe.each(BACKENDS)('the OpenAPI document on %s', (backend) => {
     const emit = operations.find((o) => o.key === 'POST video/danmaku/emit')!.op;
     expect(emit.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['videoId', 'time', 'text', 'color']));
     expect(emit.security).toEqual([{ session: [] }]);
+    // The entry's rate limits and resource are data, and reach the document as such.
+    for (const { key, op } of operations) {
+      const def = ROUTES[key as keyof typeof ROUTES] as { rateLimits?: ReadonlyArray<{ limit: string }>; resource?: string };
+      expect((op['x-rate-limit'] ?? []).map((r: { name: string }) => r.name), key).toEqual((def.rateLimits ?? []).map((r) => r.limit));
+      expect(op['x-resource'], key).toBe(def.resource);
+    }
+    expect(emit['x-rate-limit']).toEqual([
+      { name: 'danmakuPerUser', limit: 1, windowSeconds: 3, per: 'uid', countedBy: 'service' },
+      { name: 'danmakuBurstPerUser', limit: 20, windowSeconds: 60, per: 'uid', countedBy: 'service' },
+    ]);
+    expect(emit['x-resource']).toBe('writableTarget');
     const search = operations.find((o) => o.key === 'GET video/search')!.op;
     expect(search.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['keyword', 'page', 'pageSize']));
     expect(search.security).toBeUndefined();

@@ -76,6 +76,19 @@ test('a quiet track by a member named once: full waveform, the video page\'s dan
   await expect(page.locator('.audio-shortcuts')).toBeVisible();
   await shoot(page, 'audio-quiet-track');
 
+  // The video player's parts: its danmaku settings panel (loaded when opened, with its own styles)
+  // and its stored settings, which the video player reads too.
+  await page.locator('[data-danmaku-settings-button]').click();
+  const panel = page.locator('[data-danmaku-settings]');
+  await expect(panel).toBeVisible();
+  await expect(panel).toHaveCSS('display', 'flex');
+  await expect(panel.locator('legend').first()).toHaveText('Density');
+  await panel.locator('[data-danmaku-speed]').fill('1.5');
+  await page.locator('[data-danmaku-toggle]').uncheck();
+  await page.locator('[data-loop]').check();
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('player-settings') ?? '{}'));
+  expect([stored.danmaku.speed, stored.danmaku.enabled, stored.loop]).toEqual([1.5, false, true]);
+
   const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
   const phonePage = await phone.newPage();
   phonePage.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));

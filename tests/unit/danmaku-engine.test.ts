@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DanmakuEngine, type OnStage } from '../../src/lib/danmaku/engine.ts';
-import { LaneSet, canFollow, followDelay, laneCount, laneHeight, LANE_GAP_PX, MAX_WAIT_SECONDS, SCROLL_SECONDS, type DanmakuDensity, type Placed, type StageGeometry } from '../../src/lib/danmaku/layout.ts';
+import { LaneSet, canFollow, followDelay, laneCount, laneHeight, LANE_GAP_PX, MAX_WAIT_SECONDS, SCROLL_SECONDS, type Placed, type StageGeometry } from '../../src/lib/danmaku/layout.ts';
+import type { DanmakuDensity } from '../../src/lib/danmaku/density.ts';
 import { MediaClock, type MediaLike } from '../../src/lib/danmaku/clock.ts';
 import type { Danmaku } from '../../src/lib/api/contracts/interaction.ts';
 import type { DanmakuMode, DanmakuSize } from '../../src/lib/api/contracts/interaction.constants.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { partAt, partFromSearch, partSearch, partSpan, partStreamUrl, timeInPart, videoTimeOf } from '../../src/lib/player/parts.ts';
+import { partAt, partFromSearch, partSearch, partSpan, partStreamUrl } from '../../src/lib/player/parts.ts';
+import { timeInPart, videoTimeOf } from '../../src/lib/player/part-span.ts';
 import { readRuntimeConfig } from '../../src/lib/config.ts';
 
 const parts = [{ duration: 10_000 }, { duration: 20_500 }, { duration: 5_000 }];

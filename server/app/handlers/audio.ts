@@ -1,6 +1,8 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
 import { NotFound } from '../../domain/errors.ts';
 import { listViewer } from './looker.ts';
+import { done } from './done.ts';
+import { logged } from './logged.ts';
 
 /** The viewer a public list leaves tracks out for (their block lists); such a list is personal. */
 async function listFor(ctx: HandlerContext): Promise<number | null> {
@@ -11,11 +13,8 @@ async function listFor(ctx: HandlerContext): Promise<number | null> {
 
 /** The audio section (issue 13); a track's danmaku and comments are the video/… calls with mediaType=audio. */
 export const audioHandlers: HandlerSet<'audio'> = {
-  'POST audio/upload': async (body, { services, actor, logger }) => {
-    const audioId = await services.audio.commit(actor.uid, body);
-    logger.info('audio committed', { audioId, by: actor.uid });
-    return { success: true, audioId };
-  },
+  'POST audio/upload': async (body, { services, actor, logger }) =>
+    ({ success: true, audioId: await logged(logger, 'audio committed', services.audio.commit(actor.uid, body), (audioId) => ({ audioId, by: actor.uid })) }),
   // Pending tracks only for their uploader and staff; the rest get 404.
   'GET audio': async ({ audioId }, ctx) => {
     const looker = await ctx.viewer();
@@ -42,32 +41,15 @@ export const audioHandlers: HandlerSet<'audio'> = {
   'POST audio/play': async ({ audioId }, { services, viewer, ip }) =>
     ({ success: true, ...(await services.audio.play(audioId, await viewer(), ip)) }),
   'GET audio/mine': async (page, { services, actor }) => ({ success: true, ...(await services.audio.mine(actor.uid, page)) }),
-  // The uploader or staff (the policy's ownerOrStaff rule, once the track's uploader is known).
-  'POST audio/update': async ({ audioId, ...changes }, { services, actor, authorize, logger }) => {
-    const ownerUid = await services.audio.uploaderOf(audioId);
-    if (ownerUid === undefined) throw new NotFound();
-    authorize('audio.edit', { ownerUid });
-    const outcome = await services.audio.update(audioId, actor.uid, changes);
-    logger.info('audio updated', { audioId, by: actor.uid, backToReview: outcome.backToReview });
-    return { success: true, ...outcome };
-  },
-  'DELETE audio/delete': async ({ audioId }, { services, actor, authorize, logger }) => {
-    authorize('audio.delete', { ownerUid: await services.audio.uploaderOf(audioId) });
-    await services.audio.remove(audioId, actor.uid);
-    logger.info('audio deleted', { audioId, by: actor.uid });
-    return { success: true };
-  },
+  // The uploader or staff (the entry's resource: the policy's ownerOrStaff rule).
+  'POST audio/update': async ({ audioId, ...changes }, { services, actor, logger }) =>
+    logged(logger, 'audio updated', services.audio.update(audioId, actor.uid, changes), ({ backToReview }) => ({ audioId, by: actor.uid, backToReview }))
+      .then((outcome) => ({ success: true, ...outcome })),
+  'DELETE audio/delete': async ({ audioId }, { services, actor, logger }) =>
+    logged(logger, 'audio deleted', done(services.audio.remove(audioId, actor.uid)), () => ({ audioId, by: actor.uid })),
   'GET audio/pending': async (page, { services }) => ({ success: true, ...(await services.audio.pending(page)) }),
-  'POST audio/pending/approved': async ({ audioId }, { services, actor, logger }) => {
-    await services.audio.approve(audioId, actor.uid);
-    await services.notifications.uploadReviewed('audio', audioId, { approved: true });
-    logger.info('audio approved', { audioId, by: actor.uid });
-    return { success: true };
-  },
-  'POST audio/pending/rejected': async ({ audioId, reason, note }, { services, actor, logger }) => {
-    await services.audio.reject(audioId, actor.uid, { reason, note });
-    await services.notifications.uploadReviewed('audio', audioId, { approved: false, reason, note });
-    logger.info('audio rejected', { audioId, by: actor.uid, reason });
-    return { success: true };
-  },
+  'POST audio/pending/approved': async ({ audioId }, { services, actor, logger }) =>
+    logged(logger, 'audio approved', done(services.review.approve('audio', audioId, actor.uid)), () => ({ audioId, by: actor.uid })),
+  'POST audio/pending/rejected': async ({ audioId, reason, note }, { services, actor, logger }) =>
+    logged(logger, 'audio rejected', done(services.review.reject('audio', audioId, actor.uid, { reason, note })), () => ({ audioId, by: actor.uid, reason })),
 };

@@ -1,5 +1,7 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
-import { Forbidden, Invalid, NotFound } from '../../domain/errors.ts';
+import { Invalid, NotFound } from '../../domain/errors.ts';
+import { done } from './done.ts';
+import { logged } from './logged.ts';
 import { encodedAnswer, segmentCountOf } from '../../services/danmaku.ts';
 import { LIVE_STREAM_HEADERS } from '../../services/live-danmaku.ts';
 import { preferredEncoding } from '../../http/content-encoding.ts';
@@ -13,28 +15,11 @@ import { danmakuExchangeHandlers } from './subtitle.ts';
 const targetOf = ({ videoId, mediaType }: { videoId: number; mediaType: MediaType }): MediaTarget => ({ type: mediaType, id: videoId });
 
 /**
- * The target a member writes to (danmaku, comments, votes): visible to them, and not by an
- * uploader who blocked them. Checked before any rate limit, so a refusal costs nothing.
+ * A vote on a comment: a new one on a target the voter may write to (the entry's resource); taking
+ * one's own back stays possible whatever the target.
  */
-async function targetToWriteTo({ services, actor }: HandlerContext, target: MediaTarget) {
-  const found = await uploadVisibleTo({ services, actor }, target);
-  if (await services.blockLists.isBlockedBy(found.uploaderUid, actor.uid)) throw new Forbidden('BLOCKED_BY_UPLOADER');
-  return found;
-}
-
-/** The target as the caller sees it (the uploader sees their own pending one too). */
-async function uploadVisibleTo({ services, actor }: Pick<HandlerContext, 'services' | 'actor'>, target: MediaTarget) {
-  const found = await services.targets.visible(target, actor);
-  if (!found) throw new NotFound();
-  return found;
-}
-
-/** A new vote is a write like a comment; taking one's own vote back stays possible. */
-const vote = (kind: 1 | -1, cancel: boolean) => async (input: { videoId: number; mediaType: MediaType; id: number }, ctx: HandlerContext): Promise<CommentVoteResponse> => {
-  const target = targetOf(input);
-  if (!cancel) await targetToWriteTo(ctx, target);
-  return ctx.services.comments.vote(ctx.actor.uid, target, input.id, cancel ? 0 : kind, cancel ? kind : undefined);
-};
+const vote = (kind: 1 | -1, cancel: boolean) => async (input: { videoId: number; mediaType: MediaType; id: number }, { services, actor }: HandlerContext): Promise<CommentVoteResponse> =>
+  services.comments.vote(actor.uid, targetOf(input), input.id, cancel ? 0 : kind, cancel ? kind : undefined);
 
 /** EventSource's Last-Event-ID on a reconnect: the id of the last danmaku received (absent on a first connection). */
 function lastEventIdOf(header: string | undefined): number | null {
@@ -82,74 +67,34 @@ export const interactionHandlers: HandlerSet<'video/danmaku' | 'video/comment' |
     const outgoing = (ctx.c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
     return ctx.services.live.open(videoId, viewer?.uid ?? null, lastEventIdOf(ctx.c.req.header('last-event-id')) ?? lastEventId ?? null, outgoing && (() => outgoing.destroy()));
   },
-  // The service counts the per-member limits, only for danmaku it could store.
-  'POST video/danmaku/emit': async (body, ctx) => {
-    const target = await targetToWriteTo(ctx, targetOf(body));
-    return { success: true, danmaku: await ctx.services.danmaku.emit(ctx.actor.uid, target.durationMs, body) };
-  },
-
-  'POST video/comment/emit': async ({ text, parentId, ...named }, ctx) => {
-    const target = targetOf(named);
-    const found = await targetToWriteTo(ctx, target);
-    await ctx.services.rateLimits.hit('commentPerUser', ctx.actor.uid);
-    return { success: true, comment: await ctx.services.comments.emit(ctx.actor.uid, { ...target, uploaderUid: found.uploaderUid }, text, parentId) };
-  },
+  // The target is writable (the entry's resource); the service counts the per-member limits, only for danmaku it could store.
+  'POST video/danmaku/emit': async (body, { services, actor, resource }) =>
+    ({ success: true, danmaku: await services.danmaku.emit(actor.uid, resource.durationMs, body) }),
+  'POST video/comment/emit': async ({ text, parentId }, { services, actor, resource }) =>
+    ({ success: true, comment: await services.comments.emit(actor.uid, { ...resource.target, uploaderUid: resource.uploaderUid }, text, parentId) }),
   // Always personal: votes are marked and block lists applied for the viewer.
-  'GET video/comment': async ({ videoId, mediaType, ...page }, { services, viewer }) => {
-    const looker = await viewer();
-    const target = targetOf({ videoId, mediaType });
-    if (!(await services.targets.visible(target, looker))) throw new NotFound();
-    return { success: true, ...(await services.comments.list(target, looker?.uid ?? null, page)) };
-  },
-  'GET video/comment/replies': async ({ videoId, mediaType, parentId, ...page }, { services, viewer }) => {
-    const looker = await viewer();
-    const target = targetOf({ videoId, mediaType });
-    if (!(await services.targets.visible(target, looker))) throw new NotFound();
-    return { success: true, ...(await services.comments.replies(target, looker?.uid ?? null, parentId, page)) };
-  },
-  'GET video/comment/mentionCandidates': async ({ videoId, mediaType, parentId, prefix }, ctx) => {
-    const target = targetOf({ videoId, mediaType });
-    if (!(await ctx.services.targets.visible(target, ctx.actor))) throw new NotFound();
-    return { success: true, users: await ctx.services.comments.mentionCandidates(ctx.actor.uid, target, parentId ?? null, prefix) };
-  },
-  // The uploader's own moderation: the policy decides by the target's uploader.
-  'POST video/comment/pin': async ({ id, pinned, ...named }, ctx) => {
-    const target = targetOf(named);
-    ctx.authorize('comment.pin', { ownerUid: (await uploadVisibleTo(ctx, target)).uploaderUid });
-    await ctx.services.comments.pin(target, id, pinned);
-    return { success: true };
-  },
+  'GET video/comment': async ({ videoId: _id, mediaType: _type, ...page }, { services, viewer, resource }) =>
+    ({ success: true, ...(await services.comments.list(resource.target, (await viewer())?.uid ?? null, page)) }),
+  'GET video/comment/replies': async ({ parentId, videoId: _id, mediaType: _type, ...page }, { services, viewer, resource }) =>
+    ({ success: true, ...(await services.comments.replies(resource.target, (await viewer())?.uid ?? null, parentId, page)) }),
+  'GET video/comment/mentionCandidates': async ({ parentId, prefix }, { services, actor, resource }) =>
+    ({ success: true, users: await services.comments.mentionCandidates(actor.uid, resource.target, parentId ?? null, prefix) }),
+  // The uploader's own moderation: the policy decides by the target's uploader (the entry's resource).
+  'POST video/comment/pin': async ({ id, pinned }, { services, resource }) => done(services.comments.pin(resource.target, id, pinned)),
   'POST video/comment/upvote': vote(1, false),
   'POST video/comment/downvote': vote(-1, false),
   'DELETE video/comment/upvote/cancel': vote(1, true),
   'DELETE video/comment/downvote/cancel': vote(-1, true),
-  'DELETE video/comment/deleteSelfComment': async ({ commentRoute, mediaType }, { services, actor, authorize }) => {
-    authorize('comment.deleteOwn', { ownerUid: await services.comments.authorOf(mediaType, commentRoute) });
-    await services.comments.remove(mediaType, commentRoute, actor.uid);
-    return { success: true };
-  },
-  'DELETE video/comment/uploaderDeleteComment': async ({ commentRoute, ...named }, ctx) => {
-    ctx.authorize('comment.deleteUnderOwnUpload', { ownerUid: (await uploadVisibleTo(ctx, targetOf(named))).uploaderUid });
-    await ctx.services.comments.remove(named.mediaType, commentRoute, ctx.actor.uid);
-    ctx.logger.info('comment deleted by the uploader', { commentRoute, mediaType: named.mediaType, by: ctx.actor.uid });
-    return { success: true };
-  },
-  'DELETE video/comment/adminDeleteComment': async ({ commentRoute, mediaType }, { services, actor, logger }) => {
-    await services.comments.remove(mediaType, commentRoute, actor.uid);
-    logger.info('comment deleted by staff', { commentRoute, mediaType, by: actor.uid });
-    return { success: true };
-  },
+  // The comment's author (the entry's resource).
+  'DELETE video/comment/deleteSelfComment': async ({ commentRoute, mediaType }, { services, actor }) => done(services.comments.remove(mediaType, commentRoute, actor.uid)),
+  // The uploader of the target the comment is under (the entry's resource).
+  'DELETE video/comment/uploaderDeleteComment': async ({ commentRoute, mediaType }, { services, actor, logger }) =>
+    logged(logger, 'comment deleted by the uploader', done(services.comments.remove(mediaType, commentRoute, actor.uid)), () => ({ commentRoute, mediaType, by: actor.uid })),
+  'DELETE video/comment/adminDeleteComment': async ({ commentRoute, mediaType }, { services, actor, logger }) =>
+    logged(logger, 'comment deleted by staff', done(services.comments.remove(mediaType, commentRoute, actor.uid)), () => ({ commentRoute, mediaType, by: actor.uid })),
 
   // Likes: giving one is a write like a comment; taking it back stays possible.
-  'POST video/like': async (body, ctx) => {
-    const target = targetOf(body);
-    // The uploader's block is checked in the like's own statement (a hot item's like is one round trip).
-    const found = await uploadVisibleTo(ctx, target);
-    return ctx.services.likes.like(ctx.actor.uid, { ...target, uploaderUid: found.uploaderUid });
-  },
-  'DELETE video/like/cancel': async (body, ctx) => {
-    const target = targetOf(body);
-    await uploadVisibleTo(ctx, target);
-    return ctx.services.likes.cancel(ctx.actor.uid, target);
-  },
+  // The target as the member sees it (the entry's resource); the uploader's block is checked in the like's own statement (a hot item's like is one round trip).
+  'POST video/like': async (_body, { services, actor, resource }) => services.likes.like(actor.uid, { ...resource.target, uploaderUid: resource.uploaderUid }),
+  'DELETE video/like/cancel': async (_body, { services, actor, resource }) => services.likes.cancel(actor.uid, resource.target),
 };

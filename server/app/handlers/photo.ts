@@ -1,14 +1,13 @@
 import type { HandlerSet } from '../mount-routes.ts';
 import { NotFound } from '../../domain/errors.ts';
 import { listViewer } from './looker.ts';
+import { done } from './done.ts';
+import { logged } from './logged.ts';
 
 /** Issue 13: photo posts: commit, lists, one post, review and deletion. */
 export const photoHandlers: HandlerSet<'photo'> = {
-  'POST photo/upload': async (body, { services, actor, logger }) => {
-    const photoId = await services.photos.commit(actor.uid, body);
-    logger.info('photo post committed', { photoId, images: body.images.length });
-    return { success: true, photoId };
-  },
+  'POST photo/upload': async (body, { services, actor, logger }) =>
+    ({ success: true, photoId: await logged(logger, 'photo post committed', services.photos.commit(actor.uid, body), (photoId) => ({ photoId, images: body.images.length })) }),
   // Not yet public: only its uploader and staff; the rest get 404.
   'GET photo': async ({ photoId }, ctx) => {
     const looker = await ctx.viewer();
@@ -39,22 +38,11 @@ export const photoHandlers: HandlerSet<'photo'> = {
     return { success: true, ...(await ctx.services.photos.byTags(tagId, { ...page, viewerUid })) };
   },
   'GET photo/pending': async (page, { services }) => ({ success: true, ...(await services.photos.pending(page)) }),
-  'POST photo/pending/approved': async ({ photoId }, { services, actor, logger }) => {
-    await services.photos.approve(photoId, actor.uid);
-    await services.notifications.uploadReviewed('photo', photoId, { approved: true });
-    logger.info('photo approved', { photoId, by: actor.uid });
-    return { success: true };
-  },
-  'POST photo/pending/rejected': async ({ photoId, reason, note }, { services, actor, logger }) => {
-    await services.photos.reject(photoId, actor.uid, { reason, note });
-    await services.notifications.uploadReviewed('photo', photoId, { approved: false, reason, note });
-    logger.info('photo rejected', { photoId, by: actor.uid, reason });
-    return { success: true };
-  },
-  'DELETE photo/delete': async ({ photoId }, { services, actor, authorize, logger }) => {
-    authorize('photo.delete', { ownerUid: await services.photos.uploaderOf(photoId) });
-    await services.photos.remove(photoId, actor.uid);
-    logger.info('photo deleted', { photoId, by: actor.uid });
-    return { success: true };
-  },
+  'POST photo/pending/approved': async ({ photoId }, { services, actor, logger }) =>
+    logged(logger, 'photo approved', done(services.review.approve('photo', photoId, actor.uid)), () => ({ photoId, by: actor.uid })),
+  'POST photo/pending/rejected': async ({ photoId, reason, note }, { services, actor, logger }) =>
+    logged(logger, 'photo rejected', done(services.review.reject('photo', photoId, actor.uid, { reason, note })), () => ({ photoId, by: actor.uid, reason })),
+  // The uploader or staff (the entry's resource: the policy's ownerOrStaff rule).
+  'DELETE photo/delete': async ({ photoId }, { services, actor, logger }) =>
+    logged(logger, 'photo deleted', done(services.photos.remove(photoId, actor.uid)), () => ({ photoId, by: actor.uid })),
 };

@@ -1,9 +1,7 @@
 import type { HandlerSet } from '../mount-routes.ts';
 
-/** SPEC §7 "role management": the policy's roleChange rule decides once the target is loaded (and locked). */
+/** SPEC §7 "role management": the service asks the policy's roleChange rule once the target is loaded (and locked). */
 export const rbacHandlers: HandlerSet<'rbac/'> = {
-  'POST rbac/adminUpdateUserRole': async ({ uid, newRoles }, { services, authorize, actor }) => {
-    const roles = await services.accounts.updateUserRoles(uid, newRoles, (currentRoles, nextRoles) => authorize('user.roles', { currentRoles, nextRoles }), actor.uid);
-    return { success: true, uid, roles };
-  },
+  'POST rbac/adminUpdateUserRole': async ({ uid, newRoles }, { services, actor }) =>
+    ({ success: true, uid, roles: await services.accounts.updateUserRoles(actor, uid, newRoles) }),
 };

@@ -1,25 +1,20 @@
 import type { HandlerSet } from '../mount-routes.ts';
 import { DomainError, NotFound } from '../../domain/errors.ts';
+import { done } from './done.ts';
+import { logged } from './logged.ts';
 import { MalformedDanmakuXml, parseBilibiliXml, toBilibiliXml, toDanmakuAss } from '../../media/danmaku-exchange.ts';
 
 /** Subtitle tracks (issue 29): read by whoever may see the video; written by its uploader or staff. */
 export const subtitleHandlers: HandlerSet<'video/subtitle'> = {
-  'POST video/subtitle/create': async (body, { services, actor, authorize, logger }) => {
-    authorize('subtitle.edit', { ownerUid: await services.videos.uploaderOf(body.videoId) });
-    const subtitle = await services.subtitles.create(body, actor.uid);
-    logger.info('subtitle added', { videoId: body.videoId, subtitleId: subtitle.id, by: actor.uid });
-    return { success: true, subtitle };
-  },
+  // The video's uploader or staff (the entry's resource).
+  'POST video/subtitle/create': async (body, { services, actor, logger }) =>
+    ({ success: true, subtitle: await logged(logger, 'subtitle added', services.subtitles.create(body, actor.uid), (subtitle) => ({ videoId: body.videoId, subtitleId: subtitle.id, by: actor.uid })) }),
   'GET video/subtitle/list': async ({ videoId }, ctx) => {
     if (!(await ctx.services.catalogue.visibleVideo(videoId, await ctx.viewer()))) throw new NotFound();
     return { success: true, subtitles: await ctx.services.subtitles.list(videoId) };
   },
-  'DELETE video/subtitle/delete': async ({ id }, { services, actor, authorize, logger }) => {
-    authorize('subtitle.edit', { ownerUid: await services.videos.uploaderOf(await services.subtitles.videoOf(id)) });
-    await services.subtitles.remove(id);
-    logger.info('subtitle removed', { subtitleId: id, by: actor.uid });
-    return { success: true };
-  },
+  'DELETE video/subtitle/delete': async ({ id }, { services, actor, logger }) =>
+    logged(logger, 'subtitle removed', done(services.subtitles.remove(id)), () => ({ subtitleId: id, by: actor.uid })),
 };
 
 /** Danmaku leaving as a file (anyone who may see the video) and coming in from one (its uploader or staff). */
@@ -34,9 +29,8 @@ export const danmakuExchangeHandlers: HandlerSet<'video/danmaku/export' | 'video
     c.header('Content-Disposition', `attachment; filename="kv${videoId}.danmaku.${format}"`);
     return c.body(format === 'xml' ? toBilibiliXml(danmaku, videoId) : toDanmakuAss(danmaku, `kv${videoId}`));
   },
-  'POST video/danmaku/import': async ({ videoId, xml }, { services, actor, authorize, logger }) => {
-    authorize('subtitle.edit', { ownerUid: await services.videos.uploaderOf(videoId) });
-    const video = await services.catalogue.visibleVideo(videoId, actor); // its uploader or staff: authorised above
+  'POST video/danmaku/import': async ({ videoId, xml }, { services, actor, logger }) => {
+    const video = await services.catalogue.visibleVideo(videoId, actor); // its uploader or staff: the entry's resource
     if (!video) throw new NotFound();
     let parsed: ReturnType<typeof parseBilibiliXml>;
     try {

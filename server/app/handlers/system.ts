@@ -30,9 +30,7 @@ export const systemHandlers: HandlerSet<'health' | 'images/' | 'openapi.json' | 
     return startSession(ctx, await ctx.services.firstRun.createAdministrator({ ...fields, language: clientLanguage ?? ctx.locale }));
   },
   // The signed URL is the permission (it names the user and expires); the file is re-encoded before it is stored.
-  'POST images/upload': async (_input, { services, authorize, c }) => {
-    const grant = services.images.readGrant(c.req.query());
-    authorize('image.upload', { signedGrant: grant !== null });
+  'POST images/upload': async (_input, { services, resource: { grant }, c }) => {
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const file = form.file;
     if (!(file instanceof File)) throw new Invalid([{ path: 'file', message: 'a file is required' }]);

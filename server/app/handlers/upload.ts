@@ -31,11 +31,8 @@ export const uploadHandlers: HandlerSet<'video/cover/' | 'video/upload' | 'video
     logger.info('video committed', { videoId, uid: actor.uid, parts: body.videoPart.length, streamTracks });
     return { success: true, videoId };
   },
-  'GET video/media/status': async ({ mediaId }, { services, authorize }) => {
-    const { ownerUid, answer } = await services.media.status(mediaId);
-    authorize('media.status', { ownerUid });
-    return { success: true, ...answer };
-  },
+  // The file's owner only (the entry's resource).
+  'GET video/media/status': async (_input, { resource }) => ({ success: true, ...resource.answer }),
   'POST video/tus': tus,
   'GET video/tus/:uploadId': tus,
   'PATCH video/tus/:uploadId': tus,

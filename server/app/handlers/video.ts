@@ -1,6 +1,8 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
 import { NotFound } from '../../domain/errors.ts';
 import { listViewer } from './looker.ts';
+import { done } from './done.ts';
+import { logged } from './logged.ts';
 import { interactionHandlers } from './interaction.ts';
 import { uploadHandlers } from './upload.ts';
 import { subtitleHandlers } from './subtitle.ts';
@@ -61,32 +63,17 @@ export const videoHandlers: HandlerSet<'video'> = {
 
   // ---- Review ----
   'GET video/pending': async (page, { services }) => ({ success: true, ...(await services.catalogue.pending(page)) }),
-  'POST video/pending/approved': async ({ videoId }, { services, actor, logger }) => {
-    await services.videos.approve(videoId, actor.uid);
-    await services.notifications.uploadReviewed('video', videoId, { approved: true });
-    logger.info('video approved', { videoId, by: actor.uid });
-    return { success: true };
-  },
-  'POST video/pending/rejected': async ({ videoId, reason, note }, { services, actor, logger }) => {
-    await services.videos.reject(videoId, actor.uid, { reason, note });
-    await services.notifications.uploadReviewed('video', videoId, { approved: false, reason, note });
-    logger.info('video rejected', { videoId, by: actor.uid, reason });
-    return { success: true };
-  },
+  'POST video/pending/approved': async ({ videoId }, { services, actor, logger }) =>
+    logged(logger, 'video approved', done(services.review.approve('video', videoId, actor.uid)), () => ({ videoId, by: actor.uid })),
+  'POST video/pending/rejected': async ({ videoId, reason, note }, { services, actor, logger }) =>
+    logged(logger, 'video rejected', done(services.review.reject('video', videoId, actor.uid, { reason, note })), () => ({ videoId, by: actor.uid, reason })),
   // ---- The uploader's own videos ----
   'GET video/mine': async (page, { services, actor }) => ({ success: true, ...(await services.catalogue.mine(actor.uid, page)) }),
-  // The uploader or staff (ownerOrStaff, once the video's uploader is known), before the changes are checked.
-  'POST video/update': async ({ videoId, ...changes }, { services, actor, authorize, logger }) => {
-    authorize('video.edit', { ownerUid: await services.videos.uploaderOf(videoId) });
-    const outcome = await services.videos.update(videoId, actor.uid, changes);
-    logger.info('video updated', { videoId, by: actor.uid, backToReview: outcome.backToReview });
-    return { success: true, ...outcome };
-  },
-  // The uploader or staff (the policy's ownerOrStaff rule, once the video's uploader is known).
-  'DELETE video/delete': async ({ videoId }, { services, actor, authorize, logger }) => {
-    authorize('video.delete', { ownerUid: await services.videos.uploaderOf(videoId) });
-    await services.videos.remove(videoId, actor.uid);
-    logger.info('video deleted', { videoId, by: actor.uid });
-    return { success: true };
-  },
+  // The uploader or staff (the entry's resource: the policy's ownerOrStaff rule), before the changes are checked.
+  'POST video/update': async ({ videoId, ...changes }, { services, actor, logger }) =>
+    logged(logger, 'video updated', services.videos.update(videoId, actor.uid, changes), ({ backToReview }) => ({ videoId, by: actor.uid, backToReview }))
+      .then((outcome) => ({ success: true, ...outcome })),
+  // The uploader or staff (the entry's resource: the policy's ownerOrStaff rule).
+  'DELETE video/delete': async ({ videoId }, { services, actor, logger }) =>
+    logged(logger, 'video deleted', done(services.videos.remove(videoId, actor.uid)), () => ({ videoId, by: actor.uid })),
 };

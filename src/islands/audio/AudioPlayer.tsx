@@ -1,14 +1,20 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent } from 'react';
 import { useStartTime } from '../use-start-time.ts';
 import type { AudioDetail } from '../../lib/api/contracts/audio.ts';
 import type { Danmaku } from '../../lib/api/contracts/interaction.ts';
-import { countAudioPlay, emitDanmaku, getDanmaku, recordHistory, HttpError } from '../../lib/api/index.ts';
+import { countAudioPlay, emitDanmaku, getDanmaku } from '../../lib/api/index.ts';
 import { attachHls, type HlsSource } from '../../lib/player/hls-source.ts';
 import { AUDIO_RATES, DANMAKU_FLIGHT_SECONDS, inFlight, normalisationGain, timeAtX } from '../../lib/player/audio-logic.ts';
 import { formatClock } from '../../lib/catalogue/format.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
 import { showToast } from '../../lib/stores/toast.ts';
+import { updatePlayerSettings } from '../../lib/stores/player-settings.ts';
+import { danmakuFilter } from '../../lib/danmaku/filter.ts';
+import { usePlayerSettings } from '../player/use-player-settings.ts';
+import { useDanmakuBlocking } from '../player/use-danmaku-blocking.ts';
+import { useHistoryReporting } from '../player/use-history-reporting.ts';
+import { toastSendRefusal } from '../player/danmaku-refusal.ts';
 import { useIslandTranslation } from '../use-island-translation.ts';
 import { useSelfUser } from '../use-self-user.ts';
 import { AUDIO_PLAYER_IMAGE_SIZES } from '../../lib/catalogue/poster.ts';
@@ -20,7 +26,11 @@ type Track = Pick<AudioDetail, 'audioId' | 'title' | 'artist' | 'cover' | 'durat
 
 const NORMALISE_KEY = 'kiraboshi.audio.normalise';
 const SEEK_STEP_S = 5;
-const HISTORY_EVERY_MS = 15_000;
+/** Lanes the danmaku fly in over the waveform, all of them when the settings' area is whole. */
+const LANES = 4;
+
+/** The video player's danmaku settings panel, loaded when the listener opens it. */
+const DanmakuSettings = lazy(() => import('../player/DanmakuSettings.tsx'));
 
 /** Paints the waveform: played part in the accent colour, the rest muted, danmaku moments as ticks. */
 function paint(canvas: HTMLCanvasElement, peaks: readonly number[], playedFraction: number, marks: readonly number[]) {
@@ -56,10 +66,13 @@ function paint(canvas: HTMLCanvasElement, peaks: readonly number[], playedFracti
  * danmaku flying over it at their moments; speed, repeat, loudness normalisation (Web Audio
  * gain from the measured EBU R128 loudness), volume, the uploader's next track, keyboard
  * shortcuts, and Media Session metadata and actions (lock-screen controls; playback goes on in
- * the background as audio does).
+ * the background as audio does). Built from the video player's parts: its settings (volume,
+ * repeat and the danmaku display, kept in one store for both players), its danmaku settings
+ * panel and blocking, its refusal notices, and its history (resume, and the position written).
  */
 export default function AudioPlayer({ locale, messages, track }: { locale: Locale; messages: Messages; track: Track }) {
-  const t = useIslandTranslation(locale, messages);
+  const translate = useIslandTranslation(locale, messages);
+  const t = useCallback((key: string, options?: Record<string, unknown>) => String(translate(key, options as never)), [translate]);
   const self = useSelfUser();
   const audio = useRef<HTMLAudioElement>(null);
   useStartTime(audio);
@@ -70,13 +83,19 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
   const [playing, setPlaying] = useState(false);
   const [time, setTime] = useState(0);
   const [rate, setRate] = useState(1);
-  const [loop, setLoop] = useState(false);
-  const [volume, setVolume] = useState(1);
+  const settings = usePlayerSettings();
+  const { loop } = settings;
+  const volume = settings.audio.muted ? 0 : settings.audio.volume;
+  const setVolume = (level: number) => updatePlayerSettings('audio', { volume: Math.min(1, Math.max(0, level)), muted: level <= 0 });
+  const [panelOpen, setPanelOpen] = useState(false);
   const [normalise, setNormalise] = useState(true);
   const [danmaku, setDanmaku] = useState<Danmaku[]>([]);
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const duration = track.duration / 1000;
+  const blocking = useDanmakuBlocking(settings, self.isLogined);
+  const shown = useMemo(() => danmaku.filter(danmakuFilter(blocking)), [danmaku, blocking]);
+  useHistoryReporting(audio, { type: 'audio', id: track.audioId }, { offset: 0, length: duration, last: true }, self.isLogined, t);
   const next = track.queue[0] ?? null;
   const nextHref = next ? localizePath(`/audio/ka${next.audioId}`, locale) : null;
 
@@ -168,8 +187,8 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
       const actions: Record<string, () => void> = {
         ' ': toggle, k: toggle,
         ArrowLeft: () => seekTo(element.currentTime - SEEK_STEP_S), ArrowRight: () => seekTo(element.currentTime + SEEK_STEP_S),
-        ArrowUp: () => setVolume((v) => Math.min(1, +(v + 0.1).toFixed(2))), ArrowDown: () => setVolume((v) => Math.max(0, +(v - 0.1).toFixed(2))),
-        l: () => setLoop((v) => !v), m: () => setVolume((v) => (v > 0 ? 0 : 1)),
+        ArrowUp: () => setVolume(+(volume + 0.1).toFixed(2)), ArrowDown: () => setVolume(+(volume - 0.1).toFixed(2)),
+        l: () => updatePlayerSettings('loop', !loop), m: () => updatePlayerSettings('audio', { muted: volume > 0, volume: settings.audio.volume || 1 }),
         n: () => nextHref && location.assign(`${nextHref}?autoplay`),
       };
       const action = actions[e.key.length === 1 ? e.key.toLowerCase() : e.key];
@@ -179,23 +198,7 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [toggle, seekTo, nextHref]);
-
-  // History: the position every little while and when the page goes away (members only).
-  useEffect(() => {
-    if (!self.isLogined) return;
-    const save = (keepalive = false) => {
-      const at = audio.current?.currentTime ?? 0;
-      if (at > 0) void recordHistory(track.audioId, at, { keepalive }, 'audio').catch(() => {});
-    };
-    const timer = setInterval(() => !audio.current?.paused && save(), HISTORY_EVERY_MS);
-    const onHide = () => save(true);
-    addEventListener('pagehide', onHide);
-    return () => {
-      clearInterval(timer);
-      removeEventListener('pagehide', onHide);
-    };
-  }, [self.isLogined, track.audioId]);
+  }, [toggle, seekTo, nextHref, volume, loop]);
 
   const marks = danmaku.map((d) => d.time / Math.max(1, duration));
   useEffect(() => {
@@ -227,13 +230,16 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
       setDanmaku((all) => [...all, sent].sort((a, b) => a.time - b.time));
       setText('');
     } catch (error) {
-      showToast({ message: error instanceof HttpError ? error.message : t('audio.player.sendFailed'), severity: 'error' });
+      toastSendRefusal(error, t('audio.player.sendFailed'));
     } finally {
       setSending(false);
     }
   };
 
-  const flying = inFlight(danmaku, time);
+  const look = settings.danmaku;
+  const flight = DANMAKU_FLIGHT_SECONDS / look.speed;
+  const lanes = Math.max(1, Math.round(LANES * look.area));
+  const flying = look.enabled ? inFlight(shown, time, flight) : [];
   return (
     <section className="card audio-player" data-audio-player={track.audioId}>
       <div className="audio-head">
@@ -248,7 +254,7 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
               {AUDIO_RATES.map((r) => <option key={r} value={r}>{r}×</option>)}
             </select>
           </label>
-          <label className="audio-option check"><input type="checkbox" checked={loop} onChange={(e) => setLoop(e.target.checked)} data-loop /> {t('audio.player.loop')}</label>
+          <label className="audio-option check"><input type="checkbox" checked={loop} onChange={(e) => updatePlayerSettings('loop', e.target.checked)} data-loop /> {t('audio.player.loop')}</label>
           <label className="audio-option check" title={track.loudness ? t('audio.player.loudness', { lufs: track.loudness.integratedLufs.toFixed(1) }) : undefined}>
             <input type="checkbox" checked={normalise} data-normalise onChange={(e) => {
               setNormalise(e.target.checked);
@@ -258,9 +264,12 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
           <label className="audio-option">{t('audio.player.volume')}
             <input type="range" min="0" max="1" step="0.05" value={volume} onChange={(e) => setVolume(Number(e.target.value))} data-volume />
           </label>
+          <label className="audio-option check"><input type="checkbox" checked={look.enabled} onChange={(e) => updatePlayerSettings('danmaku', { enabled: e.target.checked })} data-danmaku-toggle /> {t('player.toggleDanmaku')}</label>
+          <button type="button" className="button secondary" aria-expanded={panelOpen} onClick={() => setPanelOpen(!panelOpen)} data-danmaku-settings-button>{t('player.danmakuSettings')}</button>
           {nextHref && <a className="button secondary" href={`${nextHref}?autoplay`} data-next>{t('audio.player.next')}</a>}
         </div>
       </div>
+      {panelOpen && <Suspense fallback={null}><DanmakuSettings t={t} value={look} onChange={(change) => updatePlayerSettings('danmaku', change)} /></Suspense>}
       <div className="audio-wave">
         <canvas ref={canvas} className="audio-waveform" role="slider" tabIndex={0} aria-label={t('audio.player.seek')}
           aria-valuemin={0} aria-valuemax={Math.round(duration)} aria-valuenow={Math.round(time)} aria-valuetext={formatClock(time)}
@@ -269,7 +278,7 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
         <div className="audio-danmaku" aria-live="off" data-danmaku-layer>
           {flying.map((d, i) => (
             <span key={d.id} className="audio-danmaku-item" data-danmaku={d.id}
-              style={{ color: `#${d.color}`, top: `${(i % 4) * 24 + 4}px`, animationDuration: `${DANMAKU_FLIGHT_SECONDS / rate}s` }}>{d.text}</span>
+              style={{ color: `#${d.color}`, top: `${(i % lanes) * 24 + 4}px`, animationDuration: `${flight / rate}s`, opacity: look.opacity, fontSize: `${look.fontSizeScale}em` }}>{d.text}</span>
           ))}
         </div>
       </div>

@@ -1,5 +1,6 @@
-import { DANMAKU_DENSITIES } from '../../lib/danmaku/layout.ts';
+import { DANMAKU_DENSITIES } from '../../lib/danmaku/density.ts';
 import type { PlayerSettings } from '../../lib/stores/player-settings.ts';
+import '../../styles/danmaku-settings.css';
 
 type DanmakuPrefs = PlayerSettings['danmaku'];
 interface Props {

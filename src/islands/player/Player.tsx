@@ -84,7 +84,7 @@ export default function Player({ locale, messages, videoId, title, parts, initia
   // A shared link's moment (?t=) in the part it opened: set before the remembered position, which then leaves it.
   useStartTime(videoRef, state.partIndex === initialPart);
   const followHistory = useRef(true);
-  useHistoryReporting(videoRef, videoId, span, member, t, (anchor) => {
+  useHistoryReporting(videoRef, { type: 'video', id: videoId }, span, member, t, (anchor) => {
     const arrival = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type ?? 'navigate';
     if (!followHistory.current || arrival !== 'navigate' || new URLSearchParams(location.search).has('p') || new URLSearchParams(location.search).has('t')) return;
     followHistory.current = false;

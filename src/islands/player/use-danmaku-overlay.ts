@@ -1,19 +1,19 @@
 import { useCallback, useEffect, useRef, type Dispatch, type RefObject } from 'react';
-import { HttpError, retryAfterOf } from '../../lib/api/http.ts';
 import { DanmakuOverlay, type OverlayOptions } from '../../lib/danmaku/overlay.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import type { PlayerEvent } from '../../lib/player/player-state.ts';
-import { $blockLists, EMPTY_BLOCK_LISTS, loadBlockLists } from '../../lib/stores/block-lists.ts';
-import { useHydratedStore } from '../use-hydrated-store.ts';
+import { $blockLists } from '../../lib/stores/block-lists.ts';
 import { $playerSettings, type PlayerSettings } from '../../lib/stores/player-settings.ts';
-import { showToast } from '../../lib/stores/toast.ts';
-import type { PartSpan } from '../../lib/player/parts.ts';
+import type { DanmakuBlocking } from '../../lib/danmaku/filter.ts';
+import { useDanmakuBlocking } from './use-danmaku-blocking.ts';
+import { toastSendRefusal } from './danmaku-refusal.ts';
+import type { PartSpan } from '../../lib/player/part-span.ts';
 
 type DanmakuSendBody = Parameters<DanmakuOverlay['send']>[0];
 
-const overlayOptions = (s: PlayerSettings, keywords: readonly string[], regexes: readonly string[]): OverlayOptions => ({
+const overlayOptions = (s: PlayerSettings, blocking: DanmakuBlocking): OverlayOptions => ({
   enabled: s.danmaku.enabled, opacity: s.danmaku.opacity, fontScale: s.danmaku.fontSizeScale, speed: s.danmaku.speed, area: s.danmaku.area,
-  keepSubtitlesClear: s.danmaku.keepSubtitlesClear, density: s.danmaku.density, blocking: { ...s.danmaku.block, keywords, regexes },
+  keepSubtitlesClear: s.danmaku.keepSubtitlesClear, density: s.danmaku.density, blocking,
 });
 
 interface Options {
@@ -33,15 +33,16 @@ interface Options {
  * `send` puts a new comment on stage and says why when the server refuses it.
  */
 export function useDanmakuOverlay(videoRef: RefObject<HTMLVideoElement | null>, canvasRef: RefObject<HTMLCanvasElement | null>, { videoId, span, settings, member, dispatch, t }: Options) {
-  const blockLists = useHydratedStore($blockLists, EMPTY_BLOCK_LISTS);
+  const blocking = useDanmakuBlocking(settings, member);
   const overlay = useRef<DanmakuOverlay | null>(null);
 
   useEffect(() => {
     const v = videoRef.current;
     const c = canvasRef.current;
     if (!v || !c) return;
+    const settingsNow = $playerSettings.get();
     const lists = $blockLists.get();
-    const o = new DanmakuOverlay(v, c, videoId, overlayOptions($playerSettings.get(), lists.keywords, lists.regexes), { onList: (all) => dispatch({ type: 'danmaku', list: [...all] }) }, span);
+    const o = new DanmakuOverlay(v, c, videoId, overlayOptions(settingsNow, { ...settingsNow.danmaku.block, keywords: lists.keywords, regexes: lists.regexes }), { onList: (all) => dispatch({ type: 'danmaku', list: [...all] }) }, span);
     overlay.current = o;
     return () => {
       o.destroy();
@@ -49,11 +50,8 @@ export function useDanmakuOverlay(videoRef: RefObject<HTMLVideoElement | null>, 
     };
   }, [videoId, span.offset, span.length]);
   useEffect(() => {
-    overlay.current?.configure(overlayOptions(settings, blockLists.keywords, blockLists.regexes));
-  }, [settings.danmaku, blockLists]);
-  useEffect(() => {
-    if (member) void loadBlockLists();
-  }, [member]);
+    overlay.current?.configure(overlayOptions(settings, blocking));
+  }, [settings.danmaku, blocking]);
 
   const send = useCallback(async (body: DanmakuSendBody) => {
     const o = overlay.current;
@@ -61,11 +59,7 @@ export function useDanmakuOverlay(videoRef: RefObject<HTMLVideoElement | null>, 
     try {
       await o.send(body);
     } catch (error) {
-      const message = error instanceof HttpError ? (error.body as { message?: string } | undefined)?.message : undefined;
-      showToast({
-        message: message || t('player.sendFailed'), severity: error instanceof HttpError && error.status === 429 ? 'warning' : 'error',
-        retryAfterSeconds: retryAfterOf(error),
-      });
+      toastSendRefusal(error, t('player.sendFailed'));
       throw error;
     }
   }, [t]);

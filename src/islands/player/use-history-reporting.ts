@@ -2,24 +2,26 @@ import { useEffect, type RefObject } from 'react';
 import { getHistoryAnchor, recordHistory } from '../../lib/api/calls/interaction.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import { anchorToRecord, resumePosition, HISTORY_INTERVAL_MS } from '../../lib/player/resume.ts';
-import { formatTimecode } from '../../lib/player/shortcuts.ts';
+import { formatClock } from '../../lib/catalogue/format.ts';
 import { showToast } from '../../lib/stores/toast.ts';
-import { timeInPart, videoTimeOf, type PartSpan } from '../../lib/player/parts.ts';
+import { timeInPart, videoTimeOf, type PartSpan } from '../../lib/player/part-span.ts';
+import type { MediaTarget } from '../../lib/api/contracts/common.constants.ts';
 
 /**
- * Watch history, for members: playback resumes where they left off (in the part they were
- * watching; the position is kept on the video's timeline, parts.ts), and the position is written
+ * Watch and listening history, for members, on the video and the audio player alike: playback
+ * resumes where they left off (in the part they were watching; the position is kept on the
+ * video's timeline, parts.ts; a track is one part), and the position is written
  * as they watch (every HISTORY_INTERVAL_MS while playing, on pause, and with a keepalive request
  * when the page goes away or is hidden: mobile browsers may discard a hidden page without any pagehide).
  * A position in another part is offered to `onOtherPart` (the player may go to that part).
  */
-export function useHistoryReporting(videoRef: RefObject<HTMLVideoElement | null>, videoId: number, span: PartSpan, member: boolean, t: Translate,
+export function useHistoryReporting(mediaRef: RefObject<HTMLMediaElement | null>, { type, id }: MediaTarget, span: PartSpan, member: boolean, t: Translate,
   onOtherPart?: (anchor: number) => void): void {
   useEffect(() => {
     if (!member) return;
-    const v = videoRef.current!;
+    const v = mediaRef.current!;
     let cancelled = false;
-    void getHistoryAnchor(videoId).then(({ anchor }) => {
+    void getHistoryAnchor(id, type).then(({ anchor }) => {
       // The position is on the video's timeline: it resumes only in the part it lies in.
       const inPart = anchor === null ? null : timeInPart(anchor, span);
       if (cancelled || anchor === null) return;
@@ -28,7 +30,7 @@ export function useHistoryReporting(videoRef: RefObject<HTMLVideoElement | null>
         const at = resumePosition(inPart, v.duration);
         if (at === null || v.currentTime > 1) return;
         v.currentTime = at;
-        showToast({ message: t('player.resumed', { time: formatTimecode(at) }), severity: 'info' });
+        showToast({ message: t('player.resumed', { time: formatClock(at) }), severity: 'info' });
       };
       if (v.readyState >= 1) apply();
       else v.addEventListener('loadedmetadata', apply, { once: true });
@@ -38,7 +40,7 @@ export function useHistoryReporting(videoRef: RefObject<HTMLVideoElement | null>
       const anchor = anchorToRecord(v.currentTime, lastRecorded);
       if (anchor === null) return;
       lastRecorded = anchor;
-      void recordHistory(videoId, videoTimeOf(anchor, span), { keepalive }).catch(() => {});
+      void recordHistory(id, videoTimeOf(anchor, span), { keepalive }, type).catch(() => {});
     };
     const timer = window.setInterval(() => !v.paused && record(), HISTORY_INTERVAL_MS);
     const onPause = () => record();
@@ -54,5 +56,5 @@ export function useHistoryReporting(videoRef: RefObject<HTMLVideoElement | null>
       window.removeEventListener('pagehide', onHide);
       document.removeEventListener('visibilitychange', onVisibility);
     };
-  }, [member, videoId, span.offset, span.length]);
+  }, [member, type, id, span.offset, span.length]);
 }

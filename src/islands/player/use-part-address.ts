@@ -1,6 +1,7 @@
 import { useCallback, useEffect, type Dispatch, type RefObject } from 'react';
 import type { PlayerEvent } from '../../lib/player/player-state.ts';
-import { partFromSearch, partSearch, type PartSpan } from '../../lib/player/parts.ts';
+import { partFromSearch, partSearch } from '../../lib/player/parts.ts';
+import type { PartSpan } from '../../lib/player/part-span.ts';
 import { $playerSettings } from '../../lib/stores/player-settings.ts';
 
 export { partAt, partSpan } from '../../lib/player/parts.ts';

@@ -20,15 +20,37 @@ export type RouteKey = `${Method} ${string}`;
  */
 export type CacheRule = 'public' | 'private' | 'no-store' | 'none';
 
-/** A limit the route middleware counts before the handler runs: per client address or per member. */
-export interface RateRule { limit: RateLimitName; by: 'ip' | 'uid' }
+/**
+ * A limit of the call, per client address or per member. The route middleware counts it before the
+ * input is read, unless `counted: 'service'`: then the service counts it once its own checks pass
+ * (a danmaku past the end of the video, a comment on a hidden video cost the sender nothing). Either
+ * way it is data here, so the OpenAPI document states it (`x-rate-limit`).
+ */
+export interface RateRule { limit: RateLimitName; by: 'ip' | 'uid'; counted?: 'service' }
+
+/**
+ * The thing a call acts on, read once the input is parsed and before the handler runs
+ * (server/app/resources.ts): the entry's permission is checked against it (owner, staff,
+ * visibility rules) and the handler receives it. A missing one, or one the caller may not see,
+ * answers 404 from the loader.
+ * - video, audio, photo: an upload that is not deleted, by its id (its uploader);
+ * - subtitle: a subtitle track, by its id (the uploader of its video);
+ * - collection: a collection as the caller may see it (someone else's private one is not found);
+ * - comment: a comment, by its route (its author);
+ * - media: an uploaded file's processing state (its owner);
+ * - visibleTarget: the video, track or photo post a call names, as the caller may see it (its uploader);
+ * - writableTarget: the same, and its uploader did not block the caller (danmaku, comments, votes);
+ * - imageGrant: the signed upload address of the image service (the query of the request).
+ */
+export type ResourceName = 'video' | 'audio' | 'photo' | 'subtitle' | 'collection' | 'comment' | 'media' | 'visibleTarget' | 'writableTarget' | 'imageGrant';
 
 export interface RouteDef {
   summary: string;
   /** Family in the OpenAPI document (SPEC §7's groups). */
   tag: 'video' | 'danmaku' | 'comment' | 'upload' | 'user' | 'account' | 'admin' | 'history' | 'block' | 'feed' | 'collection' | 'audio' | 'photo' | 'like' | 'system' | 'moderation';
-  /** The policy table's action; resource rules (owner, role changes) are checked once the resource is loaded. */
+  /** The policy table's action; its resource rule (owner, staff) is checked on `resource` once loaded. */
   permission: Action;
+  resource?: ResourceName;
   /** GET input: the query string. */
   query?: z.ZodType;
   /** Any other method's input: a JSON body. */

@@ -4,6 +4,7 @@
  * video is, never on wall-clock time).
  */
 import type { DanmakuMode, DanmakuSize } from '../api/contracts/interaction.constants.ts';
+import type { DanmakuDensity } from './density.ts';
 
 /** Font sizes at scale 1 (px). */
 export const FONT_PX: Record<DanmakuSize, number> = { small: 14, medium: 20, large: 28 };
@@ -19,16 +20,6 @@ export const MAX_WAIT_SECONDS = 1.5;
 export const SUBTITLE_CLEAR_SHARE = 0.15;
 export const LINE_HEIGHT = 1.25;
 
-/**
- * How crowded the stage may get (the viewer's choice, SPEC §3 danmaku settings):
- * - readable: lanes a line and a quarter high, a 24 px gap, no overlap; what finds no lane
- *   within MAX_WAIT_SECONDS is dropped (Bilibili's overlap prevention);
- * - dense: the same rules with tighter lanes and gaps, so more fit;
- * - all: dense lanes, and when every lane is taken the comment goes on another layer of lanes
- *   offset from the first, overlapping it: nothing waits, nothing is dropped (a Niconico storm).
- */
-export type DanmakuDensity = 'readable' | 'dense' | 'all';
-export const DANMAKU_DENSITIES: readonly DanmakuDensity[] = ['readable', 'dense', 'all'];
 
 const DENSITY: Record<DanmakuDensity, { lineHeight: number; gap: number }> = {
   readable: { lineHeight: LINE_HEIGHT, gap: LANE_GAP_PX },

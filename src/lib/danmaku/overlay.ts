@@ -17,8 +17,8 @@ import { createDanmakuRenderer } from './worker-renderer.ts';
 import { MediaClock } from './clock.ts';
 import { danmakuFilter, type DanmakuBlocking } from './filter.ts';
 import { segmentsToLoad } from './segments.ts';
-import type { DanmakuDensity } from './layout.ts';
-import { timeInPart, videoTimeOf, type PartSpan } from '../player/parts.ts';
+import type { DanmakuDensity } from './density.ts';
+import { timeInPart, videoTimeOf, type PartSpan } from '../player/part-span.ts';
 
 /** A video of one part: the whole timeline. */
 const WHOLE_VIDEO: PartSpan = { offset: 0, length: 0, last: true };

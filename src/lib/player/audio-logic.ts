@@ -22,9 +22,9 @@ export const timeAtX = (x: number, width: number, durationSeconds: number) =>
 /** How long a danmaku flies over the waveform after its moment. */
 export const DANMAKU_FLIGHT_SECONDS = 5;
 
-/** The danmaku in flight at `now`: sent at a moment within the last DANMAKU_FLIGHT_SECONDS. */
-export function inFlight<T extends { time: number }>(all: readonly T[], now: number): T[] {
-  return all.filter((d) => d.time <= now && now - d.time < DANMAKU_FLIGHT_SECONDS);
+/** The danmaku in flight at `now`: sent at a moment within the last `flight` seconds (DANMAKU_FLIGHT_SECONDS at the usual speed). */
+export function inFlight<T extends { time: number }>(all: readonly T[], now: number, flight = DANMAKU_FLIGHT_SECONDS): T[] {
+  return all.filter((d) => d.time <= now && now - d.time < flight);
 }
 
 /** The playback rates offered. */

@@ -12,8 +12,7 @@ import { DEFAULT_VIDEO_MANIFEST_URL, videoManifestUrl } from '../config.ts';
 /** A part as the player plays it (duration in ms, from the server's probe). */
 export interface PlayerPart { id: number; title: string; link: string | null; poster: string | null; storyboard: Storyboard | null; duration: number }
 
-/** Where a part lies on the video's timeline, in seconds; the last part also owns anything past its end. */
-export interface PartSpan { offset: number; length: number; last: boolean }
+import type { PartSpan } from './part-span.ts';
 
 /**
  * The stream the player opens for a part. The video manifest template of SPEC §7
@@ -47,21 +46,6 @@ export function partSpan(parts: ReadonlyArray<{ duration: number }>, index: numb
   let offset = 0;
   for (let i = 0; i < index && i < parts.length; i++) offset += parts[i].duration;
   return { offset: offset / 1000, length: (parts[index]?.duration ?? 0) / 1000, last: index >= parts.length - 1 };
-}
-
-/** A time on the video's timeline as a time in the part, or null when it lies in another part. */
-export function timeInPart(videoTime: number, span: PartSpan): number | null {
-  const local = videoTime - span.offset;
-  return local >= 0 && (span.last || local < span.length) ? local : null;
-}
-
-/**
- * A time in the part as a time on the video's timeline, kept inside the part (players report the
- * last frame a hair past the probed length, which would land on the next part).
- */
-export function videoTimeOf(partTime: number, span: PartSpan): number {
-  const inside = span.length > 0 && !span.last ? Math.min(Math.max(0, partTime), Math.max(0, span.length - 0.05)) : Math.max(0, partTime);
-  return span.offset + inside;
 }
 
 /** The part (0-based) a time on the video's timeline lies in; the last part for anything past the end. */

@@ -1,7 +1,8 @@
 /**
  * The policy table: who may do what. The server checks it for every call (the route table names
- * one action per endpoint; resource rules are checked by the handler once the resource is
- * loaded), and the browser asks the same `can()` to decide what to show. No role comparison
+ * one action per endpoint, and the resource it acts on: the mount checks the resource rule once
+ * its loader read it; a service that decides on a resource of its own, a role change, asks
+ * `refusal()` with the actor it is given), and the browser asks the same `can()` to decide what to show. No role comparison
  * lives anywhere else.
  */
 

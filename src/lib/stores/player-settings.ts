@@ -1,5 +1,5 @@
 import { persistentAtom } from '@nanostores/persistent';
-import { DANMAKU_DENSITIES, type DanmakuDensity } from '../danmaku/layout.ts';
+import { DANMAKU_DENSITIES, type DanmakuDensity } from '../danmaku/density.ts';
 
 /** Player settings of SPEC §3, plus the danmaku display choices; kept across islands and reloads. */
 export interface PlayerSettings {

@@ -19,10 +19,14 @@ const byRoute = Map.groupBy(CASES, (c) => c.route);
 /** Cases of one endpoint run this many at a time. */
 const PARALLEL = 6;
 
-/** How many cases one member may send to a route before its per-member limit would answer instead (429). */
+/**
+ * How many cases one member may send to a route before its per-member limit would answer instead
+ * (429). Limits the service counts only for writes it could store (a danmaku, a comment) are not
+ * reached by hostile cases, which are refused before; a valid case past them answers 429, a clear refusal.
+ */
 function casesPerMember(route: string): number {
-  const rules = (ROUTES[route as keyof typeof ROUTES] as { rateLimits?: ReadonlyArray<{ limit: keyof typeof LIMITS; by: string }> }).rateLimits ?? [];
-  const perMember = rules.filter((rule) => rule.by === 'uid').map((rule) => LIMITS[rule.limit].limit);
+  const rules = (ROUTES[route as keyof typeof ROUTES] as { rateLimits?: ReadonlyArray<{ limit: keyof typeof LIMITS; by: string; counted?: string }> }).rateLimits ?? [];
+  const perMember = rules.filter((rule) => rule.by === 'uid' && rule.counted !== 'service').map((rule) => LIMITS[rule.limit].limit);
   return perMember.length ? Math.max(1, Math.min(...perMember) - 1) : Number.POSITIVE_INFINITY;
 }
 

@@ -44,13 +44,13 @@ export const audioRoutes = defineRoutes({
   },
   'POST audio/update': {
     tag: 'audio', summary: 'Change a track’s title, artist, description, tags, category or cover (its uploader, or staff); an approved track whose text, cover or tags change goes back to review.',
-    permission: 'audio.edit', body: A.audioUpdateBody, response: A.audioUpdateResponse,
+    permission: 'audio.edit', resource: 'audio', body: A.audioUpdateBody, response: A.audioUpdateResponse,
     // A 2,000-character description, the title and tags, as the commit.
     maxBodyBytes: 64 * 1024,
   },
   'DELETE audio/delete': {
     tag: 'audio', summary: 'Delete a track (its uploader, or staff).',
-    permission: 'audio.delete', body: A.audioIdBody, response: okResponse,
+    permission: 'audio.delete', resource: 'audio', body: A.audioIdBody, response: okResponse,
   },
   'GET audio/pending': {
     tag: 'audio', summary: 'The audio review queue, oldest first, with the stream to listen to and the tags.',

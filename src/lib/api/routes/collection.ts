@@ -17,12 +17,12 @@ export const collectionRoutes = defineRoutes({
   },
   'POST collection/update': {
     tag: 'collection', summary: 'Change a collection’s title, description, visibility or cover (only the fields sent).',
-    permission: 'collection.edit', body: C.collectionUpdateBody, response: C.collectionResponse, rateLimits: perMember, cache: 'no-store',
+    permission: 'collection.edit', resource: 'collection', body: C.collectionUpdateBody, response: C.collectionResponse, rateLimits: perMember, cache: 'no-store',
     errors: ['NOT_IN_COLLECTION'],
   },
   'POST collection/delete': {
     tag: 'collection', summary: 'Delete a collection (its videos stay where they are).',
-    permission: 'collection.clean', body: C.collectionIdBody, response: C.collectionDoneResponse, rateLimits: perMember, cache: 'no-store',
+    permission: 'collection.clean', resource: 'collection', body: C.collectionIdBody, response: C.collectionDoneResponse, rateLimits: perMember, cache: 'no-store',
   },
   'GET collection/list': {
     tag: 'collection', summary: 'A user’s collections, newest first: the public ones, and the private ones too for their owner.',
@@ -34,16 +34,16 @@ export const collectionRoutes = defineRoutes({
   },
   'POST collection/addVideo': {
     tag: 'collection', summary: 'Add an approved video, track or photo post at the end (at most 1000 items); adding it again changes nothing.',
-    permission: 'collection.edit', body: C.collectionVideoBody, response: C.collectionVideoChangeResponse, rateLimits: perMember, cache: 'no-store',
+    permission: 'collection.edit', resource: 'collection', body: C.collectionVideoBody, response: C.collectionVideoChangeResponse, rateLimits: perMember, cache: 'no-store',
     errors: ['COLLECTION_FULL', 'VIDEO_UNAVAILABLE'],
   },
   'POST collection/removeVideo': {
     tag: 'collection', summary: 'Take a video, track or photo post out of a collection; when it was not there, nothing changes.',
-    permission: 'collection.clean', body: C.collectionVideoBody, response: C.collectionVideoChangeResponse, rateLimits: perMember, cache: 'no-store',
+    permission: 'collection.clean', resource: 'collection', body: C.collectionVideoBody, response: C.collectionVideoChangeResponse, rateLimits: perMember, cache: 'no-store',
   },
   'POST collection/reorder': {
     tag: 'collection', summary: 'Put a collection’s items in a new order.',
-    permission: 'collection.edit', body: C.collectionReorderBody, response: C.collectionDoneResponse, rateLimits: perMember, cache: 'no-store',
+    permission: 'collection.edit', resource: 'collection', body: C.collectionReorderBody, response: C.collectionDoneResponse, rateLimits: perMember, cache: 'no-store',
     errors: ['NOT_IN_COLLECTION'],
     // Up to 1000 video ids.
     maxBodyBytes: 32 * 1024,

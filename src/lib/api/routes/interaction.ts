@@ -2,10 +2,15 @@ import { defineRoutes } from '../route.ts';
 import * as C from '../contracts/interaction.ts';
 import { okResponse } from '../contracts/common.ts';
 
-const vote = (summary: string, permission: 'comment.write' | 'comment.retract') =>
-  ({ tag: 'comment', summary, permission, body: C.commentVoteBody, response: C.commentVoteResponse, errors: permission === 'comment.write' ? ['BLOCKED_BY_UPLOADER'] : [] }) as const;
-const removal = (summary: string, permission: 'comment.deleteOwn' | 'comment.deleteAny' | 'comment.deleteUnderOwnUpload') =>
-  ({ tag: 'comment', summary, permission, body: C.commentDeleteBody, response: okResponse }) as const;
+// A new vote is a write like a comment (on a target whose uploader did not block the voter); taking one's own back stays possible.
+const vote = (summary: string) =>
+  ({ tag: 'comment', summary, permission: 'comment.write', resource: 'writableTarget', body: C.commentVoteBody, response: C.commentVoteResponse, errors: ['BLOCKED_BY_UPLOADER'] }) as const;
+const retraction = (summary: string) =>
+  ({ tag: 'comment', summary, permission: 'comment.retract', body: C.commentVoteBody, response: C.commentVoteResponse }) as const;
+const removal = (summary: string) => ({ tag: 'comment', summary, body: C.commentDeleteBody, response: okResponse }) as const;
+// Counted by the danmaku and comment services once the write could be stored (a refused one costs nothing).
+const danmakuLimits = [{ limit: 'danmakuPerUser', by: 'uid', counted: 'service' }, { limit: 'danmakuBurstPerUser', by: 'uid', counted: 'service' }] as const;
+const commentLimits = [{ limit: 'commentPerUser', by: 'uid', counted: 'service' }] as const;
 
 /**
  * SPEC §7 danmaku and comments beside a video. Writing needs a member in good standing, on a
@@ -23,35 +28,36 @@ export const interactionRoutes = defineRoutes({
   },
   'POST video/danmaku/emit': {
     tag: 'danmaku', summary: 'Send a danmaku (one per 3 s, 20 a minute; past the pool’s cap the oldest make room).',
-    permission: 'danmaku.send', body: C.danmakuEmitBody, response: C.danmakuEmitResponse, errors: ['BLOCKED_BY_UPLOADER'],
+    permission: 'danmaku.send', resource: 'writableTarget', body: C.danmakuEmitBody, response: C.danmakuEmitResponse, errors: ['BLOCKED_BY_UPLOADER'], rateLimits: danmakuLimits,
   },
   'POST video/comment/emit': {
     tag: 'comment', summary: 'Comment on a video, or answer a comment with `parentId` (a reply to a reply joins the same thread and starts with "@name"); sanitised HTML, "@username" mentions, the next floor; 10 a minute.',
-    permission: 'comment.write', body: C.commentEmitBody, response: C.commentEmitResponse, errors: ['BLOCKED_BY_UPLOADER'],
+    permission: 'comment.write', resource: 'writableTarget', body: C.commentEmitBody, response: C.commentEmitResponse, errors: ['BLOCKED_BY_UPLOADER'], rateLimits: commentLimits,
     // 20,000 characters of text, each up to six bytes once escaped in JSON.
     maxBodyBytes: 160 * 1024,
   },
   'GET video/comment': {
     tag: 'comment', summary: 'A page of a video’s top-level comments (the pinned one first, then hot or newest), each with its reply count and first replies, with the viewer’s votes, without what the viewer’s block lists leave out.',
-    permission: 'catalogue.read', query: C.commentListQuery, response: C.commentListResponse, cache: 'private',
+    permission: 'catalogue.read', resource: 'visibleTarget', query: C.commentListQuery, response: C.commentListResponse, cache: 'private',
   },
   'GET video/comment/replies': {
     tag: 'comment', summary: 'A page of one thread’s replies, oldest first, under the same rules as the comments.',
-    permission: 'catalogue.read', query: C.commentRepliesQuery, response: C.commentRepliesResponse, cache: 'private',
+    permission: 'catalogue.read', resource: 'visibleTarget', query: C.commentRepliesQuery, response: C.commentRepliesResponse, cache: 'private',
   },
   'GET video/comment/mentionCandidates': {
     tag: 'comment', summary: 'People the comment editor offers after "@": those the writer follows and those in the thread, without anyone blocked either way.',
-    permission: 'comment.write', query: C.mentionCandidatesQuery, response: C.mentionCandidatesResponse, cache: 'private',
+    permission: 'comment.write', resource: 'visibleTarget', query: C.mentionCandidatesQuery, response: C.mentionCandidatesResponse, cache: 'private',
   },
   'POST video/comment/pin': {
     tag: 'comment', summary: 'Pin a top-level comment under one’s own upload (replacing the pinned one), or unpin it.',
-    permission: 'comment.pin', body: C.commentPinBody, response: okResponse,
+    permission: 'comment.pin', resource: 'visibleTarget', body: C.commentPinBody, response: okResponse,
   },
-  'POST video/comment/upvote': vote('Upvote a comment (replaces a downvote).', 'comment.write'),
-  'POST video/comment/downvote': vote('Downvote a comment (replaces an upvote).', 'comment.write'),
-  'DELETE video/comment/upvote/cancel': vote('Take back one’s upvote.', 'comment.retract'),
-  'DELETE video/comment/downvote/cancel': vote('Take back one’s downvote.', 'comment.retract'),
-  'DELETE video/comment/deleteSelfComment': removal('Delete one’s own comment.', 'comment.deleteOwn'),
-  'DELETE video/comment/adminDeleteComment': removal('Delete anyone’s comment (staff).', 'comment.deleteAny'),
-  'DELETE video/comment/uploaderDeleteComment': removal('Delete a comment under one’s own upload.', 'comment.deleteUnderOwnUpload'),
+  'POST video/comment/upvote': vote('Upvote a comment (replaces a downvote).'),
+  'POST video/comment/downvote': vote('Downvote a comment (replaces an upvote).'),
+  'DELETE video/comment/upvote/cancel': retraction('Take back one’s upvote.'),
+  'DELETE video/comment/downvote/cancel': retraction('Take back one’s downvote.'),
+  // Each removal's resource rule looks at its own owner: the comment's author, or the uploader of the target it is under.
+  'DELETE video/comment/deleteSelfComment': { ...removal('Delete one’s own comment.'), permission: 'comment.deleteOwn', resource: 'comment' },
+  'DELETE video/comment/adminDeleteComment': { ...removal('Delete anyone’s comment (staff).'), permission: 'comment.deleteAny' },
+  'DELETE video/comment/uploaderDeleteComment': { ...removal('Delete a comment under one’s own upload.'), permission: 'comment.deleteUnderOwnUpload', resource: 'visibleTarget' },
 });

@@ -5,10 +5,10 @@ import * as C from '../contracts/likes.ts';
 export const likeRoutes = defineRoutes({
   'POST video/like': {
     tag: 'like', summary: 'Like a video, track or photo post (liking twice is one like).',
-    permission: 'like.give', body: C.likeBody, response: C.likeResponse, errors: ['BLOCKED_BY_UPLOADER'],
+    permission: 'like.give', resource: 'visibleTarget', body: C.likeBody, response: C.likeResponse, errors: ['BLOCKED_BY_UPLOADER'],
   },
   'DELETE video/like/cancel': {
     tag: 'like', summary: 'Take back one’s like (nothing happens without one).',
-    permission: 'like.retract', body: C.likeBody, response: C.likeResponse,
+    permission: 'like.retract', resource: 'visibleTarget', body: C.likeBody, response: C.likeResponse,
   },
 });

@@ -40,6 +40,6 @@ export const photoRoutes = defineRoutes({
   },
   'DELETE photo/delete': {
     tag: 'photo', summary: 'Delete a post (its uploader, or staff).',
-    permission: 'photo.delete', body: P.photoIdBody, response: okResponse,
+    permission: 'photo.delete', resource: 'photo', body: P.photoIdBody, response: okResponse,
   },
 });

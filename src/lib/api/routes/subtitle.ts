@@ -9,7 +9,7 @@ import * as S from '../contracts/subtitle.ts';
 export const subtitleRoutes = defineRoutes({
   'POST video/subtitle/create': {
     tag: 'video', summary: 'Add a subtitle track (ASS, SRT or WebVTT, at most 4 MB) to a part of a video; the file is parsed and refused when malformed, and a WebVTT copy is made.',
-    permission: 'subtitle.edit', body: S.subtitleCreateBody, response: S.subtitleCreateResponse, cache: 'no-store',
+    permission: 'subtitle.edit', resource: 'video', body: S.subtitleCreateBody, response: S.subtitleCreateResponse, cache: 'no-store',
     errors: ['SUBTITLE_MALFORMED', 'SUBTITLES_LIMIT'],
     // 4 MB of text, most of it sent as is in JSON; escaped line breaks and backslashes with room.
     maxBodyBytes: 9 * 1024 * 1024,
@@ -20,7 +20,7 @@ export const subtitleRoutes = defineRoutes({
   },
   'DELETE video/subtitle/delete': {
     tag: 'video', summary: 'Remove a subtitle track and its files.',
-    permission: 'subtitle.edit', body: S.subtitleIdBody, response: S.subtitleDoneResponse, cache: 'no-store',
+    permission: 'subtitle.edit', resource: 'subtitle', body: S.subtitleIdBody, response: S.subtitleDoneResponse, cache: 'no-store',
   },
   'GET video/danmaku/export': {
     tag: 'danmaku', summary: 'A video’s danmaku as a file: Bilibili XML (format=xml), or ASS laid out as danmaku2ass does (format=ass); for anyone who may see the video, without sender ids.',
@@ -28,7 +28,7 @@ export const subtitleRoutes = defineRoutes({
   },
   'POST video/danmaku/import': {
     tag: 'danmaku', summary: 'Add the danmaku of a Bilibili XML file (at most 5 MB) at their times, marked imported, without sender ids; past the pool’s cap the oldest make room. DOCTYPE and entity declarations are refused.',
-    permission: 'subtitle.edit', body: S.danmakuImportBody, response: S.danmakuImportResponse, cache: 'no-store',
+    permission: 'subtitle.edit', resource: 'video', body: S.danmakuImportBody, response: S.danmakuImportResponse, cache: 'no-store',
     errors: ['DANMAKU_XML_MALFORMED'],
     maxBodyBytes: 11 * 1024 * 1024,
   },

@@ -29,7 +29,7 @@ export const systemRoutes = defineRoutes({
   },
   'POST images/upload': {
     tag: 'system', summary: 'Upload an avatar or a cover to the address a preUpload call signed (multipart, field `file`).',
-    permission: 'image.upload', raw: 'multipart', response: imageUploadResponse, maxBodyBytes: MAX_IMAGE_BYTES + 64 * 1024,
+    permission: 'image.upload', resource: 'imageGrant', raw: 'multipart', response: imageUploadResponse, maxBodyBytes: MAX_IMAGE_BYTES + 64 * 1024,
     query: z.object({ kind: z.string(), uid: z.string(), fileName: z.string(), expires: z.string(), sig: z.string() }).partial(),
     errors: ['NOT_AN_IMAGE', 'UPLOAD_EXPIRED', 'PAYLOAD_TOO_LARGE'],
   },

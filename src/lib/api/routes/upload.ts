@@ -20,7 +20,7 @@ export const uploadRoutes = defineRoutes({
   },
   'GET video/media/status': {
     tag: 'upload', summary: 'What became of one’s uploaded file: probing, transcoding, ready, or refused and why.',
-    permission: 'media.status', query: C.mediaStatusQuery, response: C.mediaStatusResponse, cache: 'no-store',
+    permission: 'media.status', resource: 'media', query: C.mediaStatusQuery, response: C.mediaStatusResponse, cache: 'no-store',
   },
   'POST video/tus': {
     tag: 'upload', summary: 'Create a resumable upload (tus creation; metadata `name`, `maxDurationSeconds`, `expiry`).',

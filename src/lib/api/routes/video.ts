@@ -62,12 +62,12 @@ export const videoRoutes = defineRoutes({
   },
   'POST video/update': {
     tag: 'video', summary: 'Change a video’s title, description, tags, category or cover (its uploader, or staff); an approved video whose text or cover changes goes back to review.',
-    permission: 'video.edit', body: C.videoUpdateBody, response: C.videoUpdateResponse,
+    permission: 'video.edit', resource: 'video', body: C.videoUpdateBody, response: C.videoUpdateResponse,
     // A 2,000-character description, the title and tags, as the commit.
     maxBodyBytes: 64 * 1024,
   },
   'DELETE video/delete': {
     tag: 'video', summary: 'Delete a video (its uploader, or staff).',
-    permission: 'video.delete', body: C.videoIdBody, response: okResponse,
+    permission: 'video.delete', resource: 'video', body: C.videoIdBody, response: okResponse,
   },
 });
