@@ -31,6 +31,7 @@ import * as m0029 from './0029_related_covering_indexes.ts';
 import * as m0030 from './0030_search_grams.ts';
 import * as m0031 from './0031_category_listing.ts';
 import * as m0032 from './0032_danmaku_segment_index.ts';
+import * as m0035 from './0035_subtitle_fallback_font.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0030_search_grams': m0030,
   '0031_category_listing': m0031,
   '0032_danmaku_segment_index': m0032,
+  '0035_subtitle_fallback_font': m0035,
 };
