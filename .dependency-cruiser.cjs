@@ -3,8 +3,8 @@
  * pages -> islands -> lib; server routes -> services -> repositories; src/lib is framework-free
  * and knows nothing of the server; the server uses only the shared part of src/lib.
  */
-/** The part of src/lib the server may use: the contract, the tables, pure validation, i18n. */
-const SHARED_LIB = '^src/lib/(api/(errors|headers|limits|route|wire)\\.ts|api/contracts/|api/routes/|policy/|validation/|i18n/|block-lists/|navigation/(sitemap|routes|bots|error-route)\\.ts|catalogue/poster\\.ts|image/provider\\.ts|share/(share|feeds)\\.ts|photo/picture\\.ts|config\\.ts)';
+/** The part of src/lib the server may use: the contract, the tables, pure validation, i18n, the WOFF unpacking (fonts made ready at processing time). */
+const SHARED_LIB = '^src/lib/(api/(errors|headers|limits|route|wire)\\.ts|api/contracts/|api/routes/|policy/|validation/|i18n/|block-lists/|navigation/(sitemap|routes|bots|error-route)\\.ts|catalogue/poster\\.ts|subtitles/woff\\.ts|image/provider\\.ts|share/(share|feeds)\\.ts|photo/picture\\.ts|config\\.ts)';
 
 module.exports = {
   forbidden: [

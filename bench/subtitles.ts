@@ -35,6 +35,8 @@ const BAND = { top: 0.72, bottom: 0.97 };
 /** Yellow pixels in the band that count as a line drawn (a line of dialogue has thousands). */
 const LINE_PIXELS = 400;
 const FIRST_LINE_GOAL_MS = 300;
+/** How long after the choice the frames are looked at: 3 s left a busy machine (load 10-16) with no line and no figure. */
+const LOOK_MS = 6_000;
 const fontFiles = [
   'node_modules/@fontsource/noto-sans-sc/files/noto-sans-sc-chinese-simplified-700-normal.woff2',
   'node_modules/@fontsource/noto-sans-sc/files/noto-sans-sc-latin-400-normal.woff',
@@ -201,15 +203,14 @@ try {
           void cdp.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
         });
         await cdp.send('Page.startScreencast', { format: 'jpeg', quality: 80, maxWidth: 960, maxHeight: 540, everyNthFrame: 1 });
-        // The controls hide 2.5 s after the last pointer move while playing: a move shows them again.
-        await page.mouse.move(600, 300);
-        await page.mouse.move(640, 320);
-        await page.locator('[data-subtitle-button]').click();
         await page.evaluate(() => {
           const marks = window as unknown as { chosenAt: number; readyAt: number };
-          document.addEventListener('click', (event) => {
-            if ((event.target as Element).closest('[data-subtitle-track]')) marks.chosenAt = performance.timeOrigin + performance.now();
-          }, { capture: true, once: true });
+          const onClick = (event: MouseEvent) => {
+            if (!(event.target as Element).closest('[data-subtitle-track]')) return;
+            marks.chosenAt = performance.timeOrigin + performance.now();
+            document.removeEventListener('click', onClick, { capture: true });
+          };
+          document.addEventListener('click', onClick, { capture: true });
           // When libass has its fonts and is ready to draw (the renderer marks its canvas).
           new MutationObserver((_, observer) => {
             if (!document.querySelector('[data-subtitle-canvas][data-ready]')) return;
@@ -218,8 +219,17 @@ try {
           }).observe(document.body, { subtree: true, attributes: true, childList: true });
         });
         fetchedBefore = renderFetches.filter((f) => /jassub|\.wasm|ass-renderer/.test(f.url)).length;
-        await page.locator(`[data-subtitle-track="${track.id}"]`).click();
-        await page.waitForTimeout(3_000);
+        // The controls hide 2.5 s after the last pointer move while playing: a move shows them again
+        // (on a busy machine they, and the menu with them, may hide before a click lands: moved and
+        // tried again, the menu opened again).
+        for (let attempt = 0; ; attempt++) {
+          await page.mouse.move(600 + attempt, 300);
+          await page.mouse.move(640, 320 + attempt);
+          const opened = await page.locator('[data-subtitle-button]').click({ timeout: 2_000 }).then(() => true, () => false);
+          if (opened && (await page.locator(`[data-subtitle-track="${track.id}"]`).click({ timeout: 2_000 }).then(() => true, () => false))) break;
+          if (attempt === 5) throw new Error('the subtitle menu could not be used');
+        }
+        await page.waitForTimeout(LOOK_MS);
         await cdp.send('Page.stopScreencast');
         await cdp.detach();
         const { chosenAt, readyAt, steps } = await page.evaluate(() => {

@@ -142,6 +142,8 @@ export interface FollowsTable { follower_uid: number; followed_uid: number; crea
 export interface VideoSubtitlesTable {
   subtitle_id: Generated<number>; video_id: number; part_index: number; media_id: string; language: string; label: string;
   format: 'ass' | 'srt' | 'vtt'; source: Generated<'member' | 'stream'>; created_by: number | null; created_at: CreatedAt;
+  /** An ASS track's own cut of the fallback font is stored beside it (0035). */
+  fallback_font: Generated<boolean>;
 }
 /** A notification to a member (0025): one event, or one group (the likes of an item in a day). */
 export interface NotificationsTable {

@@ -5,11 +5,13 @@
  * magic bytes and within the limits; bitmap subtitles (PGS, VobSub, DVB) and anything else noted
  * for the uploader, never turned into tracks.
  */
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { compressBody } from '../http/content-encoding.ts';
 import { join } from 'node:path';
 import type { StreamNote, StreamSubtitles, StreamTrack } from '../db/schema.ts';
 import { STREAM_FONT_MAX_BYTES, STREAM_FONTS_MAX, STREAM_FONTS_MAX_TOTAL_BYTES, canonicalLanguageTag, type SubtitleFormat } from '../../src/lib/api/contracts/subtitle.constants.ts';
 import { binaryPath, run } from './ffmpeg.ts';
+import { FontPastLimit, fontAsSfnt } from './subtitle-fonts.ts';
 
 /** Text subtitle codecs (ffprobe's names) and the format each is extracted to (mov_text has no file of its own: SubRip). */
 const TEXT_CODECS: Record<string, SubtitleFormat> = { ass: 'ass', ssa: 'ass', subrip: 'srt', srt: 'srt', mov_text: 'srt', webvtt: 'vtt' };
@@ -121,15 +123,38 @@ async function keepFonts(input: string, streams: ProbedStream[], folder: string,
     if (!ext) note('FONT_REFUSED');
     else if (kept.length >= STREAM_FONTS_MAX || size > STREAM_FONT_MAX_BYTES || total + size > STREAM_FONTS_MAX_TOTAL_BYTES) note('FONTS_LIMIT');
     else {
-      const name = `${kept.length + 1}.${ext}`;
-      await rename(path, join(dir, name));
-      kept.push(name);
-      total += size;
-      continue;
+      // The limits count the font as attached; a WOFF or WOFF2 is stored as the sfnt inside it.
+      const sfnt = await plainFont(await readFile(path));
+      if (sfnt) {
+        const name = `${kept.length + 1}.${sfnt.ext}`;
+        await writeFile(join(dir, name), sfnt.bytes);
+        // Sent brotli-compressed, made now rather than on the first viewer's request (a second for a CJK font).
+        await writeFile(join(dir, `${name}.br`), await compressBody(sfnt.bytes, 'br', 'max'));
+        kept.push(name);
+        total += size;
+      } else note(sfnt === null ? 'FONT_REFUSED' : 'FONTS_LIMIT');
     }
     await rm(path, { force: true });
   }
   return kept;
+}
+
+/** How far a WOFF or WOFF2 may unpack: a font several times its packed size is usual, a bomb is not. */
+const UNPACKED_FONT_MAX_BYTES = 4 * STREAM_FONT_MAX_BYTES;
+
+/**
+ * A kept font as libass takes it at once: TrueType, OpenType and collections as they are, a WOFF
+ * or WOFF2 as the sfnt inside it. null when it cannot be unpacked (damaged), false when it would
+ * unpack past UNPACKED_FONT_MAX_BYTES.
+ */
+async function plainFont(file: Buffer): Promise<{ ext: string; bytes: Uint8Array } | null | false> {
+  try {
+    const bytes = await fontAsSfnt(new Uint8Array(file.buffer, file.byteOffset, file.byteLength), UNPACKED_FONT_MAX_BYTES);
+    const ext = fontExtension(Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(4, bytes.byteLength)));
+    return ext && ext !== 'woff' && ext !== 'woff2' ? { ext, bytes } : null;
+  } catch (error) {
+    return error instanceof FontPastLimit ? false : null;
+  }
 }
 
 async function readHead(path: string): Promise<Buffer> {

@@ -8,7 +8,8 @@ import type { Repositories } from '../repositories/index.ts';
 import type { MediaStore } from '../media/media-store.ts';
 import { hlsPath } from '../media/paths.ts';
 import { masterPlaylistOf, subtitlePlaylist } from '../media/hls.ts';
-import { MalformedSubtitle, readSubtitle, toWebVtt } from '../media/subtitle-formats.ts';
+import { MalformedSubtitle, readSubtitle, toWebVtt, type SubtitleCue } from '../media/subtitle-formats.ts';
+import { charactersOf, fallbackFontFor } from '../media/subtitle-fonts.ts';
 import { Conflict, DomainError, NotFound } from '../domain/errors.ts';
 import { SUBTITLES_PER_PART, type StreamNoteCode, type SubtitleFormat } from '../../src/lib/api/contracts/subtitle.constants.ts';
 import { subtitleCreateBody, type Subtitle } from '../../src/lib/api/contracts/subtitle.ts';
@@ -20,6 +21,8 @@ type SubtitleRow = Awaited<ReturnType<Repositories['subtitles']['find']>> & obje
 export const subtitleFolder = (mediaId: string, subtitleId: number) => `${hlsPath(mediaId)}/subtitles/${subtitleId}`;
 const originalName = (format: SubtitleFormat) => `original.${format}`;
 const WEBVTT_NAME = 'webvtt.vtt';
+/** An ASS track's own cut of the fallback font (server/media/subtitle-fonts.ts). */
+const FALLBACK_FONT_NAME = 'fallback.ttf';
 /** The track's media playlist, which the part's master playlist names (`subtitles/{id}/index.m3u8`). */
 const PLAYLIST_NAME = 'index.m3u8';
 
@@ -33,6 +36,7 @@ export function subtitleOf(row: SubtitleRow, streams?: StreamSubtitles): Subtitl
     id: row.subtitle_id, part: row.part_index + 1, language: row.language, label: row.label, format: row.format,
     url: `${folder}/${originalName(row.format)}`, vttUrl: `${folder}/${WEBVTT_NAME}`,
     fonts: row.format === 'ass' ? (streams?.fonts ?? []).map((name) => `/media/${hlsPath(row.media_id)}/fonts/${name}`) : [],
+    fallbackFont: row.format === 'ass' && row.fallback_font ? `${folder}/${FALLBACK_FONT_NAME}` : null,
   };
 }
 
@@ -69,21 +73,25 @@ export function createSubtitleService({ subtitles, media: mediaRows }: Repositor
     const mediaId = await subtitles.partMedia(input.videoId, partIndex);
     if (!mediaId) throw new NotFound();
     if ((await subtitles.countOfPart(input.videoId, partIndex)) >= SUBTITLES_PER_PART) throw new Conflict('SUBTITLES_LIMIT');
-    let webVtt: string;
+    let cues: SubtitleCue[];
     try {
-      webVtt = toWebVtt(await readSubtitle(input.text, input.format));
+      cues = await readSubtitle(input.text, input.format);
     } catch (error) {
       if (error instanceof MalformedSubtitle) throw new DomainError('SUBTITLE_MALFORMED', { issues: [{ path: 'text', message: error.message }] });
       throw error;
     }
+    // libass's fallback for this track: only the characters its lines use. Without it (a failure
+    // of the cut) the player loads the whole fallback, as for tracks made before.
+    const fallbackFont = input.format === 'ass' ? await fallbackFontFor(charactersOf(cues)).catch(() => null) : null;
     const row = await subtitles.insert({
       video_id: input.videoId, part_index: partIndex, media_id: mediaId, language: input.language, label: input.label,
-      format: input.format, source, created_by: createdBy,
+      format: input.format, source, created_by: createdBy, fallback_font: fallbackFont !== null,
     });
     const folder = subtitleFolder(mediaId, row.subtitle_id);
     try {
       await media.put(`${folder}/${originalName(input.format)}`, input.text);
-      await media.put(`${folder}/${WEBVTT_NAME}`, webVtt);
+      await media.put(`${folder}/${WEBVTT_NAME}`, toWebVtt(cues));
+      if (fallbackFont) await media.put(`${folder}/${FALLBACK_FONT_NAME}`, Buffer.from(fallbackFont.buffer, fallbackFont.byteOffset, fallbackFont.byteLength));
       const part = await mediaRows.byId(mediaId);
       await media.put(`${folder}/${PLAYLIST_NAME}`, subtitlePlaylist(part?.duration_ms ?? 0, WEBVTT_NAME));
       await relistInMaster(mediaId, part);

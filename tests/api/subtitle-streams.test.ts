@@ -18,6 +18,8 @@ import { createUploadStore } from '../../server/media/upload-store.ts';
 import { createMediaStore } from '../../server/media/media-store.ts';
 import { hlsPath, transcodeJob } from '../../server/media/pipeline.ts';
 import { createLogger } from '../../server/logger.ts';
+import { fontAsSfnt } from '../../server/media/subtitle-fonts.ts';
+import * as fontkit from 'fontkitten';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /**
@@ -99,6 +101,8 @@ describe.each(BACKENDS)('subtitle streams of an upload on %s', (backend) => {
 
   it('makes an MKV’s ASS and SRT streams tracks with their languages and titles, and keeps its fonts (only real ones) for the ASS tracks', async () => {
     await writeFile(join(dir, 'fake.ttf'), 'This is not a font, whatever its name says.');
+    // A WOFF2 by its magic bytes, damaged past them: it cannot be unpacked, so it is refused too.
+    await writeFile(join(dir, 'broken.woff2'), Buffer.concat([(await readFile(WOFF2)).subarray(0, 48), Buffer.alloc(4000, 0x5a)]));
     const mkv = await ffmpeg([
       '-i', ASS, '-i', ASS, '-i', SRT, '-map', '0', '-map', '1', '-map', '2', '-map', '3',
       '-c:v', 'libx264', '-preset', 'ultrafast', '-c:s:0', 'ass', '-c:s:1', 'ass', '-c:s:2', 'srt',
@@ -108,10 +112,11 @@ describe.each(BACKENDS)('subtitle streams of an upload on %s', (backend) => {
       '-attach', WOFF2, '-metadata:s:t:0', 'mimetype=font/woff2', '-metadata:s:t:0', 'filename=default.woff2',
       '-attach', WOFF, '-metadata:s:t:1', 'mimetype=font/woff', '-metadata:s:t:1', 'filename=NotoSansSC.woff',
       '-attach', join(dir, 'fake.ttf'), '-metadata:s:t:2', 'mimetype=application/x-truetype-font', '-metadata:s:t:2', 'filename=fake.ttf',
+      '-attach', join(dir, 'broken.woff2'), '-metadata:s:t:3', 'mimetype=font/woff2', '-metadata:s:t:3', 'filename=broken.woff2',
     ], 'fansub.mkv');
     const mediaId = await upload(server, cookie, mkv);
     const status = await statusOf(server, cookie, mediaId);
-    expect(status).toMatchObject({ status: 'ready', subtitleNotes: [{ stream: 3, code: 'FONT_REFUSED', codec: 'fake.ttf' }] });
+    expect(status).toMatchObject({ status: 'ready', subtitleNotes: [{ stream: 3, code: 'FONT_REFUSED', codec: 'fake.ttf' }, { stream: 4, code: 'FONT_REFUSED', codec: 'broken.woff2' }] });
     // Not a video's part yet: the tracks wait for the commit.
     const videoId = await commit(mediaId);
     const tracks = await tracksOf(videoId);
@@ -131,18 +136,32 @@ describe.each(BACKENDS)('subtitle streams of an upload on %s', (backend) => {
     expect((await (await get(tracks[0]!.vttUrl)).text()).startsWith('WEBVTT\n\n00:00:00.500 --> 00:00:01.500\nきらぼし')).toBe(true);
     expect(await (await get(tracks[2]!.vttUrl)).text()).toBe('WEBVTT\n\n00:00:00.200 --> 00:00:01.000\nHello <i>there</i>\n\n00:00:01.000 --> 00:00:01.900\nSecond line\n');
 
-    // Both real fonts kept, byte for byte, and listed with each ASS track; the fake one is not.
+    // Both real fonts kept and listed with each ASS track; the fake and the broken one are not. Each is stored as
+    // the TrueType file inside its WOFF2 or WOFF (libass takes it at once), sent compressed.
     expect(tracks[0]!.fonts).toHaveLength(2);
     expect(tracks[1]!.fonts).toEqual(tracks[0]!.fonts);
     expect(tracks[2]!.fonts).toEqual([]);
     const served = await Promise.all(tracks[0]!.fonts.map(async (url: string) => {
-      const res = await get(url);
-      return { type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
+      const res = await fetch(`${server.baseUrl}${url}`, { headers: { Cookie: cookie, 'Accept-Encoding': 'br' } });
+      return { type: res.headers.get('content-type'), encoding: res.headers.get('content-encoding'), bytes: Buffer.from(await res.arrayBuffer()) };
     }));
-    expect(served.map((f) => f.type)).toEqual(['font/woff2', 'font/woff']);
-    expect(served[0]!.bytes.equals(await readFile(WOFF2))).toBe(true);
-    expect(served[1]!.bytes.equals(await readFile(WOFF))).toBe(true);
-    expect(await readdir(join(mediaDir, hlsPath(mediaId), 'fonts'))).toEqual(['1.woff2', '2.woff']);
+    expect(served.map((f) => [f.type, f.encoding])).toEqual([['font/ttf', 'br'], ['font/ttf', 'br']]);
+    for (const [i, file] of [WOFF2, WOFF].entries()) {
+      const plain = await fontAsSfnt(new Uint8Array(await readFile(file)), 20e6);
+      expect(served[i]!.bytes.subarray(0, 4)).toEqual(Buffer.from([0, 1, 0, 0]));
+      expect(served[i]!.bytes.equals(Buffer.from(plain))).toBe(true);
+    }
+    expect(await readdir(join(mediaDir, hlsPath(mediaId), 'fonts'))).toEqual(['1.ttf', '1.ttf.br', '2.ttf', '2.ttf.br']);
+    // Each ASS track has its own cut of the fallback font, beside its files: the characters of its
+    // lines only, under the fallback's family name. The SRT track has none (drawn by the browser).
+    const cutRes = await get(tracks[0]!.fallbackFont);
+    expect(cutRes.headers.get('content-type')).toBe('font/ttf');
+    const cut = fontkit.create(Buffer.from(await cutRes.arrayBuffer())) as fontkit.Font;
+    expect(cut.familyName.toLowerCase()).toBe('noto sans sc thin');
+    expect(cut.characterSet.filter((cp) => cp > 0x7f && cp !== 0xffff && cp !== 0xa0).map((cp) => String.fromCodePoint(cp)).sort()).toEqual([...'きらぼし看板'].sort());
+    expect(tracks[0]!.fallbackFont).toBe(tracks[0]!.url.replace(/original\.ass$/, 'fallback.ttf'));
+    expect(tracks[1]!.fallbackFont).toBe(tracks[1]!.url.replace(/original\.ass$/, 'fallback.ttf'));
+    expect(tracks[2]!.fallbackFont).toBeNull();
     // The extracted files were only waiting: gone once the tracks are made.
     expect(await readdir(join(mediaDir, hlsPath(mediaId))).then((names) => names.includes('streams'))).toBe(false);
 
@@ -162,7 +181,7 @@ describe.each(BACKENDS)('subtitle streams of an upload on %s', (backend) => {
     expect(streams.filter((s) => s.type === 'Video').map((s) => s.codec)).toEqual(['h264']);
     // "My videos" reports the refused attachment.
     const mine = (await jsonCall(server, 'video/mine?page=1&pageSize=20', { cookie })).body.videos.find((v: { videoId: number }) => v.videoId === videoId);
-    expect(mine.subtitleNotes).toEqual([{ part: 1, stream: 3, code: 'FONT_REFUSED', codec: 'fake.ttf' }]);
+    expect(mine.subtitleNotes).toEqual([{ part: 1, stream: 3, code: 'FONT_REFUSED', codec: 'fake.ttf' }, { part: 1, stream: 4, code: 'FONT_REFUSED', codec: 'broken.woff2' }]);
   }, SLOW);
 
   it('makes an MP4’s mov_text stream a track, by the transcode when the video was committed first', async () => {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, jsonCall, startTestServer, type TestServer } from './harness.ts';
 import { insertVideo, member } from './media-helpers.ts';
+import * as fontkit from 'fontkitten';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/subtitles/${name}`, import.meta.url), 'utf8');
 
@@ -38,6 +39,27 @@ describe.each(BACKENDS)('subtitle tracks on %s', (backend) => {
     const listed = await list(videoId);
     expect(listed.status).toBe(200);
     expect(listed.body.subtitles.map((s: { id: number }) => s.id)).toEqual([ass.body.subtitle.id, srt.body.subtitle.id]);
+
+    // The ASS track has its own cut of the fallback font beside its files, which the player gives
+    // libass instead of the whole one: the characters its lines show (entities undone, the
+    // drawing's commands left out) under the fallback's family name. The SRT track has none.
+    expect(ass.body.subtitle.fallbackFont).toBe(ass.body.subtitle.url.replace(/original\.ass$/, 'fallback.ttf'));
+    expect(srt.body.subtitle.fallbackFont).toBeNull();
+    expect(listed.body.subtitles.map((s: { fallbackFont: string | null }) => s.fallbackFont)).toEqual([ass.body.subtitle.fallbackFont, null]);
+    const cutRes = await file(ass.body.subtitle.fallbackFont);
+    expect(cutRes.status).toBe(200);
+    expect(cutRes.headers.get('content-type')).toBe('font/ttf');
+    const cutBytes = Buffer.from(await cutRes.arrayBuffer());
+    expect(cutBytes.byteLength).toBeLessThan(20_000);
+    const cut = fontkit.create(cutBytes) as fontkit.Font;
+    expect(cut.familyName.toLowerCase()).toBe('noto sans sc thin');
+    const shown = cut.characterSet.filter((cp) => cp !== 0xffff).map((cp) => String.fromCodePoint(cp));
+    for (const character of 'きらぼし星がめく<夜>看板&二行目') expect(shown).toContain(character);
+    for (const character of 'mlNk\\{}0') expect(shown).not.toContain(character);
+    // A track added before such cuts were made has none: the player then loads the whole fallback.
+    await server.db.updateTable('video_subtitles').set({ fallback_font: false }).where('subtitle_id', '=', ass.body.subtitle.id).execute();
+    expect((await list(videoId)).body.subtitles[0].fallbackFont).toBeNull();
+    await server.db.updateTable('video_subtitles').set({ fallback_font: true }).where('subtitle_id', '=', ass.body.subtitle.id).execute();
 
     const original = await file(ass.body.subtitle.url);
     expect(original.status).toBe(200);
@@ -119,6 +141,9 @@ describe.each(BACKENDS)('subtitle tracks on %s', (backend) => {
     expect((await list(videoId, admin)).body.subtitles).toHaveLength(1);
     expect((await file(added.body.subtitle.vttUrl)).status).toBe(404);
     expect((await file(added.body.subtitle.vttUrl, uploader)).status).toBe(200);
+    // Its cut of the fallback font too.
+    expect((await file(added.body.subtitle.fallbackFont)).status).toBe(404);
+    expect((await file(added.body.subtitle.fallbackFont, uploader)).status).toBe(200);
     await call('video/pending/approved', 'POST', { videoId }, admin);
     expect((await list(videoId)).body.subtitles).toHaveLength(1);
     // Media access keeps a video's state for a second.

@@ -33,6 +33,7 @@ import * as m0031 from './0031_category_listing.ts';
 import * as m0032 from './0032_danmaku_segment_index.ts';
 import * as m0033 from './0033_video_search_postings.ts';
 import * as m0034 from './0034_danmaku_pool_time.ts';
+import * as m0035 from './0035_subtitle_fallback_font.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0032_danmaku_segment_index': m0032,
   '0033_video_search_postings': m0033,
   '0034_danmaku_pool_time': m0034,
+  '0035_subtitle_fallback_font': m0035,
 };

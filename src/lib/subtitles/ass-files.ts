@@ -7,7 +7,10 @@
  * Only addresses are imported here (Vite's `?url`): this module is part of the small loader
  * chunk and brings no font byte to a page until fetchAssFiles runs.
  */
-// WOFF rather than WOFF2: unpacked here natively (woff.ts), FreeType never has to.
+// The whole fallback, for tracks made before each got its own cut (`fallbackFont`, made when the
+// track is added: server/media/subtitle-fonts.ts). WOFF rather than WOFF2: unpacked here natively
+// (woff.ts), FreeType never has to. The track's own fonts are stored unpacked at processing time;
+// older ones may still be WOFF.
 import fallbackFontUrl from '@fontsource/noto-sans-sc/files/noto-sans-sc-chinese-simplified-400-normal.woff?url';
 import { fetchText, type TrackToDraw } from './renderer.ts';
 import { unpackWoff } from './woff.ts';
@@ -15,7 +18,7 @@ import { unpackWoff } from './woff.ts';
 export interface AssFiles {
   /** The script's text. */
   text: Promise<string>;
-  /** The bundled fallback font, then the track's own, as bytes (WOFF unpacked); a font that failed to load is left out. */
+  /** The fallback font (the track's cut of it, else the whole one), then the track's own, as bytes (WOFF unpacked); a font that failed to load is left out. */
   fonts: Promise<Uint8Array[]>;
   /** Stops whatever is still loading (the track was changed or turned off). */
   abort(): void;
@@ -35,9 +38,12 @@ async function fetchBytes(url: string, signal: AbortSignal): Promise<Uint8Array 
 
 export function fetchAssFiles(track: TrackToDraw): AssFiles {
   const aborter = new AbortController();
-  const urls = [fallbackFontUrl, ...(track.fonts ?? [])];
+  // The track's cut of the fallback, else (none made, or it failed to load) the whole one.
+  const fallback = track.fallbackFont
+    ? fetchBytes(track.fallbackFont, aborter.signal).then((bytes) => bytes ?? fetchBytes(fallbackFontUrl, aborter.signal))
+    : fetchBytes(fallbackFontUrl, aborter.signal);
   // Marks on the page's timeline (bench/subtitles.ts reads them): where the time to the first line goes.
-  const fonts = Promise.all(urls.map((url) => fetchBytes(url, aborter.signal))).then((list) => {
+  const fonts = Promise.all([fallback, ...(track.fonts ?? []).map((url) => fetchBytes(url, aborter.signal))]).then((list) => {
     performance.mark('subtitles:fonts-fetched');
     return list.filter((bytes) => bytes !== null);
   });

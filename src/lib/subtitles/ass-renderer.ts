@@ -14,7 +14,9 @@
  * about 7900 characters) is libass's default family, so a line whose font the file does not bring
  * (Arial, a fansub's own) falls back to it: libass without a system font provider falls back only
  * to the default family. That file names its family "Noto Sans SC Thin" (name ID 1, no
- * typographic family), and libass matches that name, not "Noto Sans SC". Jassub's own Liberation
+ * typographic family), and libass matches that name, not "Noto Sans SC". A track added since
+ * brings its own cut of that file (`fallbackFont`: only the characters its lines use, made on the
+ * server), which libass is given instead of the whole one. Jassub's own Liberation
  * Sans is not used. A track's own fonts (those attached to its part's uploaded
  * MKV, listed as the track's `fonts`) come with the fallback: libass picks each line's family by
  * the names inside the files.

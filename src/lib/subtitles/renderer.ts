@@ -16,8 +16,11 @@ export interface RendererHost {
   onError(error: unknown): void;
 }
 
-/** A track to draw; an ASS track's `fonts` are those its part's uploaded file brought (MKV attachments). */
-export interface TrackToDraw { format: 'ass' | 'srt' | 'vtt'; url: string; vttUrl: string; language: string; fonts?: readonly string[] }
+/**
+ * A track to draw; an ASS track's `fonts` are those its part's uploaded file brought (MKV
+ * attachments), its `fallbackFont` its own cut of the bundled fallback (null: the whole one).
+ */
+export interface TrackToDraw { format: 'ass' | 'srt' | 'vtt'; url: string; vttUrl: string; language: string; fonts?: readonly string[]; fallbackFont?: string | null }
 
 export interface SubtitleRenderer {
   destroy(): void;

@@ -33,6 +33,12 @@ export const subtitleSchema = z.object({
   vttUrl: z.string(),
   /** An ASS track's fonts: those attached to its part's uploaded MKV, which the renderer loads with it (none for SRT and WebVTT). */
   fonts: z.array(z.string()),
+  /**
+   * An ASS track's own cut of the site's fallback font, holding only the characters its lines use,
+   * which the renderer loads instead of the whole one; null for SRT and WebVTT, and for tracks
+   * added before such cuts were made (the renderer then loads the whole fallback).
+   */
+  fallbackFont: z.string().nullable(),
 });
 export type Subtitle = z.infer<typeof subtitleSchema>;
 export const subtitleCreateResponse = z.object({ success: z.literal(true), subtitle: subtitleSchema });
