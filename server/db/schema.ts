@@ -92,6 +92,9 @@ export interface VideoPartsTable { video_id: number; part_index: number; title: 
 export interface TagsTable { tag_id: Generated<number>; created_by: number | null; created_at: CreatedAt }
 export interface TagNamesTable { tag_id: number; lang: string; name: string; name_lower: string; is_default: Generated<boolean>; is_original: Generated<boolean> }
 export interface VideoTagsTable { video_id: number; tag_id: number; position: number }
+/** Search rankings kept by triggers (migration 0033): an approved video's title pieces and tags in ranking order. */
+export interface VideoTitleTermsTable { term: string; bucket: number; video_id: number }
+export interface VideoTagRanksTable { tag_id: number; bucket: number; video_id: number }
 export interface VideoViewsTable { video_id: number; viewer_key: string; hour: Date }
 /** What danmaku, comments and history are on: `video_id` holds the id of a target of this type. */
 export type MediaTargetType = 'video' | 'audio' | 'photo';
@@ -354,6 +357,8 @@ export interface Database {
   tags: TagsTable;
   tag_names: TagNamesTable;
   video_tags: VideoTagsTable;
+  video_title_terms: VideoTitleTermsTable;
+  video_tag_ranks: VideoTagRanksTable;
   video_views: VideoViewsTable;
   danmaku: DanmakuTable;
   comments: CommentsTable;
