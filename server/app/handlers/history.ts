@@ -1,4 +1,5 @@
 import type { HandlerSet } from '../mount-routes.ts';
+import { done } from './done.ts';
 import { NotFound } from '../../domain/errors.ts';
 import { HISTORY_LIMIT } from '../../services/catalogue.ts';
 
@@ -21,8 +22,5 @@ export const historyHandlers: HandlerSet<'history/'> = {
   },
   'GET history/anchor': async ({ videoId, mediaType }, { services, actor }) =>
     ({ success: true, anchor: await services.history.anchorOf(actor.uid, { type: mediaType, id: videoId }) }),
-  'DELETE history/clear': async (_input, { services, actor }) => {
-    await services.history.clear(actor.uid);
-    return { success: true };
-  },
+  'DELETE history/clear': async (_input, { services, actor }) => done(services.history.clear(actor.uid)),
 };

@@ -1,4 +1,5 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
+import { done } from './done.ts';
 import { Conflict, DomainError, Invalid, NotFound } from '../../domain/errors.ts';
 import { clearedSessionCookies, sessionCookies } from '../../auth/sessions.ts';
 import { isValidEmail, normalizeEmail } from '#lib/validation/account.ts';
@@ -174,13 +175,7 @@ export const userHandlers: HandlerSet<'user/'> = {
   // ---- The administrators' profile review and the banned ----
   'GET user/adminGetUserInfo': async (query, { services }) =>
     ({ success: true, ...(await services.profiles.reviewQueue({ ...query, onlyUpdated: query.isOnlyShowUserInfoUpdatedAfterReview })) }),
-  'POST user/approveUserInfo': async ({ uid }, { services, actor }) => {
-    await services.profiles.approveProfile(uid, actor.uid);
-    return OK;
-  },
-  'POST user/adminClearUserInfo': async ({ uid }, { services, actor }) => {
-    await services.profiles.clearProfile(uid, actor.uid);
-    return OK;
-  },
+  'POST user/approveUserInfo': async ({ uid }, { services, actor }) => done(services.profiles.approveProfile(uid, actor.uid)),
+  'POST user/adminClearUserInfo': async ({ uid }, { services, actor }) => done(services.profiles.clearProfile(uid, actor.uid)),
   'GET user/blocked/info': async ({ page, pageSize }, { services }) => ({ success: true, ...(await services.accounts.blockedUsers(page, pageSize)) }),
 };
