@@ -55,7 +55,7 @@ import { hlsPath } from './paths.ts';
 export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadStore; media: MediaStore; logger: Logger }): JobHandler {
   const mediaRows = createMediaRepository(options.db);
   const subtitleRows = createSubtitlesRepository(options.db);
-  const subtitleService = createSubtitleService(createRepositories(options.db), { media: options.media });
+  const subtitleService = createSubtitleService(createRepositories(options.db), { media: options.media, logger: options.logger });
   return async (payload, run) => {
     const mediaId = String(payload.mediaId);
     try {

@@ -116,7 +116,7 @@ export function createServices({ db, caches, databaseKind, mailer, media, signin
     targets,
     videos,
     review: createReviewService({ video: videos, audio, photo: photos }, (type, id, outcome) => notifications.uploadReviewed(type, id, outcome)),
-    subtitles: createSubtitleService(repositories, { media }),
+    subtitles: createSubtitleService(repositories, { media, logger }),
     media: createMediaService(repositories),
     jobs: createJobsService(repositories),
     danmaku,

@@ -10,6 +10,7 @@ import { hlsPath } from '../media/paths.ts';
 import { masterPlaylistOf, subtitlePlaylist } from '../media/hls.ts';
 import { MalformedSubtitle, readSubtitle, toWebVtt, type SubtitleCue } from '../media/subtitle-formats.ts';
 import { charactersOf, fallbackFontFor } from '../media/subtitle-fonts.ts';
+import type { Logger } from '../logger.ts';
 import { Conflict, DomainError, NotFound } from '../domain/errors.ts';
 import { SUBTITLES_PER_PART, type StreamNoteCode, type SubtitleFormat } from '../../src/lib/api/contracts/subtitle.constants.ts';
 import { subtitleCreateBody, type Subtitle } from '../../src/lib/api/contracts/subtitle.ts';
@@ -56,7 +57,7 @@ export async function streamNotesOfVideos(subtitles: Repositories['subtitles'], 
 
 export interface NewSubtitle { videoId: number; part: number; language: string; label: string; format: SubtitleFormat; text: string }
 
-export function createSubtitleService({ subtitles, media: mediaRows }: Repositories, { media }: { media: MediaStore }) {
+export function createSubtitleService({ subtitles, media: mediaRows }: Repositories, { media, logger }: { media: MediaStore; logger?: Pick<Logger, 'warn'> }) {
   /**
    * The part's master playlist again, with its tracks as WebVTT renditions (once the part has a
    * published rung; until then the pipeline writes it, with the tracks, as each rung is done).
@@ -82,7 +83,12 @@ export function createSubtitleService({ subtitles, media: mediaRows }: Repositor
     }
     // libass's fallback for this track: only the characters its lines use. Without it (a failure
     // of the cut) the player loads the whole fallback, as for tracks made before.
-    const fallbackFont = input.format === 'ass' ? await fallbackFontFor(charactersOf(cues)).catch(() => null) : null;
+    const fallbackFont = input.format === 'ass'
+      ? await fallbackFontFor(charactersOf(cues)).catch((error: unknown) => {
+        logger?.warn('fallback font not cut, the track uses the whole one', { videoId: input.videoId, err: error });
+        return null;
+      })
+      : null;
     const row = await subtitles.insert({
       video_id: input.videoId, part_index: partIndex, media_id: mediaId, language: input.language, label: input.label,
       format: input.format, source, created_by: createdBy, fallback_font: fallbackFont !== null,
