@@ -7,7 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { E2E, E2E_BASE_URL, adminRequest, shoot, signUpByApi, waitForIslands } from './helpers.ts';
+import { E2E, E2E_BASE_URL, adminRequest, msg, shoot, signUpByApi, waitForIslands } from './helpers.ts';
 
 /** A 12 s tone at about -34 dBFS: a quiet recording. */
 async function quietTone(): Promise<Buffer> {
@@ -83,6 +83,8 @@ test('a quiet track by a member named once: full waveform, the video page\'s dan
   await expect(panel).toBeVisible();
   await expect(panel).toHaveCSS('display', 'flex');
   await expect(panel.locator('legend').first()).toHaveText('Density');
+  // A track has no subtitles: nothing to keep clear of.
+  await expect(panel.getByText(msg('en', 'player.keepSubtitlesClear'))).toHaveCount(0);
   await panel.locator('[data-danmaku-speed]').fill('1.5');
   await page.locator('[data-danmaku-toggle]').uncheck();
   await page.locator('[data-loop]').check();

@@ -269,7 +269,7 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
           {nextHref && <a className="button secondary" href={`${nextHref}?autoplay`} data-next>{t('audio.player.next')}</a>}
         </div>
       </div>
-      {panelOpen && <Suspense fallback={null}><DanmakuSettings t={t} value={look} onChange={(change) => updatePlayerSettings('danmaku', change)} /></Suspense>}
+      {panelOpen && <Suspense fallback={null}><DanmakuSettings t={t} value={look} hasSubtitles={false} onChange={(change) => updatePlayerSettings('danmaku', change)} /></Suspense>}
       <div className="audio-wave">
         <canvas ref={canvas} className="audio-waveform" role="slider" tabIndex={0} aria-label={t('audio.player.seek')}
           aria-valuemin={0} aria-valuemax={Math.round(duration)} aria-valuenow={Math.round(time)} aria-valuetext={formatClock(time)}

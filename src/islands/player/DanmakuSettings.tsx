@@ -7,6 +7,8 @@ interface Props {
   t: (key: string, options?: Record<string, unknown>) => string;
   value: DanmakuPrefs;
   onChange: (change: Partial<DanmakuPrefs>) => void;
+  /** Whether the media can show subtitles (a video; not a track): only then is there a line to keep clear. */
+  hasSubtitles?: boolean;
 }
 
 const AREAS = [0.25, 0.5, 0.75, 1] as const;
@@ -16,7 +18,7 @@ const BLOCK_TYPES = ['scroll', 'top', 'bottom', 'colored'] as const;
  * The danmaku settings popover: density first (what a storm needs at hand, within a thumb's
  * reach on a phone), then what to hide, opacity, size, speed and the area comments may use.
  */
-export default function DanmakuSettings({ t, value, onChange }: Props) {
+export default function DanmakuSettings({ t, value, onChange, hasSubtitles = true }: Props) {
   const percent = (n: number) => `${Math.round(n * 100)}%`;
   return (
     <div className="player-popover danmaku-settings" role="dialog" aria-label={t('player.danmakuSettings')} data-danmaku-settings>
@@ -69,10 +71,10 @@ export default function DanmakuSettings({ t, value, onChange }: Props) {
           ))}
         </div>
       </fieldset>
-      <label className="check">
+      {hasSubtitles && <label className="check">
         <input type="checkbox" checked={value.keepSubtitlesClear} onChange={(e) => onChange({ keepSubtitlesClear: e.target.checked })} />
         {t('player.keepSubtitlesClear')}
-      </label>
+      </label>}
     </div>
   );
 }
