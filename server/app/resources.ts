@@ -47,6 +47,11 @@ export const RESOURCE_LOADERS = {
   comment: async ({ mediaType, commentRoute }: { mediaType: MediaType; commentRoute: string }, { services }: LoaderContext) =>
     ({ ownerUid: await services.comments.authorOf(mediaType, commentRoute) }),
   media: ({ mediaId }: { mediaId: string }, { services }: LoaderContext) => services.media.status(mediaId),
+  visibleVideo: async ({ videoId }: { videoId: number }, { services, viewer }: LoaderContext) => {
+    const found = await services.catalogue.visibleVideo(videoId, await viewer());
+    if (!found) throw new NotFound();
+    return { ownerUid: found.uploaderUid, ...found };
+  },
   visibleTarget,
   /** Checked before any rate limit of the call, so a refusal costs the writer nothing. */
   writableTarget: async (input: Named, context: LoaderContext) => {

@@ -16,6 +16,7 @@ import { createCommentService } from './comments.ts';
 import { createReviewService } from './review.ts';
 import { createLikeService } from './likes.ts';
 import { NO_CONVERSATION_EVENTS, type ConversationEvents } from './conversation-events.ts';
+import { createForViewer } from './for-viewer.ts';
 import { createBlockListService } from './block-lists.ts';
 import { createHistoryService } from './history.ts';
 import { createMediaService } from './media.ts';
@@ -109,6 +110,8 @@ export function createServices({ db, caches, databaseKind, mailer, media, signin
   const videos = createVideoService(repositories, { media, logger, viewWindowMs: hotCounterWindowMs });
   const danmaku = createDanmakuService(repositories, rateLimits, createDanmakuListCache(), (videoId, senderUid, sent) => void live.announce(videoId, senderUid, sent));
   const comments = createCommentService(repositories, conversation, rateLimits);
+  const likes = createLikeService(repositories, conversation);
+  const blockLists = createBlockListService(repositories);
   return {
     catalogue,
     audio,
@@ -122,7 +125,7 @@ export function createServices({ db, caches, databaseKind, mailer, media, signin
     danmaku,
     live,
     comments,
-    likes: createLikeService(repositories, conversation),
+    likes,
     reports: createReportService(repositories, {
       targets,
       media: { video: videos, audio, photo: photos },
@@ -142,7 +145,9 @@ export function createServices({ db, caches, databaseKind, mailer, media, signin
       },
     }),
     moderationLog: createModerationLogService(repositories),
-    blockLists: createBlockListService(repositories),
+    blockLists,
+    /** Reads that combine sections for one viewer (an upload with its likes and block flags, a member's uploads, the history). */
+    forViewer: createForViewer({ catalogue, audio, photos, likes, blockLists, danmaku, publicProfile: (uid, viewerUid) => profiles.publicProfile(repositories, uid, viewerUid) }),
     history: createHistoryService(repositories),
     follows: createFollowService(repositories, {
       audio, photos,

@@ -1,41 +1,18 @@
-import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
-import { NotFound } from '../../domain/errors.ts';
-import { listViewer } from './looker.ts';
+import type { HandlerSet } from '../mount-routes.ts';
+import { answerFor, listFor, viewerUidFor } from './looker.ts';
 import { done } from './done.ts';
 import { logged } from './logged.ts';
-
-/** The viewer a public list leaves tracks out for (their block lists); such a list is personal. */
-async function listFor(ctx: HandlerContext): Promise<number | null> {
-  const { viewerUid, personal } = await listViewer(ctx);
-  if (personal) ctx.cache('private');
-  return viewerUid;
-}
 
 /** The audio section (issue 13); a track's danmaku and comments are the video/… calls with mediaType=audio. */
 export const audioHandlers: HandlerSet<'audio'> = {
   'POST audio/upload': async (body, { services, actor, logger }) =>
     ({ success: true, audioId: await logged(logger, 'audio committed', services.audio.commit(actor.uid, body), (audioId) => ({ audioId, by: actor.uid })) }),
   // Pending tracks only for their uploader and staff; the rest get 404.
-  'GET audio': async ({ audioId }, ctx) => {
-    const looker = await ctx.viewer();
-    const audio = await ctx.services.audio.track(audioId, looker);
-    if (!audio) throw new NotFound();
-    if (looker || audio.status !== 'approved') ctx.cache('private');
-    return { success: true, audio, ...(await ctx.services.likes.factsFor({ type: 'audio', id: audioId }, looker?.uid ?? null)), ...(await ctx.services.blockLists.flags(looker?.uid ?? null, audio.uploaderId)) };
-  },
+  'GET audio': async ({ audioId }, ctx) => answerFor(ctx, ctx.services.forViewer.audio(audioId, await ctx.viewer())),
   'GET audio/home': async ({ sort, ...page }, ctx) => ({ success: true, ...(await ctx.services.audio.home(sort, { ...page, viewerUid: await listFor(ctx) })) }),
   // As video/related: personal when the viewer has block lists; never in a shared cache.
-  'GET audio/related': async ({ audioId, limit }, ctx) => {
-    const { viewerUid } = await listViewer(ctx);
-    return { success: true, tracks: await ctx.services.audio.related(audioId, viewerUid, limit) };
-  },
-  'GET audio/user': async ({ uid, ...page }, ctx) => {
-    const looker = await ctx.viewer();
-    const { viewerUid, personal } = await listViewer(ctx);
-    const flags = await ctx.services.blockLists.flags(looker?.uid ?? null, uid);
-    if (looker?.uid === uid || personal || flags.isBlockedByOther) ctx.cache('private');
-    return { success: true, ...(await ctx.services.audio.byUploader(uid, looker, { ...page, viewerUid })), ...flags };
-  },
+  'GET audio/related': async ({ audioId, limit }, ctx) => ({ success: true, tracks: await ctx.services.audio.related(audioId, await viewerUidFor(ctx), limit) }),
+  'GET audio/user': async ({ uid, ...page }, ctx) => answerFor(ctx, ctx.services.forViewer.tracksOf(uid, await ctx.viewer(), page)),
   'GET audio/search': async ({ keyword, tagId, ...page }, ctx) =>
     ({ success: true, ...(await ctx.services.audio.search({ keyword, tagId }, { ...page, viewerUid: await listFor(ctx) })) }),
   'POST audio/play': async ({ audioId }, { services, viewer, ip }) =>

@@ -1,14 +1,11 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
-import { Invalid, NotFound } from '../../domain/errors.ts';
+import { Invalid } from '../../domain/errors.ts';
 import { done } from './done.ts';
 import { logged } from './logged.ts';
-import { encodedAnswer, segmentCountOf } from '../../services/danmaku.ts';
 import { LIVE_STREAM_HEADERS } from '../../services/live-danmaku.ts';
-import { preferredEncoding } from '../../http/content-encoding.ts';
-import { DANMAKU_SEGMENT_SECONDS } from '#lib/api/contracts/interaction.constants.ts';
 import type { CommentVoteResponse } from '#lib/api/contracts/interaction.ts';
 import type { MediaTarget, MediaType } from '#lib/api/contracts/common.constants.ts';
-import { listViewer } from './looker.ts';
+import { cutOff, eventStream, poolAnswer } from './answers.ts';
 import { danmakuExchangeHandlers } from './subtitle.ts';
 
 /** The target a call names: `videoId` is the id of a video, audio track or photo post per `mediaType`. */
@@ -31,42 +28,14 @@ function lastEventIdOf(header: string | undefined): number | null {
 /** SPEC §7 danmaku and comments. */
 export const interactionHandlers: HandlerSet<'video/danmaku' | 'video/comment' | 'video/like'> = {
   ...danmakuExchangeHandlers,
-  'GET video/danmaku': async ({ segment, ...named }, ctx) => {
-    const { services, c } = ctx;
-    const viewer = await ctx.viewer();
-    const target = targetOf(named);
-    const video = await services.targets.visible(target, viewer);
-    if (!video) throw new NotFound();
-    const segmentCount = segmentCountOf(video.durationMs);
-    // A viewer who blocked people gets the pool without theirs: a personal answer, built each time.
-    if ((await listViewer(ctx)).people) {
-      ctx.cache('private');
-      const danmaku = await services.danmaku.list(target, video.durationMs, segment, viewer!.uid);
-      return { success: true, danmaku, segment, segmentSeconds: DANMAKU_SEGMENT_SECONDS, segmentCount };
-    }
-    // Everyone else receives the same pool (no sender ids in it), serialized once per change of
-    // the segment (a busy one holds thousands) with an ETag; shared caches may keep it briefly.
-    const answer = await services.danmaku.listAnswer(target, video.durationMs, segment);
-    c.header('Cache-Control', video.status === 'approved' ? 'public, max-age=5' : 'private, no-store');
-    c.header('Vary', 'Cookie, Accept-Encoding');
-    c.header('ETag', answer.etag);
-    if (c.req.header('If-None-Match')?.split(',').some((tag) => tag.trim() === answer.etag)) return c.body(null, 304);
-    c.header('Content-Type', 'application/json');
-    const encoding = preferredEncoding(c.req.header('Accept-Encoding'));
-    if (!encoding) return c.body(answer.body);
-    c.header('Content-Encoding', encoding);
-    return c.body(await encodedAnswer(answer, encoding));
-  },
-  // Reading needs no login; the viewer's blocked people are left out as in the list.
-  'GET video/danmaku/live': async ({ videoId, lastEventId }, ctx) => {
-    const viewer = await ctx.viewer();
-    if (!(await ctx.services.catalogue.visibleVideo(videoId, viewer))) throw new NotFound();
-    // HEAD: the headers a stream would have, without opening one nobody reads (or counting a viewer).
-    if (ctx.c.req.method === 'HEAD') return new Response(null, { headers: LIVE_STREAM_HEADERS });
-    // A viewer who falls behind is cut off at the socket: its queue goes at once, nothing is logged.
-    const outgoing = (ctx.c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
-    return ctx.services.live.open(videoId, viewer?.uid ?? null, lastEventIdOf(ctx.c.req.header('last-event-id')) ?? lastEventId ?? null, outgoing && (() => outgoing.destroy()));
-  },
+  // The target as the caller sees it (the entry's resource). A viewer who blocked people gets the
+  // pool without theirs, built for them; everyone else the same pool (a busy segment holds
+  // thousands), serialized once per change with an ETag, which shared caches may keep briefly.
+  'GET video/danmaku': async ({ segment }, ctx) =>
+    poolAnswer(ctx, ctx.resource.status === 'approved', await ctx.services.forViewer.danmakuSegment(ctx.resource.target, ctx.resource.durationMs, segment, await ctx.viewer())),
+  // Reading needs no login (the video as the caller sees it: the entry's resource); the viewer's blocked people are left out as in the list.
+  'GET video/danmaku/live': async ({ videoId, lastEventId }, ctx) => eventStream(ctx.c, LIVE_STREAM_HEADERS, async () =>
+    ctx.services.live.open(videoId, (await ctx.viewer())?.uid ?? null, lastEventIdOf(ctx.c.req.header('last-event-id')) ?? lastEventId ?? null, cutOff(ctx.c))),
   // The target is writable (the entry's resource); the service counts the per-member limits, only for danmaku it could store.
   'POST video/danmaku/emit': async (body, { services, actor, resource }) =>
     ({ success: true, danmaku: await services.danmaku.emit(actor.uid, resource.durationMs, body) }),

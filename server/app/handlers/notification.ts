@@ -1,8 +1,11 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
 import { notificationUnsubscribeQuery } from '#lib/api/contracts/notification.ts';
 import { Invalid } from '../../domain/errors.ts';
+import { eventStream } from './answers.ts';
 import { translatorFor } from '#lib/i18n/catalogs.ts';
 import type { CatalogLocale } from '#lib/i18n/locales.ts';
+
+const STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store' };
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
@@ -24,10 +27,7 @@ function page(locale: CatalogLocale, heading: string, body: string) {
 export const notificationHandlers: HandlerSet<'notification/'> = {
   'GET notification/list': async (query, { services, actor, locale }) => ({ success: true, ...(await services.notifications.list(actor.uid, query, locale)) }),
   'GET notification/unreadCount': async (_input, { services, actor }) => ({ success: true, unreadCount: await services.notifications.unreadCount(actor.uid) }),
-  'GET notification/live': async (_input, { services, actor, c }) => {
-    if (c.req.method === 'HEAD') return new Response(null, { headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store' } });
-    return services.notifications.open(actor.uid);
-  },
+  'GET notification/live': async (_input, { services, actor, c }) => eventStream(c, STREAM_HEADERS, () => services.notifications.open(actor.uid)),
   'POST notification/read': async (body, { services, actor }) =>
     ({ success: true, unreadCount: await services.notifications.markRead(actor.uid, 'all' in body ? 'all' : body.ids) }),
   'GET notification/settings': async (_input, { services, actor }) => ({ success: true, settings: await services.notifications.settings(actor.uid) }),

@@ -1,6 +1,5 @@
 import type { HandlerSet } from '../mount-routes.ts';
-import { NotFound } from '../../domain/errors.ts';
-import { listViewer } from './looker.ts';
+import { answerFor, listFor, viewerUidFor } from './looker.ts';
 import { done } from './done.ts';
 import { logged } from './logged.ts';
 
@@ -9,34 +8,11 @@ export const photoHandlers: HandlerSet<'photo'> = {
   'POST photo/upload': async (body, { services, actor, logger }) =>
     ({ success: true, photoId: await logged(logger, 'photo post committed', services.photos.commit(actor.uid, body), (photoId) => ({ photoId, images: body.images.length })) }),
   // Not yet public: only its uploader and staff; the rest get 404.
-  'GET photo': async ({ photoId }, ctx) => {
-    const looker = await ctx.viewer();
-    const photo = await ctx.services.photos.photo(photoId, looker);
-    if (!photo) throw new NotFound();
-    if (looker || photo.status !== 'approved') ctx.cache('private');
-    return { success: true, photo, ...(await ctx.services.likes.factsFor({ type: 'photo', id: photoId }, looker?.uid ?? null)), ...(await ctx.services.blockLists.flags(looker?.uid ?? null, photo.uploaderInfo.uid)) };
-  },
-  'GET photo/home': async (page, ctx) => {
-    const { viewerUid, personal } = await listViewer(ctx);
-    if (personal) ctx.cache('private');
-    return { success: true, ...(await ctx.services.photos.home({ ...page, viewerUid })) };
-  },
-  'GET photo/user': async ({ uid, ...page }, ctx) => {
-    const looker = await ctx.viewer();
-    const { viewerUid, personal } = await listViewer(ctx);
-    const flags = await ctx.services.blockLists.flags(looker?.uid ?? null, uid);
-    if (looker?.uid === uid || personal || flags.isBlockedByOther) ctx.cache('private');
-    return { success: true, ...(await ctx.services.photos.byUploader(uid, looker, { ...page, viewerUid })), ...flags };
-  },
-  'GET photo/search': async ({ keyword, ...page }, ctx) => {
-    const { viewerUid, personal } = await listViewer(ctx);
-    if (personal) ctx.cache('private');
-    return { success: true, ...(await ctx.services.photos.search(keyword, { ...page, viewerUid })) };
-  },
-  'POST photo/search/tag': async ({ tagId, ...page }, ctx) => {
-    const { viewerUid } = await listViewer(ctx);
-    return { success: true, ...(await ctx.services.photos.byTags(tagId, { ...page, viewerUid })) };
-  },
+  'GET photo': async ({ photoId }, ctx) => answerFor(ctx, ctx.services.forViewer.photo(photoId, await ctx.viewer())),
+  'GET photo/home': async (page, ctx) => ({ success: true, ...(await ctx.services.photos.home({ ...page, viewerUid: await listFor(ctx) })) }),
+  'GET photo/user': async ({ uid, ...page }, ctx) => answerFor(ctx, ctx.services.forViewer.postsOf(uid, await ctx.viewer(), page)),
+  'GET photo/search': async ({ keyword, ...page }, ctx) => ({ success: true, ...(await ctx.services.photos.search(keyword, { ...page, viewerUid: await listFor(ctx) })) }),
+  'POST photo/search/tag': async ({ tagId, ...page }, ctx) => ({ success: true, ...(await ctx.services.photos.byTags(tagId, { ...page, viewerUid: await viewerUidFor(ctx) })) }),
   'GET photo/pending': async (page, { services }) => ({ success: true, ...(await services.photos.pending(page)) }),
   'POST photo/pending/approved': async ({ photoId }, { services, actor, logger }) =>
     logged(logger, 'photo approved', done(services.review.approve('photo', photoId, actor.uid)), () => ({ photoId, by: actor.uid })),

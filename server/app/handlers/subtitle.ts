@@ -2,33 +2,24 @@ import type { HandlerSet } from '../mount-routes.ts';
 import { DomainError, NotFound } from '../../domain/errors.ts';
 import { done } from './done.ts';
 import { logged } from './logged.ts';
-import { MalformedDanmakuXml, parseBilibiliXml, toBilibiliXml, toDanmakuAss } from '../../media/danmaku-exchange.ts';
+import { MalformedDanmakuXml, parseBilibiliXml } from '../../media/danmaku-exchange.ts';
+import { attachment } from './answers.ts';
 
 /** Subtitle tracks (issue 29): read by whoever may see the video; written by its uploader or staff. */
 export const subtitleHandlers: HandlerSet<'video/subtitle'> = {
   // The video's uploader or staff (the entry's resource).
   'POST video/subtitle/create': async (body, { services, actor, logger }) =>
     ({ success: true, subtitle: await logged(logger, 'subtitle added', services.subtitles.create(body, actor.uid), (subtitle) => ({ videoId: body.videoId, subtitleId: subtitle.id, by: actor.uid })) }),
-  'GET video/subtitle/list': async ({ videoId }, ctx) => {
-    if (!(await ctx.services.catalogue.visibleVideo(videoId, await ctx.viewer()))) throw new NotFound();
-    return { success: true, subtitles: await ctx.services.subtitles.list(videoId) };
-  },
+  // The video as the caller sees it (the entry's resource).
+  'GET video/subtitle/list': async ({ videoId }, { services }) => ({ success: true, subtitles: await services.subtitles.list(videoId) }),
   'DELETE video/subtitle/delete': async ({ id }, { services, actor, logger }) =>
     logged(logger, 'subtitle removed', done(services.subtitles.remove(id)), () => ({ subtitleId: id, by: actor.uid })),
 };
 
 /** Danmaku leaving as a file (anyone who may see the video) and coming in from one (its uploader or staff). */
 export const danmakuExchangeHandlers: HandlerSet<'video/danmaku/export' | 'video/danmaku/import'> = {
-  'GET video/danmaku/export': async ({ videoId, format }, ctx) => {
-    const video = await ctx.services.catalogue.visibleVideo(videoId, await ctx.viewer());
-    if (!video) throw new NotFound();
-    // The whole pool as everyone receives it: no sender ids.
-    const danmaku = await ctx.services.danmaku.list({ type: 'video', id: videoId }, video.durationMs);
-    const { c } = ctx;
-    c.header('Content-Type', format === 'xml' ? 'application/xml; charset=utf-8' : 'text/x-ssa; charset=utf-8');
-    c.header('Content-Disposition', `attachment; filename="kv${videoId}.danmaku.${format}"`);
-    return c.body(format === 'xml' ? toBilibiliXml(danmaku, videoId) : toDanmakuAss(danmaku, `kv${videoId}`));
-  },
+  // The video as the caller sees it (the entry's resource).
+  'GET video/danmaku/export': async ({ videoId, format }, { services, resource, c }) => attachment(c, await services.danmaku.exportFile(videoId, resource.durationMs, format)),
   'POST video/danmaku/import': async ({ videoId, xml }, { services, actor, logger }) => {
     const video = await services.catalogue.visibleVideo(videoId, actor); // its uploader or staff: the entry's resource
     if (!video) throw new NotFound();

@@ -106,12 +106,7 @@ export const userHandlers: HandlerSet<'user/'> = {
     await services.credentials.resetPassword(body);
     return OK;
   },
-  'GET user/info': async ({ uid }, { services, viewer }) => {
-    const viewerUid = (await viewer())?.uid ?? null;
-    const result = await services.profiles.publicProfile(uid, viewerUid);
-    if (!result) throw new NotFound();
-    return { success: true, result, ...(await services.blockLists.flags(viewerUid, uid)) };
-  },
+  'GET user/info': async ({ uid }, { services, viewer }) => ({ success: true, ...(await services.forViewer.profile(uid, await viewer())) }),
 
   // ---- One's own account ----
   'POST user/self': async (_input, { services, actor }) => {

@@ -38,11 +38,12 @@ export interface RateRule { limit: RateLimitName; by: 'ip' | 'uid'; counted?: 's
  * - collection: a collection as the caller may see it (someone else's private one is not found);
  * - comment: a comment, by its route (its author);
  * - media: an uploaded file's processing state (its owner);
+ * - visibleVideo: a video, as the caller may see it (its uploader);
  * - visibleTarget: the video, track or photo post a call names, as the caller may see it (its uploader);
  * - writableTarget: the same, and its uploader did not block the caller (danmaku, comments, votes);
  * - imageGrant: the signed upload address of the image service (the query of the request).
  */
-export type ResourceName = 'video' | 'audio' | 'photo' | 'subtitle' | 'collection' | 'comment' | 'media' | 'visibleTarget' | 'writableTarget' | 'imageGrant';
+export type ResourceName = 'video' | 'audio' | 'photo' | 'subtitle' | 'collection' | 'comment' | 'media' | 'visibleVideo' | 'visibleTarget' | 'writableTarget' | 'imageGrant';
 
 export interface RouteDef {
   summary: string;

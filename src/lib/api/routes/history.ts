@@ -10,7 +10,7 @@ export const historyRoutes = defineRoutes({
   },
   'POST history/record': {
     tag: 'history', summary: 'Record a view and its position (nothing when the member turned history off).',
-    permission: 'account.self', body: C.historyRecordBody, response: C.historyRecordResponse,
+    permission: 'account.self', resource: 'visibleTarget', body: C.historyRecordBody, response: C.historyRecordResponse,
   },
   'GET history/anchor': {
     tag: 'history', summary: 'The position to resume a video at, if the member watched it before.',

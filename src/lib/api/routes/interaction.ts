@@ -19,11 +19,11 @@ const commentLimits = [{ limit: 'commentPerUser', by: 'uid', counted: 'service' 
 export const interactionRoutes = defineRoutes({
   'GET video/danmaku': {
     tag: 'danmaku', summary: 'A video’s danmaku in time order: one segment, or the whole pool; without the senders the viewer blocked. Public pools carry an ETag (304 when unchanged) and may be compressed.',
-    permission: 'catalogue.read', query: C.danmakuQuery, response: C.danmakuListResponse,
+    permission: 'catalogue.read', resource: 'visibleTarget', query: C.danmakuQuery, response: C.danmakuListResponse,
   },
   'GET video/danmaku/live': {
     tag: 'danmaku', summary: 'Danmaku as others send them, while the video is open: Server-Sent Events, each event one danmaku as the list gives it (its id the event id; Last-Event-ID replays what was sent meanwhile), `watching` events with how many watch, and heartbeat comments. A client that falls behind is dropped and resumes.',
-    permission: 'catalogue.read', query: C.danmakuLiveQuery, response: C.danmakuSchema,
+    permission: 'catalogue.read', resource: 'visibleVideo', query: C.danmakuLiveQuery, response: C.danmakuSchema,
     stream: { events: { watching: C.danmakuWatchingEvent } },
   },
   'POST video/danmaku/emit': {

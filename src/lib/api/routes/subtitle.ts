@@ -16,7 +16,7 @@ export const subtitleRoutes = defineRoutes({
   },
   'GET video/subtitle/list': {
     tag: 'video', summary: 'A video’s subtitle tracks by part, with the original file and its WebVTT.',
-    permission: 'catalogue.read', query: S.subtitleListQuery, response: S.subtitleListResponse, cache: 'private',
+    permission: 'catalogue.read', resource: 'visibleVideo', query: S.subtitleListQuery, response: S.subtitleListResponse, cache: 'private',
   },
   'DELETE video/subtitle/delete': {
     tag: 'video', summary: 'Remove a subtitle track and its files.',
@@ -24,7 +24,7 @@ export const subtitleRoutes = defineRoutes({
   },
   'GET video/danmaku/export': {
     tag: 'danmaku', summary: 'A video’s danmaku as a file: Bilibili XML (format=xml), or ASS laid out as danmaku2ass does (format=ass); for anyone who may see the video, without sender ids.',
-    permission: 'catalogue.read', query: S.danmakuExportQuery, response: S.danmakuExportResponse, cache: 'private',
+    permission: 'catalogue.read', resource: 'visibleVideo', query: S.danmakuExportQuery, response: S.danmakuExportResponse, cache: 'private',
   },
   'POST video/danmaku/import': {
     tag: 'danmaku', summary: 'Add the danmaku of a Bilibili XML file (at most 5 MB) at their times, marked imported, without sender ids; past the pool’s cap the oldest make room. DOCTYPE and entity declarations are refused.',
