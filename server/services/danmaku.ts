@@ -8,7 +8,7 @@ import type { Danmaku, DanmakuListResponse, danmakuEmitBody } from '../../src/li
 import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
 import type { z } from 'zod';
 import { compressBody, type ContentEncoding } from '../http/content-encoding.ts';
-import { toBilibiliXml, toDanmakuAss, type ImportedDanmaku } from '../media/danmaku-exchange.ts';
+import type { ImportedDanmaku } from '../media/danmaku-exchange.ts';
 
 /** The cache's key prefix of one target's answers. */
 const keyOf = (target: MediaTarget) => `${target.type}:${target.id}:`;
@@ -239,16 +239,6 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
     },
 
     list,
-
-    /** A video's whole pool as a file (Bilibili's XML or ASS), as everyone receives it: no sender ids. */
-    async exportFile(videoId: number, durationMs: number, format: 'xml' | 'ass'): Promise<{ contentType: string; filename: string; body: string }> {
-      const danmaku = await list({ type: 'video', id: videoId }, durationMs);
-      return {
-        contentType: format === 'xml' ? 'application/xml; charset=utf-8' : 'text/x-ssa; charset=utf-8',
-        filename: `kv${videoId}.danmaku.${format}`,
-        body: format === 'xml' ? toBilibiliXml(danmaku, videoId) : toDanmakuAss(danmaku, `kv${videoId}`),
-      };
-    },
 
     /**
      * The list answer (GET video/danmaku) serialized, with an ETag. A busy segment holds

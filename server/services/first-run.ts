@@ -27,6 +27,11 @@ export function createFirstRun(repositories: Repositories, token = randomBytes(1
     token,
     /** Whether the page is offered: no administrator yet, and the token not spent. */
     open,
+    /** The page's answer while it is offered; NOT_FOUND once it is not. */
+    async stillOpen(): Promise<true> {
+      if (!(await open())) throw new NotFound();
+      return true;
+    },
     /** Makes the first administrator and logs them in; NOT_FOUND once one exists. */
     async createAdministrator(input: FirstAdministrator): Promise<{ uid: number; token: string }> {
       if (!(await open())) throw new NotFound();

@@ -17,6 +17,9 @@ import { createReviewService } from './review.ts';
 import { createLikeService } from './likes.ts';
 import { NO_CONVERSATION_EVENTS, type ConversationEvents } from './conversation-events.ts';
 import { createForViewer } from './for-viewer.ts';
+import { createAccountFlows } from './account-flows.ts';
+import { createDanmakuFiles } from './danmaku-files.ts';
+import { createShareService } from './share.ts';
 import { createBlockListService } from './block-lists.ts';
 import { createHistoryService } from './history.ts';
 import { createMediaService } from './media.ts';
@@ -91,6 +94,9 @@ export interface ServiceDeps {
   conversationEvents?: ConversationEvents;
 }
 
+/** When this process started (the health answer's uptime). */
+const started = Date.now();
+
 export function createServices({ db, caches, databaseKind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: liveOptions, logger, notifications: notificationOptions, conversationEvents, hotCounterWindowMs }: ServiceDeps) {
   const repositories = createRepositories(db, caches);
   const rateLimits = createRateLimitService(repositories);
@@ -111,6 +117,23 @@ export function createServices({ db, caches, databaseKind, mailer, media, signin
   const danmaku = createDanmakuService(repositories, rateLimits, createDanmakuListCache(), (videoId, senderUid, sent) => void live.announce(videoId, senderUid, sent));
   const comments = createCommentService(repositories, conversation, rateLimits);
   const likes = createLikeService(repositories, conversation);
+  const subtitles = createSubtitleService(repositories, { media, logger });
+  const accountService = {
+    ...bindRepositories(repositories, accounts),
+    sendLoginCode: (input: Parameters<typeof accounts.sendLoginCode>[2]) => accounts.sendLoginCode(repositories, mailer, input),
+  };
+  const credentialService = bindRepositories(repositories, credentials);
+  const totpService = bindRepositories(repositories, totp);
+  const secondFactorService = bindRepositories(repositories, secondFactor);
+  const sessionService = {
+    ...bindRepositories(repositories, sessions),
+    viewerFromCookies: (cookieHeader: string | null | undefined) => viewerFromCookies(repositories, cookieHeader),
+  };
+  const verificationService = {
+    send: (input: Parameters<typeof verification.sendVerificationCode>[2]) => verification.sendVerificationCode(repositories, mailer, input),
+    sendReset: (input: Parameters<typeof verification.sendResetCode>[2]) => verification.sendResetCode(repositories, mailer, input,
+      (error) => logger?.warn('the password reset mail could not be sent', { err: error })),
+  };
   const blockLists = createBlockListService(repositories);
   return {
     catalogue,
@@ -119,10 +142,23 @@ export function createServices({ db, caches, databaseKind, mailer, media, signin
     targets,
     videos,
     review: createReviewService({ video: videos, audio, photo: photos }, (type, id, outcome) => notifications.uploadReviewed(type, id, outcome)),
-    subtitles: createSubtitleService(repositories, { media, logger }),
+    subtitles,
+    /** A video's commit, then tracks for the subtitle streams its parts' transcodes already read (the others get theirs from their transcode). */
+    videoUploads: {
+      async commit(uid: number, input: Parameters<typeof videos.commit>[1], log: Pick<NonNullable<typeof logger>, 'warn'>): Promise<{ videoId: number; streamTracks: number }> {
+        const videoId = await videos.commit(uid, input);
+        const streamTracks = await subtitles.adoptStreamsOfVideo(videoId).catch((error: unknown) => {
+          log.warn('subtitle streams not made into tracks', { videoId, err: error });
+          return 0;
+        });
+        return { videoId, streamTracks };
+      },
+    },
     media: createMediaService(repositories),
     jobs: createJobsService(repositories),
     danmaku,
+    danmakuFiles: createDanmakuFiles({ catalogue, danmaku }),
+    share: createShareService({ catalogue, audio }),
     live,
     comments,
     likes,
@@ -156,27 +192,21 @@ export function createServices({ db, caches, databaseKind, mailer, media, signin
     collections: createCollectionService(repositories, { audio, photos }),
     photos,
     notifications,
-    accounts: {
-      ...bindRepositories(repositories, accounts),
-      sendLoginCode: (input: Parameters<typeof accounts.sendLoginCode>[2]) => accounts.sendLoginCode(repositories, mailer, input),
-    },
+    accounts: accountService,
+    /** The account calls of several steps (login, reset codes, second factors on and off). */
+    accountFlows: createAccountFlows({
+      accounts: accountService, credentials: credentialService, secondFactor: secondFactorService, totp: totpService, sessions: sessionService, verification: verificationService, rateLimits,
+    }),
     invitations: bindRepositories(repositories, invitations),
     /** The first-run page: the first administrator from the browser, with the token of the log. */
     firstRun: createFirstRun(repositories),
     profiles: bindRepositories(repositories, profiles),
-    credentials: bindRepositories(repositories, credentials),
+    credentials: credentialService,
     userSettings: bindRepositories(repositories, userSettings),
-    totp: bindRepositories(repositories, totp),
-    secondFactor: bindRepositories(repositories, secondFactor),
-    sessions: {
-      ...bindRepositories(repositories, sessions),
-      viewerFromCookies: (cookieHeader: string | null | undefined) => viewerFromCookies(repositories, cookieHeader),
-    },
-    verification: {
-      send: (input: Parameters<typeof verification.sendVerificationCode>[2]) => verification.sendVerificationCode(repositories, mailer, input),
-      sendReset: (input: Parameters<typeof verification.sendResetCode>[2]) => verification.sendResetCode(repositories, mailer, input,
-        (error) => logger?.warn('the password reset mail could not be sent', { err: error })),
-    },
+    totp: totpService,
+    secondFactor: secondFactorService,
+    sessions: sessionService,
+    verification: verificationService,
     rateLimits,
     images: {
       grant: (origin: string, apiPrefix: string, kind: ImageKind, uid: number) => grantUpload(signingSecret, origin, apiPrefix, kind, uid),
@@ -206,9 +236,14 @@ export function createServices({ db, caches, databaseKind, mailer, media, signin
       await Promise.all([videos.flushViews(), audio.flushPlays(), notifications.flushLikes()]);
     },
     health: {
-      databaseKind,
-      buildId,
-      ping: () => repositories.ping(),
+      /** What `GET health` answers: whether the database answers, and since when this process runs. */
+      async status() {
+        const databaseOk = await repositories.ping();
+        return {
+          success: true as const, status: databaseOk ? 'ok' as const : 'degraded' as const, database: databaseKind,
+          databaseOk, buildId, uptimeSeconds: Math.round((Date.now() - started) / 1000),
+        };
+      },
     },
   };
 }

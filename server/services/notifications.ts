@@ -387,8 +387,14 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
     },
 
     unsubscribeToken,
-    /** The member and kinds a link names (refused when its signature is wrong). */
-    readUnsubscribeToken: readToken,
+    /**
+     * What an unsubscribe link asks to confirm: its kinds, in its member's language (refused when
+     * its signature is wrong). Nothing changes: mail scanners open links.
+     */
+    async unsubscribeAsk(token: string): Promise<{ token: string; kinds: NotificationKind[]; locale: CatalogLocale }> {
+      const { uid, kinds } = readToken(token);
+      return { token, kinds, locale: localeOf((await notifications.recipient(uid))?.interface_language) };
+    },
     /** Turns the e-mails of the link's kinds off (they stay on the site); answers the member's language. */
     async unsubscribe(token: string): Promise<{ kinds: NotificationKind[]; locale: CatalogLocale }> {
       const { uid, kinds } = readToken(token);
@@ -396,9 +402,6 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
       if (!recipient) throw new Invalid([{ path: 'token', message: 'is not a valid unsubscribe link' }]);
       for (const kind of kinds) if ((await notifications.channelOf(uid, kind)) === 'email') await notifications.setChannel(uid, kind, 'site');
       return { kinds, locale: localeOf(recipient.interface_language) };
-    },
-    async localeOfMember(uid: number): Promise<CatalogLocale> {
-      return localeOf((await notifications.recipient(uid))?.interface_language);
     },
 
     sendDigests,

@@ -7,6 +7,7 @@ import type { AppEnv } from '../app-env.ts';
 import { encodedAnswer, type CachedList } from '#server/services/danmaku.ts';
 import { preferredEncoding } from '#server/http/content-encoding.ts';
 import type { HandlerContext } from '../mount-routes.ts';
+import { DomainError, Invalid } from '#server/domain/errors.ts';
 import { answerFor } from './looker.ts';
 
 /**
@@ -41,6 +42,15 @@ export const cutOff = (c: Context<AppEnv>): (() => void) | undefined => {
   const outgoing = (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
   return outgoing && (() => outgoing.destroy());
 };
+
+/** The bytes of a multipart form's `file`: refused when there is none (400) or it is larger than `maxBytes` (413). */
+export async function formFile(c: Context<AppEnv>, maxBytes: number): Promise<Uint8Array> {
+  const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+  const file = form.file;
+  if (!(file instanceof File)) throw new Invalid([{ path: 'file', message: 'a file is required' }]);
+  if (file.size > maxBytes) throw new DomainError('PAYLOAD_TOO_LARGE');
+  return new Uint8Array(await file.arrayBuffer());
+}
 
 /** A file to download: its type, its name and its text. */
 export const attachment = (c: Context<AppEnv>, { contentType, filename, body }: { contentType: string; filename: string; body: string }): Response =>

@@ -1,5 +1,5 @@
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
-import { notificationUnsubscribeQuery } from '#lib/api/contracts/notification.ts';
+import { notificationUnsubscribeQuery, type NotificationKind } from '#lib/api/contracts/notification.ts';
 import { Invalid } from '../../domain/errors.ts';
 import { eventStream } from './answers.ts';
 import { translatorFor } from '#lib/i18n/catalogs.ts';
@@ -23,6 +23,24 @@ function page(locale: CatalogLocale, heading: string, body: string) {
     + `<body><main><h1>${escapeHtml(heading)}</h1>${body}<p><a href="/settings/notifications/">${escapeHtml(t('notifications.unsubscribe.settings'))}</a></p></main></body></html>`;
 }
 
+/** The kinds a link names, in the member's language. */
+const kindNames = (t: ReturnType<typeof translatorFor>['t'], kinds: readonly NotificationKind[]) =>
+  kinds.map((kind) => t(`notifications.kinds.${kind}`)).join(t('notifications.separator'));
+
+/** The link's page: what it would turn off, and a one-click form to confirm. */
+function askPage({ token, kinds, locale }: { token: string; kinds: NotificationKind[]; locale: CatalogLocale }) {
+  const { t } = translatorFor(locale);
+  return page(locale, t('notifications.unsubscribe.title'),
+    `<p>${escapeHtml(t('notifications.unsubscribe.ask', { kinds: kindNames(t, kinds) }))}</p><form method="post" action="?token=${escapeHtml(token)}">`
+    + `<input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${escapeHtml(t('notifications.unsubscribe.confirm'))}</button></form>`);
+}
+
+/** The confirmation's page: what was turned off. */
+function donePage({ kinds, locale }: { kinds: NotificationKind[]; locale: CatalogLocale }) {
+  const { t } = translatorFor(locale);
+  return page(locale, t('notifications.unsubscribe.done'), `<p>${escapeHtml(t('notifications.unsubscribe.doneText', { kinds: kindNames(t, kinds) }))}</p>`);
+}
+
 /** Issue 27: the member's own notifications; `ctx.actor` is always the one whose rows are read or changed. */
 export const notificationHandlers: HandlerSet<'notification/'> = {
   'GET notification/list': async (query, { services, actor, locale }) => ({ success: true, ...(await services.notifications.list(actor.uid, query, locale)) }),
@@ -33,20 +51,6 @@ export const notificationHandlers: HandlerSet<'notification/'> = {
   'GET notification/settings': async (_input, { services, actor }) => ({ success: true, settings: await services.notifications.settings(actor.uid) }),
   'POST notification/settings': async ({ kind, channel }, { services, actor }) => ({ success: true, settings: await services.notifications.setChannel(actor.uid, kind, channel) }),
   // A GET changes nothing (mail scanners open links): it asks to confirm, with a one-click form.
-  'GET notification/unsubscribe': async (_input, ctx) => {
-    const token = tokenOf(ctx);
-    const { uid, kinds } = ctx.services.notifications.readUnsubscribeToken(token);
-    const locale = await ctx.services.notifications.localeOfMember(uid);
-    const { t } = translatorFor(locale);
-    const names = kinds.map((kind) => t(`notifications.kinds.${kind}`)).join(t('notifications.separator'));
-    return ctx.c.html(page(locale, t('notifications.unsubscribe.title'),
-      `<p>${escapeHtml(t('notifications.unsubscribe.ask', { kinds: names }))}</p><form method="post" action="?token=${escapeHtml(token)}">`
-      + `<input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${escapeHtml(t('notifications.unsubscribe.confirm'))}</button></form>`));
-  },
-  'POST notification/unsubscribe': async (_input, ctx) => {
-    const { kinds, locale } = await ctx.services.notifications.unsubscribe(tokenOf(ctx));
-    const { t } = translatorFor(locale);
-    const names = kinds.map((kind) => t(`notifications.kinds.${kind}`)).join(t('notifications.separator'));
-    return ctx.c.html(page(locale, t('notifications.unsubscribe.done'), `<p>${escapeHtml(t('notifications.unsubscribe.doneText', { kinds: names }))}</p>`));
-  },
+  'GET notification/unsubscribe': async (_input, ctx) => ctx.c.html(askPage(await ctx.services.notifications.unsubscribeAsk(tokenOf(ctx)))),
+  'POST notification/unsubscribe': async (_input, ctx) => ctx.c.html(donePage(await ctx.services.notifications.unsubscribe(tokenOf(ctx)))),
 };

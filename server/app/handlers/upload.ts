@@ -4,6 +4,7 @@ import type { AppEnv } from '../app-env.ts';
 import type { HandlerContext, HandlerSet } from '../mount-routes.ts';
 import type { Services } from '../../services/index.ts';
 import { coalescedBody } from '../../media/uploads.ts';
+import { logged } from './logged.ts';
 
 /**
  * A request of the resumable upload protocol (tus 1.0), answered by the upload server, which
@@ -21,16 +22,9 @@ const tus = async (_input: undefined, { services, c }: HandlerContext) => tusAns
 export const uploadHandlers: HandlerSet<'video/cover/' | 'video/upload' | 'video/media/' | 'video/tus'> = {
   'GET video/cover/preUpload': async (_input, { services, actor, origin, apiPrefix }) =>
     ({ success: true, result: services.images.grant(origin, apiPrefix, 'cover', actor.uid) }),
-  'POST video/upload': async (body, { services, actor, logger }) => {
-    const videoId = await services.videos.commit(actor.uid, body);
-    // Parts whose subtitle streams the transcode already read get their tracks now (the others from their transcode).
-    const streamTracks = await services.subtitles.adoptStreamsOfVideo(videoId).catch((error: unknown) => {
-      logger.warn('subtitle streams not made into tracks', { videoId, err: error });
-      return 0;
-    });
-    logger.info('video committed', { videoId, uid: actor.uid, parts: body.videoPart.length, streamTracks });
-    return { success: true, videoId };
-  },
+  'POST video/upload': async (body, { services, actor, logger }) =>
+    logged(logger, 'video committed', services.videoUploads.commit(actor.uid, body, logger), ({ videoId, streamTracks }) => ({ videoId, uid: actor.uid, parts: body.videoPart.length, streamTracks }))
+      .then(({ videoId }) => ({ success: true, videoId })),
   // The file's owner only (the entry's resource).
   'GET video/media/status': async (_input, { resource }) => ({ success: true, ...resource.answer }),
   'POST video/tus': tus,
