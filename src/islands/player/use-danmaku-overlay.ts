@@ -2,7 +2,6 @@ import { useCallback, useEffect, useRef, type Dispatch, type RefObject } from 'r
 import { DanmakuOverlay, type OverlayOptions } from '../../lib/danmaku/overlay.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import type { PlayerEvent } from '../../lib/player/player-state.ts';
-import { $blockLists } from '../../lib/stores/block-lists.ts';
 import { $playerSettings, type PlayerSettings } from '../../lib/stores/player-settings.ts';
 import type { DanmakuBlocking } from '../../lib/danmaku/filter.ts';
 import { useDanmakuBlocking } from './use-danmaku-blocking.ts';
@@ -34,6 +33,9 @@ interface Options {
  */
 export function useDanmakuOverlay(videoRef: RefObject<HTMLVideoElement | null>, canvasRef: RefObject<HTMLCanvasElement | null>, { videoId, span, settings, member, dispatch, t }: Options) {
   const blocking = useDanmakuBlocking(settings, member);
+  // The lists known when a part's overlay is made (later changes reconfigure it below).
+  const blockingNow = useRef(blocking);
+  blockingNow.current = blocking;
   const overlay = useRef<DanmakuOverlay | null>(null);
 
   useEffect(() => {
@@ -41,7 +43,7 @@ export function useDanmakuOverlay(videoRef: RefObject<HTMLVideoElement | null>, 
     const c = canvasRef.current;
     if (!v || !c) return;
     const settingsNow = $playerSettings.get();
-    const lists = $blockLists.get();
+    const lists = blockingNow.current;
     const o = new DanmakuOverlay(v, c, videoId, overlayOptions(settingsNow, { ...settingsNow.danmaku.block, keywords: lists.keywords, regexes: lists.regexes }), { onList: (all) => dispatch({ type: 'danmaku', list: [...all] }) }, span);
     overlay.current = o;
     return () => {
