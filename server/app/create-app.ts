@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { errorAnswer, outageOf } from './errors.ts';
 import { DomainError } from '../domain/errors.ts';
 import { mountMethodRefusals, mountRoutes } from './mount-routes.ts';
+import { openApiDocument } from './openapi.ts';
 import { allHandlers } from './handlers/index.ts';
 import { tusAnswer } from './handlers/upload.ts';
 import { HTTPException } from 'hono/http-exception';
@@ -72,8 +73,11 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
     await next();
   });
 
+  // Generated once, on first ask: the table does not change while the process runs.
+  let document: ReturnType<typeof openApiDocument> | undefined;
   mountRoutes(app, allHandlers, {
     services, apiPrefix, proxy: deps.config.proxy,
+    openApi: () => (document ??= openApiDocument({ apiPrefix, version: process.env.npm_package_version ?? '0.1.0' })),
     policy: { whoMayUpload: deps.config.whoMayUpload },
     checkResponses: deps.config.checkResponses,
   });

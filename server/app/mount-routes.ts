@@ -12,6 +12,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
 import type { z } from 'zod';
 import type { AppEnv } from './app-env.ts';
+import type { openApiDocument } from './openapi.ts';
+
+type OpenApiDocument = ReturnType<typeof openApiDocument>;
 import { DomainError, Invalid, issuesOf } from '../domain/errors.ts';
 import { ROUTES, type ApiRoute } from '../../src/lib/api/routes/index.ts';
 import { splitRouteKey, type CacheRule, type HandlerOutputOf, type ParsedInputOf, type ResourceName, type RouteDef } from '../../src/lib/api/route.ts';
@@ -56,6 +59,8 @@ export interface HandlerContext {
   header(name: string, value: string, append?: boolean): void;
   /** The raw request, for the few handlers that speak HTTP themselves (tus, conditional GETs). */
   c: Context<AppEnv>;
+  /** This API's OpenAPI document (made once by the app, on first ask). */
+  openApi(): OpenApiDocument;
 }
 
 type Table = typeof ROUTES;
@@ -74,6 +79,7 @@ export interface MountOptions {
   checkResponses: boolean;
   proxy: ProxySettings;
   apiPrefix: string;
+  openApi(): OpenApiDocument;
 }
 
 const CACHE_HEADERS: Record<Exclude<CacheRule, 'none'>, Record<string, string>> = {
@@ -183,6 +189,7 @@ function routeHandler(key: ApiRoute, def: RouteDef, handler: Handler<ApiRoute>, 
       get locale() { return requestLocale(c.req.raw.headers) as CatalogLocale; },
       get origin() { return publicOrigin(c.req.url, (name) => c.req.header(name), options.proxy); },
       apiPrefix: options.apiPrefix,
+      openApi: options.openApi,
       get secure() { return isPublicHttps(c.req.url, (name) => c.req.header(name), options.proxy); },
       get sessionToken() { return getCookie(c, SESSION_COOKIE_TOKEN); },
       logger: c.get('logger'),

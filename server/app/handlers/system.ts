@@ -2,15 +2,11 @@ import type { HandlerSet } from '../mount-routes.ts';
 import { formFile } from './answers.ts';
 import { startSession } from './user.ts';
 import { MAX_IMAGE_BYTES } from '../../media/image-service.ts';
-import { openApiDocument, openApiPage } from '../openapi.ts';
-
-/** Generated once: the table does not change while the process runs. */
-let document: ReturnType<typeof openApiDocument> | undefined;
-const documentFor = (apiPrefix: string) => (document ??= openApiDocument({ apiPrefix, version: process.env.npm_package_version ?? '0.1.0' }));
+import { openApiPage } from '../openapi.ts';
 
 export const systemHandlers: HandlerSet<'health' | 'images/' | 'openapi.json' | 'docs' | 'firstRun'> = {
-  'GET openapi.json': async (_input, { apiPrefix }) => documentFor(apiPrefix),
-  'GET docs': async (_input, { apiPrefix, c }) => c.html(openApiPage(documentFor(apiPrefix))),
+  'GET openapi.json': async (_input, { openApi }) => openApi(),
+  'GET docs': async (_input, { openApi, c }) => c.html(openApiPage(openApi())),
   // A database that does not answer makes the process unready (503) for the load balancer.
   'GET health': async (_input, { services, c }) => services.health.status().then((body) => body.databaseOk ? body : c.json(body, 503)),
   'GET firstRun': async (_input, { services }) => ({ success: true, open: await services.firstRun.stillOpen() }),
