@@ -112,27 +112,32 @@ export async function walkWords(db: Kysely<Database>, words: readonly string[], 
   if (!pieces.length) return null;
   const rarest = (await sql<{ word: number; piece: string }>`SELECT u.word, u.piece FROM (VALUES ${sql.join(pieces)}) AS u (word, piece)
     ORDER BY (SELECT count(*) FROM (SELECT 1 FROM video_title_terms p WHERE p.term = u.piece LIMIT ${RARITY_PROBE}) s), u.word, u.piece LIMIT 1`.execute(db)).rows[0]!;
-  const driver = words[rarest.word]!;
-  const scoreOf = (word: string) => {
-    const pattern = likePattern(word, 'contains');
+  const driverAt = Number(rarest.word); // a VALUES parameter comes back as text
+  const driver = words[driverAt]!;
+  // Each word's tags, found once: looked up per row, the planner read tag_names again for every row.
+  const tagged = sql.join(words.map((word, i) => sql`SELECT ${i}::int AS word, tn.tag_id FROM tag_names tn WHERE tn.name_lower LIKE ${likePattern(word, 'contains')}`), sql` UNION `);
+  const tagsOf = words.map(() => [] as number[]);
+  for (const row of (await sql<{ word: number; tag_id: number }>`${tagged}`.execute(db)).rows) tagsOf[row.word]!.push(Number(row.tag_id));
+  const inTags = (i: number) => (tagsOf[i]!.length ? sql`(${sql.join(tagsOf[i]!)})` : sql`(NULL)`);
+  const scoreOf = (i: number) => {
+    const pattern = likePattern(words[i]!, 'contains');
     return sql`CASE WHEN split_part(v.search_text, chr(10), 1) LIKE ${pattern} THEN 3
-      WHEN EXISTS (SELECT 1 FROM video_tags vt JOIN tag_names tn ON tn.tag_id = vt.tag_id WHERE vt.video_id = v.video_id AND tn.name_lower LIKE ${pattern}) THEN 2
+      WHEN EXISTS (SELECT 1 FROM video_tags vt WHERE vt.video_id = v.video_id AND vt.tag_id IN ${inTags(i)}) THEN 2
       WHEN v.search_text LIKE ${pattern} THEN 1 ELSE 0 END`;
   };
-  const others = words.filter((word) => word !== driver).map(scoreOf);
+  const others = words.flatMap((_, i) => (i === driverAt ? [] : [scoreOf(i)]));
   const visible = viewerUid ? videoVisibleToViewer(viewerUid) : sql<SqlBool>`true`;
   /** The row's whole score when the driver scores `level` on it and every other word is there and it may be shown, else 0. */
-  const totalAt = (level: number) => sql<number>`CASE WHEN (${scoreOf(driver)}) = ${level} ${sql.join(others.map((s) => sql`AND (${s}) > 0`), sql` `)} AND ${visible}
+  const totalAt = (level: number) => sql<number>`CASE WHEN (${scoreOf(driverAt)}) = ${level} ${sql.join(others.map((s) => sql`AND (${s}) > 0`), sql` `)} AND ${visible}
     THEN ${level} ${sql.join(others.map((s) => sql`+ (${s})`), sql` `)} ELSE 0 END`;
   /** The row `w` of a walk, scored (the video read by its key, once per row: OFFSET 0 keeps the subquery as it is). */
   const scored = (level: number) => sql`CROSS JOIN LATERAL (SELECT ${totalAt(level)} AS total FROM videos v WHERE v.video_id = w.video_id OFFSET 0) s`;
-  const pattern = likePattern(driver, 'contains');
   const step = (level: number, after: typeof TOP, batch: number) => level === 3
     ? sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT p.video_id, p.bucket FROM video_title_terms p
         WHERE p.term = ${rarest.piece} AND (p.bucket, p.video_id) < (${after.bucket}, ${after.id})
         ORDER BY p.bucket DESC, p.video_id DESC LIMIT ${batch}) w ${scored(level)}`
     : sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT DISTINCT r.bucket, r.video_id
-        FROM (SELECT DISTINCT tn.tag_id FROM tag_names tn WHERE tn.name_lower LIKE ${pattern}) t
+        FROM (SELECT t.tag_id FROM tags t WHERE t.tag_id IN ${inTags(driverAt)}) t
         CROSS JOIN LATERAL (SELECT r.video_id, r.bucket FROM video_tag_ranks r WHERE r.tag_id = t.tag_id AND (r.bucket, r.video_id) < (${after.bucket}, ${after.id})
           ORDER BY r.bucket DESC, r.video_id DESC LIMIT ${batch}) r
         ORDER BY r.bucket DESC, r.video_id DESC LIMIT ${batch}) w ${scored(level)}`;
@@ -150,6 +155,7 @@ export async function walkWords(db: Kysely<Database>, words: readonly string[], 
       && (last.bucket > after.bucket || (last.bucket === after.bucket && last.video_id >= after.id))));
   };
   for (const level of LEVELS.slice(0, 2)) {
+    if (level === 2 && !tagsOf[driverAt]!.length) continue;
     let after = TOP;
     for (let batch = limit; ; batch = Math.min(batch * 2, limit * LAST_BATCH_TIMES)) {
       const rows = (await step(level, after, batch).execute(db)).rows;
