@@ -104,8 +104,10 @@ const TOP = { bucket: 32767, id: 2147483647 };
  * on all the words; a row missing a word is skipped. Rows not yet read score at most
  * `level + 3 (n - 1)` and come later in popularity and age than those read at that level, so the
  * walk stops once `limit` matches are found (the count, "at most limit") and the `pageEnd`-th best
- * found scores at least that much: the page is the full ranking's. The description level is one
- * statement ranked by the whole score. Null when no word has a title piece.
+ * found outranks them (a higher score, or the same and not after the walk's position): the page
+ * is the full ranking's. The description level is one statement ranked by the whole score. Two
+ * common words that rarely share a title find no row of the top score, so they read the driver's
+ * whole title level (decision 0020, third addendum). Null when no word has a title piece.
  */
 export async function walkWords(db: Kysely<Database>, words: readonly string[], viewerUid: number | null | undefined, limit: number, pageEnd: number): Promise<{ ids: number[]; count: number } | null> {
   const pieces = words.flatMap((word, index) => (titlePiecesOf(word)?.pieces ?? []).map((piece) => sql`(${index}, ${piece})`));
