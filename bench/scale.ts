@@ -155,6 +155,8 @@ for (const videos of SIZES) {
       'search guitar (Latin)': () => ({ path: 'video/search?keyword=guitar' }),
       'search コーヒー (kana word)': () => ({ path: `video/search?keyword=${encodeURIComponent('コーヒー')}` }),
       'search starry sky (two Latin words)': () => ({ path: `video/search?keyword=${encodeURIComponent('starry sky')}` }),
+      'search 星空 ギター (two CJK words)': () => ({ path: `video/search?keyword=${encodeURIComponent('星空 ギター')}` }),
+      'search 猫 guitar (a CJK and a Latin word)': () => ({ path: `video/search?keyword=${encodeURIComponent('猫 guitar')}` }),
       [`search a tag (${marks.tag})`]: () => ({ path: `video/search?keyword=${encodeURIComponent(marks.tag)}` }),
       [`search an uploader name (${marks.uploader.name})`]: () => ({ path: `video/search?keyword=${encodeURIComponent(marks.uploader.name)}` }),
       'search no hits': () => ({ path: 'video/search?keyword=zzqxjv' }),

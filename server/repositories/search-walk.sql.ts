@@ -8,7 +8,9 @@
  * 2. tag matches, when the titles gave fewer: one walk per matching tag, each stopped the same way;
  * 3. description matches, when both gave fewer: through the GIN and trigram indexes of
  *    `search_text` (decision 0020), ordered, or only counted when the page is already full.
- * A word of one or two Latin letters has no piece: it goes the way of several words (searchCandidates).
+ * Several words (walkWords) walk the rarest word's rankings the same way and score the other words
+ * on each row read. A word of one or two Latin letters has no piece: alone, or with only such
+ * words, it goes the way of the candidate union (searchCandidates).
  */
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -86,6 +88,106 @@ export async function walkOneWord(db: Kysely<Database>, word: string, viewerUid:
   for (const row of rows) ids.push(row.video_id);
   return { ids, count: ids.length };
 }
+
+/** What a row of the rarest word's walk scores for that word: its title, one of its tags, its description. */
+const LEVELS = [3, 2, 1] as const;
+/** Rows of the rarest word read per statement: `limit` first, doubled up to this many times `limit`. */
+const LAST_BATCH_TIMES = 8;
+/** Above every (bucket, video_id) of the rankings: where a walk starts. */
+const TOP = { bucket: 32767, id: 2147483647 };
+
+/**
+ * Several words (all must match), ranked as one word is: each scores 3 in the title, else 2 in one
+ * of its tags' names, else 1 in the description, summed; then popularity, then the newest. The
+ * rarest word (its rarest title piece, by a bounded count) is read in its ranking's order, level
+ * by level (its title matches, its tag matches, its description matches), and every row is scored
+ * on all the words; a row missing a word is skipped. Rows not yet read score at most
+ * `level + 3 (n - 1)` and come later in popularity and age than those read at that level, so the
+ * walk stops once `limit` matches are found (the count, "at most limit") and the `pageEnd`-th best
+ * found outranks them (a higher score, or the same and not after the walk's position): the page
+ * is the full ranking's. The description level is one statement ranked by the whole score. Two
+ * common words that rarely share a title find no row of the top score, so they read the driver's
+ * whole title level (decision 0020, third addendum). Null when no word has a title piece.
+ */
+export async function walkWords(db: Kysely<Database>, words: readonly string[], viewerUid: number | null | undefined, limit: number, pageEnd: number): Promise<{ ids: number[]; count: number } | null> {
+  const pieces = words.flatMap((word, index) => (titlePiecesOf(word)?.pieces ?? []).map((piece) => sql`(${index}, ${piece})`));
+  if (!pieces.length) return null;
+  const rarest = (await sql<{ word: number; piece: string }>`SELECT u.word, u.piece FROM (VALUES ${sql.join(pieces)}) AS u (word, piece)
+    ORDER BY (SELECT count(*) FROM (SELECT 1 FROM video_title_terms p WHERE p.term = u.piece LIMIT ${RARITY_PROBE}) s), u.word, u.piece LIMIT 1`.execute(db)).rows[0]!;
+  const driverAt = Number(rarest.word); // a VALUES parameter comes back as text
+  const driver = words[driverAt]!;
+  // Each word's tags, found once: looked up per row, the planner read tag_names again for every row.
+  const tagged = sql.join(words.map((word, i) => sql`SELECT ${i}::int AS word, tn.tag_id FROM tag_names tn WHERE tn.name_lower LIKE ${likePattern(word, 'contains')}`), sql` UNION `);
+  const tagsOf = words.map(() => [] as number[]);
+  for (const row of (await sql<{ word: number; tag_id: number }>`${tagged}`.execute(db)).rows) tagsOf[row.word]!.push(Number(row.tag_id));
+  const inTags = (i: number) => (tagsOf[i]!.length ? sql`(${sql.join(tagsOf[i]!)})` : sql`(NULL)`);
+  const scoreOf = (i: number) => {
+    const pattern = likePattern(words[i]!, 'contains');
+    return sql`CASE WHEN split_part(v.search_text, chr(10), 1) LIKE ${pattern} THEN 3
+      WHEN EXISTS (SELECT 1 FROM video_tags vt WHERE vt.video_id = v.video_id AND vt.tag_id IN ${inTags(i)}) THEN 2
+      WHEN v.search_text LIKE ${pattern} THEN 1 ELSE 0 END`;
+  };
+  const others = words.flatMap((_, i) => (i === driverAt ? [] : [scoreOf(i)]));
+  const visible = viewerUid ? videoVisibleToViewer(viewerUid) : sql<SqlBool>`true`;
+  /** The row's whole score when the driver scores `level` on it and every other word is there and it may be shown, else 0. */
+  const totalAt = (level: number) => sql<number>`CASE WHEN (${scoreOf(driverAt)}) = ${level} ${sql.join(others.map((s) => sql`AND (${s}) > 0`), sql` `)} AND ${visible}
+    THEN ${level} ${sql.join(others.map((s) => sql`+ (${s})`), sql` `)} ELSE 0 END`;
+  /** The row `w` of a walk, scored (the video read by its key, once per row: OFFSET 0 keeps the subquery as it is). */
+  const scored = (level: number) => sql`CROSS JOIN LATERAL (SELECT ${totalAt(level)} AS total FROM videos v WHERE v.video_id = w.video_id OFFSET 0) s`;
+  const step = (level: number, after: typeof TOP, batch: number) => level === 3
+    ? sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT p.video_id, p.bucket FROM video_title_terms p
+        WHERE p.term = ${rarest.piece} AND (p.bucket, p.video_id) < (${after.bucket}, ${after.id})
+        ORDER BY p.bucket DESC, p.video_id DESC LIMIT ${batch}) w ${scored(level)}`
+    : sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT DISTINCT r.bucket, r.video_id
+        FROM (SELECT t.tag_id FROM tags t WHERE t.tag_id IN ${inTags(driverAt)}) t
+        CROSS JOIN LATERAL (SELECT r.video_id, r.bucket FROM video_tag_ranks r WHERE r.tag_id = t.tag_id AND (r.bucket, r.video_id) < (${after.bucket}, ${after.id})
+          ORDER BY r.bucket DESC, r.video_id DESC LIMIT ${batch}) r
+        ORDER BY r.bucket DESC, r.video_id DESC LIMIT ${batch}) w ${scored(level)}`;
+
+  const found: Found[] = [];
+  const best = () => found.sort((a, b) => b.total - a.total || b.bucket - a.bucket || b.video_id - a.video_id);
+  const wanted = Math.min(pageEnd, limit);
+  /**
+   * Whether the `wanted`-th best found outranks every row not read: those score at most `ceiling`,
+   * and, when `after` is given, come after it in popularity and age (else in any order).
+   */
+  const settled = (ceiling: number, after: typeof TOP | null) => {
+    const last = best()[wanted - 1];
+    return last !== undefined && (last.total > ceiling || (last.total === ceiling && after !== null
+      && (last.bucket > after.bucket || (last.bucket === after.bucket && last.video_id >= after.id))));
+  };
+  for (const level of LEVELS.slice(0, 2)) {
+    if (level === 2 && !tagsOf[driverAt]!.length) continue;
+    let after = TOP;
+    for (let batch = limit; ; batch = Math.min(batch * 2, limit * LAST_BATCH_TIMES)) {
+      const rows = (await step(level, after, batch).execute(db)).rows;
+      for (const row of rows) if (Number(row.total) > 0) found.push({ video_id: row.video_id, bucket: Number(row.bucket), total: Number(row.total) });
+      const done = rows.length < batch;
+      if (!done) after = { bucket: Number(rows[rows.length - 1]!.bucket), id: rows[rows.length - 1]!.video_id };
+      // Not read yet: the rest of this level (the driver's level, and 3 for every other word),
+      // or once it is done, the next level's rows in any order.
+      if (found.length >= limit && (done ? settled(level - 1 + 3 * others.length, null) : settled(level + 3 * others.length, after))) {
+        return { ids: best().slice(0, limit).map((row) => row.video_id), count: limit };
+      }
+      if (done) break;
+    }
+  }
+  // The driver in the description only: ranked by the whole score in one statement, or only
+  // counted when what was found already fills the page with more than such a row can score.
+  const described = sql`FROM videos d CROSS JOIN LATERAL (SELECT ${totalAt(1)} AS total FROM (SELECT d.video_id, d.uploader_uid, d.search_text) v) s
+    WHERE ${matchOf(driver).inText} AND d.status = 'approved' AND s.total > 0`;
+  if (settled(1 + 3 * others.length, null)) {
+    const n = found.length >= limit ? 0
+      : (await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 ${described} LIMIT ${limit - found.length}) c`.execute(db)).rows[0]!.n;
+    return { ids: best().slice(0, limit).map((row) => row.video_id), count: Math.min(limit, found.length + Number(n)) };
+  }
+  const rows = (await sql<Found>`SELECT d.video_id, search_bucket(d.watched_count) AS bucket, s.total ${described}
+    ORDER BY s.total DESC, 2 DESC, d.video_id DESC LIMIT ${limit}`.execute(db)).rows;
+  for (const row of rows) found.push({ video_id: row.video_id, bucket: Number(row.bucket), total: Number(row.total) });
+  const ids = best().slice(0, limit).map((row) => row.video_id);
+  return { ids, count: ids.length };
+}
+interface Found { video_id: number; bucket: number; total: number }
 
 /** `(id, …)` for NOT IN, never empty. */
 const idList = (ids: readonly number[]) => sql`(${sql.join(ids.length ? ids : [0])})`;

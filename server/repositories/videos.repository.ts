@@ -14,7 +14,7 @@ import { microsOf, olderInFeed, type FeedPosition } from './keyset.sql.ts';
 import { approvedIdRanges, approvedInFile } from './sitemap-files.sql.ts';
 import { likedBy } from './likes.sql.ts';
 import { matchesSearchWord, searchCandidates } from './search.sql.ts';
-import { walkOneWord } from './search-walk.sql.ts';
+import { walkOneWord, walkWords } from './search-walk.sql.ts';
 import { addCounts, recordOncePerHour, VIDEO_VIEWS } from './hot-counts.sql.ts';
 
 export type VideoStatus = 'pending' | 'approved' | 'deleted';
@@ -122,15 +122,17 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
   /**
    * A search ranked by relevance (decision 0020): each word scores 3 in the title, else 2 in a
    * tag's name, else 1 (the description); then the more popular (search_bucket of the views),
-   * then the newest. One word of the public search is read in that order from the title and tag
-   * rankings (walkOneWord). Otherwise the candidates (every word matched, with which matched
-   * through a tag, at most SEARCH_CANDIDATES) are joined to their videos once, scored, and
-   * counted in the same statement. Either way only the page's rows are then read as thumbs.
+   * then the newest. The public search is read in that order from the title and tag rankings:
+   * one word (walkOneWord), or the rarest of several, scoring the others on each row (walkWords).
+   * Otherwise (another filter, or only words of one or two Latin letters) the candidates (every
+   * word matched, with which matched through a tag, at most SEARCH_CANDIDATES) are joined to
+   * their videos once, scored, and counted in the same statement. Either way only the page's rows are then read as thumbs.
    */
   async function searchPage(filter: VideoFilter, words: readonly string[], window: PageWindow) {
     const offset = (window.page - 1) * window.pageSize;
-    if (words.length === 1 && onlyPublic(filter)) {
-      const walked = await walkOneWord(db, words[0], filter.hiddenFrom, SEARCH_CANDIDATES, offset + window.pageSize);
+    if (onlyPublic(filter)) {
+      const walked = await (words.length === 1 ? walkOneWord(db, words[0], filter.hiddenFrom, SEARCH_CANDIDATES, offset + window.pageSize)
+        : walkWords(db, words, filter.hiddenFrom, SEARCH_CANDIDATES, offset + window.pageSize));
       if (walked) return { count: walked.count, rows: await thumbsInOrder(walked.ids.slice(offset, offset + window.pageSize)) };
     }
     const score = sql.join(words.map((word, i) => sql`(CASE WHEN ${titleOf} LIKE ${likePattern(word, 'contains')} THEN 3 WHEN ${sql.ref(`c.tag${i}`)} THEN 2 ELSE 1 END)`), sql` + `);

@@ -88,6 +88,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(`query plans of the read paths a
     ['search, no hits', () => 'video/search?keyword=zzqxjv'],
     ['search, a kana word', () => `video/search?keyword=${encodeURIComponent('コーヒー')}`],
     ['search, two Latin words', () => `video/search?keyword=${encodeURIComponent('starry sky')}`],
+    ['search, two CJK words', () => `video/search?keyword=${encodeURIComponent('星空 ギター')}`],
+    ['search, a CJK word and a Latin word', () => `video/search?keyword=${encodeURIComponent('猫 guitar')}`],
     ['search, a word with a member’s block lists', () => `video/search?keyword=${encodeURIComponent('猫')}`, true],
     ['a collection', () => `collection/get?collectionId=${marks.collection}`],
     ['the feed of a member who follows many', () => 'feed/videos?pageSize=20', true],
@@ -107,6 +109,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(`query plans of the read paths a
       const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
       expect(plan).toMatch(/^Limit.*\n.*Index Only Scan Backward using video_title_terms_pkey/);
       expect(plan).not.toMatch(/Sort|Hash/);
+    }
+  }, 120_000);
+
+  it('reads several words in the rarest one’s ranked order, scoring the others per row read, and stops at a batch (no sort, no union of matches)', async () => {
+    for (const keyword of ['starry sky', '星空 ギター', '猫 guitar']) {
+      sent = [];
+      await jsonCall(server, `video/search?keyword=${encodeURIComponent(keyword)}`, {});
+      const walk = sent.find((query) => /from video_title_terms p\s+where p\.term = \$\d+ and \(p\.bucket, p\.video_id\) </i.test(query.sql));
+      expect(walk, sent.map((query) => query.sql).join('\n')).toBeDefined();
+      expect(sent.some((query) => /union all/i.test(query.sql)), keyword).toBe(false);
+      const { rows } = await server.db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${walk!.sql}`, [...walk!.parameters]));
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(plan, keyword).toMatch(/Limit.*\n.*Index Only Scan Backward using video_title_terms_pkey on video_title_terms p\s.*\n.*Index Cond: \(\(term = .*\) AND \(ROW\(bucket, video_id\) < ROW\(/);
+      expect(plan, keyword).not.toMatch(/Sort|Seq Scan/);
     }
   }, 120_000);
 
