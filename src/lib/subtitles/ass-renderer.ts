@@ -18,8 +18,8 @@
  * typographic family), and libass matches that name, not "Noto Sans SC". A track added since
  * brings its own cut of that file (`fallbackFont`: only the characters its lines use, made on the
  * server), which libass is given instead of the whole one. Jassub's own Liberation
- * Sans is not used. A track's own fonts (those attached to its part's uploaded
- * MKV, listed as the track's `fonts`) come with the fallback: libass picks each line's family by
+ * Sans is not used. A track's own fonts (those attached to its part's uploaded MKV that its lines
+ * name, listed as the track's `fonts`) come with the fallback: libass picks each line's family by
  * the names inside the files.
  *
  * For danmaku: which lines are shown is known from the track's WebVTT (the same events, without
