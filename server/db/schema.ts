@@ -147,6 +147,8 @@ export interface VideoSubtitlesTable {
   format: 'ass' | 'srt' | 'vtt'; source: Generated<'member' | 'stream'>; created_by: number | null; created_at: CreatedAt;
   /** An ASS track's own cut of the fallback font is stored beside it (0035). */
   fallback_font: Generated<boolean>;
+  /** The font names an ASS track's lines use (0040), as server/media/subtitle-formats.ts's fontNameKey makes them; null before. */
+  font_names: string[] | null;
 }
 /** A notification to a member (0025): one event, or one group (the likes of an item in a day). */
 export interface NotificationsTable {
@@ -278,8 +280,12 @@ export interface AudioPlaysTable { audio_id: number; listener_key: string; hour:
 export interface StreamTrack { stream: number; format: 'ass' | 'srt' | 'vtt'; language: string; label: string; file: string }
 /** Something of a stream that did not become a track or a font, as its uploader reads it. */
 export interface StreamNote { stream: number; code: string; codec?: string }
-/** 0028: the streams' tracks (extracted files under the media folder), the fonts kept (file names under `fonts/`), and the notes. */
-export interface StreamSubtitles { tracks: StreamTrack[]; fonts: string[]; notes: StreamNote[] }
+/**
+ * 0028: the streams' tracks (extracted files under the media folder), the fonts kept (file names under `fonts/`), and the notes.
+ * `fontNames` (since 0040, in the same JSON): the names each kept font answers to; a font missing there (kept before, or
+ * unreadable) is given to every ASS track.
+ */
+export interface StreamSubtitles { tracks: StreamTrack[]; fonts: string[]; fontNames?: Record<string, string[]>; notes: StreamNote[] }
 export interface StoryboardInfo { file: string; intervalSeconds: number; columns: number; rows: number; tileWidth: number; tileHeight: number; count: number }
 
 export interface JobsTable {

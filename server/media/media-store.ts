@@ -17,6 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { S3UploadConfig } from '../config.ts';
 import { cacheControlFor, contentTypeFor, createStaticFiles } from '../site/static-files.ts';
+import { preferredEncoding } from '../http/content-encoding.ts';
 
 export interface MediaStore {
   kind: 'local' | 's3';
@@ -142,6 +143,9 @@ function createFolderMediaStore(root: string): MediaStore {
 const isMissing = (error: unknown) =>
   error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
 
+/** Kinds of media file that may have a brotli copy (`<key>.br`) beside them: the fonts kept for subtitles. */
+const PRECOMPRESSED = new Set(['.ttf', '.otf', '.ttc']);
+
 /** Files sent to the bucket at once when publishing a folder (segments of about 4 s each). */
 const PUT_CONCURRENCY = 4;
 
@@ -215,6 +219,12 @@ function createS3MediaStore(s3: S3UploadConfig & { prefix: string }, scratchDire
     async serve(req, res, key, extraHeaders = {}) {
       if ((req.method !== 'GET' && req.method !== 'HEAD') || !safeKey(key)) return false;
       const range = typeof req.headers.range === 'string' ? req.headers.range : undefined;
+      // A font kept for subtitles has a brotli copy beside it (server/media/subtitle-streams.ts): sent
+      // as it is to a browser that takes brotli, as the folder store does, since the bucket is proxied
+      // as stored (a CJK font is 2.5 MB plain, about half of that compressed). A font kept before has
+      // none: then the plain one.
+      const precompressed = !range && PRECOMPRESSED.has(extname(key)) && preferredEncoding(req.headers['accept-encoding']) === 'br';
+      if (precompressed && await this.serve(req, res, `${key}.br`, { ...extraHeaders, 'Content-Type': contentTypeFor(extname(key)), 'Cache-Control': cacheControlFor(`/${key}`), 'Content-Encoding': 'br', Vary: 'Accept-Encoding' })) return true;
       const ifNoneMatch = req.headers['if-none-match'];
       let object;
       try {
@@ -231,7 +241,7 @@ function createS3MediaStore(s3: S3UploadConfig & { prefix: string }, scratchDire
       }
       const headers: Record<string, string> = {
         'Content-Type': contentTypeFor(extname(key)), 'Cache-Control': cacheControlFor(`/${key}`), 'X-Content-Type-Options': 'nosniff',
-        'Accept-Ranges': 'bytes', ...extraHeaders,
+        'Accept-Ranges': 'bytes', ...(PRECOMPRESSED.has(extname(key)) ? { Vary: 'Accept-Encoding' } : {}), ...extraHeaders,
       };
       if (object.ETag) headers.ETag = object.ETag;
       if (object.ContentLength !== undefined) headers['Content-Length'] = String(object.ContentLength);

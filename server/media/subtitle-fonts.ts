@@ -9,10 +9,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { create as readFont, type Font } from 'fontkitten';
 import fontverter from 'fontverter';
 import subsetFont from 'subset-font';
 import { unpackWoff } from '../../src/lib/subtitles/woff.ts';
-import type { SubtitleCue } from './subtitle-formats.ts';
+import { fontNameKey, type SubtitleCue } from './subtitle-formats.ts';
 
 /**
  * The player's whole fallback (src/lib/subtitles/ass-files.ts names the same file): @fontsource's
@@ -67,4 +68,29 @@ export function charactersOf(cues: readonly SubtitleCue[]): string {
 export async function fallbackFontFor(characters: string): Promise<Uint8Array> {
   const whole = await fallbackSfnt();
   return new Uint8Array(await subsetFont(Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength), characters, { targetFormat: 'sfnt', noHinting: true }));
+}
+
+/** The name table's entries libass may match a requested font against, in every language the font gives them. */
+const MATCHED_NAMES = ['fontFamily', 'preferredFamily', 'fullName', 'postscriptName'] as const;
+
+/**
+ * The names a font answers to when a script asks for it (its family, typographic family, full and
+ * PostScript names, as fontNameKey makes them; every face of a collection), so a track is given
+ * only the attachments its styles and `\fn` overrides name. null when the font cannot be read here:
+ * such a font is given to every track, as all were before.
+ */
+export function fontNamesOf(bytes: Uint8Array): string[] | null {
+  try {
+    const read = readFont(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    const names = new Set<string>();
+    for (const face of read.isCollection ? read.fonts : [read]) {
+      const records = (face as Font & { name?: { records?: Partial<Record<(typeof MATCHED_NAMES)[number], Record<string, string>>> } }).name?.records ?? {};
+      for (const id of MATCHED_NAMES) for (const name of Object.values(records[id] ?? {})) names.add(fontNameKey(name));
+      for (const name of [face.familyName, face.fullName, face.postscriptName]) if (name) names.add(fontNameKey(name));
+    }
+    names.delete('');
+    return names.size ? [...names].sort() : null;
+  } catch {
+    return null;
+  }
 }

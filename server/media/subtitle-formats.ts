@@ -35,8 +35,18 @@ function cleanMarkup(text: string): string {
   }).join('').trim();
 }
 
-/** ASS events as cues: the text of each line without override tags; drawings (signs' shapes) and empty lines left out. */
-function assCues(text: string): SubtitleCue[] {
+/**
+ * A font name as libass looks it up: without the `@` that asks for vertical writing, and in any
+ * case (libass compares names without case).
+ */
+export const fontNameKey = (name: string) => name.trim().replace(/^@/, '').trim().toLowerCase();
+
+/**
+ * ASS events as cues: the text of each line without override tags; drawings (signs' shapes) and
+ * empty lines left out. `fonts` collects the font names the lines are drawn in: the Fontname of
+ * each style a line uses and every `\fn` override.
+ */
+function assCues(text: string, fonts: Set<string>): SubtitleCue[] {
   if (!/^\s*\[Events\]\s*$/mi.test(text) || !/^\s*Format\s*:/mi.test(text)) throw new MalformedSubtitle('no [Events] section with a Format line');
   let compiled: ReturnType<typeof compile>;
   try {
@@ -45,8 +55,16 @@ function assCues(text: string): SubtitleCue[] {
     throw new MalformedSubtitle(error instanceof Error ? error.message : 'unreadable');
   }
   const cues: SubtitleCue[] = [];
+  const named = (name: string | undefined) => {
+    const key = name ? fontNameKey(name) : '';
+    if (key) fonts.add(key);
+  };
   for (const dialogue of compiled.dialogues) {
     if (!Number.isFinite(dialogue.start) || !Number.isFinite(dialogue.end) || dialogue.end <= dialogue.start) continue;
+    for (const slice of dialogue.slices) {
+      named(compiled.styles[slice.style]?.style.Fontname);
+      for (const fragment of slice.fragments) named(fragment.tag.fn);
+    }
     const plain = dialogue.slices.flatMap((slice) => slice.fragments)
       .filter((fragment) => !fragment.drawing)
       .map((fragment) => fragment.text)
@@ -73,16 +91,20 @@ async function textTrackCues(text: string, type: 'srt' | 'vtt'): Promise<Subtitl
     .filter((cue) => cue.text);
 }
 
+/** A subtitle file as read: its cues, and for ASS the font names its lines use (fontNameKey; none for SRT and WebVTT). */
+export interface ReadSubtitle { cues: SubtitleCue[]; fonts: string[] }
+
 /**
  * The cues of a subtitle file, in time order; MalformedSubtitle when the parser refuses it or it
  * holds no line at all (a file of another format, or not a subtitle file).
  */
-export async function readSubtitle(text: string, format: SubtitleFormat): Promise<SubtitleCue[]> {
+export async function readSubtitle(text: string, format: SubtitleFormat): Promise<ReadSubtitle> {
   const source = text.replace(/^\uFEFF/, '');
-  const cues = format === 'ass' ? assCues(source) : await textTrackCues(source, format);
+  const fonts = new Set<string>();
+  const cues = format === 'ass' ? assCues(source, fonts) : await textTrackCues(source, format);
   if (!cues.length) throw new MalformedSubtitle('no subtitle line found');
   if (cues.length > MAX_CUES) throw new MalformedSubtitle(`more than ${MAX_CUES} lines`);
-  return cues.sort((a, b) => a.start - b.start || a.end - b.end);
+  return { cues: cues.sort((a, b) => a.start - b.start || a.end - b.end), fonts: [...fonts].sort() };
 }
 
 /** Seconds as a WebVTT timestamp, `HH:MM:SS.mmm`. */

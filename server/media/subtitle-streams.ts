@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { StreamNote, StreamSubtitles, StreamTrack } from '../db/schema.ts';
 import { STREAM_FONT_MAX_BYTES, STREAM_FONTS_MAX, STREAM_FONTS_MAX_TOTAL_BYTES, canonicalLanguageTag, type SubtitleFormat } from '../../src/lib/api/contracts/subtitle.constants.ts';
 import { binaryPath, run } from './ffmpeg.ts';
-import { FontPastLimit, fontAsSfnt } from './subtitle-fonts.ts';
+import { FontPastLimit, fontAsSfnt, fontNamesOf } from './subtitle-fonts.ts';
 
 /** Text subtitle codecs (ffprobe's names) and the format each is extracted to (mov_text has no file of its own: SubRip). */
 const TEXT_CODECS: Record<string, SubtitleFormat> = { ass: 'ass', ssa: 'ass', subrip: 'srt', srt: 'srt', mov_text: 'srt', webvtt: 'vtt' };
@@ -93,14 +93,18 @@ export async function extractSubtitleStreams(input: string, folder: string, opti
       else notes.push({ stream: track.stream, code: 'SUBTITLE_MALFORMED', codec: track.format });
     }
   }
-  const fonts = tracks.some((t) => t.format === 'ass') ? await keepFonts(input, streams, folder, notes, options) : [];
-  return { tracks, fonts, notes };
+  const { fonts, fontNames } = tracks.some((t) => t.format === 'ass') ? await keepFonts(input, streams, folder, notes, options) : { fonts: [], fontNames: {} };
+  return { tracks, fonts, fontNames, notes };
 }
 
-/** Attachments dumped by ffmpeg, kept when their magic bytes say font and the limits allow; the rest noted. */
-async function keepFonts(input: string, streams: ProbedStream[], folder: string, notes: StreamNote[], options: { signal?: AbortSignal }): Promise<string[]> {
+/**
+ * Attachments dumped by ffmpeg, kept when their magic bytes say font and the limits allow; the rest
+ * noted. Each kept font's names are read now, so each track is later given only the ones it names.
+ */
+async function keepFonts(input: string, streams: ProbedStream[], folder: string, notes: StreamNote[], options: { signal?: AbortSignal }): Promise<Pick<StreamSubtitles, 'fonts' | 'fontNames'>> {
+  const fontNames: Record<string, string[]> = {};
   const attachments = streams.filter((s) => s.codec_type === 'attachment');
-  if (!attachments.length) return [];
+  if (!attachments.length) return { fonts: [], fontNames };
   const dir = join(folder, 'fonts');
   await mkdir(dir, { recursive: true });
   const dumps = attachments.map((s) => ({ stream: s, path: join(dir, `attachment-${s.index}`) }));
@@ -131,12 +135,14 @@ async function keepFonts(input: string, streams: ProbedStream[], folder: string,
         // Sent brotli-compressed, made now rather than on the first viewer's request (a second for a CJK font).
         await writeFile(join(dir, `${name}.br`), await compressBody(sfnt.bytes, 'br', 'max'));
         kept.push(name);
+        const names = fontNamesOf(sfnt.bytes);
+        if (names) fontNames[name] = names;
         total += size;
       } else note(sfnt === null ? 'FONT_REFUSED' : 'FONTS_LIMIT');
     }
     await rm(path, { force: true });
   }
-  return kept;
+  return { fonts: kept, fontNames };
 }
 
 /** How far a WOFF or WOFF2 may unpack: a font several times its packed size is usual, a bomb is not. */

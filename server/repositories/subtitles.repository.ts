@@ -2,7 +2,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, StreamSubtitles, VideoSubtitlesTable } from '../db/schema.ts';
 
-const COLUMNS = ['subtitle_id', 'video_id', 'part_index', 'media_id', 'language', 'label', 'format', 'fallback_font'] as const;
+const COLUMNS = ['subtitle_id', 'video_id', 'part_index', 'media_id', 'language', 'label', 'format', 'fallback_font', 'font_names'] as const;
 
 export function createSubtitlesRepository(db: Kysely<Database>) {
   return {

@@ -8,7 +8,7 @@ import type { Repositories } from '../repositories/index.ts';
 import type { MediaStore } from '../media/media-store.ts';
 import { hlsPath } from '../media/paths.ts';
 import { masterPlaylistOf, subtitlePlaylist } from '../media/hls.ts';
-import { MalformedSubtitle, readSubtitle, toWebVtt, type SubtitleCue } from '../media/subtitle-formats.ts';
+import { MalformedSubtitle, readSubtitle, toWebVtt, type ReadSubtitle } from '../media/subtitle-formats.ts';
 import { charactersOf, fallbackFontFor } from '../media/subtitle-fonts.ts';
 import type { Logger } from '../logger.ts';
 import { Conflict, DomainError, NotFound } from '../domain/errors.ts';
@@ -28,15 +28,31 @@ const FALLBACK_FONT_NAME = 'fallback.ttf';
 const PLAYLIST_NAME = 'index.m3u8';
 
 /**
- * A track as the API lists it. An ASS track carries the fonts attached to its part's uploaded
- * file (MKV attachments, kept under the part's `fonts/`), which the ASS renderer loads with it.
+ * The fonts attached to a part's uploaded file (MKV attachments, kept under the part's `fonts/`)
+ * that an ASS track names: libass is handed only these (and the track's cut of the fallback),
+ * rather than copying, opening and searching every font the file carried. A track or font whose
+ * names were not read (made before 0040) takes them all, as before.
+ */
+function fontsNamedBy(row: SubtitleRow, streams?: StreamSubtitles): string[] {
+  const fonts = streams?.fonts ?? [];
+  if (!row.font_names) return fonts;
+  const wanted = new Set(row.font_names);
+  return fonts.filter((file) => {
+    const names = streams?.fontNames?.[file];
+    return !names || names.some((name) => wanted.has(name));
+  });
+}
+
+/**
+ * A track as the API lists it. An ASS track carries the fonts it names among those attached to
+ * its part's uploaded file (fontsNamedBy), which the ASS renderer loads with it.
  */
 export function subtitleOf(row: SubtitleRow, streams?: StreamSubtitles): Subtitle {
   const folder = `/media/${subtitleFolder(row.media_id, row.subtitle_id)}`;
   return {
     id: row.subtitle_id, part: row.part_index + 1, language: row.language, label: row.label, format: row.format,
     url: `${folder}/${originalName(row.format)}`, vttUrl: `${folder}/${WEBVTT_NAME}`,
-    fonts: row.format === 'ass' ? (streams?.fonts ?? []).map((name) => `/media/${hlsPath(row.media_id)}/fonts/${name}`) : [],
+    fonts: row.format === 'ass' ? fontsNamedBy(row, streams).map((name) => `/media/${hlsPath(row.media_id)}/fonts/${name}`) : [],
     fallbackFont: row.format === 'ass' && row.fallback_font ? `${folder}/${FALLBACK_FONT_NAME}` : null,
   };
 }
@@ -74,13 +90,14 @@ export function createSubtitleService({ subtitles, media: mediaRows }: Repositor
     const mediaId = await subtitles.partMedia(input.videoId, partIndex);
     if (!mediaId) throw new NotFound();
     if ((await subtitles.countOfPart(input.videoId, partIndex)) >= SUBTITLES_PER_PART) throw new Conflict('SUBTITLES_LIMIT');
-    let cues: SubtitleCue[];
+    let read: ReadSubtitle;
     try {
-      cues = await readSubtitle(input.text, input.format);
+      read = await readSubtitle(input.text, input.format);
     } catch (error) {
       if (error instanceof MalformedSubtitle) throw new DomainError('SUBTITLE_MALFORMED', { issues: [{ path: 'text', message: error.message }] });
       throw error;
     }
+    const { cues } = read;
     // libass's fallback for this track: only the characters its lines use. Without it (a failure
     // of the cut) the player loads the whole fallback, as for tracks made before.
     const fallbackFont = input.format === 'ass'
@@ -92,6 +109,7 @@ export function createSubtitleService({ subtitles, media: mediaRows }: Repositor
     const row = await subtitles.insert({
       video_id: input.videoId, part_index: partIndex, media_id: mediaId, language: input.language, label: input.label,
       format: input.format, source, created_by: createdBy, fallback_font: fallbackFont !== null,
+      font_names: input.format === 'ass' ? read.fonts : null,
     });
     const folder = subtitleFolder(mediaId, row.subtitle_id);
     try {

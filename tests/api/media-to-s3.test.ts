@@ -1,9 +1,13 @@
 /**
  * `npm run cli -- media:to-s3`: an existing media folder copied into the bucket (s3rver), with a
- * dry run, resumable after a stop, idempotent; the media store then serves the same bytes.
+ * dry run, resumable after a stop, idempotent; the media store then serves the same bytes, and a
+ * subtitle font's brotli copy to browsers that take it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
+import { createServer, get as httpGet, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,5 +83,46 @@ describe('media:to-s3', () => {
     });
     expect(stdout).toContain(`Dry run: would copy ${folder} to s3://${s3.bucket}/media/`);
     expect(stdout).toContain('6 files: 0 to copy (0.0 MiB), 6 already in the bucket.');
+  });
+
+  it('serves a subtitle font’s brotli copy from the bucket to a browser that takes brotli, and the font itself otherwise', async () => {
+    const font = Buffer.from('a font kept for an ASS track, '.repeat(200));
+    await store.put('hls/0123456789abcdef01234567/fonts/1.ttf', font);
+    await store.put('hls/0123456789abcdef01234567/fonts/1.ttf.br', brotliCompressSync(font));
+    // Kept before its copy was made: no .br beside it.
+    await store.put('hls/0123456789abcdef01234567/fonts/2.ttf', font);
+    const server = createServer((req, res) => void store.serve(req, res, req.url!.slice(1)).then((found) => found || res.writeHead(404).end()));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hls/0123456789abcdef01234567/fonts`;
+    // Raw bytes as sent (fetch would undo the encoding on its own).
+    const get = (path: string, headers: Record<string, string>) => new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      httpGet(`${base}/${path}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) })).on('error', reject);
+      }).on('error', reject);
+    });
+    try {
+      const compressed = await get('1.ttf', { 'Accept-Encoding': 'gzip, deflate, br' });
+      expect(compressed.status).toBe(200);
+      expect(compressed.headers).toMatchObject({ 'content-type': 'font/ttf', 'content-encoding': 'br', vary: 'Accept-Encoding', 'content-length': String(compressed.body.length) });
+      expect(compressed.body.length).toBeLessThan(font.length / 10);
+      expect(brotliDecompressSync(compressed.body).equals(font)).toBe(true);
+      // Asked again with its ETag: 304.
+      expect((await get('1.ttf', { 'Accept-Encoding': 'br', 'If-None-Match': compressed.headers.etag! })).status).toBe(304);
+      for (const [path, headers] of [['1.ttf', { 'Accept-Encoding': 'gzip' }], ['2.ttf', { 'Accept-Encoding': 'br' }]] as const) {
+        const plain = await get(path, headers);
+        expect(plain.status).toBe(200);
+        expect(plain.headers['content-encoding']).toBeUndefined();
+        expect(plain.headers['content-type']).toBe('font/ttf');
+        expect(plain.body.equals(font)).toBe(true);
+      }
+      // A range is of the font itself.
+      const part = await get('1.ttf', { 'Accept-Encoding': 'br', Range: 'bytes=0-9' });
+      expect(part.status).toBe(206);
+      expect(part.headers['content-encoding']).toBeUndefined();
+      expect(part.body.equals(font.subarray(0, 10))).toBe(true);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

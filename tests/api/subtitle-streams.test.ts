@@ -27,8 +27,10 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
  * would make the container, and so the probed duration, longer than the video).
  */
 const ASS_TEXT = readFileSync(here('../fixtures/subtitles/ep01.ja.ass'), 'utf8').replace(/^Dialogue:.*\n?/gm, '')
-  + 'Dialogue: 0,0:00:00.50,0:00:01.50,Default,,0,0,0,,{\\k40}き{\\k40}ら{\\k40}ぼ{\\k40}し\n'
+  + 'Dialogue: 0,0:00:00.50,0:00:01.50,Default,,0,0,0,,{\\fnLiberation Sans}{\\k40}き{\\k40}ら{\\k40}ぼ{\\k40}し\n'
   + 'Dialogue: 0,0:00:01.00,0:00:01.80,Sign,,0,0,0,,{\\pos(960,100)}看板\n';
+/** The same lines with styles in the family of the other attachment (the fixture's own, Noto Sans CJK JP, is none of them). */
+const ASS_ZH_TEXT = ASS_TEXT.replaceAll('Noto Sans CJK JP', 'Noto Sans SC').replace('{\\fnLiberation Sans}', '');
 const SRT_TEXT = '1\n00:00:00,200 --> 00:00:01,000\nHello <i>there</i>\n\n2\n00:00:01,000 --> 00:00:01,900\nSecond line\n';
 /** Two real fonts the site already depends on: a WOFF2 (jassub's) and a WOFF (@fontsource's). */
 const WOFF2 = here('../../node_modules/jassub/dist/default.woff2');
@@ -66,6 +68,7 @@ describe.each(BACKENDS)('subtitle streams of an upload on %s', (backend) => {
   let mediaDir = '';
   let uploadDir = '';
   let ASS = '';
+  let ASS_ZH = '';
   let SRT = '';
   const ffmpeg = async (args: string[], name: string) => {
     const out = join(dir, name);
@@ -88,6 +91,8 @@ describe.each(BACKENDS)('subtitle streams of an upload on %s', (backend) => {
     ASS = join(dir, 'lines.ass');
     SRT = join(dir, 'lines.srt');
     await writeFile(ASS, ASS_TEXT);
+    ASS_ZH = join(dir, 'lines.zh.ass');
+    await writeFile(ASS_ZH, ASS_ZH_TEXT);
     await writeFile(SRT, SRT_TEXT);
     mediaDir = join(dir, 'media');
     uploadDir = join(dir, 'uploads');
@@ -104,7 +109,7 @@ describe.each(BACKENDS)('subtitle streams of an upload on %s', (backend) => {
     // A WOFF2 by its magic bytes, damaged past them: it cannot be unpacked, so it is refused too.
     await writeFile(join(dir, 'broken.woff2'), Buffer.concat([(await readFile(WOFF2)).subarray(0, 48), Buffer.alloc(4000, 0x5a)]));
     const mkv = await ffmpeg([
-      '-i', ASS, '-i', ASS, '-i', SRT, '-map', '0', '-map', '1', '-map', '2', '-map', '3',
+      '-i', ASS, '-i', ASS_ZH, '-i', SRT, '-map', '0', '-map', '1', '-map', '2', '-map', '3',
       '-c:v', 'libx264', '-preset', 'ultrafast', '-c:s:0', 'ass', '-c:s:1', 'ass', '-c:s:2', 'srt',
       '-metadata:s:s:0', 'language=jpn', '-metadata:s:s:0', 'title=日本語 (字幕組)',
       '-metadata:s:s:1', 'language=chi', '-metadata:s:s:1', 'title=简体中文',
@@ -136,12 +141,15 @@ describe.each(BACKENDS)('subtitle streams of an upload on %s', (backend) => {
     expect((await (await get(tracks[0]!.vttUrl)).text()).startsWith('WEBVTT\n\n00:00:00.500 --> 00:00:01.500\nきらぼし')).toBe(true);
     expect(await (await get(tracks[2]!.vttUrl)).text()).toBe('WEBVTT\n\n00:00:00.200 --> 00:00:01.000\nHello <i>there</i>\n\n00:00:01.000 --> 00:00:01.900\nSecond line\n');
 
-    // Both real fonts kept and listed with each ASS track; the fake and the broken one are not. Each is stored as
-    // the TrueType file inside its WOFF2 or WOFF (libass takes it at once), sent compressed.
-    expect(tracks[0]!.fonts).toHaveLength(2);
-    expect(tracks[1]!.fonts).toEqual(tracks[0]!.fonts);
+    // Both real fonts kept; the fake and the broken one are not. Each ASS track lists only the one its lines
+    // name (libass is given nothing it will not draw with): the Japanese one Liberation Sans by an \fn
+    // override (its styles name a font the file does not carry), the Chinese one Noto Sans SC by its styles.
+    // Each is stored as the TrueType file inside its WOFF2 or WOFF (libass takes it at once), sent compressed.
+    const fontsDir = `/media/${hlsPath(mediaId)}/fonts`;
+    expect(tracks[0]!.fonts).toEqual([`${fontsDir}/1.ttf`]);
+    expect(tracks[1]!.fonts).toEqual([`${fontsDir}/2.ttf`]);
     expect(tracks[2]!.fonts).toEqual([]);
-    const served = await Promise.all(tracks[0]!.fonts.map(async (url: string) => {
+    const served = await Promise.all([...tracks[0]!.fonts, ...tracks[1]!.fonts].map(async (url: string) => {
       const res = await fetch(`${server.baseUrl}${url}`, { headers: { Cookie: cookie, 'Accept-Encoding': 'br' } });
       return { type: res.headers.get('content-type'), encoding: res.headers.get('content-encoding'), bytes: Buffer.from(await res.arrayBuffer()) };
     }));
@@ -182,6 +190,9 @@ describe.each(BACKENDS)('subtitle streams of an upload on %s', (backend) => {
     // "My videos" reports the refused attachment.
     const mine = (await jsonCall(server, 'video/mine?page=1&pageSize=20', { cookie })).body.videos.find((v: { videoId: number }) => v.videoId === videoId);
     expect(mine.subtitleNotes).toEqual([{ part: 1, stream: 3, code: 'FONT_REFUSED', codec: 'fake.ttf' }, { part: 1, stream: 4, code: 'FONT_REFUSED', codec: 'broken.woff2' }]);
+    // A track whose names were not read (made before they were) is given every font of its part, as before.
+    await server.db.updateTable('video_subtitles').set({ font_names: null }).where('subtitle_id', '=', tracks[0]!.id).execute();
+    expect((await tracksOf(videoId))[0]!.fonts).toEqual([`${fontsDir}/1.ttf`, `${fontsDir}/2.ttf`]);
   }, SLOW);
 
   it('makes an MP4’s mov_text stream a track, by the transcode when the video was committed first', async () => {

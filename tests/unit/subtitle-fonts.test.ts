@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { create, type Font } from 'fontkitten';
 import { describe, expect, it } from 'vitest';
-import { FontPastLimit, charactersOf, fallbackFontFor, fontAsSfnt } from '../../server/media/subtitle-fonts.ts';
+import { FontPastLimit, charactersOf, fallbackFontFor, fontAsSfnt, fontNamesOf } from '../../server/media/subtitle-fonts.ts';
 import { unpackWoff } from '../../src/lib/subtitles/woff.ts';
 
 const FILES = 'node_modules/@fontsource/noto-sans-sc/files';
@@ -80,5 +80,16 @@ describe('a track’s cut of the fallback font', () => {
     expect(mine.glyphForCodePoint(0x5929).path.toSVG()).toBe(whole.glyphForCodePoint(0x5929).path.toSVG());
     expect(cut.byteLength).toBeLessThan(30_000);
     expect(cut.byteLength * 50).toBeLessThan(wholeBytes.byteLength);
+  });
+});
+
+describe('the names a font answers to', () => {
+  it('reads the family, full and PostScript names as libass matches a script’s font names, and null for what is no font', async () => {
+    const sfnt = (path: string) => fontAsSfnt(read(path), 20e6);
+    // @fontsource's CJK file names its family "Noto Sans SC Thin", its Latin one "Noto Sans SC".
+    expect(fontNamesOf(await sfnt(`${FILES}/noto-sans-sc-chinese-simplified-700-normal.woff2`))).toEqual(['noto sans sc thin', 'noto sans sc thin bold', 'notosansscthin-bold']);
+    expect(fontNamesOf(await sfnt(`${FILES}/noto-sans-sc-latin-400-normal.woff`))).toEqual(['noto sans sc', 'noto sans sc regular', 'notosanssc-regular']);
+    expect(fontNamesOf(await sfnt('node_modules/jassub/dist/default.woff2'))).toEqual(['liberation sans', 'liberationsans']);
+    expect(fontNamesOf(new TextEncoder().encode('This is not a font, whatever its name says.'))).toBeNull();
   });
 });

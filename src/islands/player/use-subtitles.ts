@@ -56,15 +56,17 @@ export function useSubtitles(layerRef: RefObject<HTMLDivElement | null>, videoRe
     setCurrent(initialTrack(tracks, locale, $subtitleChoices.get()[locale]?.shown));
   }, [tracks, locale]);
 
-  const choose = useCallback((track: Subtitle | null) => {
-    rememberSubtitleChoice(locale, choiceOf(track));
-    setCurrent(track);
-  }, [locale]);
-
   const prepare = useCallback((track: Subtitle) => {
     if (track.format !== 'ass' || track.id === currentRef.current?.id) return;
     import('../../lib/subtitles/subtitle-loader.ts').then(({ prepareSubtitleRenderer }) => prepareSubtitleRenderer(track), () => { /* the choice, if it comes, will say */ });
   }, []);
+
+  const choose = useCallback((track: Subtitle | null) => {
+    // Its files start loading now, not once the player has drawn the choice and its effect runs.
+    if (track) prepare(track);
+    rememberSubtitleChoice(locale, choiceOf(track));
+    setCurrent(track);
+  }, [locale, prepare]);
 
   const currentRef = useRef(current);
   currentRef.current = current;

@@ -7,7 +7,8 @@
  * The script and the fonts are fetched on the page from the moment of the choice (ass-files.ts),
  * while this chunk loads and the worker starts its WebAssembly; once it is up they go to it, the
  * fonts as bytes in one batch (libass re-reads every font it holds at each batch, so one batch,
- * not one per font as jassub's own loading does).
+ * not one per font as jassub's own loading does), the script first cut to the lines of the
+ * moment (ass-moment.ts), the whole of it once they are drawn.
  * The first line is then drawn at once, without waiting for the next video frame.
  *
  * Fonts: Noto Sans SC (@fontsource's simplified Chinese file, which also holds Latin, kana and
@@ -17,8 +18,8 @@
  * typographic family), and libass matches that name, not "Noto Sans SC". A track added since
  * brings its own cut of that file (`fallbackFont`: only the characters its lines use, made on the
  * server), which libass is given instead of the whole one. Jassub's own Liberation
- * Sans is not used. A track's own fonts (those attached to its part's uploaded
- * MKV, listed as the track's `fonts`) come with the fallback: libass picks each line's family by
+ * Sans is not used. A track's own fonts (those attached to its part's uploaded MKV that its lines
+ * name, listed as the track's `fonts`) come with the fallback: libass picks each line's family by
  * the names inside the files.
  *
  * For danmaku: which lines are shown is known from the track's WebVTT (the same events, without
@@ -26,10 +27,8 @@
  * alignment takes (the bottom fifth, or the top fifth for top-aligned lines) is what is reported.
  */
 import JASSUB from 'jassub';
-import workerUrl from 'jassub/dist/worker/worker.js?worker&url';
-import wasmUrl from 'jassub/dist/wasm/jassub-worker.wasm?url';
-import modernWasmUrl from 'jassub/dist/wasm/jassub-worker-modern.wasm?url';
 import type { AssFiles } from './ass-files.ts';
+import { scriptOfMoment } from './ass-moment.ts';
 import { activeCues, longestCue, parseWebVtt, type Cue } from './webvtt.ts';
 import { fetchText, pictureBox, sameBoxes, type LineBox, type RendererHost, type SubtitleRenderer, type TrackToDraw } from './renderer.ts';
 
@@ -42,21 +41,11 @@ const EMPTY_SCRIPT = '[Script Info]\nScriptType: v4.00+\n';
 /** The share of the picture's height a band of lines is taken to fill. */
 const BAND_SHARE = 0.2;
 
-let warmed = false;
-
 /**
- * The worker's script and WebAssembly fetched on the page into the HTTP cache (both are named by
- * their content and cached for good), so the worker finds them there instead of asking for them
- * only once it has started.
+ * The span of the first frame's script (ass-moment.ts): the lines shown from the moment the choice
+ * is drawn to a few seconds on, long enough for the whole script to be read before it ends.
  */
-export function warmAssRenderer(): void {
-  if (warmed) return;
-  warmed = true;
-  JASSUB._test();
-  for (const url of [workerUrl, JASSUB._supportsSIMD ? modernWasmUrl : wasmUrl]) {
-    fetch(url, { credentials: 'same-origin' }).then((response) => response.arrayBuffer()).catch(() => { warmed = false; });
-  }
-}
+const MOMENT_AHEAD_SECONDS = 5;
 
 export function createAssRenderer(track: TrackToDraw, host: RendererHost, files: AssFiles): SubtitleRenderer {
   const aborter = new AbortController();
@@ -67,12 +56,11 @@ export function createAssRenderer(track: TrackToDraw, host: RendererHost, files:
   let instance: JASSUB | null = null;
   let destroyed = false;
   const start = async () => {
-    warmAssRenderer();
     performance.mark('subtitles:worker-start');
     const made = (instance = new JASSUB({
       // The worker starts at once, on an empty script: the real one and the fonts go to it as
       // soon as both it and they are here (below).
-      video: host.video, canvas, subContent: EMPTY_SCRIPT, workerUrl, wasmUrl, modernWasmUrl,
+      video: host.video, canvas, subContent: EMPTY_SCRIPT, ...files.worker,
       // Nothing for jassub to fetch on its own: each font it adds makes libass re-read all of them,
       // and it asked for its Liberation Sans whenever a line in that family had a glyph the family
       // lacks (kana in a Latin font), a CJK re-read in the middle of the first lines for nothing.
@@ -88,8 +76,11 @@ export function createAssRenderer(track: TrackToDraw, host: RendererHost, files:
     made.busy = true;
     const [subContent] = await Promise.all([files.text, made.ready.then(() => performance.mark('subtitles:worker-ready'))]);
     if (destroyed) return;
-    // Parsed while the fonts may still be on their way.
-    const parsed = made.renderer.setTrack(subContent);
+    // Parsed while the fonts may still be on their way: first only the lines of this moment,
+    // the whole script once they are drawn.
+    const v = host.video;
+    const moment = scriptOfMoment(subContent, v.currentTime, v.currentTime + MOMENT_AHEAD_SECONDS);
+    const parsed = made.renderer.setTrack(moment ?? subContent);
     const fonts = await files.fonts;
     if (destroyed) return;
     await Promise.all([parsed, made.renderer.addFonts(fonts)]);
@@ -98,9 +89,13 @@ export function createAssRenderer(track: TrackToDraw, host: RendererHost, files:
     canvas.dataset.ready = '';
     made.busy = false;
     // Drawn now rather than at the next video frame (and a paused video presents none).
-    const v = host.video;
     if (v.readyState >= 2) await made.manualRender({ mediaTime: v.currentTime, width: v.videoWidth, height: v.videoHeight, expectedDisplayTime: performance.now() }, true);
-    if (!destroyed) performance.mark('subtitles:draw-asked');
+    if (destroyed) return;
+    performance.mark('subtitles:draw-asked');
+    if (moment) {
+      await made.renderer.setTrack(subContent);
+      if (!destroyed) performance.mark('subtitles:whole-script');
+    }
   };
   start().catch((error: unknown) => !destroyed && host.onError(error));
 

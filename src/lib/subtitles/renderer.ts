@@ -17,8 +17,8 @@ export interface RendererHost {
 }
 
 /**
- * A track to draw; an ASS track's `fonts` are those its part's uploaded file brought (MKV
- * attachments), its `fallbackFont` its own cut of the bundled fallback (null: the whole one).
+ * A track to draw; an ASS track's `fonts` are those of its part's uploaded file (MKV attachments)
+ * its lines name, its `fallbackFont` its own cut of the bundled fallback (null: the whole one).
  */
 export interface TrackToDraw { format: 'ass' | 'srt' | 'vtt'; url: string; vttUrl: string; language: string; fonts?: readonly string[]; fallbackFont?: string | null }
 

@@ -20,9 +20,10 @@ function dropPrepared() {
 }
 
 /**
- * The viewer points at (or focuses) an ASS track in the subtitle menu: its script and fonts, the
- * renderer's chunk, worker and WebAssembly start loading, a few hundred milliseconds before the
- * click usually comes. Nothing of this happens on a page where no one goes near a track.
+ * The viewer points at (or focuses) an ASS track in the subtitle menu, or chooses it: its script
+ * and fonts, the renderer's chunk, worker and WebAssembly start loading, a few hundred
+ * milliseconds before the click usually comes (and, on the click, before the player has drawn
+ * the choice). Nothing of this happens on a page where no one goes near a track.
  */
 export function prepareSubtitleRenderer(track: TrackToDraw): void {
   if (track.format !== 'ass' || prepared?.url === track.url || chosenUrl === track.url) return;
@@ -30,7 +31,7 @@ export function prepareSubtitleRenderer(track: TrackToDraw): void {
   dropPrepared();
   const files = fetchAssFiles(track);
   prepared = { url: track.url, files, timer: setTimeout(() => { files.abort(); dropPrepared(); }, PREPARED_FOR_MS) };
-  import('./ass-renderer.ts').then(({ warmAssRenderer }) => warmAssRenderer(), () => { /* the choice, if it comes, will say */ });
+  import('./ass-renderer.ts').catch(() => { /* the choice, if it comes, will say */ });
 }
 
 export async function loadSubtitleRenderer(track: TrackToDraw, host: RendererHost): Promise<SubtitleRenderer> {

@@ -31,7 +31,7 @@ export const subtitleSchema = z.object({
   url: z.string(),
   /** The same lines as WebVTT (ASS as plain cues). */
   vttUrl: z.string(),
-  /** An ASS track's fonts: those attached to its part's uploaded MKV, which the renderer loads with it (none for SRT and WebVTT). */
+  /** An ASS track's fonts: those attached to its part's uploaded MKV that its lines name, which the renderer loads with it (none for SRT and WebVTT). */
   fonts: z.array(z.string()),
   /**
    * An ASS track's own cut of the site's fallback font, holding only the characters its lines use,
