@@ -7,6 +7,7 @@ import type { Database } from './schema.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { pglitePool } from './pglite-pool.ts';
 import { acquireDirectoryLock } from './dir-lock.ts';
+import { preparingPool } from './prepared.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 export interface DatabaseHandle {
@@ -60,7 +61,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
     pool.on('error', ignoreDroppedConnection);
     pool.on('connect', (client) => client.on('error', ignoreDroppedConnection));
     await openConnections(pool, kept);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...observe(options.onQuery) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }), ...observe(options.onQuery) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const { PGlite } = await import('@electric-sql/pglite');

@@ -147,11 +147,21 @@ export function createSecurityHeaders(options: SecurityHeadersOptions, prerender
     };
   }
 
+  // Without a page's half, the headers depend on two things of the path only: built once each
+  // (every API answer carries them; building the policy was 1-2 % of a like's server time).
+  const plainHeaders = new Map<string, Array<[string, string]>>();
+  const plainHeadersFor = (path: string) => {
+    const kind = `${isInContextPath(path)}:${frameAncestorsFor(path).join(' ')}`;
+    let headers = plainHeaders.get(kind);
+    if (!headers) plainHeaders.set(kind, (headers = Object.entries(headersFor(path))));
+    return headers;
+  };
+
   return {
     headersFor,
     /** Every answer starts with the headers of its path; a page's own answer refines its policy. */
     apply(res: ServerResponse, path: string): void {
-      for (const [name, value] of Object.entries(headersFor(path))) res.setHeader(name, value);
+      for (const [name, value] of plainHeadersFor(path)) res.setHeader(name, value);
     },
     /** The headers of a prerendered file at this path of dist/client (its Astro half when it is a page). */
     forStaticFile(path: string, urlPath: string): Record<string, string> {

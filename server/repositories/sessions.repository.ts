@@ -9,6 +9,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, SessionsTable } from '../db/schema.ts';
 import { announceForgotten } from '../events/cache-invalidation.ts';
+import { PREPARED } from '../db/prepared.ts';
 import type { KeptSession, KeptSessionEntry, RepositoryCaches } from './caches.ts';
 
 const SESSION_KEPT_MS = 1000;
@@ -31,7 +32,9 @@ export function createSessionsRepository(db: Kysely<Database>, caches?: Pick<Rep
     announceForgotten(caches.notices, { cache: 'session', uid });
   };
   const lookUp = (uid: number, tokenHash: string) =>
+    // Prepared: nearly every member request runs it.
     db.selectFrom('sessions')
+      .modifyFront(PREPARED)
       .innerJoin('users', 'users.uid', 'sessions.uid')
       .select(['users.uid', 'users.roles', 'sessions.expires_at'])
       .where('sessions.token_hash', '=', tokenHash)
