@@ -18,6 +18,8 @@ export type KeptSessionEntry = { uid: number; until: number; row: Promise<KeptSe
 export interface RepositoryCaches {
   /** A video's status, uploader and duration by id (videos.repository.ts, `basics`). */
   videoBasics: Map<number, { at: number; row: Promise<VideoBasics | undefined> }>;
+  /** How many approved videos a guest's list holds, by category and uploader (videos.repository.ts, `thumbPage`). */
+  videoCounts: Map<string, { at: number; n: Promise<number> }>;
   /** Media items' access states by media id (server/media/media-access.ts). */
   mediaStates: Map<string, MediaState>;
   /** Sessions by uid and token hash (sessions.repository.ts, `userOfLiveSession`). */
@@ -27,7 +29,7 @@ export interface RepositoryCaches {
 }
 
 export function createRepositoryCaches(): RepositoryCaches {
-  return { videoBasics: new Map(), mediaStates: new Map(), sessions: new Map(), notices: { send: null } };
+  return { videoBasics: new Map(), videoCounts: new Map(), mediaStates: new Map(), sessions: new Map(), notices: { send: null } };
 }
 
 /** Forgets the media states read so far, when a video, track or photo is reviewed or deleted here (another process's change shows within a second). */
