@@ -1,0 +1,100 @@
+/**
+ * Guests' video lists keep how many approved videos they hold (docs/decisions/0043): the home
+ * page no longer counts every approved video on each call. The count still follows every change
+ * to the videos: at once in the process that made it, and in another process when the cache
+ * notice arrives.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { startServer } from '../../server/main.ts';
+import { BACKENDS, freshPostgresDatabase, jsonCall, startTestServer, type TestServer } from './harness.ts';
+import { insertVideo, member } from './media-helpers.ts';
+
+const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
+
+/** The counts a guest sees on the home page, the uploader's page and the anime category, and the one the uploader sees on their own page. */
+async function counts(server: Pick<TestServer, 'api'>, uploader: string) {
+  const count = async (path: string, cookie?: string) => {
+    const { status, body } = await jsonCall(server, path, { cookie });
+    expect(status).toBe(200);
+    return body.videosCount as number;
+  };
+  const uid = uidOf(uploader);
+  return {
+    home: await count('video/home'), user: await count(`video/user?uid=${uid}`), anime: await count('video/category?category=anime'),
+    own: await count(`video/user?uid=${uid}`, uploader),
+  };
+}
+
+/** An upload through video/upload of a media item the pipeline already checked (written straight to the database). */
+async function uploadVideo(server: Pick<TestServer, 'api' | 'db'>, cookie: string): Promise<number> {
+  const uid = uidOf(cookie);
+  const uploadId = randomBytes(16).toString('hex');
+  const mediaId = randomBytes(12).toString('hex');
+  await server.db.insertInto('uploads').values({ id: uploadId, uid, file_name: 'c.mp4', size: 1, max_duration_seconds: 1800, expires_at: new Date(Date.now() + 3600_000), media_id: mediaId }).execute();
+  await server.db.insertInto('media').values({ media_id: mediaId, upload_id: uploadId, uid, status: 'ready', duration_ms: 60_000, width: 640, height: 360, renditions: [360] }).execute();
+  const { status, body } = await jsonCall(server, 'video/upload', {
+    method: 'POST', cookie,
+    body: { title: '计数', description: '', videoPart: [{ mediaId, videoPartTitle: 'P1' }], videoCategory: 'anime', copyright: 'original', ensureOriginal: true },
+  });
+  expect(status).toBe(200);
+  return body.videoId as number;
+}
+
+describe.each(BACKENDS)('video counts on %s', (backend) => {
+  let server: TestServer;
+  let uploader = '';
+  let reviewer = '';
+  beforeAll(async () => {
+    server = await startTestServer(backend);
+    uploader = await member(server, 'counted');
+    reviewer = await member(server, 'counter', ['administrator']);
+    await insertVideo(server, uploader, 30_000);
+  }, 180_000);
+  afterAll(() => server?.close());
+
+  it('follows an upload, an approval and a deletion from the next call', async () => {
+    const before = await counts(server, uploader);
+    expect(before).toEqual({ home: 1, user: 1, anime: 0, own: 1 });
+    // Kept now; an upload waits for review: in no guest's count, in the uploader's own list.
+    const videoId = await uploadVideo(server, uploader);
+    expect(await counts(server, uploader)).toEqual({ home: 1, user: 1, anime: 0, own: 2 });
+    expect((await jsonCall(server, 'video/pending/approved', { method: 'POST', cookie: reviewer, body: { videoId } })).status).toBe(200);
+    expect(await counts(server, uploader)).toEqual({ home: 2, user: 2, anime: 1, own: 2 });
+    expect((await jsonCall(server, 'video/delete', { method: 'DELETE', cookie: uploader, body: { videoId } })).status).toBe(200);
+    expect(await counts(server, uploader)).toEqual(before);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('video counts across two processes on postgres', () => {
+  const servers: Array<Awaited<ReturnType<typeof startServer>>> = [];
+  let drop = async () => {};
+  const api = (running: (typeof servers)[number]) => ({ api: (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${running.port}/api/${path}`, init) });
+  beforeAll(async () => {
+    const database = await freshPostgresDatabase();
+    drop = database.drop;
+    // Two processes of one site: one database, the bus over LISTEN/NOTIFY between them.
+    for (let i = 0; i < 2; i++) {
+      servers.push(await startServer({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, SERVE_SITE: '0', LOG_LEVEL: 'error', DEMO: '0', WORKER: '0', NOTIFICATION_DIGEST_CHECK_MS: '0', DATABASE_POOL_KEPT: '2' }));
+    }
+  }, 180_000);
+  afterAll(async () => {
+    for (const running of servers) await running.close();
+    await drop();
+  });
+
+  it('shows an approval and a deletion made in the other process once its notice arrives', async () => {
+    const [one, two] = servers;
+    const db = one.database.db;
+    const uploader = await member({ db } as TestServer, 'counted');
+    const reviewer = await member({ db } as TestServer, 'counter', ['administrator']);
+    const videoId = await uploadVideo({ ...api(one), db }, uploader);
+    // The second process keeps the counts…
+    expect(await counts(api(two), uploader)).toEqual({ home: 0, user: 0, anime: 0, own: 1 });
+    expect((await jsonCall(api(one), 'video/pending/approved', { method: 'POST', cookie: reviewer, body: { videoId } })).status).toBe(200);
+    // …and forgets them when the first one's notice arrives.
+    await expect.poll(() => counts(api(two), uploader), { interval: 20 }).toEqual({ home: 1, user: 1, anime: 1, own: 1 });
+    expect((await jsonCall(api(one), 'video/delete', { method: 'DELETE', cookie: uploader, body: { videoId } })).status).toBe(200);
+    await expect.poll(() => counts(api(two), uploader), { interval: 20 }).toEqual({ home: 0, user: 0, anime: 0, own: 0 });
+  });
+});
