@@ -5,8 +5,8 @@
  * notice arrives (milliseconds; the second is the bound when a notice is lost).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../server/main.ts';
-import { BACKENDS, freshPostgresDatabase, startTestServer, type TestServer } from './harness.ts';
+import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
+import { useTwoProcesses } from './two-processes.ts';
 import { member } from './media-helpers.ts';
 
 const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
@@ -37,21 +37,7 @@ describe.each(BACKENDS)('kept sessions on %s', (backend) => {
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('kept sessions across two processes on postgres', () => {
-  const servers: Array<Awaited<ReturnType<typeof startServer>>> = [];
-  let drop = async () => {};
-  const api = (running: (typeof servers)[number]) => ({ api: (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${running.port}/api/${path}`, init) });
-  beforeAll(async () => {
-    const database = await freshPostgresDatabase();
-    drop = database.drop;
-    // Two processes of one site: one database, the bus over LISTEN/NOTIFY between them.
-    for (let i = 0; i < 2; i++) {
-      servers.push(await startServer({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, SERVE_SITE: '0', LOG_LEVEL: 'error', DEMO: '0', WORKER: '0', NOTIFICATION_DIGEST_CHECK_MS: '0', DATABASE_POOL_KEPT: '2' }));
-    }
-  }, 180_000);
-  afterAll(async () => {
-    for (const running of servers) await running.close();
-    await drop();
-  });
+  const { servers, api } = useTwoProcesses();
 
   it('forgets a session logged out in the other process', async () => {
     const [one, two] = servers;
