@@ -82,14 +82,14 @@ export async function startServer(env: Record<string, string | undefined> = proc
     background: unpublishedTranscode,
   });
   const uploads = createUploadServer({
-    db: database.db, logger, store: uploadStore, path: `${apiPrefix}/video/tus`,
+    repositories, logger, store: uploadStore, path: `${apiPrefix}/video/tus`,
     kinds: uploadKinds(config),
     whoMayUpload: config.whoMayUpload, maxOpenUploads: config.maxOpenUploads, corsOrigins: config.corsOrigins,
     onMediaQueued: () => worker?.poke(),
     errorAnswer,
   });
   const stopUploadSweep = await startUploadSweep({
-    db: database.db, uploads: uploadStore, media, logger, tus: uploads, worker: !!worker,
+    repositories, uploads: uploadStore, media, logger, tus: uploads, worker: !!worker,
     abandonedAfterMs: config.uploadAbandonedAfterMs, everyMs: config.uploadSweepMs,
   });
   // Messages between the processes of one site (live danmaku, cache invalidation): Redis, else
