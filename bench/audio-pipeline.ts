@@ -65,6 +65,9 @@ await mkdir(uploadDir, { recursive: true });
 const uploads = await createUploadStore({ directory: uploadDir });
 const database = await openDatabase({});
 const { db } = database;
+// The bench is its own composition root: one repository set for its jobs and its account.
+const repositories = createRepositories(db);
+
 const round1 = (ms: number) => Math.round(ms);
 const pct = (a: number, b: number) => +(((a / b) - 1) * 100).toFixed(1);
 
@@ -78,14 +81,14 @@ async function pipelineRun(source: string, uid: number) {
     await enqueueJob(trx, AUDIO_PROBE_JOB, { mediaId });
   });
   const logger = createLogger('error');
-  const transcode = audioTranscodeJob({ db, uploads, media: await createMediaStore({ directory: mediaDir, scratchDirectory: join(root, 'scratch') }), logger });
+  const transcode = audioTranscodeJob({ repositories, uploads, media: await createMediaStore({ directory: mediaDir, scratchDirectory: join(root, 'scratch') }), logger });
   let finished!: () => void;
   const handled = new Promise<void>((resolve) => (finished = resolve));
   recording = [];
   const started = performance.now();
   const worker = startJobWorker({
     db, logger, handlers: {
-      [AUDIO_PROBE_JOB]: audioProbeJob({ db, uploads, logger }),
+      [AUDIO_PROBE_JOB]: audioProbeJob({ repositories, uploads, logger }),
       [AUDIO_TRANSCODE_JOB]: (payload, r) => transcode(payload, r).finally(finished),
     },
   });
@@ -151,7 +154,7 @@ const benchStarted = performance.now();
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
 try {
   await migrateToLatest(db);
-  const uid = await insertAccount(createRepositories(db), { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
+  const uid = await insertAccount(repositories, { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
   const file = await makeSource();
   const pipelineRuns = [];
   const handRuns = [];

@@ -73,7 +73,8 @@ const uploads = await createUploadStore({ directory: uploadDir });
 
 const database = await openDatabase({});
 const { db } = database;
-
+// The bench is its own composition root: one repository set for its jobs and its account.
+const repositories = createRepositories(db);
 const round1 = (ms: number) => Math.round(ms);
 const pct = (a: number, b: number) => +(((a / b) - 1) * 100).toFixed(1);
 
@@ -85,13 +86,13 @@ async function pipelineRun(source: string, uid: number) {
   await db.insertInto('uploads').values({ id: uploadId, uid, file_name: 'bench.mp4', size: 0, max_duration_seconds: 1800, expires_at: new Date(Date.now() + 3600_000), finished_at: new Date(), media_id: mediaId }).execute();
   await db.insertInto('media').values({ media_id: mediaId, upload_id: uploadId, uid }).execute();
   const logger = createLogger('error');
-  await probeJob({ db, uploads, logger })({ mediaId }); // untimed; it queues the transcode job
+  await probeJob({ repositories, uploads, logger })({ mediaId }); // untimed; it queues the transcode job
   const media = await db.selectFrom('media').selectAll().where('media_id', '=', mediaId).executeTakeFirstOrThrow();
   if (media.status !== 'probed') throw new Error(`probe said ${media.status} ${media.reason}`);
   const outDir = join(mediaDir, hlsPath(mediaId));
   const master = join(outDir, 'master.m3u8');
 
-  const transcode = transcodeJob({ db, uploads, media: await createMediaStore({ directory: mediaDir, scratchDirectory: mediaDir }), logger });
+  const transcode = transcodeJob({ repositories, uploads, media: await createMediaStore({ directory: mediaDir, scratchDirectory: mediaDir }), logger });
   let finished!: () => void;
   const handled = new Promise<void>((resolve) => (finished = resolve));
   recording = [];
@@ -102,7 +103,7 @@ async function pipelineRun(source: string, uid: number) {
   }, 10);
   const worker = startJobWorker({
     db, logger, handlers: {
-      [PROBE_JOB]: probeJob({ db, uploads, logger }),
+      [PROBE_JOB]: probeJob({ repositories, uploads, logger }),
       [TRANSCODE_JOB]: (payload, run) => transcode(payload, run).finally(finished),
     },
   });
@@ -168,7 +169,7 @@ const benchStarted = performance.now();
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
 try {
   await migrateToLatest(db);
-  const uid = await insertAccount(createRepositories(db), { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
+  const uid = await insertAccount(repositories, { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
   const results = [];
   for (const src of SOURCES) {
     const t = performance.now();

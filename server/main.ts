@@ -20,7 +20,6 @@ import { createSiteHandler } from './site/handler.ts';
 import { createPageCache } from './site/page-cache.ts';
 import { createMailer } from './mail/mailer.ts';
 import { loadSecret } from './media/image-service.ts';
-import { createSecretsRepository } from './repositories/secrets.repository.ts';
 import { createUploadServer } from './media/uploads.ts';
 import { uploadKinds } from './media/upload-kinds.ts';
 import { createUploadStore, scratchFolder } from './media/upload-store.ts';
@@ -59,12 +58,15 @@ export async function startServer(env: Record<string, string | undefined> = proc
   logger.info('database ready', { kind: database.kind, migrationsApplied: applied });
   // What this server keeps of its database in memory: its repositories, media server and job worker share it.
   const caches = createRepositoryCaches();
+  // The process's one repository set over them: the services, the job worker, the media server,
+  // the admin socket and the demo seed all take this one (the CLI, a process of its own, builds its own).
+  const repositories = createRepositories(database.db, caches);
 
   const buildId = await readFile(join(config.distDir, 'client', '_app', 'builds', 'latest.json'), 'utf8')
     .then((text) => (JSON.parse(text) as { id: string }).id)
     .catch(() => null);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, from: config.mailFrom, logger });
-  const signingSecret = await loadSecret(createSecretsRepository(database.db), 'upload-signing');
+  const signingSecret = await loadSecret(repositories.secrets, 'upload-signing');
   const apiPrefix = apiBasePath(config.runtime.apiBase);
   const uploadStore = await createUploadStore({ directory: config.uploadDir, s3: config.uploadS3 }).catch(async (error) => {
     await database.close();
@@ -75,19 +77,19 @@ export async function startServer(env: Record<string, string | undefined> = proc
   // Media processing: durable jobs in the database, worked by this process unless WORKER=0.
   const worker = !config.runWorker ? null : startJobWorker({
     db: database.db, logger, leaseMs: config.jobLeaseMs, retryDelayMs: config.jobRetryDelayMs,
-    handlers: mediaJobHandlers({ db: database.db, caches, uploads: uploadStore, media, logger }),
+    handlers: mediaJobHandlers({ repositories, uploads: uploadStore, media, logger }),
     // An upload nobody has published yet is transcoded only when nothing else waits.
     background: unpublishedTranscode,
   });
   const uploads = createUploadServer({
-    db: database.db, logger, store: uploadStore, path: `${apiPrefix}/video/tus`,
+    repositories, logger, store: uploadStore, path: `${apiPrefix}/video/tus`,
     kinds: uploadKinds(config),
     whoMayUpload: config.whoMayUpload, maxOpenUploads: config.maxOpenUploads, corsOrigins: config.corsOrigins,
     onMediaQueued: () => worker?.poke(),
     errorAnswer,
   });
   const stopUploadSweep = await startUploadSweep({
-    db: database.db, uploads: uploadStore, media, logger, tus: uploads, worker: !!worker,
+    repositories, uploads: uploadStore, media, logger, tus: uploads, worker: !!worker,
     abandonedAfterMs: config.uploadAbandonedAfterMs, everyMs: config.uploadSweepMs,
   });
   // Messages between the processes of one site (live danmaku, cache invalidation): Redis, else
@@ -102,7 +104,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     });
   // The composition root: every service once, over this database; the API and the site share them.
   const photoFiles = createPhotoFiles({ uploads: uploadStore, onQueued: () => worker?.poke() });
-  const services = createServices({ db: database.db, caches, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: config.live, logger,
+  const services = createServices({ repositories, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: config.live, logger,
     hotCounterWindowMs: config.hotCounterWindowMs, conversationEvents: hooks.conversationEvents,
     // The links in e-mails point at the public address; without one, at this process (its port is known once it listens).
     notifications: { ...config.notifications, apiPrefix: `${apiPrefix.replace(/\/$/, '')}/`, siteOrigin: () => config.proxy.publicSiteUrl ? new URL(config.proxy.publicSiteUrl).origin : `http://${config.host}:${listeningPort}` } });
@@ -122,7 +124,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const stopHousekeeping = startHousekeeping(services, logger);
   const api = createApiApp({ logger, config, services });
   const apiListener = getRequestListener(api.fetch);
-  const serveMedia = createMediaServer({ db: database.db, caches, catalogue: services.catalogue, media, publicBaseUrl: config.mediaPublicBaseUrl });
+  const serveMedia = createMediaServer({ repositories, caches, catalogue: services.catalogue, media, publicBaseUrl: config.mediaPublicBaseUrl });
   const siteLocals = createSiteLocals(services, { isDevelopment: config.isDevelopment, sitemapVideosPerFile: config.sitemapVideosPerFile, logger });
   const securityHeaders = await loadSecurityHeaders(config);
   const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger, securityHeaders, pageCache) : null;
@@ -173,15 +175,15 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   listeningPort = port;
-  queueMediaBackfills({ db: database.db, logger, onQueued: () => worker?.poke() });
+  queueMediaBackfills({ repositories, logger, onQueued: () => worker?.poke() });
   if (config.demo) {
-    seedDemoCatalogue({ db: database.db, uploads: uploadStore, logger, onQueued: () => worker?.poke() })
+    seedDemoCatalogue({ db: database.db, repositories, uploads: uploadStore, logger, onQueued: () => worker?.poke() })
       .catch((error) => logger.warn('the demo catalogue could not be created', { err: error }));
   }
   // While this process holds the embedded database, `npm run cli` asks it over DATA_DIR/admin.sock (0600).
   const embeddedDataDir = !config.databaseUrl && config.dataDir && config.dataDir !== ':memory:' ? config.dataDir : null;
   const closeAdminSocket = embeddedDataDir
-    ? await startAdminSocket({ dataDir: embeddedDataDir, repositories: createRepositories(database.db, caches), logger }).catch((error: Error) => {
+    ? await startAdminSocket({ dataDir: embeddedDataDir, repositories, logger }).catch((error: Error) => {
       logger.warn('the admin socket could not be opened: stop the server to use npm run cli', { err: error });
       return async () => {};
     })
@@ -248,7 +250,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       });
     })());
 
-  return { server, port, close, config, database, caches, bus, services, firstRunToken: services.firstRun.token };
+  return { server, port, close, config, database, caches, repositories, bus, services, firstRunToken: services.firstRun.token };
 }
 
 if (import.meta.main) {

@@ -16,7 +16,7 @@ import type { TagCreateBody } from '../../src/lib/api/contracts/video.ts';
 import type { VideoCategory } from '../../src/lib/api/contracts/video.constants.ts';
 import { insertAccount } from '../services/accounts.ts';
 import { createTagService } from '../services/tags.ts';
-import { createRepositories } from '../repositories/index.ts';
+import type { Repositories } from '../repositories/index.ts';
 import { searchTextOf } from '../services/videos.ts';
 import { sanitizeComment } from '../services/comments.ts';
 import { binaryPath, probeVideo, run } from '../media/ffmpeg.ts';
@@ -108,14 +108,15 @@ const COMMENTS = [
   'Lovely work, the <i>colours</i> are so calming.',
 ];
 
-export async function seedDemoCatalogue(options: { db: Kysely<Database>; uploads: UploadStore; logger: Logger; onQueued: () => void }): Promise<boolean> {
+/** `repositories` is the root's one set (accounts and tags share its caches); the demo's own inserts go through the demo repository over `db`. */
+export async function seedDemoCatalogue(options: { db: Kysely<Database>; repositories: Repositories; uploads: UploadStore; logger: Logger; onQueued: () => void }): Promise<boolean> {
   const { db, logger } = options;
   if (!(await createDemoRepository(db).isEmpty())) return false; // only a brand-new site gets demo content
   const started = performance.now();
   const workDir = await mkdtemp(join(tmpdir(), 'kiraboshi-demo-'));
   let videosMs = 0;
   try {
-    const seeded = await seedVideos(db, options.uploads, workDir);
+    const seeded = await seedVideos(db, options.repositories, options.uploads, workDir);
     videosMs = Math.round(performance.now() - started);
     await seedTracks(db, options.uploads, workDir, seeded);
     await seedPosts(db, options.uploads, workDir, seeded);
@@ -133,15 +134,15 @@ export async function seedDemoCatalogue(options: { db: Kysely<Database>; uploads
 interface Seeded { uids: number[]; tagIds: Record<string, number> }
 
 /** The uploaders, tags and videos; each clip is made in `workDir` and stored like a finished upload. */
-async function seedVideos(db: Kysely<Database>, uploads: UploadStore, workDir: string): Promise<Seeded> {
+async function seedVideos(db: Kysely<Database>, repositories: Repositories, uploads: UploadStore, workDir: string): Promise<Seeded> {
   const demo = createDemoRepository(db);
   const uids: number[] = [];
   for (const u of UPLOADERS) {
-    const uid = await insertAccount(createRepositories(db), { email: `${u.username}@demo.kiraboshi.localhost`, password: randomBytes(18).toString('base64url'), username: u.username, userNickname: u.userNickname, reviewed: true });
+    const uid = await insertAccount(repositories, { email: `${u.username}@demo.kiraboshi.localhost`, password: randomBytes(18).toString('base64url'), username: u.username, userNickname: u.userNickname, reviewed: true });
     await demo.setSignature(uid, u.signature);
     uids.push(uid);
   }
-  const tags = createTagService(createRepositories(db));
+  const tags = createTagService(repositories);
   const tagIds: Record<string, number> = {};
   for (const [key, tagNameList] of Object.entries(TAGS)) tagIds[key] = await tags.create(uids[0], { tagNameList });
 

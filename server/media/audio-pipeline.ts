@@ -6,14 +6,12 @@
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import type { UploadStore } from './upload-store.ts';
 import type { MediaStore } from './media-store.ts';
 import { binaryPath, run } from './ffmpeg.ts';
 import type { JobHandler } from '../jobs/queue.ts';
-import { createMediaRepository } from '../repositories/media.repository.ts';
+import type { Repositories } from '../repositories/index.ts';
 import { hlsPath } from './paths.ts';
 
 export const AUDIO_PROBE_JOB = 'audio.probe';
@@ -155,8 +153,8 @@ export async function processAudio(input: string, outDir: string, probe: AudioPr
  * The probe step of an audio upload: a readable audio file no longer than the upload's limit,
  * else refused with a reason the uploader can read (NOT_AUDIO, TOO_LONG, CORRUPT).
  */
-export function audioProbeJob(options: { db: Kysely<Database>; uploads: UploadStore; logger: Logger }): JobHandler {
-  const mediaRows = createMediaRepository(options.db);
+export function audioProbeJob(options: { repositories: Pick<Repositories, 'media'>; uploads: UploadStore; logger: Logger }): JobHandler {
+  const mediaRows = options.repositories.media;
   return async (payload) => {
     const mediaId = String(payload.mediaId);
     const media = await mediaRows.toProbe(mediaId);
@@ -177,8 +175,8 @@ export function audioProbeJob(options: { db: Kysely<Database>; uploads: UploadSt
 }
 
 /** The processing step: streams, waveform, loudness and cover, then ready; failed after the last attempt. */
-export function audioTranscodeJob(options: { db: Kysely<Database>; uploads: UploadStore; media: MediaStore; logger: Logger }): JobHandler {
-  const mediaRows = createMediaRepository(options.db);
+export function audioTranscodeJob(options: { repositories: Pick<Repositories, 'media'>; uploads: UploadStore; media: MediaStore; logger: Logger }): JobHandler {
+  const mediaRows = options.repositories.media;
   return async (payload, run) => {
     const mediaId = String(payload.mediaId);
     const media = await mediaRows.byId(mediaId);

@@ -1,10 +1,6 @@
 import { posix } from 'node:path';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import { viewerFromCookies } from '../services/sessions.ts';
-import { createSessionsRepository } from '../repositories/sessions.repository.ts';
-import { createMediaRepository } from '../repositories/media.repository.ts';
-import { createPhotosRepository } from '../repositories/photos.repository.ts';
+import type { Repositories } from '../repositories/index.ts';
 import { can, type Resource } from '../../src/lib/policy/policy.ts';
 import { hlsPath } from './pipeline.ts';
 import { photoPath } from './paths.ts';
@@ -31,14 +27,13 @@ const STATES_KEPT = 10_000;
  * preview, the review queue and the pending video's page); nobody once its video is deleted.
  * Everything else under the media folder (avatars, covers) stays public.
  */
-export function createMediaAccess(db: Kysely<Database>, caches: RepositoryCaches) {
+export function createMediaAccess(repositories: Pick<Repositories, 'sessions' | 'media' | 'photos'>, caches: Pick<RepositoryCaches, 'mediaStates'>) {
   // A playing video asks for a segment every few seconds per viewer: its media's state is read
   // once per STATE_MS, not per request. Changes made here show at once (forgetMediaAccess);
   // those made by another process, within STATE_MS.
   const states = caches.mediaStates;
-  const sessions = { sessions: createSessionsRepository(db, caches) };
-  const mediaRows = createMediaRepository(db);
-  const photos = createPhotosRepository(db, caches);
+  const { media: mediaRows, photos } = repositories;
+  const sessions = { sessions: repositories.sessions };
   const stateOf = (mediaId: string) => {
     const now = Date.now();
     const kept = states.get(mediaId);

@@ -1,11 +1,7 @@
 import type { MediaStore } from './media-store.ts';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import type { JobHandler } from '../jobs/queue.ts';
-import { createMediaRepository } from '../repositories/media.repository.ts';
-import { createPhotosRepository } from '../repositories/photos.repository.ts';
-import type { RepositoryCaches } from '../repositories/caches.ts';
+import type { Repositories } from '../repositories/index.ts';
 import type { UploadStore } from './upload-store.ts';
 import { photoPath } from './paths.ts';
 import { inspectPhoto, readCameraData, renderPhoto, type PhotoInspection } from './photo-pipeline.ts';
@@ -36,8 +32,8 @@ export function createPhotoFiles(options: { uploads: Pick<UploadStore, 'withLoca
  * the media item (probed with its size, or rejected with the reason) so the uploader hears at
  * once (video/media/status) that an image will be refused, before the post is committed.
  */
-export function photoProbeJob(options: { db: Kysely<Database>; uploads: Pick<UploadStore, 'withLocalFile'> }): JobHandler {
-  const mediaRows = createMediaRepository(options.db);
+export function photoProbeJob(options: { repositories: Pick<Repositories, 'media'>; uploads: Pick<UploadStore, 'withLocalFile'> }): JobHandler {
+  const mediaRows = options.repositories.media;
   return async (payload) => {
     const mediaId = String(payload.mediaId);
     const media = await mediaRows.toProbe(mediaId);
@@ -57,9 +53,9 @@ export async function removePhotoFiles(media: MediaStore, photoId: number): Prom
  * width and format; then the post waits for review. An image the pipeline refuses (or that
  * cannot be decoded on the last attempt) fails the post with the reason, which the uploader sees.
  */
-export function photoRenderJob(options: { db: Kysely<Database>; caches: RepositoryCaches; uploads: Pick<UploadStore, 'withLocalFile'>; media: MediaStore; logger: Logger }): JobHandler {
+export function photoRenderJob(options: { repositories: Pick<Repositories, 'photos'>; uploads: Pick<UploadStore, 'withLocalFile'>; media: MediaStore; logger: Logger }): JobHandler {
   const { media, logger } = options;
-  const photos = createPhotosRepository(options.db, options.caches);
+  const photos = options.repositories.photos;
 
   return async (payload, run) => {
     const photoId = Number(payload.photoId);

@@ -1,18 +1,14 @@
 import { join } from 'node:path';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { createMediaRepository } from '../repositories/media.repository.ts';
 import type { Logger } from '../logger.ts';
 import { probeFrameRate, probeVideo } from './ffmpeg.ts';
 import type { JobHandler } from '../jobs/queue.ts';
 import { clearInterruptedWork, ladderFor, makePoster, makeStoryboard, masterPlaylist, masterPlaylistOf, rungsOf, transcodeRung, type Rung } from './hls.ts';
-import { createSubtitlesRepository } from '../repositories/subtitles.repository.ts';
 import type { MediaStore } from './media-store.ts';
 import type { UploadStore } from './upload-store.ts';
 import { makePosterSet } from './poster-set.ts';
 import { extractSubtitleStreams } from './subtitle-streams.ts';
-import { createRepositories } from '../repositories/index.ts';
+import type { Repositories } from '../repositories/index.ts';
 import { createSubtitleService } from '../services/subtitles.ts';
 
 import { FRAME_RATE_JOB, POSTER_SET_JOB, PROBE_JOB, TRANSCODE_JOB } from './paths.ts';
@@ -22,8 +18,8 @@ export { FRAME_RATE_JOB, POSTER_SET_JOB, PROBE_JOB, TRANSCODE_JOB };
  * The probe step: the file must be a real video no longer than the upload's limit (at most
  * 1800 s); otherwise the media is rejected with a reason the uploader can read.
  */
-export function probeJob(options: { db: Kysely<Database>; uploads: UploadStore; logger: Logger }) {
-  const mediaRows = createMediaRepository(options.db);
+export function probeJob(options: { repositories: Pick<Repositories, 'media'>; uploads: UploadStore; logger: Logger }) {
+  const mediaRows = options.repositories.media;
   return async (payload: Record<string, unknown>) => {
     const mediaId = String(payload.mediaId);
     const media = await mediaRows.toProbe(mediaId);
@@ -52,10 +48,9 @@ import { hlsPath } from './paths.ts';
  * meanwhile; if the last attempt fails, a video with a rung published is finished as it is
  * (ready, without the rungs or storyboard that failed), and only one with none is failed.
  */
-export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadStore; media: MediaStore; logger: Logger }): JobHandler {
-  const mediaRows = createMediaRepository(options.db);
-  const subtitleRows = createSubtitlesRepository(options.db);
-  const subtitleService = createSubtitleService(createRepositories(options.db), { media: options.media, logger: options.logger });
+export function transcodeJob(options: { repositories: Repositories; uploads: UploadStore; media: MediaStore; logger: Logger }): JobHandler {
+  const { media: mediaRows, subtitles: subtitleRows } = options.repositories;
+  const subtitleService = createSubtitleService(options.repositories, { media: options.media, logger: options.logger });
   return async (payload, run) => {
     const mediaId = String(payload.mediaId);
     try {
@@ -146,16 +141,15 @@ export function transcodeJob(options: { db: Kysely<Database>; uploads: UploadSto
  * media that never had one, so a media whose rendition gives no rate (or that failed all its
  * attempts) is not probed again at each start. Answers how many were queued.
  */
-export const queueFrameRateBackfill = (db: Kysely<Database>) => createMediaRepository(db).queueVideoBackfill(FRAME_RATE_JOB, 'frame_rate');
+export const queueFrameRateBackfill = (mediaRows: Repositories['media']) => mediaRows.queueVideoBackfill(FRAME_RATE_JOB, 'frame_rate');
 
 /**
  * The frame-rate backfill: ffprobe reads the rate from the top published rendition (every rung
  * keeps the source's), then the master playlist is written again for the published rungs with
  * FRAME-RATE, and only then the rate stored (so a failure in between is retried from the start).
  */
-export function frameRateJob(options: { db: Kysely<Database>; media: MediaStore; logger: Logger }): JobHandler {
-  const mediaRows = createMediaRepository(options.db);
-  const subtitleRows = createSubtitlesRepository(options.db);
+export function frameRateJob(options: { repositories: Pick<Repositories, 'media' | 'subtitles'>; media: MediaStore; logger: Logger }): JobHandler {
+  const { media: mediaRows, subtitles: subtitleRows } = options.repositories;
   return async (payload) => {
     const mediaId = String(payload.mediaId);
     const media = await mediaRows.byId(mediaId);
@@ -189,11 +183,11 @@ async function probeRenditionFrameRate(store: MediaStore, renditionKey: string, 
  * start, like the frame-rate backfill: one POSTER_SET_JOB per published media without a set that
  * never had one queued. Answers how many were queued.
  */
-export const queuePosterSetBackfill = (db: Kysely<Database>) => createMediaRepository(db).queueVideoBackfill(POSTER_SET_JOB, 'poster_set');
+export const queuePosterSetBackfill = (mediaRows: Repositories['media']) => mediaRows.queueVideoBackfill(POSTER_SET_JOB, 'poster_set');
 
 /** The poster-set backfill: the sizes and formats made from the poster.jpg already published. */
-export function posterSetJob(options: { db: Kysely<Database>; media: MediaStore; logger: Logger }): JobHandler {
-  const mediaRows = createMediaRepository(options.db);
+export function posterSetJob(options: { repositories: Pick<Repositories, 'media'>; media: MediaStore; logger: Logger }): JobHandler {
+  const mediaRows = options.repositories.media;
   return async (payload) => {
     const mediaId = String(payload.mediaId);
     const media = await mediaRows.byId(mediaId);

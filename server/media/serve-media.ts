@@ -3,9 +3,8 @@
  * answer: the file, a redirect to the public address, or 404.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { RepositoryCaches } from '../repositories/caches.ts';
+import type { Repositories } from '../repositories/index.ts';
 import type { Catalogue } from '../services/catalogue.ts';
 import { aliasedCacheControl, createMediaAccess, privateCacheControl } from './media-access.ts';
 import type { MediaStore } from './media-store.ts';
@@ -25,9 +24,10 @@ function createManifestAlias(catalogue: Pick<Catalogue, 'mainMediaId'>) {
 }
 
 export interface MediaServerOptions {
-  db: Kysely<Database>;
+  /** The root's repositories, whose sessions and photos share its caches. */
+  repositories: Pick<Repositories, 'sessions' | 'media' | 'photos'>;
   /** The server's caches (media states), forgotten by the repositories' reviews and deletions. */
-  caches: RepositoryCaches;
+  caches: Pick<RepositoryCaches, 'mediaStates'>;
   catalogue: Pick<Catalogue, 'mainMediaId'>;
   media: MediaStore;
   /** MEDIA_PUBLIC_BASE_URL: public files are redirected there. */
@@ -38,7 +38,7 @@ export interface MediaServerOptions {
 export function createMediaServer(options: MediaServerOptions) {
   const { media, publicBaseUrl } = options;
   const manifestAlias = createManifestAlias(options.catalogue);
-  const mediaAccess = createMediaAccess(options.db, options.caches);
+  const mediaAccess = createMediaAccess(options.repositories, options.caches);
   /** The file if this viewer may read it; false answers 404. */
   const serveFile = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
     const file = await manifestAlias(path);

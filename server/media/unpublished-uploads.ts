@@ -1,12 +1,11 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import type { BackgroundWork } from '../jobs/queue.ts';
 import type { MediaStore } from './media-store.ts';
 import type { UploadStore } from './upload-store.ts';
 import { AUDIO_TRANSCODE_JOB } from './audio-pipeline.ts';
 import { TRANSCODE_JOB, hlsPath } from './paths.ts';
-import { createUploadsRepository, unpublishedWork } from '../repositories/uploads.repository.ts';
+import { unpublishedWork } from '../repositories/uploads.repository.ts';
+import type { Repositories } from '../repositories/index.ts';
 
 /**
  * The job worker's background work: transcoding an upload that nobody has published yet. The
@@ -24,10 +23,10 @@ export const unpublishedTranscode: BackgroundWork = unpublishedWork([TRANSCODE_J
  * renditions, poster, storyboard, waveform cover). One whose job is running now is left for the
  * next sweep. Answers the media ids removed.
  */
-export async function removeAbandonedUploads(options: { db: Kysely<Database>; uploads: UploadStore; media: MediaStore; logger: Logger; olderThanMs: number }): Promise<string[]> {
-  const { db, logger } = options;
+export async function removeAbandonedUploads(options: { repositories: Pick<Repositories, 'uploads'>; uploads: UploadStore; media: MediaStore; logger: Logger; olderThanMs: number }): Promise<string[]> {
+  const { logger } = options;
   const before = new Date(Date.now() - options.olderThanMs);
-  const uploads = createUploadsRepository(db);
+  const uploads = options.repositories.uploads;
   const candidates = await uploads.abandonedSince(before);
   const removed: string[] = [];
   for (const { media_id: mediaId, upload_id: uploadId } of candidates) {
@@ -47,13 +46,13 @@ export async function removeAbandonedUploads(options: { db: Kysely<Database>; up
  * `everyMs`. Returns the stop.
  */
 export async function startUploadSweep(options: {
-  db: Kysely<Database>; uploads: UploadStore; media: MediaStore; logger: Logger;
+  repositories: Pick<Repositories, 'uploads'>; uploads: UploadStore; media: MediaStore; logger: Logger;
   tus: { cleanExpired(): Promise<unknown> }; worker: boolean; abandonedAfterMs: number; everyMs: number;
 }): Promise<() => void> {
-  const { db, uploads, media, logger } = options;
+  const { repositories, uploads, media, logger } = options;
   const sweep = async () => {
     await options.tus.cleanExpired();
-    if (options.worker) await removeAbandonedUploads({ db, uploads, media, logger, olderThanMs: options.abandonedAfterMs });
+    if (options.worker) await removeAbandonedUploads({ repositories, uploads, media, logger, olderThanMs: options.abandonedAfterMs });
   };
   await sweep();
   const timer = setInterval(() => {

@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Server, MemoryLocker, ERRORS, type Upload } from '@tus/server';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { viewerFromCookies, type Viewer } from '../services/sessions.ts';
-import { createSessionsRepository } from '../repositories/sessions.repository.ts';
+import type { Repositories } from '../repositories/index.ts';
 import { can, refusal, type Action } from '../../src/lib/policy/policy.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, outageOf } from '../http/outage.ts';
 import { ERROR_CODES, ERROR_STATUS, type ApiErrorBody, type ErrorCode } from '../../src/lib/api/errors.ts';
 import { DomainError } from '../domain/errors.ts';
-import { createUploadsRepository } from '../repositories/uploads.repository.ts';
-import { createMediaRepository } from '../repositories/media.repository.ts';
 import { hasControlCharacters } from '../../src/lib/validation/text.ts';
 import type { UploadStore } from './upload-store.ts';
 import type { UploadKind } from '../db/schema.ts';
@@ -34,7 +30,8 @@ export interface UploadKindRules {
 }
 
 export interface UploadOptions {
-  db: Kysely<Database>;
+  /** The root's one repository set: sessions are looked up through its cache, as the API's are. */
+  repositories: Pick<Repositories, 'sessions' | 'media' | 'uploads'>;
   logger: Logger;
   store: UploadStore;
   /** Full path of the endpoint, e.g. /api/video/tus. */
@@ -110,10 +107,9 @@ function kindOf(metadata: Upload['metadata']): UploadKind | undefined {
  * Stream-Media-Id, and the kind's probe job is queued.
  */
 export function createUploadServer(options: UploadOptions) {
-  const { db, store: { datastore } } = options;
-  const sessions = { sessions: createSessionsRepository(db) };
-  const uploads = createUploadsRepository(db);
-  const mediaRows = createMediaRepository(db);
+  const { store: { datastore } } = options;
+  const sessions = { sessions: options.repositories.sessions };
+  const { uploads, media: mediaRows } = options.repositories;
 
   /** The caller, when the policy lets them do this (before the upload is known); else our refusal. */
   async function permitted(req: Request, action: Action): Promise<Viewer> {

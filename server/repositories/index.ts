@@ -30,6 +30,7 @@ import { createNotificationsRepository } from './notifications.repository.ts';
 import { createReportsRepository } from './reports.repository.ts';
 import { createModerationLogRepository } from './moderation-log.repository.ts';
 import { createLikesRepository } from './likes.repository.ts';
+import { createUploadsRepository } from './uploads.repository.ts';
 import { createRepositoryCaches, type RepositoryCaches } from './caches.ts';
 
 function repositoriesOver(db: Kysely<Database>, caches: RepositoryCaches) {
@@ -40,6 +41,8 @@ function repositoriesOver(db: Kysely<Database>, caches: RepositoryCaches) {
     videos: createVideosRepository(db, caches),
     tags: createTagsRepository(db),
     media: createMediaRepository(db),
+    /** Resumable uploads: the tus endpoint's rows and the sweep of abandoned ones. */
+    uploads: createUploadsRepository(db),
     jobs: createJobsRepository(db),
     history: createHistoryRepository(db),
     // ---- accounts: users, sessions, verification codes, second factors, invitations, rate limits ----

@@ -2,12 +2,9 @@
  * Every service of the API, built once by the composition root (server/main.ts) over one
  * database. Handlers receive these and never the database itself.
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { DatabaseKind } from '../db/database.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { createRepositories, type Repositories } from '../repositories/index.ts';
-import type { RepositoryCaches } from '../repositories/caches.ts';
+import type { Repositories } from '../repositories/index.ts';
 import { createCatalogue } from './catalogue.ts';
 import { createVideoService } from './videos.ts';
 import { createDanmakuListCache, createDanmakuService } from './danmaku.ts';
@@ -68,9 +65,8 @@ function bindRepositories<M extends object>(repositories: Repositories, module: 
 }
 
 export interface ServiceDeps {
-  db: Kysely<Database>;
-  /** The server's caches of its database (server/repositories/caches.ts), shared with the media server and the job worker. */
-  caches: RepositoryCaches;
+  /** The process's one repository set (and so its one set of caches), built by the root and shared with the media server, the job worker, the admin socket and the demo seed. */
+  repositories: Repositories;
   databaseKind: DatabaseKind;
   mailer: Mailer;
   media: MediaStore;
@@ -97,8 +93,7 @@ export interface ServiceDeps {
 /** When this process started (the health answer's uptime). */
 const started = Date.now();
 
-export function createServices({ db, caches, databaseKind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: liveOptions, logger, notifications: notificationOptions, conversationEvents, hotCounterWindowMs }: ServiceDeps) {
-  const repositories = createRepositories(db, caches);
+export function createServices({ repositories, databaseKind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: liveOptions, logger, notifications: notificationOptions, conversationEvents, hotCounterWindowMs }: ServiceDeps) {
   const rateLimits = createRateLimitService(repositories);
   const live = createLiveDanmaku(repositories, bus, { ...liveOptions, logger });
   const catalogue = createCatalogue(repositories);

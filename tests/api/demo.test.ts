@@ -60,7 +60,7 @@ describe('the demo catalogue', () => {
     const { seedDemoCatalogue } = await import('../../server/demo/seed.ts');
     const { createLogger } = await import('../../server/logger.ts');
     // A site that has users never reaches the upload store.
-    expect(await seedDemoCatalogue({ db: server.db, uploads: undefined as never, logger: createLogger('error'), onQueued: () => {} })).toBe(false);
+    expect(await seedDemoCatalogue({ db: server.db, repositories: server.repositories, uploads: undefined as never, logger: createLogger('error'), onQueued: () => {} })).toBe(false);
   });
 
   it('puts no demo uploader in the profile review queue', async () => {

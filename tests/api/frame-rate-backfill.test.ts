@@ -58,7 +58,7 @@ describe.each(BACKENDS)('the frame-rate backfill on %s', (backend) => {
     expect(await before.text()).not.toContain('FRAME-RATE');
     const staleTag = before.headers.get('etag')!;
 
-    expect(await queueFrameRateBackfill(server.db)).toBe(1);
+    expect(await queueFrameRateBackfill(server.repositories.media)).toBe(1);
     await expect.poll(() => frameRateOf(server.db, mediaId), { timeout: 30_000, interval: 200 }).toBe(25);
     expect(await backfillJobs(server.db, mediaId)).toEqual([{ status: 'done', attempts: 1, last_error: null }]);
 
@@ -70,7 +70,7 @@ describe.each(BACKENDS)('the frame-rate backfill on %s', (backend) => {
     expect(master.match(/,FRAME-RATE=25\.000,/g)).toHaveLength(2);
     expect(master).toBe(written); // the same playlist the pipeline writes today, both rungs kept
     // Nothing left to do at the next start.
-    expect(await queueFrameRateBackfill(server.db)).toBe(0);
+    expect(await queueFrameRateBackfill(server.repositories.media)).toBe(0);
   }, TRANSCODING_MS);
 
   it('queues a media once, not at every start, even when its rendition cannot be probed', async () => {
@@ -81,12 +81,12 @@ describe.each(BACKENDS)('the frame-rate backfill on %s', (backend) => {
     await server.db.insertInto('uploads').values({ id: uploadId, uid, file_name: 'v.mp4', size: 1, max_duration_seconds: 1800, expires_at: new Date(), media_id: mediaId }).execute();
     await server.db.insertInto('media').values({ media_id: mediaId, upload_id: uploadId, uid, status: 'ready', duration_ms: 2000, width: 640, height: 360, renditions: [360] }).execute();
 
-    expect(await queueFrameRateBackfill(server.db)).toBe(1);
+    expect(await queueFrameRateBackfill(server.repositories.media)).toBe(1);
     await expect.poll(async () => (await backfillJobs(server.db, mediaId))[0]?.last_error, { timeout: 30_000, interval: 200 }).toMatch(/rendition hls\/[0-9a-f]+\/360p has no init or first segment/);
     // Retried later with back-off, then marked failed: the queue's bounded retries.
     expect(await backfillJobs(server.db, mediaId)).toMatchObject([{ status: 'queued', attempts: 1 }]);
     expect(await frameRateOf(server.db, mediaId)).toBeNull();
-    expect(await queueFrameRateBackfill(server.db)).toBe(0);
+    expect(await queueFrameRateBackfill(server.repositories.media)).toBe(0);
     expect(await backfillJobs(server.db, mediaId)).toHaveLength(1);
   });
 });

@@ -37,6 +37,8 @@ export interface TestServer {
   db: Awaited<ReturnType<typeof startServer>>['database']['db'];
   /** The server's caches of its database (server/repositories/caches.ts): announce or read what the server keeps. */
   caches: Awaited<ReturnType<typeof startServer>>['caches'];
+  /** The server's one repository set (over `db` and `caches`), as its services, jobs and media server use it. */
+  repositories: Awaited<ReturnType<typeof startServer>>['repositories'];
   /** The server's event bus (server/events/bus.ts). */
   bus: Awaited<ReturnType<typeof startServer>>['bus'];
   /** The one-time token the server printed for its first-run page. */
@@ -72,6 +74,7 @@ export async function startTestServer(backend: Backend, options: { site?: boolea
     api: (path, init) => fetch(`${baseUrl}/api/${path.replace(/^\//, '')}`, init),
     db: running.database.db,
     caches: running.caches,
+    repositories: running.repositories,
     bus: running.bus,
     firstRunToken: running.firstRunToken,
     services: running.services,

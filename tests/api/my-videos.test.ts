@@ -168,7 +168,7 @@ describe.each(BACKENDS)('my videos on %s', (backend) => {
     expect((await get(`video?videoId=${videoId}`, uploader)).status).toBe(404);
     expect((await get(`video/danmaku?videoId=${videoId}`, uploader)).status).toBe(404);
     expect((await get('history/filter', uploader)).body.result?.map?.((v: { videoId: number }) => v.videoId) ?? []).not.toContain(videoId);
-    expect(await createMediaAccess(server.db, server.caches)(`/${hlsPath(mediaId)}/poster.jpg`, uploader)).toBeNull();
+    expect(await createMediaAccess(server.repositories, server.caches)(`/${hlsPath(mediaId)}/poster.jpg`, uploader)).toBeNull();
     // Deleted is final: no second delete, no edit.
     expect((await send('DELETE', 'video/delete', { videoId }, uploader)).status).toBe(404);
     expect((await update({ videoId, title: 'again' })).status).toBe(404);

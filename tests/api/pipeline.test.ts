@@ -96,7 +96,7 @@ describe('probing uploaded media', () => {
     const scratch = await mkdtemp(join(tmpdir(), 'kiraboshi-failing-'));
     try {
       // The upload's file is missing, so ffmpeg fails however often it is asked.
-      const job = transcodeJob({ db: server.db, uploads: await createUploadStore({ directory: scratch }), media: await createMediaStore({ directory: scratch, scratchDirectory: scratch }), logger: createLogger('error') });
+      const job = transcodeJob({ repositories: server.repositories, uploads: await createUploadStore({ directory: scratch }), media: await createMediaStore({ directory: scratch, scratchDirectory: scratch }), logger: createLogger('error') });
       const statusNow = async () => (await server.db.selectFrom('media').select('status').where('media_id', '=', mediaId).executeTakeFirstOrThrow()).status;
       await expect(job({ mediaId }, { attempt: 1, isLastAttempt: false })).rejects.toThrow(/ffmpeg failed/);
       expect(await statusNow()).toBe('transcoding');
@@ -117,7 +117,7 @@ describe('probing uploaded media', () => {
     await server.db.updateTable('media').set({ status: 'playable', renditions: [360], storyboard: sql<string>`NULL` }).where('media_id', '=', mediaId).execute();
     const lowRung = join(hls, '360p', 'index.m3u8');
     const lowWritten = (await stat(lowRung)).mtimeMs;
-    const job = transcodeJob({ db: server.db, uploads: await createUploadStore({ directory: uploadDir }), media: await createMediaStore({ directory: mediaDir, scratchDirectory: uploadDir }), logger: createLogger('error') });
+    const job = transcodeJob({ repositories: server.repositories, uploads: await createUploadStore({ directory: uploadDir }), media: await createMediaStore({ directory: mediaDir, scratchDirectory: uploadDir }), logger: createLogger('error') });
     const media = () => server.db.selectFrom('media').select(['status', 'renditions', 'storyboard']).where('media_id', '=', mediaId).executeTakeFirstOrThrow();
 
     await job({ mediaId }, { attempt: 2, isLastAttempt: false });
@@ -131,7 +131,7 @@ describe('probing uploaded media', () => {
     await server.db.updateTable('media').set({ status: 'playable', renditions: [360], storyboard: sql<string>`NULL` }).where('media_id', '=', mediaId).execute();
     const noUpload = await mkdtemp(join(tmpdir(), 'kiraboshi-no-upload-'));
     try {
-      const failing = transcodeJob({ db: server.db, uploads: await createUploadStore({ directory: noUpload }), media: await createMediaStore({ directory: mediaDir, scratchDirectory: noUpload }), logger: createLogger('error') });
+      const failing = transcodeJob({ repositories: server.repositories, uploads: await createUploadStore({ directory: noUpload }), media: await createMediaStore({ directory: mediaDir, scratchDirectory: noUpload }), logger: createLogger('error') });
       await expect(failing({ mediaId }, { attempt: 4, isLastAttempt: false })).rejects.toThrow(/ffmpeg failed/);
       expect(await media()).toMatchObject({ status: 'playable', renditions: [360] });
       await expect(failing({ mediaId }, { attempt: 5, isLastAttempt: true })).rejects.toThrow(/ffmpeg failed/);

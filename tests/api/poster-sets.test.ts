@@ -61,8 +61,8 @@ describe.each(BACKENDS)('poster sets on %s', (backend) => {
     const mediaId = await upload(server, cookie, await makeVideo(1, 'older.mp4', '640x360'));
     await statusOf(server, cookie, mediaId);
     await server.db.updateTable('media').set({ poster_set: null }).where('media_id', '=', mediaId).execute();
-    expect(await queuePosterSetBackfill(server.db)).toBe(1);
-    expect(await queuePosterSetBackfill(server.db)).toBe(0); // never queued twice
+    expect(await queuePosterSetBackfill(server.repositories.media)).toBe(1);
+    expect(await queuePosterSetBackfill(server.repositories.media)).toBe(0); // never queued twice
     await expect.poll(() => posterSetOf(server.db, mediaId), { timeout: 30_000, interval: 200 }).toMatch(/^[0-9a-f]{12}$/);
     const token = (await posterSetOf(server.db, mediaId))!;
     expect((await sharp(join(mediaDir, hlsPath(mediaId), posterFileName(token, 320, 'webp'))).metadata()).width).toBe(320);

@@ -63,7 +63,7 @@ async function startProcess(name: string, shared: Record<string, string>, env: R
 }
 
 /** The harness's view of one process (for the media helpers), over the test's own connection. */
-const asServer = (site: SiteProcess, db: TestServer['db']): Omit<TestServer, 'bus' | 'services' | 'caches'> => ({
+const asServer = (site: SiteProcess, db: TestServer['db']): Omit<TestServer, 'bus' | 'services' | 'caches' | 'repositories'> => ({
   baseUrl: site.baseUrl,
   api: (path, init) => fetch(`${site.baseUrl}/api/${path.replace(/^\//, '')}`, init),
   db,
@@ -88,8 +88,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two web and two worker processe
   let db: TestServer['db'];
   let closeDb: () => Promise<void>;
   const sites: SiteProcess[] = [];
-  let web1: Omit<TestServer, 'bus' | 'services' | 'caches'>;
-  let web2: Omit<TestServer, 'bus' | 'services' | 'caches'>;
+  let web1: Omit<TestServer, 'bus' | 'services' | 'caches' | 'repositories'>;
+  let web2: Omit<TestServer, 'bus' | 'services' | 'caches' | 'repositories'>;
   let workers: SiteProcess[];
 
   beforeAll(async () => {
@@ -125,7 +125,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two web and two worker processe
   });
 
   /** Commits a video over the media through `site` and has an administrator approve it there. */
-  async function approvedVideo(site: Omit<TestServer, 'bus' | 'services' | 'caches'>, cookie: string, mediaId: string, title: string): Promise<number> {
+  async function approvedVideo(site: Omit<TestServer, 'bus' | 'services' | 'caches' | 'repositories'>, cookie: string, mediaId: string, title: string): Promise<number> {
     const committed = await site.api('video/upload', json({
       title, description: '', videoPart: [{ mediaId, videoPartTitle: 'P1' }], videoCategory: 'anime', copyright: 'original', ensureOriginal: true,
     }, cookie));

@@ -206,7 +206,7 @@ describe.each(BACKENDS)('subtitle streams of an upload on %s', (backend) => {
     await server.db.deleteFrom('video_subtitles').where('video_id', '=', videoId).execute();
     await server.db.updateTable('media').set({ status: 'probed', renditions: [], stream_subtitles: sql<string>`NULL`, stream_subtitles_adopted: false })
       .where('media_id', '=', mediaId).execute();
-    const job = transcodeJob({ db: server.db, uploads: await createUploadStore({ directory: uploadDir }), media: await createMediaStore({ directory: mediaDir, scratchDirectory: uploadDir }), logger: createLogger('error') });
+    const job = transcodeJob({ repositories: server.repositories, uploads: await createUploadStore({ directory: uploadDir }), media: await createMediaStore({ directory: mediaDir, scratchDirectory: uploadDir }), logger: createLogger('error') });
     await job({ mediaId }, { attempt: 1, isLastAttempt: false });
     const tracks = await tracksOf(videoId);
     expect(tracks.map(({ language, format }) => ({ language, format }))).toEqual([{ language: 'fr', format: 'srt' }]);
