@@ -29,7 +29,12 @@ const seconds = Number(process.argv[2]) || 300;
 const rounds = Number(process.argv[3]) || 3;
 const GOAL_OVERHEAD_PCT = 10;
 
-interface Spawned { binary: string; args: string[]; startMs: number; endMs?: number }
+interface Spawned {
+  binary: string;
+  args: string[];
+  startMs: number;
+  endMs?: number;
+}
 const require = createRequire(import.meta.url);
 const childProcess = require('node:child_process') as typeof import('node:child_process');
 const realSpawn = childProcess.spawn;
@@ -48,7 +53,9 @@ syncBuiltinESMExports();
 const { binaryPath, run } = await import('../server/media/ffmpeg.ts');
 const { openDatabase, migrateToLatest } = await import('../server/db/database.ts');
 const { startJobWorker } = await import('../server/jobs/queue.ts');
-const { AUDIO_PROBE_JOB, AUDIO_TRANSCODE_JOB, AUDIO_FILES, audioProbeJob, audioTranscodeJob } = await import('../server/media/audio-pipeline.ts');
+const { AUDIO_PROBE_JOB, AUDIO_TRANSCODE_JOB, AUDIO_FILES, audioProbeJob, audioTranscodeJob } = await import(
+  '../server/media/audio-pipeline.ts'
+);
 const { hlsPath } = await import('../server/media/paths.ts');
 const { enqueueJob } = await import('../server/jobs/queue.ts');
 const { createUploadStore } = await import('../server/media/upload-store.ts');
@@ -69,25 +76,45 @@ const { db } = database;
 const repositories = createRepositories(db);
 
 const round1 = (ms: number) => Math.round(ms);
-const pct = (a: number, b: number) => +(((a / b) - 1) * 100).toFixed(1);
+const pct = (a: number, b: number) => +((a / b - 1) * 100).toFixed(1);
 
 async function pipelineRun(source: string, uid: number) {
   const uploadId = randomBytes(16).toString('hex');
   const mediaId = randomBytes(12).toString('hex');
   await copyFile(source, join(uploadDir, uploadId));
-  await db.insertInto('uploads').values({ id: uploadId, uid, file_name: 'bench.flac', size: 0, max_duration_seconds: 7200, kind: 'audio', expires_at: new Date(Date.now() + 3600_000), finished_at: new Date(), media_id: mediaId }).execute();
+  await db
+    .insertInto('uploads')
+    .values({
+      id: uploadId,
+      uid,
+      file_name: 'bench.flac',
+      size: 0,
+      max_duration_seconds: 7200,
+      kind: 'audio',
+      expires_at: new Date(Date.now() + 3600_000),
+      finished_at: new Date(),
+      media_id: mediaId,
+    })
+    .execute();
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('media').values({ media_id: mediaId, upload_id: uploadId, uid, kind: 'audio' }).execute();
     await enqueueJob(trx, AUDIO_PROBE_JOB, { mediaId });
   });
   const logger = createLogger('error');
-  const transcode = audioTranscodeJob({ repositories, uploads, media: await createMediaStore({ directory: mediaDir, scratchDirectory: join(root, 'scratch') }), logger });
+  const transcode = audioTranscodeJob({
+    repositories,
+    uploads,
+    media: await createMediaStore({ directory: mediaDir, scratchDirectory: join(root, 'scratch') }),
+    logger,
+  });
   let finished!: () => void;
   const handled = new Promise<void>((resolve) => (finished = resolve));
   recording = [];
   const started = performance.now();
   const worker = startJobWorker({
-    db, logger, handlers: {
+    db,
+    logger,
+    handlers: {
       [AUDIO_PROBE_JOB]: audioProbeJob({ repositories, uploads, logger }),
       [AUDIO_TRANSCODE_JOB]: (payload, r) => transcode(payload, r).finally(finished),
     },
@@ -97,14 +124,25 @@ async function pipelineRun(source: string, uid: number) {
   const wallMs = performance.now() - started;
   const commands = recording;
   recording = null;
-  const media = await db.selectFrom('media').select(['status', 'waveform', 'loudness_lufs', 'cover_file']).where('media_id', '=', mediaId).executeTakeFirstOrThrow();
+  const media = await db
+    .selectFrom('media')
+    .select(['status', 'waveform', 'loudness_lufs', 'cover_file'])
+    .where('media_id', '=', mediaId)
+    .executeTakeFirstOrThrow();
   const outDir = join(mediaDir, hlsPath(mediaId));
-  if (media.status !== 'ready' || !existsSync(join(outDir, AUDIO_FILES.master))) throw new Error(`audio ended ${media.status}`);
+  if (media.status !== 'ready' || !existsSync(join(outDir, AUDIO_FILES.master)))
+    throw new Error(`audio ended ${media.status}`);
   const processesMs = commands.reduce((sum, c) => sum + (c.endMs! - c.startMs), 0);
   return {
-    outDir, commands,
+    outDir,
+    commands,
     facts: { waveformPoints: media.waveform?.length ?? 0, loudnessLufs: media.loudness_lufs, cover: media.cover_file },
-    result: { wallMs: round1(wallMs), processesMs: round1(processesMs), outsideProcessesMs: round1(wallMs - processesMs), processes: commands.length },
+    result: {
+      wallMs: round1(wallMs),
+      processesMs: round1(processesMs),
+      outsideProcessesMs: round1(wallMs - processesMs),
+      processes: commands.length,
+    },
   };
 }
 
@@ -138,14 +176,51 @@ async function handRun(commands: Spawned[]) {
 async function makeSource(): Promise<string> {
   const cover = join(root, 'cover.png');
   const file = join(root, 'source.flac');
-  const drawn = await run(ffmpeg, ['-y', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1000x1000:duration=1', '-frames:v', '1', cover]);
+  const drawn = await run(ffmpeg, [
+    '-y',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1000x1000:duration=1',
+    '-frames:v',
+    '1',
+    cover,
+  ]);
   if (drawn.code !== 0) throw new Error(drawn.stderr);
-  const made = await run(ffmpeg, [
-    '-y', '-v', 'error', '-f', 'lavfi', '-i', `sine=frequency=220:sample_rate=44100:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=330:sample_rate=44100:duration=${seconds}`, '-i', cover,
-    '-filter_complex', '[0:a][1:a]join=inputs=2:channel_layout=stereo[a]', '-map', '[a]', '-map', '2:v', '-c:v', 'png', '-disposition:v', 'attached_pic',
-    '-c:a', 'flac', file,
-  ], 30 * 60_000);
+  const made = await run(
+    ffmpeg,
+    [
+      '-y',
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=220:sample_rate=44100:duration=${seconds}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=330:sample_rate=44100:duration=${seconds}`,
+      '-i',
+      cover,
+      '-filter_complex',
+      '[0:a][1:a]join=inputs=2:channel_layout=stereo[a]',
+      '-map',
+      '[a]',
+      '-map',
+      '2:v',
+      '-c:v',
+      'png',
+      '-disposition:v',
+      'attached_pic',
+      '-c:a',
+      'flac',
+      file,
+    ],
+    30 * 60_000,
+  );
   if (made.code !== 0) throw new Error(made.stderr);
   return file;
 }
@@ -154,7 +229,12 @@ const benchStarted = performance.now();
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
 try {
   await migrateToLatest(db);
-  const uid = await insertAccount(repositories, { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
+  const uid = await insertAccount(repositories, {
+    email: 'bench@example.com',
+    password: 'bench password 1',
+    username: 'Bench',
+    roles: ['user'],
+  });
   const file = await makeSource();
   const pipelineRuns = [];
   const handRuns = [];
@@ -168,7 +248,9 @@ try {
         else await rm(p.outDir, { recursive: true, force: true });
         facts = p.facts;
         pipelineRuns.push(p.result);
-        console.log(`  pipeline: ${(p.result.wallMs / 1000).toFixed(2)} s (${p.result.processes} processes; outside them ${p.result.outsideProcessesMs} ms)`);
+        console.log(
+          `  pipeline: ${(p.result.wallMs / 1000).toFixed(2)} s (${p.result.processes} processes; outside them ${p.result.outsideProcessesMs} ms)`,
+        );
       } else {
         const h = await handRun(recorded!.commands);
         handRuns.push(h);
@@ -186,8 +268,11 @@ try {
     ...runFacts(loadAtStart),
     ffmpeg: { path: ffmpeg, version: ffmpegVersion },
     setup: {
-      sourceSeconds: seconds, rounds, source: 'stereo 44.1 kHz FLAC (two sines) with an embedded 1000x1000 PNG cover',
-      pipeline: 'embedded PGlite, the job worker runs audioProbeJob then audioTranscodeJob; timed from worker start to the transcode job done',
+      sourceSeconds: seconds,
+      rounds,
+      source: 'stereo 44.1 kHz FLAC (two sines) with an embedded 1000x1000 PNG cover',
+      pipeline:
+        'embedded PGlite, the job worker runs audioProbeJob then audioTranscodeJob; timed from worker start to the transcode job done',
       hand: 'each distinct ffprobe/ffmpeg argument array recorded from the first pipeline run, spawned one after another',
       statistic: 'best (minimum) of the runs per variant; medianOverheadPct also given',
     },
@@ -198,12 +283,17 @@ try {
     medianOverheadPct: pct(median(pipelineRuns.map((p) => p.wallMs)), median(handRuns.map((h) => h.wallMs))),
     goalMet: overheadPct <= GOAL_OVERHEAD_PCT,
     outputFacts: facts,
-    commands: recorded!.commands.map((c) => [c.binary.split('/').pop(), ...c.args.map((a) => a.split(root).join('$TMP'))]),
+    commands: recorded!.commands.map((c) => [
+      c.binary.split('/').pop(),
+      ...c.args.map((a) => a.split(root).join('$TMP')),
+    ]),
     totalBenchSeconds: Math.round((performance.now() - benchStarted) / 1000),
   };
   mkdirSync(join('bench', 'results'), { recursive: true });
   writeFileSync(join('bench', 'results', 'audio-pipeline.json'), `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`\n${seconds} s source, ${rounds} round(s); pipeline ${(pWall / 1000).toFixed(2)} s vs by hand ${(hWall / 1000).toFixed(2)} s: overhead ${overheadPct} % (median ${result.medianOverheadPct} %); goal <= ${GOAL_OVERHEAD_PCT} %: ${result.goalMet ? 'met' : 'NOT met'}; load ${result.loadAverage.atStart.join(' ')} -> ${result.loadAverage.atEnd.join(' ')}`);
+  console.log(
+    `\n${seconds} s source, ${rounds} round(s); pipeline ${(pWall / 1000).toFixed(2)} s vs by hand ${(hWall / 1000).toFixed(2)} s: overhead ${overheadPct} % (median ${result.medianOverheadPct} %); goal <= ${GOAL_OVERHEAD_PCT} %: ${result.goalMet ? 'met' : 'NOT met'}; load ${result.loadAverage.atStart.join(' ')} -> ${result.loadAverage.atEnd.join(' ')}`,
+  );
 } finally {
   await database.close();
   await rm(root, { recursive: true, force: true });

@@ -6,12 +6,32 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { median } from './stats.ts';
 
-export interface Cannon { requestsPerSecond: number; p50: number; p99: number; bytesPerSecond: number; total: number; non2xx: number; errors: number; timeouts: number }
+export interface Cannon {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  bytesPerSecond: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
 
 /** One autocannon run against `url` with `connections` keep-alive connections for `seconds`; `headers` as `Name=value`. */
-export function cannon(url: string, options: { seconds: number; connections: number; headers?: readonly string[] }): Promise<Cannon> {
+export function cannon(
+  url: string,
+  options: { seconds: number; connections: number; headers?: readonly string[] },
+): Promise<Cannon> {
   return new Promise((resolve, reject) => {
-    const args = ['-c', String(options.connections), '-d', String(options.seconds), ...(options.headers ?? []).flatMap((h) => ['-H', h]), '-j', url];
+    const args = [
+      '-c',
+      String(options.connections),
+      '-d',
+      String(options.seconds),
+      ...(options.headers ?? []).flatMap((h) => ['-H', h]),
+      '-j',
+      url,
+    ];
     const child = spawn(join('node_modules', '.bin', 'autocannon'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
@@ -22,8 +42,14 @@ export function cannon(url: string, options: { seconds: number; connections: num
       if (code !== 0) return reject(new Error(`autocannon exited ${code}: ${err}`));
       const r = JSON.parse(out);
       resolve({
-        requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bytesPerSecond: r.throughput.average,
-        total: r.requests.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
+        requestsPerSecond: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        bytesPerSecond: r.throughput.average,
+        total: r.requests.total,
+        non2xx: r.non2xx,
+        errors: r.errors,
+        timeouts: r.timeouts,
       });
     });
   });

@@ -47,26 +47,56 @@ mkdirSync(join(dir, 'danmaku'));
 for (const file of ['engine.ts', 'layout.ts']) {
   writeFileSync(join(dir, 'danmaku', file), execFileSync('git', ['show', `${BASELINE}:src/lib/danmaku/${file}`]));
 }
-const { DanmakuEngine: OldEngine } = await import(pathToFileURL(join(dir, 'danmaku', 'engine.ts')).href) as { DanmakuEngine: new (o: object) => EngineLike };
+const { DanmakuEngine: OldEngine } = (await import(pathToFileURL(join(dir, 'danmaku', 'engine.ts')).href)) as {
+  DanmakuEngine: new (o: object) => EngineLike;
+};
 
 /** Canvas-like widths: 20 px a character at medium. */
 const measure = (d: Danmaku) => [...d.text].length * { small: 14, medium: 20, large: 28 }[d.fontSize];
 const engines: Record<string, Make> = {
   old: () => new OldEngine({ ...STAGE, measure }),
-  ...Object.fromEntries((['readable', 'dense', 'all'] as DanmakuDensity[]).map((density) => [`new ${density}`, () => new DanmakuEngine({ ...STAGE, density, measure })])),
+  ...Object.fromEntries(
+    (['readable', 'dense', 'all'] as DanmakuDensity[]).map((density) => [
+      `new ${density}`,
+      () => new DanmakuEngine({ ...STAGE, density, measure }),
+    ]),
+  ),
 };
 
 /** A reproducible stream at `perSecond`, 4/7 rtl, 1/7 each ltr, top, bottom; 1-3 words. */
 function stream(count: number, perSecond: number, firstId = 1, from = 0): Danmaku[] {
   let s = 20261124;
   const rand = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  const words = ['草', '哈哈哈哈', '前方高能', '来了来了', '好耶', '名场面', 'wwww', 'kawaii', '泪目', '这里是重点', 'AWSL', '笑死', '神作', '233333'];
+  const words = [
+    '草',
+    '哈哈哈哈',
+    '前方高能',
+    '来了来了',
+    '好耶',
+    '名场面',
+    'wwww',
+    'kawaii',
+    '泪目',
+    '这里是重点',
+    'AWSL',
+    '笑死',
+    '神作',
+    '233333',
+  ];
   const modes: DanmakuMode[] = ['rtl', 'rtl', 'rtl', 'rtl', 'ltr', 'top', 'bottom'];
   return Array.from({ length: count }, (_, i) => {
     const r = rand();
     return {
-      id: firstId + i, time: from + i / perSecond, text: Array.from({ length: 1 + Math.floor(rand() * 3) }, () => words[Math.floor(rand() * words.length)]).join(' '),
-      color: 'ffffff', fontSize: r < 0.2 ? 'small' : r < 0.9 ? 'medium' : 'large', mode: modes[Math.floor(rand() * modes.length)], enableRainbow: false, editDateTime: 0,
+      id: firstId + i,
+      time: from + i / perSecond,
+      text: Array.from({ length: 1 + Math.floor(rand() * 3) }, () => words[Math.floor(rand() * words.length)]).join(
+        ' ',
+      ),
+      color: 'ffffff',
+      fontSize: r < 0.2 ? 'small' : r < 0.9 ? 'medium' : 'large',
+      mode: modes[Math.floor(rand() * modes.length)],
+      enableRainbow: false,
+      editDateTime: 0,
     };
   });
 }
@@ -84,9 +114,18 @@ const stats = (xs: number[], cpu: number[] = []) => {
   const s = [...xs].sort((a, b) => a - b);
   const c = [...cpu].sort((a, b) => a - b);
   return {
-    meanMs: +(s.reduce((a, b) => a + b, 0) / s.length).toFixed(4), p99Ms: +s[Math.floor(s.length * 0.99)].toFixed(4), maxMs: +s[s.length - 1].toFixed(4), totalMs: +s.reduce((a, b) => a + b, 0).toFixed(1),
+    meanMs: +(s.reduce((a, b) => a + b, 0) / s.length).toFixed(4),
+    p99Ms: +s[Math.floor(s.length * 0.99)].toFixed(4),
+    maxMs: +s[s.length - 1].toFixed(4),
+    totalMs: +s.reduce((a, b) => a + b, 0).toFixed(1),
     // CPU time of this process in the call (process.cpuUsage, µs grain): what the call cost without the time other processes took the core.
-    ...(c.length ? { cpuMeanMs: +(c.reduce((a, b) => a + b, 0) / c.length).toFixed(4), cpuP99Ms: +c[Math.floor(c.length * 0.99)].toFixed(3), cpuMaxMs: +c[c.length - 1].toFixed(3) } : {}),
+    ...(c.length
+      ? {
+          cpuMeanMs: +(c.reduce((a, b) => a + b, 0) / c.length).toFixed(4),
+          cpuP99Ms: +c[Math.floor(c.length * 0.99)].toFixed(3),
+          cpuMaxMs: +c[c.length - 1].toFixed(3),
+        }
+      : {}),
   };
 };
 /** Wall and CPU time of one call, in ms. */
@@ -116,7 +155,12 @@ function playThrough(make: Make, list: Danmaku[]) {
     cpu.push(used);
     frames++;
   }
-  return { ...stats(costs, cpu), meanOnStage: Math.round(onStage / frames), dropped: e.dropped, shown: list.length - e.dropped };
+  return {
+    ...stats(costs, cpu),
+    meanOnStage: Math.round(onStage / frames),
+    dropped: e.dropped,
+    shown: list.length - e.dropped,
+  };
 }
 
 /** Live pushes: LIVE_ADDS comments added one per frame at the current time, on top of the list. */
@@ -142,7 +186,7 @@ function liveAdds(make: Make, list: Danmaku[]) {
 function segmentAdds(make: Make, list: Danmaku[]) {
   const e = make();
   const costs: number[] = [];
-  for (let from = 0; from < list.length;) {
+  for (let from = 0; from < list.length; ) {
     const segmentEnd = (Math.floor(list[from].time / 360) + 1) * 360;
     let to = from;
     while (to < list.length && list[to].time < segmentEnd) to++;
@@ -160,7 +204,9 @@ const lists = {
   '1x': stream(COUNT, perSecondAtCapacity),
   '10x': stream(COUNT, perSecondAtCapacity * 10),
 };
-console.log(`stage capacity (readable, this stream): ${cap}; 1x = ${perSecondAtCapacity.toFixed(1)}/s (${(COUNT / perSecondAtCapacity / 60).toFixed(1)} min of video), 10x = ${(perSecondAtCapacity * 10).toFixed(0)}/s`);
+console.log(
+  `stage capacity (readable, this stream): ${cap}; 1x = ${perSecondAtCapacity.toFixed(1)}/s (${(COUNT / perSecondAtCapacity / 60).toFixed(1)} min of video), 10x = ${(perSecondAtCapacity * 10).toFixed(0)}/s`,
+);
 
 type Sample = Record<string, unknown>;
 const samples: Record<string, Sample[]> = {};
@@ -172,27 +218,42 @@ for (let round = 0; round < rounds; round++) {
     for (const [flood, list] of Object.entries(lists)) {
       const r = playThrough(make, list);
       (samples[`${name}/advance/${flood}`] ??= []).push(r);
-      console.log(`round ${round + 1} ${name.padEnd(12)} advance ${flood.padEnd(3)}: mean ${r.meanMs.toFixed(4)} ms, p99 ${r.p99Ms.toFixed(3)} ms, max ${r.maxMs.toFixed(2)} ms, CPU mean ${r.cpuMeanMs} p99 ${r.cpuP99Ms} max ${r.cpuMaxMs} ms, on stage ${r.meanOnStage}, dropped ${r.dropped}`);
+      console.log(
+        `round ${round + 1} ${name.padEnd(12)} advance ${flood.padEnd(3)}: mean ${r.meanMs.toFixed(4)} ms, p99 ${r.p99Ms.toFixed(3)} ms, max ${r.maxMs.toFixed(2)} ms, CPU mean ${r.cpuMeanMs} p99 ${r.cpuP99Ms} max ${r.cpuMaxMs} ms, on stage ${r.meanOnStage}, dropped ${r.dropped}`,
+      );
     }
     const live = liveAdds(make, lists['10x']);
     (samples[`${name}/add-live`] ??= []).push(live);
     const segments = segmentAdds(make, lists['1x']);
     (samples[`${name}/add-segments`] ??= []).push(segments);
-    console.log(`round ${round + 1} ${name.padEnd(12)} add live: mean ${live.meanMs.toFixed(4)} ms, p99 ${live.p99Ms.toFixed(3)} ms; segments: mean ${segments.meanMs.toFixed(3)} ms, total ${segments.totalMs} ms`);
+    console.log(
+      `round ${round + 1} ${name.padEnd(12)} add live: mean ${live.meanMs.toFixed(4)} ms, p99 ${live.p99Ms.toFixed(3)} ms; segments: mean ${segments.meanMs.toFixed(3)} ms, total ${segments.totalMs} ms`,
+    );
   }
 }
 
 const med = (key: string, field: string) => median(samples[key].map((s) => s[field] as number));
-const summary = Object.fromEntries(Object.keys(samples).map((key) => [key, Object.fromEntries(Object.keys(samples[key][0]).map((f) => [f, med(key, f)]))]));
+const summary = Object.fromEntries(
+  Object.keys(samples).map((key) => [
+    key,
+    Object.fromEntries(Object.keys(samples[key][0]).map((f) => [f, med(key, f)])),
+  ]),
+);
 const ratio = (a: string, b: string, field = 'meanMs') => +(med(a, field) / med(b, field)).toFixed(1);
 const ratios = {
   'advance 10x, mean per call, old / new readable': ratio('old/advance/10x', 'new readable/advance/10x'),
   'advance 10x, p99 per call, old / new readable': ratio('old/advance/10x', 'new readable/advance/10x', 'p99Ms'),
-  'advance 10x, CPU mean per call, old / new readable': ratio('old/advance/10x', 'new readable/advance/10x', 'cpuMeanMs'),
+  'advance 10x, CPU mean per call, old / new readable': ratio(
+    'old/advance/10x',
+    'new readable/advance/10x',
+    'cpuMeanMs',
+  ),
   'advance 1x, mean per call, old / new readable': ratio('old/advance/1x', 'new readable/advance/1x'),
   'add live, mean per call, old / new readable': ratio('old/add-live', 'new readable/add-live'),
   'add segments, total, old / new readable': ratio('old/add-segments', 'new readable/add-segments', 'totalMs'),
-  'new readable advance, 10x / 1x (the flood\'s own cost)': +(med('new readable/advance/10x', 'meanMs') / med('new readable/advance/1x', 'meanMs')).toFixed(2),
+  "new readable advance, 10x / 1x (the flood's own cost)": +(
+    med('new readable/advance/10x', 'meanMs') / med('new readable/advance/1x', 'meanMs')
+  ).toFixed(2),
   'old advance, 10x / 1x': +(med('old/advance/10x', 'meanMs') / med('old/advance/1x', 'meanMs')).toFixed(2),
 };
 const result = {

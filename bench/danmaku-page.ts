@@ -36,9 +36,15 @@ const WARM_SECONDS = 10;
 if (!existsSync(join('dist', 'server', 'entry.mjs'))) throw new Error('build the site first: npx astro build');
 
 interface PageRun {
-  fps: number; slowShare: number; onStage: number; droppedVideoFrames: number; decodedVideoFrames: number; deltas: number[];
+  fps: number;
+  slowShare: number;
+  onStage: number;
+  droppedVideoFrames: number;
+  decodedVideoFrames: number;
+  deltas: number[];
   /** From a trace of the window: busy ms a frame of the page's main thread and of the danmaku drawing worker. */
-  mainMsPerFrame?: number; workerMsPerFrame?: number;
+  mainMsPerFrame?: number;
+  workerMsPerFrame?: number;
 }
 
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
@@ -51,94 +57,164 @@ const { insertApprovedVideo, insertDanmaku } = await import('./fixtures.ts');
 const { binaryPath, run } = await import('../server/media/ffmpeg.ts');
 const { ladderFor, transcodeRung, masterPlaylist } = await import('../server/media/hls.ts');
 const { hlsPath } = await import('../server/media/pipeline.ts');
-const app = await startTestServer('pglite', { site: true, env: { WORKER: '0', MEDIA_DIR: mediaDir, UPLOAD_DIR: join(root, 'uploads'), OUTBOX_DIR: join(root, 'outbox') } });
+const app = await startTestServer('pglite', {
+  site: true,
+  env: { WORKER: '0', MEDIA_DIR: mediaDir, UPLOAD_DIR: join(root, 'uploads'), OUTBOX_DIR: join(root, 'outbox') },
+});
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--autoplay-policy=no-user-gesture-required'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--autoplay-policy=no-user-gesture-required',
+  ],
 });
 try {
   // One real 720p clip, transcoded once into the ladder (360p, 720p) and copied for the second video.
   const clip = join(root, 'clip.mp4');
-  const made = await run(binaryPath('ffmpeg'), [
-    '-y', '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=25:duration=${CLIP_SECONDS}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${CLIP_SECONDS}`, '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clip,
-  ], 900_000); // a busy shared machine can take minutes
+  const made = await run(
+    binaryPath('ffmpeg'),
+    [
+      '-y',
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=1280x720:rate=25:duration=${CLIP_SECONDS}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:duration=${CLIP_SECONDS}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+      clip,
+    ],
+    900_000,
+  ); // a busy shared machine can take minutes
   if (made.code !== 0) throw new Error(made.stderr);
   const rungs = ladderFor(720);
-  const uid = await insertAccount(createRepositories(app.db), { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
+  const uid = await insertAccount(createRepositories(app.db), {
+    email: 'bench@example.com',
+    password: 'bench password 1',
+    username: 'Bench',
+    roles: ['user'],
+  });
   const makeVideo = async (title: string, hlsFrom: string | null) => {
-    const video = await insertApprovedVideo(app.db, uid, { title, durationMs: CLIP_SECONDS * 1000, width: 1280, height: 720, renditions: rungs.map((r) => r.height), frameRate: 25 });
+    const video = await insertApprovedVideo(app.db, uid, {
+      title,
+      durationMs: CLIP_SECONDS * 1000,
+      width: 1280,
+      height: 720,
+      renditions: rungs.map((r) => r.height),
+      frameRate: 25,
+    });
     const outDir = join(mediaDir, hlsPath(video.mediaId));
     if (hlsFrom) await cp(hlsFrom, outDir, { recursive: true });
     else {
       for (const rung of rungs) await transcodeRung(clip, outDir, rung, true);
-      await writeFile(join(outDir, 'master.m3u8'), masterPlaylist(rungs, { width: 1280, height: 720, hasAudio: true, frameRate: 25 }));
+      await writeFile(
+        join(outDir, 'master.m3u8'),
+        masterPlaylist(rungs, { width: 1280, height: 720, hasAudio: true, frameRate: 25 }),
+      );
     }
     return { videoId: video.videoId, outDir };
   };
   const started = performance.now();
   const quiet = await makeVideo('安静的视频', null);
   const busy = await makeVideo('弹幕刷屏', quiet.outDir);
-  console.log(`720p clip of ${CLIP_SECONDS} s transcoded (${rungs.map((r) => `${r.height}p`).join(', ')}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `720p clip of ${CLIP_SECONDS} s transcoded (${rungs.map((r) => `${r.height}p`).join(', ')}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 
   // The flood: FLOOD a second over the whole clip, evenly, as a famous scene gets.
   const count = FLOOD * CLIP_SECONDS;
-  await insertDanmaku(app.db, { videoId: busy.videoId, uid, count, seed: 11, maxWords: 3, timeOf: (i) => (i / count) * (CLIP_SECONDS - 0.5) });
+  await insertDanmaku(app.db, {
+    videoId: busy.videoId,
+    uid,
+    count,
+    seed: 11,
+    maxWords: 3,
+    timeOf: (i) => (i / count) * (CLIP_SECONDS - 0.5),
+  });
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
   // The viewer's choice, stored as the density control stores it (merged over the defaults).
-  await context.addInitScript((density) => localStorage.setItem('player-settings', JSON.stringify({ danmaku: { density } })), DENSITY);
+  await context.addInitScript(
+    (density) => localStorage.setItem('player-settings', JSON.stringify({ danmaku: { density } })),
+    DENSITY,
+  );
   const measure = async (videoId: number): Promise<PageRun> => {
     const page: Page = await context.newPage();
     try {
       page.on('pageerror', (error) => console.error('page error:', error));
       await page.goto(`${app.baseUrl}/video/kv${videoId}`);
-      await page.locator('astro-island[ssr]:not([client="visible"])').first().waitFor({ state: 'detached', timeout: 30_000 }).catch(() => undefined);
+      await page
+        .locator('astro-island[ssr]:not([client="visible"])')
+        .first()
+        .waitFor({ state: 'detached', timeout: 30_000 })
+        .catch(() => undefined);
       // The click is the viewer's intent: the player loads hls.js and the playlists now (use-hls-source.ts).
       await page.locator('[data-web-fullscreen-button]').click();
       await page.locator('[data-player][data-source="hls.js"]').waitFor({ state: 'attached', timeout: 30_000 });
       const stopTrace = await startTrace(context, page);
-      const run: PageRun = await page.evaluate(async ({ warm, seconds }) => {
-        const v = document.querySelector<HTMLVideoElement>('video[data-video]')!;
-        const stage = document.querySelector('[data-danmaku-stage]') as unknown as { danmakuSnapshot: { items: unknown[] } };
-        v.muted = true;
-        await v.play();
-        await new Promise((r) => setTimeout(r, warm * 1000));
-        const quality = () => v.getVideoPlaybackQuality();
-        const before = quality();
-        performance.mark('danmaku-page-start');
-        const deltas: number[] = [];
-        const onStage: number[] = [];
-        await new Promise<void>((resolve) => {
-          let first = 0;
-          let last = 0;
-          const frame = (now: number) => {
-            if (!first) first = last = now;
-            else {
-              deltas.push(now - last);
-              last = now;
-              if (deltas.length % 15 === 0) onStage.push(stage.danmakuSnapshot.items.length);
-            }
-            if (now - first < seconds * 1000) requestAnimationFrame(frame);
-            else resolve();
+      const run: PageRun = await page.evaluate(
+        async ({ warm, seconds }) => {
+          const v = document.querySelector<HTMLVideoElement>('video[data-video]')!;
+          const stage = document.querySelector('[data-danmaku-stage]') as unknown as {
+            danmakuSnapshot: { items: unknown[] };
           };
-          requestAnimationFrame(frame);
-        });
-        const after = quality();
-        performance.mark('danmaku-page-end');
-        const windowMs = deltas.reduce((a, b) => a + b, 0);
-        onStage.sort((a, b) => a - b);
-        return {
-          fps: +((deltas.length * 1000) / windowMs).toFixed(2),
-          slowShare: +(deltas.filter((d) => d > 20).length / deltas.length).toFixed(4),
-          onStage: onStage[Math.floor(onStage.length / 2)] ?? 0,
-          droppedVideoFrames: after.droppedVideoFrames - before.droppedVideoFrames,
-          decodedVideoFrames: after.totalVideoFrames - before.totalVideoFrames,
-          deltas: deltas.map((d) => Math.round(d * 10) / 10),
-        };
-      }, { warm: WARM_SECONDS, seconds: MEASURE_SECONDS });
+          v.muted = true;
+          await v.play();
+          await new Promise((r) => setTimeout(r, warm * 1000));
+          const quality = () => v.getVideoPlaybackQuality();
+          const before = quality();
+          performance.mark('danmaku-page-start');
+          const deltas: number[] = [];
+          const onStage: number[] = [];
+          await new Promise<void>((resolve) => {
+            let first = 0;
+            let last = 0;
+            const frame = (now: number) => {
+              if (!first) first = last = now;
+              else {
+                deltas.push(now - last);
+                last = now;
+                if (deltas.length % 15 === 0) onStage.push(stage.danmakuSnapshot.items.length);
+              }
+              if (now - first < seconds * 1000) requestAnimationFrame(frame);
+              else resolve();
+            };
+            requestAnimationFrame(frame);
+          });
+          const after = quality();
+          performance.mark('danmaku-page-end');
+          const windowMs = deltas.reduce((a, b) => a + b, 0);
+          onStage.sort((a, b) => a - b);
+          return {
+            fps: +((deltas.length * 1000) / windowMs).toFixed(2),
+            slowShare: +(deltas.filter((d) => d > 20).length / deltas.length).toFixed(4),
+            onStage: onStage[Math.floor(onStage.length / 2)] ?? 0,
+            droppedVideoFrames: after.droppedVideoFrames - before.droppedVideoFrames,
+            decodedVideoFrames: after.totalVideoFrames - before.totalVideoFrames,
+            deltas: deltas.map((d) => Math.round(d * 10) / 10),
+          };
+        },
+        { warm: WARM_SECONDS, seconds: MEASURE_SECONDS },
+      );
       const busy = busyBetween(await stopTrace(), 'danmaku-page-start', 'danmaku-page-end');
-      const perFrame = (ms: number | undefined) => (ms === undefined ? undefined : Math.round((ms / run.deltas.length) * 100) / 100);
+      const perFrame = (ms: number | undefined) =>
+        ms === undefined ? undefined : Math.round((ms / run.deltas.length) * 100) / 100;
       return { ...run, mainMsPerFrame: perFrame(busy?.mainMs), workerMsPerFrame: perFrame(busy?.workerMs) };
     } finally {
       await page.close();
@@ -150,7 +226,9 @@ try {
     for (const which of abbaOrder(round, 'quiet' as const, 'busy' as const)) {
       const r = await measure(which === 'quiet' ? quiet.videoId : busy.videoId);
       samples[which].push(r);
-      console.log(`round ${round + 1} ${which.padEnd(5)}: ${r.fps} fps, ${(r.slowShare * 100).toFixed(1)} % > 20 ms, on stage ${r.onStage}, video frames dropped ${r.droppedVideoFrames} of ${r.decodedVideoFrames}; trace: main ${r.mainMsPerFrame ?? '-'} ms, worker ${r.workerMsPerFrame ?? '-'} ms a frame`);
+      console.log(
+        `round ${round + 1} ${which.padEnd(5)}: ${r.fps} fps, ${(r.slowShare * 100).toFixed(1)} % > 20 ms, on stage ${r.onStage}, video frames dropped ${r.droppedVideoFrames} of ${r.decodedVideoFrames}; trace: main ${r.mainMsPerFrame ?? '-'} ms, worker ${r.workerMsPerFrame ?? '-'} ms a frame`,
+      );
     }
   }
   const summary = (runs: PageRun[]) => ({
@@ -158,8 +236,12 @@ try {
     slowShare: +median(runs.map((r) => r.slowShare)).toFixed(3),
     onStage: median(runs.map((r) => r.onStage)),
     droppedVideoFrames: median(runs.map((r) => r.droppedVideoFrames)),
-    mainMsPerFrame: runs.every((r) => r.mainMsPerFrame !== undefined) ? median(runs.map((r) => r.mainMsPerFrame!)) : undefined,
-    workerMsPerFrame: runs.every((r) => r.workerMsPerFrame !== undefined) ? median(runs.map((r) => r.workerMsPerFrame!)) : undefined,
+    mainMsPerFrame: runs.every((r) => r.mainMsPerFrame !== undefined)
+      ? median(runs.map((r) => r.mainMsPerFrame!))
+      : undefined,
+    workerMsPerFrame: runs.every((r) => r.workerMsPerFrame !== undefined)
+      ? median(runs.map((r) => r.workerMsPerFrame!))
+      : undefined,
   });
   const medians = { quiet: summary(samples.quiet), busy: summary(samples.busy) };
   const result = {
@@ -182,7 +264,9 @@ try {
   };
   mkdirSync(join('bench', 'results'), { recursive: true });
   writeFileSync(join('bench', 'results', 'danmaku-page.json'), `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`\nquiet: ${medians.quiet.fps} fps, ${(medians.quiet.slowShare * 100).toFixed(1)} % slow; busy: ${medians.busy.fps} fps, ${(medians.busy.slowShare * 100).toFixed(1)} % slow, ${medians.busy.onStage} on stage; fps ratio ${result.ratios.fps}`);
+  console.log(
+    `\nquiet: ${medians.quiet.fps} fps, ${(medians.quiet.slowShare * 100).toFixed(1)} % slow; busy: ${medians.busy.fps} fps, ${(medians.busy.slowShare * 100).toFixed(1)} % slow, ${medians.busy.onStage} on stage; fps ratio ${result.ratios.fps}`,
+  );
   console.log('written bench/results/danmaku-page.json');
 } finally {
   await browser.close();

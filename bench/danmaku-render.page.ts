@@ -9,7 +9,11 @@ import Danmaku from 'danmaku';
 import type { Danmaku as Comment } from '../src/lib/api/contracts/interaction.ts';
 import { DanmakuEngine, type OnStage } from '../src/lib/danmaku/engine.ts';
 import { DanmakuOverlay } from '../src/lib/danmaku/overlay.ts';
-import { CanvasDanmakuRenderer, DANMAKU_FONT_FAMILY, type DanmakuRenderer } from '../src/lib/danmaku/canvas-renderer.ts';
+import {
+  CanvasDanmakuRenderer,
+  DANMAKU_FONT_FAMILY,
+  type DanmakuRenderer,
+} from '../src/lib/danmaku/canvas-renderer.ts';
 import { WorkerDanmakuRenderer } from '../src/lib/danmaku/worker-renderer.ts';
 import type { WorkerStats } from '../src/lib/danmaku/render-protocol.ts';
 import type { MediaLike } from '../src/lib/danmaku/clock.ts';
@@ -79,7 +83,26 @@ class FakeVideo extends EventTarget implements MediaLike {
 function comments(rate: number, seconds: number): Comment[] {
   let s = 20261122;
   const rand = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  const words = ['草', '哈哈哈哈', '前方高能', '来了来了', '好耶', '名场面', 'wwww', 'kawaii', '泪目', '这里是重点', 'AWSL', '打卡', '第一次看', '笑死', '神作', 'replay', '233333', '经典'];
+  const words = [
+    '草',
+    '哈哈哈哈',
+    '前方高能',
+    '来了来了',
+    '好耶',
+    '名场面',
+    'wwww',
+    'kawaii',
+    '泪目',
+    '这里是重点',
+    'AWSL',
+    '打卡',
+    '第一次看',
+    '笑死',
+    '神作',
+    'replay',
+    '233333',
+    '经典',
+  ];
   const palette = ['ffffff', 'ffffff', 'ffffff', 'ffffff', 'fe0302', 'ffff00', '00cd00', '89d5ff', 'cc0273'];
   const count = Math.ceil(rate * seconds);
   return Array.from({ length: count }, (_, i) => {
@@ -87,8 +110,14 @@ function comments(rate: number, seconds: number): Comment[] {
     const text = Array.from({ length: parts }, () => words[Math.floor(rand() * words.length)]).join(' ');
     const r = rand();
     return {
-      id: i + 1, time: i / rate, text, color: palette[Math.floor(rand() * palette.length)],
-      fontSize: r < 0.2 ? 'small' : r < 0.9 ? 'medium' : 'large', mode: 'rtl', enableRainbow: false, editDateTime: 0,
+      id: i + 1,
+      time: i / rate,
+      text,
+      color: palette[Math.floor(rand() * palette.length)],
+      fontSize: r < 0.2 ? 'small' : r < 0.9 ? 'medium' : 'large',
+      mode: 'rtl',
+      enableRainbow: false,
+      editDateTime: 0,
     } satisfies Comment;
   });
 }
@@ -100,7 +129,13 @@ function comments(rate: number, seconds: number): Comment[] {
  * (fetch) with the stream, as the server would. Engine and renderer are timed by wrapping their
  * prototypes' advance() and draw(): the overlay's own frame, only watched.
  */
-function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], density: DanmakuDensity, drawIn: RenderRun['drawIn']) {
+function startPlayer(
+  stage: HTMLElement,
+  video: FakeVideo,
+  list: Comment[],
+  density: DanmakuDensity,
+  drawIn: RenderRun['drawIn'],
+) {
   const segmentSeconds = 360;
   const segmentCount = Math.max(1, Math.ceil((list.at(-1)?.time ?? 0) / segmentSeconds));
   globalThis.fetch = async (input: RequestInfo | URL) => {
@@ -108,7 +143,9 @@ function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], dens
     if (!url.pathname.endsWith('/video/danmaku')) return new Response('{}', { status: 404 });
     const segment = Number(url.searchParams.get('segment') ?? 0);
     const danmaku = list.filter((d) => d.time >= segment * segmentSeconds && d.time < (segment + 1) * segmentSeconds);
-    return new Response(JSON.stringify({ success: true, danmaku, segment, segmentSeconds, segmentCount }), { headers: { 'Content-Type': 'application/json' } });
+    return new Response(JSON.stringify({ success: true, danmaku, segment, segmentSeconds, segmentCount }), {
+      headers: { 'Content-Type': 'application/json' },
+    });
   };
   const work = { frames: 0, advanceMs: 0, drawMs: 0 };
   const advance = DanmakuEngine.prototype.advance;
@@ -120,7 +157,12 @@ function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], dens
   };
   for (const Renderer of [CanvasDanmakuRenderer, WorkerDanmakuRenderer] as Array<{ prototype: DanmakuRenderer }>) {
     const draw = Renderer.prototype.draw;
-    Renderer.prototype.draw = function timed(this: DanmakuRenderer, onStage: readonly OnStage[], rate?: number, at?: number) {
+    Renderer.prototype.draw = function timed(
+      this: DanmakuRenderer,
+      onStage: readonly OnStage[],
+      rate?: number,
+      at?: number,
+    ) {
       const t0 = performance.now();
       draw.call(this, onStage, rate, at);
       work.drawMs += performance.now() - t0;
@@ -129,7 +171,10 @@ function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], dens
   }
   if (drawIn === 'main') {
     // The fallback: as in a browser without OffscreenCanvas in workers.
-    Object.defineProperty(HTMLCanvasElement.prototype, 'transferControlToOffscreen', { value: undefined, configurable: true });
+    Object.defineProperty(HTMLCanvasElement.prototype, 'transferControlToOffscreen', {
+      value: undefined,
+      configurable: true,
+    });
   }
   if (drawIn === 'worker') Object.defineProperty(navigator, 'hardwareConcurrency', { value: 8, configurable: true });
   const layer = document.createElement('div');
@@ -139,8 +184,14 @@ function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], dens
   stage.append(layer);
   const settings = DEFAULT_PLAYER_SETTINGS.danmaku;
   const overlay = new DanmakuOverlay(video as unknown as HTMLVideoElement, canvas, 1, {
-    enabled: true, opacity: settings.opacity, fontScale: settings.fontSizeScale, speed: settings.speed, area: settings.area,
-    keepSubtitlesClear: settings.keepSubtitlesClear, density, blocking: { ...settings.block, keywords: [], regexes: [] },
+    enabled: true,
+    opacity: settings.opacity,
+    fontScale: settings.fontSizeScale,
+    speed: settings.speed,
+    area: settings.area,
+    keepSubtitlesClear: settings.keepSubtitlesClear,
+    density,
+    blocking: { ...settings.block, keywords: [], regexes: [] },
   });
   const engine = (overlay as unknown as { engine: DanmakuEngine }).engine;
   const renderer = (overlay as unknown as { renderer: DanmakuRenderer }).renderer;
@@ -160,7 +211,16 @@ function startPlayer(stage: HTMLElement, video: FakeVideo, list: Comment[], dens
 function capacityOf(list: Comment[], density: DanmakuDensity): number {
   const canvas = document.createElement('canvas');
   const renderer = new CanvasDanmakuRenderer(canvas);
-  const e = new DanmakuEngine({ width: WIDTH, height: HEIGHT, area: 1, keepSubtitlesClear: false, fontScale: 1, speed: 1, density, measure: renderer.measure });
+  const e = new DanmakuEngine({
+    width: WIDTH,
+    height: HEIGHT,
+    area: 1,
+    keepSubtitlesClear: false,
+    fontScale: 1,
+    speed: 1,
+    density,
+    measure: renderer.measure,
+  });
   e.load(Array.from({ length: 400 * 12 }, (_, i) => ({ ...list[i % list.length], id: 1e7 + i, time: i / 400 })));
   let most = 0;
   for (let t = 0; t < 12; t += 1 / 30) most = Math.max(most, e.advance(t).length);
@@ -177,7 +237,9 @@ function startDom(stage: HTMLElement, video: FakeVideo, list: Comment[]) {
     // Its duration is stage width / speed: the same 8 s crossing as ours.
     speed: WIDTH / SCROLL_SECONDS,
     comments: list.map((d) => ({
-      text: d.text, mode: d.mode, time: d.time,
+      text: d.text,
+      mode: d.mode,
+      time: d.time,
       style: {
         font: `${d.fontSize === 'large' ? 600 : 500} ${FONT_PX[d.fontSize]}px ${DANMAKU_FONT_FAMILY}`,
         color: `#${d.color}`,
@@ -204,11 +266,27 @@ async function danmakuBench(run: RenderRun): Promise<RenderResult> {
   // A stream far longer than the run: setting up can take seconds at 4x throttling on a busy
   // machine, and the clock runs from here, so the stage must not run dry before the end.
   const list = comments(run.perSecond, run.warmSeconds + run.measureSeconds + 60);
-  const engine = run.engine === 'ours' ? startPlayer(stage, video, list, run.density ?? 'readable', run.drawIn)
-    : run.engine === 'dom' ? startDom(stage, video, list)
-    : { workerStats: undefined, layers: () => 0, onStage: () => 0, work: undefined, dropped: () => 0, waiting: () => 0, stop: () => {} };
+  const engine =
+    run.engine === 'ours'
+      ? startPlayer(stage, video, list, run.density ?? 'readable', run.drawIn)
+      : run.engine === 'dom'
+        ? startDom(stage, video, list)
+        : {
+            workerStats: undefined,
+            layers: () => 0,
+            onStage: () => 0,
+            work: undefined,
+            dropped: () => 0,
+            waiting: () => 0,
+            stop: () => {},
+          };
 
-  const loaf = { supported: PerformanceObserver.supportedEntryTypes.includes('long-animation-frame'), count: 0, totalMs: 0, blockingMs: 0 };
+  const loaf = {
+    supported: PerformanceObserver.supportedEntryTypes.includes('long-animation-frame'),
+    count: 0,
+    totalMs: 0,
+    blockingMs: 0,
+  };
   let measuring = false;
   let observer: PerformanceObserver | undefined;
   if (loaf.supported) {
@@ -253,16 +331,20 @@ async function danmakuBench(run: RenderRun): Promise<RenderResult> {
   performance.mark('danmaku-bench-end');
   const workerAtEnd = await engine.workerStats?.();
   const w = engine.work;
-  const perFrame = w && workAtStart && w.frames > workAtStart.frames
-    ? { advanceMs: (w.advanceMs - workAtStart.advanceMs) / (w.frames - workAtStart.frames), drawMs: (w.drawMs - workAtStart.drawMs) / (w.frames - workAtStart.frames) }
-    : undefined;
+  const perFrame =
+    w && workAtStart && w.frames > workAtStart.frames
+      ? {
+          advanceMs: (w.advanceMs - workAtStart.advanceMs) / (w.frames - workAtStart.frames),
+          drawMs: (w.drawMs - workAtStart.drawMs) / (w.frames - workAtStart.frames),
+        }
+      : undefined;
   engine.stop();
   const round = (x: number) => Math.round(x * 100) / 100;
   return {
     frames: deltas.length,
     windowMs: round(result.windowMs),
     fps: round((deltas.length * 1000) / result.windowMs),
-    slowShare: round(deltas.filter((d) => d > 20).length / deltas.length * 1000) / 1000,
+    slowShare: round((deltas.filter((d) => d > 20).length / deltas.length) * 1000) / 1000,
     deltas: deltas.map(round),
     onStage: { min: Math.min(...counts), median: median(counts), max: Math.max(...counts) },
     layers: engine.layers(),
@@ -270,13 +352,25 @@ async function danmakuBench(run: RenderRun): Promise<RenderResult> {
     dropped: engine.dropped(),
     waiting: engine.waiting(),
     longAnimationFrames: { ...loaf, totalMs: round(loaf.totalMs), blockingMs: round(loaf.blockingMs) },
-    worker: workerAtStart && workerAtEnd && workerAtEnd.frames > workerAtStart.frames ? {
-      fps: round(((workerAtEnd.frames - workerAtStart.frames) * 1000) / (windowEnd - windowStart)),
-      slowShare: round(((workerAtEnd.slowFrames - workerAtStart.slowFrames) / (workerAtEnd.frames - workerAtStart.frames)) * 1000) / 1000,
-      drawMsPerFrame: round((workerAtEnd.drawMs - workerAtStart.drawMs) / (workerAtEnd.frames - workerAtStart.frames)),
-    } : undefined,
+    worker:
+      workerAtStart && workerAtEnd && workerAtEnd.frames > workerAtStart.frames
+        ? {
+            fps: round(((workerAtEnd.frames - workerAtStart.frames) * 1000) / (windowEnd - windowStart)),
+            slowShare:
+              round(
+                ((workerAtEnd.slowFrames - workerAtStart.slowFrames) / (workerAtEnd.frames - workerAtStart.frames)) *
+                  1000,
+              ) / 1000,
+            drawMsPerFrame: round(
+              (workerAtEnd.drawMs - workerAtStart.drawMs) / (workerAtEnd.frames - workerAtStart.frames),
+            ),
+          }
+        : undefined,
     window: { start: windowStart, end: windowEnd },
   };
 }
 
-Object.assign(globalThis, { danmakuBench, capacity: (density: DanmakuDensity) => capacityOf(comments(400, 12), density) });
+Object.assign(globalThis, {
+  danmakuBench,
+  capacity: (density: DanmakuDensity) => capacityOf(comments(400, 12), density),
+});

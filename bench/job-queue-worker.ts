@@ -14,12 +14,27 @@ const [queue, name, databaseUrl] = process.argv.slice(2);
 const WORK_MS = 20;
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
 
-interface Work { key: number; failFirst: boolean; failAlways: boolean }
+interface Work {
+  key: number;
+  failFirst: boolean;
+  failAlways: boolean;
+}
 async function work(data: Work, attempt: number) {
-  await pool.query('INSERT INTO bench_runs (job_key, worker, attempt, outcome) VALUES ($1, $2, $3, $4)', [data.key, name, attempt, 'started']);
+  await pool.query('INSERT INTO bench_runs (job_key, worker, attempt, outcome) VALUES ($1, $2, $3, $4)', [
+    data.key,
+    name,
+    attempt,
+    'started',
+  ]);
   await sleep(WORK_MS);
-  if (data.failAlways || (data.failFirst && attempt === 1)) throw new Error(`job ${data.key} failed on attempt ${attempt}`);
-  await pool.query('INSERT INTO bench_runs (job_key, worker, attempt, outcome) VALUES ($1, $2, $3, $4)', [data.key, name, attempt, 'completed']);
+  if (data.failAlways || (data.failFirst && attempt === 1))
+    throw new Error(`job ${data.key} failed on attempt ${attempt}`);
+  await pool.query('INSERT INTO bench_runs (job_key, worker, attempt, outcome) VALUES ($1, $2, $3, $4)', [
+    data.key,
+    name,
+    attempt,
+    'completed',
+  ]);
 }
 
 let stop: () => Promise<void>;
@@ -29,7 +44,9 @@ if (queue === 'ours') {
   const { createLogger } = await import('../server/logger.ts');
   const database = await openDatabase({ databaseUrl });
   const worker = startJobWorker({
-    db: database.db, logger: createLogger('error'), pollMs: 500,
+    db: database.db,
+    logger: createLogger('error'),
+    pollMs: 500,
     handlers: { 'bench.work': (payload, run) => work(payload as unknown as Work, run.attempt) },
   });
   stop = async () => {
@@ -40,13 +57,33 @@ if (queue === 'ours') {
   const { PgBoss } = await import('pg-boss');
   const burst = queue === 'pgboss-burst';
   const boss = new PgBoss({
-    connectionString: databaseUrl, max: 3, supervise: true, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, migrate: false,
+    connectionString: databaseUrl,
+    max: 3,
+    supervise: true,
+    superviseIntervalSeconds: 1,
+    monitorIntervalSeconds: 1,
+    migrate: false,
     ...(burst ? { queueCacheIntervalSeconds: 1 } : {}),
   });
   boss.on('error', (error) => console.error(name, error.message));
   await boss.start();
-  await boss.work<Work>('bench.work', { batchSize: 1, pollingIntervalSeconds: 0.5, heartbeatRefreshSeconds: 2, ...(burst ? { burstWhenReadyExceeds: 1 } : {}) }, async ([job]) => work(job.data, job.retryCount + 1));
+  await boss.work<Work>(
+    'bench.work',
+    {
+      batchSize: 1,
+      pollingIntervalSeconds: 0.5,
+      heartbeatRefreshSeconds: 2,
+      ...(burst ? { burstWhenReadyExceeds: 1 } : {}),
+    },
+    async ([job]) => work(job.data, job.retryCount + 1),
+  );
   stop = () => boss.stop({ graceful: true });
 }
 console.log('ready');
-process.once('SIGTERM', () => void stop().then(() => pool.end()).then(() => process.exit(0)));
+process.once(
+  'SIGTERM',
+  () =>
+    void stop()
+      .then(() => pool.end())
+      .then(() => process.exit(0)),
+);

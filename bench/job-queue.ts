@@ -31,17 +31,33 @@ const EXPECTED_FAILED = Array.from({ length: JOBS }, (_, k) => workOf(k)).filter
 const { freshPostgresDatabase } = await import('../tests/api/harness.ts');
 
 function startWorker(queue: string, name: string, url: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['bench/job-queue-worker.ts', queue, name, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['bench/job-queue-worker.ts', queue, name, url], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => line === 'ready' && resolve(child));
     child.once('exit', (code) => reject(new Error(`${name} exited ${code}`)));
   });
 }
 
-interface Settled { completed: number; failed: number; failedAttempts: number[]; other: number }
+interface Settled {
+  completed: number;
+  failed: number;
+  failedAttempts: number[];
+  other: number;
+}
 interface Result {
-  queue: string; seconds: number; jobsPerSecond: number; completed: number; failed: number; failedAfterAttempts: number[];
-  completedTwiceByQueue: number; sideEffectRepeats: number; killedMidJob: boolean; orphanRecoveredSeconds: number | null; note: string;
+  queue: string;
+  seconds: number;
+  jobsPerSecond: number;
+  completed: number;
+  failed: number;
+  failedAfterAttempts: number[];
+  completedTwiceByQueue: number;
+  sideEffectRepeats: number;
+  killedMidJob: boolean;
+  orphanRecoveredSeconds: number | null;
+  note: string;
 }
 
 type Queue = 'ours' | 'pgboss' | 'pgboss-burst';
@@ -50,7 +66,9 @@ async function run(queue: Queue): Promise<Result> {
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
-    await client.query('CREATE TABLE bench_runs (id bigserial PRIMARY KEY, job_key int NOT NULL, worker text NOT NULL, attempt int NOT NULL, outcome text NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())');
+    await client.query(
+      'CREATE TABLE bench_runs (id bigserial PRIMARY KEY, job_key int NOT NULL, worker text NOT NULL, attempt int NOT NULL, outcome text NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())',
+    );
     let settled: () => Promise<Settled>;
     let fastForward = async () => {};
     let boss: import('pg-boss').PgBoss | undefined;
@@ -59,8 +77,11 @@ async function run(queue: Queue): Promise<Result> {
       const opened = await openDatabase({ databaseUrl: database.url });
       await migrateToLatest(opened.db);
       await opened.close();
-      await client.query(`INSERT INTO jobs (kind, payload) SELECT 'bench.work', jsonb_build_object('key', k, 'failFirst', k % 10 = 3, 'failAlways', k % 100 = 7) FROM generate_series(0, ${JOBS - 1}) k`);
-      fastForward = async () => void (await client.query(`UPDATE jobs SET run_after = now() WHERE status = 'queued' AND run_after > now()`));
+      await client.query(
+        `INSERT INTO jobs (kind, payload) SELECT 'bench.work', jsonb_build_object('key', k, 'failFirst', k % 10 = 3, 'failAlways', k % 100 = 7) FROM generate_series(0, ${JOBS - 1}) k`,
+      );
+      fastForward = async () =>
+        void (await client.query(`UPDATE jobs SET run_after = now() WHERE status = 'queued' AND run_after > now()`));
       settled = async () => {
         const { rows } = await client.query(`SELECT status, attempts FROM jobs`);
         return {
@@ -75,8 +96,17 @@ async function run(queue: Queue): Promise<Result> {
       boss = new PgBoss({ connectionString: database.url, supervise: false });
       await boss.start();
       // Heartbeats every 2 s, 10 s without one (pg-boss's minimum) and the job is retried.
-      await boss.createQueue('bench.work', { retryLimit: MAX_ATTEMPTS - 1, retryDelay: 0, heartbeatSeconds: 10, notify: true });
-      for (let k = 0; k < JOBS; k += 250) await boss.insert('bench.work', Array.from({ length: Math.min(250, JOBS - k) }, (_, i) => ({ data: workOf(k + i) })));
+      await boss.createQueue('bench.work', {
+        retryLimit: MAX_ATTEMPTS - 1,
+        retryDelay: 0,
+        heartbeatSeconds: 10,
+        notify: true,
+      });
+      for (let k = 0; k < JOBS; k += 250)
+        await boss.insert(
+          'bench.work',
+          Array.from({ length: Math.min(250, JOBS - k) }, (_, i) => ({ data: workOf(k + i) })),
+        );
       settled = async () => {
         const { rows } = await client.query(`SELECT state, retry_count FROM pgboss.job WHERE name = 'bench.work'`);
         return {
@@ -89,7 +119,10 @@ async function run(queue: Queue): Promise<Result> {
     }
 
     const started = performance.now();
-    const workers = await Promise.all([startWorker(queue, 'worker1', database.url), startWorker(queue, 'worker2', database.url)]);
+    const workers = await Promise.all([
+      startWorker(queue, 'worker1', database.url),
+      startWorker(queue, 'worker2', database.url),
+    ]);
     let killedAt = 0;
     let orphanKey: number | null = null;
     let orphanRecoveredSeconds: number | null = null;
@@ -103,40 +136,65 @@ async function run(queue: Queue): Promise<Result> {
         workers[0].kill('SIGKILL');
         killedAt = performance.now();
         // The job worker1 was inside when it died: started by it, never finished by it.
-        const { rows } = await client.query(`SELECT job_key FROM bench_runs s WHERE worker = 'worker1' AND outcome = 'started'
+        const { rows } =
+          await client.query(`SELECT job_key FROM bench_runs s WHERE worker = 'worker1' AND outcome = 'started'
           AND NOT EXISTS (SELECT 1 FROM bench_runs c WHERE c.job_key = s.job_key AND c.worker = 'worker1' AND c.attempt = s.attempt AND c.outcome = 'completed')
           ORDER BY id DESC LIMIT 1`);
         orphanKey = rows[0]?.job_key ?? null;
         killedMidJob = orphanKey !== null;
         if (queue === 'ours') {
           // Our lease (JOB_LEASE_MS, 10 min) is what brings a dead worker's job back; waited for here it would be the run.
-          await client.query(`UPDATE jobs SET locked_until = now() WHERE status = 'running' AND (payload->>'key')::int = $1`, [orphanKey]);
-          note = 'ours: the killed worker’s job comes back when its 10-minute lease ends; the bench ended the lease at once (so its recovery time is not comparable)';
+          await client.query(
+            `UPDATE jobs SET locked_until = now() WHERE status = 'running' AND (payload->>'key')::int = $1`,
+            [orphanKey],
+          );
+          note =
+            'ours: the killed worker’s job comes back when its 10-minute lease ends; the bench ended the lease at once (so its recovery time is not comparable)';
         } else {
-          note = 'pg-boss: the killed worker’s job comes back when its heartbeat is 10 s late (its minimum), found by the supervisor of the surviving worker';
+          note =
+            'pg-boss: the killed worker’s job comes back when its heartbeat is 10 s late (its minimum), found by the supervisor of the surviving worker';
         }
       }
       if (orphanKey !== null && orphanRecoveredSeconds === null) {
-        const { rows } = await client.query(`SELECT 1 FROM bench_runs WHERE job_key = $1 AND worker = 'worker2' AND outcome IN ('completed', 'started') LIMIT 1`, [orphanKey]);
+        const { rows } = await client.query(
+          `SELECT 1 FROM bench_runs WHERE job_key = $1 AND worker = 'worker2' AND outcome IN ('completed', 'started') LIMIT 1`,
+          [orphanKey],
+        );
         if (rows.length) orphanRecoveredSeconds = +((performance.now() - killedAt) / 1000).toFixed(1);
       }
       if (killedAt && state.other === 0) break;
-      if (Date.now() > deadline) throw new Error(`${queue}: not settled in 10 minutes (${JSON.stringify({ ...state, failedAttempts: undefined })})`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `${queue}: not settled in 10 minutes (${JSON.stringify({ ...state, failedAttempts: undefined })})`,
+        );
       await sleep(100);
     }
     const seconds = (performance.now() - started) / 1000;
     workers[1].kill('SIGTERM');
     await new Promise((resolve) => workers[1].once('exit', resolve));
     const final = await settled();
-    const { rows: repeats } = await client.query(`SELECT count(*) - count(DISTINCT job_key) AS n FROM bench_runs WHERE outcome = 'completed'`);
-    const { rows: twice } = queue === 'ours'
-      ? { rows: [{ n: 0 }] } // one row per job: done is a state it enters once
-      : await client.query(`SELECT count(*) AS n FROM (SELECT data->>'key' FROM pgboss.job WHERE name = 'bench.work' AND state = 'completed' GROUP BY 1 HAVING count(*) > 1) d`);
+    const { rows: repeats } = await client.query(
+      `SELECT count(*) - count(DISTINCT job_key) AS n FROM bench_runs WHERE outcome = 'completed'`,
+    );
+    const { rows: twice } =
+      queue === 'ours'
+        ? { rows: [{ n: 0 }] } // one row per job: done is a state it enters once
+        : await client.query(
+            `SELECT count(*) AS n FROM (SELECT data->>'key' FROM pgboss.job WHERE name = 'bench.work' AND state = 'completed' GROUP BY 1 HAVING count(*) > 1) d`,
+          );
     await boss?.stop({ graceful: false });
     return {
-      queue, seconds: +seconds.toFixed(1), jobsPerSecond: +(final.completed / seconds).toFixed(1), completed: final.completed, failed: final.failed,
-      failedAfterAttempts: [...new Set(final.failedAttempts)], completedTwiceByQueue: Number(twice[0].n), sideEffectRepeats: Number(repeats[0].n),
-      killedMidJob, orphanRecoveredSeconds, note,
+      queue,
+      seconds: +seconds.toFixed(1),
+      jobsPerSecond: +(final.completed / seconds).toFixed(1),
+      completed: final.completed,
+      failed: final.failed,
+      failedAfterAttempts: [...new Set(final.failedAttempts)],
+      completedTwiceByQueue: Number(twice[0].n),
+      sideEffectRepeats: Number(repeats[0].n),
+      killedMidJob,
+      orphanRecoveredSeconds,
+      note,
     };
   } finally {
     await client.end();
@@ -153,11 +211,26 @@ for (const queue of queues) {
   console.log(JSON.stringify(result));
 }
 const report = {
-  date: new Date().toISOString(), cores: cpus().length, loadBefore, loadAfter: loadavg().map((l) => +l.toFixed(2)),
-  workload: { jobs: JOBS, workMs: 20, failFirstAttempt: '10 %', failAlways: `${EXPECTED_FAILED} jobs`, workers: 2, killedAfterCompleted: KILL_AFTER, maxAttempts: MAX_ATTEMPTS },
+  date: new Date().toISOString(),
+  cores: cpus().length,
+  loadBefore,
+  loadAfter: loadavg().map((l) => +l.toFixed(2)),
+  workload: {
+    jobs: JOBS,
+    workMs: 20,
+    failFirstAttempt: '10 %',
+    failAlways: `${EXPECTED_FAILED} jobs`,
+    workers: 2,
+    killedAfterCompleted: KILL_AFTER,
+    maxAttempts: MAX_ATTEMPTS,
+  },
   results,
-  throughputOverOurs: Object.fromEntries(results.slice(1).map((r) => [r.queue, +(r.jobsPerSecond / results[0].jobsPerSecond).toFixed(2)])),
+  throughputOverOurs: Object.fromEntries(
+    results.slice(1).map((r) => [r.queue, +(r.jobsPerSecond / results[0].jobsPerSecond).toFixed(2)]),
+  ),
 };
 mkdirSync(join('bench', 'results'), { recursive: true });
 writeFileSync(join('bench', 'results', 'job-queue.json'), `${JSON.stringify(report, null, 2)}\n`);
-console.log(`throughput over ours: ${JSON.stringify(report.throughputOverOurs)} (cores ${report.cores}, load ${loadBefore.join(' ')} -> ${report.loadAfter.join(' ')})`);
+console.log(
+  `throughput over ours: ${JSON.stringify(report.throughputOverOurs)} (cores ${report.cores}, load ${loadBefore.join(' ')} -> ${report.loadAfter.join(' ')})`,
+);

@@ -27,16 +27,28 @@ const targetFor = (path: string) => (path.startsWith('/embed/') ? { ...TARGET, p
 const RESULT = process.env.LIGHTHOUSE_RESULT ?? 'lighthouse.json';
 
 async function firstVideoAndUser(): Promise<{ video: string; user: string; embed: string }> {
-  const { videos } = (await (await fetch(new URL('/api/video/home', SERVER))).json()) as { videos: Array<{ videoId: number; uploaderId: number }> };
-  if (!videos.length) throw new Error(`${SERVER} has no videos: start it with DEMO=1 and let the demo catalogue finish`);
-  return { video: `/video/kv${videos[0]!.videoId}`, user: `/user/${videos[0]!.uploaderId}`, embed: `/embed/kv${videos[0]!.videoId}` };
+  const { videos } = (await (await fetch(new URL('/api/video/home', SERVER))).json()) as {
+    videos: Array<{ videoId: number; uploaderId: number }>;
+  };
+  if (!videos.length)
+    throw new Error(`${SERVER} has no videos: start it with DEMO=1 and let the demo catalogue finish`);
+  return {
+    video: `/video/kv${videos[0]!.videoId}`,
+    user: `/user/${videos[0]!.uploaderId}`,
+    embed: `/embed/kv${videos[0]!.videoId}`,
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const { video, user, embed } = await firstVideoAndUser();
-const paths = process.argv.slice(2).length ? process.argv.slice(2) : ['/', video, '/search?keyword=tutorial', user, '/settings/appearance', embed];
-const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+const paths = process.argv.slice(2).length
+  ? process.argv.slice(2)
+  : ['/', video, '/search?keyword=tutorial', user, '/settings/appearance', embed];
+const chrome = await chromeLauncher.launch({
+  chromePath: '/usr/bin/chromium',
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
 const pages = [];
 try {
   for (const path of paths) {
@@ -44,7 +56,12 @@ try {
     const failing = new Set<string>();
     let lcpMs = 0;
     for (let i = 0; i < RUNS; i++) {
-      const result = await lighthouse(new URL(path, SERVER).toString(), { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] });
+      const result = await lighthouse(new URL(path, SERVER).toString(), {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: [...CATEGORIES],
+      });
       const lhr = result!.lhr;
       runs.push(Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])));
       lcpMs = Math.max(lcpMs, Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0));
@@ -56,7 +73,14 @@ try {
       }
     }
     const scores = Object.fromEntries(CATEGORIES.map((c) => [c, median(runs.map((r) => r[c]!))]));
-    pages.push({ path, scores, runs, worstLcpMs: lcpMs, failingAudits: [...failing], loadAverage: loadavg().map((l) => +l.toFixed(2)) });
+    pages.push({
+      path,
+      scores,
+      runs,
+      worstLcpMs: lcpMs,
+      failingAudits: [...failing],
+      loadAverage: loadavg().map((l) => +l.toFixed(2)),
+    });
     console.log(path, scores, failing.size ? [...failing] : '');
   }
 } finally {
@@ -64,6 +88,21 @@ try {
 }
 const meetsTarget = pages.every((p) => CATEGORIES.every((c) => p.scores[c]! >= targetFor(p.path)[c]));
 mkdirSync(join('bench', 'results'), { recursive: true });
-writeFileSync(join('bench', 'results', RESULT), `${JSON.stringify({
-  measuredAt: new Date().toISOString(), lighthouse: '13', formFactor: 'mobile', runsPerPage: RUNS, target: TARGET, embedTarget: targetFor('/embed/'), meetsTarget, server: SERVER, pages,
-}, null, 2)}\n`);
+writeFileSync(
+  join('bench', 'results', RESULT),
+  `${JSON.stringify(
+    {
+      measuredAt: new Date().toISOString(),
+      lighthouse: '13',
+      formFactor: 'mobile',
+      runsPerPage: RUNS,
+      target: TARGET,
+      embedTarget: targetFor('/embed/'),
+      meetsTarget,
+      server: SERVER,
+      pages,
+    },
+    null,
+    2,
+  )}\n`,
+);

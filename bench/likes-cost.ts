@@ -20,24 +20,49 @@ const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
 await admin.connect();
 try {
   const { db } = server;
-  const dbName = (await db.selectNoFrom((eb) => eb.fn<string>('current_database', []).as('n')).executeTakeFirstOrThrow()).n;
+  const dbName = (
+    await db.selectNoFrom((eb) => eb.fn<string>('current_database', []).as('n')).executeTakeFirstOrThrow()
+  ).n;
   const cookies = await insertMembersWithSessions(db, TOTAL);
-  const uploader = (await db.insertInto('users').values({ username: 'uploader', email: 'uploader@bench.test', password_hash: null, roles: ['user'] }).returning('uid').executeTakeFirstOrThrow()).uid;
-  const { videoId } = await insertApprovedVideo(db, uploader, { title: 'hot', durationMs: 60_000, width: 640, height: 360, renditions: [360] });
-  const { videoId: warmVideoId } = await insertApprovedVideo(db, uploader, { title: 'warm', durationMs: 60_000, width: 640, height: 360, renditions: [360] });
+  const uploader = (
+    await db
+      .insertInto('users')
+      .values({ username: 'uploader', email: 'uploader@bench.test', password_hash: null, roles: ['user'] })
+      .returning('uid')
+      .executeTakeFirstOrThrow()
+  ).uid;
+  const { videoId } = await insertApprovedVideo(db, uploader, {
+    title: 'hot',
+    durationMs: 60_000,
+    width: 640,
+    height: 360,
+    renditions: [360],
+  });
+  const { videoId: warmVideoId } = await insertApprovedVideo(db, uploader, {
+    title: 'warm',
+    durationMs: 60_000,
+    width: 640,
+    height: 360,
+    renditions: [360],
+  });
   const url = `${server.baseUrl}/api/video/like`;
   const backendsCpu = async () => {
-    const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [dbName]);
+    const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [
+      dbName,
+    ]);
     let ticks = 0;
     for (const { pid } of rows) {
       try {
         const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
         ticks += Number(f[11]) + Number(f[12]);
-      } catch { /* gone */ }
+      } catch {
+        /* gone */
+      }
     }
     return { ms: ticks * 10, n: rows.length };
   };
-  const worker = new Worker(`
+  const worker = new Worker(
+    `
     const { parentPort, workerData } = require('node:worker_threads');
     const http = require('node:http');
     const { url, cookies, conc } = workerData;
@@ -60,7 +85,9 @@ try {
       const c = process.threadCpuUsage(c0);
       parentPort.postMessage({ wall: performance.now() - t0, cpu: (c.user + c.system) / 1000 });
     });
-  `, { eval: true, workerData: { url, cookies, conc: CONC } });
+  `,
+    { eval: true, workerData: { url, cookies, conc: CONC } },
+  );
   const run = async (from: number, n: number, vid: number, burst = false) => {
     const s0 = process.threadCpuUsage();
     const b0 = await backendsCpu();
@@ -68,12 +95,30 @@ try {
     const r = await new Promise<{ wall: number; cpu: number }>((resolve) => worker.once('message', resolve));
     const s = process.threadCpuUsage(s0);
     const b1 = await backendsCpu();
-    return { n, msPerLike: +(r.wall / n).toFixed(2), serverCpu: +((s.user + s.system) / 1000 / n).toFixed(3), serverSys: +(s.system / 1000 / n).toFixed(3), clientCpu: +(r.cpu / n).toFixed(3), pgCpu: +((b1.ms - b0.ms) / n).toFixed(3), backends: b1.n };
+    return {
+      n,
+      msPerLike: +(r.wall / n).toFixed(2),
+      serverCpu: +((s.user + s.system) / 1000 / n).toFixed(3),
+      serverSys: +(s.system / 1000 / n).toFixed(3),
+      clientCpu: +(r.cpu / n).toFixed(3),
+      pgCpu: +((b1.ms - b0.ms) / n).toFixed(3),
+      backends: b1.n,
+    };
   };
-  console.log('load', loadavg().map((l) => l.toFixed(2)).join(' '));
+  console.log(
+    'load',
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
+  );
   if (WARMUP) console.log('warm-up burst', JSON.stringify(await run(0, WARMUP, warmVideoId, true)));
   for (let b = 0; b < BLOCKS; b++) console.log(`block ${b}`, JSON.stringify(await run(WARMUP + b * PER, PER, videoId)));
-  console.log('load', loadavg().map((l) => l.toFixed(2)).join(' '));
+  console.log(
+    'load',
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
+  );
   await worker.terminate();
 } finally {
   await admin.end();

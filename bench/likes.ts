@@ -45,23 +45,49 @@ let statements = 0;
 let counting = false;
 // The pool as a site's (its ten connections opened at start and kept), not a test server's two.
 // Answers are not checked against their schemas, as in production (the tests check them).
-const server = await startTestServer(backend, { env: { DATABASE_POOL_KEPT: '10', API_CHECK_RESPONSES: '0' }, onQuery: () => { if (counting) statements++; } });
+const server = await startTestServer(backend, {
+  env: { DATABASE_POOL_KEPT: '10', API_CHECK_RESPONSES: '0' },
+  onQuery: () => {
+    if (counting) statements++;
+  },
+});
 try {
   const { db } = server;
   // A member per like, the warm-up's and the load's apart (the load's members' sessions are read
   // by the load, not kept from the warm-up).
   const cookies = await insertMembersWithSessions(db, WARMUP + TOTAL);
   // The uploader is not among the likers, so every like is one the uploader hears of.
-  const uploader = (await db.insertInto('users').values({ username: 'uploader', email: 'uploader@bench.test', password_hash: null, roles: ['user'] }).returning('uid').executeTakeFirstOrThrow()).uid;
-  const { videoId } = await insertApprovedVideo(db, uploader, { title: 'a hot video', durationMs: 60_000, width: 640, height: 360, renditions: [360] });
-  console.log(`${backend}: ${TOTAL} members ready; ${RATE} likes/s for ${SECONDS} s on video ${videoId} (${LIKE_COUNTER_SHARDS} counter shards)`);
+  const uploader = (
+    await db
+      .insertInto('users')
+      .values({ username: 'uploader', email: 'uploader@bench.test', password_hash: null, roles: ['user'] })
+      .returning('uid')
+      .executeTakeFirstOrThrow()
+  ).uid;
+  const { videoId } = await insertApprovedVideo(db, uploader, {
+    title: 'a hot video',
+    durationMs: 60_000,
+    width: 640,
+    height: 360,
+    renditions: [360],
+  });
+  console.log(
+    `${backend}: ${TOTAL} members ready; ${RATE} likes/s for ${SECONDS} s on video ${videoId} (${LIKE_COUNTER_SHARDS} counter shards)`,
+  );
 
   // Warmed up as a running server is (the pool's connections open, the code compiled) and as the
   // load generator's connections will be: WARM_SECONDS of the same load on another video first,
   // from the same code in the worker, neither timed nor counted.
-  const { videoId: warmVideoId } = await insertApprovedVideo(db, uploader, { title: 'warm-up', durationMs: 60_000, width: 640, height: 360, renditions: [360] });
+  const { videoId: warmVideoId } = await insertApprovedVideo(db, uploader, {
+    title: 'warm-up',
+    durationMs: 60_000,
+    width: 640,
+    height: 360,
+    renditions: [360],
+  });
   const url = `${server.baseUrl}/api/video/${WATCH ? 'watch' : 'like'}`;
-  const worker = new Worker(`
+  const worker = new Worker(
+    `
     const { parentPort, workerData } = require('node:worker_threads');
     const http = require('node:http');
     const { url, cookies, rate } = workerData;
@@ -116,10 +142,20 @@ try {
       }, 10);
     });
     parentPort.on('message', (job) => phase(job).then((result) => parentPort.postMessage(result)));
-  `, { eval: true, workerData: { url, cookies, rate: RATE } });
+  `,
+    { eval: true, workerData: { url, cookies, rate: RATE } },
+  );
   const runPhase = (job: { videoId: number; from: number; count: number }) => {
     worker.postMessage(job);
-    return new Promise<{ latencies: number[]; lateAt: [number, number][]; failed: number; statuses: Record<string, number>; errorCodes: Record<string, number>; seconds: number; cpuMs: number }>((resolve, reject) => {
+    return new Promise<{
+      latencies: number[];
+      lateAt: [number, number][];
+      failed: number;
+      statuses: Record<string, number>;
+      errorCodes: Record<string, number>;
+      seconds: number;
+      cpuMs: number;
+    }>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
     });
@@ -128,13 +164,17 @@ try {
   // The CPU time of the database's backends (this machine's PostgreSQL, read from /proc): the
   // third side of a like, on the same cores as the server and the load generator.
   const backendsCpuMs = async () => {
-    const { rows } = await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`.execute(db);
+    const { rows } = await sql<{
+      pid: number;
+    }>`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`.execute(db);
     let ticks = 0;
     for (const { pid } of rows) {
       try {
         const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
         ticks += Number(fields[11]) + Number(fields[12]);
-      } catch { /* ended, or PostgreSQL on another machine */ }
+      } catch {
+        /* ended, or PostgreSQL on another machine */
+      }
     }
     return ticks * (1000 / 100);
   };
@@ -165,23 +205,44 @@ try {
   const at = (q: number) => quantile(sorted, q);
   // Requests over 100 ms by the second of the load they were sent in: a start-up burst or a steady queue.
   const slowBySecond: Record<string, number> = {};
-  for (const [sentAt, ms] of result.lateAt) if (ms > 100) slowBySecond[Math.floor(sentAt / 1000)] = (slowBySecond[Math.floor(sentAt / 1000)] ?? 0) + 1;
+  for (const [sentAt, ms] of result.lateAt)
+    if (ms > 100) slowBySecond[Math.floor(sentAt / 1000)] = (slowBySecond[Math.floor(sentAt / 1000)] ?? 0) + 1;
   // The first 3 s by 100 ms of sending: the requests sent then and their latencies.
   const firstSeconds: Record<string, string> = {};
   for (let b = 0; b < 30; b++) {
-    const ms = result.lateAt.filter(([sentAt]) => Math.floor(sentAt / 100) === b).map(([, l]) => l).sort((x, y) => x - y);
-    firstSeconds[`${b * 100} ms`] = ms.length ? `${ms.length} sent, p50 ${quantile(ms, 0.5).toFixed(1)}, p99 ${quantile(ms, 0.99).toFixed(1)}, max ${ms[ms.length - 1].toFixed(1)} ms` : 'none sent';
+    const ms = result.lateAt
+      .filter(([sentAt]) => Math.floor(sentAt / 100) === b)
+      .map(([, l]) => l)
+      .sort((x, y) => x - y);
+    firstSeconds[`${b * 100} ms`] = ms.length
+      ? `${ms.length} sent, p50 ${quantile(ms, 0.5).toFixed(1)}, p99 ${quantile(ms, 0.99).toFixed(1)}, max ${ms[ms.length - 1].toFixed(1)} ms`
+      : 'none sent';
   }
   const ok = result.statuses['200'] ?? 0;
   const per = Math.max(1, ok);
   const common = {
-    backend, rate: RATE, seconds: SECONDS, warmSeconds: WARM_SECONDS, sent: TOTAL, answered200: ok, failed: result.failed, statuses: result.statuses, errorCodes: result.errorCodes, wallSeconds: +result.seconds.toFixed(2),
+    backend,
+    rate: RATE,
+    seconds: SECONDS,
+    warmSeconds: WARM_SECONDS,
+    sent: TOTAL,
+    answered200: ok,
+    failed: result.failed,
+    statuses: result.statuses,
+    errorCodes: result.errorCodes,
+    wallSeconds: +result.seconds.toFixed(2),
     slowBySecond,
     // Per like answered: a saturated run refuses some (503, reset), which cost far less than a like.
-    statementsPerRequest: +(statements / per).toFixed(2), busMessagesPerRequest: +(published / per).toFixed(2),
+    statementsPerRequest: +(statements / per).toFixed(2),
+    busMessagesPerRequest: +(published / per).toFixed(2),
     serverCpuMsPerRequest: +((cpu.user + cpu.system) / 1000 / per).toFixed(3),
-    loadGeneratorCpuMsPerRequest: +(result.cpuMs / per).toFixed(3), postgresCpuMsPerRequest: +(backendsMs / per).toFixed(3),
-    p50ms: +at(0.5).toFixed(1), p95ms: +at(0.95).toFixed(1), p99ms: +at(0.99).toFixed(1), maxms: +sorted[sorted.length - 1].toFixed(1), p99Under100ms: at(0.99) < 100,
+    loadGeneratorCpuMsPerRequest: +(result.cpuMs / per).toFixed(3),
+    postgresCpuMsPerRequest: +(backendsMs / per).toFixed(3),
+    p50ms: +at(0.5).toFixed(1),
+    p95ms: +at(0.95).toFixed(1),
+    p99ms: +at(0.99).toFixed(1),
+    maxms: +sorted[sorted.length - 1].toFixed(1),
+    p99Under100ms: at(0.99) < 100,
     machine: { cpus: cpus().length, loadAtStart },
     firstSeconds,
   };
@@ -189,24 +250,62 @@ try {
   let report: typeof common & Record<string, unknown>;
   if (WATCH) {
     // Every view answered is in the video's watch count (its window written by now) and recorded once.
-    const { watched_count: watchedCount } = await db.selectFrom('videos').select('watched_count').where('video_id', '=', videoId).executeTakeFirstOrThrow();
-    const viewRows = Number((await db.selectFrom('video_views').select((eb) => eb.fn.countAll<number>().as('n')).where('video_id', '=', videoId).executeTakeFirstOrThrow()).n);
+    const { watched_count: watchedCount } = await db
+      .selectFrom('videos')
+      .select('watched_count')
+      .where('video_id', '=', videoId)
+      .executeTakeFirstOrThrow();
+    const viewRows = Number(
+      (
+        await db
+          .selectFrom('video_views')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('video_id', '=', videoId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     name = 'views';
-    report = { ...common, watchedCount, viewRows, everyViewCounted: watchedCount === ok && viewRows === ok && ok === TOTAL };
+    report = {
+      ...common,
+      watchedCount,
+      viewRows,
+      everyViewCounted: watchedCount === ok && viewRows === ok && ok === TOTAL,
+    };
   } else {
     const likeCount = (await (await server.api(`video?videoId=${videoId}`)).json()).likeCount;
-    const rows = Number((await db.selectFrom('media_likes').select((eb) => eb.fn.countAll<number>().as('n')).where('target_id', '=', videoId).executeTakeFirstOrThrow()).n);
+    const rows = Number(
+      (
+        await db
+          .selectFrom('media_likes')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('target_id', '=', videoId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     // Every liker is one of the uploader's notification's actors (one entry for the item and day).
-    const notification = await db.selectFrom('notifications').select(['actor_count']).where('recipient_uid', '=', uploader).where('kind', '=', 'like').where('target_id', '=', videoId).executeTakeFirst();
+    const notification = await db
+      .selectFrom('notifications')
+      .select(['actor_count'])
+      .where('recipient_uid', '=', uploader)
+      .where('kind', '=', 'like')
+      .where('target_id', '=', videoId)
+      .executeTakeFirst();
     name = 'likes';
     report = {
-      ...common, likeCount, likeRows: rows, notificationActors: notification?.actor_count ?? 0,
-      everyLikeCounted: likeCount === ok && rows === ok && ok === TOTAL, everyLikerNotified: (notification?.actor_count ?? 0) === ok,
+      ...common,
+      likeCount,
+      likeRows: rows,
+      notificationActors: notification?.actor_count ?? 0,
+      everyLikeCounted: likeCount === ok && rows === ok && ok === TOTAL,
+      everyLikerNotified: (notification?.actor_count ?? 0) === ok,
     };
   }
   console.log(JSON.stringify(report, null, 2));
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync(`bench/results/${name}.json`, `${JSON.stringify({ date: new Date().toISOString(), ...report, machine: { ...report.machine, loadAtEnd: loadavg().map((l) => +l.toFixed(2)) } }, null, 2)}\n`);
+  writeFileSync(
+    `bench/results/${name}.json`,
+    `${JSON.stringify({ date: new Date().toISOString(), ...report, machine: { ...report.machine, loadAtEnd: loadavg().map((l) => +l.toFixed(2)) } }, null, 2)}\n`,
+  );
 } finally {
   await server.close();
 }

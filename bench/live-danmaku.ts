@@ -39,7 +39,8 @@ const GOAL_P99_MS = 500;
 /** One danmaku per 3 s and 20 a minute per member: enough members that none is limited. */
 const SENDERS = Math.ceil(RATE * 6);
 
-const percentile = (sorted: Float64Array, p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN);
+const percentile = (sorted: Float64Array, p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN;
 
 /** CPU ticks (user + system) and resident memory of a process, from /proc. */
 function sample(pid: number) {
@@ -52,58 +53,102 @@ function sample(pid: number) {
 const TICKS_PER_SECOND = 100;
 
 /** A viewer reduced to what the bench needs: the `bench N` texts it receives, and when. */
-interface Viewer { received: number; closedEarly: boolean; close(): void }
+interface Viewer {
+  received: number;
+  closedEarly: boolean;
+  close(): void;
+}
 
-function openViewer(port: number, videoId: number, agent: Agent, onDanmaku: (seq: number, at: number) => void): Promise<Viewer> {
+function openViewer(
+  port: number,
+  videoId: number,
+  agent: Agent,
+  onDanmaku: (seq: number, at: number) => void,
+): Promise<Viewer> {
   return new Promise((resolve, reject) => {
     const viewer: Viewer = { received: 0, closedEarly: false, close: () => req.destroy() };
     let closing = false;
-    const req = request({ host: '127.0.0.1', port, path: `/api/video/danmaku/live?videoId=${videoId}`, agent, headers: { Accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`viewer refused: ${res.statusCode}`));
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        const at = performance.now();
-        buffer += chunk;
-        const end = buffer.lastIndexOf('\n\n');
-        if (end < 0) return;
-        const complete = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        for (const match of complete.matchAll(/"text":"bench (\d+)"/g)) {
-          viewer.received += 1;
-          onDanmaku(Number(match[1]), at);
-        }
-      });
-      res.on('close', () => { if (!closing) viewer.closedEarly = true; });
-      resolve(viewer);
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/api/video/danmaku/live?videoId=${videoId}`,
+        agent,
+        headers: { Accept: 'text/event-stream' },
+      },
+      (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`viewer refused: ${res.statusCode}`));
+        res.setEncoding('utf8');
+        let buffer = '';
+        res.on('data', (chunk: string) => {
+          const at = performance.now();
+          buffer += chunk;
+          const end = buffer.lastIndexOf('\n\n');
+          if (end < 0) return;
+          const complete = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          for (const match of complete.matchAll(/"text":"bench (\d+)"/g)) {
+            viewer.received += 1;
+            onDanmaku(Number(match[1]), at);
+          }
+        });
+        res.on('close', () => {
+          if (!closing) viewer.closedEarly = true;
+        });
+        resolve(viewer);
+      },
+    );
     viewer.close = () => {
       closing = true;
       req.destroy();
     };
-    req.on('error', (error) => { if (!closing) viewer.closedEarly = true; reject(error); });
+    req.on('error', (error) => {
+      if (!closing) viewer.closedEarly = true;
+      reject(error);
+    });
     req.end();
   });
 }
 
 interface Outcome {
-  processes: number; viewers: number; sent: number; sendErrors: number; deliveries: number; expected: number; deliveredRatio: number;
-  viewersDropped: number; p50Ms: number; p99Ms: number; maxMs: number;
+  processes: number;
+  viewers: number;
+  sent: number;
+  sendErrors: number;
+  deliveries: number;
+  expected: number;
+  deliveredRatio: number;
+  viewersDropped: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
   servers: Array<{ cpuPercentOfOneCore: number; maxRssMiB: number; rssBeforeMiB: number }>;
   loadAverage: number[];
 }
 
-async function scenario(processCount: number, databaseUrl: string, handle: Awaited<ReturnType<typeof openDatabase>>): Promise<Outcome> {
+async function scenario(
+  processCount: number,
+  databaseUrl: string,
+  handle: Awaited<ReturnType<typeof openDatabase>>,
+): Promise<Outcome> {
   const direct = { db: handle.db } as TestServer;
   const uploader = await member(direct, `bench${randomBytes(3).toString('hex')}`);
   // Three hours: a pool cap of 8000, so nothing sent is trimmed while the bench runs.
   const videoId = await insertVideo(direct, uploader, 3 * 3600_000);
   // The fixture's upload record is born expired; a starting server cleans expired uploads, and
   // would refuse to start over this one (its media is in use): give it a day.
-  await handle.db.updateTable('uploads').set({ expires_at: new Date(Date.now() + 86_400_000) }).execute();
-  const senders = await Promise.all(Array.from({ length: SENDERS }, (_, i) => member(direct, `s${i}x${randomBytes(3).toString('hex')}`)));
+  await handle.db
+    .updateTable('uploads')
+    .set({ expires_at: new Date(Date.now() + 86_400_000) })
+    .execute();
+  const senders = await Promise.all(
+    Array.from({ length: SENDERS }, (_, i) => member(direct, `s${i}x${randomBytes(3).toString('hex')}`)),
+  );
   const servers: ServerProcess[] = [];
-  for (let i = 0; i < processCount; i++) servers.push(await startServerProcess(FIRST_PORT + i, { DATABASE_URL: databaseUrl, WORKER: '0', LOG_LEVEL: 'error' }));
+  for (let i = 0; i < processCount; i++)
+    servers.push(
+      await startServerProcess(FIRST_PORT + i, { DATABASE_URL: databaseUrl, WORKER: '0', LOG_LEVEL: 'error' }),
+    );
   const ports = servers.map((s) => s.port);
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
 
@@ -115,13 +160,25 @@ async function scenario(processCount: number, databaseUrl: string, handle: Await
   };
   const viewers: Viewer[] = [];
   for (let i = 0; i < VIEWERS; i += 50) {
-    viewers.push(...await Promise.all(Array.from({ length: Math.min(50, VIEWERS - i) }, (_, j) => openViewer(ports[(i + j) % ports.length], videoId, agent, onDanmaku))));
+    viewers.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(50, VIEWERS - i) }, (_, j) =>
+          openViewer(ports[(i + j) % ports.length], videoId, agent, onDanmaku),
+        ),
+      )),
+    );
   }
   // Settle: every viewer connected and counted before sending starts.
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const before = servers.map((s) => sample(s.child.pid!));
   const peaks = before.map((b) => b.rss);
-  const sampler = setInterval(() => servers.forEach((s, i) => { peaks[i] = Math.max(peaks[i], sample(s.child.pid!).rss); }), 500);
+  const sampler = setInterval(
+    () =>
+      servers.forEach((s, i) => {
+        peaks[i] = Math.max(peaks[i], sample(s.child.pid!).rss);
+      }),
+    500,
+  );
 
   let sent = 0;
   let sendErrors = 0;
@@ -133,21 +190,30 @@ async function scenario(processCount: number, databaseUrl: string, handle: Await
     const wait = due - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     sentAt.set(seq, performance.now());
-    sends.push(fetch(`http://127.0.0.1:${ports[seq % ports.length]}/api/video/danmaku/emit`, {
-      method: 'POST', headers: { Cookie: senders[seq % senders.length], 'Content-Type': 'application/json' },
-      body: JSON.stringify({ videoId, time: (seq / RATE) % 3600, text: `bench ${seq}`, color: 'ffffff' }),
-    }).then(async (res) => {
-      if (res.ok) sent += 1;
-      else {
-        sendErrors += 1;
-        sentAt.delete(seq);
-        console.error(`send ${seq}: ${res.status} ${await res.text()}`);
-      }
-    }, () => { sendErrors += 1; sentAt.delete(seq); }));
+    sends.push(
+      fetch(`http://127.0.0.1:${ports[seq % ports.length]}/api/video/danmaku/emit`, {
+        method: 'POST',
+        headers: { Cookie: senders[seq % senders.length], 'Content-Type': 'application/json' },
+        body: JSON.stringify({ videoId, time: (seq / RATE) % 3600, text: `bench ${seq}`, color: 'ffffff' }),
+      }).then(
+        async (res) => {
+          if (res.ok) sent += 1;
+          else {
+            sendErrors += 1;
+            sentAt.delete(seq);
+            console.error(`send ${seq}: ${res.status} ${await res.text()}`);
+          }
+        },
+        () => {
+          sendErrors += 1;
+          sentAt.delete(seq);
+        },
+      ),
+    );
   }
   await Promise.all(sends);
   // Deliveries still in flight: wait until none arrives for two seconds.
-  for (let last = -1; last !== latencies.length;) {
+  for (let last = -1; last !== latencies.length; ) {
     last = latencies.length;
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
@@ -163,12 +229,21 @@ async function scenario(processCount: number, databaseUrl: string, handle: Await
   const sorted = Float64Array.from(latencies).sort();
   const deliveries = viewers.filter((v) => !v.closedEarly).reduce((sum, v) => sum + v.received, 0);
   return {
-    processes: processCount, viewers: VIEWERS, sent, sendErrors, deliveries, expected: sent * connected,
-    deliveredRatio: Number((deliveries / Math.max(1, sent * connected)).toFixed(4)), viewersDropped: VIEWERS - connected,
-    p50Ms: Math.round(percentile(sorted, 0.5)), p99Ms: Math.round(percentile(sorted, 0.99)), maxMs: Math.round(sorted[sorted.length - 1] ?? NaN),
+    processes: processCount,
+    viewers: VIEWERS,
+    sent,
+    sendErrors,
+    deliveries,
+    expected: sent * connected,
+    deliveredRatio: Number((deliveries / Math.max(1, sent * connected)).toFixed(4)),
+    viewersDropped: VIEWERS - connected,
+    p50Ms: Math.round(percentile(sorted, 0.5)),
+    p99Ms: Math.round(percentile(sorted, 0.99)),
+    maxMs: Math.round(sorted[sorted.length - 1] ?? NaN),
     servers: servers.map((_, i) => ({
       cpuPercentOfOneCore: Math.round(((after[i].ticks - before[i].ticks) / TICKS_PER_SECOND / elapsed) * 100),
-      maxRssMiB: Math.round(peaks[i] / 1024 / 1024), rssBeforeMiB: Math.round(before[i].rss / 1024 / 1024),
+      maxRssMiB: Math.round(peaks[i] / 1024 / 1024),
+      rssBeforeMiB: Math.round(before[i].rss / 1024 / 1024),
     })),
     loadAverage: load.map((l) => Number(l.toFixed(2))),
   };
@@ -188,7 +263,13 @@ try {
   const result = {
     bench: 'live-danmaku',
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 1024 ** 3), platform: `${platform()} ${release()}`, node: process.version },
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model,
+      memoryGiB: Math.round(totalmem() / 1024 ** 3),
+      platform: `${platform()} ${release()}`,
+      node: process.version,
+    },
     loadAverageBefore: loadBefore,
     settings: { viewers: VIEWERS, ratePerSecond: RATE, seconds: SECONDS },
     goal: { p99Ms: GOAL_P99_MS, deliveredRatio: 1 },
@@ -200,7 +281,9 @@ try {
   mkdirSync(join('bench', 'results'), { recursive: true });
   // The issue's setting is live-danmaku.json; others are kept beside it, named by their setting.
   const isIssueSetting = VIEWERS === 1000 && RATE === 50 && SECONDS === 30 && PROCESSES === 2;
-  const file = isIssueSetting ? 'live-danmaku.json' : `live-danmaku-${VIEWERS}v-${RATE}ps-${SECONDS}s-${PROCESSES}p.json`;
+  const file = isIssueSetting
+    ? 'live-danmaku.json'
+    : `live-danmaku-${VIEWERS}v-${RATE}ps-${SECONDS}s-${PROCESSES}p.json`;
   writeFileSync(join('bench', 'results', file), `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result, null, 2));
 } finally {

@@ -29,7 +29,12 @@ const percentile = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 const round = (x: number) => +x.toFixed(2);
-const summary = (xs: number[]) => ({ p50: round(percentile(xs, 50)), p95: round(percentile(xs, 95)), p99: round(percentile(xs, 99)), max: round(Math.max(...xs)) });
+const summary = (xs: number[]) => ({
+  p50: round(percentile(xs, 50)),
+  p95: round(percentile(xs, 95)),
+  p99: round(percentile(xs, 99)),
+  max: round(Math.max(...xs)),
+});
 
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
 const { startTestServer } = await import('../tests/api/harness.ts');
@@ -38,14 +43,27 @@ const { startServer } = await import('../server/main.ts');
 const { SseClient } = await import('../tests/api/sse-client.ts');
 // Statements the server sends per request of each case: a figure the machine's load does not move.
 let statements = 0;
-const server = await startTestServer('postgres', { env: { WORKER: '0', NOTIFICATION_DIGEST_CHECK_MS: '0' }, onQuery: () => { statements++; } });
+const server = await startTestServer('postgres', {
+  env: { WORKER: '0', NOTIFICATION_DIGEST_CHECK_MS: '0' },
+  onQuery: () => {
+    statements++;
+  },
+});
 let second: Awaited<ReturnType<typeof startServer>> | null = null;
 try {
   const setupStarted = performance.now();
   const { db } = server;
   const cookie = await member(server, 'reader');
   const uid = Number(/uid=(\d+)/.exec(cookie)![1]);
-  const firstOther = Number((await sql<{ uid: number }>`INSERT INTO users (username) SELECT 'other' || g FROM generate_series(1, ${OTHERS}) g RETURNING uid`.execute(db)).rows[0].uid);
+  const firstOther = Number(
+    (
+      await sql<{
+        uid: number;
+      }>`INSERT INTO users (username) SELECT 'other' || g FROM generate_series(1, ${OTHERS}) g RETURNING uid`.execute(
+        db,
+      )
+    ).rows[0].uid,
+  );
   const kinds = ['reply', 'comment', 'mention', 'follow', 'like', 'uploadApproved'];
   const categories = ['reply', 'reply', 'mention', 'system', 'like', 'system'];
   // Row g: the member's every 100th row (10 000), else another member's; one a second going back ~11.5 days.
@@ -59,17 +77,23 @@ try {
   await sql`ANALYZE notifications`.execute(db);
   const setupSeconds = round((performance.now() - setupStarted) / 1000);
   const rows = Number((await sql<{ n: string }>`SELECT count(*) AS n FROM notifications`.execute(db)).rows[0].n);
-  const mine = Number((await sql<{ n: string }>`SELECT count(*) AS n FROM notifications WHERE recipient_uid = ${uid}`.execute(db)).rows[0].n);
+  const mine = Number(
+    (await sql<{ n: string }>`SELECT count(*) AS n FROM notifications WHERE recipient_uid = ${uid}`.execute(db)).rows[0]
+      .n,
+  );
 
   const get = async (path: string) => {
     const started = performance.now();
-    const res = await fetch(`${server.baseUrl}/api/${path}`, { headers: { Cookie: cookie, 'X-Client-Language': 'en' } });
-    const body = await res.json() as Record<string, unknown>;
+    const res = await fetch(`${server.baseUrl}/api/${path}`, {
+      headers: { Cookie: cookie, 'X-Client-Language': 'en' },
+    });
+    const body = (await res.json()) as Record<string, unknown>;
     if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
     return { ms: performance.now() - started, body };
   };
   let cursor = '';
-  for (let page = 0; page < 20; page++) cursor = String((await get(`notification/list${cursor ? `?cursor=${cursor}` : ''}`)).body.nextCursor);
+  for (let page = 0; page < 20; page++)
+    cursor = String((await get(`notification/list${cursor ? `?cursor=${cursor}` : ''}`)).body.nextCursor);
   const cases: Record<string, string> = {
     'list, first page': 'notification/list',
     'list, page 21': `notification/list?cursor=${cursor}`,
@@ -88,20 +112,40 @@ try {
   for (const [name, query] of Object.entries({
     list: sql`SELECT id FROM notifications WHERE recipient_uid = ${uid} ORDER BY created_at DESC, id DESC LIMIT 21`,
     unread: sql`SELECT count(*) FROM (SELECT id FROM notifications WHERE recipient_uid = ${uid} AND NOT is_read LIMIT 100) u`,
-  })) plans[name] = (await sql<{ 'QUERY PLAN': string }>`EXPLAIN (ANALYZE, BUFFERS) ${query}`.execute(db)).rows.map((r) => r['QUERY PLAN']).join('\n');
+  }))
+    plans[name] = (await sql<{ 'QUERY PLAN': string }>`EXPLAIN (ANALYZE, BUFFERS) ${query}`.execute(db)).rows
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
 
   // Live delivery across two processes: a second server process on the same database.
   const databaseUrl = (await sql<{ db: string }>`SELECT current_database() AS db`.execute(db)).rows[0].db;
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/${databaseUrl}`;
-  second = await startServer({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: ':memory:', DATABASE_URL: url.toString(), SERVE_SITE: '0', LOG_LEVEL: 'error', DEMO: '0', WORKER: '0', NOTIFICATION_DIGEST_CHECK_MS: '0' });
-  const stream = await SseClient.open(`http://127.0.0.1:${second.port}/api/notification/live`, { headers: { Cookie: cookie } });
+  second = await startServer({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: ':memory:',
+    DATABASE_URL: url.toString(),
+    SERVE_SITE: '0',
+    LOG_LEVEL: 'error',
+    DEMO: '0',
+    WORKER: '0',
+    NOTIFICATION_DIGEST_CHECK_MS: '0',
+  });
+  const stream = await SseClient.open(`http://127.0.0.1:${second.port}/api/notification/live`, {
+    headers: { Cookie: cookie },
+  });
   await stream.until((c) => c.events.length >= 1);
   const live: number[] = [];
   for (let i = 0; i < LIVE_ROUNDS; i++) {
     const before = stream.events.length;
     const started = performance.now();
-    await server.services.notifications.notify({ kind: 'mention', recipientUid: uid, actorUid: firstOther + i, target: { type: 'video', id: 1, title: 'live' } });
+    await server.services.notifications.notify({
+      kind: 'mention',
+      recipientUid: uid,
+      actorUid: firstOther + i,
+      target: { type: 'video', id: 1, title: 'live' },
+    });
     await stream.until((c) => c.events.length > before);
     live.push(stream.events[stream.events.length - 1].at - started);
   }
@@ -109,8 +153,17 @@ try {
 
   const report = {
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: round(totalmem() / 1024 ** 3), platform: `${platform()} ${release()}`, loadAtStart, loadAtEnd: loadavg().map((l) => +l.toFixed(2)) },
-    data: { rows, mine, setupSeconds }, requests: REQUESTS, results,
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model,
+      memoryGiB: round(totalmem() / 1024 ** 3),
+      platform: `${platform()} ${release()}`,
+      loadAtStart,
+      loadAtEnd: loadavg().map((l) => +l.toFixed(2)),
+    },
+    data: { rows, mine, setupSeconds },
+    requests: REQUESTS,
+    results,
     goals: { listP99Ms: 20, unreadP99Ms: 5, liveP99Ms: 1000 },
     met: {
       list: ['list, first page', 'list, page 21', 'list, likes tab'].every((k) => results[k].p99 <= 20),

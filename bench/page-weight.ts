@@ -12,8 +12,17 @@ import { jsWeightOf } from '../scripts/js-weight.ts';
 
 const CLIENT = join('dist', 'client');
 const SERVER = process.env.PAGE_WEIGHT_SERVER;
-const routes = process.argv.slice(2).length ? process.argv.slice(2)
-  : ['/welcome', '/en/history', '/en/upload', '/en/settings/privacy', '/en/settings/language', '/dev/test-mobile', ...(SERVER ? ['/', '/en/search?keyword=demo', '/en/video/kv1'] : [])];
+const routes = process.argv.slice(2).length
+  ? process.argv.slice(2)
+  : [
+      '/welcome',
+      '/en/history',
+      '/en/upload',
+      '/en/settings/privacy',
+      '/en/settings/language',
+      '/dev/test-mobile',
+      ...(SERVER ? ['/', '/en/search?keyword=demo', '/en/video/kv1'] : []),
+    ];
 const BUDGET_KB = 300; // the video page's budget, hls.js lazily loaded (issue 5)
 
 const pages = new Map<string, string>();
@@ -24,7 +33,8 @@ async function loadHtml(route: string): Promise<void> {
     const response = await fetch(new URL(route, SERVER), { redirect: 'manual' });
     if (response.status !== 200) throw new Error(`${route} answered ${response.status} on ${SERVER}`);
     pages.set(route, await response.text());
-  } else throw new Error(`${route} is not prerendered (${file}); set PAGE_WEIGHT_SERVER to read it from a running server`);
+  } else
+    throw new Error(`${route} is not prerendered (${file}); set PAGE_WEIGHT_SERVER to read it from a running server`);
 }
 const htmlFor = (route: string) => pages.get(route)!;
 
@@ -37,4 +47,7 @@ for (const route of routes) await loadHtml(route);
 const results = routes.map(measure);
 console.table(results.map((r) => ({ ...r, jsGzipKB: (r.jsGzipBytes / 1024).toFixed(1) })));
 mkdirSync(join('bench', 'results'), { recursive: true });
-writeFileSync(join('bench', 'results', 'page-weight.json'), `${JSON.stringify({ measuredAt: new Date().toISOString(), budgetKB: BUDGET_KB, results }, null, 2)}\n`);
+writeFileSync(
+  join('bench', 'results', 'page-weight.json'),
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), budgetKB: BUDGET_KB, results }, null, 2)}\n`,
+);

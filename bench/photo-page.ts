@@ -18,7 +18,15 @@ const POSTS = 30;
 const GOAL_KB = 400;
 const port = Number(process.env.PHOTO_BENCH_PORT ?? 4562);
 const dataDir = mkdtempSync(join(tmpdir(), 'photo-bench-'));
-const running = await startServer({ ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: '0', LOG_LEVEL: 'warn', SERVE_SITE: '1' });
+const running = await startServer({
+  ...process.env,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  DEMO: '0',
+  LOG_LEVEL: 'warn',
+  SERVE_SITE: '1',
+});
 const baseUrl = `http://127.0.0.1:${running.port}`;
 const seedStart = performance.now();
 const { ids, uploader } = await seedPhotoPosts(baseUrl, running.database.db, POSTS);
@@ -45,14 +53,25 @@ async function firstView(viewport: { width: number; height: number }, deviceScal
   await page.goto(`${baseUrl}/en/photo`, { waitUntil: 'networkidle' });
   const tiles = await page.locator('.photo-grid > li').count();
   await context.close();
-  return { viewport: `${viewport.width}x${viewport.height}@${deviceScaleFactor}x`, tiles, requests, totalKB: +(total / 1024).toFixed(1),
-    byTypeKB: Object.fromEntries(Object.entries(byType).map(([k, v]) => [k, +(v / 1024).toFixed(1)])) };
+  return {
+    viewport: `${viewport.width}x${viewport.height}@${deviceScaleFactor}x`,
+    tiles,
+    requests,
+    totalKB: +(total / 1024).toFixed(1),
+    byTypeKB: Object.fromEntries(Object.entries(byType).map(([k, v]) => [k, +(v / 1024).toFixed(1)])),
+  };
 }
 const runs = [await firstView({ width: 1280, height: 800 }, 1), await firstView({ width: 375, height: 812 }, 2)];
 await browser.close();
 
-const result = { when: new Date().toISOString(), loadAverage: loadavg().map((l) => +l.toFixed(2)), posts: POSTS, goalKB: GOAL_KB, runs,
-  met: runs.every((r) => r.totalKB <= GOAL_KB) };
+const result = {
+  when: new Date().toISOString(),
+  loadAverage: loadavg().map((l) => +l.toFixed(2)),
+  posts: POSTS,
+  goalKB: GOAL_KB,
+  runs,
+  met: runs.every((r) => r.totalKB <= GOAL_KB),
+};
 console.log(JSON.stringify(result, null, 2));
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/photo-page.json', `${JSON.stringify(result, null, 2)}\n`);

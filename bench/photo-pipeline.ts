@@ -23,10 +23,15 @@ const ROUNDS = Number(process.argv[2]) || 3;
 const GOAL = 1.2;
 const dir = mkdtempSync(join(tmpdir(), 'photo-pipeline-bench-'));
 const source = join(dir, 'source.jpg');
-const sourceBytes = await sharp(await photoLike(0, 6000)).withExif({ IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '35/1 39/1 2904/100' } }).jpeg({ quality: 90 }).toBuffer();
+const sourceBytes = await sharp(await photoLike(0, 6000))
+  .withExif({ IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '35/1 39/1 2904/100' } })
+  .jpeg({ quality: 90 })
+  .toBuffer();
 writeFileSync(source, sourceBytes);
 const meta = await sharp(source).metadata();
-console.log(`source: ${meta.width}x${meta.height} (${((meta.width! * meta.height!) / 1e6).toFixed(1)} MP), ${(sourceBytes.length / 1e6).toFixed(1)} MB`);
+console.log(
+  `source: ${meta.width}x${meta.height} (${((meta.width! * meta.height!) / 1e6).toFixed(1)} MP), ${(sourceBytes.length / 1e6).toFixed(1)} MB`,
+);
 
 /** The same encoders as the pipeline's (kept in step by hand: the bench states them once). */
 function encodeDirect(image: Sharp, format: string) {
@@ -53,7 +58,10 @@ async function pipeline(out: string): Promise<void> {
 const times: Record<'direct' | 'pipeline', number[]> = { direct: [], pipeline: [] };
 const loads: number[][] = [];
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, run] of [['direct', direct], ['pipeline', pipeline]] as const) {
+  for (const [name, run] of [
+    ['direct', direct],
+    ['pipeline', pipeline],
+  ] as const) {
     const out = join(dir, `${name}-${round}`);
     mkdirSync(out);
     loads.push(loadavg());
@@ -66,9 +74,16 @@ for (let round = 0; round < ROUNDS; round++) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ratio = median(times.pipeline) / median(times.direct);
 const result = {
-  when: new Date().toISOString(), source: { width: meta.width, height: meta.height, bytes: sourceBytes.length }, rounds: ROUNDS,
-  files: PHOTO_WIDTHS.length * PHOTO_FORMATS.length, seconds: times, medianSeconds: { direct: median(times.direct), pipeline: median(times.pipeline) },
-  ratio: +ratio.toFixed(3), goal: GOAL, met: ratio <= GOAL, loadAverageDuring: loads.map((l) => l.map((x) => +x.toFixed(2))),
+  when: new Date().toISOString(),
+  source: { width: meta.width, height: meta.height, bytes: sourceBytes.length },
+  rounds: ROUNDS,
+  files: PHOTO_WIDTHS.length * PHOTO_FORMATS.length,
+  seconds: times,
+  medianSeconds: { direct: median(times.direct), pipeline: median(times.pipeline) },
+  ratio: +ratio.toFixed(3),
+  goal: GOAL,
+  met: ratio <= GOAL,
+  loadAverageDuring: loads.map((l) => l.map((x) => +x.toFixed(2))),
 };
 console.log(JSON.stringify({ ratio: result.ratio, medianSeconds: result.medianSeconds, met: result.met }, null, 2));
 mkdirSync('bench/results', { recursive: true });

@@ -37,7 +37,19 @@ const site = await openDatabase({ databaseUrl: url.toString() });
 if (!exists) {
   await migrateToLatest(site.db);
   console.log(`seeding ${name}…`);
-  const report = await seedScale(site.db, { databaseUrl: url.toString() }, { videos: VIDEOS, users: VIDEOS / 20, danmakuPerVideo: 5, commentsPerVideo: 2, followsPerUser: 20, historyPerUser: 20, seed: 30 });
+  const report = await seedScale(
+    site.db,
+    { databaseUrl: url.toString() },
+    {
+      videos: VIDEOS,
+      users: VIDEOS / 20,
+      danmakuPerVideo: 5,
+      commentsPerVideo: 2,
+      followsPerUser: 20,
+      historyPerUser: 20,
+      seed: 30,
+    },
+  );
   console.log(`  ${report.rows} rows in ${report.seconds} s`);
   await sql`VACUUM ANALYZE`.execute(site.db);
 }
@@ -48,22 +60,39 @@ const sides = { jitOn: createRepositories(withJit), jitOff: createRepositories(s
 
 const one = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(site.db)).rows[0]!;
 const approved = sql`JOIN videos v ON v.video_id = x.video_id AND v.status = 'approved'`;
-const busiestComments = (await one(sql<{ id: number }>`SELECT x.video_id AS id FROM comments x ${approved} WHERE x.parent_id IS NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)).id;
-const popular = (await one(sql<{ id: number }>`SELECT x.video_id AS id FROM watch_history x ${approved} GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)).id;
-const reader = (await one(sql<{ uid: number }>`SELECT follower_uid AS uid FROM follows GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)).uid;
+const busiestComments = (
+  await one(
+    sql<{
+      id: number;
+    }>`SELECT x.video_id AS id FROM comments x ${approved} WHERE x.parent_id IS NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+  )
+).id;
+const popular = (
+  await one(
+    sql<{
+      id: number;
+    }>`SELECT x.video_id AS id FROM watch_history x ${approved} GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+  )
+).id;
+const reader = (
+  await one(sql<{ uid: number }>`SELECT follower_uid AS uid FROM follows GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)
+).uid;
 
 type Repositories = (typeof sides)['jitOn'];
 const paths: Record<string, (r: Repositories) => Promise<unknown>> = {
   home: (r) => r.videos.thumbPage({ statuses: ['approved'] }, { page: 1, pageSize: 30 }),
   category: (r) => r.videos.thumbPage({ statuses: ['approved'], category: 'anime' }, { page: 1, pageSize: 30 }),
-  'comments page 1 (busiest video)': (r) => Promise.all([
-    r.comments.countOf({ type: 'video', id: busiestComments }, null),
-    r.comments.pageOf({ type: 'video', id: busiestComments }, null, { limit: 20, offset: 0, sort: 'hot' }),
-  ]),
+  'comments page 1 (busiest video)': (r) =>
+    Promise.all([
+      r.comments.countOf({ type: 'video', id: busiestComments }, null),
+      r.comments.pageOf({ type: 'video', id: busiestComments }, null, { limit: 20, offset: 0, sort: 'hot' }),
+    ]),
   related: (r) => r.videos.related(popular, null, 12),
   feed: (r) => r.videos.feedPage(reader, null, 20),
-  'search guitar': (r) => r.videos.thumbPage({ statuses: ['approved'], words: ['guitar'] }, { page: 1, pageSize: 30 }, 'relevance'),
-  'search 星空': (r) => r.videos.thumbPage({ statuses: ['approved'], words: ['星空'] }, { page: 1, pageSize: 30 }, 'relevance'),
+  'search guitar': (r) =>
+    r.videos.thumbPage({ statuses: ['approved'], words: ['guitar'] }, { page: 1, pageSize: 30 }, 'relevance'),
+  'search 星空': (r) =>
+    r.videos.thumbPage({ statuses: ['approved'], words: ['星空'] }, { page: 1, pageSize: 30 }, 'relevance'),
 };
 
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
@@ -79,14 +108,18 @@ for (const [label, call] of Object.entries(paths)) {
     }
   }
 }
-const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(q * xs.length) - 1)]!;
+const p = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(q * xs.length) - 1)]!;
 const rows = Object.entries(times).map(([label, { jitOn, jitOff }]) => ({
   path: label,
   jitOn: { p50: +median(jitOn).toFixed(2), p99: +p(jitOn, 0.99).toFixed(2) },
   jitOff: { p50: +median(jitOff).toFixed(2), p99: +p(jitOff, 0.99).toFixed(2) },
   ratioP50: +(median(jitOff) / median(jitOn)).toFixed(3),
 }));
-for (const r of rows) console.log(`${r.path.padEnd(34)} jit on p50 ${r.jitOn.p50} ms p99 ${r.jitOn.p99} | off p50 ${r.jitOff.p50} ms p99 ${r.jitOff.p99} | off/on ${r.ratioP50}`);
+for (const r of rows)
+  console.log(
+    `${r.path.padEnd(34)} jit on p50 ${r.jitOn.p50} ms p99 ${r.jitOn.p99} | off p50 ${r.jitOff.p50} ms p99 ${r.jitOff.p99} | off/on ${r.ratioP50}`,
+  );
 const result = {
   name: 'postgres-jit',
   date: new Date().toISOString(),

@@ -7,10 +7,19 @@ import autocannon from 'autocannon';
 
 const [url, seconds, connections, ...paths] = process.argv.slice(2);
 const result = await autocannon({
-  url, duration: Number(seconds), connections: Number(connections),
+  url,
+  duration: Number(seconds),
+  connections: Number(connections),
   requests: paths.map((path) => ({ method: 'GET', path })),
 });
-process.stdout.write(JSON.stringify({
-  requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99,
-  total: result.requests.total, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts,
-}));
+process.stdout.write(
+  JSON.stringify({
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  }),
+);

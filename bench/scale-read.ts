@@ -35,15 +35,30 @@ const { insertApprovedVideo, insertDanmaku } = await import('./fixtures.ts');
 async function startWeb(name: string, port: number, databaseUrl: string, root: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['server/main.ts'], {
     env: {
-      PATH: process.env.PATH, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', WORKER: '0', SERVE_SITE: '0', DEMO: '0', LOG_LEVEL: 'warn',
-      DATA_DIR: join(root, name), MEDIA_DIR: join(root, name, 'media'), UPLOAD_DIR: join(root, name, 'uploads'),
+      PATH: process.env.PATH,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WORKER: '0',
+      SERVE_SITE: '0',
+      DEMO: '0',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: join(root, name),
+      MEDIA_DIR: join(root, name, 'media'),
+      UPLOAD_DIR: join(root, name, 'uploads'),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode}`);
-    if (await fetch(`http://127.0.0.1:${port}/api/video/home`).then((r) => r.ok, () => false)) return child;
+    if (
+      await fetch(`http://127.0.0.1:${port}/api/video/home`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return child;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`${name} did not answer on ${port}`);
@@ -56,10 +71,13 @@ function startProxy(): { setBackends: (ports: number[]) => void; close: () => vo
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const server = createServer((req, res) => {
     const port = backends[next++ % backends.length];
-    const upstream = request({ host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers, agent }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers, agent },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });
@@ -68,13 +86,27 @@ function startProxy(): { setBackends: (ports: number[]) => void; close: () => vo
   return { setBackends: (ports) => ((backends = ports), (next = 0)), close: () => (server.close(), agent.destroy()) };
 }
 
-interface Load { requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number; timeouts: number }
+interface Load {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
 function load(url: string, seconds: number, paths: string[]): Promise<Load> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bench/scale-read-load.ts', url, String(seconds), String(CONNECTIONS), ...paths], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['bench/scale-read-load.ts', url, String(seconds), String(CONNECTIONS), ...paths],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     child.stdout.on('data', (b) => (out += b));
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load generator exited ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load generator exited ${code}`)),
+    );
   });
 }
 
@@ -88,18 +120,48 @@ try {
   // Started before the catalogue is written: their start-up sweep of expired uploads would take the fixtures' rows.
   const a = { port: PROXY_PORT + 1 };
   const b = { port: PROXY_PORT + 2 };
-  processes.push(...(await Promise.all([startWeb('a', a.port, database.url, root), startWeb('b', b.port, database.url, root)])));
-  const uid = await insertAccount(createRepositories(opened.db), { email: 'bench@example.com', password: 'bench password 1', username: 'Bench' });
+  processes.push(
+    ...(await Promise.all([startWeb('a', a.port, database.url, root), startWeb('b', b.port, database.url, root)])),
+  );
+  const uid = await insertAccount(createRepositories(opened.db), {
+    email: 'bench@example.com',
+    password: 'bench password 1',
+    username: 'Bench',
+  });
   // A catalogue of 200 videos; the one watched has 1500 danmaku in its first segment and 200 comments.
   let videoId = 0;
   for (let i = 0; i < 200; i++) {
-    ({ videoId } = await insertApprovedVideo(opened.db, uid, { title: `横向扩展测试 ${i} scale out`, durationMs: 600_000, width: 1280, height: 720, renditions: [360, 720] }));
+    ({ videoId } = await insertApprovedVideo(opened.db, uid, {
+      title: `横向扩展测试 ${i} scale out`,
+      durationMs: 600_000,
+      width: 1280,
+      height: 720,
+      renditions: [360, 720],
+    }));
   }
-  await insertDanmaku(opened.db, { videoId, uid, count: 1500, seed: 3, maxWords: 3, timeOf: (_, rand) => rand() * 359 });
-  await opened.db.insertInto('comments').values(Array.from({ length: 200 }, (_, i) => ({ video_id: videoId, floor: i + 1, uid, text: `<p>第 ${i + 1} 楼</p>` }))).execute();
+  await insertDanmaku(opened.db, {
+    videoId,
+    uid,
+    count: 1500,
+    seed: 3,
+    maxWords: 3,
+    timeOf: (_, rand) => rand() * 359,
+  });
+  await opened.db
+    .insertInto('comments')
+    .values(
+      Array.from({ length: 200 }, (_, i) => ({ video_id: videoId, floor: i + 1, uid, text: `<p>第 ${i + 1} 楼</p>` })),
+    )
+    .execute();
   await opened.close();
 
-  const paths = ['/api/video/home', `/api/video?videoId=${videoId}`, `/api/video/danmaku?videoId=${videoId}&segment=0`, `/api/video/comment?videoId=${videoId}`, '/api/video/search?keyword=%E6%89%A9%E5%B1%95'];
+  const paths = [
+    '/api/video/home',
+    `/api/video?videoId=${videoId}`,
+    `/api/video/danmaku?videoId=${videoId}&segment=0`,
+    `/api/video/comment?videoId=${videoId}`,
+    '/api/video/search?keyword=%E6%89%A9%E5%B1%95',
+  ];
   for (const path of paths) {
     const answer = await fetch(`http://127.0.0.1:${a.port}${path}`);
     if (answer.status !== 200) throw new Error(`${path}: ${answer.status}`);
@@ -122,16 +184,28 @@ try {
       const r = await load(setups[setup].url, SECONDS, paths);
       if (r.non2xx || r.errors) throw new Error(`${setup}: ${r.non2xx} non-2xx, ${r.errors} errors`);
       samples[setup].push({ ...r, load1: +loadavg()[0].toFixed(2) });
-      console.log(`round ${round + 1} ${setup.padEnd(9)}: ${r.requestsPerSecond.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms (load ${loadavg()[0].toFixed(2)})`);
+      console.log(
+        `round ${round + 1} ${setup.padEnd(9)}: ${r.requestsPerSecond.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms (load ${loadavg()[0].toFixed(2)})`,
+      );
     }
   }
   const summary = (setup: Setup) => ({
-    requestsPerSecond: +median(samples[setup].map((s) => s.requestsPerSecond)).toFixed(1), p99: median(samples[setup].map((s) => s.p99)), runs: samples[setup],
+    requestsPerSecond: +median(samples[setup].map((s) => s.requestsPerSecond)).toFixed(1),
+    p99: median(samples[setup].map((s) => s.p99)),
+    runs: samples[setup],
   });
   const result = {
-    date: new Date().toISOString(), cores: cpus().length, cpu: cpus()[0]?.model, loadAverage: loadavg().map((l) => +l.toFixed(2)),
-    connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, calls: paths,
-    direct: summary('direct'), proxyOne: summary('proxy-one'), proxyTwo: summary('proxy-two'),
+    date: new Date().toISOString(),
+    cores: cpus().length,
+    cpu: cpus()[0]?.model,
+    loadAverage: loadavg().map((l) => +l.toFixed(2)),
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    calls: paths,
+    direct: summary('direct'),
+    proxyOne: summary('proxy-one'),
+    proxyTwo: summary('proxy-two'),
     ratios: {} as Record<string, number>,
   };
   result.ratios = {
@@ -145,7 +219,11 @@ try {
 } finally {
   proxy.close();
   for (const child of processes) child.kill('SIGTERM');
-  await Promise.all(processes.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+  await Promise.all(
+    processes.map(
+      (child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve))),
+    ),
+  );
   await database.drop();
   await rm(root, { recursive: true, force: true });
 }

@@ -47,7 +47,13 @@ const percentile = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 const round = (x: number) => +x.toFixed(2);
-const summary = (xs: number[]) => ({ n: xs.length, p50: round(percentile(xs, 50)), p90: round(percentile(xs, 90)), p99: round(percentile(xs, 99)), max: round(Math.max(...xs)) });
+const summary = (xs: number[]) => ({
+  n: xs.length,
+  p50: round(percentile(xs, 50)),
+  p90: round(percentile(xs, 90)),
+  p99: round(percentile(xs, 99)),
+  max: round(Math.max(...xs)),
+});
 type Summary = ReturnType<typeof summary>;
 
 function urlOf(name: string): string {
@@ -69,15 +75,30 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
 async function startWeb(databaseUrl: string, root: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['server/main.ts'], {
     env: {
-      PATH: process.env.PATH, DATABASE_URL: databaseUrl, PORT: String(PORT), HOST: '127.0.0.1', WORKER: '0', SERVE_SITE: '0', DEMO: '0', LOG_LEVEL: 'warn',
-      DATA_DIR: root, MEDIA_DIR: join(root, 'media'), UPLOAD_DIR: join(root, 'uploads'),
+      PATH: process.env.PATH,
+      DATABASE_URL: databaseUrl,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      WORKER: '0',
+      SERVE_SITE: '0',
+      DEMO: '0',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: root,
+      MEDIA_DIR: join(root, 'media'),
+      UPLOAD_DIR: join(root, 'uploads'),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}`);
-    if (await fetch(`http://127.0.0.1:${PORT}/api/video/home`).then((r) => r.ok, () => false)) return child;
+    if (
+      await fetch(`http://127.0.0.1:${PORT}/api/video/home`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return child;
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
   child.kill('SIGTERM');
@@ -87,28 +108,76 @@ async function startWeb(databaseUrl: string, root: string): Promise<ChildProcess
 /** What the paths ask for, found in the data (so a reused database needs no seed report). */
 async function landmarksOf(db: Kysely<Database>) {
   const one = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows[0];
-  const reader = await one(sql<{ uid: number; n: number }>`SELECT follower_uid AS uid, count(*)::int AS n FROM follows GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
-  const uploader = await one(sql<{ uid: number; n: number; name: string }>`SELECT v.uploader_uid AS uid, count(*)::int AS n, min(u.username) AS name
+  const reader = await one(
+    sql<{
+      uid: number;
+      n: number;
+    }>`SELECT follower_uid AS uid, count(*)::int AS n FROM follows GROUP BY 1 ORDER BY 2 DESC LIMIT 1`,
+  );
+  const uploader = await one(sql<{
+    uid: number;
+    n: number;
+    name: string;
+  }>`SELECT v.uploader_uid AS uid, count(*)::int AS n, min(u.username) AS name
     FROM videos v JOIN users u ON u.uid = v.uploader_uid GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
   // The search words of a tag: the name of the tag most videos carry.
-  const tag = await one(sql<{ name: string }>`SELECT n.name_lower AS name FROM tag_names n JOIN video_tags t ON t.tag_id = n.tag_id GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`);
-  const danmaku = await one(sql<{ id: number; n: number }>`SELECT d.video_id AS id, count(*)::int AS n FROM danmaku d JOIN videos v ON v.video_id = d.video_id AND v.status = 'approved'
+  const tag = await one(
+    sql<{
+      name: string;
+    }>`SELECT n.name_lower AS name FROM tag_names n JOIN video_tags t ON t.tag_id = n.tag_id GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+  );
+  const danmaku = await one(sql<{
+    id: number;
+    n: number;
+  }>`SELECT d.video_id AS id, count(*)::int AS n FROM danmaku d JOIN videos v ON v.video_id = d.video_id AND v.status = 'approved'
     GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
   // The busiest video whose pool a send would keep: at most danmakuPoolCap of its length.
-  const busiest = (await sql<{ id: number; n: number; ms: number }>`SELECT d.video_id AS id, count(*)::int AS n, v.duration_ms AS ms FROM danmaku d
-    JOIN videos v ON v.video_id = d.video_id AND v.status = 'approved' GROUP BY 1, 3 ORDER BY 2 DESC LIMIT 500`.execute(db)).rows;
+  const busiest = (
+    await sql<{
+      id: number;
+      n: number;
+      ms: number;
+    }>`SELECT d.video_id AS id, count(*)::int AS n, v.duration_ms AS ms FROM danmaku d
+    JOIN videos v ON v.video_id = d.video_id AND v.status = 'approved' GROUP BY 1, 3 ORDER BY 2 DESC LIMIT 500`.execute(
+      db,
+    )
+  ).rows;
   const fullPool = busiest.find((v) => v.n <= danmakuPoolCap(v.ms / 1000)) ?? busiest[busiest.length - 1];
-  const comments = await one(sql<{ id: number; n: number; top: number }>`SELECT c.video_id AS id, count(*)::int AS n, count(*) FILTER (WHERE c.parent_id IS NULL)::int AS top
+  const comments = await one(sql<{
+    id: number;
+    n: number;
+    top: number;
+  }>`SELECT c.video_id AS id, count(*)::int AS n, count(*) FILTER (WHERE c.parent_id IS NULL)::int AS top
     FROM comments c JOIN videos v ON v.video_id = c.video_id AND v.status = 'approved' GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
   // Videos a visitor opens: 50 of the most watched and 50 at random (the long tail). The related
   // list is asked for the first: the most watchers, so its co-viewing source has the most to read.
-  const popular = (await sql<{ id: number }>`SELECT h.video_id AS id FROM watch_history h JOIN videos v ON v.video_id = h.video_id AND v.status = 'approved'
-    GROUP BY 1 ORDER BY count(*) DESC LIMIT 50`.execute(db)).rows.map((r) => r.id);
-  const tail = (await sql<{ id: number }>`SELECT video_id AS id FROM videos TABLESAMPLE SYSTEM (5) WHERE status = 'approved' LIMIT 50`.execute(db)).rows.map((r) => r.id);
-  const counts = await one(sql<Record<string, number>>`SELECT (SELECT count(*) FROM videos)::int AS videos, (SELECT count(*) FROM users)::int AS users,
+  const popular = (
+    await sql<{
+      id: number;
+    }>`SELECT h.video_id AS id FROM watch_history h JOIN videos v ON v.video_id = h.video_id AND v.status = 'approved'
+    GROUP BY 1 ORDER BY count(*) DESC LIMIT 50`.execute(db)
+  ).rows.map((r) => r.id);
+  const tail = (
+    await sql<{
+      id: number;
+    }>`SELECT video_id AS id FROM videos TABLESAMPLE SYSTEM (5) WHERE status = 'approved' LIMIT 50`.execute(db)
+  ).rows.map((r) => r.id);
+  const counts = await one(sql<
+    Record<string, number>
+  >`SELECT (SELECT count(*) FROM videos)::int AS videos, (SELECT count(*) FROM users)::int AS users,
     (SELECT count(*) FROM danmaku)::int AS danmaku, (SELECT count(*) FROM comments)::int AS comments, (SELECT count(*) FROM follows)::int AS follows,
     (SELECT count(*) FROM watch_history)::int AS history, (SELECT count(*) FROM collection_videos)::int AS collection_items`);
-  return { reader, uploader, tag: tag.name, danmaku, fullPool: { id: fullPool.id, n: fullPool.n, seconds: fullPool.ms / 1000 }, comments, videoIds: [...popular, ...tail], popular, counts };
+  return {
+    reader,
+    uploader,
+    tag: tag.name,
+    danmaku,
+    fullPool: { id: fullPool.id, n: fullPool.n, seconds: fullPool.ms / 1000 },
+    comments,
+    videoIds: [...popular, ...tail],
+    popular,
+    counts,
+  };
 }
 
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
@@ -118,7 +187,9 @@ let relatedCheck: Record<string, unknown> = {};
 for (const videos of SIZES) {
   const name = `${process.env.SCALE_DB_PREFIX ?? 'kira_scale_'}${videos}`;
   const databaseUrl = urlOf(name);
-  const exists = await admin(async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1);
+  const exists = await admin(
+    async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1,
+  );
   const reuse = exists && process.env.SCALE_REUSE === '1';
   if (exists && !reuse) await admin((c) => c.query(`DROP DATABASE ${name} WITH (FORCE)`));
   if (!reuse) await admin((c) => c.query(`CREATE DATABASE ${name}`));
@@ -129,7 +200,14 @@ for (const videos of SIZES) {
     await migrateToLatest(opened.db);
     let seed: unknown = 'reused';
     if (!reuse) {
-      const options = { videos, users: Math.max(2, videos / 10), danmakuPerVideo: 20, commentsPerVideo: 5, followsPerUser: 20, historyPerUser: 100 };
+      const options = {
+        videos,
+        users: Math.max(2, videos / 10),
+        danmakuPerVideo: 20,
+        commentsPerVideo: 5,
+        followsPerUser: 20,
+        historyPerUser: 100,
+      };
       console.log(`seeding ${name}: ${JSON.stringify(options)} (load ${loadavg()[0].toFixed(1)})`);
       const report = await seedScale(opened.db, { databaseUrl }, options, (line) => console.log(`  ${line}`));
       seed = { options, ...report, loadAverageAfter: loadavg().map((l) => +l.toFixed(2)) };
@@ -138,7 +216,11 @@ for (const videos of SIZES) {
     const marks = await landmarksOf(opened.db);
     // A session for the reader (1000 follows), as a sign-in would leave.
     const token = randomBytes(32).toString('base64url');
-    await createRepositories(opened.db).sessions.insert({ token_hash: hashToken(token), uid: marks.reader.uid, expires_at: new Date(Date.now() + 86_400_000) });
+    await createRepositories(opened.db).sessions.insert({
+      token_hash: hashToken(token),
+      uid: marks.reader.uid,
+      expires_at: new Date(Date.now() + 86_400_000),
+    });
     const cookie = `${SESSION_COOKIE_UID}=${marks.reader.uid}; ${SESSION_COOKIE_TOKEN}=${token}`;
     const deepPage = Math.max(1, Math.min(500, Math.floor(marks.comments.top / 20)));
     let turn = 0;
@@ -146,8 +228,12 @@ for (const videos of SIZES) {
     const paths: Record<string, () => { path: string; member?: boolean }> = {
       home: () => ({ path: 'video/home' }),
       'video (api/video)': () => ({ path: `video?videoId=${next(marks.videoIds)}` }),
-      [`danmaku segment (${marks.danmaku.n} danmaku)`]: () => ({ path: `video/danmaku?videoId=${marks.danmaku.id}&segment=0` }),
-      [`comments page 1 (${marks.comments.top} threads)`]: () => ({ path: `video/comment?videoId=${marks.comments.id}&page=1` }),
+      [`danmaku segment (${marks.danmaku.n} danmaku)`]: () => ({
+        path: `video/danmaku?videoId=${marks.danmaku.id}&segment=0`,
+      }),
+      [`comments page 1 (${marks.comments.top} threads)`]: () => ({
+        path: `video/comment?videoId=${marks.comments.id}&page=1`,
+      }),
       [`comments page ${deepPage}`]: () => ({ path: `video/comment?videoId=${marks.comments.id}&page=${deepPage}` }),
       [`feed (${marks.reader.n} follows)`]: () => ({ path: 'feed/videos?pageSize=20', member: true }),
       [`user page (${marks.uploader.n} videos)`]: () => ({ path: `video/user?uid=${marks.uploader.uid}&page=1` }),
@@ -155,11 +241,19 @@ for (const videos of SIZES) {
       'search 星空 (2 CJK)': () => ({ path: `video/search?keyword=${encodeURIComponent('星空')}` }),
       'search guitar (Latin)': () => ({ path: 'video/search?keyword=guitar' }),
       'search コーヒー (kana word)': () => ({ path: `video/search?keyword=${encodeURIComponent('コーヒー')}` }),
-      'search starry sky (two Latin words)': () => ({ path: `video/search?keyword=${encodeURIComponent('starry sky')}` }),
-      'search 星空 ギター (two CJK words)': () => ({ path: `video/search?keyword=${encodeURIComponent('星空 ギター')}` }),
-      'search 猫 guitar (a CJK and a Latin word)': () => ({ path: `video/search?keyword=${encodeURIComponent('猫 guitar')}` }),
+      'search starry sky (two Latin words)': () => ({
+        path: `video/search?keyword=${encodeURIComponent('starry sky')}`,
+      }),
+      'search 星空 ギター (two CJK words)': () => ({
+        path: `video/search?keyword=${encodeURIComponent('星空 ギター')}`,
+      }),
+      'search 猫 guitar (a CJK and a Latin word)': () => ({
+        path: `video/search?keyword=${encodeURIComponent('猫 guitar')}`,
+      }),
       [`search a tag (${marks.tag})`]: () => ({ path: `video/search?keyword=${encodeURIComponent(marks.tag)}` }),
-      [`search an uploader name (${marks.uploader.name})`]: () => ({ path: `video/search?keyword=${encodeURIComponent(marks.uploader.name)}` }),
+      [`search an uploader name (${marks.uploader.name})`]: () => ({
+        path: `video/search?keyword=${encodeURIComponent(marks.uploader.name)}`,
+      }),
       'search no hits': () => ({ path: 'video/search?keyword=zzqxjv' }),
       related: () => ({ path: `video/related?videoId=${next(marks.popular)}` }),
     };
@@ -181,7 +275,9 @@ for (const videos of SIZES) {
       results[label] = summary(times);
       const key = label.replace(/ \(.*\)$/, '').replace(/page (?!1$)\d+$/, 'deep page');
       (perPath[key] ??= {})[videos] = results[label];
-      console.log(`${videos} ${label.padEnd(42)} p50 ${results[label].p50} ms, p99 ${results[label].p99} ms (load ${loadavg()[0].toFixed(1)})`);
+      console.log(
+        `${videos} ${label.padEnd(42)} p50 ${results[label].p50} ms, p99 ${results[label].p99} ms (load ${loadavg()[0].toFixed(1)})`,
+      );
     }
 
     // The danmaku segment uncached: before each request one danmaku of the segment is replaced and
@@ -190,7 +286,10 @@ for (const videos of SIZES) {
     // (a request that came before the notice was heard is asked again, and not counted). Twice: the
     // video with the most danmaku (the seeder ignores the pool cap, so all of them may fall in one
     // segment), and the busiest video whose pool is within its cap, the largest a send can leave.
-    for (const [what, video] of [['', marks.danmaku], [', full pool', marks.fullPool]] as const) {
+    for (const [what, video] of [
+      ['', marks.danmaku],
+      [', full pool', marks.fullPool],
+    ] as const) {
       const uncachedLabel = `danmaku segment uncached${what} (${video.n} danmaku)`;
       if (!chosen(uncachedLabel)) continue;
       const times: number[] = [];
@@ -202,9 +301,15 @@ for (const videos of SIZES) {
       for (let i = 0; i < WARMUP + REQUESTS && (i <= WARMUP || performance.now() < budgetEnds); i += 1) {
         marker = await opened.db.transaction().execute(async (trx) => {
           if (marker !== null) await sql`DELETE FROM danmaku WHERE id = ${marker}`.execute(trx);
-          const { rows } = await sql<{ id: number }>`INSERT INTO danmaku (video_id, target_type, uid, time, text, color, font_size, mode)
-            VALUES (${video.id}, 'video', ${marks.reader.uid}, 1.5, 'bench', 'ffffff', 'medium', 'rtl') RETURNING id`.execute(trx);
-          await sql`SELECT pg_notify('cache.forget', ${JSON.stringify({ cache: 'danmaku', videoId: video.id })})`.execute(trx);
+          const { rows } = await sql<{
+            id: number;
+          }>`INSERT INTO danmaku (video_id, target_type, uid, time, text, color, font_size, mode)
+            VALUES (${video.id}, 'video', ${marks.reader.uid}, 1.5, 'bench', 'ffffff', 'medium', 'rtl') RETURNING id`.execute(
+            trx,
+          );
+          await sql`SELECT pg_notify('cache.forget', ${JSON.stringify({ cache: 'danmaku', videoId: video.id })})`.execute(
+            trx,
+          );
           return rows[0].id;
         });
         for (let attempt = 0; ; attempt += 1) {
@@ -227,7 +332,9 @@ for (const videos of SIZES) {
       if (marker !== null) await sql`DELETE FROM danmaku WHERE id = ${marker}`.execute(opened.db);
       results[uncachedLabel] = summary(times);
       (perPath[uncachedLabel.replace(/ \(.*\)$/, '')] ??= {})[videos] = results[uncachedLabel];
-      console.log(`${videos} ${uncachedLabel.padEnd(42)} p50 ${results[uncachedLabel].p50} ms, p99 ${results[uncachedLabel].p99} ms (load ${loadavg()[0].toFixed(1)}; ${missed} answers before the notice, not counted)`);
+      console.log(
+        `${videos} ${uncachedLabel.padEnd(42)} p50 ${results[uncachedLabel].p50} ms, p99 ${results[uncachedLabel].p99} ms (load ${loadavg()[0].toFixed(1)}; ${missed} answers before the notice, not counted)`,
+      );
     }
 
     // The related list on its own: the repository call (what the handler awaits) and its plan.
@@ -240,14 +347,34 @@ for (const videos of SIZES) {
     }
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
     const captured: CompiledQuery[] = [];
-    const spy = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: (event) => { captured.push(event.query); } });
+    const spy = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool }),
+      log: (event) => {
+        captured.push(event.query);
+      },
+    });
     await createVideosRepository(spy, createRepositoryCaches()).related(marks.popular[0], null, 12);
     const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${captured[0].sql}`, [...captured[0].parameters]);
     await spy.destroy();
     const plan = rows.map((r: Record<string, string>) => r['QUERY PLAN']);
-    relatedCheck = { videos, history: marks.counts.history, repository: summary(relatedMs), http: results.related, plan };
-    console.log(`${videos} related (repository)${' '.repeat(21)} p50 ${round(percentile(relatedMs, 50))} ms, p99 ${round(percentile(relatedMs, 99))} ms`);
-    sizes[videos] = { database: name, seed, counts: marks.counts, landmarks: { ...marks, videoIds: undefined, popular: undefined }, ms: results, loadAverageEnd: loadavg().map((l) => +l.toFixed(2)) };
+    relatedCheck = {
+      videos,
+      history: marks.counts.history,
+      repository: summary(relatedMs),
+      http: results.related,
+      plan,
+    };
+    console.log(
+      `${videos} related (repository)${' '.repeat(21)} p50 ${round(percentile(relatedMs, 50))} ms, p99 ${round(percentile(relatedMs, 99))} ms`,
+    );
+    sizes[videos] = {
+      database: name,
+      seed,
+      counts: marks.counts,
+      landmarks: { ...marks, videoIds: undefined, popular: undefined },
+      ms: results,
+      loadAverageEnd: loadavg().map((l) => +l.toFixed(2)),
+    };
   } finally {
     if (server) {
       server.kill('SIGTERM');
@@ -260,20 +387,49 @@ for (const videos of SIZES) {
 }
 
 const [smallest, largest] = [Math.min(...SIZES), Math.max(...SIZES)];
-const growth = Object.fromEntries(Object.entries(perPath).filter(([, bySize]) => bySize[smallest] && bySize[largest]).map(([path, bySize]) => [path, {
-  p50: round(bySize[largest].p50 / bySize[smallest].p50), p99: round(bySize[largest].p99 / bySize[smallest].p99),
-}]));
+const growth = Object.fromEntries(
+  Object.entries(perPath)
+    .filter(([, bySize]) => bySize[smallest] && bySize[largest])
+    .map(([path, bySize]) => [
+      path,
+      {
+        p50: round(bySize[largest].p50 / bySize[smallest].p50),
+        p99: round(bySize[largest].p99 / bySize[smallest].p99),
+      },
+    ]),
+);
 const related = relatedCheck as { repository: Summary; http?: Summary; videos: number; history: number };
 const result = {
-  bench: 'scale', date: new Date().toISOString(),
-  machine: { platform: `${platform()} ${release()}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: round(totalmem() / 2 ** 30), node: process.version },
+  bench: 'scale',
+  date: new Date().toISOString(),
+  machine: {
+    platform: `${platform()} ${release()}`,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    memoryGiB: round(totalmem() / 2 ** 30),
+    node: process.version,
+  },
   loadAverage: { start: loadAtStart, end: loadavg().map((l) => +l.toFixed(2)) },
-  requestsPerPath: REQUESTS, warmup: WARMUP, sizes,
+  requestsPerPath: REQUESTS,
+  warmup: WARMUP,
+  sizes,
   growth: { from: smallest, to: largest, ratios: growth },
-  relatedGoal: { p99Ms: RELATED_GOAL_P99_MS, at: { videos: related.videos, history: related.history },
-    repositoryP99: related.repository.p99, httpP99: related.http?.p99 ?? null, met: related.repository.p99 <= RELATED_GOAL_P99_MS, plan: relatedCheck.plan },
+  relatedGoal: {
+    p99Ms: RELATED_GOAL_P99_MS,
+    at: { videos: related.videos, history: related.history },
+    repositoryP99: related.repository.p99,
+    httpP99: related.http?.p99 ?? null,
+    met: related.repository.p99 <= RELATED_GOAL_P99_MS,
+    plan: relatedCheck.plan,
+  },
 };
 mkdirSync('bench/results', { recursive: true });
 writeFileSync(`bench/results/${process.env.SCALE_RESULT ?? 'scale.json'}`, `${JSON.stringify(result, null, 2)}\n`);
-console.log(JSON.stringify({ growth: result.growth, relatedGoal: { ...result.relatedGoal, plan: undefined }, loadAverage: result.loadAverage }, null, 2));
+console.log(
+  JSON.stringify(
+    { growth: result.growth, relatedGoal: { ...result.relatedGoal, plan: undefined }, loadAverage: result.loadAverage },
+    null,
+    2,
+  ),
+);
 console.log((relatedCheck.plan as string[]).join('\n'));

@@ -39,7 +39,17 @@ const FIRST_LINE_GOAL_MS = 300;
 /** How long after the choice the frames are looked at: 3 s left a busy machine (load 10-16) with no line and no figure. */
 const LOOK_MS = 6_000;
 const TRACE = process.env.SUBTITLES_TRACE;
-const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'v8', 'v8.wasm', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing', 'loading', 'netlog'];
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8.execute',
+  'v8',
+  'v8.wasm',
+  'disabled-by-default-v8.cpu_profiler',
+  'blink.user_timing',
+  'loading',
+  'netlog',
+];
 let traced = 0;
 const fontFiles = [
   'node_modules/@fontsource/noto-sans-sc/files/noto-sans-sc-chinese-simplified-700-normal.woff2',
@@ -55,7 +65,16 @@ const timecode = (seconds: number) => {
   return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}.${String(cs % 100).padStart(2, '0')}`;
 };
 
-const LINES = ['今日はいい天気ですね', '星を見に行こうよ', '这首歌我听了一百遍', 'まさか、そんなはずは…', '一起去看流星雨吧', 'ありがとう、また明日', '别担心，交给我', 'この街の灯りが好きだ'];
+const LINES = [
+  '今日はいい天気ですね',
+  '星を見に行こうよ',
+  '这首歌我听了一百遍',
+  'まさか、そんなはずは…',
+  '一起去看流星雨吧',
+  'ありがとう、また明日',
+  '别担心，交给我',
+  'この街の灯りが好きだ',
+];
 const SYLLABLES = ['き', 'ら', 'ぼ', 'し', 'ひ', 'か', 'り', 'の', 'う', 'た'];
 
 /**
@@ -67,16 +86,28 @@ function fansubAss(): string {
   const events: Array<{ start: number; line: string }> = [];
   for (let i = 0; i < EVENTS.dialogue; i++) {
     const start = (i * span) / EVENTS.dialogue;
-    events.push({ start, line: `Dialogue: 0,${timecode(start)},${timecode(start + (span / EVENTS.dialogue) * 1.5)},Default,,0,0,0,,${LINES[i % LINES.length]}` });
+    events.push({
+      start,
+      line: `Dialogue: 0,${timecode(start)},${timecode(start + (span / EVENTS.dialogue) * 1.5)},Default,,0,0,0,,${LINES[i % LINES.length]}`,
+    });
   }
   for (let i = 0; i < EVENTS.karaoke; i++) {
     const start = (i * span) / EVENTS.karaoke;
-    const text = Array.from({ length: 8 }, (_, k) => `{\\k${30 + ((i + k) % 4) * 10}}${SYLLABLES[(i + k) % SYLLABLES.length]}`).join('');
-    events.push({ start, line: `Dialogue: 1,${timecode(start)},${timecode(start + 3.5)},Karaoke,,0,0,0,karaoke,${text}` });
+    const text = Array.from(
+      { length: 8 },
+      (_, k) => `{\\k${30 + ((i + k) % 4) * 10}}${SYLLABLES[(i + k) % SYLLABLES.length]}`,
+    ).join('');
+    events.push({
+      start,
+      line: `Dialogue: 1,${timecode(start)},${timecode(start + 3.5)},Karaoke,,0,0,0,karaoke,${text}`,
+    });
   }
   for (let i = 0; i < EVENTS.signs; i++) {
     const start = (i * span) / EVENTS.signs + 0.3;
-    events.push({ start, line: `Dialogue: 2,${timecode(start)},${timecode(start + 2.5)},Sign,,0,0,0,,{\\pos(${400 + (i % 5) * 280},${160 + (i % 3) * 120})\\fad(200,200)\\frz${(i % 7) - 3}}看板 ${i + 1}` });
+    events.push({
+      start,
+      line: `Dialogue: 2,${timecode(start)},${timecode(start + 2.5)},Sign,,0,0,0,,{\\pos(${400 + (i % 5) * 280},${160 + (i % 3) * 120})\\fad(200,200)\\frz${(i % 7) - 3}}看板 ${i + 1}`,
+    });
   }
   events.sort((a, b) => a.start - b.start);
   return `[Script Info]
@@ -99,7 +130,16 @@ ${events.map((e) => e.line).join('\n')}
 `;
 }
 
-interface Round { firstLineMs: number | null; readyMs: number | null; timeline: string[]; fetchTimes: string[]; droppedVideoFrames: number; decodedVideoFrames: number; level: string; renderFetchesBeforeChoice: number }
+interface Round {
+  firstLineMs: number | null;
+  readyMs: number | null;
+  timeline: string[];
+  fetchTimes: string[];
+  droppedVideoFrames: number;
+  decodedVideoFrames: number;
+  level: string;
+  renderFetchesBeforeChoice: number;
+}
 
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
 const root = await mkdtemp(join(tmpdir(), 'kiraboshi-bench-subtitles-'));
@@ -108,10 +148,20 @@ const { insertAccount } = await import('../server/services/accounts.ts');
 const { createRepositories } = await import('../server/repositories/index.ts');
 const { createSession } = await import('../server/auth/sessions.ts');
 const { binaryPath, run } = await import('../server/media/ffmpeg.ts');
-const app = await startTestServer('pglite', { site: true, env: { MEDIA_DIR: join(root, 'media'), UPLOAD_DIR: join(root, 'uploads'), OUTBOX_DIR: join(root, 'outbox') } });
+const app = await startTestServer('pglite', {
+  site: true,
+  env: { MEDIA_DIR: join(root, 'media'), UPLOAD_DIR: join(root, 'uploads'), OUTBOX_DIR: join(root, 'outbox') },
+});
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--autoplay-policy=no-user-gesture-required'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--autoplay-policy=no-user-gesture-required',
+  ],
 });
 try {
   // The fansub MKV: the picture moves above a black band where only the dialogue is drawn.
@@ -119,54 +169,135 @@ try {
   await writeFile(ass, fansubAss());
   // SUBTITLES_MKV=<file>: the MKV made once and kept there, so side-by-side runs upload the very same file.
   const mkv = process.env.SUBTITLES_MKV ?? join(root, 'fansub.mkv');
-  const attach = fontFiles.flatMap((file, i) => ['-attach', file, `-metadata:s:t:${i}`, `mimetype=${file.endsWith('.woff2') ? 'font/woff2' : 'font/woff'}`, `-metadata:s:t:${i}`, `filename=${file.split('/').pop()}`]);
+  const attach = fontFiles.flatMap((file, i) => [
+    '-attach',
+    file,
+    `-metadata:s:t:${i}`,
+    `mimetype=${file.endsWith('.woff2') ? 'font/woff2' : 'font/woff'}`,
+    `-metadata:s:t:${i}`,
+    `filename=${file.split('/').pop()}`,
+  ]);
   let started = performance.now();
-  const kept = process.env.SUBTITLES_MKV ? await stat(mkv).then((info) => info.size > 0, () => false) : false;
-  const made = kept ? { code: 0, stderr: '' } : await run(binaryPath('ffmpeg'), [
-    '-y', '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=1920x1080:rate=25:duration=${CLIP_SECONDS}`, '-i', ass,
-    '-map', '0', '-map', '1', '-vf', `drawbox=x=0:y=${Math.round(1080 * (BAND.top - 0.04))}:w=1920:h=${Math.round(1080 * (1 - BAND.top + 0.04))}:color=black:t=fill`,
-    '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:s', 'ass', '-metadata:s:s:0', 'language=jpn', '-metadata:s:s:0', 'title=日本語 (字幕組)',
-    ...attach, mkv,
-  ], 900_000);
+  const kept = process.env.SUBTITLES_MKV
+    ? await stat(mkv).then(
+        (info) => info.size > 0,
+        () => false,
+      )
+    : false;
+  const made = kept
+    ? { code: 0, stderr: '' }
+    : await run(
+        binaryPath('ffmpeg'),
+        [
+          '-y',
+          '-v',
+          'error',
+          '-f',
+          'lavfi',
+          '-i',
+          `testsrc2=size=1920x1080:rate=25:duration=${CLIP_SECONDS}`,
+          '-i',
+          ass,
+          '-map',
+          '0',
+          '-map',
+          '1',
+          '-vf',
+          `drawbox=x=0:y=${Math.round(1080 * (BAND.top - 0.04))}:w=1920:h=${Math.round(1080 * (1 - BAND.top + 0.04))}:color=black:t=fill`,
+          '-c:v',
+          'libx264',
+          '-preset',
+          'veryfast',
+          '-pix_fmt',
+          'yuv420p',
+          '-c:s',
+          'ass',
+          '-metadata:s:s:0',
+          'language=jpn',
+          '-metadata:s:s:0',
+          'title=日本語 (字幕組)',
+          ...attach,
+          mkv,
+        ],
+        900_000,
+      );
   if (made.code !== 0) throw new Error(made.stderr);
   const bytes = new Uint8Array(await readFile(mkv));
-  console.log(`fansub MKV ${kept ? 'kept' : 'made'}: ${(bytes.length / 1e6).toFixed(1)} MB, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `fansub MKV ${kept ? 'kept' : 'made'}: ${(bytes.length / 1e6).toFixed(1)} MB, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 
   // A member uploads it through tus and publishes it; the pipeline makes the ladder, the track and the fonts.
   const repositories = createRepositories(app.db);
-  const uid = await insertAccount(repositories, { email: 'fansub@example.com', password: 'bench password 1', username: 'Fansub' });
+  const uid = await insertAccount(repositories, {
+    email: 'fansub@example.com',
+    password: 'bench password 1',
+    username: 'Fansub',
+  });
   const cookie = `uid=${uid}; token=${await createSession(repositories, uid)}`;
   const tus = { 'Tus-Resumable': '1.0.0', Cookie: cookie };
-  const metadata = [['name', 'fansub.mkv'], ['maxDurationSeconds', '1800']].map(([k, v]) => `${k} ${Buffer.from(v!).toString('base64')}`).join(',');
+  const metadata = [
+    ['name', 'fansub.mkv'],
+    ['maxDurationSeconds', '1800'],
+  ]
+    .map(([k, v]) => `${k} ${Buffer.from(v!).toString('base64')}`)
+    .join(',');
   started = performance.now();
-  const created = await fetch(`${app.baseUrl}/api/video/tus`, { method: 'POST', headers: { ...tus, 'Upload-Length': String(bytes.length), 'Upload-Metadata': metadata } });
-  const patched = await fetch(new URL(created.headers.get('location')!, app.baseUrl), { method: 'PATCH', headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: bytes });
+  const created = await fetch(`${app.baseUrl}/api/video/tus`, {
+    method: 'POST',
+    headers: { ...tus, 'Upload-Length': String(bytes.length), 'Upload-Metadata': metadata },
+  });
+  const patched = await fetch(new URL(created.headers.get('location')!, app.baseUrl), {
+    method: 'PATCH',
+    headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+    body: bytes,
+  });
   const mediaId = patched.headers.get('stream-media-id');
   if (patched.status !== 204 || !mediaId) throw new Error(`upload answered ${patched.status}`);
   // Processed first (a member may publish at once; the pipeline's own tests cover that order too).
   for (;;) {
-    const { status, renditions } = (await (await fetch(`${app.baseUrl}/api/video/media/status?mediaId=${mediaId}`, { headers: { Cookie: cookie } })).json()) as { status: string; renditions?: number[] };
+    const { status, renditions } = (await (
+      await fetch(`${app.baseUrl}/api/video/media/status?mediaId=${mediaId}`, { headers: { Cookie: cookie } })
+    ).json()) as { status: string; renditions?: number[] };
     if (status === 'ready' && renditions?.includes(1080)) break;
     if (status === 'failed' || status === 'rejected') throw new Error(`the pipeline ended ${status}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   const published = await fetch(`${app.baseUrl}/api/video/upload`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie },
-    body: JSON.stringify({ title: '字幕組のベンチ', videoPart: [{ mediaId, videoPartTitle: '' }], videoCategory: 'anime', copyright: 'original', ensureOriginal: true }),
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Cookie: cookie },
+    body: JSON.stringify({
+      title: '字幕組のベンチ',
+      videoPart: [{ mediaId, videoPartTitle: '' }],
+      videoCategory: 'anime',
+      copyright: 'original',
+      ensureOriginal: true,
+    }),
   });
   const { videoId } = (await published.json()) as { videoId: number };
   if (!videoId) throw new Error(`publishing answered ${published.status}`);
   await app.db.updateTable('videos').set({ status: 'approved' }).where('video_id', '=', videoId).execute();
-  const listed = (await (await fetch(`${app.baseUrl}/api/video/subtitle/list?videoId=${videoId}`, { headers: { Cookie: cookie } })).json()) as { subtitles?: Array<{ id: number; fonts: string[] }> };
+  const listed = (await (
+    await fetch(`${app.baseUrl}/api/video/subtitle/list?videoId=${videoId}`, { headers: { Cookie: cookie } })
+  ).json()) as { subtitles?: Array<{ id: number; fonts: string[] }> };
   const track = listed.subtitles?.[0];
   // Every attachment before libass was given only the fonts a track names (decision 0039); since, the two its styles name.
-  if (!track || !track.fonts.length || track.fonts.length > fontFiles.length) throw new Error(`expected one track with up to ${fontFiles.length} fonts, got ${JSON.stringify(listed)}`);
-  console.log(`uploaded and processed to 1080p in ${((performance.now() - started) / 1000).toFixed(1)} s; track ${track.id} with ${track.fonts.length} fonts`);
+  if (!track || !track.fonts.length || track.fonts.length > fontFiles.length)
+    throw new Error(`expected one track with up to ${fontFiles.length} fonts, got ${JSON.stringify(listed)}`);
+  console.log(
+    `uploaded and processed to 1080p in ${((performance.now() - started) / 1000).toFixed(1)} s; track ${track.id} with ${track.fonts.length} fonts`,
+  );
 
   /** A browser that has been nowhere (a chosen track is remembered), set to 1080p as a viewer sets it in the quality menu. */
   const freshContext = async () => {
-    const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1, locale: 'en-US' });
-    await context.addInitScript(() => localStorage.setItem('player-settings', JSON.stringify({ quality: { auto: false, preferred: 1080 } })));
+    const context: BrowserContext = await browser.newContext({
+      viewport: { width: 1280, height: 720 },
+      deviceScaleFactor: 1,
+      locale: 'en-US',
+    });
+    await context.addInitScript(() =>
+      localStorage.setItem('player-settings', JSON.stringify({ quality: { auto: false, preferred: 1080 } })),
+    );
     return context;
   };
 
@@ -174,9 +305,14 @@ try {
     const image = sharp(jpeg);
     const { width, height } = await image.metadata();
     const top = Math.round(height! * BAND.top);
-    const { data, info } = await image.extract({ left: 0, top, width: width!, height: Math.round(height! * BAND.bottom) - top }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await image
+      .extract({ left: 0, top, width: width!, height: Math.round(height! * BAND.bottom) - top })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     let count = 0;
-    for (let i = 0; i < info.width * info.height * 3; i += 3) if (data[i]! > 180 && data[i + 1]! > 180 && data[i + 2]! < 90) count++;
+    for (let i = 0; i < info.width * info.height * 3; i += 3)
+      if (data[i]! > 180 && data[i + 1]! > 180 && data[i + 2]! < 90) count++;
     return count;
   };
 
@@ -184,19 +320,31 @@ try {
     const context = await freshContext();
     const page: Page = await context.newPage();
     const renderFetches: Array<{ url: string; at: number }> = [];
-    page.on('request', (request) => /jassub|\.wasm|ass-renderer|subtitle|woff/i.test(request.url()) && renderFetches.push({ url: request.url(), at: Date.now() }));
+    page.on(
+      'request',
+      (request) =>
+        /jassub|\.wasm|ass-renderer|subtitle|woff/i.test(request.url()) &&
+        renderFetches.push({ url: request.url(), at: Date.now() }),
+    );
     page.on('pageerror', (error) => console.error('page error:', error.message));
     try {
       await page.goto(`${app.baseUrl}/en/video/kv${videoId}`);
-      await page.locator('astro-island[ssr]:not([client="visible"])').first().waitFor({ state: 'detached', timeout: 30_000 }).catch(() => undefined);
+      await page
+        .locator('astro-island[ssr]:not([client="visible"])')
+        .first()
+        .waitFor({ state: 'detached', timeout: 30_000 })
+        .catch(() => undefined);
       await page.locator('[data-web-fullscreen-button]').click();
       await page.locator('.player-big-play').click();
       await page.locator('[data-player][data-level="1080"]').waitFor({ state: 'attached', timeout: 60_000 });
-      await page.locator('video[data-video]').evaluate((v: HTMLVideoElement) => new Promise<void>((resolve) => {
-        v.muted = true;
-        const check = () => (v.currentTime > 2 ? resolve() : setTimeout(check, 50));
-        check();
-      }));
+      await page.locator('video[data-video]').evaluate(
+        (v: HTMLVideoElement) =>
+          new Promise<void>((resolve) => {
+            v.muted = true;
+            const check = () => (v.currentTime > 2 ? resolve() : setTimeout(check, 50));
+            check();
+          }),
+      );
       let firstLineMs: number | null = null;
       let readyMs: number | null = null;
       let timeline: string[] = [];
@@ -209,13 +357,22 @@ try {
           frames.push({ at: frame.metadata.timestamp! * 1000, data: frame.data });
           void cdp.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
         });
-        await cdp.send('Page.startScreencast', { format: 'jpeg', quality: 80, maxWidth: 960, maxHeight: 540, everyNthFrame: 1 });
+        await cdp.send('Page.startScreencast', {
+          format: 'jpeg',
+          quality: 80,
+          maxWidth: 960,
+          maxHeight: 540,
+          everyNthFrame: 1,
+        });
         // SUBTITLES_TRACE=<file prefix>: a Chromium performance trace of the choice (the page and the renderer's worker, with
         // CPU samples), one file per round with the track, for chrome://tracing or the Performance panel.
         const traceEvents: unknown[] = [];
         if (TRACE) {
           cdp.on('Tracing.dataCollected', ({ value }) => traceEvents.push(...value));
-          await cdp.send('Tracing.start', { traceConfig: { includedCategories: TRACE_CATEGORIES }, transferMode: 'ReportEvents' });
+          await cdp.send('Tracing.start', {
+            traceConfig: { includedCategories: TRACE_CATEGORIES },
+            transferMode: 'ReportEvents',
+          });
         }
         await page.evaluate(() => {
           const marks = window as unknown as { chosenAt: number; readyAt: number };
@@ -239,8 +396,24 @@ try {
         for (let attempt = 0; ; attempt++) {
           await page.mouse.move(600 + attempt, 300);
           await page.mouse.move(640, 320 + attempt);
-          const opened = await page.locator('[data-subtitle-button]').click({ timeout: 2_000 }).then(() => true, () => false);
-          if (opened && (await page.locator(`[data-subtitle-track="${track.id}"]`).click({ timeout: 2_000 }).then(() => true, () => false))) break;
+          const opened = await page
+            .locator('[data-subtitle-button]')
+            .click({ timeout: 2_000 })
+            .then(
+              () => true,
+              () => false,
+            );
+          if (
+            opened &&
+            (await page
+              .locator(`[data-subtitle-track="${track.id}"]`)
+              .click({ timeout: 2_000 })
+              .then(
+                () => true,
+                () => false,
+              ))
+          )
+            break;
           if (attempt === 5) throw new Error('the subtitle menu could not be used');
         }
         await page.waitForTimeout(LOOK_MS);
@@ -255,13 +428,18 @@ try {
         const { chosenAt, readyAt, steps } = await page.evaluate(() => {
           const marks = window as unknown as { chosenAt: number; readyAt: number };
           // The renderer's own marks (src/lib/subtitles): script and fonts fetched, worker started and up, fonts added, first draw back.
-          const steps = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('subtitles:')).map((m) => ({ name: m.name.slice(10), at: performance.timeOrigin + m.startTime }));
+          const steps = performance
+            .getEntriesByType('mark')
+            .filter((m) => m.name.startsWith('subtitles:'))
+            .map((m) => ({ name: m.name.slice(10), at: performance.timeOrigin + m.startTime }));
           return { chosenAt: marks.chosenAt, readyAt: marks.readyAt, steps };
         });
         readyMs = Math.round(readyAt - chosenAt);
         timeline = steps.map((step) => `${Math.round(step.at - chosenAt)} ms ${step.name}`);
         const chosen = chosenAt;
-        fetchTimes = renderFetches.filter((f) => f.at >= chosen - 50).map((f) => `${Math.round(f.at - chosen)} ms ${f.url.split('/').pop()!.slice(0, 40)}`);
+        fetchTimes = renderFetches
+          .filter((f) => f.at >= chosen - 50)
+          .map((f) => `${Math.round(f.at - chosen)} ms ${f.url.split('/').pop()!.slice(0, 40)}`);
         for (const frame of frames) {
           if (frame.at < chosenAt) continue;
           if ((await yellowInBand(Buffer.from(frame.data, 'base64'))) >= LINE_PIXELS) {
@@ -274,7 +452,10 @@ try {
         const before = v.getVideoPlaybackQuality();
         await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
         const after = v.getVideoPlaybackQuality();
-        return { droppedVideoFrames: after.droppedVideoFrames - before.droppedVideoFrames, decodedVideoFrames: after.totalVideoFrames - before.totalVideoFrames };
+        return {
+          droppedVideoFrames: after.droppedVideoFrames - before.droppedVideoFrames,
+          decodedVideoFrames: after.totalVideoFrames - before.totalVideoFrames,
+        };
       }, MEASURE_SECONDS);
       const level = (await page.locator('[data-player]').getAttribute('data-level')) ?? '';
       return { firstLineMs, readyMs, timeline, fetchTimes, ...run, level, renderFetchesBeforeChoice: fetchedBefore };
@@ -289,13 +470,22 @@ try {
       const r = await measure(which === 'on');
       samples[which].push(r);
       if (r.timeline.length) console.log(`  ${r.timeline.join(', ')}`);
-      console.log(`round ${round + 1} ${which.padEnd(3)}: ${r.level}p, first line ${r.firstLineMs ?? '-'} ms (libass ready ${r.readyMs ?? '-'} ms), dropped ${r.droppedVideoFrames} of ${r.decodedVideoFrames} frames, renderer fetched before the choice ${r.renderFetchesBeforeChoice}`);
+      console.log(
+        `round ${round + 1} ${which.padEnd(3)}: ${r.level}p, first line ${r.firstLineMs ?? '-'} ms (libass ready ${r.readyMs ?? '-'} ms), dropped ${r.droppedVideoFrames} of ${r.decodedVideoFrames} frames, renderer fetched before the choice ${r.renderFetchesBeforeChoice}`,
+      );
     }
   }
   const firstLines = samples.on.map((r) => r.firstLineMs ?? Number.POSITIVE_INFINITY);
   const medians = {
-    off: { droppedVideoFrames: median(samples.off.map((r) => r.droppedVideoFrames)), decodedVideoFrames: median(samples.off.map((r) => r.decodedVideoFrames)) },
-    on: { firstLineMs: median(firstLines), droppedVideoFrames: median(samples.on.map((r) => r.droppedVideoFrames)), decodedVideoFrames: median(samples.on.map((r) => r.decodedVideoFrames)) },
+    off: {
+      droppedVideoFrames: median(samples.off.map((r) => r.droppedVideoFrames)),
+      decodedVideoFrames: median(samples.off.map((r) => r.decodedVideoFrames)),
+    },
+    on: {
+      firstLineMs: median(firstLines),
+      droppedVideoFrames: median(samples.on.map((r) => r.droppedVideoFrames)),
+      decodedVideoFrames: median(samples.on.map((r) => r.decodedVideoFrames)),
+    },
   };
   const result = {
     name: 'subtitles',
@@ -312,7 +502,12 @@ try {
     },
     samples,
     medians,
-    ratios: { droppedFrames: medians.off.droppedVideoFrames === 0 ? null : +(medians.on.droppedVideoFrames / medians.off.droppedVideoFrames).toFixed(3) },
+    ratios: {
+      droppedFrames:
+        medians.off.droppedVideoFrames === 0
+          ? null
+          : +(medians.on.droppedVideoFrames / medians.off.droppedVideoFrames).toFixed(3),
+    },
     goals: { firstLineMs: FIRST_LINE_GOAL_MS, droppedVideoFrames: 0 },
     goalsMet: {
       firstLine: firstLines.every((ms) => ms <= FIRST_LINE_GOAL_MS),
@@ -322,7 +517,9 @@ try {
   };
   mkdirSync(join('bench', 'results'), { recursive: true });
   writeFileSync(join('bench', 'results', 'subtitles.json'), `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`\nfirst line: median ${medians.on.firstLineMs} ms (goal ${FIRST_LINE_GOAL_MS}); dropped frames: off ${medians.off.droppedVideoFrames}, on ${medians.on.droppedVideoFrames}`);
+  console.log(
+    `\nfirst line: median ${medians.on.firstLineMs} ms (goal ${FIRST_LINE_GOAL_MS}); dropped frames: off ${medians.off.droppedVideoFrames}, on ${medians.on.droppedVideoFrames}`,
+  );
   console.log('written bench/results/subtitles.json');
 } finally {
   await browser.close();

@@ -5,7 +5,15 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 
-export interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string } }
+export interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
 
 /** Tasks, and a worker's animation frames and canvas commits (only under the devtools.timeline categories); marks. */
 const CATEGORIES = 'toplevel,devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing';
@@ -30,7 +38,11 @@ export async function startTrace(context: BrowserContext, page: Page): Promise<(
  * between the marks `start` and `end`: the union of the spans of each thread's complete events
  * (top-level ones cover the nested).
  */
-export function busyBetween(events: TraceEvent[], start: string, end: string): { windowMs: number; mainMs: number; workerMs?: number } | undefined {
+export function busyBetween(
+  events: TraceEvent[],
+  start: string,
+  end: string,
+): { windowMs: number; mainMs: number; workerMs?: number } | undefined {
   const from = events.find((e) => e.name === start);
   const to = events.find((e) => e.name === end);
   if (!from || !to) return undefined;
@@ -49,6 +61,13 @@ export function busyBetween(events: TraceEvent[], start: string, end: string): {
     }
     return us / 1000;
   };
-  const worker = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === from.pid && e.args?.name?.startsWith('DedicatedWorker'));
-  return { windowMs: (to.ts - from.ts) / 1000, mainMs: busy(from.pid, from.tid), workerMs: worker ? busy(worker.pid, worker.tid) : undefined };
+  const worker = events.find(
+    (e) =>
+      e.ph === 'M' && e.name === 'thread_name' && e.pid === from.pid && e.args?.name?.startsWith('DedicatedWorker'),
+  );
+  return {
+    windowMs: (to.ts - from.ts) / 1000,
+    mainMs: busy(from.pid, from.tid),
+    workerMs: worker ? busy(worker.pid, worker.tid) : undefined,
+  };
 }

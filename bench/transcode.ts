@@ -36,7 +36,12 @@ const SOURCES = [
 ];
 
 // Record every ffmpeg the pipeline starts (server/media/ffmpeg.ts imports spawn from node:child_process).
-interface Spawned { binary: string; args: string[]; startMs: number; endMs?: number }
+interface Spawned {
+  binary: string;
+  args: string[];
+  startMs: number;
+  endMs?: number;
+}
 const require = createRequire(import.meta.url);
 const childProcess = require('node:child_process') as typeof import('node:child_process');
 const realSpawn = childProcess.spawn;
@@ -76,14 +81,26 @@ const { db } = database;
 // The bench is its own composition root: one repository set for its jobs and its account.
 const repositories = createRepositories(db);
 const round1 = (ms: number) => Math.round(ms);
-const pct = (a: number, b: number) => +(((a / b) - 1) * 100).toFixed(1);
+const pct = (a: number, b: number) => +((a / b - 1) * 100).toFixed(1);
 
 /** The pipeline's way: the upload and media rows, the probe step, then the worker runs the transcode job. */
 async function pipelineRun(source: string, uid: number) {
   const uploadId = randomBytes(16).toString('hex');
   const mediaId = randomBytes(12).toString('hex');
   await copyFile(source, join(uploadDir, uploadId)); // where a finished tus upload lies
-  await db.insertInto('uploads').values({ id: uploadId, uid, file_name: 'bench.mp4', size: 0, max_duration_seconds: 1800, expires_at: new Date(Date.now() + 3600_000), finished_at: new Date(), media_id: mediaId }).execute();
+  await db
+    .insertInto('uploads')
+    .values({
+      id: uploadId,
+      uid,
+      file_name: 'bench.mp4',
+      size: 0,
+      max_duration_seconds: 1800,
+      expires_at: new Date(Date.now() + 3600_000),
+      finished_at: new Date(),
+      media_id: mediaId,
+    })
+    .execute();
   await db.insertInto('media').values({ media_id: mediaId, upload_id: uploadId, uid }).execute();
   const logger = createLogger('error');
   await probeJob({ repositories, uploads, logger })({ mediaId }); // untimed; it queues the transcode job
@@ -92,7 +109,12 @@ async function pipelineRun(source: string, uid: number) {
   const outDir = join(mediaDir, hlsPath(mediaId));
   const master = join(outDir, 'master.m3u8');
 
-  const transcode = transcodeJob({ repositories, uploads, media: await createMediaStore({ directory: mediaDir, scratchDirectory: mediaDir }), logger });
+  const transcode = transcodeJob({
+    repositories,
+    uploads,
+    media: await createMediaStore({ directory: mediaDir, scratchDirectory: mediaDir }),
+    logger,
+  });
   let finished!: () => void;
   const handled = new Promise<void>((resolve) => (finished = resolve));
   recording = [];
@@ -102,7 +124,9 @@ async function pipelineRun(source: string, uid: number) {
     if (firstPlayableMs === null && existsSync(master)) firstPlayableMs = performance.now() - started;
   }, 10);
   const worker = startJobWorker({
-    db, logger, handlers: {
+    db,
+    logger,
+    handlers: {
       [PROBE_JOB]: probeJob({ repositories, uploads, logger }),
       [TRANSCODE_JOB]: (payload, run) => transcode(payload, run).finally(finished),
     },
@@ -114,17 +138,34 @@ async function pipelineRun(source: string, uid: number) {
   const commands = recording;
   recording = null;
 
-  const job = await db.selectFrom('jobs').select(['status', 'last_error']).where('kind', '=', TRANSCODE_JOB).orderBy('id', 'desc').executeTakeFirstOrThrow();
-  const after = await db.selectFrom('media').select(['status', 'renditions']).where('media_id', '=', mediaId).executeTakeFirstOrThrow();
-  if (job.status !== 'done' || after.status !== 'ready') throw new Error(`transcode job ${job.status} (${job.last_error}), media ${after.status}`);
+  const job = await db
+    .selectFrom('jobs')
+    .select(['status', 'last_error'])
+    .where('kind', '=', TRANSCODE_JOB)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  const after = await db
+    .selectFrom('media')
+    .select(['status', 'renditions'])
+    .where('media_id', '=', mediaId)
+    .executeTakeFirstOrThrow();
+  if (job.status !== 'done' || after.status !== 'ready')
+    throw new Error(`transcode job ${job.status} (${job.last_error}), media ${after.status}`);
   const ffmpegMs = commands.reduce((sum, c) => sum + (c.endMs! - c.startMs), 0);
   // The upload copy stays: the hand runs read the recorded input (all removed with the temp dir).
   return {
-    outDir, commands, renditions: after.renditions,
+    outDir,
+    commands,
+    renditions: after.renditions,
     result: {
-      wallMs: round1(wallMs), firstPlayableMs: firstPlayableMs === null ? null : round1(firstPlayableMs),
-      ffmpegProcessesMs: round1(ffmpegMs), outsideFfmpegMs: round1(wallMs - ffmpegMs),
-      steps: commands.map((c) => ({ output: c.args.at(-1)!.slice(outDir.length + 1), ms: round1(c.endMs! - c.startMs) })),
+      wallMs: round1(wallMs),
+      firstPlayableMs: firstPlayableMs === null ? null : round1(firstPlayableMs),
+      ffmpegProcessesMs: round1(ffmpegMs),
+      outsideFfmpegMs: round1(wallMs - ffmpegMs),
+      steps: commands.map((c) => ({
+        output: c.args.at(-1)!.slice(outDir.length + 1),
+        ms: round1(c.endMs! - c.startMs),
+      })),
     },
   };
 }
@@ -156,11 +197,37 @@ async function handRun(commands: Spawned[], outDir: string, rungCount: number) {
 
 async function makeSource(name: string, size: string): Promise<string> {
   const file = join(root, `source-${name}.mp4`);
-  const result = await run(ffmpeg, [
-    '-y', '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
-    '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k', '-shortest', '-movflags', '+faststart', file,
-  ], 30 * 60_000);
+  const result = await run(
+    ffmpeg,
+    [
+      '-y',
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=${size}:rate=30:duration=${seconds}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-shortest',
+      '-movflags',
+      '+faststart',
+      file,
+    ],
+    30 * 60_000,
+  );
   if (result.code !== 0) throw new Error(`making ${name} failed: ${result.stderr}`);
   return file;
 }
@@ -169,7 +236,12 @@ const benchStarted = performance.now();
 const loadAtStart = loadavg().map((l) => +l.toFixed(2));
 try {
   await migrateToLatest(db);
-  const uid = await insertAccount(repositories, { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
+  const uid = await insertAccount(repositories, {
+    email: 'bench@example.com',
+    password: 'bench password 1',
+    username: 'Bench',
+    roles: ['user'],
+  });
   const results = [];
   for (const src of SOURCES) {
     const t = performance.now();
@@ -178,7 +250,9 @@ try {
     if (!probe.ok) throw new Error(`source ${src.name}: ${probe.reason}`);
     const durationS = probe.result.durationMs / 1000;
     const rungs = ladderFor(probe.result.height).map((r) => r.height);
-    console.log(`${src.name}: ${durationS.toFixed(1)} s source made in ${((performance.now() - t) / 1000).toFixed(1)} s; rungs ${rungs.join(', ')}`);
+    console.log(
+      `${src.name}: ${durationS.toFixed(1)} s source made in ${((performance.now() - t) / 1000).toFixed(1)} s; rungs ${rungs.join(', ')}`,
+    );
 
     const pipelineRuns = [];
     const handRuns = [];
@@ -192,13 +266,18 @@ try {
           // The hand runs replay the first recording, into that run's folder (emptied first).
           if (!commands) [commands, outDir] = [p.commands, p.outDir];
           await rm(p.outDir, { recursive: true, force: true });
-          if (p.commands.length !== rungs.length + 2) throw new Error(`expected ${rungs.length + 2} ffmpeg runs, saw ${p.commands.length}`);
+          if (p.commands.length !== rungs.length + 2)
+            throw new Error(`expected ${rungs.length + 2} ffmpeg runs, saw ${p.commands.length}`);
           pipelineRuns.push(p.result);
-          console.log(`  pipeline: ${(p.result.wallMs / 1000).toFixed(1)} s, first playable ${((p.result.firstPlayableMs ?? NaN) / 1000).toFixed(1)} s, ${(durationS / (p.result.wallMs / 1000)).toFixed(2)}x real time; outside ffmpeg ${p.result.outsideFfmpegMs} ms`);
+          console.log(
+            `  pipeline: ${(p.result.wallMs / 1000).toFixed(1)} s, first playable ${((p.result.firstPlayableMs ?? NaN) / 1000).toFixed(1)} s, ${(durationS / (p.result.wallMs / 1000)).toFixed(2)}x real time; outside ffmpeg ${p.result.outsideFfmpegMs} ms`,
+          );
         } else {
           const h = await handRun(commands!, outDir, rungs.length);
           handRuns.push(h);
-          console.log(`  by hand:  ${(h.wallMs / 1000).toFixed(1)} s, first rung ${(h.firstPlayableMs / 1000).toFixed(1)} s, ${(durationS / (h.wallMs / 1000)).toFixed(2)}x real time`);
+          console.log(
+            `  by hand:  ${(h.wallMs / 1000).toFixed(1)} s, first rung ${(h.firstPlayableMs / 1000).toFixed(1)} s, ${(durationS / (h.wallMs / 1000)).toFixed(2)}x real time`,
+          );
         }
       }
     }
@@ -214,19 +293,35 @@ try {
     const hFirst = best(handRuns.map((h) => h.firstPlayableMs));
     const overheadPct = pct(pWall, hWall);
     results.push({
-      source: { name: src.name, size: src.size, fps: 30, durationS, videoCodec: probe.result.videoCodec, audioCodec: probe.result.audioCodec },
+      source: {
+        name: src.name,
+        size: src.size,
+        fps: 30,
+        durationS,
+        videoCodec: probe.result.videoCodec,
+        audioCodec: probe.result.audioCodec,
+      },
       rungs,
       pipeline: {
-        wallMs: pWall, firstPlayableMs: pFirst,
+        wallMs: pWall,
+        firstPlayableMs: pFirst,
         speedxRealtime: +(durationS / (pWall / 1000)).toFixed(2),
         firstPlayableXRealtime: +(durationS / (pFirst / 1000)).toFixed(2),
         runs: pipelineRuns,
       },
-      hand: { wallMs: hWall, firstRungMs: hFirst, speedxRealtime: +(durationS / (hWall / 1000)).toFixed(2), runs: handRuns },
+      hand: {
+        wallMs: hWall,
+        firstRungMs: hFirst,
+        speedxRealtime: +(durationS / (hWall / 1000)).toFixed(2),
+        runs: handRuns,
+      },
       overheadPct,
       medianOverheadPct: pct(median(pipelineRuns.map((p) => p.wallMs)), median(handRuns.map((h) => h.wallMs))),
       firstPlayableOverheadPct: pct(pFirst, hFirst),
-      outsideFfmpegPct: +((100 * median(pipelineRuns.map((p) => p.outsideFfmpegMs))) / median(pipelineRuns.map((p) => p.ffmpegProcessesMs))).toFixed(2),
+      outsideFfmpegPct: +(
+        (100 * median(pipelineRuns.map((p) => p.outsideFfmpegMs))) /
+        median(pipelineRuns.map((p) => p.ffmpegProcessesMs))
+      ).toFixed(2),
       goalMet: overheadPct <= GOAL_OVERHEAD_PCT,
       ffmpegArgs: commands!.map((c) => c.args.map((a) => a.split(root).join('$TMP'))),
     });
@@ -238,8 +333,10 @@ try {
     ...runFacts(loadAtStart),
     ffmpeg: { path: ffmpeg, version: ffmpegVersion },
     setup: {
-      sourceSeconds: seconds, rounds,
-      pipeline: 'embedded PGlite (openDatabase + migrateToLatest), probeJob untimed, then startJobWorker runs transcodeJob; timed from worker start to job done',
+      sourceSeconds: seconds,
+      rounds,
+      pipeline:
+        'embedded PGlite (openDatabase + migrateToLatest), probeJob untimed, then startJobWorker runs transcodeJob; timed from worker start to job done',
       hand: 'the ffmpeg argument arrays recorded from the pipeline run, spawned one after another',
       statistic: 'best (minimum) of the runs per variant; medianOverheadPct also given',
       firstPlayable: 'pipeline: master.m3u8 appears (polled every 10 ms); hand: first rung ffmpeg exits',
@@ -252,12 +349,21 @@ try {
   mkdirSync(join('bench', 'results'), { recursive: true });
   writeFileSync(join('bench', 'results', 'transcode.json'), `${JSON.stringify(result, null, 2)}\n`);
   console.log(`\n${seconds} s sources, ${rounds} round(s); ${ffmpegVersion}`);
-  console.table(results.map((r) => ({
-    source: r.source.name, rungs: r.rungs.join('/'),
-    'pipeline s': +(r.pipeline.wallMs / 1000).toFixed(1), 'first playable s': +(r.pipeline.firstPlayableMs / 1000).toFixed(1),
-    'x real time': r.pipeline.speedxRealtime, 'hand s': +(r.hand.wallMs / 1000).toFixed(1), 'overhead %': r.overheadPct, 'outside ffmpeg %': r.outsideFfmpegPct,
-  })));
-  console.log(`overhead goal <= ${GOAL_OVERHEAD_PCT} %: ${result.goalMet ? 'met' : 'NOT met'}; written bench/results/transcode.json`);
+  console.table(
+    results.map((r) => ({
+      source: r.source.name,
+      rungs: r.rungs.join('/'),
+      'pipeline s': +(r.pipeline.wallMs / 1000).toFixed(1),
+      'first playable s': +(r.pipeline.firstPlayableMs / 1000).toFixed(1),
+      'x real time': r.pipeline.speedxRealtime,
+      'hand s': +(r.hand.wallMs / 1000).toFixed(1),
+      'overhead %': r.overheadPct,
+      'outside ffmpeg %': r.outsideFfmpegPct,
+    })),
+  );
+  console.log(
+    `overhead goal <= ${GOAL_OVERHEAD_PCT} %: ${result.goalMet ? 'met' : 'NOT met'}; written bench/results/transcode.json`,
+  );
 } finally {
   await database.close();
   await rm(root, { recursive: true, force: true });

@@ -23,8 +23,19 @@ const MiB = 1024 * 1024;
 const CHUNK = 52_428_800; // 50 MiB, the chunk size of the site's uploader
 const GOAL = 0.8;
 
-interface Job { kind: 'put' | 'tus'; baseUrl: string; file: string; size: number; cookie?: string }
-interface Result { ms: number; status: number; requests: number; mediaId?: string | null }
+interface Job {
+  kind: 'put' | 'tus';
+  baseUrl: string;
+  file: string;
+  size: number;
+  cookie?: string;
+}
+interface Result {
+  ms: number;
+  status: number;
+  requests: number;
+  mediaId?: string | null;
+}
 
 // ---- client (child process): one upload per message, timed from first byte sent to last answer ----
 
@@ -46,15 +57,29 @@ let keepAlive: import('node:http').Agent;
 async function clientUpload(job: Job): Promise<Result> {
   const started = performance.now();
   if (job.kind === 'put') {
-    const res = await send(new URL('/upload', job.baseUrl), 'PUT',
-      { 'Content-Type': 'application/octet-stream', 'Content-Length': String(job.size) }, job.file, 0, job.size);
+    const res = await send(
+      new URL('/upload', job.baseUrl),
+      'PUT',
+      { 'Content-Type': 'application/octet-stream', 'Content-Length': String(job.size) },
+      job.file,
+      0,
+      job.size,
+    );
     return { ms: performance.now() - started, status: res.status, requests: 1 };
   }
   const TUS = { 'Tus-Resumable': '1.0.0', Cookie: job.cookie! };
-  const meta = (fields: Record<string, string>) => Object.entries(fields).map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`).join(',');
+  const meta = (fields: Record<string, string>) =>
+    Object.entries(fields)
+      .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+      .join(',');
   const created = await send(new URL('/api/video/tus', job.baseUrl), 'POST', {
-    ...TUS, 'Upload-Length': String(job.size),
-    'Upload-Metadata': meta({ name: 'bench.mp4', maxDurationSeconds: '1800', expiry: new Date(Date.now() + 3600_000).toISOString() }),
+    ...TUS,
+    'Upload-Length': String(job.size),
+    'Upload-Metadata': meta({
+      name: 'bench.mp4',
+      maxDurationSeconds: '1800',
+      expiry: new Date(Date.now() + 3600_000).toISOString(),
+    }),
   });
   if (created.status !== 201) throw new Error(`tus creation answered ${created.status}`);
   const location = new URL(String(created.headers.location), job.baseUrl);
@@ -62,21 +87,40 @@ async function clientUpload(job: Job): Promise<Result> {
   let last = created;
   for (let offset = 0; offset < job.size; offset += CHUNK) {
     const end = Math.min(job.size, offset + CHUNK);
-    last = await send(location, 'PATCH', {
-      ...TUS, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(end - offset),
-    }, job.file, offset, end);
+    last = await send(
+      location,
+      'PATCH',
+      {
+        ...TUS,
+        'Upload-Offset': String(offset),
+        'Content-Type': 'application/offset+octet-stream',
+        'Content-Length': String(end - offset),
+      },
+      job.file,
+      offset,
+      end,
+    );
     requests++;
     if (last.status !== 204) throw new Error(`PATCH at ${offset} answered ${last.status}`);
-    if (Number(last.headers['upload-offset']) !== end) throw new Error(`PATCH at ${offset}: server is at ${last.headers['upload-offset']}`);
+    if (Number(last.headers['upload-offset']) !== end)
+      throw new Error(`PATCH at ${offset}: server is at ${last.headers['upload-offset']}`);
   }
-  return { ms: performance.now() - started, status: last.status, requests, mediaId: last.headers['stream-media-id'] as string | undefined };
+  return {
+    ms: performance.now() - started,
+    status: last.status,
+    requests,
+    mediaId: last.headers['stream-media-id'] as string | undefined,
+  };
 }
 
 if (process.argv[2] === '--client') {
   const { Agent } = await import('node:http');
   keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
   process.on('message', (job: Job) => {
-    clientUpload(job).then((r) => process.send!({ ok: true, ...r }), (e: Error) => process.send!({ ok: false, error: e.stack ?? String(e) }));
+    clientUpload(job).then(
+      (r) => process.send!({ ok: true, ...r }),
+      (e: Error) => process.send!({ ok: false, error: e.stack ?? String(e) }),
+    );
   });
 } else {
   await main();
@@ -106,8 +150,10 @@ async function main() {
     let putCount = 0;
     const bare: Server = createServer((req, res) => {
       if (req.method !== 'PUT') return void res.writeHead(405).end();
-      pipeline(req, createWriteStream(join(putDir, `put-${putCount++}.bin`)))
-        .then(() => res.writeHead(204).end(), () => res.writeHead(500).end());
+      pipeline(req, createWriteStream(join(putDir, `put-${putCount++}.bin`))).then(
+        () => res.writeHead(204).end(),
+        () => res.writeHead(500).end(),
+      );
     });
     bare.keepAliveTimeout = 65_000;
     bare.listen(0, '127.0.0.1');
@@ -122,11 +168,22 @@ async function main() {
     const { createSession } = await import('../server/auth/sessions.ts');
     const { createRepositories } = await import('../server/repositories/index.ts');
     const app = await startTestServer('pglite', {
-      env: { WORKER: '0', UPLOAD_DIR: uploadDir, MEDIA_DIR: join(root, 'media'), OUTBOX_DIR: join(root, 'outbox'), UPLOAD_MAX_BYTES: String(8 * 1024 * MiB) },
+      env: {
+        WORKER: '0',
+        UPLOAD_DIR: uploadDir,
+        MEDIA_DIR: join(root, 'media'),
+        OUTBOX_DIR: join(root, 'outbox'),
+        UPLOAD_MAX_BYTES: String(8 * 1024 * MiB),
+      },
     });
     cleanup.unshift(() => app.close());
     const repositories = createRepositories(app.db);
-    const uid = await insertAccount(repositories, { email: 'bench@example.com', password: 'bench password 1', username: 'Bench', roles: ['user'] });
+    const uid = await insertAccount(repositories, {
+      email: 'bench@example.com',
+      password: 'bench password 1',
+      username: 'Bench',
+      roles: ['user'],
+    });
     const cookie = `uid=${uid}; token=${await createSession(repositories, uid)}`;
 
     const client = fork(import.meta.filename, ['--client'], { stdio: 'inherit' });
@@ -150,12 +207,15 @@ async function main() {
     const samples: { put: number[]; tus: number[] } = { put: [], tus: [] };
     for (let i = 0; i < runs; i++) {
       for (const kind of (i % 2 ? ['tus', 'put'] : ['put', 'tus']) as Array<'put' | 'tus'>) {
-        const r = kind === 'put'
-          ? await upload({ kind, baseUrl: bareUrl, file: source, size })
-          : await upload({ kind, baseUrl: app.baseUrl, file: source, size, cookie });
+        const r =
+          kind === 'put'
+            ? await upload({ kind, baseUrl: bareUrl, file: source, size })
+            : await upload({ kind, baseUrl: app.baseUrl, file: source, size, cookie });
         if (kind === 'tus' && !r.mediaId) throw new Error('the last PATCH carried no Stream-Media-Id');
         samples[kind].push(mbps(r.ms));
-        console.log(`run ${i + 1} ${kind.padEnd(3)}: ${(r.ms / 1000).toFixed(2)} s, ${mbps(r.ms).toFixed(0)} MB/s (${r.requests} request${r.requests > 1 ? 's' : ''})`);
+        console.log(
+          `run ${i + 1} ${kind.padEnd(3)}: ${(r.ms / 1000).toFixed(2)} s, ${mbps(r.ms).toFixed(0)} MB/s (${r.requests} request${r.requests > 1 ? 's' : ''})`,
+        );
         // Each run starts with an empty target dir (and 1 GiB less in the page cache to write back).
         emptyDir(kind === 'put' ? putDir : uploadDir);
       }
@@ -169,7 +229,11 @@ async function main() {
       date: new Date().toISOString(),
       ...runFacts(loadAtStart),
       setup: {
-        bytes: size, chunkBytes: CHUNK, runsPerVariant: runs, loopback: true, tempDir: root,
+        bytes: size,
+        chunkBytes: CHUNK,
+        runsPerVariant: runs,
+        loopback: true,
+        tempDir: root,
         tus: 'real server via tests/api/harness.ts startTestServer(pglite), WORKER=0, member session cookie, POST + PATCH chunks',
         put: 'bare node:http server, single PUT, body piped to fs.createWriteStream',
         client: 'node:http in a child process, body streamed from the source file, keep-alive',
@@ -183,7 +247,9 @@ async function main() {
     };
     mkdirSync(join('bench', 'results'), { recursive: true });
     writeFileSync(join('bench', 'results', 'tus-upload.json'), `${JSON.stringify(result, null, 2)}\n`);
-    console.log(`\n${size / MiB} MiB over loopback, median of ${runs}: PUT ${putMedian.toFixed(0)} MB/s, tus ${tusMedian.toFixed(0)} MB/s`);
+    console.log(
+      `\n${size / MiB} MiB over loopback, median of ${runs}: PUT ${putMedian.toFixed(0)} MB/s, tus ${tusMedian.toFixed(0)} MB/s`,
+    );
     console.log(`ratio tus/PUT = ${ratio.toFixed(2)} (goal >= ${GOAL}): ${result.goalMet ? 'met' : 'NOT met'}`);
     console.log('written bench/results/tus-upload.json');
   } finally {

@@ -26,7 +26,15 @@ const USAGE = `Usage:
   npm run cli -- media:to-s3 [--from MEDIA_DIR] [--dry-run]
   npm run cli -- seed:scale --videos N --users N [--danmaku-per-video 100] [--comments-per-video 10] [--follows-per-user 20] [--history-per-user 50] [--seed 30]`;
 
-const SEED_SCALE_OPTIONS = ['videos', 'users', 'danmaku-per-video', 'comments-per-video', 'follows-per-user', 'history-per-user', 'seed'] as const;
+const SEED_SCALE_OPTIONS = [
+  'videos',
+  'users',
+  'danmaku-per-video',
+  'comments-per-video',
+  'follows-per-user',
+  'history-per-user',
+  'seed',
+] as const;
 
 /**
  * seed:scale: fills the database (DATABASE_URL, or the embedded one in DATA_DIR, which no server
@@ -54,11 +62,23 @@ async function seedScaleCatalogue(values: Record<string, string | boolean | unde
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir || undefined });
   try {
     await migrateToLatest(database.db);
-    const report = await seedScale(database.db, { databaseUrl: config.databaseUrl }, {
-      videos: numbers.videos, users: numbers.users, danmakuPerVideo: numbers['danmaku-per-video'] ?? 100, commentsPerVideo: numbers['comments-per-video'] ?? 10,
-      followsPerUser: numbers['follows-per-user'] ?? 20, historyPerUser: numbers['history-per-user'] ?? 50, seed: numbers.seed,
-    }, (line) => console.log(line));
-    console.log(`${report.rows} rows in ${report.seconds} s (${report.rowsPerSecond} rows/s written; statistics ${report.analyzeSeconds} s)`);
+    const report = await seedScale(
+      database.db,
+      { databaseUrl: config.databaseUrl },
+      {
+        videos: numbers.videos,
+        users: numbers.users,
+        danmakuPerVideo: numbers['danmaku-per-video'] ?? 100,
+        commentsPerVideo: numbers['comments-per-video'] ?? 10,
+        followsPerUser: numbers['follows-per-user'] ?? 20,
+        historyPerUser: numbers['history-per-user'] ?? 50,
+        seed: numbers.seed,
+      },
+      (line) => console.log(line),
+    );
+    console.log(
+      `${report.rows} rows in ${report.seconds} s (${report.rowsPerSecond} rows/s written; statistics ${report.analyzeSeconds} s)`,
+    );
     console.log(JSON.stringify(report.landmarks));
     return 0;
   } finally {
@@ -78,11 +98,17 @@ async function copyMediaToBucket(from: string | undefined, dryRun: boolean): Pro
   const config = readServerConfig({ ...process.env, MEDIA_STORE: 'local' });
   const s3 = readMediaS3Config({ ...process.env, MEDIA_STORE: 's3' });
   const folder = resolve(from ?? config.mediaDir);
-  const store = await createMediaStore({ directory: folder, s3, scratchDirectory: join(scratchFolder(config.uploadDir), 'media') });
+  const store = await createMediaStore({
+    directory: folder,
+    s3,
+    scratchDirectory: join(scratchFolder(config.uploadDir), 'media'),
+  });
   console.log(`${dryRun ? 'Dry run: would copy' : 'Copying'} ${folder} to s3://${s3!.bucket}/${s3!.prefix}`);
   const report = await copyMediaFolder({ folder, store, dryRun, onProgress: progressPrinter(process.stderr) });
   const mib = (report.bytesCopied / 1048576).toFixed(1);
-  console.log(`${report.files} files: ${report.copied} ${dryRun ? 'to copy' : 'copied'} (${mib} MiB), ${report.skipped} already in the bucket.`);
+  console.log(
+    `${report.files} files: ${report.copied} ${dryRun ? 'to copy' : 'copied'} (${mib} MiB), ${report.skipped} already in the bucket.`,
+  );
   for (const key of report.refused) console.error(`Not copied (not a media path): ${key}`);
   return report.refused.length ? 1 : 0;
 }
@@ -92,10 +118,18 @@ async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: rest,
     options: {
-      email: { type: 'string' }, username: { type: 'string' }, password: { type: 'string' },
-      nickname: { type: 'string' }, role: { type: 'string', default: 'user' }, count: { type: 'string', default: '1' },
-      from: { type: 'string' }, 'dry-run': { type: 'boolean', default: false },
-      ...Object.fromEntries(SEED_SCALE_OPTIONS.map((name) => [name, { type: 'string' }])) as Record<(typeof SEED_SCALE_OPTIONS)[number], { type: 'string' }>,
+      email: { type: 'string' },
+      username: { type: 'string' },
+      password: { type: 'string' },
+      nickname: { type: 'string' },
+      role: { type: 'string', default: 'user' },
+      count: { type: 'string', default: '1' },
+      from: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      ...(Object.fromEntries(SEED_SCALE_OPTIONS.map((name) => [name, { type: 'string' }])) as Record<
+        (typeof SEED_SCALE_OPTIONS)[number],
+        { type: 'string' }
+      >),
     },
   });
   if (command === 'media:to-s3') return copyMediaToBucket(values.from, values['dry-run']!);
@@ -112,9 +146,17 @@ async function main(argv: string[]): Promise<number> {
     console.error(`Unknown role "${values.role}". Roles: ${ROLES.join(', ')}.`);
     return 2;
   }
-  const request: AdminRequest = command === 'user:create'
-    ? { command, email: values.email!, username: values.username!, password: values.password!, nickname: values.nickname, role: values.role! }
-    : { command, count: Number(values.count) || 1 };
+  const request: AdminRequest =
+    command === 'user:create'
+      ? {
+          command,
+          email: values.email!,
+          username: values.username!,
+          password: values.password!,
+          nickname: values.nickname,
+          role: values.role!,
+        }
+      : { command, count: Number(values.count) || 1 };
   const config = readServerConfig();
   const embedded = !config.databaseUrl && config.dataDir && config.dataDir !== ':memory:' ? config.dataDir : null;
   // A server running on the embedded database holds it: it runs the command for us.
@@ -145,7 +187,9 @@ main(process.argv.slice(2)).then(
       const detail = error.issues?.map((i) => `${i.path}: ${i.message}`).join(', ');
       console.error(`${translatorFor('en').t(MESSAGE_KEY[error.code])}${detail ? ` (${detail})` : ''}`);
     } else if (error instanceof Error && /in use by process/.test(error.message)) {
-      console.error(`${error.message}\nThe embedded database admits one process, and the process holding it did not answer on ${ADMIN_SOCKET_NAME} in the data directory (an older server, or DATA_DIR differs): stop the server, run this command, then start the server again.`);
+      console.error(
+        `${error.message}\nThe embedded database admits one process, and the process holding it did not answer on ${ADMIN_SOCKET_NAME} in the data directory (an older server, or DATA_DIR differs): stop the server, run this command, then start the server again.`,
+      );
     } else {
       console.error(error instanceof Error ? error.message : error);
     }

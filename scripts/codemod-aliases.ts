@@ -49,6 +49,8 @@ for (const file of FOLDERS.flatMap((folder) => files(join(ROOT, folder)))) {
 }
 if (!check) console.log(`rewrote ${changedImports} imports in ${changedFiles} files`);
 else if (changedImports) {
-  console.error(`${changedImports} imports in ${changedFiles} files (above) go three or more levels up where an alias reaches: run node scripts/codemod-aliases.ts`);
+  console.error(
+    `${changedImports} imports in ${changedFiles} files (above) go three or more levels up where an alias reaches: run node scripts/codemod-aliases.ts`,
+  );
   process.exit(1);
 }

@@ -10,7 +10,13 @@ import { gzipSync } from 'node:zlib';
 
 export const CLIENT_DIR = join('dist', 'client');
 
-export interface JsWeight { files: number; jsBytes: number; jsGzipBytes: number; lazyJsGzipBytes: number; htmlGzipBytes: number }
+export interface JsWeight {
+  files: number;
+  jsBytes: number;
+  jsGzipBytes: number;
+  lazyJsGzipBytes: number;
+  htmlGzipBytes: number;
+}
 
 function entryScripts(html: string): string[] {
   const urls = new Set<string>();
@@ -18,13 +24,17 @@ function entryScripts(html: string): string[] {
   for (const m of html.matchAll(/(?:component-url|renderer-url)="([^"]+\.js)"/g)) urls.add(m[1]);
   for (const m of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)) urls.add(m[1]);
   // Inline module scripts import their chunks directly.
-  for (const m of html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)) for (const i of imports(m[1], '/').static) urls.add(i);
+  for (const m of html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g))
+    for (const i of imports(m[1], '/').static) urls.add(i);
   return [...urls];
 }
 
 function imports(code: string, from: string): { static: string[]; dynamic: string[] } {
-  const resolve = (spec: string) => (spec.startsWith('.') ? posix.normalize(posix.join(posix.dirname(from), spec)) : spec);
-  const stat = [...code.matchAll(/(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?["'`]([^"'`]+\.js)["'`]/g)].map((m) => resolve(m[1]));
+  const resolve = (spec: string) =>
+    spec.startsWith('.') ? posix.normalize(posix.join(posix.dirname(from), spec)) : spec;
+  const stat = [...code.matchAll(/(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?["'`]([^"'`]+\.js)["'`]/g)].map((m) =>
+    resolve(m[1]),
+  );
   const dyn = [...code.matchAll(/import\(\s*["'`]([^"'`]+\.js)["'`]\s*\)/g)].map((m) => resolve(m[1]));
   return { static: stat, dynamic: dyn };
 }
@@ -64,6 +74,11 @@ export function jsWeightOf(html: string, client = CLIENT_DIR, lazyEntries = /./)
     const found = imports(code.toString(), url);
     lazyQueue.push(...found.static, ...found.dynamic);
   }
-  return { files: seen.size, jsBytes: raw, jsGzipBytes: gzip, lazyJsGzipBytes: lazyGzip, htmlGzipBytes: gzipSync(html, { level: 9 }).length };
+  return {
+    files: seen.size,
+    jsBytes: raw,
+    jsGzipBytes: gzip,
+    lazyJsGzipBytes: lazyGzip,
+    htmlGzipBytes: gzipSync(html, { level: 9 }).length,
+  };
 }
-

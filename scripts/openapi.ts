@@ -10,7 +10,9 @@ export const OPENAPI_FILE = new URL('../docs/openapi.json', import.meta.url);
 
 /** The document as the server serves it under /api (server/app/handlers/system.ts), as committed. */
 export function openApiText(): string {
-  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return `${JSON.stringify(openApiDocument({ apiPrefix: '/api', version }), null, 2)}\n`;
 }
 

@@ -9,7 +9,12 @@ import { join } from 'node:path';
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const REPORTS = join('tests', '.tmp');
 const binPath = join(process.cwd(), 'node_modules', '.bin');
-const env = { ...process.env, PATH: `${binPath}:${process.env.PATH}`, ASTRO_TELEMETRY_DISABLED: '1', CHROMIUM_PATH: CHROMIUM };
+const env = {
+  ...process.env,
+  PATH: `${binPath}:${process.env.PATH}`,
+  ASTRO_TELEMETRY_DISABLED: '1',
+  CHROMIUM_PATH: CHROMIUM,
+};
 
 function run(command: string, args: string[], options: SpawnSyncOptions = {}): number {
   console.log(`\n$ ${command} ${args.join(' ')}`);
@@ -22,9 +27,16 @@ function ensureChromium(): void {
   if (process.getuid?.() === 0) {
     console.log('Chromium is missing: installing Debian’s package (apt-get install chromium)…');
     run('apt-get', ['update', '-qq']);
-    if (run('apt-get', ['install', '-y', '-qq', 'chromium', 'fonts-noto-cjk'], { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } }) === 0) return;
+    if (
+      run('apt-get', ['install', '-y', '-qq', 'chromium', 'fonts-noto-cjk'], {
+        env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
+      }) === 0
+    )
+      return;
   }
-  console.error(`The browser tests need Debian's Chromium at ${CHROMIUM}. Install it with:\n  sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk\nor set CHROMIUM_PATH to another Chromium binary.`);
+  console.error(
+    `The browser tests need Debian's Chromium at ${CHROMIUM}. Install it with:\n  sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk\nor set CHROMIUM_PATH to another Chromium binary.`,
+  );
   process.exit(1);
 }
 
@@ -38,14 +50,20 @@ function count(file: string, pick: (json: any) => { passed: number; failed: numb
 
 /** The titles of the browser tests whose first run failed and whose retry passed. */
 function flakyTests(file: string): string[] {
-  interface Suite { title: string; specs?: Array<{ title: string; tests: Array<{ status: string }> }>; suites?: Suite[] }
+  interface Suite {
+    title: string;
+    specs?: Array<{ title: string; tests: Array<{ status: string }> }>;
+    suites?: Suite[];
+  }
   const titles: string[] = [];
   const visit = (suite: Suite, path: string[]) => {
-    for (const spec of suite.specs ?? []) if (spec.tests.some((t) => t.status === 'flaky')) titles.push([...path, spec.title].join(' › '));
+    for (const spec of suite.specs ?? [])
+      if (spec.tests.some((t) => t.status === 'flaky')) titles.push([...path, spec.title].join(' › '));
     for (const child of suite.suites ?? []) visit(child, [...path, child.title]);
   };
   try {
-    for (const suite of (JSON.parse(readFileSync(file, 'utf8')) as { suites: Suite[] }).suites) visit(suite, [suite.title]);
+    for (const suite of (JSON.parse(readFileSync(file, 'utf8')) as { suites: Suite[] }).suites)
+      visit(suite, [suite.title]);
   } catch {
     // no report: counted as a failure above
   }
@@ -53,7 +71,9 @@ function flakyTests(file: string): string[] {
 }
 
 if (Number(process.versions.node.split('.')[0]) < 24) {
-  console.error(`Node ${process.version} is running the tests; the project needs Node 24 from node_modules/.bin (run through npm, or put node_modules/.bin first on PATH).`);
+  console.error(
+    `Node ${process.version} is running the tests; the project needs Node 24 from node_modules/.bin (run through npm, or put node_modules/.bin first on PATH).`,
+  );
   process.exit(1);
 }
 ensureChromium();
@@ -62,7 +82,7 @@ mkdirSync(REPORTS, { recursive: true });
 
 // Static checks first, each an npm script that also runs alone (`npm run check:lint`): the
 // boundaries between parts (dependency-cruiser, .dependency-cruiser.cjs), the dependencies of
-// package.json against what the code imports (knip, knip.json), the linter (Biome, biome.json)
+// package.json against what the code imports (knip, knip.json), the linter and formatter (Biome, biome.json)
 // and the types, which tie every handler and client call to its entry in the route table; and no
 // relative import three or more levels deep where an alias (#lib/, #server/…) reaches the same file.
 const checks = [
@@ -82,20 +102,39 @@ if (run('astro', ['build']) !== 0) {
 const vitestFile = join(REPORTS, 'vitest.json');
 const playwrightFile = join(REPORTS, 'playwright.json');
 const vitestStatus = run('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestFile}`]);
-const playwrightStatus = run('playwright', ['test', '--reporter=list,json'], { env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightFile } });
+const playwrightStatus = run('playwright', ['test', '--reporter=list,json'], {
+  env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightFile },
+});
 
-const unit = count(vitestFile, (j) => ({ passed: j.numPassedTests, failed: j.numFailedTests, skipped: j.numPendingTests + (j.numTodoTests ?? 0) }));
+const unit = count(vitestFile, (j) => ({
+  passed: j.numPassedTests,
+  failed: j.numFailedTests,
+  skipped: j.numPendingTests + (j.numTodoTests ?? 0),
+}));
 // A browser test that failed and then passed on its one retry (playwright.config.ts, CI only)
 // counts as passed, and is named below so that it is fixed, not forgotten.
-const browser = count(playwrightFile, (j) => ({ passed: j.stats.expected + (j.stats.flaky ?? 0), failed: j.stats.unexpected, skipped: j.stats.skipped }));
+const browser = count(playwrightFile, (j) => ({
+  passed: j.stats.expected + (j.stats.flaky ?? 0),
+  failed: j.stats.unexpected,
+  skipped: j.stats.skipped,
+}));
 const flaky = flakyTests(playwrightFile);
 const checksFailed = checks.filter((check) => check.status !== 0).length;
 const passed = unit.passed + browser.passed + checks.length - checksFailed;
-const failed = unit.failed + browser.failed + checksFailed + (vitestStatus && !unit.failed ? 1 : 0) + (playwrightStatus && !browser.failed ? 1 : 0);
+const failed =
+  unit.failed +
+  browser.failed +
+  checksFailed +
+  (vitestStatus && !unit.failed ? 1 : 0) +
+  (playwrightStatus && !browser.failed ? 1 : 0);
 const skipped = unit.skipped + browser.skipped;
 console.log(`\nunit and API: ${unit.passed} passed, ${unit.failed} failed, ${unit.skipped} skipped`);
-console.log(`browser: ${browser.passed} passed (${flaky.length} only on retry), ${browser.failed} failed, ${browser.skipped} skipped`);
+console.log(
+  `browser: ${browser.passed} passed (${flaky.length} only on retry), ${browser.failed} failed, ${browser.skipped} skipped`,
+);
 for (const title of flaky) console.log(`  passed only on retry: ${title}`);
-console.log(`static checks: ${checks.map((check) => `${check.name} ${check.status === 0 ? 'passed' : 'failed'}`).join(', ')}`);
+console.log(
+  `static checks: ${checks.map((check) => `${check.name} ${check.status === 0 ? 'passed' : 'failed'}`).join(', ')}`,
+);
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed ? 1 : 0);

@@ -99,11 +99,16 @@ type Env = Record<string, string | undefined>;
  * the default as the README's configuration table shows it, and what it does.
  */
 const setting = <T>(read: (raw: string | undefined) => T, shownDefault: string, description: string) =>
-  z.string().optional().transform((raw) => read(raw)).meta({ shownDefault, description });
+  z
+    .string()
+    .optional()
+    .transform((raw) => read(raw))
+    .meta({ shownDefault, description });
 /** Set (non-empty) or undefined. */
 const text = (raw: string | undefined) => raw || undefined;
 /** A duration in milliseconds; unset or not a positive number gives the default. */
-const positiveMs = (fallback: number) => (raw: string | undefined) => (Number(raw) > 0 ? Math.round(Number(raw)) : fallback);
+const positiveMs = (fallback: number) => (raw: string | undefined) =>
+  Number(raw) > 0 ? Math.round(Number(raw)) : fallback;
 /** On unless set to 0. */
 const onUnlessZero = (raw: string | undefined) => raw !== '0';
 /** A runtime setting (SPEC §3): read by `readRuntimeConfig` from the same environment, here for its name and default. */
@@ -117,20 +122,44 @@ const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export const ENVIRONMENT = z.object({
   PORT: setting((raw) => (raw ? Number(raw) : 4321), '4321', 'the port the one process listens on (0: any free port)'),
   HOST: setting((raw) => raw || 'localhost', 'localhost', 'the address it listens on'),
-  DATA_DIR: setting((raw) => (raw === ':memory:' ? '' : resolve(raw || 'data')), './data', "the embedded database's folder; ':memory:' keeps it in memory"),
+  DATA_DIR: setting(
+    (raw) => (raw === ':memory:' ? '' : resolve(raw || 'data')),
+    './data',
+    "the embedded database's folder; ':memory:' keeps it in memory",
+  ),
   DATABASE_URL: setting(text, 'unset', 'a PostgreSQL server instead of PGlite'),
-  DATABASE_POOL_KEPT: setting((raw) => (raw === undefined || raw === '' ? 10 : Math.min(10, Math.max(0, Math.floor(Number(raw)) || 0))), '10', 'connections of the pool (10) opened at start and kept open while idle'),
+  DATABASE_POOL_KEPT: setting(
+    (raw) => (raw === undefined || raw === '' ? 10 : Math.min(10, Math.max(0, Math.floor(Number(raw)) || 0))),
+    '10',
+    'connections of the pool (10) opened at start and kept open while idle',
+  ),
   SERVE_SITE: setting(onUnlessZero, '1', '0 runs the API alone'),
-  CORS_ORIGINS: setting((raw) => (raw || '').split(',').map((s) => s.trim()).filter(Boolean), 'none', 'site origins allowed to call the API with credentials'),
+  CORS_ORIGINS: setting(
+    (raw) =>
+      (raw || '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    'none',
+    'site origins allowed to call the API with credentials',
+  ),
   PUBLIC_SITE_URL: setting(readPublicSiteUrl, 'unset', "the site's public origin"),
   TRUST_PROXY: setting(readProxyHops, '0', 'the number of proxies in front'),
   SMTP_URL: setting(text, 'unset', 'nodemailer SMTP URL; unset writes mails to the outbox'),
-  MAIL_FROM: setting((raw) => raw || 'Kiraboshi <no-reply@kiraboshi.localhost>', 'Kiraboshi <no-reply@kiraboshi.localhost>', "sender of the site's mails"),
+  MAIL_FROM: setting(
+    (raw) => raw || 'Kiraboshi <no-reply@kiraboshi.localhost>',
+    'Kiraboshi <no-reply@kiraboshi.localhost>',
+    "sender of the site's mails",
+  ),
   OUTBOX_DIR: setting(text, 'DATA_DIR/outbox', 'where mails go without SMTP'),
   MEDIA_DIR: setting(text, 'DATA_DIR/media', 'the folder media store'),
   MEDIA_STORE: setting((raw) => raw || 'local', 'local', 'local (MEDIA_DIR) or s3 (the S3_* bucket)'),
   S3_MEDIA_PREFIX: setting((raw) => raw ?? 'media/', 'media/', 'where media go in the bucket'),
-  MEDIA_PUBLIC_BASE_URL: setting((raw) => readMediaPublicBaseUrl(raw), 'unset', 'where public media can be read directly'),
+  MEDIA_PUBLIC_BASE_URL: setting(
+    (raw) => readMediaPublicBaseUrl(raw),
+    'unset',
+    'where public media can be read directly',
+  ),
   UPLOAD_DIR: setting(text, 'DATA_DIR/uploads', 'resumable uploads (file store)'),
   S3_BUCKET: setting(text, 'unset', 'an S3-compatible bucket for uploads (and media with MEDIA_STORE=s3)'),
   S3_ENDPOINT: setting(text, 'unset (AWS)', "the S3 server's URL"),
@@ -140,31 +169,86 @@ export const ENVIRONMENT = z.object({
   S3_FORCE_PATH_STYLE: setting(onUnlessZero, '1', 'host/bucket/key addresses; 0 for bucket.host/key'),
   UPLOAD_MAX_BYTES: setting((raw) => Number(raw) || 8 * 1024 ** 3, '8 GiB', 'largest video upload'),
   AUDIO_UPLOAD_MAX_BYTES: setting((raw) => Number(raw) || 2 * 1024 ** 3, '2 GiB', 'largest audio upload'),
-  UPLOAD_ABANDONED_AFTER_MS: setting(positiveMs(24 * 3_600_000), '86400000 (24 h)', 'a finished upload never published is removed this long after its last byte'),
+  UPLOAD_ABANDONED_AFTER_MS: setting(
+    positiveMs(24 * 3_600_000),
+    '86400000 (24 h)',
+    'a finished upload never published is removed this long after its last byte',
+  ),
   UPLOAD_SWEEP_MS: setting(positiveMs(3_600_000), '3600000', 'how often expired and abandoned uploads are looked for'),
-  MAX_OPEN_UPLOADS: setting((raw) => (Number(raw) >= 1 ? Math.floor(Number(raw)) : 3), '3', 'unfinished uploads one member may have open at once'),
-  UPLOAD_ROLE: setting((raw): 'members' | 'staff' => (raw === 'staff' ? 'staff' : 'members'), 'members', 'who may upload: members or staff'),
+  MAX_OPEN_UPLOADS: setting(
+    (raw) => (Number(raw) >= 1 ? Math.floor(Number(raw)) : 3),
+    '3',
+    'unfinished uploads one member may have open at once',
+  ),
+  UPLOAD_ROLE: setting(
+    (raw): 'members' | 'staff' => (raw === 'staff' ? 'staff' : 'members'),
+    'members',
+    'who may upload: members or staff',
+  ),
   WORKER: setting(onUnlessZero, '1', '0 leaves media jobs to another process'),
-  JOB_LEASE_MS: setting(positiveMs(JOB_LEASE_MS), String(JOB_LEASE_MS), 'how long a worker holds a job without renewing it'),
-  JOB_RETRY_DELAY_MS: setting(positiveMs(JOB_RETRY_DELAY_MS), String(JOB_RETRY_DELAY_MS), 'first wait before a failed job runs again (doubling)'),
+  JOB_LEASE_MS: setting(
+    positiveMs(JOB_LEASE_MS),
+    String(JOB_LEASE_MS),
+    'how long a worker holds a job without renewing it',
+  ),
+  JOB_RETRY_DELAY_MS: setting(
+    positiveMs(JOB_RETRY_DELAY_MS),
+    String(JOB_RETRY_DELAY_MS),
+    'first wait before a failed job runs again (doubling)',
+  ),
   // Under the 10 s most supervisors (Docker, systemd, Kubernetes) wait before a SIGKILL.
   SHUTDOWN_GRACE_MS: setting(positiveMs(8_000), '8000', 'on SIGTERM, how long requests in flight may finish'),
   REDIS_URL: setting(text, 'unset', 'the event bus between processes over Redis pub/sub'),
-  LIVE_HEARTBEAT_MS: setting((raw) => Math.max(50, Number(raw) || 15_000), '15000', 'heartbeat of live danmaku streams'),
-  LIVE_MAX_BUFFERED_BYTES: setting((raw) => Math.max(1024, Number(raw) || 64 * 1024), '65536', 'what one live viewer may leave unread before the stream is cut'),
-  NOTIFICATION_DIGEST_MS: setting((raw) => Math.max(1000, Number(raw) || 3_600_000), '3600000', 'the least time between two notification e-mails to one member'),
-  NOTIFICATION_DIGEST_CHECK_MS: setting((raw) => (raw === '0' ? 0 : Math.max(100, Number(raw) || 60_000)), '60000', 'how often due notification e-mails are looked for (0: never, for tests)'),
-  PAGE_CACHE_MB: setting((raw) => (raw === undefined || raw === '' ? 64 : Math.max(0, Number(raw) || 0)), '64', "memory for guests' pages kept in the process (0: none)"),
-  HOT_COUNTER_WINDOW_MS: setting((raw) => Math.min(3_600_000, Math.max(10, Number(raw) || 1000)), '1000', 'how long views and likes\' notifications gather in memory before one write per video or item'),
+  LIVE_HEARTBEAT_MS: setting(
+    (raw) => Math.max(50, Number(raw) || 15_000),
+    '15000',
+    'heartbeat of live danmaku streams',
+  ),
+  LIVE_MAX_BUFFERED_BYTES: setting(
+    (raw) => Math.max(1024, Number(raw) || 64 * 1024),
+    '65536',
+    'what one live viewer may leave unread before the stream is cut',
+  ),
+  NOTIFICATION_DIGEST_MS: setting(
+    (raw) => Math.max(1000, Number(raw) || 3_600_000),
+    '3600000',
+    'the least time between two notification e-mails to one member',
+  ),
+  NOTIFICATION_DIGEST_CHECK_MS: setting(
+    (raw) => (raw === '0' ? 0 : Math.max(100, Number(raw) || 60_000)),
+    '60000',
+    'how often due notification e-mails are looked for (0: never, for tests)',
+  ),
+  PAGE_CACHE_MB: setting(
+    (raw) => (raw === undefined || raw === '' ? 64 : Math.max(0, Number(raw) || 0)),
+    '64',
+    "memory for guests' pages kept in the process (0: none)",
+  ),
+  HOT_COUNTER_WINDOW_MS: setting(
+    (raw) => Math.min(3_600_000, Math.max(10, Number(raw) || 1000)),
+    '1000',
+    "how long views and likes' notifications gather in memory before one write per video or item",
+  ),
   DEMO: setting(onUnlessZero, '1', 'demo uploaders and media on the first start with an empty database'),
-  SITEMAP_VIDEOS_PER_FILE: setting((raw) => Math.min(SITEMAP_VIDEOS_PER_FILE_MAX, Math.max(1, Math.floor(Number(raw)) || SITEMAP_VIDEOS_PER_FILE)), String(SITEMAP_VIDEOS_PER_FILE), 'videos per video sitemap file'),
-  LOG_LEVEL: setting((raw) => LOG_LEVELS.find((level) => level === raw) ?? 'info', 'info', 'debug, info, warn or error'),
+  SITEMAP_VIDEOS_PER_FILE: setting(
+    (raw) => Math.min(SITEMAP_VIDEOS_PER_FILE_MAX, Math.max(1, Math.floor(Number(raw)) || SITEMAP_VIDEOS_PER_FILE)),
+    String(SITEMAP_VIDEOS_PER_FILE),
+    'videos per video sitemap file',
+  ),
+  LOG_LEVEL: setting(
+    (raw) => LOG_LEVELS.find((level) => level === raw) ?? 'info',
+    'info',
+    'debug, info, warn or error',
+  ),
   NODE_ENV: setting(text, 'unset', 'development shows stacks and checks every answer'),
   API_CHECK_RESPONSES: setting((raw) => raw === '1', '0', 'check every API answer against its schema'),
   DIST_DIR: setting((raw) => resolve(raw || 'dist'), 'dist', 'where the built site lives'),
   PUBLIC_API_BASE: runtimeSetting('/api/', 'backend base address the browser calls'),
-  PUBLIC_IMAGE_PROVIDER: runtimeSetting('local', 'who makes the sizes of pictures: local (the site\'s own files) or template (a resizing service)'),
-  PUBLIC_IMAGE_PROVIDER_URL: runtimeSetting('unset', 'the template provider\'s address, with {width} and {src}'),
+  PUBLIC_IMAGE_PROVIDER: runtimeSetting(
+    'local',
+    "who makes the sizes of pictures: local (the site's own files) or template (a resizing service)",
+  ),
+  PUBLIC_IMAGE_PROVIDER_URL: runtimeSetting('unset', "the template provider's address, with {width} and {src}"),
   PUBLIC_VIDEO_MANIFEST_URL: runtimeSetting('/media/videos/{videoId}/master.m3u8', 'video manifest URL template'),
   PUBLIC_I18N_DETECT_BROWSER_LANGUAGE: runtimeSetting('1', 'detect the language on / from the cookie and the browser'),
   PUBLIC_I18N_FALLBACK_LOCALE: runtimeSetting('zhs', 'used when neither names a supported language'),
@@ -178,20 +262,36 @@ export const ENVIRONMENT = z.object({
 });
 export type Environment = z.output<typeof ENVIRONMENT>;
 
-const S3_SETTINGS = ['S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'];
+const S3_SETTINGS = [
+  'S3_BUCKET',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+];
 
 /** The S3 upload store's settings, or none; a half-done setup is refused rather than ignored. */
 function readS3UploadConfig(env: Env, e: Environment): S3UploadConfig | undefined {
   const given = S3_SETTINGS.filter((name) => env[name]);
   if (!given.length) return undefined;
-  if (!e.S3_BUCKET) throw new Error(`${given.join(', ')} ${given.length > 1 ? 'are' : 'is'} set but S3_BUCKET is not: set S3_BUCKET to store uploads in S3, or unset the S3_* settings to keep them under UPLOAD_DIR`);
-  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS credential chain');
-  if (e.S3_ENDPOINT && !(/^https?:\/\//.test(e.S3_ENDPOINT) && URL.canParse(e.S3_ENDPOINT))) throw new Error(`S3_ENDPOINT must be a URL such as http://127.0.0.1:3900, not "${e.S3_ENDPOINT}"`);
+  if (!e.S3_BUCKET)
+    throw new Error(
+      `${given.join(', ')} ${given.length > 1 ? 'are' : 'is'} set but S3_BUCKET is not: set S3_BUCKET to store uploads in S3, or unset the S3_* settings to keep them under UPLOAD_DIR`,
+    );
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY)
+    throw new Error(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS credential chain',
+    );
+  if (e.S3_ENDPOINT && !(/^https?:\/\//.test(e.S3_ENDPOINT) && URL.canParse(e.S3_ENDPOINT)))
+    throw new Error(`S3_ENDPOINT must be a URL such as http://127.0.0.1:3900, not "${e.S3_ENDPOINT}"`);
   return {
     bucket: e.S3_BUCKET,
     endpoint: e.S3_ENDPOINT,
     region: e.S3_REGION,
-    credentials: e.S3_ACCESS_KEY_ID ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! } : undefined,
+    credentials: e.S3_ACCESS_KEY_ID
+      ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! }
+      : undefined,
     forcePathStyle: e.S3_FORCE_PATH_STYLE,
   };
 }
@@ -199,18 +299,29 @@ function readS3UploadConfig(env: Env, e: Environment): S3UploadConfig | undefine
 /** MEDIA_PUBLIC_BASE_URL: an http(s) address ending in '/' under which every media key is public. */
 export function readMediaPublicBaseUrl(value: string | undefined): string | undefined {
   if (!value) return undefined;
-  if (!/^https?:\/\/.+\/$/.test(value) || !URL.canParse(value)) throw new Error(`MEDIA_PUBLIC_BASE_URL must be an http(s) address ending in a slash, like https://cdn.example/media/, not "${value}"`);
+  if (!/^https?:\/\/.+\/$/.test(value) || !URL.canParse(value))
+    throw new Error(
+      `MEDIA_PUBLIC_BASE_URL must be an http(s) address ending in a slash, like https://cdn.example/media/, not "${value}"`,
+    );
   return value;
 }
 
 /** MEDIA_STORE: 'local' (MEDIA_DIR) or 's3' (the S3_* bucket, under S3_MEDIA_PREFIX). */
-export function readMediaS3Config(env: Env, e: Environment = ENVIRONMENT.parse(env), uploadS3: S3UploadConfig | undefined = readS3UploadConfig(env, e)): ServerConfig['mediaS3'] {
+export function readMediaS3Config(
+  env: Env,
+  e: Environment = ENVIRONMENT.parse(env),
+  uploadS3: S3UploadConfig | undefined = readS3UploadConfig(env, e),
+): ServerConfig['mediaS3'] {
   const store = e.MEDIA_STORE;
   if (store !== 'local' && store !== 's3') throw new Error(`MEDIA_STORE must be local or s3, not "${store}"`);
   if (store === 'local') return undefined;
-  if (!uploadS3) throw new Error('MEDIA_STORE=s3 needs the bucket: set S3_BUCKET (and S3_ENDPOINT and the keys for a self-hosted server)');
+  if (!uploadS3)
+    throw new Error(
+      'MEDIA_STORE=s3 needs the bucket: set S3_BUCKET (and S3_ENDPOINT and the keys for a self-hosted server)',
+    );
   const prefix = e.S3_MEDIA_PREFIX;
-  if (prefix && !/^[\w-]+(\/[\w-]+)*\/$/.test(prefix)) throw new Error(`S3_MEDIA_PREFIX must be empty or end with a slash, like media/, not "${prefix}"`);
+  if (prefix && !/^[\w-]+(\/[\w-]+)*\/$/.test(prefix))
+    throw new Error(`S3_MEDIA_PREFIX must be empty or end with a slash, like media/, not "${prefix}"`);
   return { ...uploadS3, prefix };
 }
 
@@ -222,7 +333,8 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
   readImageProvider(runtime.imageProvider, runtime.imageProviderUrl);
   const dataDir = e.DATA_DIR;
   // Without a data folder (':memory:') files go to throwaway folders.
-  const underData = (name: string) => resolve(dataDir ? join(dataDir, name) : join(tmpdir(), `kiraboshi-${name}-${process.pid}`));
+  const underData = (name: string) =>
+    resolve(dataDir ? join(dataDir, name) : join(tmpdir(), `kiraboshi-${name}-${process.pid}`));
   return {
     port: e.PORT,
     host: e.HOST,

@@ -10,11 +10,16 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
-export function createLogger(level: LogLevel = 'info', base: Record<string, unknown> = {}, write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
+export function createLogger(
+  level: LogLevel = 'info',
+  base: Record<string, unknown> = {},
+  write: (line: string) => void = (l) => process.stdout.write(l),
+): Logger {
   const emit = (at: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[at] < ORDER[level]) return;
     const record: Record<string, unknown> = { time: new Date().toISOString(), level: at, msg, ...base, ...fields };
-    if (record.err instanceof Error) record.err = { name: record.err.name, message: record.err.message, stack: record.err.stack };
+    if (record.err instanceof Error)
+      record.err = { name: record.err.name, message: record.err.message, stack: record.err.stack };
     write(`${JSON.stringify(record)}\n`);
   };
   return {

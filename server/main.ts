@@ -42,11 +42,19 @@ import { createDrain } from './http/drain.ts';
 import { answerHalfClosedRequests, refuseUnreadBody } from './http/unread-bodies.ts';
 import { answerClientErrors, createOutsideApiFailure } from './http/failures.ts';
 
-export async function startServer(env: Record<string, string | undefined> = process.env, hooks: { onQuery?: QueryObserver; conversationEvents?: ConversationEvents } = {}) {
+export async function startServer(
+  env: Record<string, string | undefined> = process.env,
+  hooks: { onQuery?: QueryObserver; conversationEvents?: ConversationEvents } = {},
+) {
   const config = readServerConfig(env);
   const logger = createLogger(config.logLevel, { service: 'kiraboshi' });
   // The pool's connections open now, not under the first burst (docs/decisions/0030).
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir || undefined, onQuery: hooks.onQuery, keptConnections: config.databasePoolKept });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir || undefined,
+    onQuery: hooks.onQuery,
+    keptConnections: config.databasePoolKept,
+  });
   const applied = await migrateToLatest(database.db).catch(async (error) => {
     await database.close();
     throw error;
@@ -68,50 +76,99 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, from: config.mailFrom, logger });
   const signingSecret = await loadSecret(repositories.secrets, 'upload-signing');
   const apiPrefix = apiBasePath(config.runtime.apiBase);
-  const uploadStore = await createUploadStore({ directory: config.uploadDir, s3: config.uploadS3 }).catch(async (error) => {
-    await database.close();
-    throw error;
-  });
+  const uploadStore = await createUploadStore({ directory: config.uploadDir, s3: config.uploadS3 }).catch(
+    async (error) => {
+      await database.close();
+      throw error;
+    },
+  );
   // Everything the site serves from uploads (renditions, posters, images): a folder or a bucket.
-  const media = await createMediaStore({ directory: config.mediaDir, s3: config.mediaS3, scratchDirectory: join(scratchFolder(config.uploadDir), 'media') });
-  // Media processing: durable jobs in the database, worked by this process unless WORKER=0.
-  const worker = !config.runWorker ? null : startJobWorker({
-    db: database.db, logger, leaseMs: config.jobLeaseMs, retryDelayMs: config.jobRetryDelayMs,
-    handlers: mediaJobHandlers({ repositories, uploads: uploadStore, media, logger }),
-    // An upload nobody has published yet is transcoded only when nothing else waits.
-    background: unpublishedTranscode,
+  const media = await createMediaStore({
+    directory: config.mediaDir,
+    s3: config.mediaS3,
+    scratchDirectory: join(scratchFolder(config.uploadDir), 'media'),
   });
+  // Media processing: durable jobs in the database, worked by this process unless WORKER=0.
+  const worker = !config.runWorker
+    ? null
+    : startJobWorker({
+        db: database.db,
+        logger,
+        leaseMs: config.jobLeaseMs,
+        retryDelayMs: config.jobRetryDelayMs,
+        handlers: mediaJobHandlers({ repositories, uploads: uploadStore, media, logger }),
+        // An upload nobody has published yet is transcoded only when nothing else waits.
+        background: unpublishedTranscode,
+      });
   const uploads = createUploadServer({
-    repositories, logger, store: uploadStore, path: `${apiPrefix}/video/tus`,
+    repositories,
+    logger,
+    store: uploadStore,
+    path: `${apiPrefix}/video/tus`,
     kinds: uploadKinds(config),
-    whoMayUpload: config.whoMayUpload, maxOpenUploads: config.maxOpenUploads, corsOrigins: config.corsOrigins,
+    whoMayUpload: config.whoMayUpload,
+    maxOpenUploads: config.maxOpenUploads,
+    corsOrigins: config.corsOrigins,
     onMediaQueued: () => worker?.poke(),
     errorAnswer,
   });
   const stopUploadSweep = await startUploadSweep({
-    repositories, uploads: uploadStore, media, logger, tus: uploads, worker: !!worker,
-    abandonedAfterMs: config.uploadAbandonedAfterMs, everyMs: config.uploadSweepMs,
+    repositories,
+    uploads: uploadStore,
+    media,
+    logger,
+    tus: uploads,
+    worker: !!worker,
+    abandonedAfterMs: config.uploadAbandonedAfterMs,
+    everyMs: config.uploadSweepMs,
   });
   // Messages between the processes of one site (live danmaku, cache invalidation): Redis, else
   // LISTEN/NOTIFY on PostgreSQL, else in-process (PGlite is one process).
   // After a lost bus connection, live streams catch up from the database (set once services exist).
   let onBusReconnect = () => {};
   let listeningPort = config.port;
-  const bus = await createEventBus({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, logger, onReconnect: () => onBusReconnect() })
-    .catch(async (error) => {
-      await database.close();
-      throw error;
-    });
+  const bus = await createEventBus({
+    redisUrl: config.redisUrl,
+    databaseUrl: config.databaseUrl,
+    logger,
+    onReconnect: () => onBusReconnect(),
+  }).catch(async (error) => {
+    await database.close();
+    throw error;
+  });
   // The composition root: every service once, over this database; the API and the site share them.
   const photoFiles = createPhotoFiles({ uploads: uploadStore, onQueued: () => worker?.poke() });
-  const services = createServices({ repositories, databaseKind: database.kind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: config.live, logger,
-    hotCounterWindowMs: config.hotCounterWindowMs, conversationEvents: hooks.conversationEvents,
+  const services = createServices({
+    repositories,
+    databaseKind: database.kind,
+    mailer,
+    media,
+    signingSecret,
+    buildId,
+    uploads,
+    photoFiles,
+    bus,
+    live: config.live,
+    logger,
+    hotCounterWindowMs: config.hotCounterWindowMs,
+    conversationEvents: hooks.conversationEvents,
     // The links in e-mails point at the public address; without one, at this process (its port is known once it listens).
-    notifications: { ...config.notifications, apiPrefix: `${apiPrefix.replace(/\/$/, '')}/`, siteOrigin: () => config.proxy.publicSiteUrl ? new URL(config.proxy.publicSiteUrl).origin : `http://${config.host}:${listeningPort}` } });
-  const pageCache = config.serveSite && config.pageCacheBytes > 0 ? createPageCache({ maxBytes: config.pageCacheBytes }) : null;
+    notifications: {
+      ...config.notifications,
+      apiPrefix: `${apiPrefix.replace(/\/$/, '')}/`,
+      siteOrigin: () =>
+        config.proxy.publicSiteUrl
+          ? new URL(config.proxy.publicSiteUrl).origin
+          : `http://${config.host}:${listeningPort}`,
+    },
+  });
+  const pageCache =
+    config.serveSite && config.pageCacheBytes > 0 ? createPageCache({ maxBytes: config.pageCacheBytes }) : null;
   // Caches of this process that another process's change makes stale (server/events/cache-invalidation.ts).
   const leaveCacheNotices = await connectCacheInvalidation({
-    notices: caches.notices, bus, logger,
+    notices: caches.notices,
+    bus,
+    logger,
     forget: (notice) => {
       // A member's sessions are no page of a guest's: nothing else to forget.
       if (notice.cache === 'session') return forgetSessionsLocally(caches, notice.uid);
@@ -120,14 +177,27 @@ export async function startServer(env: Record<string, string | undefined> = proc
       pageCache?.clear();
     },
   });
-  onBusReconnect = () => void services.live.resync().catch((error) => logger.warn('live danmaku could not catch up', { err: error }));
+  onBusReconnect = () =>
+    void services.live.resync().catch((error) => logger.warn('live danmaku could not catch up', { err: error }));
   const stopHousekeeping = startHousekeeping(services, logger);
   const api = createApiApp({ logger, config, services });
   const apiListener = getRequestListener(api.fetch);
-  const serveMedia = createMediaServer({ repositories, caches, catalogue: services.catalogue, media, publicBaseUrl: config.mediaPublicBaseUrl });
-  const siteLocals = createSiteLocals(services, { isDevelopment: config.isDevelopment, sitemapVideosPerFile: config.sitemapVideosPerFile, logger });
+  const serveMedia = createMediaServer({
+    repositories,
+    caches,
+    catalogue: services.catalogue,
+    media,
+    publicBaseUrl: config.mediaPublicBaseUrl,
+  });
+  const siteLocals = createSiteLocals(services, {
+    isDevelopment: config.isDevelopment,
+    sitemapVideosPerFile: config.sitemapVideosPerFile,
+    logger,
+  });
   const securityHeaders = await loadSecurityHeaders(config);
-  const site = config.serveSite ? await createSiteHandler(config, siteLocals, logger, securityHeaders, pageCache) : null;
+  const site = config.serveSite
+    ? await createSiteHandler(config, siteLocals, logger, securityHeaders, pageCache)
+    : null;
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -140,13 +210,17 @@ export async function startServer(env: Record<string, string | undefined> = proc
     }
     // A control character (%00…) names no page or file: refused before anything looks it up.
     if (hasControlCharacterInPath(path)) {
-      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(STATUS_CODES[400]);
+      res
+        .writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
+        .end(STATUS_CODES[400]);
       return;
     }
     // Pages and media take no body: refused before it is read (server/http/unread-bodies.ts).
     if ((path.startsWith('/media/') || site) && refuseUnreadBody(req, res)) return;
     if (path.startsWith('/media/')) {
-      serveMedia(req, res, path.slice('/media'.length)).catch((error) => failedOutsideApi(res, error, 'media request failed', path));
+      serveMedia(req, res, path.slice('/media'.length)).catch((error) =>
+        failedOutsideApi(res, error, 'media request failed', path),
+      );
       return;
     }
     if (!site) {
@@ -177,19 +251,28 @@ export async function startServer(env: Record<string, string | undefined> = proc
   listeningPort = port;
   queueMediaBackfills({ repositories, logger, onQueued: () => worker?.poke() });
   if (config.demo) {
-    seedDemoCatalogue({ db: database.db, repositories, uploads: uploadStore, logger, onQueued: () => worker?.poke() })
-      .catch((error) => logger.warn('the demo catalogue could not be created', { err: error }));
+    seedDemoCatalogue({
+      db: database.db,
+      repositories,
+      uploads: uploadStore,
+      logger,
+      onQueued: () => worker?.poke(),
+    }).catch((error) => logger.warn('the demo catalogue could not be created', { err: error }));
   }
   // While this process holds the embedded database, `npm run cli` asks it over DATA_DIR/admin.sock (0600).
-  const embeddedDataDir = !config.databaseUrl && config.dataDir && config.dataDir !== ':memory:' ? config.dataDir : null;
+  const embeddedDataDir =
+    !config.databaseUrl && config.dataDir && config.dataDir !== ':memory:' ? config.dataDir : null;
   const closeAdminSocket = embeddedDataDir
     ? await startAdminSocket({ dataDir: embeddedDataDir, repositories, logger }).catch((error: Error) => {
-      logger.warn('the admin socket could not be opened: stop the server to use npm run cli', { err: error });
-      return async () => {};
-    })
+        logger.warn('the admin socket could not be opened: stop the server to use npm run cli', { err: error });
+        return async () => {};
+      })
     : async () => {};
   logger.info('listening', {
-    url: `http://${config.host}:${port}/`, api: apiPrefix, site: !!site, dataDir: config.databaseUrl ? undefined : config.dataDir,
+    url: `http://${config.host}:${port}/`,
+    api: apiPrefix,
+    site: !!site,
+    dataDir: config.databaseUrl ? undefined : config.dataDir,
     uploads: config.uploadS3 ? `s3://${config.uploadS3.bucket}` : config.uploadDir,
     media: config.mediaS3 ? `s3://${config.mediaS3.bucket}/${config.mediaS3.prefix}` : config.mediaDir,
   });
@@ -200,7 +283,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     logger.warn('no administrator yet', {
       firstRunPage: `http://${config.host}:${port}/first-run`,
       firstRunToken: services.firstRun.token,
-      next: 'open the first-run page and give it the token, or: npm run cli -- user:create --email you@example.com --username You --password \'a long passphrase\' --role administrator',
+      next: "open the first-run page and give it the token, or: npm run cli -- user:create --email you@example.com --username You --password 'a long passphrase' --role administrator",
       note: 'the CLI works while the server runs; then npm run cli -- invite:create --count 5 for invitation codes',
     });
   }
@@ -223,7 +306,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
       services.live.close();
       services.notifications.close();
       drain.begin();
-      for (const res of inFlight) if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) res.end();
+      for (const res of inFlight)
+        if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) res.end();
       const workerStopped = worker?.stop() ?? Promise.resolve({ handedBack: [] });
       let requestsCutAtGrace = 0;
       const grace = setTimeout(() => {
@@ -234,7 +318,9 @@ export async function startServer(env: Record<string, string | undefined> = proc
       const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
       await serverClosed;
       // Views and likes' notifications gathered in memory, written before the database closes.
-      await services.flushWrites().catch((error) => logger.warn('writes held in memory could not be flushed', { err: error }));
+      await services
+        .flushWrites()
+        .catch((error) => logger.warn('writes held in memory could not be flushed', { err: error }));
       clearTimeout(grace);
       clearInterval(idleSweep);
       stopHousekeeping();
@@ -245,12 +331,27 @@ export async function startServer(env: Record<string, string | undefined> = proc
       await bus.close();
       await database.close();
       logger.info('stopped', {
-        signal, ms: Date.now() - started, requestsInFlight, requestsCutAtGrace,
-        jobsHandedBack: handedBack.map((job) => job.id), database: 'closed',
+        signal,
+        ms: Date.now() - started,
+        requestsInFlight,
+        requestsCutAtGrace,
+        jobsHandedBack: handedBack.map((job) => job.id),
+        database: 'closed',
       });
     })());
 
-  return { server, port, close, config, database, caches, repositories, bus, services, firstRunToken: services.firstRun.token };
+  return {
+    server,
+    port,
+    close,
+    config,
+    database,
+    caches,
+    repositories,
+    bus,
+    services,
+    firstRunToken: services.firstRun.token,
+  };
 }
 
 if (import.meta.main) {
@@ -264,10 +365,13 @@ if (import.meta.main) {
       // A second signal (Ctrl-C twice) does not wait for the drain.
       if (stopping) process.exit(1);
       stopping = true;
-      running.close(signal).then(() => process.exit(0), (error: Error) => {
-        console.error(`Kiraboshi did not stop cleanly: ${error.message}`);
-        process.exit(1);
-      });
+      running.close(signal).then(
+        () => process.exit(0),
+        (error: Error) => {
+          console.error(`Kiraboshi did not stop cleanly: ${error.message}`);
+          process.exit(1);
+        },
+      );
     });
   }
 }

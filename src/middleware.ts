@@ -7,7 +7,10 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const response = await next();
   // A crawler gets the error's status and no error page (SPEC §8); server/site logs it.
   if (context.locals.crawler && response.status >= 400) {
-    return new Response(null, { status: response.status, headers: { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' } });
+    return new Response(null, {
+      status: response.status,
+      headers: { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' },
+    });
   }
   if (!context.isPrerendered && response.headers.get('Content-Type')?.startsWith('text/html')) {
     response.headers.set('Content-Language', LOCALE_INFO[splitLocale(context.url.pathname).locale].htmlLang);

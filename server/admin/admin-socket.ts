@@ -30,7 +30,12 @@ export const adminSocketPath = (dataDir: string) => join(dataDir, ADMIN_SOCKET_N
 /** What a failed command says, in English as the CLI prints it. */
 export function answerForError(error: unknown): AdminAnswer {
   if (error instanceof DomainError) {
-    return { ok: false, code: error.code, message: translatorFor('en').t(ERROR_MESSAGE_KEY[error.code]), issues: error.issues };
+    return {
+      ok: false,
+      code: error.code,
+      message: translatorFor('en').t(ERROR_MESSAGE_KEY[error.code]),
+      issues: error.issues,
+    };
   }
   return { ok: false, code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
 }
@@ -39,7 +44,11 @@ export function answerForError(error: unknown): AdminAnswer {
  * Listens on DATA_DIR/admin.sock. The server holds DATA_DIR's lock, so a socket file already
  * there is a leftover of a process that is gone, and is replaced. Answers a closer.
  */
-export async function startAdminSocket(options: { dataDir: string; repositories: Pick<Repositories, 'users' | 'invitations'>; logger: Logger }): Promise<() => Promise<void>> {
+export async function startAdminSocket(options: {
+  dataDir: string;
+  repositories: Pick<Repositories, 'users' | 'invitations'>;
+  logger: Logger;
+}): Promise<() => Promise<void>> {
   const path = adminSocketPath(options.dataDir);
   await rm(path, { force: true });
   const server: Server = createServer((socket) => {
@@ -49,14 +58,17 @@ export async function startAdminSocket(options: { dataDir: string; repositories:
     const reply = (answer: AdminAnswer) => socket.end(`${JSON.stringify(answer)}\n`);
     socket.on('data', (chunk: string) => {
       buffered += chunk;
-      if (Buffer.byteLength(buffered) > MAX_REQUEST_BYTES) return reply({ ok: false, code: 'PAYLOAD_TOO_LARGE', message: 'The request is too long.' });
+      if (Buffer.byteLength(buffered) > MAX_REQUEST_BYTES)
+        return reply({ ok: false, code: 'PAYLOAD_TOO_LARGE', message: 'The request is too long.' });
       const end = buffered.indexOf('\n');
       if (end < 0) return;
       socket.removeAllListeners('data');
       let request: AdminRequest | null = null;
       try {
         request = parseAdminRequest(JSON.parse(buffered.slice(0, end)));
-      } catch { /* answered below */ }
+      } catch {
+        /* answered below */
+      }
       if (!request) return reply({ ok: false, code: 'VALIDATION_FAILED', message: 'Not a command this server knows.' });
       const { command } = request;
       runAdminCommand(options.repositories, request).then(
@@ -99,7 +111,9 @@ export function askRunningServer(dataDir: string, request: AdminRequest): Promis
     let received = '';
     socket.setEncoding('utf8');
     socket.on('connect', () => socket.write(`${JSON.stringify(request)}\n`));
-    socket.on('data', (chunk: string) => { received += chunk; });
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
     socket.on('end', () => {
       try {
         resolve(JSON.parse(received) as AdminAnswer);

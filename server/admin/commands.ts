@@ -17,20 +17,43 @@ export function parseAdminRequest(value: unknown): AdminRequest | null {
   if (!value || typeof value !== 'object') return null;
   const v = value as Record<string, unknown>;
   const text = (x: unknown) => typeof x === 'string' && x.length > 0 && x.length <= 1000;
-  if (v.command === 'user:create' && text(v.email) && text(v.username) && text(v.password) && (v.nickname === undefined || text(v.nickname))
-    && typeof v.role === 'string' && (ROLES as readonly string[]).includes(v.role)) {
-    return { command: 'user:create', email: v.email as string, username: v.username as string, password: v.password as string, nickname: v.nickname as string | undefined, role: v.role };
+  if (
+    v.command === 'user:create' &&
+    text(v.email) &&
+    text(v.username) &&
+    text(v.password) &&
+    (v.nickname === undefined || text(v.nickname)) &&
+    typeof v.role === 'string' &&
+    (ROLES as readonly string[]).includes(v.role)
+  ) {
+    return {
+      command: 'user:create',
+      email: v.email as string,
+      username: v.username as string,
+      password: v.password as string,
+      nickname: v.nickname as string | undefined,
+      role: v.role,
+    };
   }
-  if (v.command === 'invite:create' && Number.isInteger(v.count)) return { command: 'invite:create', count: v.count as number };
+  if (v.command === 'invite:create' && Number.isInteger(v.count))
+    return { command: 'invite:create', count: v.count as number };
   return null;
 }
 
 /** Runs one command; answers the lines to print (a domain error is thrown as it is). */
-export async function runAdminCommand(repositories: Pick<Repositories, 'users' | 'invitations'>, request: AdminRequest): Promise<string[]> {
+export async function runAdminCommand(
+  repositories: Pick<Repositories, 'users' | 'invitations'>,
+  request: AdminRequest,
+): Promise<string[]> {
   if (request.command === 'user:create') {
     // The operator made this account: its profile needs no review.
     const uid = await insertAccount(repositories, {
-      email: request.email, username: request.username, password: request.password, userNickname: request.nickname, roles: [request.role], reviewed: true,
+      email: request.email,
+      username: request.username,
+      password: request.password,
+      userNickname: request.nickname,
+      roles: [request.role],
+      reviewed: true,
     });
     return [`Created user ${request.username} (uid ${uid}) with the role ${request.role}.`];
   }

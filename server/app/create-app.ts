@@ -40,12 +40,20 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
     c.header('X-Request-Id', requestId);
     const started = performance.now();
     await next();
-    logger.info('request', { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
+    logger.info('request', {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round(performance.now() - started),
+    });
   });
 
   // No call has a control character in its path (%00…): refused before routing reads it.
   app.use('*', async (c, next) => {
-    if (hasControlCharacterInPath(new URL(c.req.url).pathname)) throw new DomainError('VALIDATION_FAILED', { issues: [{ path: '(path)', message: 'must not contain control characters' }] });
+    if (hasControlCharacterInPath(new URL(c.req.url).pathname))
+      throw new DomainError('VALIDATION_FAILED', {
+        issues: [{ path: '(path)', message: 'must not contain control characters' }],
+      });
     await next();
   });
 
@@ -56,8 +64,26 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
     origin: (origin) => (deps.config.corsOrigins.includes(origin) ? origin : null),
     credentials: true,
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Content-Type', 'X-Request-Id', 'X-Client-Language', 'Tus-Resumable', 'Upload-Length', 'Upload-Offset', 'Upload-Metadata', 'Upload-Concat', 'Upload-Defer-Length'],
-    exposeHeaders: ['X-Request-Id', 'Retry-After', 'Stream-Media-Id', 'Location', 'Upload-Offset', 'Upload-Length', 'Tus-Resumable'],
+    allowHeaders: [
+      'Content-Type',
+      'X-Request-Id',
+      'X-Client-Language',
+      'Tus-Resumable',
+      'Upload-Length',
+      'Upload-Offset',
+      'Upload-Metadata',
+      'Upload-Concat',
+      'Upload-Defer-Length',
+    ],
+    exposeHeaders: [
+      'X-Request-Id',
+      'Retry-After',
+      'Stream-Media-Id',
+      'Location',
+      'Upload-Offset',
+      'Upload-Length',
+      'Tus-Resumable',
+    ],
     maxAge: 600,
   });
   app.use('*', (c, next) => (c.req.header('origin') ? corsHeaders(c, next) : next()));
@@ -66,7 +92,11 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
   app.use('*', async (c, next) => {
     if (STATE_CHANGING.has(c.req.method)) {
       const origin = c.req.header('origin');
-      if (origin && origin !== publicOrigin(c.req.url, (name) => c.req.header(name), deps.config.proxy) && !deps.config.corsOrigins.includes(origin)) {
+      if (
+        origin &&
+        origin !== publicOrigin(c.req.url, (name) => c.req.header(name), deps.config.proxy) &&
+        !deps.config.corsOrigins.includes(origin)
+      ) {
         throw new DomainError('ORIGIN_REFUSED');
       }
     }
@@ -76,7 +106,9 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
   // Generated once, on first ask: the table does not change while the process runs.
   let document: ReturnType<typeof openApiDocument> | undefined;
   mountRoutes(app, allHandlers, {
-    services, apiPrefix, proxy: deps.config.proxy,
+    services,
+    apiPrefix,
+    proxy: deps.config.proxy,
     openApi: () => (document ??= openApiDocument({ apiPrefix, version: process.env.npm_package_version ?? '0.1.0' })),
     policy: { whoMayUpload: deps.config.whoMayUpload },
     checkResponses: deps.config.checkResponses,
@@ -93,12 +125,20 @@ export function createApiApp(deps: AppDeps): Hono<AppEnv> {
     const requestId = c.get('requestId');
     const logger = c.get('logger') ?? deps.logger;
     // Hono's own refusals (a malformed JSON body) are the caller's fault, not ours.
-    const known = error instanceof HTTPException && error.status < 500
-      ? new DomainError('VALIDATION_FAILED', { issues: [{ path: '(body)', message: error.message }] })
-      : error;
+    const known =
+      error instanceof HTTPException && error.status < 500
+        ? new DomainError('VALIDATION_FAILED', { issues: [{ path: '(body)', message: error.message }] })
+        : error;
     const outage = known instanceof DomainError ? null : outageOf(known);
-    if (outage) logger.warn('request refused: service trouble', { code: outage.code, err: error, method: c.req.method, path: c.req.path });
-    else if (!(known instanceof DomainError)) logger.error('unhandled error', { err: error, method: c.req.method, path: c.req.path });
+    if (outage)
+      logger.warn('request refused: service trouble', {
+        code: outage.code,
+        err: error,
+        method: c.req.method,
+        path: c.req.path,
+      });
+    else if (!(known instanceof DomainError))
+      logger.error('unhandled error', { err: error, method: c.req.method, path: c.req.path });
     const answer = errorAnswer(known, c.req.raw.headers, requestId);
     for (const [name, value] of Object.entries(answer.headers)) c.header(name, value);
     c.header('X-Request-Id', requestId);

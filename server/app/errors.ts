@@ -10,10 +10,20 @@ export { outageOf };
  * `retryAfterSeconds` in the body) when the call may be tried again, and `{ success:false, code, message }` in the caller's language.
  * Anything that is not a DomainError is an INTERNAL 500 (and logged by the caller).
  */
-export function errorAnswer(error: unknown, headers: Headers, requestId?: string): { status: number; body: ApiErrorBody; headers: Record<string, string> } {
+export function errorAnswer(
+  error: unknown,
+  headers: Headers,
+  requestId?: string,
+): { status: number; body: ApiErrorBody; headers: Record<string, string> } {
   const known = error instanceof DomainError ? error : outageOf(error);
   const code = known?.code ?? 'INTERNAL';
-  const body: ApiErrorBody = { ...known?.extra, success: false, code, message: localMessage(headers, ERROR_MESSAGE_KEY[code]), requestId };
+  const body: ApiErrorBody = {
+    ...known?.extra,
+    success: false,
+    code,
+    message: localMessage(headers, ERROR_MESSAGE_KEY[code]),
+    requestId,
+  };
   if (known?.issues) body.issues = known.issues;
   const extraHeaders: Record<string, string> = { 'Cache-Control': 'no-store' };
   // Every refusal that can be tried again later says when, as the header and in the body (for the countdown the site shows).
@@ -25,4 +35,3 @@ export function errorAnswer(error: unknown, headers: Headers, requestId?: string
   if (code === 'PAYLOAD_TOO_LARGE') extraHeaders.Connection = 'close';
   return { status: ERROR_STATUS[code], body, headers: extraHeaders };
 }
-

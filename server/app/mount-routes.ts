@@ -17,7 +17,14 @@ import type { openApiDocument } from './openapi.ts';
 type OpenApiDocument = ReturnType<typeof openApiDocument>;
 import { DomainError, Invalid, issuesOf } from '../domain/errors.ts';
 import { ROUTES, type ApiRoute } from '../../src/lib/api/routes/index.ts';
-import { splitRouteKey, type CacheRule, type HandlerOutputOf, type ParsedInputOf, type ResourceName, type RouteDef } from '../../src/lib/api/route.ts';
+import {
+  splitRouteKey,
+  type CacheRule,
+  type HandlerOutputOf,
+  type ParsedInputOf,
+  type ResourceName,
+  type RouteDef,
+} from '../../src/lib/api/route.ts';
 import { POLICY, refusal, type PolicyContext, type Resource } from '../../src/lib/policy/policy.ts';
 import { RESOURCE_LOADERS, type LoadedResource } from './resources.ts';
 import { controlCharacterPath, stripControlCharacters } from '../../src/lib/validation/text.ts';
@@ -66,9 +73,14 @@ export interface HandlerContext {
 type Table = typeof ROUTES;
 /** The entry's resource, loaded and checked against its permission before the handler runs. */
 type ResourceOf<D> = D extends { resource: infer N extends ResourceName } ? { resource: LoadedResource<N> } : unknown;
-export type Handler<K extends ApiRoute> = (input: ParsedInputOf<Table[K]>, ctx: HandlerContext & ResourceOf<Table[K]>) => Promise<HandlerOutputOf<Table[K]> | Response>;
+export type Handler<K extends ApiRoute> = (
+  input: ParsedInputOf<Table[K]>,
+  ctx: HandlerContext & ResourceOf<Table[K]>,
+) => Promise<HandlerOutputOf<Table[K]> | Response>;
 /** Handlers of some entries of the table (a family's file). */
-export type HandlerSet<P extends string> = { [K in ApiRoute as K extends `${string} ${P}${string}` ? K : never]: Handler<K> };
+export type HandlerSet<P extends string> = {
+  [K in ApiRoute as K extends `${string} ${P}${string}` ? K : never]: Handler<K>;
+};
 /** Every entry has exactly one handler. */
 export type AllHandlers = { [K in ApiRoute]: Handler<K> };
 
@@ -100,7 +112,6 @@ export function clientIp(c: Context<AppEnv>, proxy: ProxySettings): string {
   return clientAddress(c.req.header('x-forwarded-for'), socket?.remoteAddress, proxy);
 }
 
-
 /** The request's viewer, looked up once. */
 export function viewerOf(c: Context<AppEnv>, services: Services): Promise<Viewer | null> {
   let pending = c.get('viewer');
@@ -108,7 +119,13 @@ export function viewerOf(c: Context<AppEnv>, services: Services): Promise<Viewer
   return pending;
 }
 
-const limitBody = (maxSize: number) => bodyLimit({ maxSize, onError: () => { throw new DomainError('PAYLOAD_TOO_LARGE'); } });
+const limitBody = (maxSize: number) =>
+  bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new DomainError('PAYLOAD_TOO_LARGE');
+    },
+  });
 
 /**
  * Input of a JSON call: no body is an empty object (the schema then names what is missing);
@@ -127,7 +144,8 @@ function jsonInput(schema: z.ZodType, maxBytes = MAX_JSON_BODY_BYTES): Middlewar
   });
   const shallow = async (c: Context<AppEnv>, next: () => Promise<void>) => {
     // Read once here (Hono keeps the text for the parse that follows).
-    if (jsonDepthExceeds(await c.req.text())) throw new Invalid([{ path: '(body)', message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }]);
+    if (jsonDepthExceeds(await c.req.text()))
+      throw new Invalid([{ path: '(body)', message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }]);
     await parse(c, next);
   };
   return async (c, next) => {
@@ -155,7 +173,12 @@ function jsonInput(schema: z.ZodType, maxBytes = MAX_JSON_BODY_BYTES): Middlewar
  */
 function queryInput(schema: z.ZodType): MiddlewareHandler<AppEnv> {
   return validator('query', (value) => {
-    const cleaned = Object.fromEntries(Object.entries(value).map(([key, v]) => [key, Array.isArray(v) ? v.map(stripControlCharacters) : stripControlCharacters(v)]));
+    const cleaned = Object.fromEntries(
+      Object.entries(value).map(([key, v]) => [
+        key,
+        Array.isArray(v) ? v.map(stripControlCharacters) : stripControlCharacters(v),
+      ]),
+    );
     return parseWith(schema, queryValues(schema, cleaned));
   });
 }
@@ -172,16 +195,28 @@ function guard(def: RouteDef, options: MountOptions): MiddlewareHandler<AppEnv> 
     if (refused) throw new DomainError(refused);
     const ip = clientIp(c, options.proxy);
     for (const rule of def.rateLimits ?? []) {
-      if (rule.counted !== 'service') await options.services.rateLimits.hit(rule.limit, rule.by === 'ip' ? ip : viewer!.uid);
+      if (rule.counted !== 'service')
+        await options.services.rateLimits.hit(rule.limit, rule.by === 'ip' ? ip : viewer!.uid);
     }
     await next();
   };
 }
 
-function routeHandler(key: ApiRoute, def: RouteDef, handler: Handler<ApiRoute>, options: MountOptions): MiddlewareHandler<AppEnv> {
+function routeHandler(
+  key: ApiRoute,
+  def: RouteDef,
+  handler: Handler<ApiRoute>,
+  options: MountOptions,
+): MiddlewareHandler<AppEnv> {
   const { services } = options;
   return async (c) => {
-    const input = def.raw ? undefined : def.query ? c.req.valid('query' as never) : def.body ? c.req.valid('json' as never) : undefined;
+    const input = def.raw
+      ? undefined
+      : def.query
+        ? c.req.valid('query' as never)
+        : def.body
+          ? c.req.valid('json' as never)
+          : undefined;
     let cacheRule: CacheRule = def.cache ?? 'none';
     let actor: Viewer | null | undefined;
     const ctx: HandlerContext = {
@@ -192,22 +227,37 @@ function routeHandler(key: ApiRoute, def: RouteDef, handler: Handler<ApiRoute>, 
       },
       viewer: () => viewerOf(c, services),
       // Read from the request only by the handlers that ask: most never do (a danmaku read is hot).
-      get ip() { return clientIp(c, options.proxy); },
-      get locale() { return requestLocale(c.req.raw.headers) as CatalogLocale; },
-      get origin() { return publicOrigin(c.req.url, (name) => c.req.header(name), options.proxy); },
+      get ip() {
+        return clientIp(c, options.proxy);
+      },
+      get locale() {
+        return requestLocale(c.req.raw.headers) as CatalogLocale;
+      },
+      get origin() {
+        return publicOrigin(c.req.url, (name) => c.req.header(name), options.proxy);
+      },
       apiPrefix: options.apiPrefix,
       openApi: options.openApi,
-      get secure() { return isPublicHttps(c.req.url, (name) => c.req.header(name), options.proxy); },
-      get sessionToken() { return getCookie(c, SESSION_COOKIE_TOKEN); },
+      get secure() {
+        return isPublicHttps(c.req.url, (name) => c.req.header(name), options.proxy);
+      },
+      get sessionToken() {
+        return getCookie(c, SESSION_COOKIE_TOKEN);
+      },
       logger: c.get('logger'),
-      cache: (rule) => { cacheRule = rule; },
+      cache: (rule) => {
+        cacheRule = rule;
+      },
       header: (name, value, append) => c.header(name, value, append ? { append: true } : undefined),
       c,
     };
     // Resolved by the guard when the permission needs an account; public calls ask viewer() when they care.
     actor = POLICY[def.permission].subject === 'anyone' ? null : await c.get('viewer');
     if (def.resource) {
-      const loader = RESOURCE_LOADERS[def.resource] as (input: unknown, context: Pick<HandlerContext, 'services' | 'viewer' | 'c'>) => Promise<Resource>;
+      const loader = RESOURCE_LOADERS[def.resource] as (
+        input: unknown,
+        context: Pick<HandlerContext, 'services' | 'viewer' | 'c'>,
+      ) => Promise<Resource>;
       const resource = await loader(input, ctx);
       const why = refusal(actor ?? null, def.permission, resource, options.policy);
       if (why) throw new DomainError(why);
@@ -221,11 +271,14 @@ function routeHandler(key: ApiRoute, def: RouteDef, handler: Handler<ApiRoute>, 
       const checked = def.response.safeParse(output);
       if (!checked.success) {
         c.get('logger').error('answer does not match its schema', { route: key, issues: issuesOf(checked.error) });
-        throw new Error(`${key}: the answer does not match its response schema: ${JSON.stringify(issuesOf(checked.error))}`);
+        throw new Error(
+          `${key}: the answer does not match its response schema: ${JSON.stringify(issuesOf(checked.error))}`,
+        );
       }
       body = checked.data;
     }
-    if (cacheRule !== 'none') for (const [name, value] of Object.entries(CACHE_HEADERS[cacheRule])) c.header(name, value);
+    if (cacheRule !== 'none')
+      for (const [name, value] of Object.entries(CACHE_HEADERS[cacheRule])) c.header(name, value);
     return c.json(body as object);
   };
 }

@@ -34,18 +34,27 @@ async function visibleTarget(input: Named, { services, viewer }: LoaderContext) 
 }
 
 export const RESOURCE_LOADERS = {
-  video: async ({ videoId }: { videoId: number }, { services }: LoaderContext) => ({ ownerUid: await services.videos.uploaderOf(videoId) }),
+  video: async ({ videoId }: { videoId: number }, { services }: LoaderContext) => ({
+    ownerUid: await services.videos.uploaderOf(videoId),
+  }),
   audio: async ({ audioId }: { audioId: number }, { services }: LoaderContext) => {
     const ownerUid = await services.audio.uploaderOf(audioId);
     if (ownerUid === undefined) throw new NotFound();
     return { ownerUid };
   },
-  photo: async ({ photoId }: { photoId: number }, { services }: LoaderContext) => ({ ownerUid: await services.photos.uploaderOf(photoId) }),
-  subtitle: async ({ id }: { id: number }, { services }: LoaderContext) => ({ ownerUid: await services.videos.uploaderOf(await services.subtitles.videoOf(id)) }),
-  collection: async ({ collectionId }: { collectionId: number }, { services, viewer }: LoaderContext) =>
-    ({ ownerUid: await services.collections.ownerOf(collectionId, (await viewer())?.uid ?? null) }),
-  comment: async ({ mediaType, commentRoute }: { mediaType: MediaType; commentRoute: string }, { services }: LoaderContext) =>
-    ({ ownerUid: await services.comments.authorOf(mediaType, commentRoute) }),
+  photo: async ({ photoId }: { photoId: number }, { services }: LoaderContext) => ({
+    ownerUid: await services.photos.uploaderOf(photoId),
+  }),
+  subtitle: async ({ id }: { id: number }, { services }: LoaderContext) => ({
+    ownerUid: await services.videos.uploaderOf(await services.subtitles.videoOf(id)),
+  }),
+  collection: async ({ collectionId }: { collectionId: number }, { services, viewer }: LoaderContext) => ({
+    ownerUid: await services.collections.ownerOf(collectionId, (await viewer())?.uid ?? null),
+  }),
+  comment: async (
+    { mediaType, commentRoute }: { mediaType: MediaType; commentRoute: string },
+    { services }: LoaderContext,
+  ) => ({ ownerUid: await services.comments.authorOf(mediaType, commentRoute) }),
   media: ({ mediaId }: { mediaId: string }, { services }: LoaderContext) => services.media.status(mediaId),
   visibleVideo: async ({ videoId }: { videoId: number }, { services, viewer }: LoaderContext) => {
     const found = await services.catalogue.visibleVideo(videoId, await viewer());
@@ -56,7 +65,8 @@ export const RESOURCE_LOADERS = {
   /** Checked before any rate limit of the call, so a refusal costs the writer nothing. */
   writableTarget: async (input: Named, context: LoaderContext) => {
     const found = await visibleTarget(input, context);
-    if (await context.services.blockLists.isBlockedBy(found.uploaderUid, (await context.viewer())!.uid)) throw new Forbidden('BLOCKED_BY_UPLOADER');
+    if (await context.services.blockLists.isBlockedBy(found.uploaderUid, (await context.viewer())!.uid))
+      throw new Forbidden('BLOCKED_BY_UPLOADER');
     return found;
   },
   imageGrant: async (_input: unknown, { services, c }: LoaderContext) => {

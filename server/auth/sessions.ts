@@ -7,16 +7,27 @@ export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 /** A new random session: the token goes to the browser once, only its hash is stored. */
 export async function createSession(repositories: Pick<Repositories, 'sessions'>, uid: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await repositories.sessions.insert({ token_hash: hashToken(token), uid, expires_at: new Date(Date.now() + SESSION_LIFETIME_MS) });
+  await repositories.sessions.insert({
+    token_hash: hashToken(token),
+    uid,
+    expires_at: new Date(Date.now() + SESSION_LIFETIME_MS),
+  });
   return token;
 }
 
-export async function revokeSession(repositories: Pick<Repositories, 'sessions'>, token: string | undefined): Promise<void> {
+export async function revokeSession(
+  repositories: Pick<Repositories, 'sessions'>,
+  token: string | undefined,
+): Promise<void> {
   if (token) await repositories.sessions.deleteByTokenHash(hashToken(token));
 }
 
 /** Every session of a user, optionally except the one in use (password change keeps it). */
-export async function revokeAllSessions(repositories: Pick<Repositories, 'sessions'>, uid: number, exceptToken?: string): Promise<void> {
+export async function revokeAllSessions(
+  repositories: Pick<Repositories, 'sessions'>,
+  uid: number,
+  exceptToken?: string,
+): Promise<void> {
   await repositories.sessions.deleteAllOfUser(uid, exceptToken ? hashToken(exceptToken) : undefined);
 }
 

@@ -22,11 +22,14 @@ const INT8_OID = 20;
 /** Sees every statement the site runs, as sent (the query-plan tests EXPLAIN what the read paths really ask). */
 export type QueryObserver = (query: CompiledQuery) => void;
 
-const observe = (onQuery?: QueryObserver) => (onQuery ? {
-  log: (event: LogEvent) => {
-    if (event.level === 'query') onQuery(event.query);
-  },
-} : {});
+const observe = (onQuery?: QueryObserver) =>
+  onQuery
+    ? {
+        log: (event: LogEvent) => {
+          if (event.level === 'query') onQuery(event.query);
+        },
+      }
+    : {};
 
 /** Connections to PostgreSQL one process's pool may hold. */
 export const POOL_SIZE = 10;
@@ -37,7 +40,12 @@ export const POOL_SIZE = 10;
  * most POOL_SIZE, default none) are opened before this answers and never closed for being idle:
  * a burst after a quiet spell finds them open instead of opening them while requests wait.
  */
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string; onQuery?: QueryObserver; keptConnections?: number }): Promise<DatabaseHandle> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir?: string;
+  onQuery?: QueryObserver;
+  keptConnections?: number;
+}): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const kept = Math.min(POOL_SIZE, Math.max(0, Math.floor(options.keptConnections ?? 0)));
     const pool = new pg.Pool({
@@ -53,7 +61,10 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
       // lateral probe, a search's scoring) pass jit_above_cost, and compiling then took 17-20 ms of
       // a 30 ms query, every time (docs/decisions/0021-postgres-jit-off.md).
       options: '-c jit=off',
-      types: { getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser },
+      types: {
+        getTypeParser: ((oid: number, format?: string) =>
+          oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      },
     });
     // A connection the server drops (a restart, or a forced DROP DATABASE while a pooled client is
     // still closing) must not take the process down: the pool replaces it on the next query.
@@ -61,7 +72,10 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
     pool.on('error', ignoreDroppedConnection);
     pool.on('connect', (client) => client.on('error', ignoreDroppedConnection));
     await openConnections(pool, kept);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }), ...observe(options.onQuery) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: preparingPool(pool) }),
+      ...observe(options.onQuery),
+    });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
@@ -75,7 +89,10 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
   try {
     const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
     const pglite = await PGlite.create(dataDir, { parsers: { [INT8_OID]: Number }, extensions: { pg_trgm } });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pglite) }), ...observe(options.onQuery) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: pglitePool(pglite) }),
+      ...observe(options.onQuery),
+    });
     return {
       db,
       kind: 'pglite',
@@ -112,7 +129,12 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 /** Applies every pending migration; refuses to start on a failed one. */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider, migrationTableName: 'schema_migrations', migrationLockTableName: 'schema_migrations_lock' });
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw new Error(`database migration failed: ${(error as Error).message ?? error}`, { cause: error });
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
@@ -125,11 +147,15 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
  */
 export async function assertCjkSearchWorks(db: Kysely<Database>): Promise<void> {
   const { rows } = await sql<{ trigrams: string[]; ctype: string }>`
-    SELECT show_trgm('日本語') AS trigrams, (SELECT datctype FROM pg_database WHERE datname = current_database()) AS ctype`.execute(db);
+    SELECT show_trgm('日本語') AS trigrams, (SELECT datctype FROM pg_database WHERE datname = current_database()) AS ctype`.execute(
+    db,
+  );
   const { trigrams, ctype } = rows[0];
   if (!trigrams?.length) {
-    throw new Error(`the database's LC_CTYPE is ${ctype}, which is not a UTF-8 locale: search would never match Chinese or Japanese. `
-      + 'Create the database with a UTF-8 locale, e.g. CREATE DATABASE kiraboshi LC_CTYPE \'C.UTF-8\' LC_COLLATE \'C.UTF-8\' TEMPLATE template0.');
+    throw new Error(
+      `the database's LC_CTYPE is ${ctype}, which is not a UTF-8 locale: search would never match Chinese or Japanese. ` +
+        "Create the database with a UTF-8 locale, e.g. CREATE DATABASE kiraboshi LC_CTYPE 'C.UTF-8' LC_COLLATE 'C.UTF-8' TEMPLATE template0.",
+    );
   }
 }
 

@@ -45,5 +45,10 @@ export function preparingPool(pool: pg.Pool): PostgresPool {
     return client;
   };
   // Kysely reads the pool's options and Client (for a cancelling connection): the pool's own.
-  return { Client: (pool as pg.Pool & { Client?: PostgresPool['Client'] }).Client, options: pool.options, connect: connectPreparing, end: () => pool.end() };
+  return {
+    Client: (pool as pg.Pool & { Client?: PostgresPool['Client'] }).Client,
+    options: pool.options,
+    connect: connectPreparing,
+    end: () => pool.end(),
+  };
 }

@@ -24,7 +24,13 @@ export interface UsersTable {
   website_url: Generated<string>;
 }
 
-export type VerificationPurpose = 'registration' | 'change-email' | 'change-password' | 'forgot-password' | 'login' | 'disable-2fa';
+export type VerificationPurpose =
+  | 'registration'
+  | 'change-email'
+  | 'change-password'
+  | 'forgot-password'
+  | 'login'
+  | 'disable-2fa';
 
 export interface VerificationCodesTable {
   id: Generated<number>;
@@ -88,21 +94,62 @@ export interface VideosTable {
   comment_floor: Generated<number>;
 }
 
-export interface VideoPartsTable { video_id: number; part_index: number; title: Generated<string>; media_id: string }
-export interface TagsTable { tag_id: Generated<number>; created_by: number | null; created_at: CreatedAt }
-export interface TagNamesTable { tag_id: number; lang: string; name: string; name_lower: string; is_default: Generated<boolean>; is_original: Generated<boolean> }
-export interface VideoTagsTable { video_id: number; tag_id: number; position: number }
+export interface VideoPartsTable {
+  video_id: number;
+  part_index: number;
+  title: Generated<string>;
+  media_id: string;
+}
+export interface TagsTable {
+  tag_id: Generated<number>;
+  created_by: number | null;
+  created_at: CreatedAt;
+}
+export interface TagNamesTable {
+  tag_id: number;
+  lang: string;
+  name: string;
+  name_lower: string;
+  is_default: Generated<boolean>;
+  is_original: Generated<boolean>;
+}
+export interface VideoTagsTable {
+  video_id: number;
+  tag_id: number;
+  position: number;
+}
 /** Search rankings kept by triggers (migration 0033): an approved video's title pieces and tags in ranking order. */
-export interface VideoTitleTermsTable { term: string; bucket: number; video_id: number }
-export interface VideoTagRanksTable { tag_id: number; bucket: number; video_id: number }
-export interface VideoViewsTable { video_id: number; viewer_key: string; hour: Date }
+export interface VideoTitleTermsTable {
+  term: string;
+  bucket: number;
+  video_id: number;
+}
+export interface VideoTagRanksTable {
+  tag_id: number;
+  bucket: number;
+  video_id: number;
+}
+export interface VideoViewsTable {
+  video_id: number;
+  viewer_key: string;
+  hour: Date;
+}
 /** What danmaku, comments and history are on: `video_id` holds the id of a target of this type. */
 export type MediaTargetType = 'video' | 'audio' | 'photo';
 /** What an upload is (and the media item it becomes). */
 export type UploadKind = MediaTargetType;
 export interface DanmakuTable {
-  id: Generated<number>; video_id: number; target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>; uid: number; time: number; text: string; color: string;
-  font_size: 'small' | 'medium' | 'large'; mode: 'rtl' | 'ltr' | 'top' | 'bottom'; rainbow: Generated<boolean>; created_at: CreatedAt;
+  id: Generated<number>;
+  video_id: number;
+  target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>;
+  uid: number;
+  time: number;
+  text: string;
+  color: string;
+  font_size: 'small' | 'medium' | 'large';
+  mode: 'rtl' | 'ltr' | 'top' | 'bottom';
+  rainbow: Generated<boolean>;
+  created_at: CreatedAt;
   /** Brought in from a Bilibili XML file (0027). */
   imported: Generated<boolean>;
   /** Set when staff hid it after a report: kept for the record, shown to nobody. */
@@ -110,18 +157,44 @@ export interface DanmakuTable {
 }
 /** A member's report of something on the site, and how staff resolved it (migration 0026). */
 export interface ReportsTable {
-  report_id: Generated<number>; reporter_uid: number; target_type: string; target_id: number; target_owner_uid: number | null;
-  reason: string; text: Generated<string>; time: number | null; snapshot: ColumnType<Record<string, unknown>, string | undefined, string>;
-  status: Generated<'open' | 'resolved'>; action: string | null; note: string | null; resolved_by: number | null; resolved_at: Date | null; created_at: CreatedAt;
+  report_id: Generated<number>;
+  reporter_uid: number;
+  target_type: string;
+  target_id: number;
+  target_owner_uid: number | null;
+  reason: string;
+  text: Generated<string>;
+  time: number | null;
+  snapshot: ColumnType<Record<string, unknown>, string | undefined, string>;
+  status: Generated<'open' | 'resolved'>;
+  action: string | null;
+  note: string | null;
+  resolved_by: number | null;
+  resolved_at: Date | null;
+  created_at: CreatedAt;
 }
 /** One staff action; only ever inserted. */
 export interface ModerationLogTable {
-  entry_id: Generated<number>; actor_uid: number; action: string; target_type: string; target_id: number;
-  details: ColumnType<Record<string, unknown>, string | undefined, never>; created_at: CreatedAt;
+  entry_id: Generated<number>;
+  actor_uid: number;
+  action: string;
+  target_type: string;
+  target_id: number;
+  details: ColumnType<Record<string, unknown>, string | undefined, never>;
+  created_at: CreatedAt;
 }
 export interface CommentsTable {
-  id: Generated<number>; video_id: number; target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>; floor: number; uid: number; text: string;
-  upvote_count: Generated<number>; downvote_count: Generated<number>; created_at: CreatedAt; deleted_at: Date | null; deleted_by: number | null;
+  id: Generated<number>;
+  video_id: number;
+  target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>;
+  floor: number;
+  uid: number;
+  text: string;
+  upvote_count: Generated<number>;
+  downvote_count: Generated<number>;
+  created_at: CreatedAt;
+  deleted_at: Date | null;
+  deleted_by: number | null;
   /** The top-level comment a reply belongs to (0024); null for a top-level comment. */
   parent_id: Generated<number | null>;
   /** The members the text mentions, resolved when written: a JSON array of { uid, username }. */
@@ -129,22 +202,56 @@ export interface CommentsTable {
   /** The one comment the uploader pinned on their item. */
   pinned: Generated<boolean>;
 }
-export interface CommentMention { uid: number; username: string }
+export interface CommentMention {
+  uid: number;
+  username: string;
+}
 /** One member's like of a video, track or photo post (0024). */
-export interface MediaLikesTable { target_type: MediaTargetType; target_id: number; uid: number; created_at: CreatedAt }
+export interface MediaLikesTable {
+  target_type: MediaTargetType;
+  target_id: number;
+  uid: number;
+  created_at: CreatedAt;
+}
 /** Likes counted on shards of an item's counter; the count is their sum (docs/decisions/0015). */
-export interface LikeCounterShardsTable { target_type: MediaTargetType; target_id: number; shard: number; likes: Generated<number> }
-export interface CommentVotesTable { comment_id: number; uid: number; vote: -1 | 1 }
+export interface LikeCounterShardsTable {
+  target_type: MediaTargetType;
+  target_id: number;
+  shard: number;
+  likes: Generated<number>;
+}
+export interface CommentVotesTable {
+  comment_id: number;
+  uid: number;
+  vote: -1 | 1;
+}
 export interface BlockEntriesTable {
-  id: Generated<number>; uid: number; type: 'block' | 'hide' | 'tag' | 'keyword' | 'regex'; value: string;
-  target_uid: number | null; tag_id: number | null; created_at: CreatedAt;
+  id: Generated<number>;
+  uid: number;
+  type: 'block' | 'hide' | 'tag' | 'keyword' | 'regex';
+  value: string;
+  target_uid: number | null;
+  tag_id: number | null;
+  created_at: CreatedAt;
 }
 /** One member following another (never themselves). */
-export interface FollowsTable { follower_uid: number; followed_uid: number; created_at: CreatedAt }
+export interface FollowsTable {
+  follower_uid: number;
+  followed_uid: number;
+  created_at: CreatedAt;
+}
 /** A subtitle track of a video's part; its files are under the part's media folder (0027). */
 export interface VideoSubtitlesTable {
-  subtitle_id: Generated<number>; video_id: number; part_index: number; media_id: string; language: string; label: string;
-  format: 'ass' | 'srt' | 'vtt'; source: Generated<'member' | 'stream'>; created_by: number | null; created_at: CreatedAt;
+  subtitle_id: Generated<number>;
+  video_id: number;
+  part_index: number;
+  media_id: string;
+  language: string;
+  label: string;
+  format: 'ass' | 'srt' | 'vtt';
+  source: Generated<'member' | 'stream'>;
+  created_by: number | null;
+  created_at: CreatedAt;
   /** An ASS track's own cut of the fallback font is stored beside it (0035). */
   fallback_font: Generated<boolean>;
   /** The font names an ASS track's lines use (0040), as server/media/subtitle-formats.ts's fontNameKey makes them; null before. */
@@ -152,12 +259,29 @@ export interface VideoSubtitlesTable {
 }
 /** A notification to a member (0025): one event, or one group (the likes of an item in a day). */
 export interface NotificationsTable {
-  id: Generated<number>; recipient_uid: number; kind: string; category: string; group_key: string | null;
-  actor_uids: Generated<number[]>; actor_count: Generated<number>; target_type: string | null; target_id: number | null;
-  detail: Generated<Record<string, unknown>>; is_read: Generated<boolean>; mail_pending: Generated<boolean>; created_at: Generated<Date>;
+  id: Generated<number>;
+  recipient_uid: number;
+  kind: string;
+  category: string;
+  group_key: string | null;
+  actor_uids: Generated<number[]>;
+  actor_count: Generated<number>;
+  target_type: string | null;
+  target_id: number | null;
+  detail: Generated<Record<string, unknown>>;
+  is_read: Generated<boolean>;
+  mail_pending: Generated<boolean>;
+  created_at: Generated<Date>;
 }
-export interface NotificationSettingsTable { uid: number; kind: string; channel: 'site' | 'email' | 'off' }
-export interface NotificationDigestsTable { uid: number; sent_at: Date }
+export interface NotificationSettingsTable {
+  uid: number;
+  kind: string;
+  channel: 'site' | 'email' | 'off';
+}
+export interface NotificationDigestsTable {
+  uid: number;
+  sent_at: Date;
+}
 export interface CollectionsTable {
   collection_id: Generated<number>;
   owner_uid: number;
@@ -170,10 +294,26 @@ export interface CollectionsTable {
   updated_at: Generated<Date>;
 }
 /** An item of a collection: `video_id` holds the id of the target of `target_type` (0022). */
-export interface CollectionVideosTable { collection_id: number; video_id: number; target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>; position: number; added_at: CreatedAt }
+export interface CollectionVideosTable {
+  collection_id: number;
+  video_id: number;
+  target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>;
+  position: number;
+  added_at: CreatedAt;
+}
 /** Comment floor counters of non-video targets (videos keep theirs on the video row). */
-export interface CommentFloorsTable { target_type: MediaTargetType; target_id: number; floor: number }
-export interface WatchHistoryTable { uid: number; video_id: number; target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>; anchor: Generated<number>; updated_at: Generated<Date> }
+export interface CommentFloorsTable {
+  target_type: MediaTargetType;
+  target_id: number;
+  floor: number;
+}
+export interface WatchHistoryTable {
+  uid: number;
+  video_id: number;
+  target_type: ColumnType<MediaTargetType, MediaTargetType | undefined, never>;
+  anchor: Generated<number>;
+  updated_at: Generated<Date>;
+}
 
 export interface TotpAuthenticatorsTable {
   uid: number;
@@ -200,7 +340,10 @@ export interface UserSettingsTable {
   updated_at: Generated<Date>;
 }
 
-export interface EmailAuthenticatorsTable { uid: number; created_at: CreatedAt }
+export interface EmailAuthenticatorsTable {
+  uid: number;
+  created_at: CreatedAt;
+}
 
 export interface UploadsTable {
   id: string;
@@ -273,26 +416,61 @@ export interface AudioTracksTable {
   rejection_note: Generated<string | null>;
   created_at: CreatedAt;
 }
-export interface AudioTagsTable { audio_id: number; tag_id: number; position: number }
-export interface AudioPlaysTable { audio_id: number; listener_key: string; hour: Date }
+export interface AudioTagsTable {
+  audio_id: number;
+  tag_id: number;
+  position: number;
+}
+export interface AudioPlaysTable {
+  audio_id: number;
+  listener_key: string;
+  hour: Date;
+}
 
 /** A text subtitle stream extracted from an upload, waiting to become a track of the part it is in. */
-export interface StreamTrack { stream: number; format: 'ass' | 'srt' | 'vtt'; language: string; label: string; file: string }
+export interface StreamTrack {
+  stream: number;
+  format: 'ass' | 'srt' | 'vtt';
+  language: string;
+  label: string;
+  file: string;
+}
 /** Something of a stream that did not become a track or a font, as its uploader reads it. */
-export interface StreamNote { stream: number; code: string; codec?: string }
+export interface StreamNote {
+  stream: number;
+  code: string;
+  codec?: string;
+}
 /**
  * 0028: the streams' tracks (extracted files under the media folder), the fonts kept (file names under `fonts/`), and the notes.
  * `fontNames` (since 0040, in the same JSON): the names each kept font answers to; a font missing there (kept before, or
  * unreadable) is given to every ASS track.
  */
-export interface StreamSubtitles { tracks: StreamTrack[]; fonts: string[]; fontNames?: Record<string, string[]>; notes: StreamNote[] }
-export interface StoryboardInfo { file: string; intervalSeconds: number; columns: number; rows: number; tileWidth: number; tileHeight: number; count: number }
+export interface StreamSubtitles {
+  tracks: StreamTrack[];
+  fonts: string[];
+  fontNames?: Record<string, string[]>;
+  notes: StreamNote[];
+}
+export interface StoryboardInfo {
+  file: string;
+  intervalSeconds: number;
+  columns: number;
+  rows: number;
+  tileWidth: number;
+  tileHeight: number;
+  count: number;
+}
 
 export interface JobsTable {
   id: Generated<number>;
   kind: string;
   payload: ColumnType<Record<string, unknown>, string, string>;
-  status: ColumnType<'queued' | 'running' | 'done' | 'failed', 'queued' | undefined, 'queued' | 'running' | 'done' | 'failed'>;
+  status: ColumnType<
+    'queued' | 'running' | 'done' | 'failed',
+    'queued' | undefined,
+    'queued' | 'running' | 'done' | 'failed'
+  >;
   attempts: Generated<number>;
   run_after: Generated<Date>;
   locked_until: Date | null;
@@ -338,9 +516,16 @@ export interface PhotoImagesTable {
   placeholder: Generated<string>;
   camera: ColumnType<Record<string, string | number> | null, string | null | undefined, string | null>;
 }
-export interface PhotoTagsTable { photo_id: number; tag_id: number; position: number }
+export interface PhotoTagsTable {
+  photo_id: number;
+  tag_id: number;
+  position: number;
+}
 
-export interface AppSecretsTable { name: string; value: string }
+export interface AppSecretsTable {
+  name: string;
+  value: string;
+}
 
 export interface Database {
   users: UsersTable;

@@ -15,7 +15,18 @@ import { createScaleSeedRepository, type SeedTable, type SeedValue } from '../re
 import { searchTextOf } from '../services/videos.ts';
 import { danmakuPoolCap } from '../services/danmaku.ts';
 import { VIDEO_CATEGORIES } from '../../src/lib/api/contracts/video.constants.ts';
-import { ADJECTIVES, COMMENTS, DANMAKU_WORDS, DESCRIPTIONS, NICKNAMES, NOUNS, SEED_LANGS, TITLES, phrase, type SeedLang } from './scale-vocabulary.ts';
+import {
+  ADJECTIVES,
+  COMMENTS,
+  DANMAKU_WORDS,
+  DESCRIPTIONS,
+  NICKNAMES,
+  NOUNS,
+  SEED_LANGS,
+  TITLES,
+  phrase,
+  type SeedLang,
+} from './scale-vocabulary.ts';
 
 export interface ScaleSeedOptions {
   videos: number;
@@ -39,8 +50,18 @@ export interface ScaleSeedReport {
   rowsPerSecond: number;
   analyzeSeconds: number;
   /** Ids the benches ask for: the reader (1000 follows), the biggest uploader, the videos with the most danmaku and comments. */
-  landmarks: { readerUid: number; readerFollows: number; biggestUploaderUid: number; biggestUploaderVideos: number;
-    mostDanmakuVideoId: number; mostDanmaku: number; mostCommentsVideoId: number; mostComments: number; firstVideoId: number; lastVideoId: number };
+  landmarks: {
+    readerUid: number;
+    readerFollows: number;
+    biggestUploaderUid: number;
+    biggestUploaderVideos: number;
+    mostDanmakuVideoId: number;
+    mostDanmaku: number;
+    mostCommentsVideoId: number;
+    mostComments: number;
+    firstVideoId: number;
+    lastVideoId: number;
+  };
 }
 
 const DAY_MS = 86_400_000;
@@ -108,12 +129,17 @@ function zipfCounts(n: number, mean: number, cap: number, rand: () => number, or
 }
 
 const pick = <T>(list: readonly T[], rand: () => number): T => list[Math.floor(rand() * list.length)];
-const fill = (template: string, words: Record<string, string | number>) => template.replace(/\{(\w)\}/g, (_, key: string) => String(words[key]));
+const fill = (template: string, words: Record<string, string | number>) =>
+  template.replace(/\{(\w)\}/g, (_, key: string) => String(words[key]));
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 
-export async function seedScale(db: Kysely<Database>, target: { databaseUrl?: string }, options: ScaleSeedOptions,
-  onProgress: (line: string) => void = () => {}): Promise<ScaleSeedReport> {
+export async function seedScale(
+  db: Kysely<Database>,
+  target: { databaseUrl?: string },
+  options: ScaleSeedOptions,
+  onProgress: (line: string) => void = () => {},
+): Promise<ScaleSeedReport> {
   const { videos: V, users: U } = options;
   if (!(V >= 1 && U >= 2)) throw new Error('seed:scale needs at least 1 video and 2 users');
   const rand = randomFrom(options.seed ?? 30);
@@ -125,7 +151,9 @@ export async function seedScale(db: Kysely<Database>, target: { databaseUrl?: st
     const count = await repo.write(table, rows);
     const ms = Math.round(performance.now() - t0);
     tables[table] = { rows: count, ms };
-    onProgress(`${table}: ${count} rows in ${(ms / 1000).toFixed(1)} s (${Math.round(count / Math.max(ms, 1) * 1000)} rows/s)`);
+    onProgress(
+      `${table}: ${count} rows in ${(ms / 1000).toFixed(1)} s (${Math.round((count / Math.max(ms, 1)) * 1000)} rows/s)`,
+    );
   };
   try {
     const first = await repo.firstFreeIds();
@@ -136,20 +164,33 @@ export async function seedScale(db: Kysely<Database>, target: { databaseUrl?: st
     const langOfUser = (i: number): SeedLang => SEED_LANGS[(i * 7 + 3) % SEED_LANGS.length];
 
     // Members: one a few minutes apart over the year (the reader first).
-    await write('users', (function* () {
-      for (let i = 0; i < U; i += 1) {
-        const lang = langOfUser(i);
-        const nickname = `${pick(NICKNAMES[lang], rand)}${i % 97}`;
-        yield [uidOf(i), i === 0 ? `scale_reader_${uidOf(i)}` : `member_${uidOf(i)}`, nickname, new Date(yearAgo + (i / U) * YEAR_MS * 0.5), '', lang];
-      }
-    })());
+    await write(
+      'users',
+      (function* () {
+        for (let i = 0; i < U; i += 1) {
+          const lang = langOfUser(i);
+          const nickname = `${pick(NICKNAMES[lang], rand)}${i % 97}`;
+          yield [
+            uidOf(i),
+            i === 0 ? `scale_reader_${uidOf(i)}` : `member_${uidOf(i)}`,
+            nickname,
+            new Date(yearAgo + (i / U) * YEAR_MS * 0.5),
+            '',
+            lang,
+          ];
+        }
+      })(),
+    );
 
     // Tags: one per 50 videos (at least 50), each named in its own language and translated into one to three others.
     const T = Math.max(50, Math.ceil(V / 50));
     const tagIdOf = (i: number) => first.tags + i;
-    await write('tags', (function* () {
-      for (let i = 0; i < T; i += 1) yield [tagIdOf(i), uidOf(i % U), new Date(yearAgo + (i / T) * YEAR_MS)];
-    })());
+    await write(
+      'tags',
+      (function* () {
+        for (let i = 0; i < T; i += 1) yield [tagIdOf(i), uidOf(i % U), new Date(yearAgo + (i / T) * YEAR_MS)];
+      })(),
+    );
     const concepts = NOUNS.en.length * (1 + ADJECTIVES.en.length);
     const tagName = (concept: number, lang: SeedLang, round: number) => {
       const noun = NOUNS[lang][concept % NOUNS.en.length];
@@ -157,21 +198,24 @@ export async function seedScale(db: Kysely<Database>, target: { databaseUrl?: st
       const name = adjective ? phrase(lang, ADJECTIVES[lang][adjective - 1], noun) : noun;
       return round ? `${name} ${round + 1}` : name;
     };
-    await write('tag_names', (function* () {
-      for (let i = 0; i < T; i += 1) {
-        const original = SEED_LANGS[i % SEED_LANGS.length];
-        const slot = Math.floor(i / SEED_LANGS.length);
-        const concept = slot % concepts;
-        const round = Math.floor(slot / concepts);
-        const langs = new Set<SeedLang>([original]);
-        const more = 1 + Math.floor(rand() * 3);
-        while (langs.size < 1 + more) langs.add(pick(SEED_LANGS, rand));
-        for (const lang of langs) {
-          const name = tagName(concept, lang, round);
-          yield [tagIdOf(i), lang, name, name.normalize('NFKC').toLowerCase(), true, lang === original];
+    await write(
+      'tag_names',
+      (function* () {
+        for (let i = 0; i < T; i += 1) {
+          const original = SEED_LANGS[i % SEED_LANGS.length];
+          const slot = Math.floor(i / SEED_LANGS.length);
+          const concept = slot % concepts;
+          const round = Math.floor(slot / concepts);
+          const langs = new Set<SeedLang>([original]);
+          const more = 1 + Math.floor(rand() * 3);
+          while (langs.size < 1 + more) langs.add(pick(SEED_LANGS, rand));
+          for (const lang of langs) {
+            const name = tagName(concept, lang, round);
+            yield [tagIdOf(i), lang, name, name.normalize('NFKC').toLowerCase(), true, lang === original];
+          }
         }
-      }
-    })());
+      })(),
+    );
 
     // Videos: uploaders by Zipf (the biggest has about V / ln U), created in id order over the year.
     const uploaders = zipf(U, 1, rand);
@@ -199,132 +243,235 @@ export async function seedScale(db: Kysely<Database>, target: { databaseUrl?: st
     // 0034): a video with more than its length's pool is made as long as the longest pool's (40 to
     // 160 minutes), so the busiest ones are the long videos a real site's would be.
     for (let v = 0; v < V; v += 1) {
-      if (danmakuCounts[v] > danmakuPoolCap(durationMs[v] / 1000)) durationMs[v] = LONGEST_POOL_MS + ((v * 7919) % 7_200_000);
+      if (danmakuCounts[v] > danmakuPoolCap(durationMs[v] / 1000))
+        durationMs[v] = LONGEST_POOL_MS + ((v * 7919) % 7_200_000);
     }
     const commentCounts = zipfCounts(V, options.commentsPerVideo, options.maxCommentsPerVideo ?? 20_000, rand);
     const mediaId = (v: number) => hex(videoIdOf(v), 24);
     const uploadId = (v: number) => hex(videoIdOf(v), 32);
 
-    await write('uploads', (function* () {
-      for (let v = 0; v < V; v += 1) {
-        const at = new Date(videoTime[v] - 600_000);
-        yield [uploadId(v), uidOf(uploaderOf[v]), `video-${v}.mp4`, 20_000_000 + (v % 1000) * 100_000, 1800, at, at, at, mediaId(v)];
-      }
-    })());
-    await write('media', (function* () {
-      for (let v = 0; v < V; v += 1) {
-        yield [mediaId(v), uploadId(v), uidOf(uploaderOf[v]), 'ready', durationMs[v], 1280, 720, 'h264', 'aac', 30, new Date(videoTime[v] - 600_000), [360, 720]];
-      }
-    })());
-    await write('videos', (function* () {
-      for (let v = 0; v < V; v += 1) {
-        const lang = langOfUser(uploaderOf[v]);
-        const n = pick(NOUNS[lang], rand);
-        const m = pick(NOUNS[lang], rand);
-        const a = pick(ADJECTIVES[lang], rand);
-        const title = fill(pick(TITLES[lang], rand), { n, m, a, k: 1 + (v % 200), A: capital(a), N: capital(n) });
-        const description = fill(DESCRIPTIONS[lang], { n });
-        const st = status(v);
-        yield [videoIdOf(v), uidOf(uploaderOf[v]), title, st, new Date(videoTime[v]), description, pick(VIDEO_CATEGORIES, rand),
-          rand() < 0.8 ? 'original' : 'repost', rand() < 0.8, durationMs[v], views[v], searchTextOf(title, description),
-          st === 'pending' ? null : new Date(videoTime[v] + 3_600_000), commentCounts[v]];
-      }
-    })());
-    await write('video_parts', (function* () {
-      for (let v = 0; v < V; v += 1) yield [videoIdOf(v), 0, mediaId(v)];
-    })());
+    await write(
+      'uploads',
+      (function* () {
+        for (let v = 0; v < V; v += 1) {
+          const at = new Date(videoTime[v] - 600_000);
+          yield [
+            uploadId(v),
+            uidOf(uploaderOf[v]),
+            `video-${v}.mp4`,
+            20_000_000 + (v % 1000) * 100_000,
+            1800,
+            at,
+            at,
+            at,
+            mediaId(v),
+          ];
+        }
+      })(),
+    );
+    await write(
+      'media',
+      (function* () {
+        for (let v = 0; v < V; v += 1) {
+          yield [
+            mediaId(v),
+            uploadId(v),
+            uidOf(uploaderOf[v]),
+            'ready',
+            durationMs[v],
+            1280,
+            720,
+            'h264',
+            'aac',
+            30,
+            new Date(videoTime[v] - 600_000),
+            [360, 720],
+          ];
+        }
+      })(),
+    );
+    await write(
+      'videos',
+      (function* () {
+        for (let v = 0; v < V; v += 1) {
+          const lang = langOfUser(uploaderOf[v]);
+          const n = pick(NOUNS[lang], rand);
+          const m = pick(NOUNS[lang], rand);
+          const a = pick(ADJECTIVES[lang], rand);
+          const title = fill(pick(TITLES[lang], rand), { n, m, a, k: 1 + (v % 200), A: capital(a), N: capital(n) });
+          const description = fill(DESCRIPTIONS[lang], { n });
+          const st = status(v);
+          yield [
+            videoIdOf(v),
+            uidOf(uploaderOf[v]),
+            title,
+            st,
+            new Date(videoTime[v]),
+            description,
+            pick(VIDEO_CATEGORIES, rand),
+            rand() < 0.8 ? 'original' : 'repost',
+            rand() < 0.8,
+            durationMs[v],
+            views[v],
+            searchTextOf(title, description),
+            st === 'pending' ? null : new Date(videoTime[v] + 3_600_000),
+            commentCounts[v],
+          ];
+        }
+      })(),
+    );
+    await write(
+      'video_parts',
+      (function* () {
+        for (let v = 0; v < V; v += 1) yield [videoIdOf(v), 0, mediaId(v)];
+      })(),
+    );
     const tagsZipf = zipf(T, 1, rand);
-    await write('video_tags', (function* () {
-      for (let v = 0; v < V; v += 1) {
-        const chosen = new Set<number>();
-        const want = 1 + Math.floor(rand() * 5);
-        for (let tries = 0; chosen.size < want && tries < 20; tries += 1) chosen.add(tagsZipf.draw());
-        let position = 0;
-        for (const t of chosen) yield [videoIdOf(v), tagIdOf(t), position++];
-      }
-    })());
+    await write(
+      'video_tags',
+      (function* () {
+        for (let v = 0; v < V; v += 1) {
+          const chosen = new Set<number>();
+          const want = 1 + Math.floor(rand() * 5);
+          for (let tries = 0; chosen.size < want && tries < 20; tries += 1) chosen.add(tagsZipf.draw());
+          let position = 0;
+          for (const t of chosen) yield [videoIdOf(v), tagIdOf(t), position++];
+        }
+      })(),
+    );
 
     // Who writes danmaku, comments and history: members by Zipf too (a few very active ones).
     const members = zipf(U, 0.8, rand);
-    await write('danmaku', (function* () {
-      for (let v = 0; v < V; v += 1) {
-        const seconds = durationMs[v] / 1000;
-        const span = Math.max(now - videoTime[v], 60_000);
-        for (let d = 0; d < danmakuCounts[v]; d += 1) {
-          const words = 1 + Math.floor(rand() * 3);
-          let text = pick(DANMAKU_WORDS, rand);
-          for (let w = 1; w < words; w += 1) text += ` ${pick(DANMAKU_WORDS, rand)}`;
-          yield [videoIdOf(v), uidOf(members.draw()), Math.round(rand() * seconds * 1000) / 1000, text, rand() < 0.7 ? 'ffffff' : pick(COLORS, rand),
-            pick(SIZES, rand), pick(MODES, rand), rand() < 0.02, new Date(videoTime[v] + rand() ** 3 * span)];
+    await write(
+      'danmaku',
+      (function* () {
+        for (let v = 0; v < V; v += 1) {
+          const seconds = durationMs[v] / 1000;
+          const span = Math.max(now - videoTime[v], 60_000);
+          for (let d = 0; d < danmakuCounts[v]; d += 1) {
+            const words = 1 + Math.floor(rand() * 3);
+            let text = pick(DANMAKU_WORDS, rand);
+            for (let w = 1; w < words; w += 1) text += ` ${pick(DANMAKU_WORDS, rand)}`;
+            yield [
+              videoIdOf(v),
+              uidOf(members.draw()),
+              Math.round(rand() * seconds * 1000) / 1000,
+              text,
+              rand() < 0.7 ? 'ffffff' : pick(COLORS, rand),
+              pick(SIZES, rand),
+              pick(MODES, rand),
+              rand() < 0.02,
+              new Date(videoTime[v] + rand() ** 3 * span),
+            ];
+          }
         }
-      }
-    })());
+      })(),
+    );
 
     // Comments: floors 1..n per video, one in eight a reply to an earlier top-level one.
     let commentId = first.comments;
-    await write('comments', (function* () {
-      for (let v = 0; v < V; v += 1) {
-        const span = Math.max(now - videoTime[v], 60_000);
-        const topLevel: number[] = [];
-        for (let floor = 1; floor <= commentCounts[v]; floor += 1) {
-          const lang = langOfUser(members.draw());
-          const id = commentId++;
-          const parent = topLevel.length && rand() < 0.125 ? topLevel[Math.floor(rand() * topLevel.length)] : null;
-          if (parent === null) topLevel.push(id);
-          const text = `<p>${fill(pick(COMMENTS[lang], rand), { k: 1 + Math.floor(rand() * 30) })}</p>`;
-          yield [id, videoIdOf(v), floor, uidOf(members.draw()), text, Math.floor(rand() ** 4 * 500), new Date(videoTime[v] + (floor / (commentCounts[v] + 1)) * span), parent];
+    await write(
+      'comments',
+      (function* () {
+        for (let v = 0; v < V; v += 1) {
+          const span = Math.max(now - videoTime[v], 60_000);
+          const topLevel: number[] = [];
+          for (let floor = 1; floor <= commentCounts[v]; floor += 1) {
+            const lang = langOfUser(members.draw());
+            const id = commentId++;
+            const parent = topLevel.length && rand() < 0.125 ? topLevel[Math.floor(rand() * topLevel.length)] : null;
+            if (parent === null) topLevel.push(id);
+            const text = `<p>${fill(pick(COMMENTS[lang], rand), { k: 1 + Math.floor(rand() * 30) })}</p>`;
+            yield [
+              id,
+              videoIdOf(v),
+              floor,
+              uidOf(members.draw()),
+              text,
+              Math.floor(rand() ** 4 * 500),
+              new Date(videoTime[v] + (floor / (commentCounts[v] + 1)) * span),
+              parent,
+            ];
+          }
         }
-      }
-    })());
+      })(),
+    );
 
     // Follows: uploaders by how much they upload; the reader follows 1000 (or everyone).
     const readerFollows = Math.min(1000, U - 1);
-    await write('follows', (function* () {
-      for (let u = 0; u < U; u += 1) {
-        const want = u === 0 ? readerFollows : Math.min(U - 1, Math.floor(rand() * 2 * options.followsPerUser));
-        const chosen = new Set<number>();
-        for (let tries = 0; chosen.size < want && tries < want * 20; tries += 1) {
-          const other = u === 0 && tries >= want * 10 ? Math.floor(rand() * U) : uploaderOrder[uploaders.draw()];
-          if (other !== u) chosen.add(other);
+    await write(
+      'follows',
+      (function* () {
+        for (let u = 0; u < U; u += 1) {
+          const want = u === 0 ? readerFollows : Math.min(U - 1, Math.floor(rand() * 2 * options.followsPerUser));
+          const chosen = new Set<number>();
+          for (let tries = 0; chosen.size < want && tries < want * 20; tries += 1) {
+            const other = u === 0 && tries >= want * 10 ? Math.floor(rand() * U) : uploaderOrder[uploaders.draw()];
+            if (other !== u) chosen.add(other);
+          }
+          for (const other of chosen) yield [uidOf(u), uidOf(other), new Date(yearAgo + rand() * YEAR_MS)];
         }
-        for (const other of chosen) yield [uidOf(u), uidOf(other), new Date(yearAgo + rand() * YEAR_MS)];
-      }
-    })());
+      })(),
+    );
 
     // History: each member's watched videos, popular ones more often (views' Zipf ranks).
     const watched = zipf(V, 0.9, rand);
-    await write('watch_history', (function* () {
-      for (let u = 0; u < U; u += 1) {
-        const chosen = new Set<number>();
-        const want = Math.min(V, options.historyPerUser);
-        for (let tries = 0; chosen.size < want && tries < want * 10; tries += 1) chosen.add(viewOrder[watched.draw()]);
-        for (const v of chosen) {
-          const at = videoTime[v] + rand() * Math.max(now - videoTime[v], 60_000);
-          yield [uidOf(u), videoIdOf(v), Math.round(rand() * durationMs[v] / 1000), new Date(at)];
+    await write(
+      'watch_history',
+      (function* () {
+        for (let u = 0; u < U; u += 1) {
+          const chosen = new Set<number>();
+          const want = Math.min(V, options.historyPerUser);
+          for (let tries = 0; chosen.size < want && tries < want * 10; tries += 1)
+            chosen.add(viewOrder[watched.draw()]);
+          for (const v of chosen) {
+            const at = videoTime[v] + rand() * Math.max(now - videoTime[v], 60_000);
+            yield [uidOf(u), videoIdOf(v), Math.round((rand() * durationMs[v]) / 1000), new Date(at)];
+          }
         }
-      }
-    })());
+      })(),
+    );
 
     // Collections: one member in five has one to three, of 5 to 40 videos each.
     const collections: Array<{ id: number; owner: number; at: number; size: number }> = [];
     for (let u = 1; u < U; u += 5) {
       const count = 1 + Math.floor(rand() * 3);
-      for (let c = 0; c < count; c += 1) collections.push({ id: first.collections + collections.length, owner: u, at: yearAgo + rand() * YEAR_MS, size: 5 + Math.floor(rand() * 36) });
+      for (let c = 0; c < count; c += 1)
+        collections.push({
+          id: first.collections + collections.length,
+          owner: u,
+          at: yearAgo + rand() * YEAR_MS,
+          size: 5 + Math.floor(rand() * 36),
+        });
     }
-    await write('collections', (function* () {
-      for (const c of collections) {
-        const lang = langOfUser(c.owner);
-        yield [c.id, uidOf(c.owner), phrase(lang, pick(ADJECTIVES[lang], rand), pick(NOUNS[lang], rand)), rand() < 0.7 ? 'public' : 'private', new Date(c.at), new Date(c.at)];
-      }
-    })());
-    await write('collection_videos', (function* () {
-      for (const c of collections) {
-        const chosen = new Set<number>();
-        for (let tries = 0; chosen.size < Math.min(c.size, V) && tries < c.size * 10; tries += 1) chosen.add(viewOrder[watched.draw()]);
-        let position = 0;
-        for (const v of chosen) yield [c.id, videoIdOf(v), position++, new Date(c.at + position * 60_000)];
-      }
-    })());
+    await write(
+      'collections',
+      (function* () {
+        for (const c of collections) {
+          const lang = langOfUser(c.owner);
+          yield [
+            c.id,
+            uidOf(c.owner),
+            phrase(lang, pick(ADJECTIVES[lang], rand), pick(NOUNS[lang], rand)),
+            rand() < 0.7 ? 'public' : 'private',
+            new Date(c.at),
+            new Date(c.at),
+          ];
+        }
+      })(),
+    );
+    await write(
+      'collection_videos',
+      (function* () {
+        for (const c of collections) {
+          const chosen = new Set<number>();
+          for (let tries = 0; chosen.size < Math.min(c.size, V) && tries < c.size * 10; tries += 1)
+            chosen.add(viewOrder[watched.draw()]);
+          let position = 0;
+          for (const v of chosen) yield [c.id, videoIdOf(v), position++, new Date(c.at + position * 60_000)];
+        }
+      })(),
+    );
 
     await repo.advanceIdentities();
     const rankingsStarted = performance.now();
@@ -339,7 +486,8 @@ export async function seedScale(db: Kysely<Database>, target: { databaseUrl?: st
     // The approved video with the most of something (the benches read public pages).
     const argmax = (xs: Int32Array, approvedOnly: boolean) => {
       let best = -1;
-      for (let i = 0; i < xs.length; i += 1) if ((!approvedOnly || status(i) === 'approved') && (best < 0 || xs[i] > xs[best])) best = i;
+      for (let i = 0; i < xs.length; i += 1)
+        if ((!approvedOnly || status(i) === 'approved') && (best < 0 || xs[i] > xs[best])) best = i;
       return Math.max(best, 0);
     };
     const rows = Object.values(tables).reduce((sum, t) => sum + t.rows, 0);
@@ -348,11 +496,22 @@ export async function seedScale(db: Kysely<Database>, target: { databaseUrl?: st
     const mostDanmaku = argmax(danmakuCounts, true);
     const mostComments = argmax(commentCounts, true);
     return {
-      tables, rows, seconds: +seconds.toFixed(1), rowsPerSecond: Math.round(rows / writtenSeconds), analyzeSeconds: +analyzeSeconds.toFixed(1),
+      tables,
+      rows,
+      seconds: +seconds.toFixed(1),
+      rowsPerSecond: Math.round(rows / writtenSeconds),
+      analyzeSeconds: +analyzeSeconds.toFixed(1),
       landmarks: {
-        readerUid: uidOf(0), readerFollows, biggestUploaderUid: uidOf(biggest), biggestUploaderVideos: uploadsBy[biggest],
-        mostDanmakuVideoId: videoIdOf(mostDanmaku), mostDanmaku: danmakuCounts[mostDanmaku],
-        mostCommentsVideoId: videoIdOf(mostComments), mostComments: commentCounts[mostComments], firstVideoId: videoIdOf(0), lastVideoId: videoIdOf(V - 1),
+        readerUid: uidOf(0),
+        readerFollows,
+        biggestUploaderUid: uidOf(biggest),
+        biggestUploaderVideos: uploadsBy[biggest],
+        mostDanmakuVideoId: videoIdOf(mostDanmaku),
+        mostDanmaku: danmakuCounts[mostDanmaku],
+        mostCommentsVideoId: videoIdOf(mostComments),
+        mostComments: commentCounts[mostComments],
+        firstVideoId: videoIdOf(0),
+        lastVideoId: videoIdOf(V - 1),
       },
     };
   } finally {

@@ -61,14 +61,46 @@ export function phrase(lang: SeedLang, adjective: string, noun: string): string 
 
 /** Title patterns: {a} an adjective, {n} and {m} nouns, {k} a number. */
 export const TITLES: Record<SeedLang, readonly string[]> = {
-  zhs: ['【{a}】{n}和{m}的日常 #{k}', '{n}翻唱 第{k}期', '用{m}画{n}的教程（{k}）', '{a}{n}合集 vol.{k}', '【{n}】{a}{m}实况 P{k}'],
-  zht: ['【{a}】{n}與{m}的日常 #{k}', '{n}翻唱 第{k}集', '用{m}畫{n}的教學（{k}）', '{a}{n}合輯 vol.{k}', '【{n}】{a}{m}實況 P{k}'],
+  zhs: [
+    '【{a}】{n}和{m}的日常 #{k}',
+    '{n}翻唱 第{k}期',
+    '用{m}画{n}的教程（{k}）',
+    '{a}{n}合集 vol.{k}',
+    '【{n}】{a}{m}实况 P{k}',
+  ],
+  zht: [
+    '【{a}】{n}與{m}的日常 #{k}',
+    '{n}翻唱 第{k}集',
+    '用{m}畫{n}的教學（{k}）',
+    '{a}{n}合輯 vol.{k}',
+    '【{n}】{a}{m}實況 P{k}',
+  ],
   yue: ['【{a}】{n}同{m}嘅日常 #{k}', '今日講{n} 第{k}集', '{a}{n}試玩 #{k}', '同你一齊睇{m}（{k}）'],
-  ja: ['【{a}】{n}と{m}の日常 #{k}', '{n}を描いてみた その{k}', '{a}{n}メドレー vol.{k}', '【実況】{m}で遊ぶ{n} part{k}'],
+  ja: [
+    '【{a}】{n}と{m}の日常 #{k}',
+    '{n}を描いてみた その{k}',
+    '{a}{n}メドレー vol.{k}',
+    '【実況】{m}で遊ぶ{n} part{k}',
+  ],
   ko: ['[{a}] {n}와 {m}의 일상 #{k}', '{n} 커버 {k}편', '{a} {n} 모음 vol.{k}', '{m}로 그리는 {n} {k}화'],
-  en: ['{A} {n} and {m}, part {k}', 'How I made a {n} in {k} days', '{A} {n} compilation vol. {k}', 'Playing {m}: {n} run #{k}'],
-  fr: ['{N} et {m} {a}, partie {k}', 'J’ai dessiné un {n} en {k} jours', 'Compilation {n} {a} vol. {k}', '{N} : épisode {k}'],
-  id: ['{N} dan {m} yang {a}, bagian {k}', 'Cara membuat {n} dalam {k} hari', 'Kompilasi {n} {a} vol. {k}', 'Main {m}: {n} #{k}'],
+  en: [
+    '{A} {n} and {m}, part {k}',
+    'How I made a {n} in {k} days',
+    '{A} {n} compilation vol. {k}',
+    'Playing {m}: {n} run #{k}',
+  ],
+  fr: [
+    '{N} et {m} {a}, partie {k}',
+    'J’ai dessiné un {n} en {k} jours',
+    'Compilation {n} {a} vol. {k}',
+    '{N} : épisode {k}',
+  ],
+  id: [
+    '{N} dan {m} yang {a}, bagian {k}',
+    'Cara membuat {n} dalam {k} hari',
+    'Kompilasi {n} {a} vol. {k}',
+    'Main {m}: {n} #{k}',
+  ],
   vi: ['{N} và {m} {a}, phần {k}', 'Cách vẽ {n} trong {k} ngày', 'Tuyển tập {n} {a} vol. {k}', 'Chơi {m}: {n} #{k}'],
 };
 
@@ -85,8 +117,35 @@ export const DESCRIPTIONS: Record<SeedLang, string> = {
   vi: 'Video về {n}. Hãy thích và lưu lại nếu bạn thấy hay nhé!',
 };
 
-export const DANMAKU_WORDS = ['草', '哈哈哈哈', '前方高能', '来了来了', '好耶', '名场面', 'wwww', 'かわいい', '泪目', '这里是重点', 'AWSL', '打卡', '笑死',
-  '神作', 'replay', '233333', 'きたー！', 'ここ好き', '노래 너무 좋아요', 'trop beau', 'keren banget', 'hay quá', '好聽', '正呀', 'first!', '单曲循环中', '感谢up主'];
+export const DANMAKU_WORDS = [
+  '草',
+  '哈哈哈哈',
+  '前方高能',
+  '来了来了',
+  '好耶',
+  '名场面',
+  'wwww',
+  'かわいい',
+  '泪目',
+  '这里是重点',
+  'AWSL',
+  '打卡',
+  '笑死',
+  '神作',
+  'replay',
+  '233333',
+  'きたー！',
+  'ここ好き',
+  '노래 너무 좋아요',
+  'trop beau',
+  'keren banget',
+  'hay quá',
+  '好聽',
+  '正呀',
+  'first!',
+  '单曲循环中',
+  '感谢up主',
+];
 
 export const COMMENTS: Record<SeedLang, readonly string[]> = {
   zhs: ['太喜欢了！每天都来看一遍。', '第{k}次看，还是好感动', 'up主辛苦了，期待下一期'],
@@ -102,7 +161,13 @@ export const COMMENTS: Record<SeedLang, readonly string[]> = {
 
 /** Name parts members' nicknames are made of, per language. */
 export const NICKNAMES: Record<SeedLang, readonly string[]> = {
-  zhs: ['星野', '小雨', '阿猫', '夜空', '像素'], zht: ['星河', '小雪', '阿貓', '月影'], yue: ['阿仔', '細路', '肥貓'],
-  ja: ['ミライ', 'さくら', 'ねこ', 'ほしの'], ko: ['하늘', '별', '민지', '지우'], en: ['Sakura', 'Pixel', 'Lofi', 'Nova'],
-  fr: ['Étoile', 'Lune', 'Chaton'], id: ['Bintang', 'Kucing', 'Hujan'], vi: ['Sao', 'Mèo', 'Trăng'],
+  zhs: ['星野', '小雨', '阿猫', '夜空', '像素'],
+  zht: ['星河', '小雪', '阿貓', '月影'],
+  yue: ['阿仔', '細路', '肥貓'],
+  ja: ['ミライ', 'さくら', 'ねこ', 'ほしの'],
+  ko: ['하늘', '별', '민지', '지우'],
+  en: ['Sakura', 'Pixel', 'Lofi', 'Nova'],
+  fr: ['Étoile', 'Lune', 'Chaton'],
+  id: ['Bintang', 'Kucing', 'Hujan'],
+  vi: ['Sao', 'Mèo', 'Trăng'],
 };

@@ -1,9 +1,14 @@
 import type { ErrorCode } from '../../src/lib/api/errors.ts';
 
-export interface FieldIssue { path: string; message: string }
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
 
 /** A schema's complaints (zod's issues) as the fields at fault: `tagId.0`, or `(body)` for the whole. */
-export function issuesOf(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): FieldIssue[] {
+export function issuesOf(error: {
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>;
+}): FieldIssue[] {
   return error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(body)', message: issue.message }));
 }
 
@@ -20,7 +25,15 @@ export class DomainError extends Error {
   /** Extra answer fields a client reads beside the code (e.g. isCoolingDown). */
   readonly extra?: Record<string, unknown>;
 
-  constructor(code: ErrorCode, options: { issues?: FieldIssue[]; retryAfterSeconds?: number; extra?: Record<string, unknown>; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    options: {
+      issues?: FieldIssue[];
+      retryAfterSeconds?: number;
+      extra?: Record<string, unknown>;
+      cause?: unknown;
+    } = {},
+  ) {
     super(code, { cause: options.cause });
     this.name = 'DomainError';
     this.code = code;
@@ -31,13 +44,19 @@ export class DomainError extends Error {
 }
 
 export class NotFound extends DomainError {
-  constructor(code: ErrorCode = 'NOT_FOUND') { super(code); }
+  constructor(code: ErrorCode = 'NOT_FOUND') {
+    super(code);
+  }
 }
 export class Forbidden extends DomainError {
-  constructor(code: ErrorCode = 'FORBIDDEN') { super(code); }
+  constructor(code: ErrorCode = 'FORBIDDEN') {
+    super(code);
+  }
 }
 export class Conflict extends DomainError {
-  constructor(code: ErrorCode = 'CONFLICT', extra?: Record<string, unknown>) { super(code, { extra }); }
+  constructor(code: ErrorCode = 'CONFLICT', extra?: Record<string, unknown>) {
+    super(code, { extra });
+  }
 }
 export class RateLimited extends DomainError {
   constructor(retryAfterSeconds: number, code: ErrorCode = 'RATE_LIMITED', extra?: Record<string, unknown>) {
@@ -46,5 +65,7 @@ export class RateLimited extends DomainError {
 }
 /** Input the schema accepted but the rules refuse: which field, and why. */
 export class Invalid extends DomainError {
-  constructor(issues: FieldIssue[], code: ErrorCode = 'VALIDATION_FAILED') { super(code, { issues }); }
+  constructor(issues: FieldIssue[], code: ErrorCode = 'VALIDATION_FAILED') {
+    super(code, { issues });
+  }
 }

@@ -26,9 +26,12 @@ export const MAX_PAYLOAD_BYTES = 7999;
 const CHANNEL = /^[a-z_][a-z0-9_:.-]{0,62}$/;
 
 function checkMessage(channel: string, payload?: string) {
-  if (!CHANNEL.test(channel)) throw new Error(`event bus: bad channel name "${channel}" (lower-case letters, digits, _ : . -; at most 63)`);
+  if (!CHANNEL.test(channel))
+    throw new Error(`event bus: bad channel name "${channel}" (lower-case letters, digits, _ : . -; at most 63)`);
   if (payload !== undefined && Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
-    throw new Error(`event bus: payload of ${Buffer.byteLength(payload)} bytes on "${channel}" is over ${MAX_PAYLOAD_BYTES}: send ids, not records`);
+    throw new Error(
+      `event bus: payload of ${Buffer.byteLength(payload)} bytes on "${channel}" is over ${MAX_PAYLOAD_BYTES}: send ids, not records`,
+    );
   }
 }
 
@@ -218,12 +221,15 @@ export function createPostgresBus(options: PostgresBusOptions): EventBus & { con
       const first = listeners.add(channel, listener);
       if (first) {
         // Listening starts with the connection when it is (re)opened; an open one listens now.
-        const current = client ?? (await connect().catch((error) => {
-          logger?.warn('event bus not connected; will listen once it is', { err: error });
-          scheduleReconnect();
-          return null;
-        }));
-        if (current && client === current) await current.query(`LISTEN ${quoteIdentifier(channel)}`).catch(() => dropped(current));
+        const current =
+          client ??
+          (await connect().catch((error) => {
+            logger?.warn('event bus not connected; will listen once it is', { err: error });
+            scheduleReconnect();
+            return null;
+          }));
+        if (current && client === current)
+          await current.query(`LISTEN ${quoteIdentifier(channel)}`).catch(() => dropped(current));
       }
       return async () => {
         if (!listeners.remove(channel, listener) || !client || closed) return;
@@ -244,13 +250,18 @@ export function createPostgresBus(options: PostgresBusOptions): EventBus & { con
 }
 
 /** Redis pub/sub: a subscriber connection and a publisher connection (a subscribed one can do nothing else). */
-export async function createRedisBus(options: { url: string; logger?: Logger; onReconnect?: () => void }): Promise<EventBus> {
+export async function createRedisBus(options: {
+  url: string;
+  logger?: Logger;
+  onReconnect?: () => void;
+}): Promise<EventBus> {
   const { Redis } = await import('ioredis');
   const { logger } = options;
   const listeners = new Listeners(logger);
   const publisher = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
   const subscriber = new Redis(options.url, { lazyConnect: true, autoResubscribe: true });
-  for (const connection of [publisher, subscriber]) connection.on('error', (error) => logger?.warn('event bus (Redis) connection failed', { err: error }));
+  for (const connection of [publisher, subscriber])
+    connection.on('error', (error) => logger?.warn('event bus (Redis) connection failed', { err: error }));
   let readyOnce = false;
   subscriber.on('ready', () => {
     if (readyOnce) options.onReconnect?.();
@@ -286,8 +297,19 @@ export async function createRedisBus(options: { url: string; logger?: Logger; on
  * The bus for this configuration: Redis when REDIS_URL is set, else LISTEN/NOTIFY on PostgreSQL,
  * else (PGlite, one process) in-process. `onReconnect` hears when notices may have been lost.
  */
-export async function createEventBus(options: { redisUrl?: string; databaseUrl?: string; logger?: Logger; onReconnect?: () => void }): Promise<EventBus> {
-  if (options.redisUrl) return createRedisBus({ url: options.redisUrl, logger: options.logger, onReconnect: options.onReconnect });
-  if (options.databaseUrl) return createPostgresBus({ connectionString: options.databaseUrl, logger: options.logger, onReconnect: options.onReconnect });
+export async function createEventBus(options: {
+  redisUrl?: string;
+  databaseUrl?: string;
+  logger?: Logger;
+  onReconnect?: () => void;
+}): Promise<EventBus> {
+  if (options.redisUrl)
+    return createRedisBus({ url: options.redisUrl, logger: options.logger, onReconnect: options.onReconnect });
+  if (options.databaseUrl)
+    return createPostgresBus({
+      connectionString: options.databaseUrl,
+      logger: options.logger,
+      onReconnect: options.onReconnect,
+    });
   return createInProcessBus(options.logger);
 }

@@ -15,11 +15,16 @@
 import type { Logger } from '../logger.ts';
 import type { EventBus } from './bus.ts';
 
-export type CacheNotice = { cache: 'video' | 'danmaku'; videoId: number } | { cache: 'pages' } | { cache: 'session'; uid: number };
+export type CacheNotice =
+  | { cache: 'video' | 'danmaku'; videoId: number }
+  | { cache: 'pages' }
+  | { cache: 'session'; uid: number };
 export const CACHE_CHANNEL = 'cache.forget';
 
 /** Where one server's notices go: set by connectCacheInvalidation, null until then. */
-export interface CacheNotices { send: ((notice: CacheNotice) => void) | null }
+export interface CacheNotices {
+  send: ((notice: CacheNotice) => void) | null;
+}
 
 /** Tells the other processes to forget what they cached (a no-op before connectCacheInvalidation). */
 export function announceForgotten(notices: CacheNotices, notice: CacheNotice): void {
@@ -41,7 +46,10 @@ const isNotice = (value: unknown): value is CacheNotice => {
  * its own notices too). Answers the way to leave.
  */
 export async function connectCacheInvalidation(options: {
-  notices: CacheNotices; bus: EventBus; logger: Logger; forget: (notice: CacheNotice) => void;
+  notices: CacheNotices;
+  bus: EventBus;
+  logger: Logger;
+  forget: (notice: CacheNotice) => void;
 }): Promise<() => Promise<void>> {
   const { notices, bus, logger, forget } = options;
   const unsubscribe = await bus.subscribe(CACHE_CHANNEL, (payload) => {
@@ -57,7 +65,9 @@ export async function connectCacheInvalidation(options: {
   notices.send = (notice) => {
     // This process forgets at once, so its own next answer is fresh without waiting for the bus.
     forget(notice);
-    bus.publish(CACHE_CHANNEL, JSON.stringify(notice)).catch((error) => logger.warn('announcing a cache change failed', { err: error, ...notice }));
+    bus
+      .publish(CACHE_CHANNEL, JSON.stringify(notice))
+      .catch((error) => logger.warn('announcing a cache change failed', { err: error, ...notice }));
   };
   return async () => {
     notices.send = null;

@@ -34,9 +34,15 @@ const gzipAsync = promisify(gzip);
  */
 const LEVELS = { quick: { br: 1, gzip: 1 }, fast: { br: 5, gzip: 6 }, max: { br: 9, gzip: 9 } } as const;
 
-export async function compressBody(body: Uint8Array, encoding: ContentEncoding, effort: keyof typeof LEVELS = 'fast'): Promise<Buffer<ArrayBuffer>> {
+export async function compressBody(
+  body: Uint8Array,
+  encoding: ContentEncoding,
+  effort: keyof typeof LEVELS = 'fast',
+): Promise<Buffer<ArrayBuffer>> {
   if (encoding === 'br') {
-    return (await brotliAsync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: LEVELS[effort].br, [zlib.BROTLI_PARAM_SIZE_HINT]: body.byteLength } })) as Buffer<ArrayBuffer>;
+    return (await brotliAsync(body, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: LEVELS[effort].br, [zlib.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
+    })) as Buffer<ArrayBuffer>;
   }
   return (await gzipAsync(body, { level: LEVELS[effort].gzip })) as Buffer<ArrayBuffer>;
 }

@@ -38,10 +38,14 @@ export function createDrain(server: Server, inFlight: Iterable<ServerResponse>) 
         const value = req.headers[name];
         if (typeof value === 'string') headers.set(name, value);
       }
-      const answer = errorAnswer(new DomainError('SERVICE_UNAVAILABLE', { retryAfterSeconds: DRAIN_RETRY_AFTER_SECONDS }), headers);
+      const answer = errorAnswer(
+        new DomainError('SERVICE_UNAVAILABLE', { retryAfterSeconds: DRAIN_RETRY_AFTER_SECONDS }),
+        headers,
+      );
       const body = isApi ? JSON.stringify(answer.body) : answer.body.message;
       res.writeHead(answer.status, {
-        ...answer.headers, Connection: 'close',
+        ...answer.headers,
+        Connection: 'close',
         'Content-Type': isApi ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
         'Content-Length': String(Buffer.byteLength(body)),
       });

@@ -16,7 +16,8 @@ export function createOutsideApiFailure(logger: Logger) {
     if (res.headersSent) return void res.destroy();
     const status = outage?.code === 'SERVICE_UNAVAILABLE' ? 503 : 500;
     res.writeHead(status, {
-      'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store',
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': 'no-store',
       ...(outage?.retryAfterSeconds ? { 'Retry-After': String(outage.retryAfterSeconds) } : {}),
     });
     res.end(STATUS_CODES[status]);
@@ -30,8 +31,13 @@ export function createOutsideApiFailure(logger: Logger) {
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return socket.destroy();
-    const answer = errorAnswer(new DomainError(error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'VALIDATION_FAILED'), new Headers());
+    const answer = errorAnswer(
+      new DomainError(error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'VALIDATION_FAILED'),
+      new Headers(),
+    );
     const body = JSON.stringify(answer.body);
-    socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
 }

@@ -40,9 +40,16 @@ export function isPublicHttps(requestUrl: string, header: HeaderReader, settings
  * X-Forwarded-For, so with N trusted proxies the visitor is the Nth entry from the right;
  * entries further left were written by the visitor and prove nothing.
  */
-export function clientAddress(forwardedFor: string | undefined, socketAddress: string | undefined, settings: ProxySettings): string {
+export function clientAddress(
+  forwardedFor: string | undefined,
+  socketAddress: string | undefined,
+  settings: ProxySettings,
+): string {
   if (settings.proxyHops > 0 && forwardedFor) {
-    const hops = forwardedFor.split(',').map((entry) => entry.trim()).filter(Boolean);
+    const hops = forwardedFor
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
     const visitor = hops[hops.length - settings.proxyHops] ?? hops[0];
     if (visitor) return visitor;
   }
@@ -63,6 +70,7 @@ export function readPublicSiteUrl(value: string | undefined): string | undefined
 export function readProxyHops(value: string | undefined): number {
   if (!value || value === '0') return 0;
   const hops = Number(value);
-  if (!Number.isInteger(hops) || hops < 1 || hops > 10) throw new Error(`TRUST_PROXY must be the number of proxies in front of the server (0 to 10), not "${value}"`);
+  if (!Number.isInteger(hops) || hops < 1 || hops > 10)
+    throw new Error(`TRUST_PROXY must be the number of proxies in front of the server (0 to 10), not "${value}"`);
   return hops;
 }

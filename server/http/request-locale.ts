@@ -10,12 +10,14 @@ import { parseCookies } from '../services/sessions.ts';
  */
 export function requestLocale(headers: Headers): Locale {
   const pageLocale = headers.get(CLIENT_LANGUAGE_HEADER);
-  const locale = isLocale(pageLocale) ? pageLocale : detectLocale({
-    cookieLocale: parseCookies(headers.get('cookie'))[LOCALE_COOKIE],
-    browserLanguages: parseAcceptLanguage(headers.get('accept-language')),
-    fallback: DEFAULT_LOCALE,
-    routeLocale: DEFAULT_LOCALE,
-  });
+  const locale = isLocale(pageLocale)
+    ? pageLocale
+    : detectLocale({
+        cookieLocale: parseCookies(headers.get('cookie'))[LOCALE_COOKIE],
+        browserLanguages: parseAcceptLanguage(headers.get('accept-language')),
+        fallback: DEFAULT_LOCALE,
+        routeLocale: DEFAULT_LOCALE,
+      });
   // The in-context mode shows keys; API messages stay readable in the source language.
   return locale === 'ii' ? 'en' : locale;
 }

@@ -45,10 +45,26 @@ export function frameAncestorsFor(path: string): string[] {
  * logged on every page (as 'bluetooth' was).
  */
 export const PERMISSIONS_POLICY = [
-  'fullscreen=(self)', 'picture-in-picture=(self)', 'autoplay=(self)',
-  'camera=()', 'microphone=()', 'geolocation=()', 'display-capture=()', 'payment=()', 'usb=()', 'serial=()', 'hid=()',
-  'midi=()', 'accelerometer=()', 'gyroscope=()', 'magnetometer=()', 'screen-wake-lock=()',
-  'xr-spatial-tracking=()', 'publickey-credentials-get=()', 'idle-detection=()', 'browsing-topics=()',
+  'fullscreen=(self)',
+  'picture-in-picture=(self)',
+  'autoplay=(self)',
+  'camera=()',
+  'microphone=()',
+  'geolocation=()',
+  'display-capture=()',
+  'payment=()',
+  'usb=()',
+  'serial=()',
+  'hid=()',
+  'midi=()',
+  'accelerometer=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'screen-wake-lock=()',
+  'xr-spatial-tracking=()',
+  'publickey-credentials-get=()',
+  'idle-detection=()',
+  'browsing-topics=()',
 ].join(', ');
 
 /** The origin of an absolute address, null for a path on this site (or nothing usable). */
@@ -65,7 +81,8 @@ export function parsePolicy(text: string): Directives {
   const directives: Directives = new Map();
   for (const part of text.split(';')) {
     const [name, ...sources] = part.trim().split(/\s+/).filter(Boolean);
-    if (name) directives.set(name.toLowerCase(), [...new Set([...(directives.get(name.toLowerCase()) ?? []), ...sources])]);
+    if (name)
+      directives.set(name.toLowerCase(), [...new Set([...(directives.get(name.toLowerCase()) ?? []), ...sources])]);
   }
   return directives;
 }
@@ -117,9 +134,14 @@ export function createSecurityHeaders(options: SecurityHeadersOptions, prerender
   ]);
   // The translators' mode loads a script from elsewhere, which adds its own frames, styles and calls.
   const inContext = originOf(options.inContextScriptUrl);
-  const inContextSources = inContext ? list(inContext, /(^|\.)crowdin\.com$/.test(new URL(inContext).hostname) ? 'https://crowdin.com' : null) : [];
+  const inContextSources = inContext
+    ? list(inContext, /(^|\.)crowdin\.com$/.test(new URL(inContext).hostname) ? 'https://crowdin.com' : null)
+    : [];
   const inContextExtra: Directives = new Map(
-    ['script-src', 'style-src', 'img-src', 'connect-src', 'frame-src', 'font-src'].map((name) => [name, inContextSources]),
+    ['script-src', 'style-src', 'img-src', 'connect-src', 'frame-src', 'font-src'].map((name) => [
+      name,
+      inContextSources,
+    ]),
   );
 
   /** The policy at this path; `pagePolicy` is the page's own half (Astro's hashes), if it is a page. */
@@ -129,7 +151,10 @@ export function createSecurityHeaders(options: SecurityHeadersOptions, prerender
       directives = mergePolicies(directives, inContextExtra);
       frameSrcSelf(directives);
       // The translation script writes its own <style> elements, which no hash can know.
-      directives.set('style-src', list(...(directives.get('style-src') ?? []).filter((source) => !/^'sha\d+-/.test(source)), "'unsafe-inline'"));
+      directives.set(
+        'style-src',
+        list(...(directives.get('style-src') ?? []).filter((source) => !/^'sha\d+-/.test(source)), "'unsafe-inline'"),
+      );
     }
     directives.set('frame-ancestors', frameAncestorsFor(path));
     return formatPolicy(directives);
@@ -165,7 +190,9 @@ export function createSecurityHeaders(options: SecurityHeadersOptions, prerender
     },
     /** The headers of a prerendered file at this path of dist/client (its Astro half when it is a page). */
     forStaticFile(path: string, urlPath: string): Record<string, string> {
-      const page = urlPath.endsWith('.html') ? prerendered.get(urlPath.replace(/(\/index)?\.html$/, '') || '/') : undefined;
+      const page = urlPath.endsWith('.html')
+        ? prerendered.get(urlPath.replace(/(\/index)?\.html$/, '') || '/')
+        : undefined;
       return headersFor(path, page);
     },
     /**
@@ -175,7 +202,9 @@ export function createSecurityHeaders(options: SecurityHeadersOptions, prerender
     completeRenderedPolicy(res: ServerResponse, path: string): void {
       const writeHead = res.writeHead.bind(res);
       res.writeHead = ((status: number, ...rest: unknown[]) => {
-        const headers = rest.find((arg) => arg && typeof arg === 'object' && !Array.isArray(arg)) as OutgoingHttpHeaders | undefined;
+        const headers = rest.find((arg) => arg && typeof arg === 'object' && !Array.isArray(arg)) as
+          | OutgoingHttpHeaders
+          | undefined;
         const name = headers && Object.keys(headers).find((key) => key.toLowerCase() === 'content-security-policy');
         if (headers && name) {
           const astro = String(headers[name]);
@@ -209,10 +238,26 @@ export async function readPrerenderedPolicies(distDir: string): Promise<Map<stri
 }
 
 /** The headers of this server's configuration, with the prerendered pages' halves of its build. */
-export async function loadSecurityHeaders(config: { runtime: { apiBase: string; videoManifestUrl: string; inContextScriptUrl: string; imageProvider: string; imageProviderUrl: string }; mediaPublicBaseUrl?: string; distDir: string }) {
+export async function loadSecurityHeaders(config: {
+  runtime: {
+    apiBase: string;
+    videoManifestUrl: string;
+    inContextScriptUrl: string;
+    imageProvider: string;
+    imageProviderUrl: string;
+  };
+  mediaPublicBaseUrl?: string;
+  distDir: string;
+}) {
   const { apiBase, videoManifestUrl, inContextScriptUrl, imageProvider, imageProviderUrl } = config.runtime;
-  return createSecurityHeaders({
-    apiBase, videoManifestUrl, inContextScriptUrl, mediaPublicBaseUrl: config.mediaPublicBaseUrl,
-    imageProviderUrl: imageProvider === 'template' ? imageProviderUrl : undefined,
-  }, await readPrerenderedPolicies(config.distDir));
+  return createSecurityHeaders(
+    {
+      apiBase,
+      videoManifestUrl,
+      inContextScriptUrl,
+      mediaPublicBaseUrl: config.mediaPublicBaseUrl,
+      imageProviderUrl: imageProvider === 'template' ? imageProviderUrl : undefined,
+    },
+    await readPrerenderedPolicies(config.distDir),
+  );
 }

@@ -15,8 +15,11 @@ export function refuseUnreadBody(req: IncomingMessage, res: ServerResponse): boo
   if (!status) return false;
   const body = STATUS_CODES[status]!;
   res.writeHead(status, {
-    'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), 'Cache-Control': 'no-store',
-    Connection: 'close', ...(status === 405 ? { Allow: 'GET, HEAD' } : {}),
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': 'no-store',
+    Connection: 'close',
+    ...(status === 405 ? { Allow: 'GET, HEAD' } : {}),
   });
   res.end(body);
   return true;

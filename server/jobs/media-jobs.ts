@@ -5,14 +5,30 @@
 import type { Logger } from '../logger.ts';
 import type { MediaStore } from '../media/media-store.ts';
 import type { UploadStore } from '../media/upload-store.ts';
-import { FRAME_RATE_JOB, POSTER_SET_JOB, PROBE_JOB, TRANSCODE_JOB, frameRateJob, posterSetJob, probeJob, queueFrameRateBackfill, queuePosterSetBackfill, transcodeJob } from '../media/pipeline.ts';
+import {
+  FRAME_RATE_JOB,
+  POSTER_SET_JOB,
+  PROBE_JOB,
+  TRANSCODE_JOB,
+  frameRateJob,
+  posterSetJob,
+  probeJob,
+  queueFrameRateBackfill,
+  queuePosterSetBackfill,
+  transcodeJob,
+} from '../media/pipeline.ts';
 import { AUDIO_PROBE_JOB, AUDIO_TRANSCODE_JOB, audioProbeJob, audioTranscodeJob } from '../media/audio-pipeline.ts';
 import { PHOTO_JOB, PHOTO_PROBE_JOB, photoProbeJob, photoRenderJob } from '../media/photo-files.ts';
 import type { JobHandler } from './queue.ts';
 import type { Repositories } from '../repositories/index.ts';
 
 /** The repositories are the root's one set: the jobs share its caches with the API and the media server. */
-export interface MediaJobDeps { repositories: Repositories; uploads: UploadStore; media: MediaStore; logger: Logger }
+export interface MediaJobDeps {
+  repositories: Repositories;
+  uploads: UploadStore;
+  media: MediaStore;
+  logger: Logger;
+}
 
 /** Every media job by its name: video, audio and photo processing and the video backfills. */
 export function mediaJobHandlers({ repositories, uploads, media, logger }: MediaJobDeps): Record<string, JobHandler> {
@@ -32,8 +48,15 @@ export function mediaJobHandlers({ repositories, uploads, media, logger }: Media
  * Media from before frame rates (migration 0013) or poster sets (0020) get theirs as jobs: worked
  * one at a time with the queue's bounded retries, never delaying the start (not awaited).
  */
-export function queueMediaBackfills(options: { repositories: Pick<Repositories, 'media'>; logger: Logger; onQueued: () => void }): void {
-  for (const [what, queue] of [['frame rates', queueFrameRateBackfill], ['poster sets', queuePosterSetBackfill]] as const) {
+export function queueMediaBackfills(options: {
+  repositories: Pick<Repositories, 'media'>;
+  logger: Logger;
+  onQueued: () => void;
+}): void {
+  for (const [what, queue] of [
+    ['frame rates', queueFrameRateBackfill],
+    ['poster sets', queuePosterSetBackfill],
+  ] as const) {
     queue(options.repositories.media)
       .then((queued) => {
         if (!queued) return;

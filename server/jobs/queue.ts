@@ -3,7 +3,12 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
-import { createJobQueueRepository, enqueueJob, type BackgroundWork, type JobQueueRepository } from '../repositories/job-queue.repository.ts';
+import {
+  createJobQueueRepository,
+  enqueueJob,
+  type BackgroundWork,
+  type JobQueueRepository,
+} from '../repositories/job-queue.repository.ts';
 export { enqueueJob, type BackgroundWork };
 
 export const JOB_MAX_ATTEMPTS = 5;
@@ -21,7 +26,10 @@ const backoffMs = (attempt: number, firstDelayMs: number) => Math.min(firstDelay
  * `isLastAttempt`: a failure now is final (the job is not retried). `signal` aborts when the
  * worker lets the job go (shutdown, or its lease was lost): stop the work, nothing is recorded.
  */
-export type JobHandler = (payload: Record<string, unknown>, run: { attempt: number; isLastAttempt: boolean; signal?: AbortSignal }) => Promise<void>;
+export type JobHandler = (
+  payload: Record<string, unknown>,
+  run: { attempt: number; isLastAttempt: boolean; signal?: AbortSignal },
+) => Promise<void>;
 
 /** This process's holder name prefix: a job locked by `host:pid:` names the process that holds it. */
 const HOLDER_PREFIX = `${hostname()}:${process.pid}:`;
@@ -54,7 +62,9 @@ function holderAlive(holder: string, pid: number): boolean {
 async function takeBackOrphanedJobs(jobs: JobQueueRepository): Promise<number[]> {
   const prefix = `${hostname()}:`;
   const held = await jobs.runningHeldBy(prefix);
-  const orphaned = held.filter((job) => !holderAlive(job.locked_by!, Number(job.locked_by!.slice(prefix.length).split(':')[0])));
+  const orphaned = held.filter(
+    (job) => !holderAlive(job.locked_by!, Number(job.locked_by!.slice(prefix.length).split(':')[0])),
+  );
   const taken: number[] = [];
   for (const job of orphaned) {
     if (await jobs.takeBack(job.id, job.locked_by)) taken.push(job.id);
@@ -84,7 +94,14 @@ export interface JobWorkerOptions {
  * stop, the running job is aborted and handed back to the queue without using up an attempt.
  */
 export function startJobWorker(options: JobWorkerOptions) {
-  const { logger, handlers, pollMs = 1000, leaseMs = JOB_LEASE_MS, retryDelayMs = JOB_RETRY_DELAY_MS, background } = options;
+  const {
+    logger,
+    handlers,
+    pollMs = 1000,
+    leaseMs = JOB_LEASE_MS,
+    retryDelayMs = JOB_RETRY_DELAY_MS,
+    background,
+  } = options;
   const jobs = createJobQueueRepository(options.db);
   let stopped = false;
   let wake: (() => void) | undefined;
@@ -101,23 +118,33 @@ export function startJobWorker(options: JobWorkerOptions) {
     const abort = new AbortController();
     current = { id: job.id, kind: job.kind, abort };
     heldHere.add(holder);
-    const heartbeat = setInterval(() => {
-      whileHeld(job.id, holder, { renewFor: leaseMs })
-        .then(async (held) => {
-          if (abort.signal.aborted) return;
-          if (!held) {
-            logger.warn('job lease lost: another worker took the job, this attempt stops', { jobId: job.id, kind: job.kind });
-            return abort.abort(new Error('lease lost'));
-          }
-          // A background job (an unpublished upload's transcode) does not hold up work that counts.
-          if (job.background && await jobs.foregroundDue(background)) abort.abort(new Error(GIVING_WAY));
-        })
-        // The database away for a moment: the next beat tries again (the lease covers a few misses).
-        .catch((error) => logger.warn('job lease renewal failed', { jobId: job.id, err: error }));
-    }, Math.max(50, Math.floor(leaseMs / 4)));
+    const heartbeat = setInterval(
+      () => {
+        whileHeld(job.id, holder, { renewFor: leaseMs })
+          .then(async (held) => {
+            if (abort.signal.aborted) return;
+            if (!held) {
+              logger.warn('job lease lost: another worker took the job, this attempt stops', {
+                jobId: job.id,
+                kind: job.kind,
+              });
+              return abort.abort(new Error('lease lost'));
+            }
+            // A background job (an unpublished upload's transcode) does not hold up work that counts.
+            if (job.background && (await jobs.foregroundDue(background))) abort.abort(new Error(GIVING_WAY));
+          })
+          // The database away for a moment: the next beat tries again (the lease covers a few misses).
+          .catch((error) => logger.warn('job lease renewal failed', { jobId: job.id, err: error }));
+      },
+      Math.max(50, Math.floor(leaseMs / 4)),
+    );
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler(job.payload, { attempt: job.attempts, isLastAttempt: job.attempts >= JOB_MAX_ATTEMPTS, signal: abort.signal });
+      await handler(job.payload, {
+        attempt: job.attempts,
+        isLastAttempt: job.attempts >= JOB_MAX_ATTEMPTS,
+        signal: abort.signal,
+      });
       // Finished even if told to stop meanwhile: recorded done (a lost lease records nothing).
       await whileHeld(job.id, holder, { done: true });
     } catch (error) {
@@ -125,9 +152,9 @@ export function startJobWorker(options: JobWorkerOptions) {
         // Shutdown, or giving way to foreground work: back to the queue at once, the attempt not
         // counted. Lease lost: not ours any more.
         const givingWay = (abort.signal.reason as Error | undefined)?.message === GIVING_WAY;
-        if (givingWay && await whileHeld(job.id, holder, { handBack: true })) {
+        if (givingWay && (await whileHeld(job.id, holder, { handBack: true }))) {
           logger.info('background job gives way to foreground work', { jobId: job.id, kind: job.kind });
-        } else if (stopped && await whileHeld(job.id, holder, { handBack: true })) {
+        } else if (stopped && (await whileHeld(job.id, holder, { handBack: true }))) {
           handedBack.push(job.id);
           logger.info('job handed back to the queue', { jobId: job.id, kind: job.kind, attempt: job.attempts });
         }
@@ -136,7 +163,9 @@ export function startJobWorker(options: JobWorkerOptions) {
       const final = job.attempts >= JOB_MAX_ATTEMPTS;
       const message = String((error as Error)?.message ?? error).slice(0, 2000);
       logger.warn('job failed', { jobId: job.id, kind: job.kind, attempt: job.attempts, final, err: error });
-      await whileHeld(job.id, holder, { failed: { final, message, runAfter: new Date(Date.now() + backoffMs(job.attempts, retryDelayMs)) } });
+      await whileHeld(job.id, holder, {
+        failed: { final, message, runAfter: new Date(Date.now() + backoffMs(job.attempts, retryDelayMs)) },
+      });
     } finally {
       clearInterval(heartbeat);
       heldHere.delete(holder);
@@ -156,10 +185,11 @@ export function startJobWorker(options: JobWorkerOptions) {
         if (!stopped) logger.error('job worker error', { err: error });
         return false;
       });
-      if (!worked && !stopped) await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, pollMs).unref();
-      });
+      if (!worked && !stopped)
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, pollMs).unref();
+        });
     }
   }
   const running = loop();

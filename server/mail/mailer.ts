@@ -4,8 +4,16 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../logger.ts';
 
-export interface OutgoingMail { to: string; subject: string; text: string; headers?: Record<string, string> }
-export interface Mailer { send(mail: OutgoingMail): Promise<void>; readonly kind: 'smtp' | 'outbox' }
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  headers?: Record<string, string>;
+}
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+  readonly kind: 'smtp' | 'outbox';
+}
 
 /**
  * SMTP through nodemailer when SMTP_URL is set; otherwise each mail becomes an .eml file in the
@@ -28,7 +36,10 @@ export function createMailer(options: { smtpUrl?: string; outboxDir: string; fro
     async send(mail) {
       const info = await transport.sendMail({ from: options.from, ...mail });
       await mkdir(options.outboxDir, { recursive: true });
-      const file = join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}.eml`);
+      const file = join(
+        options.outboxDir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}.eml`,
+      );
       await writeFile(file, info.message as Buffer);
       options.logger.info('mail written to the outbox', { to: mail.to, subject: mail.subject, file });
     },

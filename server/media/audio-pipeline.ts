@@ -40,15 +40,32 @@ export interface AudioProbe {
 }
 
 /** What ffprobe finds in a file: one readable audio stream of a format we take, and no moving picture; or why not. */
-export async function probeAudio(file: string): Promise<{ ok: true; result: AudioProbe } | { ok: false; reason: AudioProbeFailure }> {
-  const { code, stdout } = await run(binaryPath('ffprobe'), ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
+export async function probeAudio(
+  file: string,
+): Promise<{ ok: true; result: AudioProbe } | { ok: false; reason: AudioProbeFailure }> {
+  const { code, stdout } = await run(binaryPath('ffprobe'), [
+    '-v',
+    'error',
+    '-print_format',
+    'json',
+    '-show_format',
+    '-show_streams',
+    file,
+  ]);
   if (code !== 0) return { ok: false, reason: 'NOT_AUDIO' };
   const info = JSON.parse(stdout || '{}') as {
     format?: { duration?: string };
-    streams?: Array<{ index?: number; codec_type?: string; codec_name?: string; duration?: string; disposition?: { attached_pic?: number } }>;
+    streams?: Array<{
+      index?: number;
+      codec_type?: string;
+      codec_name?: string;
+      duration?: string;
+      disposition?: { attached_pic?: number };
+    }>;
   };
   const streams = info.streams ?? [];
-  const picture = (s: (typeof streams)[number]) => s.codec_type === 'video' && (!!s.disposition?.attached_pic || PICTURE_CODECS.has(s.codec_name ?? ''));
+  const picture = (s: (typeof streams)[number]) =>
+    s.codec_type === 'video' && (!!s.disposition?.attached_pic || PICTURE_CODECS.has(s.codec_name ?? ''));
   // A film with a soundtrack is a video: it belongs in the video section.
   if (streams.some((s) => s.codec_type === 'video' && !picture(s))) return { ok: false, reason: 'NOT_AUDIO' };
   const audio = streams.find((s) => s.codec_type === 'audio');
@@ -56,11 +73,27 @@ export async function probeAudio(file: string): Promise<{ ok: true; result: Audi
   const seconds = Number(info.format?.duration ?? audio.duration);
   if (!Number.isFinite(seconds) || seconds <= 0) return { ok: false, reason: 'CORRUPT' };
   // A good header over damaged data: some audio must decode from the start.
-  const decoded = await run(binaryPath('ffprobe'), ['-v', 'quiet', '-select_streams', String(audio.index ?? 0), '-read_intervals', '%+5',
-    '-count_packets', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file]);
+  const decoded = await run(binaryPath('ffprobe'), [
+    '-v',
+    'quiet',
+    '-select_streams',
+    String(audio.index ?? 0),
+    '-read_intervals',
+    '%+5',
+    '-count_packets',
+    '-count_frames',
+    '-show_entries',
+    'stream=nb_read_frames',
+    '-of',
+    'csv=p=0',
+    file,
+  ]);
   if (decoded.code !== 0 || !(Number(decoded.stdout.trim()) > 0)) return { ok: false, reason: 'CORRUPT' };
   const cover = streams.find(picture);
-  return { ok: true, result: { durationMs: Math.round(seconds * 1000), codec: audio.codec_name!, coverStream: cover?.index ?? null } };
+  return {
+    ok: true,
+    result: { durationMs: Math.round(seconds * 1000), codec: audio.codec_name!, coverStream: cover?.index ?? null },
+  };
 }
 
 /**
@@ -69,20 +102,85 @@ export async function probeAudio(file: string): Promise<{ ok: true; result: Audi
  * peaks (16-bit mono PCM on stdout) and the cover; `highRung` copies the progressive AAC into
  * HLS segments.
  */
-export function audioCommands(input: string, outDir: string, probe: AudioProbe): { main: string[]; highRung: string[] } {
-  const hls = (rung: number) => ['-f', 'hls', '-hls_time', String(SEGMENT_SECONDS), '-hls_playlist_type', 'vod', '-hls_segment_type', 'fmp4',
-    '-hls_fmp4_init_filename', 'init.mp4', '-hls_segment_filename', join(outDir, `${rung}k`, 'seg_%04d.m4s'), join(outDir, `${rung}k`, 'index.m3u8')];
+export function audioCommands(
+  input: string,
+  outDir: string,
+  probe: AudioProbe,
+): { main: string[]; highRung: string[] } {
+  const hls = (rung: number) => [
+    '-f',
+    'hls',
+    '-hls_time',
+    String(SEGMENT_SECONDS),
+    '-hls_playlist_type',
+    'vod',
+    '-hls_segment_type',
+    'fmp4',
+    '-hls_fmp4_init_filename',
+    'init.mp4',
+    '-hls_segment_filename',
+    join(outDir, `${rung}k`, 'seg_%04d.m4s'),
+    join(outDir, `${rung}k`, 'index.m3u8'),
+  ];
   const aac = (kbps: number) => ['-c:a', 'aac', '-b:a', `${kbps}k`, '-ac', '2', '-ar', '44100'];
   const main = [
-    '-y', '-nostdin', '-hide_banner', '-nostats', '-v', 'info', '-i', input,
-    '-filter_complex', `[0:a:0]asplit=4[progressive][low][meter][peaks];[meter]ebur128=peak=true[metered];[peaks]aresample=${PEAK_SAMPLE_RATE},aformat=sample_fmts=s16:channel_layouts=mono[levels]`,
-    '-map', '[progressive]', ...aac(PROGRESSIVE_KBPS), '-movflags', '+faststart', join(outDir, AUDIO_FILES.progressive),
-    '-map', '[low]', ...aac(AUDIO_RUNGS[0]), ...hls(AUDIO_RUNGS[0]),
-    '-map', '[metered]', '-f', 'null', '-',
-    '-map', '[levels]', '-f', 's16le', 'pipe:1',
-    ...(probe.coverStream === null ? [] : ['-map', `0:${probe.coverStream}`, '-frames:v', '1', '-vf', "scale='min(1200,iw)':-2", '-q:v', '3', join(outDir, AUDIO_FILES.cover)]),
+    '-y',
+    '-nostdin',
+    '-hide_banner',
+    '-nostats',
+    '-v',
+    'info',
+    '-i',
+    input,
+    '-filter_complex',
+    `[0:a:0]asplit=4[progressive][low][meter][peaks];[meter]ebur128=peak=true[metered];[peaks]aresample=${PEAK_SAMPLE_RATE},aformat=sample_fmts=s16:channel_layouts=mono[levels]`,
+    '-map',
+    '[progressive]',
+    ...aac(PROGRESSIVE_KBPS),
+    '-movflags',
+    '+faststart',
+    join(outDir, AUDIO_FILES.progressive),
+    '-map',
+    '[low]',
+    ...aac(AUDIO_RUNGS[0]),
+    ...hls(AUDIO_RUNGS[0]),
+    '-map',
+    '[metered]',
+    '-f',
+    'null',
+    '-',
+    '-map',
+    '[levels]',
+    '-f',
+    's16le',
+    'pipe:1',
+    ...(probe.coverStream === null
+      ? []
+      : [
+          '-map',
+          `0:${probe.coverStream}`,
+          '-frames:v',
+          '1',
+          '-vf',
+          "scale='min(1200,iw)':-2",
+          '-q:v',
+          '3',
+          join(outDir, AUDIO_FILES.cover),
+        ]),
   ];
-  const highRung = ['-y', '-nostdin', '-v', 'error', '-i', join(outDir, AUDIO_FILES.progressive), '-map', '0:a:0', '-c', 'copy', ...hls(AUDIO_RUNGS[1])];
+  const highRung = [
+    '-y',
+    '-nostdin',
+    '-v',
+    'error',
+    '-i',
+    join(outDir, AUDIO_FILES.progressive),
+    '-map',
+    '0:a:0',
+    '-c',
+    'copy',
+    ...hls(AUDIO_RUNGS[1]),
+  ];
   return { main, highRung };
 }
 
@@ -126,11 +224,16 @@ export function parseLoudness(log: string): { integratedLufs: number; truePeakDb
 /** The master playlist of the audio rungs (AAC-LC). */
 export function audioMasterPlaylist(): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS'];
-  for (const kbps of AUDIO_RUNGS) lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${(kbps + 8) * 1000},CODECS="mp4a.40.2"`, `${kbps}k/index.m3u8`);
+  for (const kbps of AUDIO_RUNGS)
+    lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${(kbps + 8) * 1000},CODECS="mp4a.40.2"`, `${kbps}k/index.m3u8`);
   return `${lines.join('\n')}\n`;
 }
 
-export interface ProcessedAudio { waveform: number[]; loudness: { integratedLufs: number; truePeakDb: number } | null; coverFile: string | null }
+export interface ProcessedAudio {
+  waveform: number[];
+  loudness: { integratedLufs: number; truePeakDb: number } | null;
+  coverFile: string | null;
+}
 
 /** Processes one probed file into `outDir`: the streams, the master playlist last (players find a complete set). */
 export async function processAudio(input: string, outDir: string, probe: AudioProbe): Promise<ProcessedAudio> {
@@ -146,14 +249,22 @@ export async function processAudio(input: string, outDir: string, probe: AudioPr
   const tmp = join(outDir, `${AUDIO_FILES.master}.tmp`);
   await writeFile(tmp, audioMasterPlaylist());
   await rename(tmp, join(outDir, AUDIO_FILES.master));
-  return { waveform: meter.result(), loudness: parseLoudness(main.stderr), coverFile: probe.coverStream === null ? null : AUDIO_FILES.cover };
+  return {
+    waveform: meter.result(),
+    loudness: parseLoudness(main.stderr),
+    coverFile: probe.coverStream === null ? null : AUDIO_FILES.cover,
+  };
 }
 
 /**
  * The probe step of an audio upload: a readable audio file no longer than the upload's limit,
  * else refused with a reason the uploader can read (NOT_AUDIO, TOO_LONG, CORRUPT).
  */
-export function audioProbeJob(options: { repositories: Pick<Repositories, 'media'>; uploads: UploadStore; logger: Logger }): JobHandler {
+export function audioProbeJob(options: {
+  repositories: Pick<Repositories, 'media'>;
+  uploads: UploadStore;
+  logger: Logger;
+}): JobHandler {
   const mediaRows = options.repositories.media;
   return async (payload) => {
     const mediaId = String(payload.mediaId);
@@ -168,14 +279,21 @@ export function audioProbeJob(options: { repositories: Pick<Repositories, 'media
     const { durationMs, codec } = probe.result;
     const tooLong = durationMs > media.max_duration_seconds * 1000;
     // The probe's findings travel with the job, so the file is not probed twice.
-    await mediaRows.recordProbe(mediaId, { duration_ms: durationMs, audio_codec: codec }, tooLong ? 'TOO_LONG' : null,
-      { job: AUDIO_TRANSCODE_JOB, payload: { mediaId, probe: probe.result } });
+    await mediaRows.recordProbe(mediaId, { duration_ms: durationMs, audio_codec: codec }, tooLong ? 'TOO_LONG' : null, {
+      job: AUDIO_TRANSCODE_JOB,
+      payload: { mediaId, probe: probe.result },
+    });
     options.logger.info('audio probed', { mediaId, durationMs, codec, tooLong });
   };
 }
 
 /** The processing step: streams, waveform, loudness and cover, then ready; failed after the last attempt. */
-export function audioTranscodeJob(options: { repositories: Pick<Repositories, 'media'>; uploads: UploadStore; media: MediaStore; logger: Logger }): JobHandler {
+export function audioTranscodeJob(options: {
+  repositories: Pick<Repositories, 'media'>;
+  uploads: UploadStore;
+  media: MediaStore;
+  logger: Logger;
+}): JobHandler {
   const mediaRows = options.repositories.media;
   return async (payload, run) => {
     const mediaId = String(payload.mediaId);
@@ -186,16 +304,25 @@ export function audioTranscodeJob(options: { repositories: Pick<Repositories, 'm
     try {
       const probe = payload.probe as AudioProbe;
       // Made in a scratch folder and published whole to the media store (a folder or a bucket).
-      const processed = await options.uploads.withLocalFile(media.upload_id, (input) => options.media.withScratchFolder(async (folder) => {
-        const made = await processAudio(input, folder, probe);
-        await options.media.publishFolder(hlsPath(mediaId), folder);
-        return made;
-      }));
+      const processed = await options.uploads.withLocalFile(media.upload_id, (input) =>
+        options.media.withScratchFolder(async (folder) => {
+          const made = await processAudio(input, folder, probe);
+          await options.media.publishFolder(hlsPath(mediaId), folder);
+          return made;
+        }),
+      );
       await mediaRows.markReady(mediaId, {
-        renditions: [...AUDIO_RUNGS], waveform: JSON.stringify(processed.waveform),
-        loudness_lufs: processed.loudness?.integratedLufs ?? null, true_peak_db: processed.loudness?.truePeakDb ?? null, cover_file: processed.coverFile,
+        renditions: [...AUDIO_RUNGS],
+        waveform: JSON.stringify(processed.waveform),
+        loudness_lufs: processed.loudness?.integratedLufs ?? null,
+        true_peak_db: processed.loudness?.truePeakDb ?? null,
+        cover_file: processed.coverFile,
       });
-      options.logger.info('audio processed', { mediaId, ms: Math.round(performance.now() - started), loudness: processed.loudness });
+      options.logger.info('audio processed', {
+        mediaId,
+        ms: Math.round(performance.now() - started),
+        loudness: processed.loudness,
+      });
     } catch (error) {
       if (run.isLastAttempt) await mediaRows.markFailed(mediaId);
       throw error;

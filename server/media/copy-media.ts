@@ -8,8 +8,19 @@
 import { readFile } from 'node:fs/promises';
 import { localFilesUnder, safeKey, type MediaStore } from './media-store.ts';
 
-export interface CopyProgress { done: number; total: number; bytesDone: number; bytesTotal: number }
-export interface CopyReport { files: number; copied: number; skipped: number; bytesCopied: number; refused: string[] }
+export interface CopyProgress {
+  done: number;
+  total: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+export interface CopyReport {
+  files: number;
+  copied: number;
+  skipped: number;
+  bytesCopied: number;
+  refused: string[];
+}
 
 export async function copyMediaFolder(options: {
   folder: string;
@@ -32,7 +43,13 @@ export async function copyMediaFolder(options: {
   }
   toCopy.sort((a, b) => Number(a.key.endsWith('.m3u8')) - Number(b.key.endsWith('.m3u8')));
   const bytesTotal = toCopy.reduce((sum, f) => sum + f.size, 0);
-  const report: CopyReport = { files, copied: 0, skipped: files - toCopy.length - refused.length, bytesCopied: 0, refused };
+  const report: CopyReport = {
+    files,
+    copied: 0,
+    skipped: files - toCopy.length - refused.length,
+    bytesCopied: 0,
+    refused,
+  };
   if (options.dryRun) return { ...report, copied: toCopy.length, bytesCopied: bytesTotal };
   options.onProgress?.({ done: 0, total: toCopy.length, bytesDone: 0, bytesTotal });
   for (const file of toCopy) {
@@ -53,7 +70,9 @@ export function progressPrinter(stream: NodeJS.WriteStream) {
     if (stream.isTTY) {
       const width = 30;
       const filled = Math.round(share * width);
-      stream.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${Math.floor(share * 100)}% ${text}${done === total ? '\n' : ''}`);
+      stream.write(
+        `\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${Math.floor(share * 100)}% ${text}${done === total ? '\n' : ''}`,
+      );
     } else if (Math.floor(share * 10) > lastTenth) {
       lastTenth = Math.floor(share * 10);
       stream.write(`${Math.floor(share * 100)}% ${text}\n`);

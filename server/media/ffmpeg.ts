@@ -28,7 +28,9 @@ export function binaryPath(name: 'ffmpeg' | 'ffprobe'): string {
   const system = onPath(name);
   if (system) return system;
   // Each package named in its own require, so the dependency check (knip) sees both.
-  const installer = (name === 'ffmpeg' ? require('@ffmpeg-installer/ffmpeg') : require('@ffprobe-installer/ffprobe')) as { path: string };
+  const installer = (
+    name === 'ffmpeg' ? require('@ffmpeg-installer/ffmpeg') : require('@ffprobe-installer/ffprobe')
+  ) as { path: string };
   return installer.path;
 }
 
@@ -38,7 +40,9 @@ export function binaryPath(name: 'ffmpeg' | 'ffprobe'): string {
  * `onStdout`, standard output goes to it as it comes (binary data, e.g. PCM samples) and is not collected.
  */
 export function run(
-  binary: string, args: string[], timeoutMs = 120_000,
+  binary: string,
+  args: string[],
+  timeoutMs = 120_000,
   options: { signal?: AbortSignal; onSpawn?: (pid: number) => void; onStdout?: (chunk: Buffer) => void } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -85,7 +89,8 @@ export function parseFrameRate(value: string | undefined): number | null {
 
 type StreamRates = { avg_frame_rate?: string; r_frame_rate?: string };
 /** A stream's average frame rate, else its base rate. */
-const streamFrameRate = (stream: StreamRates) => parseFrameRate(stream.avg_frame_rate) ?? parseFrameRate(stream.r_frame_rate);
+const streamFrameRate = (stream: StreamRates) =>
+  parseFrameRate(stream.avg_frame_rate) ?? parseFrameRate(stream.r_frame_rate);
 
 /**
  * The frame rate of a file's first video stream (an HLS rendition's index.m3u8 reads too), null
@@ -93,7 +98,15 @@ const streamFrameRate = (stream: StreamRates) => parseFrameRate(stream.avg_frame
  */
 export async function probeFrameRate(file: string): Promise<number | null> {
   const { code, stdout, stderr } = await run(binaryPath('ffprobe'), [
-    '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=avg_frame_rate,r_frame_rate', '-print_format', 'json', file,
+    '-v',
+    'error',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'stream=avg_frame_rate,r_frame_rate',
+    '-print_format',
+    'json',
+    file,
   ]);
   if (code !== 0) throw new Error(`ffprobe cannot read ${file}: ${stderr.trim().slice(-300)}`);
   const stream = (JSON.parse(stdout || '{}') as { streams?: StreamRates[] }).streams?.[0];
@@ -108,8 +121,18 @@ const DECODE_CHECK_SECONDS = 5;
 /** How many frames of one stream decode in the file's first DECODE_CHECK_SECONDS (0 when none or on failure). */
 async function framesDecodedAtStart(file: string, streamIndex: number): Promise<number> {
   const { code, stdout } = await run(binaryPath('ffprobe'), [
-    '-v', 'quiet', '-select_streams', String(streamIndex), '-read_intervals', `%+${DECODE_CHECK_SECONDS}`, '-count_frames',
-    '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file,
+    '-v',
+    'quiet',
+    '-select_streams',
+    String(streamIndex),
+    '-read_intervals',
+    `%+${DECODE_CHECK_SECONDS}`,
+    '-count_frames',
+    '-show_entries',
+    'stream=nb_read_frames',
+    '-of',
+    'csv=p=0',
+    file,
   ]);
   const frames = Number(stdout.trim());
   return code === 0 && Number.isFinite(frames) ? frames : 0;
@@ -130,29 +153,63 @@ export function streamSeconds(stream: { duration?: string; tags?: Record<string,
   return seconds > 0 ? seconds : null;
 }
 
-export async function probeVideo(file: string): Promise<{ ok: true; result: ProbeResult } | { ok: false; reason: ProbeFailure }> {
-  const { code, stdout } = await run(binaryPath('ffprobe'), ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
+export async function probeVideo(
+  file: string,
+): Promise<{ ok: true; result: ProbeResult } | { ok: false; reason: ProbeFailure }> {
+  const { code, stdout } = await run(binaryPath('ffprobe'), [
+    '-v',
+    'error',
+    '-print_format',
+    'json',
+    '-show_format',
+    '-show_streams',
+    file,
+  ]);
   if (code !== 0) return { ok: false, reason: 'NOT_A_VIDEO' };
   const info = JSON.parse(stdout || '{}') as {
     format?: { duration?: string; format_name?: string };
     streams?: Array<{
-      index?: number; codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; avg_frame_rate?: string; r_frame_rate?: string;
-      disposition?: { attached_pic?: number }; tags?: Record<string, string>;
+      index?: number;
+      codec_type?: string;
+      codec_name?: string;
+      width?: number;
+      height?: number;
+      duration?: string;
+      avg_frame_rate?: string;
+      r_frame_rate?: string;
+      disposition?: { attached_pic?: number };
+      tags?: Record<string, string>;
     }>;
   };
   // A still picture is not a video, even inside a container that allows one.
-  const video = info.streams?.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic && !['mjpeg', 'png', 'gif', 'webp', 'bmp'].includes(s.codec_name ?? ''));
+  const video = info.streams?.find(
+    (s) =>
+      s.codec_type === 'video' &&
+      !s.disposition?.attached_pic &&
+      !['mjpeg', 'png', 'gif', 'webp', 'bmp'].includes(s.codec_name ?? ''),
+  );
   if (!video) return { ok: false, reason: 'NOT_A_VIDEO' };
   const audio = info.streams?.find((s) => s.codec_type === 'audio');
   // What plays is the picture and the sound: a subtitle stream that runs on past them makes the
   // container longer, and a rendition of the real length must not be judged short against it.
-  const played = [video, audio].map((stream) => (stream ? streamSeconds(stream) : null)).filter((d): d is number => d !== null);
+  const played = [video, audio]
+    .map((stream) => (stream ? streamSeconds(stream) : null))
+    .filter((d): d is number => d !== null);
   const seconds = played.length ? Math.max(...played) : Number(info.format?.duration);
-  if (!Number.isFinite(seconds) || seconds <= 0 || !video.width || !video.height) return { ok: false, reason: 'CORRUPT' };
+  if (!Number.isFinite(seconds) || seconds <= 0 || !video.width || !video.height)
+    return { ok: false, reason: 'CORRUPT' };
   // The header alone can look fine while the data after it is damaged (ffmpeg would then fail
   // to transcode it again and again): some frames must decode from the start.
   if ((await framesDecodedAtStart(file, video.index ?? 0)) === 0) return { ok: false, reason: 'CORRUPT' };
-  return { ok: true, result: { durationMs: Math.round(seconds * 1000), width: video.width, height: video.height, videoCodec: video.codec_name ?? 'unknown', audioCodec: audio?.codec_name ?? null,
-    frameRate: streamFrameRate(video),
-  } };
+  return {
+    ok: true,
+    result: {
+      durationMs: Math.round(seconds * 1000),
+      width: video.width,
+      height: video.height,
+      videoCodec: video.codec_name ?? 'unknown',
+      audioCodec: audio?.codec_name ?? null,
+      frameRate: streamFrameRate(video),
+    },
+  };
 }

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { binaryPath, run } from './ffmpeg.ts';
 
 /** What a transcode step may be given: `signal` stops its ffmpeg (the worker lets the job go). */
-export interface StepOptions { signal?: AbortSignal }
+export interface StepOptions {
+  signal?: AbortSignal;
+}
 
 /** Work in progress is written under a name with this mark, and renamed into place when whole. */
 const PARTIAL_MARK = '.partial-';
@@ -19,11 +21,15 @@ const NEARLY_FULL_BYTES = 1024 * 1024;
  * as such (the job is retried, and succeeds once there is room again).
  */
 async function stepFailure(step: string, outDir: string, stderr: string): Promise<Error> {
-  const free = await statfs(outDir).then((fs) => fs.bavail * fs.bsize, () => Infinity);
+  const free = await statfs(outDir).then(
+    (fs) => fs.bavail * fs.bsize,
+    () => Infinity,
+  );
   if (/No space left on device|Disk quota exceeded/i.test(stderr) || free < NEARLY_FULL_BYTES) {
     return new Error(`no space left on the media disk (MEDIA_DIR ${outDir}) while making ${step}`);
   }
-  if (/Read-only file system/i.test(stderr)) return new Error(`the media disk is read-only (MEDIA_DIR ${outDir}) while making ${step}`);
+  if (/Read-only file system/i.test(stderr))
+    return new Error(`the media disk is read-only (MEDIA_DIR ${outDir}) while making ${step}`);
   return new Error(`ffmpeg failed making ${step}: ${stderr.slice(-500) || 'its output is incomplete'}`);
 }
 
@@ -36,9 +42,17 @@ async function renditionIsWhole(dir: string, durationMs: number | undefined): Pr
   const playlist = await readFile(join(dir, 'index.m3u8'), 'utf8').catch(() => '');
   if (!playlist.trimEnd().endsWith('#EXT-X-ENDLIST')) return false;
   const seconds = [...playlist.matchAll(/^#EXTINF:([\d.]+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
-  if (durationMs !== undefined && Math.abs(seconds * 1000 - durationMs) > Math.max(1000, durationMs * 0.02)) return false;
+  if (durationMs !== undefined && Math.abs(seconds * 1000 - durationMs) > Math.max(1000, durationMs * 0.02))
+    return false;
   const files = ['init.mp4', ...playlist.split('\n').filter((line) => line.endsWith('.m4s'))];
-  const sizes = await Promise.all(files.map((file) => stat(join(dir, file)).then((s) => s.size, () => 0)));
+  const sizes = await Promise.all(
+    files.map((file) =>
+      stat(join(dir, file)).then(
+        (s) => s.size,
+        () => 0,
+      ),
+    ),
+  );
   return sizes.every((size) => size > 0);
 }
 
@@ -65,7 +79,12 @@ export async function clearInterruptedWork(outDir: string): Promise<void> {
 }
 
 /** One rung; `level` is the H.264 level the encoder is held to (and the playlist advertises). */
-export interface Rung { height: number; videoKbps: number; audioKbps: number; level: string }
+export interface Rung {
+  height: number;
+  videoKbps: number;
+  audioKbps: number;
+  level: string;
+}
 
 /** The ladder: rungs up to the source's height; a source below the lowest rung keeps its own. */
 export const LADDER: readonly Rung[] = [
@@ -87,7 +106,13 @@ export const rungsOf = (heights: readonly number[]): Rung[] =>
   heights.map((height) => LADDER.find((r) => r.height === height) ?? { ...LADDER[0], height });
 
 /** One rung: H.264/AAC in fMP4 segments of about 4 s, keyframes aligned across rungs. */
-export async function transcodeRung(input: string, outDir: string, rung: Rung, hasAudio: boolean, options: StepOptions & { durationMs?: number } = {}): Promise<void> {
+export async function transcodeRung(
+  input: string,
+  outDir: string,
+  rung: Rung,
+  hasAudio: boolean,
+  options: StepOptions & { durationMs?: number } = {},
+): Promise<void> {
   // Written under a partial name and renamed whole: a player never sees half a rung, and an
   // attempt killed midway leaves only a partial folder, which the next attempt removes.
   const final = join(outDir, `${rung.height}p`);
@@ -97,13 +122,52 @@ export async function transcodeRung(input: string, outDir: string, rung: Rung, h
   // segments line up across rungs; -g only caps the distance between them (about 2 s at 30 fps).
   const gop = '60';
   const args = [
-    '-y', '-v', 'error', '-i', input, '-map', '0:v:0', ...(hasAudio ? ['-map', '0:a:0'] : []),
-    '-vf', `scale=-2:${rung.height}`, '-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'main', '-level:v', rung.level, '-pix_fmt', 'yuv420p',
-    '-b:v', `${rung.videoKbps}k`, '-maxrate', `${Math.round(rung.videoKbps * 1.07)}k`, '-bufsize', `${rung.videoKbps * 2}k`,
-    '-g', gop, '-sc_threshold', '0', '-force_key_frames', `expr:gte(t,n_forced*${SEGMENT_SECONDS})`,
+    '-y',
+    '-v',
+    'error',
+    '-i',
+    input,
+    '-map',
+    '0:v:0',
+    ...(hasAudio ? ['-map', '0:a:0'] : []),
+    '-vf',
+    `scale=-2:${rung.height}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-profile:v',
+    'main',
+    '-level:v',
+    rung.level,
+    '-pix_fmt',
+    'yuv420p',
+    '-b:v',
+    `${rung.videoKbps}k`,
+    '-maxrate',
+    `${Math.round(rung.videoKbps * 1.07)}k`,
+    '-bufsize',
+    `${rung.videoKbps * 2}k`,
+    '-g',
+    gop,
+    '-sc_threshold',
+    '0',
+    '-force_key_frames',
+    `expr:gte(t,n_forced*${SEGMENT_SECONDS})`,
     ...(hasAudio ? ['-c:a', 'aac', '-b:a', `${rung.audioKbps}k`, '-ac', '2'] : []),
-    '-f', 'hls', '-hls_time', String(SEGMENT_SECONDS), '-hls_playlist_type', 'vod', '-hls_segment_type', 'fmp4',
-    '-hls_fmp4_init_filename', 'init.mp4', '-hls_segment_filename', join(dir, 'seg_%04d.m4s'), join(dir, 'index.m3u8'),
+    '-f',
+    'hls',
+    '-hls_time',
+    String(SEGMENT_SECONDS),
+    '-hls_playlist_type',
+    'vod',
+    '-hls_segment_type',
+    'fmp4',
+    '-hls_fmp4_init_filename',
+    'init.mp4',
+    '-hls_segment_filename',
+    join(dir, 'seg_%04d.m4s'),
+    join(dir, 'index.m3u8'),
   ];
   const result = await run(binaryPath('ffmpeg'), args, 60 * 60_000, {
     signal: options.signal,
@@ -123,12 +187,24 @@ export async function transcodeRung(input: string, outDir: string, rung: Rung, h
 }
 
 /** RFC 6381 codec string: avc1, Main profile (4d), constraint_set1 as x264 writes it for Main (40), the rung's level as hex. */
-export const codecString = (rung: Rung) => `avc1.4d40${Math.round(Number(rung.level) * 10).toString(16).padStart(2, '0')}`;
+export const codecString = (rung: Rung) =>
+  `avc1.4d40${Math.round(Number(rung.level) * 10)
+    .toString(16)
+    .padStart(2, '0')}`;
 
-export interface MasterSource { width: number; height: number; hasAudio: boolean; /** The source's (every rung keeps it); null: not advertised. */ frameRate: number | null }
+export interface MasterSource {
+  width: number;
+  height: number;
+  hasAudio: boolean /** The source's (every rung keeps it); null: not advertised. */;
+  frameRate: number | null;
+}
 
 /** A subtitle track of the part, listed in its master playlist as a WebVTT rendition (issue 29). */
-export interface SubtitleRendition { id: number; language: string; label: string }
+export interface SubtitleRendition {
+  id: number;
+  language: string;
+  label: string;
+}
 
 /** A quoted-string attribute value of a playlist tag (RFC 8216 §4.2: no double quote, CR or LF). */
 const quoted = (text: string) => `"${text.replace(/["\r\n]/g, ' ')}"`;
@@ -139,48 +215,113 @@ const quoted = (text: string) => `"${text.replace(/["\r\n]/g, ' ')}"`;
  * (DEFAULT=NO, AUTOSELECT=NO: the site's player draws its own), so native players (Safari, VLC,
  * ffmpeg) list them too.
  */
-export function masterPlaylist(rungs: readonly Rung[], source: MasterSource, subtitles: readonly SubtitleRendition[] = []): string {
+export function masterPlaylist(
+  rungs: readonly Rung[],
+  source: MasterSource,
+  subtitles: readonly SubtitleRendition[] = [],
+): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS'];
   for (const track of subtitles) {
-    lines.push(`#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME=${quoted(`${track.label} (${track.id})`)},LANGUAGE=${quoted(track.language)},DEFAULT=NO,AUTOSELECT=NO,FORCED=NO,URI="subtitles/${track.id}/index.m3u8"`);
+    lines.push(
+      `#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME=${quoted(`${track.label} (${track.id})`)},LANGUAGE=${quoted(track.language)},DEFAULT=NO,AUTOSELECT=NO,FORCED=NO,URI="subtitles/${track.id}/index.m3u8"`,
+    );
   }
   const frameRate = source.frameRate ? `,FRAME-RATE=${source.frameRate.toFixed(3)}` : '';
   const group = subtitles.length ? ',SUBTITLES="subs"' : '';
   for (const r of rungs) {
-    const w = Math.round((source.width / source.height) * r.height / 2) * 2;
+    const w = Math.round(((source.width / source.height) * r.height) / 2) * 2;
     const codecs = [codecString(r), ...(source.hasAudio ? ['mp4a.40.2'] : [])].join(',');
     const bandwidth = (r.videoKbps + (source.hasAudio ? r.audioKbps : 0)) * 1000;
-    lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth},RESOLUTION=${w}x${r.height}${frameRate},CODECS="${codecs}"${group}`, `${r.height}p/index.m3u8`);
+    lines.push(
+      `#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth},RESOLUTION=${w}x${r.height}${frameRate},CODECS="${codecs}"${group}`,
+      `${r.height}p/index.m3u8`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
 
 /** The master playlist of a media item as stored (its published rungs and facts) with these tracks. */
-export function masterPlaylistOf(media: { renditions: readonly number[]; width: number | null; height: number | null; audio_codec: string | null; frame_rate: number | null }, subtitles: readonly SubtitleRendition[]): string {
-  return masterPlaylist(rungsOf(media.renditions), { width: media.width!, height: media.height!, hasAudio: media.audio_codec !== null, frameRate: media.frame_rate }, subtitles);
+export function masterPlaylistOf(
+  media: {
+    renditions: readonly number[];
+    width: number | null;
+    height: number | null;
+    audio_codec: string | null;
+    frame_rate: number | null;
+  },
+  subtitles: readonly SubtitleRendition[],
+): string {
+  return masterPlaylist(
+    rungsOf(media.renditions),
+    { width: media.width!, height: media.height!, hasAudio: media.audio_codec !== null, frameRate: media.frame_rate },
+    subtitles,
+  );
 }
 
 /** A subtitle track's media playlist: its whole WebVTT file as the one segment of the part's length. */
 export function subtitlePlaylist(durationMs: number, vttName: string): string {
   const seconds = Math.max(1, durationMs / 1000);
-  return ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${Math.ceil(seconds)}`, '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:VOD',
-    `#EXTINF:${seconds.toFixed(3)},`, vttName, '#EXT-X-ENDLIST', ''].join('\n');
+  return [
+    '#EXTM3U',
+    '#EXT-X-VERSION:3',
+    `#EXT-X-TARGETDURATION:${Math.ceil(seconds)}`,
+    '#EXT-X-MEDIA-SEQUENCE:0',
+    '#EXT-X-PLAYLIST-TYPE:VOD',
+    `#EXTINF:${seconds.toFixed(3)},`,
+    vttName,
+    '#EXT-X-ENDLIST',
+    '',
+  ].join('\n');
 }
 
 /** A poster frame from a third of the way in, 720 high or the source's height when lower (never enlarged). */
-export async function makePoster(input: string, outDir: string, durationMs: number, options: StepOptions = {}): Promise<void> {
+export async function makePoster(
+  input: string,
+  outDir: string,
+  durationMs: number,
+  options: StepOptions = {},
+): Promise<void> {
   const at = (durationMs / 3000).toFixed(2);
-  await writeImage(outDir, 'poster.jpg', 'the poster', options, (file) => ['-y', '-v', 'error', '-ss', at, '-i', input, '-frames:v', '1', '-vf', "scale=-2:'min(720,ih)'", '-q:v', '3', file]);
+  await writeImage(outDir, 'poster.jpg', 'the poster', options, (file) => [
+    '-y',
+    '-v',
+    'error',
+    '-ss',
+    at,
+    '-i',
+    input,
+    '-frames:v',
+    '1',
+    '-vf',
+    "scale=-2:'min(720,ih)'",
+    '-q:v',
+    '3',
+    file,
+  ]);
 }
 
 /** An image made by ffmpeg under a partial name, renamed into place once whole. */
-async function writeImage(outDir: string, name: string, step: string, options: StepOptions, args: (file: string) => string[]) {
+async function writeImage(
+  outDir: string,
+  name: string,
+  step: string,
+  options: StepOptions,
+  args: (file: string) => string[],
+) {
   const partial = join(outDir, `${name}${PARTIAL_MARK}${randomBytes(4).toString('hex')}.jpg`);
-  const result = await run(binaryPath('ffmpeg'), args(partial), 120_000, { signal: options.signal }).catch(async (error) => {
-    await rm(partial, { force: true });
-    throw error;
-  });
-  if (result.code !== 0 || !(await stat(partial).then((file) => file.size > 0, () => false))) {
+  const result = await run(binaryPath('ffmpeg'), args(partial), 120_000, { signal: options.signal }).catch(
+    async (error) => {
+      await rm(partial, { force: true });
+      throw error;
+    },
+  );
+  if (
+    result.code !== 0 ||
+    !(await stat(partial).then(
+      (file) => file.size > 0,
+      () => false,
+    ))
+  ) {
     await rm(partial, { force: true });
     throw await stepFailure(step, outDir, result.stderr);
   }
@@ -188,7 +329,14 @@ async function writeImage(outDir: string, name: string, step: string, options: S
 }
 
 /** Seek previews: one 160 px frame every few seconds, tiled into one image. */
-export async function makeStoryboard(input: string, outDir: string, durationMs: number, width: number, height: number, options: StepOptions = {}) {
+export async function makeStoryboard(
+  input: string,
+  outDir: string,
+  durationMs: number,
+  width: number,
+  height: number,
+  options: StepOptions = {},
+) {
   const seconds = durationMs / 1000;
   const intervalSeconds = Math.max(1, Math.ceil(seconds / 100));
   const count = Math.max(1, Math.ceil(seconds / intervalSeconds));
@@ -197,8 +345,18 @@ export async function makeStoryboard(input: string, outDir: string, durationMs: 
   const tileWidth = 160;
   const tileHeight = Math.round((tileWidth * height) / width / 2) * 2;
   await writeImage(outDir, 'storyboard.jpg', 'the storyboard', options, (file) => [
-    '-y', '-v', 'error', '-i', input, '-vf', `fps=1/${intervalSeconds},scale=${tileWidth}:${tileHeight},tile=${columns}x${rows}`,
-    '-frames:v', '1', '-q:v', '5', file,
+    '-y',
+    '-v',
+    'error',
+    '-i',
+    input,
+    '-vf',
+    `fps=1/${intervalSeconds},scale=${tileWidth}:${tileHeight},tile=${columns}x${rows}`,
+    '-frames:v',
+    '1',
+    '-q:v',
+    '5',
+    file,
   ]);
   return { file: 'storyboard.jpg', intervalSeconds, columns, rows, tileWidth, tileHeight, count };
 }

@@ -13,7 +13,10 @@ const MAX_INPUT_PIXELS = 40_000_000;
 
 export type ImageKind = 'avatar' | 'cover';
 /** Avatars are square; covers 16:9 (the browser crops them, the server enforces the frame). */
-const PROFILES: Record<ImageKind, { width: number; height: number }> = { avatar: { width: 256, height: 256 }, cover: { width: 1280, height: 720 } };
+const PROFILES: Record<ImageKind, { width: number; height: number }> = {
+  avatar: { width: 256, height: 256 },
+  cover: { width: 1280, height: 720 },
+};
 
 /** A server-wide secret stored in the database, so every instance signs and checks alike. */
 export async function loadSecret(secrets: SecretsRepository, name: string): Promise<string> {
@@ -22,22 +25,38 @@ export async function loadSecret(secrets: SecretsRepository, name: string): Prom
   return secrets.valueOf(name);
 }
 
-export interface UploadGrant { kind: ImageKind; uid: number; fileName: string; expires: number }
+export interface UploadGrant {
+  kind: ImageKind;
+  uid: number;
+  fileName: string;
+  expires: number;
+}
 
 const signature = (secret: string, g: UploadGrant) =>
   createHmac('sha256', secret).update(`${g.kind}|${g.uid}|${g.fileName}|${g.expires}`).digest('base64url');
 
 /** A grant to upload one image, for one user, before it expires. */
 export function grantUpload(secret: string, origin: string, apiPrefix: string, kind: ImageKind, uid: number) {
-  const grant: UploadGrant = { kind, uid, fileName: `${uid}-${randomBytes(9).toString('base64url')}.webp`, expires: Date.now() + UPLOAD_URL_LIFETIME_MS };
+  const grant: UploadGrant = {
+    kind,
+    uid,
+    fileName: `${uid}-${randomBytes(9).toString('base64url')}.webp`,
+    expires: Date.now() + UPLOAD_URL_LIFETIME_MS,
+  };
   const url = new URL(`${apiPrefix}/images/upload`, origin);
-  for (const [key, value] of Object.entries({ ...grant, sig: signature(secret, grant) })) url.searchParams.set(key, String(value));
+  for (const [key, value] of Object.entries({ ...grant, sig: signature(secret, grant) }))
+    url.searchParams.set(key, String(value));
   return { signedUrl: url.toString(), fileName: grant.fileName };
 }
 
 /** The grant a signed address carries, or null when its signature does not hold (tampered, made up). */
 export function readGrant(secret: string, query: Record<string, string | undefined>): UploadGrant | null {
-  const grant: UploadGrant = { kind: query.kind as ImageKind, uid: Number(query.uid), fileName: query.fileName ?? '', expires: Number(query.expires) };
+  const grant: UploadGrant = {
+    kind: query.kind as ImageKind,
+    uid: Number(query.uid),
+    fileName: query.fileName ?? '',
+    expires: Number(query.expires),
+  };
   const expected = Buffer.from(signature(secret, grant));
   const given = Buffer.from(query.sig ?? '');
   const valid = given.length === expected.length && timingSafeEqual(given, expected);
@@ -54,7 +73,10 @@ export async function processImage(kind: ImageKind, input: Uint8Array): Promise<
   const { width, height } = PROFILES[kind];
   try {
     return await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
-      .rotate().resize(width, height, { fit: 'cover', position: 'attention' }).webp({ quality: 86 }).toBuffer();
+      .rotate()
+      .resize(width, height, { fit: 'cover', position: 'attention' })
+      .webp({ quality: 86 })
+      .toBuffer();
   } catch (error) {
     throw new DomainError('NOT_AN_IMAGE', { cause: error });
   }

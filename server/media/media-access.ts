@@ -27,7 +27,10 @@ const STATES_KEPT = 10_000;
  * preview, the review queue and the pending video's page); nobody once its video is deleted.
  * Everything else under the media folder (avatars, covers) stays public.
  */
-export function createMediaAccess(repositories: Pick<Repositories, 'sessions' | 'media' | 'photos'>, caches: Pick<RepositoryCaches, 'mediaStates'>) {
+export function createMediaAccess(
+  repositories: Pick<Repositories, 'sessions' | 'media' | 'photos'>,
+  caches: Pick<RepositoryCaches, 'mediaStates'>,
+) {
   // A playing video asks for a segment every few seconds per viewer: its media's state is read
   // once per STATE_MS, not per request. Changes made here show at once (forgetMediaAccess);
   // those made by another process, within STATE_MS.
@@ -45,7 +48,11 @@ export function createMediaAccess(repositories: Pick<Repositories, 'sessions' | 
     return row;
   };
   /** Public when anyone may see the item; private when only this viewer may (its uploader, staff); else none (a missing item too). */
-  async function access(action: 'photo.view' | 'media.view', item: Resource, cookieHeader: string | null | undefined): Promise<MediaAccess> {
+  async function access(
+    action: 'photo.view' | 'media.view',
+    item: Resource,
+    cookieHeader: string | null | undefined,
+  ): Promise<MediaAccess> {
     if (item.ownerUid === undefined) return null;
     if (can(null, action, item)) return 'public';
     return can(await viewerFromCookies(sessions, cookieHeader), action, item) ? 'private' : null;
@@ -64,7 +71,8 @@ export function createMediaAccess(repositories: Pick<Repositories, 'sessions' | 
     } catch {
       return null;
     }
-    if (decoded.startsWith(PHOTOS_PREFIX)) return photoAccess(decoded.slice(PHOTOS_PREFIX.length).split('/')[0], cookieHeader);
+    if (decoded.startsWith(PHOTOS_PREFIX))
+      return photoAccess(decoded.slice(PHOTOS_PREFIX.length).split('/')[0], cookieHeader);
     if (!decoded.startsWith(HLS_PREFIX)) return 'public';
     const mediaId = decoded.slice(HLS_PREFIX.length).split('/')[0];
     // Only a media id is looked up: anything else names no media (and never reaches the database).

@@ -14,7 +14,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import type { S3UploadConfig } from '../config.ts';
 import { cacheControlFor, contentTypeFor, createStaticFiles } from '../site/static-files.ts';
 import { preferredEncoding } from '../http/content-encoding.ts';
@@ -43,7 +51,12 @@ export interface MediaStore {
    */
   scratchPath(name: string): string;
   /** Answers GET or HEAD of a file (ETag, ranges, the path's cache policy); false when there is none. */
-  serve(req: IncomingMessage, res: ServerResponse, key: string, extraHeaders?: Record<string, string>): Promise<boolean>;
+  serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    key: string,
+    extraHeaders?: Record<string, string>,
+  ): Promise<boolean>;
 }
 
 export interface MediaStoreConfig {
@@ -58,7 +71,13 @@ export interface MediaStoreConfig {
 /** A key as given by a URL path or a caller: null when it could reach outside the store. */
 export function safeKey(key: string): string | null {
   const parts = key.split('/');
-  if (!key || key.includes('\0') || key.includes('\\') || parts.some((p) => !p || p === '.' || p === '..' || p.startsWith('.'))) return null;
+  if (
+    !key ||
+    key.includes('\0') ||
+    key.includes('\\') ||
+    parts.some((p) => !p || p === '.' || p === '..' || p.startsWith('.'))
+  )
+    return null;
   return key;
 }
 
@@ -77,7 +96,8 @@ async function* filesUnder(folder: string, base = folder): AsyncIterable<{ key: 
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) yield* filesUnder(path, base);
-    else if (entry.isFile()) yield { key: relative(base, path).split(sep).join('/'), path, size: (await stat(path)).size };
+    else if (entry.isFile())
+      yield { key: relative(base, path).split(sep).join('/'), path, size: (await stat(path)).size };
   }
 }
 export { filesUnder as localFilesUnder };
@@ -95,7 +115,8 @@ async function inScratchFolder<T>(root: string, work: (folder: string) => Promis
 
 /** Playlists last: a player finds a playlist only once the segments it names are there. */
 const publishOrder = (a: { key: string }, b: { key: string }) =>
-  Number(a.key.endsWith('.m3u8')) - Number(b.key.endsWith('.m3u8')) || Number(a.key.endsWith('master.m3u8')) - Number(b.key.endsWith('master.m3u8'));
+  Number(a.key.endsWith('.m3u8')) - Number(b.key.endsWith('.m3u8')) ||
+  Number(a.key.endsWith('master.m3u8')) - Number(b.key.endsWith('master.m3u8'));
 
 function createFolderMediaStore(root: string): MediaStore {
   const serveFile = createStaticFiles(root);
@@ -124,9 +145,16 @@ function createFolderMediaStore(root: string): MediaStore {
       }
       await rm(folder, { recursive: true, force: true });
     },
-    exists: (key) => stat(pathOf(key)).then((info) => info.isFile(), () => false),
+    exists: (key) =>
+      stat(pathOf(key)).then(
+        (info) => info.isFile(),
+        () => false,
+      ),
     removeAll: (prefix) => rm(pathOf(prefix), { recursive: true, force: true }),
-    read: (key) => readFile(pathOf(key)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error))),
+    read: (key) =>
+      readFile(pathOf(key)).catch((error: NodeJS.ErrnoException) =>
+        error.code === 'ENOENT' ? null : Promise.reject(error),
+      ),
     async *list(prefix) {
       const base = prefix ? pathOf(prefix) : root;
       for await (const file of filesUnder(base)) {
@@ -136,12 +164,14 @@ function createFolderMediaStore(root: string): MediaStore {
     },
     withScratchFolder: (work) => inScratchFolder(scratchRoot, work),
     scratchPath: (name) => join(scratchRoot, checkedKey(name)),
-    serve: (req, res, key, extraHeaders) => (safeKey(key) ? serveFile(req, res, `/${key}`, extraHeaders) : Promise.resolve(false)),
+    serve: (req, res, key, extraHeaders) =>
+      safeKey(key) ? serveFile(req, res, `/${key}`, extraHeaders) : Promise.resolve(false),
   };
 }
 
 const isMissing = (error: unknown) =>
-  error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+  error instanceof S3ServiceException &&
+  (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
 
 /** Kinds of media file that may have a brotli copy (`<key>.br`) beside them: the fonts kept for subtitles. */
 const PRECOMPRESSED = new Set(['.ttf', '.otf', '.ttc']);
@@ -151,13 +181,20 @@ const PUT_CONCURRENCY = 4;
 
 function createS3MediaStore(s3: S3UploadConfig & { prefix: string }, scratchDirectory: string): MediaStore {
   const client = new S3Client({
-    endpoint: s3.endpoint, region: s3.region, credentials: s3.credentials, forcePathStyle: s3.forcePathStyle,
-    requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
+    endpoint: s3.endpoint,
+    region: s3.region,
+    credentials: s3.credentials,
+    forcePathStyle: s3.forcePathStyle,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
   });
   const Bucket = s3.bucket;
   const objectKey = (key: string) => `${s3.prefix}${checkedKey(key)}`;
   // Stored with the object, so a CDN or browser reading the bucket directly gets the same policy.
-  const headersOf = (key: string) => ({ ContentType: contentTypeFor(extname(key)), CacheControl: cacheControlFor(`/${key}`) });
+  const headersOf = (key: string) => ({
+    ContentType: contentTypeFor(extname(key)),
+    CacheControl: cacheControlFor(`/${key}`),
+  });
   const putObject = (key: string, Body: Buffer | string | Readable, ContentLength?: number) =>
     client.send(new PutObjectCommand({ Bucket, Key: objectKey(key), Body, ContentLength, ...headersOf(key) }));
 
@@ -172,7 +209,11 @@ function createS3MediaStore(s3: S3UploadConfig & { prefix: string }, scratchDire
       const playlists = files.filter((f) => f.key.endsWith('.m3u8')).sort(publishOrder);
       const rest = files.filter((f) => !f.key.endsWith('.m3u8'));
       for (let i = 0; i < rest.length; i += PUT_CONCURRENCY) {
-        await Promise.all(rest.slice(i, i + PUT_CONCURRENCY).map((f) => putObject(`${prefix}/${f.key}`, createReadStream(f.path), f.size)));
+        await Promise.all(
+          rest
+            .slice(i, i + PUT_CONCURRENCY)
+            .map((f) => putObject(`${prefix}/${f.key}`, createReadStream(f.path), f.size)),
+        );
       }
       for (const f of playlists) await putObject(`${prefix}/${f.key}`, await readFile(f.path));
       await rm(folder, { recursive: true, force: true });
@@ -190,7 +231,12 @@ function createS3MediaStore(s3: S3UploadConfig & { prefix: string }, scratchDire
       const keys: string[] = [];
       for await (const file of this.list(prefix)) keys.push(file.key);
       for (let i = 0; i < keys.length; i += 1000) {
-        await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.slice(i, i + 1000).map((key) => ({ Key: objectKey(key) })) } }));
+        await client.send(
+          new DeleteObjectsCommand({
+            Bucket,
+            Delete: { Objects: keys.slice(i, i + 1000).map((key) => ({ Key: objectKey(key) })) },
+          }),
+        );
       }
     },
     async read(key) {
@@ -205,8 +251,15 @@ function createS3MediaStore(s3: S3UploadConfig & { prefix: string }, scratchDire
     async *list(prefix) {
       let ContinuationToken: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: `${s3.prefix}${prefix ? `${checkedKey(prefix)}/` : ''}`, ContinuationToken }));
-        for (const object of page.Contents ?? []) yield { key: object.Key!.slice(s3.prefix.length), size: object.Size ?? 0 };
+        const page = await client.send(
+          new ListObjectsV2Command({
+            Bucket,
+            Prefix: `${s3.prefix}${prefix ? `${checkedKey(prefix)}/` : ''}`,
+            ContinuationToken,
+          }),
+        );
+        for (const object of page.Contents ?? [])
+          yield { key: object.Key!.slice(s3.prefix.length), size: object.Size ?? 0 };
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (ContinuationToken);
     },
@@ -223,25 +276,54 @@ function createS3MediaStore(s3: S3UploadConfig & { prefix: string }, scratchDire
       // as it is to a browser that takes brotli, as the folder store does, since the bucket is proxied
       // as stored (a CJK font is 2.5 MB plain, about half of that compressed). A font kept before has
       // none: then the plain one.
-      const precompressed = !range && PRECOMPRESSED.has(extname(key)) && preferredEncoding(req.headers['accept-encoding']) === 'br';
-      if (precompressed && await this.serve(req, res, `${key}.br`, { ...extraHeaders, 'Content-Type': contentTypeFor(extname(key)), 'Cache-Control': cacheControlFor(`/${key}`), 'Content-Encoding': 'br', Vary: 'Accept-Encoding' })) return true;
+      const precompressed =
+        !range && PRECOMPRESSED.has(extname(key)) && preferredEncoding(req.headers['accept-encoding']) === 'br';
+      if (
+        precompressed &&
+        (await this.serve(req, res, `${key}.br`, {
+          ...extraHeaders,
+          'Content-Type': contentTypeFor(extname(key)),
+          'Cache-Control': cacheControlFor(`/${key}`),
+          'Content-Encoding': 'br',
+          Vary: 'Accept-Encoding',
+        }))
+      )
+        return true;
       const ifNoneMatch = req.headers['if-none-match'];
       let object;
       try {
-        const input = { Bucket, Key: objectKey(key), Range: range, IfNoneMatch: typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined };
-        object = req.method === 'HEAD' ? await client.send(new HeadObjectCommand(input)) : await client.send(new GetObjectCommand(input));
+        const input = {
+          Bucket,
+          Key: objectKey(key),
+          Range: range,
+          IfNoneMatch: typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined,
+        };
+        object =
+          req.method === 'HEAD'
+            ? await client.send(new HeadObjectCommand(input))
+            : await client.send(new GetObjectCommand(input));
       } catch (error) {
         if (isMissing(error)) return false;
         const status = (error as S3ServiceException).$metadata?.httpStatusCode;
         if (status === 304 || status === 416) {
-          res.writeHead(status, { 'Cache-Control': cacheControlFor(`/${key}`), ...(status === 304 && typeof ifNoneMatch === 'string' ? { ETag: ifNoneMatch } : {}), ...extraHeaders }).end();
+          res
+            .writeHead(status, {
+              'Cache-Control': cacheControlFor(`/${key}`),
+              ...(status === 304 && typeof ifNoneMatch === 'string' ? { ETag: ifNoneMatch } : {}),
+              ...extraHeaders,
+            })
+            .end();
           return true;
         }
         throw error;
       }
       const headers: Record<string, string> = {
-        'Content-Type': contentTypeFor(extname(key)), 'Cache-Control': cacheControlFor(`/${key}`), 'X-Content-Type-Options': 'nosniff',
-        'Accept-Ranges': 'bytes', ...(PRECOMPRESSED.has(extname(key)) ? { Vary: 'Accept-Encoding' } : {}), ...extraHeaders,
+        'Content-Type': contentTypeFor(extname(key)),
+        'Cache-Control': cacheControlFor(`/${key}`),
+        'X-Content-Type-Options': 'nosniff',
+        'Accept-Ranges': 'bytes',
+        ...(PRECOMPRESSED.has(extname(key)) ? { Vary: 'Accept-Encoding' } : {}),
+        ...extraHeaders,
       };
       if (object.ETag) headers.ETag = object.ETag;
       if (object.ContentLength !== undefined) headers['Content-Length'] = String(object.ContentLength);

@@ -20,7 +20,10 @@ export interface PhotoFiles {
   queued(): void;
 }
 
-export function createPhotoFiles(options: { uploads: Pick<UploadStore, 'withLocalFile'>; onQueued?: () => void }): PhotoFiles {
+export function createPhotoFiles(options: {
+  uploads: Pick<UploadStore, 'withLocalFile'>;
+  onQueued?: () => void;
+}): PhotoFiles {
   return {
     inspect: (uploadId) => options.uploads.withLocalFile(uploadId, inspectPhoto),
     queued: () => options.onQueued?.(),
@@ -32,14 +35,19 @@ export function createPhotoFiles(options: { uploads: Pick<UploadStore, 'withLoca
  * the media item (probed with its size, or rejected with the reason) so the uploader hears at
  * once (video/media/status) that an image will be refused, before the post is committed.
  */
-export function photoProbeJob(options: { repositories: Pick<Repositories, 'media'>; uploads: Pick<UploadStore, 'withLocalFile'> }): JobHandler {
+export function photoProbeJob(options: {
+  repositories: Pick<Repositories, 'media'>;
+  uploads: Pick<UploadStore, 'withLocalFile'>;
+}): JobHandler {
   const mediaRows = options.repositories.media;
   return async (payload) => {
     const mediaId = String(payload.mediaId);
     const media = await mediaRows.toProbe(mediaId);
     if (!media || media.status !== 'uploaded') return;
     const verdict = await options.uploads.withLocalFile(media.uploadId, inspectPhoto);
-    await (verdict.ok ? mediaRows.recordProbe(mediaId, { width: verdict.width, height: verdict.height }, null) : mediaRows.recordProbe(mediaId, {}, verdict.reason));
+    await (verdict.ok
+      ? mediaRows.recordProbe(mediaId, { width: verdict.width, height: verdict.height }, null)
+      : mediaRows.recordProbe(mediaId, {}, verdict.reason));
   };
 }
 
@@ -53,7 +61,12 @@ export async function removePhotoFiles(media: MediaStore, photoId: number): Prom
  * width and format; then the post waits for review. An image the pipeline refuses (or that
  * cannot be decoded on the last attempt) fails the post with the reason, which the uploader sees.
  */
-export function photoRenderJob(options: { repositories: Pick<Repositories, 'photos'>; uploads: Pick<UploadStore, 'withLocalFile'>; media: MediaStore; logger: Logger }): JobHandler {
+export function photoRenderJob(options: {
+  repositories: Pick<Repositories, 'photos'>;
+  uploads: Pick<UploadStore, 'withLocalFile'>;
+  media: MediaStore;
+  logger: Logger;
+}): JobHandler {
   const { media, logger } = options;
   const photos = options.repositories.photos;
 
@@ -69,7 +82,9 @@ export function photoRenderJob(options: { repositories: Pick<Repositories, 'phot
         if (!inspection.ok) return { refused: inspection.reason };
         const folder = `${photoPath(photoId)}/${image.image_id}`;
         try {
-          const rendered = await renderPhoto(path, inspection, (width, format, bytes) => media.put(`${folder}/${width}.${format}`, bytes));
+          const rendered = await renderPhoto(path, inspection, (width, format, bytes) =>
+            media.put(`${folder}/${width}.${format}`, bytes),
+          );
           const camera = post.keep_camera_data ? await readCameraData(path) : null;
           return { rendered, camera };
         } catch (error) {

@@ -1,7 +1,12 @@
 import { stat } from 'node:fs/promises';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import exifr from 'exifr';
-import { PHOTO_MAX_BYTES, PHOTO_MAX_PIXELS, PHOTO_WIDTHS, type PhotoRefusal } from '../../src/lib/api/contracts/photo.constants.ts';
+import {
+  PHOTO_MAX_BYTES,
+  PHOTO_MAX_PIXELS,
+  PHOTO_WIDTHS,
+  type PhotoRefusal,
+} from '../../src/lib/api/contracts/photo.constants.ts';
 
 /**
  * The photo pipeline: an uploaded image is looked at (format, size, pixel count, from its
@@ -33,7 +38,8 @@ export async function inspectPhoto(path: string): Promise<PhotoInspection> {
     return { ok: false, reason: 'NOT_AN_IMAGE' };
   }
   const format = meta.format === 'heif' && meta.compression !== 'av1' ? 'heic' : meta.format;
-  if (!format || !ACCEPTED_FORMATS.has(format)) return { ok: false, reason: format ? 'UNSUPPORTED_IMAGE_FORMAT' : 'NOT_AN_IMAGE' };
+  if (!format || !ACCEPTED_FORMATS.has(format))
+    return { ok: false, reason: format ? 'UNSUPPORTED_IMAGE_FORMAT' : 'NOT_AN_IMAGE' };
   const { width, height } = meta;
   if (!width || !height) return { ok: false, reason: 'NOT_AN_IMAGE' };
   const frames = meta.pages ?? 1;
@@ -44,18 +50,30 @@ export async function inspectPhoto(path: string): Promise<PhotoInspection> {
 
 /** The camera facts kept when the uploader agrees: make, model, lens and exposure; never a place or a time. */
 export interface CameraData {
-  make?: string; model?: string; lens?: string;
-  exposureTime?: number; fNumber?: number; iso?: number; focalLength?: number;
+  make?: string;
+  model?: string;
+  lens?: string;
+  exposureTime?: number;
+  fNumber?: number;
+  iso?: number;
+  focalLength?: number;
 }
 
 export async function readCameraData(path: string): Promise<CameraData | null> {
-  const tags = await exifr.parse(path, { pick: ['Make', 'Model', 'LensModel', 'ExposureTime', 'FNumber', 'ISO', 'FocalLength'] }).catch(() => null) as Record<string, unknown> | null;
+  const tags = (await exifr
+    .parse(path, { pick: ['Make', 'Model', 'LensModel', 'ExposureTime', 'FNumber', 'ISO', 'FocalLength'] })
+    .catch(() => null)) as Record<string, unknown> | null;
   if (!tags) return null;
   const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 80) : undefined);
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   const data: CameraData = {
-    make: text(tags.Make), model: text(tags.Model), lens: text(tags.LensModel),
-    exposureTime: num(tags.ExposureTime), fNumber: num(tags.FNumber), iso: num(tags.ISO), focalLength: num(tags.FocalLength),
+    make: text(tags.Make),
+    model: text(tags.Model),
+    lens: text(tags.LensModel),
+    exposureTime: num(tags.ExposureTime),
+    fNumber: num(tags.FNumber),
+    iso: num(tags.ISO),
+    focalLength: num(tags.FocalLength),
   };
   const kept = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) as CameraData;
   return Object.keys(kept).length ? kept : null;
@@ -69,7 +87,8 @@ export function widthsFor(sourceWidth: number): number[] {
 
 export interface RenderedPhoto {
   /** Upright size of the source. */
-  width: number; height: number;
+  width: number;
+  height: number;
   widths: number[];
   /** A tiny blurred WebP as a data URL, shown while the real image loads. */
   placeholder: string;
@@ -89,11 +108,19 @@ function encode(image: Sharp, format: PhotoFormat): Sharp {
  * animated WebP) keeps its motion in WebP, read from the file for each width (animations are
  * small); its AVIF is left out (sharp writes no animated AVIF) and its JPEG is the first frame.
  */
-export async function renderPhoto(path: string, inspection: Extract<PhotoInspection, { ok: true }>, write: (width: number, format: PhotoFormat, bytes: Buffer) => Promise<void>): Promise<RenderedPhoto> {
+export async function renderPhoto(
+  path: string,
+  inspection: Extract<PhotoInspection, { ok: true }>,
+  write: (width: number, format: PhotoFormat, bytes: Buffer) => Promise<void>,
+): Promise<RenderedPhoto> {
   const animated = inspection.frames > 1;
-  const open = (frames: boolean) => sharp(path, { limitInputPixels: PHOTO_MAX_PIXELS, failOn: 'error', animated: frames }).rotate();
-  const { data, info } = await open(false).resize({ width: PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1], withoutEnlargement: true })
-    .toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const open = (frames: boolean) =>
+    sharp(path, { limitInputPixels: PHOTO_MAX_PIXELS, failOn: 'error', animated: frames }).rotate();
+  const { data, info } = await open(false)
+    .resize({ width: PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1], withoutEnlargement: true })
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const decoded = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   // The upright size of the source (the orientation may turn it a quarter).
   const turned = [5, 6, 7, 8].includes((await sharp(path, { limitInputPixels: false }).metadata()).orientation ?? 1);

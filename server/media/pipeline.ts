@@ -3,7 +3,17 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { Logger } from '../logger.ts';
 import { probeFrameRate, probeVideo } from './ffmpeg.ts';
 import type { JobHandler } from '../jobs/queue.ts';
-import { clearInterruptedWork, ladderFor, makePoster, makeStoryboard, masterPlaylist, masterPlaylistOf, rungsOf, transcodeRung, type Rung } from './hls.ts';
+import {
+  clearInterruptedWork,
+  ladderFor,
+  makePoster,
+  makeStoryboard,
+  masterPlaylist,
+  masterPlaylistOf,
+  rungsOf,
+  transcodeRung,
+  type Rung,
+} from './hls.ts';
 import type { MediaStore } from './media-store.ts';
 import type { UploadStore } from './upload-store.ts';
 import { makePosterSet } from './poster-set.ts';
@@ -31,8 +41,19 @@ export function probeJob(options: { repositories: Pick<Repositories, 'media'>; u
     }
     const { durationMs, width, height, videoCodec, audioCodec, frameRate } = probe.result;
     const tooLong = durationMs > media.max_duration_seconds * 1000;
-    await mediaRows.recordProbe(mediaId, { duration_ms: durationMs, width, height, video_codec: videoCodec, audio_codec: audioCodec, frame_rate: frameRate },
-      tooLong ? 'TOO_LONG' : null, { job: TRANSCODE_JOB, payload: { mediaId } });
+    await mediaRows.recordProbe(
+      mediaId,
+      {
+        duration_ms: durationMs,
+        width,
+        height,
+        video_codec: videoCodec,
+        audio_codec: audioCodec,
+        frame_rate: frameRate,
+      },
+      tooLong ? 'TOO_LONG' : null,
+      { job: TRANSCODE_JOB, payload: { mediaId } },
+    );
     options.logger.info('media probed', { mediaId, durationMs, width, height, tooLong });
   };
 }
@@ -48,7 +69,12 @@ import { hlsPath } from './paths.ts';
  * meanwhile; if the last attempt fails, a video with a rung published is finished as it is
  * (ready, without the rungs or storyboard that failed), and only one with none is failed.
  */
-export function transcodeJob(options: { repositories: Repositories; uploads: UploadStore; media: MediaStore; logger: Logger }): JobHandler {
+export function transcodeJob(options: {
+  repositories: Repositories;
+  uploads: UploadStore;
+  media: MediaStore;
+  logger: Logger;
+}): JobHandler {
   const { media: mediaRows, subtitles: subtitleRows } = options.repositories;
   const subtitleService = createSubtitleService(options.repositories, { media: options.media, logger: options.logger });
   return async (payload, run) => {
@@ -93,20 +119,35 @@ export function transcodeJob(options: { repositories: Repositories; uploads: Upl
         for (const rung of ladderFor(height)) {
           if (done.some((r) => r.height === rung.height)) continue; // published by an earlier attempt
           const started = performance.now();
-          await publish((folder) => transcodeRung(input, folder, rung, hasAudio, { signal, durationMs: media.duration_ms ?? undefined }));
+          await publish((folder) =>
+            transcodeRung(input, folder, rung, hasAudio, { signal, durationMs: media.duration_ms ?? undefined }),
+          );
           done.push(rung);
           // With the part's subtitle tracks: one added while the part is still transcoding stays listed.
           const subtitles = await subtitleRows.listOfMedia(mediaId);
-          await store.put(`${prefix}/master.m3u8`, masterPlaylist(done, { width, height, hasAudio, frameRate: media.frame_rate }, subtitles));
+          await store.put(
+            `${prefix}/master.m3u8`,
+            masterPlaylist(done, { width, height, hasAudio, frameRate: media.frame_rate }, subtitles),
+          );
           let posterSet: string | undefined;
           if (done.length === 1) {
             posterSet = await publish(async (folder) => {
               await makePoster(input, folder, media.duration_ms!, { signal });
-              return makePosterSet(await readFile(join(folder, 'poster.jpg')), (name, data) => writeFile(join(folder, name), data));
+              return makePosterSet(await readFile(join(folder, 'poster.jpg')), (name, data) =>
+                writeFile(join(folder, name), data),
+              );
             });
           }
-          await mediaRows.markPlayable(mediaId, done.map((r) => r.height), posterSet);
-          options.logger.info('rendition published', { mediaId, height: rung.height, ms: Math.round(performance.now() - started) });
+          await mediaRows.markPlayable(
+            mediaId,
+            done.map((r) => r.height),
+            posterSet,
+          );
+          options.logger.info('rendition published', {
+            mediaId,
+            height: rung.height,
+            ms: Math.round(performance.now() - started),
+          });
         }
         if (media.stream_subtitles === null) await readSubtitleStreams(input, signal);
         return publish((folder) => makeStoryboard(input, folder, media.duration_ms!, width, height, { signal }));
@@ -126,7 +167,13 @@ export function transcodeJob(options: { repositories: Repositories; uploads: Upl
         const found = await publish((folder) => extractSubtitleStreams(input, folder, { signal }));
         await subtitleRows.recordStreams(mediaId, found);
         const made = await subtitleService.adoptStreams(mediaId);
-        options.logger.info('subtitle streams read', { mediaId, tracks: found.tracks.length, fonts: found.fonts.length, notes: found.notes.length, made });
+        options.logger.info('subtitle streams read', {
+          mediaId,
+          tracks: found.tracks.length,
+          fonts: found.fonts.length,
+          notes: found.notes.length,
+          made,
+        });
       } catch (error) {
         if (signal?.aborted) throw error;
         options.logger.warn('subtitle streams not read', { mediaId, err: error });
@@ -141,26 +188,36 @@ export function transcodeJob(options: { repositories: Repositories; uploads: Upl
  * media that never had one, so a media whose rendition gives no rate (or that failed all its
  * attempts) is not probed again at each start. Answers how many were queued.
  */
-export const queueFrameRateBackfill = (mediaRows: Repositories['media']) => mediaRows.queueVideoBackfill(FRAME_RATE_JOB, 'frame_rate');
+export const queueFrameRateBackfill = (mediaRows: Repositories['media']) =>
+  mediaRows.queueVideoBackfill(FRAME_RATE_JOB, 'frame_rate');
 
 /**
  * The frame-rate backfill: ffprobe reads the rate from the top published rendition (every rung
  * keeps the source's), then the master playlist is written again for the published rungs with
  * FRAME-RATE, and only then the rate stored (so a failure in between is retried from the start).
  */
-export function frameRateJob(options: { repositories: Pick<Repositories, 'media' | 'subtitles'>; media: MediaStore; logger: Logger }): JobHandler {
+export function frameRateJob(options: {
+  repositories: Pick<Repositories, 'media' | 'subtitles'>;
+  media: MediaStore;
+  logger: Logger;
+}): JobHandler {
   const { media: mediaRows, subtitles: subtitleRows } = options.repositories;
   return async (payload) => {
     const mediaId = String(payload.mediaId);
     const media = await mediaRows.byId(mediaId);
     if (!media || media.frame_rate !== null || !media.renditions.length) return;
     const prefix = hlsPath(mediaId);
-    const frameRate = await options.media.withScratchFolder((folder) => probeRenditionFrameRate(options.media, `${prefix}/${Math.max(...media.renditions)}p`, folder));
+    const frameRate = await options.media.withScratchFolder((folder) =>
+      probeRenditionFrameRate(options.media, `${prefix}/${Math.max(...media.renditions)}p`, folder),
+    );
     if (!frameRate) {
       options.logger.warn('no frame rate in the rendition; the master playlist stays without FRAME-RATE', { mediaId });
       return;
     }
-    await options.media.put(`${prefix}/master.m3u8`, masterPlaylistOf({ ...media, frame_rate: frameRate }, await subtitleRows.listOfMedia(mediaId)));
+    await options.media.put(
+      `${prefix}/master.m3u8`,
+      masterPlaylistOf({ ...media, frame_rate: frameRate }, await subtitleRows.listOfMedia(mediaId)),
+    );
     await mediaRows.setFacts(mediaId, { frame_rate: frameRate });
     options.logger.info('frame rate backfilled', { mediaId, frameRate });
   };
@@ -170,8 +227,15 @@ export function frameRateJob(options: { repositories: Pick<Repositories, 'media'
  * The frame rate of a published rendition, read from its first segment: the init segment and
  * the first media segment, joined, are a playable fMP4 file (the store may be a bucket).
  */
-async function probeRenditionFrameRate(store: MediaStore, renditionKey: string, folder: string): Promise<number | null> {
-  const [init, first] = await Promise.all([store.read(`${renditionKey}/init.mp4`), store.read(`${renditionKey}/seg_0000.m4s`)]);
+async function probeRenditionFrameRate(
+  store: MediaStore,
+  renditionKey: string,
+  folder: string,
+): Promise<number | null> {
+  const [init, first] = await Promise.all([
+    store.read(`${renditionKey}/init.mp4`),
+    store.read(`${renditionKey}/seg_0000.m4s`),
+  ]);
   if (!init || !first) throw new Error(`the rendition ${renditionKey} has no init or first segment`);
   const sample = join(folder, 'sample.mp4');
   await writeFile(sample, Buffer.concat([init, first]));
@@ -183,10 +247,15 @@ async function probeRenditionFrameRate(store: MediaStore, renditionKey: string, 
  * start, like the frame-rate backfill: one POSTER_SET_JOB per published media without a set that
  * never had one queued. Answers how many were queued.
  */
-export const queuePosterSetBackfill = (mediaRows: Repositories['media']) => mediaRows.queueVideoBackfill(POSTER_SET_JOB, 'poster_set');
+export const queuePosterSetBackfill = (mediaRows: Repositories['media']) =>
+  mediaRows.queueVideoBackfill(POSTER_SET_JOB, 'poster_set');
 
 /** The poster-set backfill: the sizes and formats made from the poster.jpg already published. */
-export function posterSetJob(options: { repositories: Pick<Repositories, 'media'>; media: MediaStore; logger: Logger }): JobHandler {
+export function posterSetJob(options: {
+  repositories: Pick<Repositories, 'media'>;
+  media: MediaStore;
+  logger: Logger;
+}): JobHandler {
   const mediaRows = options.repositories.media;
   return async (payload) => {
     const mediaId = String(payload.mediaId);

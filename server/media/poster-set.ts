@@ -19,7 +19,10 @@ const SET_VERSION = 'widths-320-640-960-1280';
  * the frame) in AVIF, WebP and JPEG, named by a hash of the frame. Each file is written whole
  * by `write` (a scratch folder published whole, or the media store). Answers the token.
  */
-export async function makePosterSet(frame: Buffer, write: (name: string, data: Buffer) => Promise<void>): Promise<string> {
+export async function makePosterSet(
+  frame: Buffer,
+  write: (name: string, data: Buffer) => Promise<void>,
+): Promise<string> {
   const token = createHash('sha256').update(SET_VERSION).update(frame).digest('hex').slice(0, 12);
   const { width: frameWidth = 1280 } = await sharp(frame).metadata();
   for (const width of POSTER_WIDTHS) {

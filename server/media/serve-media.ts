@@ -51,11 +51,13 @@ export function createMediaServer(options: MediaServerOptions) {
       res.writeHead(302, { Location: publicBaseUrl + file.slice(1), 'Cache-Control': 'public, max-age=300' }).end();
       return true;
     }
-    const cacheControl = access === 'private' ? privateCacheControl(file) : file !== path ? aliasedCacheControl(file) : null;
+    const cacheControl =
+      access === 'private' ? privateCacheControl(file) : file !== path ? aliasedCacheControl(file) : null;
     return media.serve(req, res, file.slice(1), cacheControl ? { 'Cache-Control': cacheControl } : {});
   };
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     // Not stored by shared caches: the same path may be there for its uploader, or later.
-    if (!(await serveFile(req, res, path))) res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end('Not Found');
+    if (!(await serveFile(req, res, path)))
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end('Not Found');
   };
 }

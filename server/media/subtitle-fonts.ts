@@ -22,7 +22,8 @@ import { fontNameKey, type SubtitleCue } from './subtitle-formats.ts';
 const FALLBACK_MODULE = '@fontsource/noto-sans-sc/files/noto-sans-sc-chinese-simplified-400-normal.woff';
 
 /** A WOFF or WOFF2 file claims the size of the font inside it at byte 16 (`totalSfntSize`). */
-const declaredSfntSize = (bytes: Uint8Array) => (bytes.byteLength >= 20 ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(16) : 0);
+const declaredSfntSize = (bytes: Uint8Array) =>
+  bytes.byteLength >= 20 ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(16) : 0;
 
 /** A WOFF or WOFF2 that would unpack past the limit it was given. */
 export class FontPastLimit extends Error {}
@@ -37,7 +38,12 @@ export async function fontAsSfnt(bytes: Uint8Array, maxBytes: number): Promise<U
   const kind = tag(bytes);
   if (kind !== 'wOFF' && kind !== 'wOF2') return bytes;
   if (declaredSfntSize(bytes) > maxBytes) throw new FontPastLimit('font unpacks past the limit');
-  const sfnt = kind === 'wOFF' ? await unpackWoff(bytes) : new Uint8Array(await fontverter.convert(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'sfnt', 'woff2'));
+  const sfnt =
+    kind === 'wOFF'
+      ? await unpackWoff(bytes)
+      : new Uint8Array(
+          await fontverter.convert(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'sfnt', 'woff2'),
+        );
   if (sfnt.byteLength > maxBytes) throw new FontPastLimit('font unpacks past the limit');
   return sfnt;
 }
@@ -46,8 +52,12 @@ let wholeFallback: Promise<Uint8Array> | null = null;
 
 /** The whole fallback font as sfnt, unpacked once per process. */
 function fallbackSfnt(): Promise<Uint8Array> {
-  wholeFallback ??= readFile(fileURLToPath(import.meta.resolve(FALLBACK_MODULE))).then((woff) => unpackWoff(new Uint8Array(woff)));
-  wholeFallback.catch(() => { wholeFallback = null; });
+  wholeFallback ??= readFile(fileURLToPath(import.meta.resolve(FALLBACK_MODULE))).then((woff) =>
+    unpackWoff(new Uint8Array(woff)),
+  );
+  wholeFallback.catch(() => {
+    wholeFallback = null;
+  });
   return wholeFallback;
 }
 
@@ -57,7 +67,8 @@ const unescapeCueText = (text: string) => text.replace(/&lt;/g, '<').replace(/&g
 /** Every character the lines show, once each (line breaks and other controls left out; the spaces kept). */
 export function charactersOf(cues: readonly SubtitleCue[]): string {
   const seen = new Set<string>([' ', '\u00a0']);
-  for (const cue of cues) for (const character of unescapeCueText(cue.text)) if (!/\p{Cc}/u.test(character)) seen.add(character);
+  for (const cue of cues)
+    for (const character of unescapeCueText(cue.text)) if (!/\p{Cc}/u.test(character)) seen.add(character);
   return [...seen].join('');
 }
 
@@ -67,7 +78,12 @@ export function charactersOf(cues: readonly SubtitleCue[]): string {
  */
 export async function fallbackFontFor(characters: string): Promise<Uint8Array> {
   const whole = await fallbackSfnt();
-  return new Uint8Array(await subsetFont(Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength), characters, { targetFormat: 'sfnt', noHinting: true }));
+  return new Uint8Array(
+    await subsetFont(Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength), characters, {
+      targetFormat: 'sfnt',
+      noHinting: true,
+    }),
+  );
 }
 
 /** The name table's entries libass may match a requested font against, in every language the font gives them. */
@@ -84,7 +100,12 @@ export function fontNamesOf(bytes: Uint8Array): string[] | null {
     const read = readFont(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     const names = new Set<string>();
     for (const face of read.isCollection ? read.fonts : [read]) {
-      const records = (face as Font & { name?: { records?: Partial<Record<(typeof MATCHED_NAMES)[number], Record<string, string>>> } }).name?.records ?? {};
+      const records =
+        (
+          face as Font & {
+            name?: { records?: Partial<Record<(typeof MATCHED_NAMES)[number], Record<string, string>>> };
+          }
+        ).name?.records ?? {};
       for (const id of MATCHED_NAMES) for (const name of Object.values(records[id] ?? {})) names.add(fontNameKey(name));
       for (const name of [face.familyName, face.fullName, face.postscriptName]) if (name) names.add(fontNameKey(name));
     }

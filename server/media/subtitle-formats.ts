@@ -10,7 +10,12 @@ import { parseText } from 'media-captions';
 import type { SubtitleFormat } from '../../src/lib/api/contracts/subtitle.constants.ts';
 
 /** One cue of the WebVTT made from any format: seconds, and cue text already safe in WebVTT. */
-export interface SubtitleCue { start: number; end: number; text: string; top?: boolean }
+export interface SubtitleCue {
+  start: number;
+  end: number;
+  text: string;
+  top?: boolean;
+}
 
 export class MalformedSubtitle extends Error {
   constructor(reason: string) {
@@ -28,11 +33,18 @@ const escapeCueText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g
 /** The inline markup of SRT and WebVTT kept in the converted file; anything else (fonts, colours, classes) is dropped. */
 const KEPT_TAG = /^<\/?(i|b|u|ruby|rt)>$/i;
 function cleanMarkup(text: string): string {
-  return text.split(/(<[^<>]*>)/).map((piece) => {
-    if (piece.startsWith('<') && piece.endsWith('>')) return KEPT_TAG.test(piece) ? piece.toLowerCase() : '';
-    // Entities WebVTT knows stay; a bare & or < becomes one.
-    return piece.replace(/&(?!(amp|lt|gt|nbsp|lrm|rlm);)/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  }).join('').trim();
+  return text
+    .split(/(<[^<>]*>)/)
+    .map((piece) => {
+      if (piece.startsWith('<') && piece.endsWith('>')) return KEPT_TAG.test(piece) ? piece.toLowerCase() : '';
+      // Entities WebVTT knows stay; a bare & or < becomes one.
+      return piece
+        .replace(/&(?!(amp|lt|gt|nbsp|lrm|rlm);)/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;');
+    })
+    .join('')
+    .trim();
 }
 
 /**
@@ -47,7 +59,8 @@ export const fontNameKey = (name: string) => name.trim().replace(/^@/, '').trim(
  * each style a line uses and every `\fn` override.
  */
 function assCues(text: string, fonts: Set<string>): SubtitleCue[] {
-  if (!/^\s*\[Events\]\s*$/mi.test(text) || !/^\s*Format\s*:/mi.test(text)) throw new MalformedSubtitle('no [Events] section with a Format line');
+  if (!/^\s*\[Events\]\s*$/im.test(text) || !/^\s*Format\s*:/im.test(text))
+    throw new MalformedSubtitle('no [Events] section with a Format line');
   let compiled: ReturnType<typeof compile>;
   try {
     compiled = compile(text, {});
@@ -65,14 +78,19 @@ function assCues(text: string, fonts: Set<string>): SubtitleCue[] {
       named(compiled.styles[slice.style]?.style.Fontname);
       for (const fragment of slice.fragments) named(fragment.tag.fn);
     }
-    const plain = dialogue.slices.flatMap((slice) => slice.fragments)
+    const plain = dialogue.slices
+      .flatMap((slice) => slice.fragments)
       .filter((fragment) => !fragment.drawing)
       .map((fragment) => fragment.text)
       .join('')
       .replace(/\\[Nn]/g, '\n')
       .replace(/\\h/g, '\u00a0')
-      .split('\n').map((line) => line.trim()).filter(Boolean).join('\n');
-    if (plain) cues.push({ start: dialogue.start, end: dialogue.end, text: escapeCueText(plain), top: dialogue.alignment >= 7 });
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .join('\n');
+    if (plain)
+      cues.push({ start: dialogue.start, end: dialogue.end, text: escapeCueText(plain), top: dialogue.alignment >= 7 });
   }
   return cues;
 }
@@ -92,7 +110,10 @@ async function textTrackCues(text: string, type: 'srt' | 'vtt'): Promise<Subtitl
 }
 
 /** A subtitle file as read: its cues, and for ASS the font names its lines use (fontNameKey; none for SRT and WebVTT). */
-export interface ReadSubtitle { cues: SubtitleCue[]; fonts: string[] }
+export interface ReadSubtitle {
+  cues: SubtitleCue[];
+  fonts: string[];
+}
 
 /**
  * The cues of a subtitle file, in time order; MalformedSubtitle when the parser refuses it or it
@@ -116,6 +137,9 @@ export function vttTimestamp(seconds: number): string {
 
 /** Cues as a WebVTT file (top-aligned ASS lines stay at the top). */
 export function toWebVtt(cues: readonly SubtitleCue[]): string {
-  const blocks = cues.map((cue) => `${vttTimestamp(cue.start)} --> ${vttTimestamp(cue.end)}${cue.top ? ' line:0' : ''}\n${cue.text.replace(/\n{2,}/g, '\n')}`);
+  const blocks = cues.map(
+    (cue) =>
+      `${vttTimestamp(cue.start)} --> ${vttTimestamp(cue.end)}${cue.top ? ' line:0' : ''}\n${cue.text.replace(/\n{2,}/g, '\n')}`,
+  );
   return `WEBVTT\n\n${blocks.join('\n\n')}\n`;
 }

@@ -23,7 +23,13 @@ export const unpublishedTranscode: BackgroundWork = unpublishedWork([TRANSCODE_J
  * renditions, poster, storyboard, waveform cover). One whose job is running now is left for the
  * next sweep. Answers the media ids removed.
  */
-export async function removeAbandonedUploads(options: { repositories: Pick<Repositories, 'uploads'>; uploads: UploadStore; media: MediaStore; logger: Logger; olderThanMs: number }): Promise<string[]> {
+export async function removeAbandonedUploads(options: {
+  repositories: Pick<Repositories, 'uploads'>;
+  uploads: UploadStore;
+  media: MediaStore;
+  logger: Logger;
+  olderThanMs: number;
+}): Promise<string[]> {
   const { logger } = options;
   const before = new Date(Date.now() - options.olderThanMs);
   const uploads = options.repositories.uploads;
@@ -32,8 +38,12 @@ export async function removeAbandonedUploads(options: { repositories: Pick<Repos
   for (const { media_id: mediaId, upload_id: uploadId } of candidates) {
     const gone = await uploads.removeAbandoned(mediaId, uploadId);
     if (!gone) continue;
-    await options.uploads.datastore.remove(uploadId).catch((error) => logger.warn('an abandoned upload\'s file could not be removed', { uploadId, err: error }));
-    await options.media.removeAll(hlsPath(mediaId)).catch((error) => logger.warn('an abandoned upload\'s renditions could not be removed', { mediaId, err: error }));
+    await options.uploads.datastore
+      .remove(uploadId)
+      .catch((error) => logger.warn("an abandoned upload's file could not be removed", { uploadId, err: error }));
+    await options.media
+      .removeAll(hlsPath(mediaId))
+      .catch((error) => logger.warn("an abandoned upload's renditions could not be removed", { mediaId, err: error }));
     removed.push(mediaId);
   }
   if (removed.length) logger.info('abandoned uploads removed', { count: removed.length, mediaIds: removed });
@@ -46,13 +56,20 @@ export async function removeAbandonedUploads(options: { repositories: Pick<Repos
  * `everyMs`. Returns the stop.
  */
 export async function startUploadSweep(options: {
-  repositories: Pick<Repositories, 'uploads'>; uploads: UploadStore; media: MediaStore; logger: Logger;
-  tus: { cleanExpired(): Promise<unknown> }; worker: boolean; abandonedAfterMs: number; everyMs: number;
+  repositories: Pick<Repositories, 'uploads'>;
+  uploads: UploadStore;
+  media: MediaStore;
+  logger: Logger;
+  tus: { cleanExpired(): Promise<unknown> };
+  worker: boolean;
+  abandonedAfterMs: number;
+  everyMs: number;
 }): Promise<() => void> {
   const { repositories, uploads, media, logger } = options;
   const sweep = async () => {
     await options.tus.cleanExpired();
-    if (options.worker) await removeAbandonedUploads({ repositories, uploads, media, logger, olderThanMs: options.abandonedAfterMs });
+    if (options.worker)
+      await removeAbandonedUploads({ repositories, uploads, media, logger, olderThanMs: options.abandonedAfterMs });
   };
   await sweep();
   const timer = setInterval(() => {

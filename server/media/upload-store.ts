@@ -39,7 +39,8 @@ export async function createUploadStore(options: { directory: string; s3?: S3Upl
   if (!s3) {
     const datastore = new FileStore({ directory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
     return {
-      kind: 'file', datastore,
+      kind: 'file',
+      datastore,
       withLocalFile: (uploadId, work) => work(join(directory, uploadId)),
       adopt: (uploadId, file, metadata) => storeThrough(datastore, uploadId, file, metadata),
     };
@@ -52,15 +53,21 @@ export async function createUploadStore(options: { directory: string; s3?: S3Upl
     useTags: false,
     expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS,
     s3ClientConfig: {
-      bucket: s3.bucket, endpoint: s3.endpoint, region: s3.region, credentials: s3.credentials, forcePathStyle: s3.forcePathStyle,
+      bucket: s3.bucket,
+      endpoint: s3.endpoint,
+      region: s3.region,
+      credentials: s3.credentials,
+      forcePathStyle: s3.forcePathStyle,
       // Checksums only where S3 demands them: newer SDKs otherwise send every part aws-chunked
       // with a trailing CRC, which several S3-compatible servers store or refuse as is.
-      requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
     },
   });
   await datastore.assertUsable(s3.endpoint);
   return {
-    kind: 's3', datastore,
+    kind: 's3',
+    datastore,
     async withLocalFile(uploadId, work) {
       const path = join(scratch, `${uploadId}.${randomBytes(4).toString('hex')}`);
       try {
@@ -111,7 +118,8 @@ export async function sweepDeadProcessesScratch(root: string, options: { atStart
     const pid = Number(match[2]);
     if (pid === process.pid ? !options.atStart : isAlive(pid)) continue;
     const folder = join(root, name);
-    for (const media of await readdir(join(folder, 'media')).catch(() => [] as string[])) await clearInterruptedWork(join(folder, 'media', media));
+    for (const media of await readdir(join(folder, 'media')).catch(() => [] as string[]))
+      await clearInterruptedWork(join(folder, 'media', media));
     await rm(folder, { recursive: true, force: true });
     removed++;
   }
@@ -159,14 +167,24 @@ class S3UploadStore extends S3Store {
     try {
       await this.client.listMultipartUploads({ Bucket: this.bucket, MaxUploads: 1 });
     } catch (error) {
-      const reason = (error as Error).name === 'Error' ? (error as Error).message : `${(error as Error).name}: ${(error as Error).message}`;
-      throw new Error(`the upload bucket "${this.bucket}" at ${endpoint ?? 'AWS S3'} cannot be used (${reason}); check S3_ENDPOINT, S3_BUCKET and the keys`);
+      const reason =
+        (error as Error).name === 'Error'
+          ? (error as Error).message
+          : `${(error as Error).name}: ${(error as Error).message}`;
+      throw new Error(
+        `the upload bucket "${this.bucket}" at ${endpoint ?? 'AWS S3'} cannot be used (${reason}); check S3_ENDPOINT, S3_BUCKET and the keys`,
+      );
     }
   }
 }
 
 /** A whole local file written as one finished tus upload, through the store's own protocol. */
-async function storeThrough(datastore: DataStore, id: string, file: string, metadata: Record<string, string>): Promise<void> {
+async function storeThrough(
+  datastore: DataStore,
+  id: string,
+  file: string,
+  metadata: Record<string, string>,
+): Promise<void> {
   const { size } = await stat(file);
   await datastore.create(new Upload({ id, size, offset: 0, metadata }));
   await datastore.write(createReadStream(file) as Readable, id, 0);

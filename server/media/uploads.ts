@@ -47,7 +47,11 @@ export interface UploadOptions {
   /** Called when a finished upload's processing is queued (wakes the job worker). */
   onMediaQueued?: () => void;
   /** The API's one error mapper (server/app/errors.ts), given by the composition root: tus's refusals answer as every endpoint's do. */
-  errorAnswer: (error: unknown, headers: Headers, requestId?: string) => { body: ApiErrorBody; headers: Record<string, string> };
+  errorAnswer: (
+    error: unknown,
+    headers: Headers,
+    requestId?: string,
+  ) => { body: ApiErrorBody; headers: Record<string, string> };
 }
 
 /**
@@ -70,8 +74,16 @@ function reject(code: ErrorCode): { status_code: number; body: string } {
  * tus's 403s are a required header missing (Upload-Offset, Content-Type), not a permission.
  */
 const TUS_STATUS_CODES: Partial<Record<number, ErrorCode>> = {
-  400: 'VALIDATION_FAILED', 403: 'VALIDATION_FAILED', 404: 'NOT_FOUND', 409: 'CONFLICT', 410: 'UPLOAD_EXPIRED',
-  412: 'VALIDATION_FAILED', 413: 'PAYLOAD_TOO_LARGE', 415: 'VALIDATION_FAILED', 460: 'VALIDATION_FAILED', 501: 'UNSUPPORTED_EXTENSION',
+  400: 'VALIDATION_FAILED',
+  403: 'VALIDATION_FAILED',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  410: 'UPLOAD_EXPIRED',
+  412: 'VALIDATION_FAILED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'VALIDATION_FAILED',
+  460: 'VALIDATION_FAILED',
+  501: 'UNSUPPORTED_EXTENSION',
 };
 /** tus's 400s that are about the upload's state, not the request. */
 const TUS_CONFLICTS = new Set<string>([ERRORS.INVALID_TERMINATION.body, ERRORS.ABORTED.body]);
@@ -90,7 +102,10 @@ function codeOfTusAnswer(status: number, body: string): ErrorCode {
 /** tus's refusal as the domain error the API's mapper answers (the database away: try again in a few seconds). */
 function refusalOfTusAnswer(status: number, body: string): DomainError {
   const code = codeOfTusAnswer(status, body);
-  return new DomainError(code, code === 'SERVICE_UNAVAILABLE' ? { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS } : {});
+  return new DomainError(
+    code,
+    code === 'SERVICE_UNAVAILABLE' ? { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS } : {},
+  );
 }
 
 /** An upload's kind from its metadata: video when absent; undefined for anything else unknown. */
@@ -107,7 +122,9 @@ function kindOf(metadata: Upload['metadata']): UploadKind | undefined {
  * Stream-Media-Id, and the kind's probe job is queued.
  */
 export function createUploadServer(options: UploadOptions) {
-  const { store: { datastore } } = options;
+  const {
+    store: { datastore },
+  } = options;
   const sessions = { sessions: options.repositories.sessions };
   const { uploads, media: mediaRows } = options.repositories;
 
@@ -141,18 +158,28 @@ export function createUploadServer(options: UploadOptions) {
       const name = String(upload.metadata?.name ?? '').trim();
       const maxDuration = Number(upload.metadata?.maxDurationSeconds ?? rules.maxDurationSeconds);
       if (!name || name.length > 255 || hasControlCharacters(name)) throw reject('VALIDATION_FAILED');
-      if (!Number.isInteger(maxDuration) || maxDuration < 0 || maxDuration > rules.maxDurationSeconds || (maxDuration === 0 && rules.maxDurationSeconds > 0)) {
+      if (
+        !Number.isInteger(maxDuration) ||
+        maxDuration < 0 ||
+        maxDuration > rules.maxDurationSeconds ||
+        (maxDuration === 0 && rules.maxDurationSeconds > 0)
+      ) {
         throw reject('VALIDATION_FAILED');
       }
       if (upload.size === undefined) throw reject('VALIDATION_FAILED'); // deferred length is not accepted
       if (upload.size > rules.maxBytes) throw reject('PAYLOAD_TOO_LARGE');
       await uploads.create({
-        id: upload.id, uid: viewer.uid, fileName: name, size: upload.size, maxDurationSeconds: maxDuration, kind,
+        id: upload.id,
+        uid: viewer.uid,
+        fileName: name,
+        size: upload.size,
+        maxDurationSeconds: maxDuration,
+        kind,
         expiresAt: uploadExpiry(upload.metadata?.expiry),
       });
       // Counted after the insert, so two creations at once cannot both slip under the limit
       // (both may be refused instead; the member tries again). Finished or expired ones do not count.
-      if (await uploads.openCount(viewer.uid) > (options.maxOpenUploads ?? 3)) {
+      if ((await uploads.openCount(viewer.uid)) > (options.maxOpenUploads ?? 3)) {
         await uploads.remove(upload.id);
         throw reject('TOO_MANY_UPLOADS');
       }
@@ -187,7 +214,13 @@ export function createUploadServer(options: UploadOptions) {
       const row = await uploads.finish(upload.id, mediaId);
       const rules = options.kinds[row.kind];
       if (!rules) throw new Error(`no rules for the upload kind ${row.kind}`); // its creation was refused
-      await mediaRows.register({ mediaId, uploadId: upload.id, uid: row.uid, kind: row.kind, probeJob: rules.probeJob });
+      await mediaRows.register({
+        mediaId,
+        uploadId: upload.id,
+        uid: row.uid,
+        kind: row.kind,
+        probeJob: rules.probeJob,
+      });
       options.onMediaQueued?.();
       options.logger.info('upload finished', { uploadId: upload.id, mediaId, kind: row.kind, size: upload.size });
       return { headers: { [MEDIA_ID_HEADER]: mediaId } };
@@ -197,7 +230,10 @@ export function createUploadServer(options: UploadOptions) {
   /** Removes unfinished uploads past their expiry (the store's files or objects, and the records). */
   async function cleanExpired(): Promise<number> {
     const removed = await datastore.deleteExpired().catch((error) => {
-      options.logger.warn('the upload store could not remove expired uploads', { err: error, store: options.store.kind });
+      options.logger.warn('the upload store could not remove expired uploads', {
+        err: error,
+        store: options.store.kind,
+      });
       return 0;
     });
     await uploads.removeExpired();

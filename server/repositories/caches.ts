@@ -29,7 +29,13 @@ export interface RepositoryCaches {
 }
 
 export function createRepositoryCaches(): RepositoryCaches {
-  return { videoBasics: new Map(), videoCounts: new Map(), mediaStates: new Map(), sessions: new Map(), notices: { send: null } };
+  return {
+    videoBasics: new Map(),
+    videoCounts: new Map(),
+    mediaStates: new Map(),
+    sessions: new Map(),
+    notices: { send: null },
+  };
 }
 
 /** Forgets the media states read so far, when a video, track or photo is reviewed or deleted here (another process's change shows within a second). */

@@ -14,10 +14,30 @@ export function noBlockBetween(uidColumn: string, otherUid: number) {
 export function createCommentsRepository(db: Kysely<Database>) {
   /** Comments with their authors and `viewerUid`'s vote on each (deleted ones too: callers say which they want). */
   function withAuthorAndVote(viewerUid: number | null) {
-    return db.selectFrom('comments as c').innerJoin('users as u', 'u.uid', 'c.uid')
-      .leftJoin('comment_votes as mine', (join) => join.onRef('mine.comment_id', '=', 'c.id').on('mine.uid', '=', viewerUid ?? -1))
-      .select(['c.id', 'c.video_id', 'c.floor', 'c.uid', 'c.text', 'c.upvote_count', 'c.downvote_count', 'c.created_at',
-        'c.parent_id', 'c.mentions', 'c.pinned', 'c.deleted_at', 'u.username', 'u.user_nickname', 'u.avatar', 'mine.vote']);
+    return db
+      .selectFrom('comments as c')
+      .innerJoin('users as u', 'u.uid', 'c.uid')
+      .leftJoin('comment_votes as mine', (join) =>
+        join.onRef('mine.comment_id', '=', 'c.id').on('mine.uid', '=', viewerUid ?? -1),
+      )
+      .select([
+        'c.id',
+        'c.video_id',
+        'c.floor',
+        'c.uid',
+        'c.text',
+        'c.upvote_count',
+        'c.downvote_count',
+        'c.created_at',
+        'c.parent_id',
+        'c.mentions',
+        'c.pinned',
+        'c.deleted_at',
+        'u.username',
+        'u.user_nickname',
+        'u.avatar',
+        'mine.vote',
+      ]);
   }
   /**
    * Top-level comments of a target as `viewerUid` sees them: not deleted, or deleted with replies
@@ -28,9 +48,21 @@ export function createCommentsRepository(db: Kysely<Database>) {
       // Whether a deleted comment still has a live reply: one probe of the thread index, made for
       // deleted comments only. (Written as `OR EXISTS`, the planner hashed the subquery, and so
       // planned to read every comment of the site whenever a thread head was deleted.)
-      .leftJoinLateral((eb) => eb.selectFrom('comments as r').select(sql<number>`1`.as('live')).whereRef('r.parent_id', '=', 'c.id').where('r.deleted_at', 'is', null)
-        .where(sql<SqlBool>`c.deleted_at IS NOT NULL`).limit(1).as('standing'), (join) => join.onTrue())
-      .where('c.video_id', '=', target.id).where('c.target_type', '=', target.type).where('c.parent_id', 'is', null)
+      .leftJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('comments as r')
+            .select(sql<number>`1`.as('live'))
+            .whereRef('r.parent_id', '=', 'c.id')
+            .where('r.deleted_at', 'is', null)
+            .where(sql<SqlBool>`c.deleted_at IS NOT NULL`)
+            .limit(1)
+            .as('standing'),
+        (join) => join.onTrue(),
+      )
+      .where('c.video_id', '=', target.id)
+      .where('c.target_type', '=', target.type)
+      .where('c.parent_id', 'is', null)
       .where((eb) => eb.or([eb('c.deleted_at', 'is', null), eb('standing.live', 'is not', null)]));
     if (viewerUid !== null) query = query.where(notSentByBlockedOf('c.uid', viewerUid));
     return query;
@@ -44,7 +76,10 @@ export function createCommentsRepository(db: Kysely<Database>) {
   return {
     /** One comment not deleted, as `viewerUid` sees it. */
     byId(id: number, viewerUid: number | null) {
-      return withAuthorAndVote(viewerUid).where('c.id', '=', id).where('c.deleted_at', 'is', null).executeTakeFirstOrThrow();
+      return withAuthorAndVote(viewerUid)
+        .where('c.id', '=', id)
+        .where('c.deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
     },
 
     /** A page of a target's top-level comments: the pinned one first, then by `sort` (hot: best score; new: newest floor). */
@@ -56,7 +91,10 @@ export function createCommentsRepository(db: Kysely<Database>) {
 
     /** How many top-level comments of a target `viewerUid` sees (pages are counted from it). */
     async countOf(target: MediaTarget, viewerUid: number | null): Promise<number> {
-      const row = await db.selectFrom(topLevel(target, viewerUid).as('t')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom(topLevel(target, viewerUid).as('t'))
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
 
@@ -66,10 +104,17 @@ export function createCommentsRepository(db: Kysely<Database>) {
      */
     async previewsOf(parentIds: readonly number[], viewerUid: number | null, perThread: number) {
       if (!parentIds.length) return [];
-      const ranked = repliesOf(parentIds, viewerUid)
-        .select([sql<number>`row_number() OVER (PARTITION BY c.parent_id ORDER BY c.id)`.as('position'),
-          sql<number>`count(*) OVER (PARTITION BY c.parent_id)`.as('reply_count')]);
-      return db.selectFrom(ranked.as('t')).selectAll().where('t.position', '<=', perThread).orderBy('t.parent_id').orderBy('t.id').execute();
+      const ranked = repliesOf(parentIds, viewerUid).select([
+        sql<number>`row_number() OVER (PARTITION BY c.parent_id ORDER BY c.id)`.as('position'),
+        sql<number>`count(*) OVER (PARTITION BY c.parent_id)`.as('reply_count'),
+      ]);
+      return db
+        .selectFrom(ranked.as('t'))
+        .selectAll()
+        .where('t.position', '<=', perThread)
+        .orderBy('t.parent_id')
+        .orderBy('t.id')
+        .execute();
     },
 
     /** A page of one thread, oldest reply first. */
@@ -78,23 +123,34 @@ export function createCommentsRepository(db: Kysely<Database>) {
     },
 
     async replyCountOf(parentId: number, viewerUid: number | null): Promise<number> {
-      const row = await db.selectFrom(repliesOf([parentId], viewerUid).as('t')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom(repliesOf([parentId], viewerUid).as('t'))
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
 
     /** A comment of a target (deleted or not) with its author's name: what a reply attaches to. */
     parentOn(target: MediaTarget, id: number) {
-      return db.selectFrom('comments as c').innerJoin('users as u', 'u.uid', 'c.uid')
+      return db
+        .selectFrom('comments as c')
+        .innerJoin('users as u', 'u.uid', 'c.uid')
         .select(['c.id', 'c.parent_id', 'c.uid', 'c.deleted_at', 'u.username'])
-        .where('c.id', '=', id).where('c.video_id', '=', target.id).where('c.target_type', '=', target.type).executeTakeFirst();
+        .where('c.id', '=', id)
+        .where('c.video_id', '=', target.id)
+        .where('c.target_type', '=', target.type)
+        .executeTakeFirst();
     },
 
     /** The members named (case-insensitively) among `names`, leaving out anyone with a block either way with `writerUid`. */
     mentionable(names: readonly string[], writerUid: number): Promise<CommentMention[]> {
       if (!names.length) return Promise.resolve([]);
-      return db.selectFrom('users as u').select(['u.uid', 'u.username'])
+      return db
+        .selectFrom('users as u')
+        .select(['u.uid', 'u.username'])
         .where(sql<SqlBool>`lower(u.username) IN (${sql.join(names.map((n) => n.toLowerCase()))})`)
-        .where(noBlockBetween('u.uid', writerUid)).execute();
+        .where(noBlockBetween('u.uid', writerUid))
+        .execute();
     },
 
     /**
@@ -102,14 +158,30 @@ export function createCommentsRepository(db: Kysely<Database>) {
      * thread (or on the whole item), whose name starts with `prefix`; nobody with a block either way.
      */
     mentionCandidates(writerUid: number, target: MediaTarget, threadId: number | null, prefix: string, limit: number) {
-      const inThread = db.selectFrom('comments as c').select('c.uid').where('c.video_id', '=', target.id).where('c.target_type', '=', target.type)
+      const inThread = db
+        .selectFrom('comments as c')
+        .select('c.uid')
+        .where('c.video_id', '=', target.id)
+        .where('c.target_type', '=', target.type)
         .where('c.deleted_at', 'is', null);
-      const authors = threadId === null ? inThread : inThread.where((eb) => eb.or([eb('c.id', '=', threadId), eb('c.parent_id', '=', threadId)]));
-      const followed = db.selectFrom('follows as f').select('f.followed_uid as uid').where('f.follower_uid', '=', writerUid);
-      let query = db.selectFrom('users as u').select(['u.uid', 'u.username', 'u.user_nickname', 'u.avatar'])
+      const authors =
+        threadId === null
+          ? inThread
+          : inThread.where((eb) => eb.or([eb('c.id', '=', threadId), eb('c.parent_id', '=', threadId)]));
+      const followed = db
+        .selectFrom('follows as f')
+        .select('f.followed_uid as uid')
+        .where('f.follower_uid', '=', writerUid);
+      let query = db
+        .selectFrom('users as u')
+        .select(['u.uid', 'u.username', 'u.user_nickname', 'u.avatar'])
         .where((eb) => eb.or([eb('u.uid', 'in', authors), eb('u.uid', 'in', followed)]))
-        .where('u.uid', '<>', writerUid).where(noBlockBetween('u.uid', writerUid));
-      if (prefix) query = query.where(sql<SqlBool>`lower(u.username) LIKE ${`${prefix.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`}`);
+        .where('u.uid', '<>', writerUid)
+        .where(noBlockBetween('u.uid', writerUid));
+      if (prefix)
+        query = query.where(
+          sql<SqlBool>`lower(u.username) LIKE ${`${prefix.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`}`,
+        );
       return query.orderBy('u.username').limit(limit).execute();
     },
 
@@ -119,39 +191,92 @@ export function createCommentsRepository(db: Kysely<Database>) {
      */
     async takeNextFloor(target: MediaTarget): Promise<number> {
       if (target.type === 'video') {
-        const video = await db.updateTable('videos').set((eb) => ({ comment_floor: eb('comment_floor', '+', 1) }))
-          .where('video_id', '=', target.id).returning('comment_floor').executeTakeFirstOrThrow();
+        const video = await db
+          .updateTable('videos')
+          .set((eb) => ({ comment_floor: eb('comment_floor', '+', 1) }))
+          .where('video_id', '=', target.id)
+          .returning('comment_floor')
+          .executeTakeFirstOrThrow();
         return video.comment_floor;
       }
-      const counter = await db.insertInto('comment_floors').values({ target_type: target.type, target_id: target.id, floor: 1 })
-        .onConflict((oc) => oc.columns(['target_type', 'target_id']).doUpdateSet((eb) => ({ floor: eb('comment_floors.floor', '+', 1) })))
-        .returning('floor').executeTakeFirstOrThrow();
+      const counter = await db
+        .insertInto('comment_floors')
+        .values({ target_type: target.type, target_id: target.id, floor: 1 })
+        .onConflict((oc) =>
+          oc.columns(['target_type', 'target_id']).doUpdateSet((eb) => ({ floor: eb('comment_floors.floor', '+', 1) })),
+        )
+        .returning('floor')
+        .executeTakeFirstOrThrow();
       return counter.floor;
     },
 
-    async insert(row: { video_id: number; target_type: MediaTarget['type']; floor: number; uid: number; text: string; parent_id: number | null; mentions: CommentMention[] }): Promise<number> {
-      return (await db.insertInto('comments').values({ ...row, mentions: JSON.stringify(row.mentions) }).returning('id').executeTakeFirstOrThrow()).id;
+    async insert(row: {
+      video_id: number;
+      target_type: MediaTarget['type'];
+      floor: number;
+      uid: number;
+      text: string;
+      parent_id: number | null;
+      mentions: CommentMention[];
+    }): Promise<number> {
+      return (
+        await db
+          .insertInto('comments')
+          .values({ ...row, mentions: JSON.stringify(row.mentions) })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     },
 
     /** The uploader's pin: at most one per target (pinning one unpins the other), only on a live top-level comment. */
     async setPinned(target: MediaTarget, commentId: number, pinned: boolean): Promise<boolean> {
-      const live = await db.selectFrom('comments').select('id').where('id', '=', commentId).where('video_id', '=', target.id)
-        .where('target_type', '=', target.type).where('parent_id', 'is', null).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+      const live = await db
+        .selectFrom('comments')
+        .select('id')
+        .where('id', '=', commentId)
+        .where('video_id', '=', target.id)
+        .where('target_type', '=', target.type)
+        .where('parent_id', 'is', null)
+        .where('deleted_at', 'is', null)
+        .forUpdate()
+        .executeTakeFirst();
       if (!live) return false;
-      await db.updateTable('comments').set({ pinned: false }).where('video_id', '=', target.id).where('target_type', '=', target.type).where('pinned', '=', true).execute();
+      await db
+        .updateTable('comments')
+        .set({ pinned: false })
+        .where('video_id', '=', target.id)
+        .where('target_type', '=', target.type)
+        .where('pinned', '=', true)
+        .execute();
       if (pinned) await db.updateTable('comments').set({ pinned: true }).where('id', '=', commentId).execute();
       return true;
     },
 
     /** A comment not deleted, locked until the transaction ends; undefined when there is none. */
     lockLive(commentId: number, target: MediaTarget) {
-      return db.selectFrom('comments').select(['id', 'upvote_count', 'downvote_count']).where('id', '=', commentId)
-        .where('video_id', '=', target.id).where('target_type', '=', target.type).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+      return db
+        .selectFrom('comments')
+        .select(['id', 'upvote_count', 'downvote_count'])
+        .where('id', '=', commentId)
+        .where('video_id', '=', target.id)
+        .where('target_type', '=', target.type)
+        .where('deleted_at', 'is', null)
+        .forUpdate()
+        .executeTakeFirst();
     },
 
     /** A member's vote on a comment: 1, -1, or 0 for none. */
     async voteOf(commentId: number, uid: number): Promise<-1 | 0 | 1> {
-      return (await db.selectFrom('comment_votes').select('vote').where('comment_id', '=', commentId).where('uid', '=', uid).executeTakeFirst())?.vote ?? 0;
+      return (
+        (
+          await db
+            .selectFrom('comment_votes')
+            .select('vote')
+            .where('comment_id', '=', commentId)
+            .where('uid', '=', uid)
+            .executeTakeFirst()
+        )?.vote ?? 0
+      );
     },
 
     async deleteVote(commentId: number, uid: number): Promise<void> {
@@ -159,36 +284,67 @@ export function createCommentsRepository(db: Kysely<Database>) {
     },
 
     async upsertVote(commentId: number, uid: number, vote: -1 | 1): Promise<void> {
-      await db.insertInto('comment_votes').values({ comment_id: commentId, uid, vote })
-        .onConflict((oc) => oc.columns(['comment_id', 'uid']).doUpdateSet({ vote })).execute();
+      await db
+        .insertInto('comment_votes')
+        .values({ comment_id: commentId, uid, vote })
+        .onConflict((oc) => oc.columns(['comment_id', 'uid']).doUpdateSet({ vote }))
+        .execute();
     },
 
     async setVoteCounts(commentId: number, upvotes: number, downvotes: number): Promise<void> {
-      await db.updateTable('comments').set({ upvote_count: upvotes, downvote_count: downvotes }).where('id', '=', commentId).execute();
+      await db
+        .updateTable('comments')
+        .set({ upvote_count: upvotes, downvote_count: downvotes })
+        .where('id', '=', commentId)
+        .execute();
     },
 
     /** One comment, deleted or not, with its target and floor (a report names it by id). */
-    byIdAnyState: (id: number) => db.selectFrom('comments').select(['id', 'video_id', 'target_type', 'floor', 'uid', 'text', 'deleted_at']).where('id', '=', id).executeTakeFirst(),
+    byIdAnyState: (id: number) =>
+      db
+        .selectFrom('comments')
+        .select(['id', 'video_id', 'target_type', 'floor', 'uid', 'text', 'deleted_at'])
+        .where('id', '=', id)
+        .executeTakeFirst(),
 
     /** The comments on the floors around `floor` of a target (deleted ones too, marked), in floor order: a reported comment's thread. */
     threadAround(target: MediaTarget, floor: number, span: number) {
-      return db.selectFrom('comments as c').innerJoin('users as u', 'u.uid', 'c.uid')
+      return db
+        .selectFrom('comments as c')
+        .innerJoin('users as u', 'u.uid', 'c.uid')
         .select(['c.id', 'c.floor', 'c.text', 'c.deleted_at', 'u.username'])
-        .where('c.video_id', '=', target.id).where('c.target_type', '=', target.type)
-        .where('c.floor', '>=', floor - span).where('c.floor', '<=', floor + span).orderBy('c.floor').execute();
+        .where('c.video_id', '=', target.id)
+        .where('c.target_type', '=', target.type)
+        .where('c.floor', '>=', floor - span)
+        .where('c.floor', '<=', floor + span)
+        .orderBy('c.floor')
+        .execute();
     },
 
     /** The author of the comment on a target's floor, if it is not deleted. */
     async authorOnFloor(target: MediaTarget, floor: number): Promise<number | undefined> {
-      return (await db.selectFrom('comments').select('uid').where('video_id', '=', target.id).where('target_type', '=', target.type).where('floor', '=', floor)
-        .where('deleted_at', 'is', null).executeTakeFirst())?.uid;
+      return (
+        await db
+          .selectFrom('comments')
+          .select('uid')
+          .where('video_id', '=', target.id)
+          .where('target_type', '=', target.type)
+          .where('floor', '=', floor)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst()
+      )?.uid;
     },
 
     /** Marks the comment on a target's floor deleted, by whom; answers whether one was (it was not deleted before). */
     async softDeleteOnFloor(target: MediaTarget, floor: number, byUid: number): Promise<boolean> {
-      const result = await db.updateTable('comments').set({ deleted_at: new Date(), deleted_by: byUid, pinned: false })
-        .where('video_id', '=', target.id).where('target_type', '=', target.type)
-        .where('floor', '=', floor).where('deleted_at', 'is', null).executeTakeFirst();
+      const result = await db
+        .updateTable('comments')
+        .set({ deleted_at: new Date(), deleted_by: byUid, pinned: false })
+        .where('video_id', '=', target.id)
+        .where('target_type', '=', target.type)
+        .where('floor', '=', floor)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
       return !!result.numUpdatedRows;
     },
   };

@@ -11,10 +11,22 @@ import { notSentByBlockedOf } from './block-lists.sql.ts';
  * the database (microseconds dropped): parsing a timestamp into a Date per row was the largest
  * part of reading a busy segment, and every path (list, send, live) gets the same number.
  */
-const COLUMNS = ['id', 'time', 'text', 'color', 'font_size', 'mode', 'rainbow', sql<number>`floor(extract(epoch FROM created_at) * 1000)::float8`.as('sent_ms')] as const;
+const COLUMNS = [
+  'id',
+  'time',
+  'text',
+  'color',
+  'font_size',
+  'mode',
+  'rainbow',
+  sql<number>`floor(extract(epoch FROM created_at) * 1000)::float8`.as('sent_ms'),
+] as const;
 
 /** Seconds into the video, `from` included and `to` not. */
-export interface TimeWindow { from: number; to: number }
+export interface TimeWindow {
+  from: number;
+  to: number;
+}
 
 /**
  * Restricts a query over `danmaku` to one target's visible danmaku, to a time window when one is
@@ -25,8 +37,16 @@ export interface TimeWindow { from: number; to: number }
  * 0034): only the window's rows of the pool are then read, by id. Within its pool, a target's window is
  * the walk of `danmaku_segment` as before.
  */
-function ofTarget<O>(query: SelectQueryBuilder<Database, 'danmaku', O>, target: MediaTarget, window: TimeWindow | undefined, pool?: Pool) {
-  const one = query.where('danmaku.video_id', '=', target.id).where('danmaku.target_type', '=', target.type).where('danmaku.hidden_at', 'is', null);
+function ofTarget<O>(
+  query: SelectQueryBuilder<Database, 'danmaku', O>,
+  target: MediaTarget,
+  window: TimeWindow | undefined,
+  pool?: Pool,
+) {
+  const one = query
+    .where('danmaku.video_id', '=', target.id)
+    .where('danmaku.target_type', '=', target.type)
+    .where('danmaku.hidden_at', 'is', null);
   if (pool?.over) {
     // An array, so the rows are read by id (as an IN, the planner joined against the whole target).
     return one.where(sql<boolean>`danmaku.id = ANY (ARRAY(SELECT p.id FROM (SELECT e.id, e.time FROM danmaku e WHERE e.video_id = ${target.id} AND e.target_type = ${target.type}
@@ -36,7 +56,10 @@ function ofTarget<O>(query: SelectQueryBuilder<Database, 'danmaku', O>, target: 
 }
 
 /** A target's pool size, and whether it holds more danmaku than that (poolOf). */
-export interface Pool { cap: number; over: boolean }
+export interface Pool {
+  cap: number;
+  over: boolean;
+}
 
 export function createDanmakuRepository(db: Kysely<Database>, caches: Pick<RepositoryCaches, 'notices'>) {
   return {
@@ -46,8 +69,16 @@ export function createDanmakuRepository(db: Kysely<Database>, caches: Pick<Repos
     },
     /** Whether a target holds more than `cap` danmaku (one walk of danmaku_by_age, at most `cap` + 1 entries). */
     async poolOf(target: MediaTarget, cap: number): Promise<Pool> {
-      const past = await db.selectFrom('danmaku').select('id').where('video_id', '=', target.id).where('target_type', '=', target.type)
-        .orderBy('created_at', 'desc').orderBy('id', 'desc').offset(cap).limit(1).executeTakeFirst();
+      const past = await db
+        .selectFrom('danmaku')
+        .select('id')
+        .where('video_id', '=', target.id)
+        .where('target_type', '=', target.type)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .offset(cap)
+        .limit(1)
+        .executeTakeFirst();
       return { cap, over: !!past };
     },
     /** A target's danmaku (of its pool, with `pool`) in time order (then id), within `window`, without the senders `blockedByUid` blocked. */
@@ -65,36 +96,85 @@ export function createDanmakuRepository(db: Kysely<Database>, caches: Pick<Repos
      * starts, so one may commit after a higher one was already seen.
      */
     newerThan(videoId: number, afterId: number, blockedByUid: number | null, limit: number, alsoSince?: Date) {
-      let query = db.selectFrom('danmaku').select([...COLUMNS, 'uid']).where('video_id', '=', videoId).where('target_type', '=', 'video').where('hidden_at', 'is', null)
-        .where((eb) => (alsoSince ? eb.or([eb('id', '>', afterId), eb('created_at', '>=', alsoSince)]) : eb('id', '>', afterId)));
+      let query = db
+        .selectFrom('danmaku')
+        .select([...COLUMNS, 'uid'])
+        .where('video_id', '=', videoId)
+        .where('target_type', '=', 'video')
+        .where('hidden_at', 'is', null)
+        .where((eb) =>
+          alsoSince ? eb.or([eb('id', '>', afterId), eb('created_at', '>=', alsoSince)]) : eb('id', '>', afterId),
+        );
       if (blockedByUid !== null) query = query.where(notSentByBlockedOf('uid', blockedByUid));
       return query.orderBy('id').limit(limit).execute();
     },
 
     /** How many danmaku a target has within `window` (of its pool, with `pool`), and the newest id among them. */
-    async countAndNewest(target: MediaTarget, window: TimeWindow | undefined, pool?: Pool): Promise<{ count: number; newest: number | null }> {
+    async countAndNewest(
+      target: MediaTarget,
+      window: TimeWindow | undefined,
+      pool?: Pool,
+    ): Promise<{ count: number; newest: number | null }> {
       const { n, newest } = await ofTarget(db.selectFrom('danmaku'), target, window, pool)
-        .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.max('id').as('newest')]).executeTakeFirstOrThrow();
+        .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.max('id').as('newest')])
+        .executeTakeFirstOrThrow();
       return { count: Number(n), newest: newest === null ? null : Number(newest) };
     },
 
-    insert(row: { video_id: number; target_type: MediaTarget['type']; uid: number; time: number; text: string; color: string; font_size: Database['danmaku']['font_size']; mode: Database['danmaku']['mode']; rainbow: boolean }) {
+    insert(row: {
+      video_id: number;
+      target_type: MediaTarget['type'];
+      uid: number;
+      time: number;
+      text: string;
+      color: string;
+      font_size: Database['danmaku']['font_size'];
+      mode: Database['danmaku']['mode'];
+      rainbow: boolean;
+    }) {
       return db.insertInto('danmaku').values(row).returning(COLUMNS).executeTakeFirstOrThrow();
     },
 
     /** Danmaku brought in from a file, in one statement per thousand rows (marked imported). */
-    async insertImported(rows: Array<{ video_id: number; uid: number; time: number; text: string; color: string; font_size: Database['danmaku']['font_size']; mode: Database['danmaku']['mode'] }>): Promise<void> {
+    async insertImported(
+      rows: Array<{
+        video_id: number;
+        uid: number;
+        time: number;
+        text: string;
+        color: string;
+        font_size: Database['danmaku']['font_size'];
+        mode: Database['danmaku']['mode'];
+      }>,
+    ): Promise<void> {
       for (let i = 0; i < rows.length; i += 1000) {
-        await db.insertInto('danmaku').values(rows.slice(i, i + 1000).map((row) => ({ ...row, target_type: 'video' as const, rainbow: false, imported: true }))).execute();
+        await db
+          .insertInto('danmaku')
+          .values(
+            rows
+              .slice(i, i + 1000)
+              .map((row) => ({ ...row, target_type: 'video' as const, rainbow: false, imported: true })),
+          )
+          .execute();
       }
     },
 
     /** One danmaku, hidden or not, with its target and sender (a report names it by id). */
-    byId: (id: number) => db.selectFrom('danmaku').select(['id', 'video_id', 'target_type', 'uid', 'time', 'text', 'hidden_at']).where('id', '=', id).executeTakeFirst(),
+    byId: (id: number) =>
+      db
+        .selectFrom('danmaku')
+        .select(['id', 'video_id', 'target_type', 'uid', 'time', 'text', 'hidden_at'])
+        .where('id', '=', id)
+        .executeTakeFirst(),
 
     /** Takes a danmaku out of every list (kept for the record); false when there was none to hide. */
     async hide(id: number): Promise<boolean> {
-      const result = await db.updateTable('danmaku').set({ hidden_at: new Date() }).where('id', '=', id).where('hidden_at', 'is', null).executeTakeFirst();
+      const result = await db
+        .updateTable('danmaku')
+        .set({ hidden_at: new Date() })
+        .where('id', '=', id)
+        .where('hidden_at', 'is', null)
+        .executeTakeFirst();
       return !!result.numUpdatedRows;
     },
 

@@ -8,19 +8,42 @@ import type { Database } from '../db/schema.ts';
 
 export interface HourlyCount {
   /** The items' table, its id column, its count column. */
-  items: string; id: string; count: string;
+  items: string;
+  id: string;
+  count: string;
   /** The hourly records' table, its item column, its person column. */
-  records: string; recordId: string; person: string;
+  records: string;
+  recordId: string;
+  person: string;
 }
-export const VIDEO_VIEWS: HourlyCount = { items: 'videos', id: 'video_id', count: 'watched_count', records: 'video_views', recordId: 'video_id', person: 'viewer_key' };
-export const AUDIO_PLAYS: HourlyCount = { items: 'audio_tracks', id: 'audio_id', count: 'play_count', records: 'audio_plays', recordId: 'audio_id', person: 'listener_key' };
+export const VIDEO_VIEWS: HourlyCount = {
+  items: 'videos',
+  id: 'video_id',
+  count: 'watched_count',
+  records: 'video_views',
+  recordId: 'video_id',
+  person: 'viewer_key',
+};
+export const AUDIO_PLAYS: HourlyCount = {
+  items: 'audio_tracks',
+  id: 'audio_id',
+  count: 'play_count',
+  records: 'audio_plays',
+  recordId: 'audio_id',
+  person: 'listener_key',
+};
 
 /**
  * Records `person` for the approved item in the current hour, in one statement that never locks
  * the item's row: undefined when the item is not approved; `counted` false when this person was
  * recorded this hour already. `stored` is the count on the row (what waits in a window is the caller's).
  */
-export async function recordOncePerHour(db: Kysely<Database>, c: HourlyCount, id: number, person: string): Promise<{ stored: number; counted: boolean } | undefined> {
+export async function recordOncePerHour(
+  db: Kysely<Database>,
+  c: HourlyCount,
+  id: number,
+  person: string,
+): Promise<{ stored: number; counted: boolean } | undefined> {
   const { rows } = await sql<{ stored: string; counted: boolean }>`
     WITH item AS (SELECT ${sql.ref(c.count)} AS stored FROM ${sql.table(c.items)} WHERE ${sql.ref(c.id)} = ${id} AND status = 'approved'),
     recorded AS (
@@ -35,7 +58,11 @@ export async function recordOncePerHour(db: Kysely<Database>, c: HourlyCount, id
  * Adds a window's counts to their items in one statement. The rows are locked in id order first,
  * so two processes writing the same items never deadlock.
  */
-export async function addCounts(db: Kysely<Database>, c: HourlyCount, counts: ReadonlyMap<number, number>): Promise<void> {
+export async function addCounts(
+  db: Kysely<Database>,
+  c: HourlyCount,
+  counts: ReadonlyMap<number, number>,
+): Promise<void> {
   if (!counts.size) return;
   const ids = [...counts.keys()];
   await sql`

@@ -88,7 +88,10 @@ export type Repositories = ReturnType<typeof repositoriesOver> & {
  * running server keeps may leave them out and get a set of their own. A transaction's
  * repositories share them, so what they change is forgotten and announced like any other change.
  */
-export function createRepositories(db: Kysely<Database>, caches: RepositoryCaches = createRepositoryCaches()): Repositories {
+export function createRepositories(
+  db: Kysely<Database>,
+  caches: RepositoryCaches = createRepositoryCaches(),
+): Repositories {
   return {
     ...repositoriesOver(db, caches),
     transaction: (work) => db.transaction().execute((trx) => work(createRepositories(trx, caches))),

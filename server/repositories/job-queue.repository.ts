@@ -26,7 +26,10 @@ export type HeldJobChange =
 
 /** Queues a job (in the caller's transaction when `db` is one). */
 export async function enqueueJob(db: Kysely<Database>, kind: string, payload: Record<string, unknown>): Promise<void> {
-  await db.insertInto('jobs').values({ kind, payload: JSON.stringify(payload) }).execute();
+  await db
+    .insertInto('jobs')
+    .values({ kind, payload: JSON.stringify(payload) })
+    .execute();
 }
 
 export function createJobQueueRepository(db: Kysely<Database>) {
@@ -38,7 +41,13 @@ export function createJobQueueRepository(db: Kysely<Database>) {
      * lease: foreground work first, each kind in the order it was queued.
      */
     async claim(holder: string, leaseMs: number, background: BackgroundWork = NO_BACKGROUND) {
-      const { rows } = await sql<{ id: number; kind: string; payload: Record<string, unknown>; attempts: number; background: boolean }>`
+      const { rows } = await sql<{
+        id: number;
+        kind: string;
+        payload: Record<string, unknown>;
+        attempts: number;
+        background: boolean;
+      }>`
         UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = ${holder},
           locked_until = now() + ${leaseMs} * interval '1 millisecond'
         WHERE id = (
@@ -52,32 +61,56 @@ export function createJobQueueRepository(db: Kysely<Database>) {
 
     /** Whether foreground work is due (a background job running then gives way to it). */
     async foregroundDue(background: BackgroundWork = NO_BACKGROUND): Promise<boolean> {
-      const { rows } = await sql<{ due: boolean }>`SELECT EXISTS (SELECT 1 FROM jobs WHERE ${DUE} AND NOT (${background})) AS due`.execute(db);
+      const { rows } = await sql<{
+        due: boolean;
+      }>`SELECT EXISTS (SELECT 1 FROM jobs WHERE ${DUE} AND NOT (${background})) AS due`.execute(db);
       return rows[0]?.due === true;
     },
 
     /** The running jobs whose holder name starts with `prefix` (this machine's). */
     runningHeldBy(prefix: string) {
-      return db.selectFrom('jobs').select(['id', 'locked_by']).where('status', '=', 'running')
-        .where(sql<boolean>`starts_with(locked_by, ${prefix})`).execute();
+      return db
+        .selectFrom('jobs')
+        .select(['id', 'locked_by'])
+        .where('status', '=', 'running')
+        .where(sql<boolean>`starts_with(locked_by, ${prefix})`)
+        .execute();
     },
 
     /** Puts a job back in the queue if `holder` still holds it, its attempt still counted; answers whether it did. */
     async takeBack(id: number, holder: string | null): Promise<boolean> {
-      const { numUpdatedRows } = await db.updateTable('jobs').set({ status: 'queued', locked_until: null, locked_by: null, run_after: sql`now()` } as never)
-        .where('id', '=', id).where('locked_by', '=', holder).executeTakeFirst();
+      const { numUpdatedRows } = await db
+        .updateTable('jobs')
+        .set({ status: 'queued', locked_until: null, locked_by: null, run_after: sql`now()` } as never)
+        .where('id', '=', id)
+        .where('locked_by', '=', holder)
+        .executeTakeFirst();
       return numUpdatedRows > 0n;
     },
 
     /** Changes a job only while `holder` still holds it; answers whether it did. */
     async whileHeld(id: number, holder: string, change: HeldJobChange): Promise<boolean> {
       const released = { locked_until: null, locked_by: null };
-      const values = 'renewFor' in change ? { locked_until: sql`now() + ${change.renewFor} * interval '1 millisecond'` }
-        : 'done' in change ? { status: 'done', ...released, last_error: null }
-        : 'handBack' in change ? { status: 'queued', attempts: sql`attempts - 1`, ...released, run_after: sql`now()` }
-        : { status: change.failed.final ? 'failed' : 'queued', ...released, last_error: change.failed.message, run_after: change.failed.runAfter };
-      const { numUpdatedRows } = await db.updateTable('jobs').set(values as never)
-        .where('id', '=', id).where('status', '=', 'running').where('locked_by', '=', holder).executeTakeFirst();
+      const values =
+        'renewFor' in change
+          ? { locked_until: sql`now() + ${change.renewFor} * interval '1 millisecond'` }
+          : 'done' in change
+            ? { status: 'done', ...released, last_error: null }
+            : 'handBack' in change
+              ? { status: 'queued', attempts: sql`attempts - 1`, ...released, run_after: sql`now()` }
+              : {
+                  status: change.failed.final ? 'failed' : 'queued',
+                  ...released,
+                  last_error: change.failed.message,
+                  run_after: change.failed.runAfter,
+                };
+      const { numUpdatedRows } = await db
+        .updateTable('jobs')
+        .set(values as never)
+        .where('id', '=', id)
+        .where('status', '=', 'running')
+        .where('locked_by', '=', holder)
+        .executeTakeFirst();
       return numUpdatedRows > 0n;
     },
   };

@@ -12,7 +12,11 @@ export function createJobsRepository(db: Kysely<Database>) {
   return {
     /** How many jobs are in each state. */
     async counts(): Promise<Record<JobStatus, number>> {
-      const rows = await db.selectFrom('jobs').select(['status', sql<string>`count(*)`.as('n')]).groupBy('status').execute();
+      const rows = await db
+        .selectFrom('jobs')
+        .select(['status', sql<string>`count(*)`.as('n')])
+        .groupBy('status')
+        .execute();
       const counts: Record<JobStatus, number> = { queued: 0, running: 0, failed: 0, done: 0 };
       for (const row of rows) counts[row.status] = Number(row.n);
       return counts;
@@ -20,9 +24,24 @@ export function createJobsRepository(db: Kysely<Database>) {
 
     /** One page of the jobs in a state, newest first. */
     list(status: JobStatus, limit: number, offset: number) {
-      return db.selectFrom('jobs')
-        .select(['id', 'kind', 'status', 'attempts', 'last_error', 'created_at', 'run_after', 'locked_until', sql<string | null>`payload->>'mediaId'`.as('media_id')])
-        .where('status', '=', status).orderBy('id', 'desc').limit(limit).offset(offset).execute();
+      return db
+        .selectFrom('jobs')
+        .select([
+          'id',
+          'kind',
+          'status',
+          'attempts',
+          'last_error',
+          'created_at',
+          'run_after',
+          'locked_until',
+          sql<string | null>`payload->>'mediaId'`.as('media_id'),
+        ])
+        .where('status', '=', status)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute();
     },
 
     /**
@@ -32,8 +51,13 @@ export function createJobsRepository(db: Kysely<Database>) {
      */
     async retryFailed(jobId: number, mediaStateBefore: Record<string, string>): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
-        const job = await trx.updateTable('jobs').set({ status: 'queued', attempts: 0, run_after: sql<Date>`now()`, locked_until: null })
-          .where('id', '=', jobId).where('status', '=', 'failed').returning(['kind', sql<string | null>`payload->>'mediaId'`.as('media_id')]).executeTakeFirst();
+        const job = await trx
+          .updateTable('jobs')
+          .set({ status: 'queued', attempts: 0, run_after: sql<Date>`now()`, locked_until: null })
+          .where('id', '=', jobId)
+          .where('status', '=', 'failed')
+          .returning(['kind', sql<string | null>`payload->>'mediaId'`.as('media_id')])
+          .executeTakeFirst();
         if (!job) return false;
         const before = mediaStateBefore[job.kind];
         if (before && job.media_id) {

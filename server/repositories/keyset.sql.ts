@@ -6,10 +6,14 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 
 /** Where a page ends: the last row's creation time in microseconds since the epoch (as text), and its id. */
-export interface KeysetPosition { micros: string; id: number }
+export interface KeysetPosition {
+  micros: string;
+  id: number;
+}
 
 /** SQL: the exact microseconds of `column` (timestamptz), as text. */
-export const microsOf = (column: string) => sql<string>`(extract(epoch from ${sql.ref(column)}) * 1000000)::bigint::text`;
+export const microsOf = (column: string) =>
+  sql<string>`(extract(epoch from ${sql.ref(column)}) * 1000000)::bigint::text`;
 
 /** SQL: the row (created, id) comes after `position` in newest-first order. */
 export function olderThan(createdColumn: string, idColumn: string, position: KeysetPosition): RawBuilder<SqlBool> {
@@ -24,13 +28,22 @@ export function olderThan(createdColumn: string, idColumn: string, position: Key
  */
 export const FEED_KINDS = ['video', 'audio', 'photo'] as const;
 export type FeedKind = (typeof FEED_KINDS)[number];
-export interface FeedPosition extends KeysetPosition { kind?: FeedKind }
+export interface FeedPosition extends KeysetPosition {
+  kind?: FeedKind;
+}
 
 /** SQL: a row of `kind` comes after `position` in the feed's order. */
-export function olderInFeed(createdColumn: string, idColumn: string, position: FeedPosition, kind: FeedKind): RawBuilder<SqlBool> {
+export function olderInFeed(
+  createdColumn: string,
+  idColumn: string,
+  position: FeedPosition,
+  kind: FeedKind,
+): RawBuilder<SqlBool> {
   const rank = FEED_KINDS.indexOf(kind);
   const positionRank = FEED_KINDS.indexOf(position.kind ?? 'video');
   if (rank === positionRank) return olderThan(createdColumn, idColumn, position);
   const at = sql`(timestamptz 'epoch' + ${position.micros}::float8 * interval '1 microsecond')`;
-  return rank > positionRank ? sql<SqlBool>`${sql.ref(createdColumn)} <= ${at}` : sql<SqlBool>`${sql.ref(createdColumn)} < ${at}`;
+  return rank > positionRank
+    ? sql<SqlBool>`${sql.ref(createdColumn)} <= ${at}`
+    : sql<SqlBool>`${sql.ref(createdColumn)} < ${at}`;
 }

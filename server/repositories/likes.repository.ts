@@ -22,7 +22,11 @@ export function createLikesRepository(db: Kysely<Database>) {
      * one round trip each, not a transaction of four), unless the uploader blocked the member.
      * `added` is false when the like was there already; the count includes this like.
      */
-    async like(uid: number, target: MediaTarget, uploaderUid: number): Promise<{ blocked: boolean; added: boolean; likeCount: number }> {
+    async like(
+      uid: number,
+      target: MediaTarget,
+      uploaderUid: number,
+    ): Promise<{ blocked: boolean; added: boolean; likeCount: number }> {
       // Prepared (a hot item's likes run it a thousand times a second): the shard is a parameter.
       const { rows } = await sql<{ blocked: boolean; added: boolean; like_count: string }>`${PREPARED}
         WITH blocked AS (
@@ -54,19 +58,35 @@ export function createLikesRepository(db: Kysely<Database>) {
           ON CONFLICT (target_type, target_id, shard) DO UPDATE SET likes = like_counter_shards.likes - 1
           RETURNING 1
         )
-        SELECT EXISTS (SELECT 1 FROM uncounted) AS removed, ${countOf(target)} - (SELECT count(*) FROM uncounted) AS like_count`.execute(db);
+        SELECT EXISTS (SELECT 1 FROM uncounted) AS removed, ${countOf(target)} - (SELECT count(*) FROM uncounted) AS like_count`.execute(
+        db,
+      );
       const row = rows[0];
       return { removed: row.removed, likeCount: Number(row.like_count) };
     },
 
     /** The item's like count (the sum of its shards) and whether `uid` likes it, in one query. */
     async factsOf(target: MediaTarget, uid: number | null): Promise<{ likeCount: number; isLiked: boolean }> {
-      const row = await db.selectNoFrom((eb) => [
-        eb.selectFrom('like_counter_shards').select(sql<string>`coalesce(sum(likes), 0)`.as('n'))
-          .where('target_type', '=', target.type).where('target_id', '=', target.id).as('like_count'),
-        eb.exists(eb.selectFrom('media_likes').select('uid').where('target_type', '=', target.type).where('target_id', '=', target.id)
-          .where('uid', '=', uid ?? -1)).as('is_liked'),
-      ]).executeTakeFirstOrThrow();
+      const row = await db
+        .selectNoFrom((eb) => [
+          eb
+            .selectFrom('like_counter_shards')
+            .select(sql<string>`coalesce(sum(likes), 0)`.as('n'))
+            .where('target_type', '=', target.type)
+            .where('target_id', '=', target.id)
+            .as('like_count'),
+          eb
+            .exists(
+              eb
+                .selectFrom('media_likes')
+                .select('uid')
+                .where('target_type', '=', target.type)
+                .where('target_id', '=', target.id)
+                .where('uid', '=', uid ?? -1),
+            )
+            .as('is_liked'),
+        ])
+        .executeTakeFirstOrThrow();
       return { likeCount: Number(row.like_count ?? 0), isLiked: !!row.is_liked };
     },
   };

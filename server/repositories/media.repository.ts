@@ -8,13 +8,23 @@ import type { Database, MediaTable, UploadKind } from '../db/schema.ts';
 import { enqueueJob } from './job-queue.repository.ts';
 
 /** What a probe (or a later pass) learned of a file. */
-export type MediaFacts = Pick<Updateable<MediaTable>, 'duration_ms' | 'width' | 'height' | 'video_codec' | 'audio_codec' | 'frame_rate'>;
+export type MediaFacts = Pick<
+  Updateable<MediaTable>,
+  'duration_ms' | 'width' | 'height' | 'video_codec' | 'audio_codec' | 'frame_rate'
+>;
 /** What a finished transcode made: a video's storyboard, or a track's streams, waveform, loudness and cover. */
-export type MediaMade = Pick<Updateable<MediaTable>, 'storyboard' | 'renditions' | 'waveform' | 'loudness_lufs' | 'true_peak_db' | 'cover_file'>;
+export type MediaMade = Pick<
+  Updateable<MediaTable>,
+  'storyboard' | 'renditions' | 'waveform' | 'loudness_lufs' | 'true_peak_db' | 'cover_file'
+>;
 
 export function createMediaRepository(db: Kysely<Database>) {
   const change = (mediaId: string, values: Updateable<MediaTable>) =>
-    db.updateTable('media').set({ ...values, updated_at: new Date() }).where('media_id', '=', mediaId).execute();
+    db
+      .updateTable('media')
+      .set({ ...values, updated_at: new Date() })
+      .where('media_id', '=', mediaId)
+      .execute();
 
   return {
     byId(mediaId: string) {
@@ -24,22 +34,38 @@ export function createMediaRepository(db: Kysely<Database>) {
     /** Owner, kind, state, refusal reason and duration of these files. */
     async byIds(mediaIds: readonly string[]) {
       if (!mediaIds.length) return [];
-      return db.selectFrom('media').select(['media_id', 'uid', 'kind', 'status', 'reason', 'duration_ms']).where('media_id', 'in', [...mediaIds]).execute();
+      return db
+        .selectFrom('media')
+        .select(['media_id', 'uid', 'kind', 'status', 'reason', 'duration_ms'])
+        .where('media_id', 'in', [...mediaIds])
+        .execute();
     },
 
     /** A finished upload becomes a media item of its kind, and its kind's probe is queued with it (one transaction). */
-    async register(input: { mediaId: string; uploadId: string; uid: number; kind: UploadKind; probeJob: string }): Promise<void> {
+    async register(input: {
+      mediaId: string;
+      uploadId: string;
+      uid: number;
+      kind: UploadKind;
+      probeJob: string;
+    }): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await trx.insertInto('media').values({ media_id: input.mediaId, upload_id: input.uploadId, uid: input.uid, kind: input.kind }).execute();
+        await trx
+          .insertInto('media')
+          .values({ media_id: input.mediaId, upload_id: input.uploadId, uid: input.uid, kind: input.kind })
+          .execute();
         await enqueueJob(trx, input.probeJob, { mediaId: input.mediaId });
       });
     },
 
     /** A file's state with its upload and that upload's duration limit (what a probe starts from). */
     toProbe(mediaId: string) {
-      return db.selectFrom('media').innerJoin('uploads', 'uploads.id', 'media.upload_id')
+      return db
+        .selectFrom('media')
+        .innerJoin('uploads', 'uploads.id', 'media.upload_id')
         .select(['media.status', 'uploads.id as uploadId', 'uploads.max_duration_seconds'])
-        .where('media.media_id', '=', mediaId).executeTakeFirst();
+        .where('media.media_id', '=', mediaId)
+        .executeTakeFirst();
     },
 
     /**
@@ -47,9 +73,18 @@ export function createMediaRepository(db: Kysely<Database>) {
      * reads (the facts learned are kept either way). With `next`, that job is queued in the same
      * transaction when the file is accepted.
      */
-    async recordProbe(mediaId: string, facts: MediaFacts, refusal: string | null, next?: { job: string; payload: Record<string, unknown> }): Promise<void> {
+    async recordProbe(
+      mediaId: string,
+      facts: MediaFacts,
+      refusal: string | null,
+      next?: { job: string; payload: Record<string, unknown> },
+    ): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await createMediaRepository(trx).setFacts(mediaId, { ...facts, status: refusal ? 'rejected' : 'probed', reason: refusal });
+        await createMediaRepository(trx).setFacts(mediaId, {
+          ...facts,
+          status: refusal ? 'rejected' : 'probed',
+          reason: refusal,
+        });
         if (next && !refusal) await enqueueJob(trx, next.job, next.payload);
       });
     },
@@ -62,8 +97,12 @@ export function createMediaRepository(db: Kysely<Database>) {
     markFailed: (mediaId: string) => change(mediaId, { status: 'failed' }),
     /** A failed file waits again for its job retried by an administrator: back to `before`, the state that job starts from. */
     async retryFailed(mediaId: string, before: string): Promise<void> {
-      await db.updateTable('media').set({ status: before as never, updated_at: new Date() })
-        .where('media_id', '=', mediaId).where('status', '=', 'failed').execute();
+      await db
+        .updateTable('media')
+        .set({ status: before as never, updated_at: new Date() })
+        .where('media_id', '=', mediaId)
+        .where('status', '=', 'failed')
+        .execute();
     },
     /** Facts learned later (a backfilled frame rate or poster set), or with a state change. */
     setFacts: (mediaId: string, values: Updateable<MediaTable>) => change(mediaId, values),
@@ -84,7 +123,8 @@ export function createMediaRepository(db: Kysely<Database>) {
 
     /** A file's uploader and the state of the video or track it is in (null: in none yet), for who may read its files. */
     accessState(mediaId: string) {
-      return db.selectFrom('media as m')
+      return db
+        .selectFrom('media as m')
         .leftJoin('video_parts as p', 'p.media_id', 'm.media_id')
         .leftJoin('videos as v', 'v.video_id', 'p.video_id')
         .leftJoin('audio_tracks as a', 'a.media_id', 'm.media_id')

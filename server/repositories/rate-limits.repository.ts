@@ -2,7 +2,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
-export interface RateWindow { count: number; windowStart: Date }
+export interface RateWindow {
+  count: number;
+  windowStart: Date;
+}
 
 export function createRateLimitsRepository(db: Kysely<Database>) {
   return {
@@ -22,7 +25,11 @@ export function createRateLimitsRepository(db: Kysely<Database>) {
 
     /** The key's counter, counting nothing. */
     async window(key: string): Promise<RateWindow | null> {
-      const row = await db.selectFrom('rate_limits').select(['count', 'window_start']).where('key', '=', key).executeTakeFirst();
+      const row = await db
+        .selectFrom('rate_limits')
+        .select(['count', 'window_start'])
+        .where('key', '=', key)
+        .executeTakeFirst();
       return row ? { count: row.count, windowStart: new Date(row.window_start) } : null;
     },
 

@@ -18,10 +18,47 @@ export const SEED_TABLES = {
   users: ['uid', 'username', 'user_nickname', 'created_at', 'signature', 'interface_language'],
   tags: ['tag_id', 'created_by', 'created_at'],
   tag_names: ['tag_id', 'lang', 'name', 'name_lower', 'is_default', 'is_original'],
-  uploads: ['id', 'uid', 'file_name', 'size', 'max_duration_seconds', 'created_at', 'expires_at', 'finished_at', 'media_id'],
-  media: ['media_id', 'upload_id', 'uid', 'status', 'duration_ms', 'width', 'height', 'video_codec', 'audio_codec', 'frame_rate', 'created_at', 'renditions'],
-  videos: ['video_id', 'uploader_uid', 'title', 'status', 'created_at', 'description', 'category', 'copyright', 'push_to_feed', 'duration_ms', 'watched_count',
-    'search_text', 'reviewed_at', 'comment_floor'],
+  uploads: [
+    'id',
+    'uid',
+    'file_name',
+    'size',
+    'max_duration_seconds',
+    'created_at',
+    'expires_at',
+    'finished_at',
+    'media_id',
+  ],
+  media: [
+    'media_id',
+    'upload_id',
+    'uid',
+    'status',
+    'duration_ms',
+    'width',
+    'height',
+    'video_codec',
+    'audio_codec',
+    'frame_rate',
+    'created_at',
+    'renditions',
+  ],
+  videos: [
+    'video_id',
+    'uploader_uid',
+    'title',
+    'status',
+    'created_at',
+    'description',
+    'category',
+    'copyright',
+    'push_to_feed',
+    'duration_ms',
+    'watched_count',
+    'search_text',
+    'reviewed_at',
+    'comment_floor',
+  ],
   video_parts: ['video_id', 'part_index', 'media_id'],
   video_tags: ['video_id', 'tag_id', 'position'],
   danmaku: ['video_id', 'uid', 'time', 'text', 'color', 'font_size', 'mode', 'rainbow', 'created_at'],
@@ -34,7 +71,13 @@ export const SEED_TABLES = {
 export type SeedTable = keyof typeof SEED_TABLES;
 
 /** Identity columns the seeder gives values to: their sequences move past the largest afterwards. */
-const IDENTITIES = [['users', 'uid'], ['tags', 'tag_id'], ['videos', 'video_id'], ['comments', 'id'], ['collections', 'collection_id']] as const;
+const IDENTITIES = [
+  ['users', 'uid'],
+  ['tags', 'tag_id'],
+  ['videos', 'video_id'],
+  ['comments', 'id'],
+  ['collections', 'collection_id'],
+] as const;
 
 /** A value in COPY's text format (backslash escapes, \N for null). */
 function copyText(value: SeedValue): string {
@@ -81,7 +124,13 @@ export function createScaleSeedRepository(db: Kysely<Database>, options: { datab
         (SELECT coalesce(max(video_id), 0) + 1 FROM videos) AS videos, (SELECT coalesce(max(id), 0) + 1 FROM comments) AS comments,
         (SELECT coalesce(max(collection_id), 0) + 1 FROM collections) AS collections`.execute(db);
       const row = rows[0];
-      return { users: Number(row.users), tags: Number(row.tags), videos: Number(row.videos), comments: Number(row.comments), collections: Number(row.collections) };
+      return {
+        users: Number(row.users),
+        tags: Number(row.tags),
+        videos: Number(row.videos),
+        comments: Number(row.comments),
+        collections: Number(row.collections),
+      };
     },
 
     /** Writes the rows into `table` (COPY on PostgreSQL, INSERTs of up to 60 000 values on PGlite); answers how many. */
@@ -103,8 +152,13 @@ export function createScaleSeedRepository(db: Kysely<Database>, options: { datab
       let batch: SeedValue[][] = [];
       const flush = async () => {
         if (!batch.length) return;
-        const values = batch.map((row) => sql`(${sql.join(row.map((v) => (Array.isArray(v) ? sql`${sql.lit(`{${v.join(',')}}`)}::integer[]` : sql`${v}`)))})`);
-        await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) VALUES ${sql.join(values)}`.execute(db);
+        const values = batch.map(
+          (row) =>
+            sql`(${sql.join(row.map((v) => (Array.isArray(v) ? sql`${sql.lit(`{${v.join(',')}}`)}::integer[]` : sql`${v}`)))})`,
+        );
+        await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) VALUES ${sql.join(values)}`.execute(
+          db,
+        );
         batch = [];
       };
       for (const row of counted()) {
@@ -118,7 +172,9 @@ export function createScaleSeedRepository(db: Kysely<Database>, options: { datab
     /** Moves each identity sequence past the largest id written, so the site's own inserts go on after them. */
     async advanceIdentities(): Promise<void> {
       for (const [table, column] of IDENTITIES) {
-        await sql`SELECT setval(pg_get_serial_sequence(${table}, ${column}), (SELECT coalesce(max(${sql.ref(column)}), 1) FROM ${sql.table(table)}))`.execute(db);
+        await sql`SELECT setval(pg_get_serial_sequence(${table}, ${column}), (SELECT coalesce(max(${sql.ref(column)}), 1) FROM ${sql.table(table)}))`.execute(
+          db,
+        );
       }
     },
 
@@ -129,9 +185,13 @@ export function createScaleSeedRepository(db: Kysely<Database>, options: { datab
      */
     async fillSearchRankings(firstVideoId: number): Promise<void> {
       await sql`INSERT INTO video_title_terms SELECT term, search_bucket(v.watched_count), v.video_id
-        FROM videos v, unnest(search_title_terms(v.search_text)) AS term WHERE v.status = 'approved' AND v.video_id >= ${firstVideoId} ON CONFLICT DO NOTHING`.execute(db);
+        FROM videos v, unnest(search_title_terms(v.search_text)) AS term WHERE v.status = 'approved' AND v.video_id >= ${firstVideoId} ON CONFLICT DO NOTHING`.execute(
+        db,
+      );
       await sql`INSERT INTO video_tag_ranks SELECT t.tag_id, search_bucket(v.watched_count), v.video_id
-        FROM videos v JOIN video_tags t ON t.video_id = v.video_id WHERE v.status = 'approved' AND v.video_id >= ${firstVideoId} ON CONFLICT DO NOTHING`.execute(db);
+        FROM videos v JOIN video_tags t ON t.video_id = v.video_id WHERE v.status = 'approved' AND v.video_id >= ${firstVideoId} ON CONFLICT DO NOTHING`.execute(
+        db,
+      );
     },
 
     /** Fresh statistics (and, on PostgreSQL, the visibility map index-only scans need) for the planner. */

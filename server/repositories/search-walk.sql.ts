@@ -39,7 +39,13 @@ const RARITY_PROBE = 2000;
  * `pageEnd` of them (all of them up to `limit`, unless the page ends before the descriptions'
  * matches), and how many match, at most `limit`. Null when the word has no title piece.
  */
-export async function walkOneWord(db: Kysely<Database>, word: string, viewerUid: number | null | undefined, limit: number, pageEnd: number): Promise<{ ids: number[]; count: number } | null> {
+export async function walkOneWord(
+  db: Kysely<Database>,
+  word: string,
+  viewerUid: number | null | undefined,
+  limit: number,
+  pageEnd: number,
+): Promise<{ ids: number[]; count: number } | null> {
   const found = titlePiecesOf(word);
   if (!found) return null;
   const pattern = likePattern(word, 'contains');
@@ -47,27 +53,36 @@ export async function walkOneWord(db: Kysely<Database>, word: string, viewerUid:
   let piece = found.pieces[0];
   if (found.pieces.length > 1) {
     const pieces = sql.join([...new Set(found.pieces)].map((p) => sql`(${p})`));
-    piece = (await sql<{ piece: string }>`SELECT u.piece FROM (VALUES ${pieces}) AS u (piece)
-      ORDER BY (SELECT count(*) FROM (SELECT 1 FROM video_title_terms p WHERE p.term = u.piece LIMIT ${RARITY_PROBE}) s), u.piece LIMIT 1`.execute(db)).rows[0]!.piece;
+    piece = (
+      await sql<{ piece: string }>`SELECT u.piece FROM (VALUES ${pieces}) AS u (piece)
+      ORDER BY (SELECT count(*) FROM (SELECT 1 FROM video_title_terms p WHERE p.term = u.piece LIMIT ${RARITY_PROBE}) s), u.piece LIMIT 1`.execute(
+        db,
+      )
+    ).rows[0]!.piece;
   }
   const ids: number[] = [];
   // The video of each row is read in the walk's order (a lateral subquery the planner keeps as
   // such), so the walk stops at `limit`: joined, the planner read every video to check the titles.
-  const checked = viewerUid || !found.exact
-    ? sql`AND EXISTS (SELECT 1 FROM videos v WHERE v.video_id = p.video_id
+  const checked =
+    viewerUid || !found.exact
+      ? sql`AND EXISTS (SELECT 1 FROM videos v WHERE v.video_id = p.video_id
         ${found.exact ? sql`` : sql`AND split_part(v.search_text, chr(10), 1) LIKE ${pattern}`} AND ${visible} OFFSET 0)`
-    : sql``;
-  const byTitle = sql<{ video_id: number }>`SELECT p.video_id FROM video_title_terms p WHERE p.term = ${piece} ${checked}
+      : sql``;
+  const byTitle = sql<{
+    video_id: number;
+  }>`SELECT p.video_id FROM video_title_terms p WHERE p.term = ${piece} ${checked}
     ORDER BY p.bucket DESC, p.video_id DESC LIMIT ${limit}`;
   for (const row of (await byTitle.execute(db)).rows) ids.push(row.video_id);
   if (ids.length >= limit) return { ids, count: limit };
 
-  const byTag = (await sql<{ video_id: number; bucket: number }>`SELECT r.video_id, r.bucket
+  const byTag = (
+    await sql<{ video_id: number; bucket: number }>`SELECT r.video_id, r.bucket
     FROM (SELECT DISTINCT tn.tag_id FROM tag_names tn WHERE tn.name_lower LIKE ${pattern}) t
     CROSS JOIN LATERAL (SELECT r.video_id, r.bucket FROM video_tag_ranks r
       WHERE r.tag_id = t.tag_id AND r.video_id NOT IN ${idList(ids)}
         ${viewerUid ? sql`AND EXISTS (SELECT 1 FROM videos v WHERE v.video_id = r.video_id AND ${visible} OFFSET 0)` : sql``}
-      ORDER BY r.bucket DESC, r.video_id DESC LIMIT ${limit - ids.length}) r`.execute(db)).rows;
+      ORDER BY r.bucket DESC, r.video_id DESC LIMIT ${limit - ids.length}) r`.execute(db)
+  ).rows;
   byTag.sort((a, b) => b.bucket - a.bucket || b.video_id - a.video_id);
   for (const row of byTag) {
     if (ids.length >= limit) break;
@@ -80,11 +95,17 @@ export async function walkOneWord(db: Kysely<Database>, word: string, viewerUid:
     WHERE ${matchOf(word).inText} AND d.status = 'approved' AND d.video_id NOT IN ${idList(ids)} AND ${visible}`;
   if (ids.length >= pageEnd) {
     // The page is full: how many more match is all that is needed.
-    const { n } = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 ${described} LIMIT ${limit - ids.length}) s`.execute(db)).rows[0]!;
+    const { n } = (
+      await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM (SELECT 1 ${described} LIMIT ${limit - ids.length}) s`.execute(db)
+    ).rows[0]!;
     return { ids, count: ids.length + Number(n) };
   }
-  const rows = (await sql<{ video_id: number }>`SELECT d.video_id ${described}
-    ORDER BY search_bucket(d.watched_count) DESC, d.video_id DESC LIMIT ${limit - ids.length}`.execute(db)).rows;
+  const rows = (
+    await sql<{ video_id: number }>`SELECT d.video_id ${described}
+    ORDER BY search_bucket(d.watched_count) DESC, d.video_id DESC LIMIT ${limit - ids.length}`.execute(db)
+  ).rows;
   for (const row of rows) ids.push(row.video_id);
   return { ids, count: ids.length };
 }
@@ -109,17 +130,39 @@ const TOP = { bucket: 32767, id: 2147483647 };
  * common words that rarely share a title find no row of the top score, so they read the driver's
  * whole title level (decision 0020, third addendum). Null when no word has a title piece.
  */
-export async function walkWords(db: Kysely<Database>, words: readonly string[], viewerUid: number | null | undefined, limit: number, pageEnd: number): Promise<{ ids: number[]; count: number } | null> {
-  const pieces = words.flatMap((word, index) => (titlePiecesOf(word)?.pieces ?? []).map((piece) => sql`(${index}, ${piece})`));
+export async function walkWords(
+  db: Kysely<Database>,
+  words: readonly string[],
+  viewerUid: number | null | undefined,
+  limit: number,
+  pageEnd: number,
+): Promise<{ ids: number[]; count: number } | null> {
+  const pieces = words.flatMap((word, index) =>
+    (titlePiecesOf(word)?.pieces ?? []).map((piece) => sql`(${index}, ${piece})`),
+  );
   if (!pieces.length) return null;
-  const rarest = (await sql<{ word: number; piece: string }>`SELECT u.word, u.piece FROM (VALUES ${sql.join(pieces)}) AS u (word, piece)
-    ORDER BY (SELECT count(*) FROM (SELECT 1 FROM video_title_terms p WHERE p.term = u.piece LIMIT ${RARITY_PROBE}) s), u.word, u.piece LIMIT 1`.execute(db)).rows[0]!;
+  const rarest = (
+    await sql<{
+      word: number;
+      piece: string;
+    }>`SELECT u.word, u.piece FROM (VALUES ${sql.join(pieces)}) AS u (word, piece)
+    ORDER BY (SELECT count(*) FROM (SELECT 1 FROM video_title_terms p WHERE p.term = u.piece LIMIT ${RARITY_PROBE}) s), u.word, u.piece LIMIT 1`.execute(
+      db,
+    )
+  ).rows[0]!;
   const driverAt = Number(rarest.word); // a VALUES parameter comes back as text
   const driver = words[driverAt]!;
   // Each word's tags, found once: looked up per row, the planner read tag_names again for every row.
-  const tagged = sql.join(words.map((word, i) => sql`SELECT ${i}::int AS word, tn.tag_id FROM tag_names tn WHERE tn.name_lower LIKE ${likePattern(word, 'contains')}`), sql` UNION `);
+  const tagged = sql.join(
+    words.map(
+      (word, i) =>
+        sql`SELECT ${i}::int AS word, tn.tag_id FROM tag_names tn WHERE tn.name_lower LIKE ${likePattern(word, 'contains')}`,
+    ),
+    sql` UNION `,
+  );
   const tagsOf = words.map(() => [] as number[]);
-  for (const row of (await sql<{ word: number; tag_id: number }>`${tagged}`.execute(db)).rows) tagsOf[row.word]!.push(Number(row.tag_id));
+  for (const row of (await sql<{ word: number; tag_id: number }>`${tagged}`.execute(db)).rows)
+    tagsOf[row.word]!.push(Number(row.tag_id));
   const inTags = (i: number) => (tagsOf[i]!.length ? sql`(${sql.join(tagsOf[i]!)})` : sql`(NULL)`);
   const scoreOf = (i: number) => {
     const pattern = likePattern(words[i]!, 'contains');
@@ -130,15 +173,23 @@ export async function walkWords(db: Kysely<Database>, words: readonly string[], 
   const others = words.flatMap((_, i) => (i === driverAt ? [] : [scoreOf(i)]));
   const visible = viewerUid ? videoVisibleToViewer(viewerUid) : sql<SqlBool>`true`;
   /** The row's whole score when the driver scores `level` on it and every other word is there and it may be shown, else 0. */
-  const totalAt = (level: number) => sql<number>`CASE WHEN (${scoreOf(driverAt)}) = ${level} ${sql.join(others.map((s) => sql`AND (${s}) > 0`), sql` `)} AND ${visible}
-    THEN ${level} ${sql.join(others.map((s) => sql`+ (${s})`), sql` `)} ELSE 0 END`;
+  const totalAt = (level: number) => sql<number>`CASE WHEN (${scoreOf(driverAt)}) = ${level} ${sql.join(
+    others.map((s) => sql`AND (${s}) > 0`),
+    sql` `,
+  )} AND ${visible}
+    THEN ${level} ${sql.join(
+      others.map((s) => sql`+ (${s})`),
+      sql` `,
+    )} ELSE 0 END`;
   /** The row `w` of a walk, scored (the video read by its key, once per row: OFFSET 0 keeps the subquery as it is). */
-  const scored = (level: number) => sql`CROSS JOIN LATERAL (SELECT ${totalAt(level)} AS total FROM videos v WHERE v.video_id = w.video_id OFFSET 0) s`;
-  const step = (level: number, after: typeof TOP, batch: number) => level === 3
-    ? sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT p.video_id, p.bucket FROM video_title_terms p
+  const scored = (level: number) =>
+    sql`CROSS JOIN LATERAL (SELECT ${totalAt(level)} AS total FROM videos v WHERE v.video_id = w.video_id OFFSET 0) s`;
+  const step = (level: number, after: typeof TOP, batch: number) =>
+    level === 3
+      ? sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT p.video_id, p.bucket FROM video_title_terms p
         WHERE p.term = ${rarest.piece} AND (p.bucket, p.video_id) < (${after.bucket}, ${after.id})
         ORDER BY p.bucket DESC, p.video_id DESC LIMIT ${batch}) w ${scored(level)}`
-    : sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT DISTINCT r.bucket, r.video_id
+      : sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT DISTINCT r.bucket, r.video_id
         FROM (SELECT t.tag_id FROM tags t WHERE t.tag_id IN ${inTags(driverAt)}) t
         CROSS JOIN LATERAL (SELECT r.video_id, r.bucket FROM video_tag_ranks r WHERE r.tag_id = t.tag_id AND (r.bucket, r.video_id) < (${after.bucket}, ${after.id})
           ORDER BY r.bucket DESC, r.video_id DESC LIMIT ${batch}) r
@@ -153,21 +204,36 @@ export async function walkWords(db: Kysely<Database>, words: readonly string[], 
    */
   const settled = (ceiling: number, after: typeof TOP | null) => {
     const last = best()[wanted - 1];
-    return last !== undefined && (last.total > ceiling || (last.total === ceiling && after !== null
-      && (last.bucket > after.bucket || (last.bucket === after.bucket && last.video_id >= after.id))));
+    return (
+      last !== undefined &&
+      (last.total > ceiling ||
+        (last.total === ceiling &&
+          after !== null &&
+          (last.bucket > after.bucket || (last.bucket === after.bucket && last.video_id >= after.id))))
+    );
   };
   for (const level of LEVELS.slice(0, 2)) {
     if (level === 2 && !tagsOf[driverAt]!.length) continue;
     let after = TOP;
     for (let batch = limit; ; batch = Math.min(batch * 2, limit * LAST_BATCH_TIMES)) {
       const rows = (await step(level, after, batch).execute(db)).rows;
-      for (const row of rows) if (Number(row.total) > 0) found.push({ video_id: row.video_id, bucket: Number(row.bucket), total: Number(row.total) });
+      for (const row of rows)
+        if (Number(row.total) > 0)
+          found.push({ video_id: row.video_id, bucket: Number(row.bucket), total: Number(row.total) });
       const done = rows.length < batch;
       if (!done) after = { bucket: Number(rows[rows.length - 1]!.bucket), id: rows[rows.length - 1]!.video_id };
       // Not read yet: the rest of this level (the driver's level, and 3 for every other word),
       // or once it is done, the next level's rows in any order.
-      if (found.length >= limit && (done ? settled(level - 1 + 3 * others.length, null) : settled(level + 3 * others.length, after))) {
-        return { ids: best().slice(0, limit).map((row) => row.video_id), count: limit };
+      if (
+        found.length >= limit &&
+        (done ? settled(level - 1 + 3 * others.length, null) : settled(level + 3 * others.length, after))
+      ) {
+        return {
+          ids: best()
+            .slice(0, limit)
+            .map((row) => row.video_id),
+          count: limit,
+        };
       }
       if (done) break;
     }
@@ -177,17 +243,36 @@ export async function walkWords(db: Kysely<Database>, words: readonly string[], 
   const described = sql`FROM videos d CROSS JOIN LATERAL (SELECT ${totalAt(1)} AS total FROM (SELECT d.video_id, d.uploader_uid, d.search_text) v) s
     WHERE ${matchOf(driver).inText} AND d.status = 'approved' AND s.total > 0`;
   if (settled(1 + 3 * others.length, null)) {
-    const n = found.length >= limit ? 0
-      : (await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 ${described} LIMIT ${limit - found.length}) c`.execute(db)).rows[0]!.n;
-    return { ids: best().slice(0, limit).map((row) => row.video_id), count: Math.min(limit, found.length + Number(n)) };
+    const n =
+      found.length >= limit
+        ? 0
+        : (
+            await sql<{
+              n: number;
+            }>`SELECT count(*)::int AS n FROM (SELECT 1 ${described} LIMIT ${limit - found.length}) c`.execute(db)
+          ).rows[0]!.n;
+    return {
+      ids: best()
+        .slice(0, limit)
+        .map((row) => row.video_id),
+      count: Math.min(limit, found.length + Number(n)),
+    };
   }
-  const rows = (await sql<Found>`SELECT d.video_id, search_bucket(d.watched_count) AS bucket, s.total ${described}
-    ORDER BY s.total DESC, 2 DESC, d.video_id DESC LIMIT ${limit}`.execute(db)).rows;
+  const rows = (
+    await sql<Found>`SELECT d.video_id, search_bucket(d.watched_count) AS bucket, s.total ${described}
+    ORDER BY s.total DESC, 2 DESC, d.video_id DESC LIMIT ${limit}`.execute(db)
+  ).rows;
   for (const row of rows) found.push({ video_id: row.video_id, bucket: Number(row.bucket), total: Number(row.total) });
-  const ids = best().slice(0, limit).map((row) => row.video_id);
+  const ids = best()
+    .slice(0, limit)
+    .map((row) => row.video_id);
   return { ids, count: ids.length };
 }
-interface Found { video_id: number; bucket: number; total: number }
+interface Found {
+  video_id: number;
+  bucket: number;
+  total: number;
+}
 
 /** `(id, …)` for NOT IN, never empty. */
 const idList = (ids: readonly number[]) => sql`(${sql.join(ids.length ? ids : [0])})`;

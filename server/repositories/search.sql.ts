@@ -56,7 +56,11 @@ export function matchesSearchWord(kind: keyof typeof SEARCHED, alias: string, wo
  * Which items match is exact; only their number and which of a very common word's items are
  * ranked are bounded (decision 0020).
  */
-export function searchCandidates(kind: keyof typeof SEARCHED, words: readonly string[], cap: number): RawBuilder<{ id: number }> {
+export function searchCandidates(
+  kind: keyof typeof SEARCHED,
+  words: readonly string[],
+  cap: number,
+): RawBuilder<{ id: number }> {
   const { items, key, tags } = SEARCHED[kind];
   const perWord = words.map((word, i) => {
     const { pattern, inText } = matchOf(word);
@@ -68,6 +72,10 @@ export function searchCandidates(kind: keyof typeof SEARCHED, words: readonly st
   });
   const joined = perWord.slice(1).reduce((from, word) => sql`${from} JOIN ${word} USING (id)`, perWord[0]);
   const flags = words.map((_, i) => sql`${sql.ref(`w${i}.by_tag`)} AS ${sql.id(`tag${i}`)}`);
-  const hits = (flag: 'by_text' | 'by_tag') => sql.join(words.map((_, i) => sql`${sql.ref(`w${i}.${flag}`)}::int`), sql` + `);
+  const hits = (flag: 'by_text' | 'by_tag') =>
+    sql.join(
+      words.map((_, i) => sql`${sql.ref(`w${i}.${flag}`)}::int`),
+      sql` + `,
+    );
   return sql`(SELECT id, ${sql.join(flags)} FROM ${joined} ORDER BY ${hits('by_text')} DESC, ${hits('by_tag')} DESC, id DESC LIMIT ${cap})`;
 }

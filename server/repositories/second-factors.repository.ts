@@ -4,7 +4,8 @@ import type { Database } from '../db/schema.ts';
 
 export function createSecondFactorsRepository(db: Kysely<Database>) {
   const totp = (uid: number) => db.updateTable('totp_authenticators').where('uid', '=', uid);
-  const confirmedTotp = (uid: number) => db.selectFrom('totp_authenticators').selectAll().where('uid', '=', uid).where('confirmed_at', 'is not', null);
+  const confirmedTotp = (uid: number) =>
+    db.selectFrom('totp_authenticators').selectAll().where('uid', '=', uid).where('confirmed_at', 'is not', null);
 
   return {
     /** When the account's TOTP authenticator was confirmed; null without a confirmed one. */
@@ -15,17 +16,35 @@ export function createSecondFactorsRepository(db: Kysely<Database>) {
 
     /** Stores a new, unconfirmed secret, replacing an unfinished setup's (its failures and lock too). */
     async startTotpSetup(uid: number, secret: string): Promise<void> {
-      await db.insertInto('totp_authenticators').values({ uid, secret, backup_code_hashes: [] })
-        .onConflict((oc) => oc.column('uid').doUpdateSet({ secret, failed_attempts: 0, locked_until: null, last_used_step: 0 })).execute();
+      await db
+        .insertInto('totp_authenticators')
+        .values({ uid, secret, backup_code_hashes: [] })
+        .onConflict((oc) =>
+          oc.column('uid').doUpdateSet({ secret, failed_attempts: 0, locked_until: null, last_used_step: 0 }),
+        )
+        .execute();
     },
 
     unconfirmedTotp: (uid: number) =>
-      db.selectFrom('totp_authenticators').selectAll().where('uid', '=', uid).where('confirmed_at', 'is', null).executeTakeFirst(),
+      db
+        .selectFrom('totp_authenticators')
+        .selectAll()
+        .where('uid', '=', uid)
+        .where('confirmed_at', 'is', null)
+        .executeTakeFirst(),
 
-    async confirmTotp(uid: number, confirmed: { lastUsedStep: number; backupCodeHashes: string[]; recoveryCodeHash: string }): Promise<void> {
-      await totp(uid).set({
-        confirmed_at: new Date(), last_used_step: confirmed.lastUsedStep, backup_code_hashes: confirmed.backupCodeHashes, recovery_code_hash: confirmed.recoveryCodeHash,
-      }).execute();
+    async confirmTotp(
+      uid: number,
+      confirmed: { lastUsedStep: number; backupCodeHashes: string[]; recoveryCodeHash: string },
+    ): Promise<void> {
+      await totp(uid)
+        .set({
+          confirmed_at: new Date(),
+          last_used_step: confirmed.lastUsedStep,
+          backup_code_hashes: confirmed.backupCodeHashes,
+          recovery_code_hash: confirmed.recoveryCodeHash,
+        })
+        .execute();
     },
 
     /** The confirmed authenticator, locked (FOR UPDATE) until the transaction this runs in ends. */
@@ -50,11 +69,19 @@ export function createSecondFactorsRepository(db: Kysely<Database>) {
     },
 
     async hasEmailAuthenticator(uid: number): Promise<boolean> {
-      return !!(await db.selectFrom('email_authenticators').select('created_at').where('uid', '=', uid).executeTakeFirst());
+      return !!(await db
+        .selectFrom('email_authenticators')
+        .select('created_at')
+        .where('uid', '=', uid)
+        .executeTakeFirst());
     },
 
     async insertEmailAuthenticator(uid: number): Promise<void> {
-      await db.insertInto('email_authenticators').values({ uid }).onConflict((oc) => oc.column('uid').doNothing()).execute();
+      await db
+        .insertInto('email_authenticators')
+        .values({ uid })
+        .onConflict((oc) => oc.column('uid').doNothing())
+        .execute();
     },
 
     async deleteEmailAuthenticator(uid: number): Promise<void> {

@@ -24,7 +24,10 @@ export function forgetSessionsLocally(caches: Pick<RepositoryCaches, 'sessions'>
  * `caches` absent (a repository made outside the composition root): nothing is kept, every
  * lookup reads the database.
  */
-export function createSessionsRepository(db: Kysely<Database>, caches?: Pick<RepositoryCaches, 'sessions' | 'notices'>) {
+export function createSessionsRepository(
+  db: Kysely<Database>,
+  caches?: Pick<RepositoryCaches, 'sessions' | 'notices'>,
+) {
   /** Forgets a member's sessions here and has every other process forget them. */
   const forgetSessions = (uid: number) => {
     if (!caches) return;
@@ -33,7 +36,8 @@ export function createSessionsRepository(db: Kysely<Database>, caches?: Pick<Rep
   };
   const lookUp = (uid: number, tokenHash: string) =>
     // Prepared: nearly every member request runs it.
-    db.selectFrom('sessions')
+    db
+      .selectFrom('sessions')
       .modifyFront(PREPARED)
       .innerJoin('users', 'users.uid', 'sessions.uid')
       .select(['users.uid', 'users.roles', 'sessions.expires_at'])
@@ -47,7 +51,11 @@ export function createSessionsRepository(db: Kysely<Database>, caches?: Pick<Rep
     },
 
     async deleteByTokenHash(tokenHash: string): Promise<void> {
-      const gone = await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).returning('uid').executeTakeFirst();
+      const gone = await db
+        .deleteFrom('sessions')
+        .where('token_hash', '=', tokenHash)
+        .returning('uid')
+        .executeTakeFirst();
       if (gone) forgetSessions(gone.uid);
     },
 
@@ -86,11 +94,14 @@ export function createSessionsRepository(db: Kysely<Database>, caches?: Pick<Rep
       });
       entry.row = row;
       cache.set(key, entry);
-      row.then((found) => {
-        if (!found && cache.get(key) === entry) cache.delete(key);
-      }, () => {
-        if (cache.get(key) === entry) cache.delete(key);
-      });
+      row.then(
+        (found) => {
+          if (!found && cache.get(key) === entry) cache.delete(key);
+        },
+        () => {
+          if (cache.get(key) === entry) cache.delete(key);
+        },
+      );
       if (cache.size > SESSIONS_KEPT) cache.delete(cache.keys().next().value!);
       return row;
     },

@@ -11,8 +11,11 @@ export function createSettingsRepository(db: Kysely<Database>) {
 
     /** Writes one setting, creating the member's row if needed. */
     async set(uid: number, column: SettingColumn, value: string | boolean): Promise<void> {
-      await db.insertInto('user_settings').values({ uid, [column]: value })
-        .onConflict((oc) => oc.column('uid').doUpdateSet({ [column]: value, updated_at: new Date() })).execute();
+      await db
+        .insertInto('user_settings')
+        .values({ uid, [column]: value })
+        .onConflict((oc) => oc.column('uid').doUpdateSet({ [column]: value, updated_at: new Date() }))
+        .execute();
     },
   };
 }

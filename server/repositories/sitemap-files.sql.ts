@@ -12,17 +12,34 @@ const TABLES = { videos: 'video_id', audio_tracks: 'audio_id' } as const;
 type PagedTable = keyof typeof TABLES;
 
 /** The files that hold approved items, each with its newest change. */
-export async function approvedIdRanges(db: Kysely<Database>, table: PagedTable, perFile: number): Promise<Array<{ file: number; updated: Date }>> {
+export async function approvedIdRanges(
+  db: Kysely<Database>,
+  table: PagedTable,
+  perFile: number,
+): Promise<Array<{ file: number; updated: Date }>> {
   const file = sql<number>`(${sql.ref(TABLES[table])} - 1) / ${sql.lit(Math.floor(perFile))} + 1`;
-  const { rows } = await sql<{ file: number; updated: Date }>`SELECT ${file} AS file, max(coalesce(reviewed_at, created_at)) AS updated
+  const { rows } = await sql<{
+    file: number;
+    updated: Date;
+  }>`SELECT ${file} AS file, max(coalesce(reviewed_at, created_at)) AS updated
     FROM ${sql.table(table)} WHERE status = 'approved' GROUP BY 1 ORDER BY 1`.execute(db);
   return rows.map((r) => ({ file: Number(r.file), updated: new Date(r.updated) }));
 }
 
 /** The approved items of one file, by id, each with its last change. */
-export async function approvedInFile(db: Kysely<Database>, table: PagedTable, file: number, perFile: number): Promise<Array<{ id: number; updated: Date }>> {
+export async function approvedInFile(
+  db: Kysely<Database>,
+  table: PagedTable,
+  file: number,
+  perFile: number,
+): Promise<Array<{ id: number; updated: Date }>> {
   const id = sql.ref(TABLES[table]);
-  const { rows } = await sql<{ id: number; updated: Date }>`SELECT ${id} AS id, coalesce(reviewed_at, created_at) AS updated FROM ${sql.table(table)}
-    WHERE status = 'approved' AND ${id} > ${(file - 1) * perFile} AND ${id} <= ${file * perFile} ORDER BY 1`.execute(db);
+  const { rows } = await sql<{
+    id: number;
+    updated: Date;
+  }>`SELECT ${id} AS id, coalesce(reviewed_at, created_at) AS updated FROM ${sql.table(table)}
+    WHERE status = 'approved' AND ${id} > ${(file - 1) * perFile} AND ${id} <= ${file * perFile} ORDER BY 1`.execute(
+    db,
+  );
   return rows.map((r) => ({ id: Number(r.id), updated: new Date(r.updated) }));
 }

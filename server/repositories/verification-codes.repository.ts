@@ -4,12 +4,19 @@ import type { Database, VerificationCodesTable, VerificationPurpose } from '../d
 
 export function createVerificationCodesRepository(db: Kysely<Database>) {
   const forAddress = (email: string, purpose: VerificationPurpose) =>
-    db.selectFrom('verification_codes').where(sql`lower(email)`, '=', email.toLowerCase()).where('purpose', '=', purpose);
+    db
+      .selectFrom('verification_codes')
+      .where(sql`lower(email)`, '=', email.toLowerCase())
+      .where('purpose', '=', purpose);
 
   return {
     /** When codes for this address (without case) and purpose were sent since a time, newest first. */
     async sentSince(email: string, purpose: VerificationPurpose, since: Date): Promise<Date[]> {
-      const rows = await forAddress(email, purpose).select('created_at').where('created_at', '>', since).orderBy('created_at', 'desc').execute();
+      const rows = await forAddress(email, purpose)
+        .select('created_at')
+        .where('created_at', '>', since)
+        .orderBy('created_at', 'desc')
+        .execute();
       return rows.map((row) => new Date(row.created_at));
     },
 
@@ -28,12 +35,21 @@ export function createVerificationCodesRepository(db: Kysely<Database>) {
         .executeTakeFirst(),
 
     async countWrongGuess(id: number): Promise<void> {
-      await db.updateTable('verification_codes').set((eb) => ({ attempts: eb('attempts', '+', 1) })).where('id', '=', id).execute();
+      await db
+        .updateTable('verification_codes')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', id)
+        .execute();
     },
 
     /** Marks a code used: false when it already was. */
     async markUsed(id: number): Promise<boolean> {
-      const result = await db.updateTable('verification_codes').set({ used_at: new Date() }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+      const result = await db
+        .updateTable('verification_codes')
+        .set({ used_at: new Date() })
+        .where('id', '=', id)
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
   };

@@ -38,7 +38,10 @@ export interface VideoFilter {
 }
 /** Newest or oldest first, or by how well `words` match: title, then tags, then description. */
 export type VideoOrder = 'newest' | 'oldest' | 'relevance';
-export interface PageWindow { page: number; pageSize: number }
+export interface PageWindow {
+  page: number;
+  pageSize: number;
+}
 
 /**
  * A video's status, uploader and duration, read by every danmaku, comment and history call:
@@ -64,17 +67,24 @@ const titleOf = sql<string>`split_part(v.search_text, chr(10), 1)`;
  */
 export const SEARCH_CANDIDATES = 1000;
 
-const statusIn = (statuses: readonly VideoStatus[]) => sql<SqlBool>`v.status IN (${sql.join(statuses.map((s) => sql.lit(s)))})`;
+const statusIn = (statuses: readonly VideoStatus[]) =>
+  sql<SqlBool>`v.status IN (${sql.join(statuses.map((s) => sql.lit(s)))})`;
 
 /** The filter as SQL over `videos as v`. */
 function whereOf(filter: VideoFilter): RawBuilder<SqlBool> {
   const { orOwn } = filter;
-  const conditions = [orOwn ? sql<SqlBool>`(${statusIn(filter.statuses)} OR (v.uploader_uid = ${orOwn.uid} AND ${statusIn(orOwn.statuses)}))` : statusIn(filter.statuses)];
+  const conditions = [
+    orOwn
+      ? sql<SqlBool>`(${statusIn(filter.statuses)} OR (v.uploader_uid = ${orOwn.uid} AND ${statusIn(orOwn.statuses)}))`
+      : statusIn(filter.statuses),
+  ];
   if (filter.uploaderUid !== undefined) conditions.push(sql`v.uploader_uid = ${filter.uploaderUid}`);
   if (filter.category !== undefined) conditions.push(sql`v.category = ${filter.category}`);
   if (filter.withAllTags) {
     const ids = [...new Set(filter.withAllTags)];
-    conditions.push(sql`(SELECT count(*) FROM video_tags vt WHERE vt.video_id = v.video_id AND vt.tag_id IN (${sql.join(ids)})) = ${ids.length}`);
+    conditions.push(
+      sql`(SELECT count(*) FROM video_tags vt WHERE vt.video_id = v.video_id AND vt.tag_id IN (${sql.join(ids)})) = ${ids.length}`,
+    );
   }
   for (const word of filter.words ?? []) conditions.push(matchesSearchWord('video', 'v', word));
   for (const word of filter.titleWords ?? []) conditions.push(sql`${titleOf} LIKE ${likePattern(word, 'contains')}`);
@@ -84,8 +94,15 @@ function whereOf(filter: VideoFilter): RawBuilder<SqlBool> {
 
 /** Approved videos and nothing else asked but the words and the viewer's block lists: what the title and tag rankings hold. */
 function onlyPublic(filter: VideoFilter): boolean {
-  return filter.statuses.length === 1 && filter.statuses[0] === 'approved' && !filter.orOwn && filter.uploaderUid === undefined
-    && filter.category === undefined && !filter.withAllTags && !filter.titleWords?.length;
+  return (
+    filter.statuses.length === 1 &&
+    filter.statuses[0] === 'approved' &&
+    !filter.orOwn &&
+    filter.uploaderUid === undefined &&
+    filter.category === undefined &&
+    !filter.withAllTags &&
+    !filter.titleWords?.length
+  );
 }
 
 /** Newest or oldest first (a search by relevance is ranked by searchPage). */
@@ -94,7 +111,10 @@ function orderOf(order: VideoOrder): RawBuilder<unknown> {
 }
 
 /** Forgets what this process cached of a video's status and its media's access (a change here or a notice from another process). */
-export function forgetVideoLocally(caches: Pick<RepositoryCaches, 'videoBasics' | 'videoCounts' | 'mediaStates'>, videoId: number): void {
+export function forgetVideoLocally(
+  caches: Pick<RepositoryCaches, 'videoBasics' | 'videoCounts' | 'mediaStates'>,
+  videoId: number,
+): void {
   caches.videoBasics.delete(videoId);
   // A status or category change moves the video between counts; which ones is not worth working out.
   caches.videoCounts.clear();
@@ -104,17 +124,40 @@ export function forgetVideoLocally(caches: Pick<RepositoryCaches, 'videoBasics' 
 export function createVideosRepository(db: Kysely<Database>, caches: RepositoryCaches) {
   /** Videos with their uploader and first part: the columns every list shows. */
   function thumbs() {
-    return db.selectFrom('videos as v')
+    return db
+      .selectFrom('videos as v')
       .innerJoin('users as u', 'u.uid', 'v.uploader_uid')
       .innerJoin('video_parts as p', (join) => join.onRef('p.video_id', '=', 'v.video_id').on('p.part_index', '=', 0))
       .innerJoin('media as m', 'm.media_id', 'p.media_id')
-      .select(['v.video_id', 'v.title', 'v.cover', 'v.created_at', 'v.watched_count', 'v.duration_ms', 'v.description', 'v.category', 'v.status',
-        'v.copyright', 'v.original_author', 'v.original_link', 'u.username', 'u.user_nickname', 'u.uid', 'm.media_id', 'm.renditions', 'm.poster_set']);
+      .select([
+        'v.video_id',
+        'v.title',
+        'v.cover',
+        'v.created_at',
+        'v.watched_count',
+        'v.duration_ms',
+        'v.description',
+        'v.category',
+        'v.status',
+        'v.copyright',
+        'v.original_author',
+        'v.original_link',
+        'u.username',
+        'u.user_nickname',
+        'u.uid',
+        'm.media_id',
+        'm.renditions',
+        'm.poster_set',
+      ]);
   }
 
   /** The video's tags, in this order. */
   async function insertTags(videoId: number, tagIds: readonly number[]): Promise<void> {
-    if (tagIds.length) await db.insertInto('video_tags').values(tagIds.map((tag_id, position) => ({ video_id: videoId, tag_id, position }))).execute();
+    if (tagIds.length)
+      await db
+        .insertInto('video_tags')
+        .values(tagIds.map((tag_id, position) => ({ video_id: videoId, tag_id, position })))
+        .execute();
   }
 
   /** Forgets what this process cached of a video's status and its media's access, and has the other processes forget it. */
@@ -127,7 +170,11 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
   async function thumbsInOrder(ids: readonly number[]) {
     if (!ids.length) return [];
     const place = new Map(ids.map((id, i) => [id, i]));
-    return (await thumbs().where('v.video_id', 'in', [...ids]).execute()).sort((a, b) => place.get(a.video_id)! - place.get(b.video_id)!);
+    return (
+      await thumbs()
+        .where('v.video_id', 'in', [...ids])
+        .execute()
+    ).sort((a, b) => place.get(a.video_id)! - place.get(b.video_id)!);
   }
 
   /**
@@ -142,27 +189,57 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
   async function searchPage(filter: VideoFilter, words: readonly string[], window: PageWindow) {
     const offset = (window.page - 1) * window.pageSize;
     if (onlyPublic(filter)) {
-      const walked = await (words.length === 1 ? walkOneWord(db, words[0], filter.hiddenFrom, SEARCH_CANDIDATES, offset + window.pageSize)
+      const walked = await (words.length === 1
+        ? walkOneWord(db, words[0], filter.hiddenFrom, SEARCH_CANDIDATES, offset + window.pageSize)
         : walkWords(db, words, filter.hiddenFrom, SEARCH_CANDIDATES, offset + window.pageSize));
-      if (walked) return { count: walked.count, rows: await thumbsInOrder(walked.ids.slice(offset, offset + window.pageSize)) };
+      if (walked)
+        return { count: walked.count, rows: await thumbsInOrder(walked.ids.slice(offset, offset + window.pageSize)) };
     }
-    const score = sql.join(words.map((word, i) => sql`(CASE WHEN ${titleOf} LIKE ${likePattern(word, 'contains')} THEN 3 WHEN ${sql.ref(`c.tag${i}`)} THEN 2 ELSE 1 END)`), sql` + `);
+    const score = sql.join(
+      words.map(
+        (word, i) =>
+          sql`(CASE WHEN ${titleOf} LIKE ${likePattern(word, 'contains')} THEN 3 WHEN ${sql.ref(`c.tag${i}`)} THEN 2 ELSE 1 END)`,
+      ),
+      sql` + `,
+    );
     const ranked = await sql<{ video_id: number; total: number }>`SELECT v.video_id, count(*) OVER () AS total
       FROM ${searchCandidates('video', words, SEARCH_CANDIDATES)} c JOIN videos v ON v.video_id = c.id
       WHERE ${whereOf({ ...filter, words: [] })}
       ORDER BY ${score} DESC, search_bucket(v.watched_count) DESC, v.video_id DESC
       LIMIT ${window.pageSize} OFFSET ${offset}`.execute(db);
     // A page past the end has no row to carry the count.
-    const count = ranked.rows[0]?.total ?? (window.page > 1 ? Number((await sql<{ n: number }>`SELECT count(*) AS n
-      FROM ${searchCandidates('video', words, SEARCH_CANDIDATES)} c JOIN videos v ON v.video_id = c.id WHERE ${whereOf({ ...filter, words: [] })}`.execute(db)).rows[0]!.n) : 0);
+    const count =
+      ranked.rows[0]?.total ??
+      (window.page > 1
+        ? Number(
+            (
+              await sql<{ n: number }>`SELECT count(*) AS n
+      FROM ${searchCandidates('video', words, SEARCH_CANDIDATES)} c JOIN videos v ON v.video_id = c.id WHERE ${whereOf({ ...filter, words: [] })}`.execute(
+                db,
+              )
+            ).rows[0]!.n,
+          )
+        : 0);
     return { count: Number(count), rows: await thumbsInOrder(ranked.rows.map((r) => r.video_id)) };
   }
 
   /** How many videos match: kept (VIDEO_COUNTS_MS) when the filter is a guest's list of approved videos, with no words or tags. */
   function countOf(filter: VideoFilter, where: RawBuilder<SqlBool>): Promise<number> {
-    const count = () => db.selectFrom('videos as v').where(where).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n));
-    const kept = filter.statuses.length === 1 && filter.statuses[0] === 'approved' && !filter.orOwn && !filter.hiddenFrom
-      && !filter.withAllTags && !filter.words?.length && !filter.titleWords?.length;
+    const count = () =>
+      db
+        .selectFrom('videos as v')
+        .where(where)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n));
+    const kept =
+      filter.statuses.length === 1 &&
+      filter.statuses[0] === 'approved' &&
+      !filter.orOwn &&
+      !filter.hiddenFrom &&
+      !filter.withAllTags &&
+      !filter.words?.length &&
+      !filter.titleWords?.length;
     if (!kept) return count();
     const key = `${filter.category ?? ''}|${filter.uploaderUid ?? ''}`;
     const now = Date.now();
@@ -176,8 +253,17 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
   }
 
   /** Changes a video's status (when `guard` holds) and forgets what was cached of it. */
-  async function setStatus(videoId: number, guard: RawBuilder<SqlBool>, values: Updateable<VideosTable>): Promise<boolean> {
-    const result = await db.updateTable('videos as v').set(values).where('v.video_id', '=', videoId).where(guard).executeTakeFirst();
+  async function setStatus(
+    videoId: number,
+    guard: RawBuilder<SqlBool>,
+    values: Updateable<VideosTable>,
+  ): Promise<boolean> {
+    const result = await db
+      .updateTable('videos as v')
+      .set(values)
+      .where('v.video_id', '=', videoId)
+      .where(guard)
+      .executeTakeFirst();
     forget(videoId);
     return Number(result.numUpdatedRows) > 0;
   }
@@ -190,8 +276,13 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
       // The page is chosen among the videos alone, and only its rows are joined to their uploader,
       // first part and media: joining every match first made the planner read all parts and media
       // (tests/api/query-plans.test.ts).
-      const page = db.selectFrom('videos as v').select('v.video_id').where(where).orderBy(orderOf(order))
-        .limit(window.pageSize).offset((window.page - 1) * window.pageSize);
+      const page = db
+        .selectFrom('videos as v')
+        .select('v.video_id')
+        .where(where)
+        .orderBy(orderOf(order))
+        .limit(window.pageSize)
+        .offset((window.page - 1) * window.pageSize);
       const [rows, count] = await Promise.all([
         thumbs().where('v.video_id', 'in', page).orderBy(orderOf(order)).execute(),
         countOf(filter, where),
@@ -208,15 +299,22 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
      * videos first (bench/feed.ts, "dormant").
      */
     feedPage(viewerUid: number, after: FeedPosition | null, limit: number) {
-      const pushed = (alias: string) => sql<SqlBool>`${sql.ref(`${alias}.status`)} = 'approved' AND ${sql.ref(`${alias}.push_to_feed`)}`;
+      const pushed = (alias: string) =>
+        sql<SqlBool>`${sql.ref(`${alias}.status`)} = 'approved' AND ${sql.ref(`${alias}.push_to_feed`)}`;
       const newestFollowed = sql<Date>`(SELECT max(latest.created_at) FROM follows fo CROSS JOIN LATERAL (
           SELECT w.created_at FROM videos w WHERE w.uploader_uid = fo.followed_uid AND ${pushed('w')}
             AND ${after ? olderInFeed('w.created_at', 'w.video_id', after, 'video') : sql`true`}
           ORDER BY w.created_at DESC, w.video_id DESC LIMIT 1) latest
         WHERE fo.follower_uid = ${viewerUid})`;
-      let query = thumbs().select(microsOf('v.created_at').as('created_micros'))
-        .where(pushed('v')).where('v.created_at', '<=', newestFollowed)
-        .where('v.uploader_uid', 'in', db.selectFrom('follows').select('followed_uid').where('follower_uid', '=', viewerUid))
+      let query = thumbs()
+        .select(microsOf('v.created_at').as('created_micros'))
+        .where(pushed('v'))
+        .where('v.created_at', '<=', newestFollowed)
+        .where(
+          'v.uploader_uid',
+          'in',
+          db.selectFrom('follows').select('followed_uid').where('follower_uid', '=', viewerUid),
+        )
         .where(videoVisibleToViewer(viewerUid));
       if (after) query = query.where(olderInFeed('v.created_at', 'v.video_id', after, 'video'));
       return query.orderBy('v.created_at', 'desc').orderBy('v.video_id', 'desc').limit(limit).execute();
@@ -224,13 +322,22 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
 
     /** The thumbs of these videos (any status), in no order. */
     thumbsOf(videoIds: readonly number[]) {
-      return videoIds.length ? thumbs().where('v.video_id', 'in', [...videoIds]).execute() : Promise.resolve([]);
+      return videoIds.length
+        ? thumbs()
+            .where('v.video_id', 'in', [...videoIds])
+            .execute()
+        : Promise.resolve([]);
     },
 
     /** The thumbs of the videos a member watched (matching `filter`), with the position and time, most recent first. */
     watchedBy(uid: number, filter: VideoFilter, limit: number, likedOnly = false) {
-      let query = thumbs().innerJoin('watch_history as h', (join) => join.onRef('h.video_id', '=', 'v.video_id').on('h.target_type', '=', 'video'))
-        .select(['h.anchor', 'h.updated_at']).where('h.uid', '=', uid).where(whereOf(filter));
+      let query = thumbs()
+        .innerJoin('watch_history as h', (join) =>
+          join.onRef('h.video_id', '=', 'v.video_id').on('h.target_type', '=', 'video'),
+        )
+        .select(['h.anchor', 'h.updated_at'])
+        .where('h.uid', '=', uid)
+        .where(whereOf(filter));
       if (likedOnly) query = query.where(likedBy(uid, 'video', 'v.video_id'));
       return query.orderBy('h.updated_at', 'desc').limit(limit).execute();
     },
@@ -240,7 +347,11 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
       const cache = caches.videoBasics;
       const known = cache.get(videoId);
       if (known && Date.now() - known.at < VIDEO_BASICS_MS) return known.row;
-      const row = db.selectFrom('videos').select(['status', 'uploader_uid', 'duration_ms']).where('video_id', '=', videoId).executeTakeFirst();
+      const row = db
+        .selectFrom('videos')
+        .select(['status', 'uploader_uid', 'duration_ms'])
+        .where('video_id', '=', videoId)
+        .executeTakeFirst();
       cache.delete(videoId);
       cache.set(videoId, { at: Date.now(), row });
       row.catch(() => cache.delete(videoId));
@@ -249,7 +360,12 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
     },
 
     async isApproved(videoId: number): Promise<boolean> {
-      return !!(await db.selectFrom('videos').select('video_id').where('video_id', '=', videoId).where('status', '=', 'approved').executeTakeFirst());
+      return !!(await db
+        .selectFrom('videos')
+        .select('video_id')
+        .where('video_id', '=', videoId)
+        .where('status', '=', 'approved')
+        .executeTakeFirst());
     },
 
     async userExists(uid: number): Promise<boolean> {
@@ -258,25 +374,65 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
 
     /** The video with its uploader's name, avatar and signature. */
     detail(videoId: number) {
-      return db.selectFrom('videos as v').innerJoin('users as u', 'u.uid', 'v.uploader_uid')
-        .select(['v.video_id', 'v.title', 'v.cover', 'v.created_at', 'v.watched_count', 'v.duration_ms', 'v.description', 'v.category', 'v.status',
-          'v.copyright', 'v.original_author', 'v.original_link', 'v.uploader_uid', 'u.username', 'u.user_nickname', 'u.avatar', 'u.signature'])
-        .where('v.video_id', '=', videoId).executeTakeFirst();
+      return db
+        .selectFrom('videos as v')
+        .innerJoin('users as u', 'u.uid', 'v.uploader_uid')
+        .select([
+          'v.video_id',
+          'v.title',
+          'v.cover',
+          'v.created_at',
+          'v.watched_count',
+          'v.duration_ms',
+          'v.description',
+          'v.category',
+          'v.status',
+          'v.copyright',
+          'v.original_author',
+          'v.original_link',
+          'v.uploader_uid',
+          'u.username',
+          'u.user_nickname',
+          'u.avatar',
+          'u.signature',
+        ])
+        .where('v.video_id', '=', videoId)
+        .executeTakeFirst();
     },
 
     /** The parts of these videos with their media, by video and part. */
     async partsOf(videoIds: readonly number[]) {
       if (!videoIds.length) return [];
-      return db.selectFrom('video_parts as p').innerJoin('media as m', 'm.media_id', 'p.media_id')
-        .select(['p.video_id', 'p.part_index', 'p.title', 'm.media_id', 'm.status', 'm.duration_ms', 'm.renditions', 'm.storyboard', 'm.poster_set'])
-        .where('p.video_id', 'in', [...videoIds]).orderBy('p.video_id').orderBy('p.part_index').execute();
+      return db
+        .selectFrom('video_parts as p')
+        .innerJoin('media as m', 'm.media_id', 'p.media_id')
+        .select([
+          'p.video_id',
+          'p.part_index',
+          'p.title',
+          'm.media_id',
+          'm.status',
+          'm.duration_ms',
+          'm.renditions',
+          'm.storyboard',
+          'm.poster_set',
+        ])
+        .where('p.video_id', 'in', [...videoIds])
+        .orderBy('p.video_id')
+        .orderBy('p.part_index')
+        .execute();
     },
 
     /** Each video's tag ids, in the video's order. */
     async tagIdsOf(videoIds: readonly number[]): Promise<Map<number, number[]>> {
       const byVideo = new Map<number, number[]>();
       if (!videoIds.length) return byVideo;
-      const rows = await db.selectFrom('video_tags').select(['video_id', 'tag_id']).where('video_id', 'in', [...videoIds]).orderBy('position').execute();
+      const rows = await db
+        .selectFrom('video_tags')
+        .select(['video_id', 'tag_id'])
+        .where('video_id', 'in', [...videoIds])
+        .orderBy('position')
+        .execute();
       for (const row of rows) byVideo.set(row.video_id, [...(byVideo.get(row.video_id) ?? []), row.tag_id]);
       return byVideo;
     },
@@ -289,8 +445,14 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
 
     /** The media of an approved video's first part. */
     async approvedFirstPartMedia(videoId: number): Promise<string | undefined> {
-      const row = await db.selectFrom('videos as v').innerJoin('video_parts as p', 'p.video_id', 'v.video_id')
-        .select('p.media_id').where('v.video_id', '=', videoId).where('v.status', '=', 'approved').where('p.part_index', '=', 0).executeTakeFirst();
+      const row = await db
+        .selectFrom('videos as v')
+        .innerJoin('video_parts as p', 'p.video_id', 'v.video_id')
+        .select('p.media_id')
+        .where('v.video_id', '=', videoId)
+        .where('v.status', '=', 'approved')
+        .where('p.part_index', '=', 0)
+        .executeTakeFirst();
       return row?.media_id;
     },
 
@@ -299,26 +461,42 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
     },
 
     async insertParts(videoId: number, parts: ReadonlyArray<{ title: string; mediaId: string }>): Promise<void> {
-      await db.insertInto('video_parts').values(parts.map((p, part_index) => ({ video_id: videoId, part_index, title: p.title, media_id: p.mediaId }))).execute();
+      await db
+        .insertInto('video_parts')
+        .values(parts.map((p, part_index) => ({ video_id: videoId, part_index, title: p.title, media_id: p.mediaId })))
+        .execute();
     },
 
     insertTags,
 
     /** The first of the video's parts whose media is in one of these statuses. */
     async partMediaIn(videoId: number, statuses: readonly MediaStatus[]): Promise<string | undefined> {
-      const row = await db.selectFrom('video_parts as p').innerJoin('media as m', 'm.media_id', 'p.media_id').select('m.media_id')
-        .where('p.video_id', '=', videoId).where('m.status', 'in', [...statuses]).executeTakeFirst();
+      const row = await db
+        .selectFrom('video_parts as p')
+        .innerJoin('media as m', 'm.media_id', 'p.media_id')
+        .select('m.media_id')
+        .where('p.video_id', '=', videoId)
+        .where('m.status', 'in', [...statuses])
+        .executeTakeFirst();
       return row?.media_id;
     },
 
     /** A pending video becomes approved, by this reviewer; false when it was not pending. */
     approvePending: (videoId: number, reviewerUid: number) =>
-      setStatus(videoId, sql`v.status = 'pending'`, { status: 'approved', reviewed_by: reviewerUid, reviewed_at: new Date() }),
+      setStatus(videoId, sql`v.status = 'pending'`, {
+        status: 'approved',
+        reviewed_by: reviewerUid,
+        reviewed_at: new Date(),
+      }),
 
     /** A pending video is refused by this reviewer, with the reason and note its uploader reads; false when it was not pending. */
     rejectPending: (videoId: number, reviewerUid: number, rejection: { reason: string; note: string }) =>
       setStatus(videoId, sql`v.status = 'pending'`, {
-        status: 'deleted', deleted_by: reviewerUid, deleted_at: new Date(), rejection_reason: rejection.reason, rejection_note: rejection.note || null,
+        status: 'deleted',
+        deleted_by: reviewerUid,
+        deleted_at: new Date(),
+        rejection_reason: rejection.reason,
+        rejection_note: rejection.note || null,
       }),
 
     /** An approved video goes back to the review queue (out of public view until approved again); false when it was not approved. */
@@ -333,12 +511,25 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
       // Ranked on the video rows alone, then the thumbs of the `limit` kept: a popular video has
       // thousands of candidates, and joining each to its uploader, part and media cost 0.4 s at
       // 100 000 videos (bench/scale.ts).
-      let ranked = db.selectFrom('videos as v').innerJoin(relatedCandidates('video', videoId).as('rel'), (join) => join.onRef('rel.item_id' as never, '=', 'v.video_id'))
-        .select(['v.video_id', sql<number>`rel.score`.as('score')]).where('v.status', '=', 'approved');
+      let ranked = db
+        .selectFrom('videos as v')
+        .innerJoin(relatedCandidates('video', videoId).as('rel'), (join) =>
+          join.onRef('rel.item_id' as never, '=', 'v.video_id'),
+        )
+        .select(['v.video_id', sql<number>`rel.score`.as('score')])
+        .where('v.status', '=', 'approved');
       if (viewerUid !== null) ranked = ranked.where(videoVisibleToViewer(viewerUid));
-      ranked = ranked.orderBy(sql`rel.score`, 'desc').orderBy('v.watched_count', 'desc').orderBy('v.video_id', 'desc').limit(limit);
-      return thumbs().innerJoin(ranked.as('r'), 'r.video_id', 'v.video_id')
-        .orderBy('r.score', 'desc').orderBy('v.watched_count', 'desc').orderBy('v.video_id', 'desc').execute();
+      ranked = ranked
+        .orderBy(sql`rel.score`, 'desc')
+        .orderBy('v.watched_count', 'desc')
+        .orderBy('v.video_id', 'desc')
+        .limit(limit);
+      return thumbs()
+        .innerJoin(ranked.as('r'), 'r.video_id', 'v.video_id')
+        .orderBy('r.score', 'desc')
+        .orderBy('v.watched_count', 'desc')
+        .orderBy('v.video_id', 'desc')
+        .execute();
     },
 
     /** A video not deleted yet is marked deleted, by this member; false when there was none. */
@@ -351,26 +542,55 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
      */
     async ownPage(uid: number, window: PageWindow) {
       const where = sql<SqlBool>`v.uploader_uid = ${uid} AND (v.status IN ('pending', 'approved') OR (v.status = 'deleted' AND v.deleted_by IS DISTINCT FROM v.uploader_uid))`;
-      const partMedia = (condition: RawBuilder<unknown>) => sql`(SELECT ${condition} FROM video_parts pp JOIN media pm ON pm.media_id = pp.media_id WHERE pp.video_id = v.video_id)`;
+      const partMedia = (condition: RawBuilder<unknown>) =>
+        sql`(SELECT ${condition} FROM video_parts pp JOIN media pm ON pm.media_id = pp.media_id WHERE pp.video_id = v.video_id)`;
       const [rows, count] = await Promise.all([
-        thumbs().where(where).select([
-          'v.deleted_by', 'v.rejection_reason', 'v.rejection_note',
-          sql<number>`(SELECT count(*)::int FROM danmaku d WHERE d.video_id = v.video_id AND d.target_type = 'video')`.as('danmaku_count'),
-          sql<number>`(SELECT count(*)::int FROM comments c WHERE c.video_id = v.video_id AND c.target_type = 'video' AND c.deleted_at IS NULL)`.as('comment_count'),
-          sql<boolean>`${partMedia(sql`coalesce(bool_and(pm.status IN ('playable', 'ready')), false)`)}`.as('media_ready'),
-          sql<boolean>`${partMedia(sql`coalesce(bool_or(pm.status IN ('rejected', 'failed')), false)`)}`.as('media_refused'),
-          sql<string | null>`${partMedia(sql`min(pm.reason) FILTER (WHERE pm.status IN ('rejected', 'failed'))`)}`.as('media_reason'),
-          sql<number>`(SELECT count(*)::int FROM video_parts pp WHERE pp.video_id = v.video_id)`.as('part_count'),
-        ]).orderBy('v.created_at', 'desc').orderBy('v.video_id', 'desc').limit(window.pageSize).offset((window.page - 1) * window.pageSize).execute(),
-        db.selectFrom('videos as v').where(where).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+        thumbs()
+          .where(where)
+          .select([
+            'v.deleted_by',
+            'v.rejection_reason',
+            'v.rejection_note',
+            sql<number>`(SELECT count(*)::int FROM danmaku d WHERE d.video_id = v.video_id AND d.target_type = 'video')`.as(
+              'danmaku_count',
+            ),
+            sql<number>`(SELECT count(*)::int FROM comments c WHERE c.video_id = v.video_id AND c.target_type = 'video' AND c.deleted_at IS NULL)`.as(
+              'comment_count',
+            ),
+            sql<boolean>`${partMedia(sql`coalesce(bool_and(pm.status IN ('playable', 'ready')), false)`)}`.as(
+              'media_ready',
+            ),
+            sql<boolean>`${partMedia(sql`coalesce(bool_or(pm.status IN ('rejected', 'failed')), false)`)}`.as(
+              'media_refused',
+            ),
+            sql<string | null>`${partMedia(sql`min(pm.reason) FILTER (WHERE pm.status IN ('rejected', 'failed'))`)}`.as(
+              'media_reason',
+            ),
+            sql<number>`(SELECT count(*)::int FROM video_parts pp WHERE pp.video_id = v.video_id)`.as('part_count'),
+          ])
+          .orderBy('v.created_at', 'desc')
+          .orderBy('v.video_id', 'desc')
+          .limit(window.pageSize)
+          .offset((window.page - 1) * window.pageSize)
+          .execute(),
+        db
+          .selectFrom('videos as v')
+          .where(where)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
       ]);
       return { count: Number(count.n), rows };
     },
 
     /** The editable metadata of a video that is not deleted, locked until the transaction ends. */
     editableForUpdate(videoId: number) {
-      return db.selectFrom('videos').select(['video_id', 'uploader_uid', 'status', 'title', 'description', 'category', 'cover'])
-        .where('video_id', '=', videoId).where('status', '!=', 'deleted').forUpdate().executeTakeFirst();
+      return db
+        .selectFrom('videos')
+        .select(['video_id', 'uploader_uid', 'status', 'title', 'description', 'category', 'cover'])
+        .where('video_id', '=', videoId)
+        .where('status', '!=', 'deleted')
+        .forUpdate()
+        .executeTakeFirst();
     },
 
     /** Writes a video's changed metadata (and status); the caller forgets the cached state once committed. */
@@ -389,12 +609,20 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
 
     /** The uploader of a video that is not deleted. */
     async uploaderOf(videoId: number): Promise<number | undefined> {
-      const row = await db.selectFrom('videos').select('uploader_uid').where('video_id', '=', videoId).where('status', '!=', 'deleted').executeTakeFirst();
+      const row = await db
+        .selectFrom('videos')
+        .select('uploader_uid')
+        .where('video_id', '=', videoId)
+        .where('status', '!=', 'deleted')
+        .executeTakeFirst();
       return row?.uploader_uid;
     },
 
     /** Records a view of an approved video this hour (hot-counts.sql.ts): undefined when not approved. */
-    async recordView(videoId: number, viewerKey: string): Promise<{ watchedCount: number; counted: boolean } | undefined> {
+    async recordView(
+      videoId: number,
+      viewerKey: string,
+    ): Promise<{ watchedCount: number; counted: boolean } | undefined> {
       const seen = await recordOncePerHour(db, VIDEO_VIEWS, videoId, viewerKey);
       return seen && { watchedCount: seen.stored, counted: seen.counted };
     },
@@ -403,7 +631,10 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
     addWatchedCounts: (counts: ReadonlyMap<number, number>) => addCounts(db, VIDEO_VIEWS, counts),
 
     async deleteViewsOlderThan(hours: number): Promise<void> {
-      await db.deleteFrom('video_views').where('hour', '<', sql<Date>`now() - ${sql.lit(hours)} * interval '1 hour'`).execute();
+      await db
+        .deleteFrom('video_views')
+        .where('hour', '<', sql<Date>`now() - ${sql.lit(hours)} * interval '1 hour'`)
+        .execute();
     },
   };
 }

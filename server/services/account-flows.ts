@@ -15,7 +15,11 @@ const NO_SECOND_FACTOR = { have2FA: false, type: 'none', totpCreationDateTime: n
 
 /** A second factor's creation when the account has one (one at a time): 409 CONFLICT naming it. */
 const alreadyOn = (existsAuthenticatorType: AuthenticatorExistsAnswer['existsAuthenticatorType']) =>
-  new Conflict('CONFLICT', { isExists: true, existsAuthenticatorType, result: null } satisfies Partial<AuthenticatorExistsAnswer>);
+  new Conflict('CONFLICT', {
+    isExists: true,
+    existsAuthenticatorType,
+    result: null,
+  } satisfies Partial<AuthenticatorExistsAnswer>);
 
 /** The schema bounds an address's length; its form is the account rules' (also the browser's). */
 export function requireValidEmail(given: string, field: string) {
@@ -25,7 +29,9 @@ export function requireValidEmail(given: string, field: string) {
 type Bound<F> = F extends (repositories: never, ...rest: infer A) => infer R ? (...args: A) => R : never;
 interface Parts {
   accounts: {
-    register: (input: NewAccount & { verificationCode: string; invitationCode: string }) => Promise<{ uid: number; token: string }>;
+    register: (
+      input: NewAccount & { verificationCode: string; invitationCode: string },
+    ) => Promise<{ uid: number; token: string }>;
     login: (email: string, password: string, codes?: LoginCodes) => Promise<{ uid: number; token: string }>;
     sendLoginCode: (input: { email: string; password: string; language: CatalogLocale }) => Promise<void>;
     uidByEmail: (email: string) => Promise<number | null>;
@@ -44,16 +50,27 @@ interface Parts {
     deleteTotp: Bound<typeof import('../auth/totp.ts').deleteTotp>;
   };
   sessions: { revokeSession: (token: string | undefined) => Promise<void> };
-  verification: { sendReset: (input: { email: string; accountEmail: string | null; language: CatalogLocale }) => Promise<void> };
+  verification: {
+    sendReset: (input: { email: string; accountEmail: string | null; language: CatalogLocale }) => Promise<void>;
+  };
   rateLimits: { hit: (limit: 'loginPerAccountIp', key: string) => Promise<unknown> };
 }
 
-export function createAccountFlows({ accounts, credentials, secondFactor, totp, sessions, verification, rateLimits }: Parts) {
+export function createAccountFlows({
+  accounts,
+  credentials,
+  secondFactor,
+  totp,
+  sessions,
+  verification,
+  rateLimits,
+}: Parts) {
   /**
    * Every password check also counts per account from this address (the per-address limit is the
    * table's): guessing from one address is slowed, and never stops the owner at another.
    */
-  const countLoginAttempt = (email: string, ip: string) => rateLimits.hit('loginPerAccountIp', `${normalizeEmail(email).toLowerCase()}|${ip}`);
+  const countLoginAttempt = (email: string, ip: string) =>
+    rateLimits.hit('loginPerAccountIp', `${normalizeEmail(email).toLowerCase()}|${ip}`);
   const requirePassword = async (uid: number, password: string) => {
     if (!(await accounts.passwordMatches(uid, password))) throw new DomainError('INVALID_CREDENTIALS');
   };
@@ -68,7 +85,10 @@ export function createAccountFlows({ accounts, credentials, secondFactor, totp, 
      * A new session at every login; the one this browser held before (`replacing`) is revoked only
      * once the login succeeded: a wrong password (or anyone's forged form) leaves it signed in.
      */
-    async login({ email, password, ...codes }: { email: string; password: string } & LoginCodes, { ip, replacing }: { ip: string; replacing: string | undefined }) {
+    async login(
+      { email, password, ...codes }: { email: string; password: string } & LoginCodes,
+      { ip, replacing }: { ip: string; replacing: string | undefined },
+    ) {
       await countLoginAttempt(email, ip);
       const session = await accounts.login(email, password, codes);
       await sessions.revokeSession(replacing);
@@ -101,7 +121,11 @@ export function createAccountFlows({ accounts, credentials, secondFactor, totp, 
     async sendResetCode(email: string, language: CatalogLocale) {
       const uid = await accounts.uidByEmail(email);
       const accountEmail = await credentials.emailOf(uid ?? 0);
-      await verification.sendReset({ email: normalizeEmail(email), accountEmail: uid === null ? null : accountEmail, language });
+      await verification.sendReset({
+        email: normalizeEmail(email),
+        accountEmail: uid === null ? null : accountEmail,
+        language,
+      });
     },
 
     /** A TOTP authenticator, unless the account has a second factor already (409 naming it). */

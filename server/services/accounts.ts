@@ -6,7 +6,13 @@ import { can, normalizeRoles, refusal, type Actor } from '../../src/lib/policy/p
 import { checkVerificationCode, consumeVerificationCode, sendVerificationCode } from './verification.ts';
 import { claimInvitationCode } from './invitations.ts';
 import { recordStaffAction } from './moderation-log.ts';
-import { checkLoginSecondFactor, loginCode, loginSecondFactor, secondFactorStatus, type LoginCodes } from '../auth/second-factor.ts';
+import {
+  checkLoginSecondFactor,
+  loginCode,
+  loginSecondFactor,
+  secondFactorStatus,
+  type LoginCodes,
+} from '../auth/second-factor.ts';
 import { countHit, limitReached, LIMITS } from './rate-limit.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { checkName, checkPassword, normalizeEmail, normalizeName } from '../../src/lib/validation/account.ts';
@@ -54,13 +60,18 @@ export async function insertAccount(repositories: UserRepositories, input: NewAc
   if (nickProblem) issues.push({ path: 'userNickname', message: nickProblem });
   if (issues.length) throw new DomainError('VALIDATION_FAILED', { issues });
   const passwordProblem = checkPassword(input.password, COMMON_PASSWORDS, [email.split('@')[0], username]);
-  if (passwordProblem) throw new DomainError('WEAK_PASSWORD', { issues: [{ path: 'password', message: passwordProblem }] });
+  if (passwordProblem)
+    throw new DomainError('WEAK_PASSWORD', { issues: [{ path: 'password', message: passwordProblem }] });
   if (await emailExists(repositories, email)) throw new DomainError('EMAIL_TAKEN');
   if (await usernameTaken(repositories, username)) throw new DomainError('USERNAME_TAKEN');
   const roles = normalizeRoles(input.roles ?? ['user']);
   const created = await repositories.users.insert({
-    email, username, user_nickname: nickname, password_hash: await hashPassword(input.password),
-    roles, interface_language: input.language ?? 'zhs',
+    email,
+    username,
+    user_nickname: nickname,
+    password_hash: await hashPassword(input.password),
+    roles,
+    interface_language: input.language ?? 'zhs',
     is_updated_after_review: !(input.reviewed ?? can({ uid: 0, roles }, 'user.review')),
   });
   // Two registrations racing for one name or address: the unique index decides.
@@ -69,8 +80,15 @@ export async function insertAccount(repositories: UserRepositories, input: NewAc
 }
 
 /** Registration: the mailed code and the invitation code are both spent only if the account is made. */
-export async function register(repositories: Repositories, input: NewAccount & { verificationCode: string; invitationCode: string }) {
-  const codeId = await checkVerificationCode(repositories, { email: normalizeEmail(input.email), purpose: 'registration', code: input.verificationCode });
+export async function register(
+  repositories: Repositories,
+  input: NewAccount & { verificationCode: string; invitationCode: string },
+) {
+  const codeId = await checkVerificationCode(repositories, {
+    email: normalizeEmail(input.email),
+    purpose: 'registration',
+    code: input.verificationCode,
+  });
   return repositories.transaction(async (r) => {
     const uid = await insertAccount(r, { ...input, roles: ['user'] });
     await claimInvitationCode(r, input.invitationCode, uid);
@@ -83,8 +101,10 @@ const accountKey = (email: string) => normalizeEmail(email).toLowerCase();
 const failuresKey = (email: string) => `login-failures:${accountKey(email)}`;
 
 /** An account whose password was guessed wrong too often today, from anywhere (LIMITS.loginFailuresPerAccount). */
-const underAttack = (repositories: Repositories, email: string) => limitReached(repositories, failuresKey(email), LIMITS.loginFailuresPerAccount);
-const countWrongPassword = (repositories: Repositories, email: string) => countHit(repositories, failuresKey(email), LIMITS.loginFailuresPerAccount);
+const underAttack = (repositories: Repositories, email: string) =>
+  limitReached(repositories, failuresKey(email), LIMITS.loginFailuresPerAccount);
+const countWrongPassword = (repositories: Repositories, email: string) =>
+  countHit(repositories, failuresKey(email), LIMITS.loginFailuresPerAccount);
 
 /**
  * The second factor's refusals that a login under attack answers as it does a wrong password
@@ -119,7 +139,8 @@ export async function login(repositories: Repositories, email: string, password:
   try {
     await checkLoginSecondFactor(repositories, user.uid, user.email!, type, codes);
   } catch (error) {
-    if (attacked && error instanceof DomainError && SECOND_FACTOR_FAILURES.has(error.code)) throw new DomainError('PASSWORD_OR_CODE_INVALID', { cause: error });
+    if (attacked && error instanceof DomainError && SECOND_FACTOR_FAILURES.has(error.code))
+      throw new DomainError('PASSWORD_OR_CODE_INVALID', { cause: error });
     throw error;
   }
   return { uid: user.uid, token: await createSession(repositories, user.uid) };
@@ -130,7 +151,11 @@ export async function login(repositories: Repositories, email: string, password:
  * with the e-mail authenticator, or to any account under attack (see login). Under attack the
  * answer is the same whatever happened, so it tells nothing of the password either.
  */
-export async function sendLoginCode(repositories: Repositories, mailer: Mailer, input: { email: string; password: string; language: CatalogLocale }): Promise<void> {
+export async function sendLoginCode(
+  repositories: Repositories,
+  mailer: Mailer,
+  input: { email: string; password: string; language: CatalogLocale },
+): Promise<void> {
   const user = await accountByEmail(repositories, input.email);
   const attacked = await underAttack(repositories, input.email);
   if (!(await verifyPassword(user?.password_hash, input.password)) || !user) {
@@ -146,7 +171,8 @@ export async function sendLoginCode(repositories: Repositories, mailer: Mailer, 
     await sendVerificationCode(repositories, mailer, { email: user.email, purpose: 'login', language: input.language });
   } catch (error) {
     // A cool-down would tell that the password was right: the owner resends after it anyway.
-    if (attacked && error instanceof DomainError && (error.code === 'COOLING_DOWN' || error.code === 'DAILY_LIMIT')) return;
+    if (attacked && error instanceof DomainError && (error.code === 'COOLING_DOWN' || error.code === 'DAILY_LIMIT'))
+      return;
     throw error;
   }
 }
@@ -157,9 +183,16 @@ export async function selfInfo(repositories: Pick<Repositories, 'users' | 'secon
   if (!u) return null;
   const { type } = await secondFactorStatus(repositories, uid);
   return {
-    uid: u.uid, email: u.email, roles: u.roles, authenticatorType: type,
-    userCreateDateTime: new Date(u.created_at).getTime(), username: u.username, userNickname: u.user_nickname,
-    avatar: u.avatar, signature: u.signature, gender: u.gender,
+    uid: u.uid,
+    email: u.email,
+    roles: u.roles,
+    authenticatorType: type,
+    userCreateDateTime: new Date(u.created_at).getTime(),
+    username: u.username,
+    userNickname: u.user_nickname,
+    avatar: u.avatar,
+    signature: u.signature,
+    gender: u.gender,
   };
 }
 
@@ -167,7 +200,12 @@ export async function selfInfo(repositories: Pick<Repositories, 'users' | 'secon
  * rbac/adminUpdateUserRole (and a report's ban): the policy's roleChange rule (user.roles) sees
  * the target's roles now and next once the target is loaded and locked; nobody removes the last root.
  */
-export async function updateUserRoles(repositories: Pick<Repositories, 'transaction' | 'sessions'>, actor: Actor, uid: number, requested: readonly string[]) {
+export async function updateUserRoles(
+  repositories: Pick<Repositories, 'transaction' | 'sessions'>,
+  actor: Actor,
+  uid: number,
+  requested: readonly string[],
+) {
   const next = normalizeRoles(requested);
   const changed = await repositories.transaction(async (r) => {
     const { users } = r;
@@ -179,7 +217,13 @@ export async function updateUserRoles(repositories: Pick<Repositories, 'transact
     if (roles.includes('root') && !next.includes('root') && rootCount <= 1) throw new DomainError('LAST_ROOT');
     await users.setRoles(uid, next);
     const banned = next.includes('blocked') && !roles.includes('blocked');
-    await recordStaffAction(r, { actorUid: actor.uid, action: banned ? 'user.ban' : 'user.roles', targetType: 'user', targetId: uid, details: { from: roles, to: next } });
+    await recordStaffAction(r, {
+      actorUid: actor.uid,
+      action: banned ? 'user.ban' : 'user.roles',
+      targetType: 'user',
+      targetId: uid,
+      details: { from: roles, to: next },
+    });
     return next;
   });
   // Kept sessions carry the roles: a ban or a new role holds from the next request, in every process.
@@ -191,7 +235,13 @@ export async function blockedUsers(repositories: UserRepositories, page: number,
   const { rows, total } = await repositories.users.blockedPage(pageSize, (page - 1) * pageSize);
   return {
     totalCount: total,
-    result: rows.map((r) => ({ uid: r.uid, username: r.username, userNickname: r.user_nickname, avatar: r.avatar ?? '', editDateTime: new Date(r.updated_at).getTime() })),
+    result: rows.map((r) => ({
+      uid: r.uid,
+      username: r.username,
+      userNickname: r.user_nickname,
+      avatar: r.avatar ?? '',
+      editDateTime: new Date(r.updated_at).getTime(),
+    })),
   };
 }
 

@@ -8,14 +8,21 @@ import { BLOCK_LIST_LIMITS, type BlockListType } from '../../src/lib/validation/
 import type { BlockListItem } from '../../src/lib/api/contracts/block.ts';
 
 /** The block flags video and user answers carry, from the viewer's side. */
-export interface BlockFlags { isBlockedByOther: boolean; isBlocked: boolean; isHidden: boolean }
+export interface BlockFlags {
+  isBlockedByOther: boolean;
+  isBlocked: boolean;
+  isHidden: boolean;
+}
 export const NO_BLOCK_FLAGS: BlockFlags = { isBlockedByOther: false, isBlocked: false, isHidden: false };
 
 /**
  * A viewer's keyword and expression blocks, ready to match: keywords normalized, and only the
  * expressions that pass today's safety check (an entry kept from before a stricter rule is skipped).
  */
-export async function textBlocksOf(blockLists: Pick<BlockListsRepository, 'textEntriesOf'>, viewerUid: number): Promise<{ keywords: string[]; regexes: string[] }> {
+export async function textBlocksOf(
+  blockLists: Pick<BlockListsRepository, 'textEntriesOf'>,
+  viewerUid: number,
+): Promise<{ keywords: string[]; regexes: string[] }> {
   const rows = await blockLists.textEntriesOf(viewerUid);
   return {
     keywords: normalizeKeywords(rows.filter((r) => r.type === 'keyword').map((r) => r.value)),
@@ -23,7 +30,9 @@ export async function textBlocksOf(blockLists: Pick<BlockListsRepository, 'textE
   };
 }
 
-export function createBlockListService(repositories: Pick<Repositories, 'blockLists' | 'tags' | 'follows' | 'transaction'>) {
+export function createBlockListService(
+  repositories: Pick<Repositories, 'blockLists' | 'tags' | 'follows' | 'transaction'>,
+) {
   const { blockLists } = repositories;
   const tags = createTagService(repositories);
   return {
@@ -50,7 +59,8 @@ export function createBlockListService(repositories: Pick<Repositories, 'blockLi
         await trx.lockMember(uid);
         if (await trx.hasEntry(uid, type, value)) return false;
         const limit = BLOCK_LIST_LIMITS[type];
-        if ((await trx.countEntries(uid, type)) >= limit) throw new DomainError('BLOCK_LIST_FULL', { extra: { limit } });
+        if ((await trx.countEntries(uid, type)) >= limit)
+          throw new DomainError('BLOCK_LIST_FULL', { extra: { limit } });
         await trx.insertEntry({ uid, type, value, ...target });
         // A block ends the follows between the two, both ways (neither may follow the other while it lasts).
         if (type === 'block' && target.target_uid) await follows.deleteBetween(uid, target.target_uid);
@@ -59,10 +69,15 @@ export function createBlockListService(repositories: Pick<Repositories, 'blockLi
     },
 
     /** Removes one entry; answers false when there was none (removing twice is harmless). */
-    remove: (uid: number, type: BlockListType, value: string): Promise<boolean> => blockLists.deleteEntry(uid, type, value),
+    remove: (uid: number, type: BlockListType, value: string): Promise<boolean> =>
+      blockLists.deleteEntry(uid, type, value),
 
     /** One page of a list, newest first, with the users' names and avatars or the tags' names. */
-    async list(uid: number, type: BlockListType, page: { page: number; pageSize: number }): Promise<{ blocklistCount: number; result: BlockListItem[] }> {
+    async list(
+      uid: number,
+      type: BlockListType,
+      page: { page: number; pageSize: number },
+    ): Promise<{ blocklistCount: number; result: BlockListItem[] }> {
       const [rows, count] = await Promise.all([
         blockLists.pageOfEntries(uid, type, { limit: page.pageSize, offset: (page.page - 1) * page.pageSize }),
         blockLists.countEntries(uid, type),
@@ -72,9 +87,14 @@ export function createBlockListService(repositories: Pick<Repositories, 'blockLi
       return {
         blocklistCount: count,
         result: rows.map((r) => ({
-          type: r.type, value: r.value, createDateTime: new Date(r.created_at).getTime(),
-          uid: r.target_uid, username: r.username, userNickname: r.user_nickname, avatar: r.avatar ?? '',
-          tag: r.tag_id ? tagById.get(r.tag_id) ?? null : null,
+          type: r.type,
+          value: r.value,
+          createDateTime: new Date(r.created_at).getTime(),
+          uid: r.target_uid,
+          username: r.username,
+          userNickname: r.user_nickname,
+          avatar: r.avatar ?? '',
+          tag: r.tag_id ? (tagById.get(r.tag_id) ?? null) : null,
         })),
       };
     },
@@ -84,7 +104,11 @@ export function createBlockListService(repositories: Pick<Repositories, 'blockLi
       if (viewerUid === null || viewerUid === otherUid) return NO_BLOCK_FLAGS;
       const rows = await blockLists.entriesBetween(viewerUid, otherUid);
       const mine = (type: string) => rows.some((r) => Number(r.uid) === viewerUid && r.type === type);
-      return { isBlockedByOther: rows.some((r) => Number(r.uid) === otherUid), isBlocked: mine('block'), isHidden: mine('hide') };
+      return {
+        isBlockedByOther: rows.some((r) => Number(r.uid) === otherUid),
+        isBlocked: mine('block'),
+        isHidden: mine('hide'),
+      };
     },
 
     /** Whether the server filters anything for this viewer (their answers are then personal). */

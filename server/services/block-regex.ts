@@ -68,7 +68,7 @@ export function matchBlockRegexes(sources: string[], texts: string[]): Promise<b
     const hits: boolean[] = [];
     for (const text of texts) {
       const left = deadline - performance.now();
-      hits.push(left <= 0 ? true : (await matchOne(sources, text, Math.min(REGEX_TEXT_BUDGET_MS, left))) ?? true);
+      hits.push(left <= 0 ? true : ((await matchOne(sources, text, Math.min(REGEX_TEXT_BUDGET_MS, left))) ?? true));
     }
     return hits;
   };

@@ -6,8 +6,15 @@
 import { parentPort } from 'node:worker_threads';
 import { compileBlockRegexes, matchesAnyRegex } from '../../src/lib/block-lists/text-blocks.ts';
 
-export interface RegexJob { id: number; sources: string[]; text: string }
-export interface RegexAnswer { id: number; hit: boolean }
+export interface RegexJob {
+  id: number;
+  sources: string[];
+  text: string;
+}
+export interface RegexAnswer {
+  id: number;
+  hit: boolean;
+}
 
 let compiled: { key: string; regexes: RegExp[] } = { key: '', regexes: [] };
 

@@ -2,7 +2,13 @@ import sanitizeHtml from 'sanitize-html';
 import type { Repositories } from '../repositories/index.ts';
 import type { CommentRow } from '../repositories/comments.repository.ts';
 import { DomainError, NotFound } from '../domain/errors.ts';
-import { THREAD_PREVIEW_REPLIES, type CommentSort, type CommentThread, type CommentVoteResponse, type VideoComment } from '../../src/lib/api/contracts/interaction.ts';
+import {
+  THREAD_PREVIEW_REPLIES,
+  type CommentSort,
+  type CommentThread,
+  type CommentVoteResponse,
+  type VideoComment,
+} from '../../src/lib/api/contracts/interaction.ts';
 import type { MediaTarget, MediaType } from '../../src/lib/api/contracts/common.constants.ts';
 import type { ConversationEvents } from './conversation-events.ts';
 import type { RateLimiter } from './danmaku.ts';
@@ -21,12 +27,18 @@ const ALLOWED_TAGS = ['b', 'strong', 'i', 'em', 'u', 's', 'del', 'strike', 'br',
  */
 export function sanitizeComment(html: string): string {
   const clean = sanitizeHtml(html.normalize('NFC'), {
-    allowedTags: ALLOWED_TAGS, allowedAttributes: {}, disallowedTagsMode: 'discard',
+    allowedTags: ALLOWED_TAGS,
+    allowedAttributes: {},
+    disallowedTagsMode: 'discard',
     // No attribute survives, so no URL scheme may either; deep nesting only bloats the page.
-    allowedSchemes: [], allowedSchemesAppliedToAttributes: [], allowProtocolRelative: false, nestingLimit: 12,
+    allowedSchemes: [],
+    allowedSchemesAppliedToAttributes: [],
+    allowProtocolRelative: false,
+    nestingLimit: 12,
     nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'iframe', 'template'],
   }).trim();
-  if (!visibleText(clean).replace(/\s/g, '')) throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'text', message: 'must not be empty' }] });
+  if (!visibleText(clean).replace(/\s/g, ''))
+    throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'text', message: 'must not be empty' }] });
   return clean;
 }
 
@@ -36,7 +48,11 @@ export function sanitizeComment(html: string): string {
  */
 export function visibleText(html: string): string {
   const text = sanitizeHtml(html.replace(/<br\s*\/?>|<\/(p|div)>/gi, '\n'), { allowedTags: [], allowedAttributes: {} });
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 }
 
 /** A comment route "<id>.<floor>" names a floor of a target of the type the call names. */
@@ -48,12 +64,25 @@ const parseCommentRoute = (type: MediaType, route: string) => {
 const toComment = (r: CommentRow): VideoComment => {
   const deleted = r.deleted_at !== null;
   return {
-    id: r.id, commentRoute: `${r.video_id}.${r.floor}`, videoId: r.video_id,
+    id: r.id,
+    commentRoute: `${r.video_id}.${r.floor}`,
+    videoId: r.video_id,
     // A deleted comment kept as a thread's head shows neither who wrote it nor what.
-    uid: deleted ? 0 : r.uid, userInfo: deleted ? { username: '', userNickname: null, avatar: '' } : { username: r.username, userNickname: r.user_nickname, avatar: r.avatar },
-    emitTime: new Date(r.created_at).getTime(), text: deleted ? '' : r.text,
-    isUpvote: r.vote === 1, isDownvote: r.vote === -1, upvoteCount: r.upvote_count, downvoteCount: r.downvote_count, commentIndex: r.floor,
-    parentId: r.parent_id, isDeleted: deleted, isPinned: r.pinned, mentions: deleted ? [] : r.mentions,
+    uid: deleted ? 0 : r.uid,
+    userInfo: deleted
+      ? { username: '', userNickname: null, avatar: '' }
+      : { username: r.username, userNickname: r.user_nickname, avatar: r.avatar },
+    emitTime: new Date(r.created_at).getTime(),
+    text: deleted ? '' : r.text,
+    isUpvote: r.vote === 1,
+    isDownvote: r.vote === -1,
+    upvoteCount: r.upvote_count,
+    downvoteCount: r.downvote_count,
+    commentIndex: r.floor,
+    parentId: r.parent_id,
+    isDeleted: deleted,
+    isPinned: r.pinned,
+    mentions: deleted ? [] : r.mentions,
   };
 };
 
@@ -72,8 +101,13 @@ async function blockFilterFor(blockLists: Repositories['blockLists'], viewerUid:
   return async <R extends CommentRow>(rows: R[]): Promise<R[]> => {
     if (!blocks || !(blocks.keywords.length || blocks.regexes.length)) return rows;
     const texts = rows.map((r) => visibleText(r.text));
-    const candidates = rows.flatMap((r, i) => (r.uid !== viewerUid && r.deleted_at === null && !containsKeyword(texts[i], blocks.keywords) ? [i] : []));
-    const regexHits = await matchBlockRegexes(blocks.regexes, candidates.map((i) => texts[i]));
+    const candidates = rows.flatMap((r, i) =>
+      r.uid !== viewerUid && r.deleted_at === null && !containsKeyword(texts[i], blocks.keywords) ? [i] : [],
+    );
+    const regexHits = await matchBlockRegexes(
+      blocks.regexes,
+      candidates.map((i) => texts[i]),
+    );
     const kept = new Set(candidates.filter((_, n) => !regexHits[n]));
     return rows.filter((r, i) => r.uid === viewerUid || r.deleted_at !== null || kept.has(i));
   };
@@ -81,21 +115,35 @@ async function blockFilterFor(blockLists: Repositories['blockLists'], viewerUid:
 
 type CommentRepositories = Pick<Repositories, 'comments' | 'blockLists' | 'moderationLog' | 'transaction'>;
 
-export function createCommentService(repositories: CommentRepositories, events: ConversationEvents, rateLimits: RateLimiter) {
+export function createCommentService(
+  repositories: CommentRepositories,
+  events: ConversationEvents,
+  rateLimits: RateLimiter,
+) {
   const { comments, blockLists } = repositories;
   /** No block between the two, either way (events never cross one). */
-  const unblocked = async (a: number, b: number) => !(await blockLists.isBlockedBy(a, b)) && !(await blockLists.isBlockedBy(b, a));
+  const unblocked = async (a: number, b: number) =>
+    !(await blockLists.isBlockedBy(a, b)) && !(await blockLists.isBlockedBy(b, a));
 
   /** Tells the uploader, the author answered and the members mentioned; never the writer, never across a block. */
-  async function announce(writerUid: number, target: MediaTarget & { uploaderUid: number }, commentId: number, answeredUid: number | null, mentions: { uid: number }[]) {
+  async function announce(
+    writerUid: number,
+    target: MediaTarget & { uploaderUid: number },
+    commentId: number,
+    answeredUid: number | null,
+    mentions: { uid: number }[],
+  ) {
     const base = { actorUid: writerUid, commentId, mediaType: target.type, mediaId: target.id };
-    if (answeredUid !== null && answeredUid !== writerUid && (await unblocked(answeredUid, writerUid))) await events.onReply({ ...base, recipientUid: answeredUid });
+    if (answeredUid !== null && answeredUid !== writerUid && (await unblocked(answeredUid, writerUid)))
+      await events.onReply({ ...base, recipientUid: answeredUid });
     if (answeredUid === null) {
       const uploader = target.uploaderUid;
-      if (uploader !== writerUid && (await unblocked(uploader, writerUid))) await events.onComment({ ...base, recipientUid: uploader });
+      if (uploader !== writerUid && (await unblocked(uploader, writerUid)))
+        await events.onComment({ ...base, recipientUid: uploader });
     }
     // Mentions were resolved without anyone blocked either way.
-    for (const { uid } of mentions) if (uid !== writerUid && uid !== answeredUid) await events.onMention({ ...base, recipientUid: uid });
+    for (const { uid } of mentions)
+      if (uid !== writerUid && uid !== answeredUid) await events.onMention({ ...base, recipientUid: uid });
   }
 
   return {
@@ -105,7 +153,12 @@ export function createCommentService(repositories: CommentRepositories, events: 
      * starts with "@name". "@username" of a member without a block either way becomes a mention.
      * The writer's limit is counted here, once the target is known writable (the route's loader).
      */
-    async emit(uid: number, target: MediaTarget & { uploaderUid: number }, html: string, parentId?: number): Promise<VideoComment> {
+    async emit(
+      uid: number,
+      target: MediaTarget & { uploaderUid: number },
+      html: string,
+      parentId?: number,
+    ): Promise<VideoComment> {
       await rateLimits.hit('commentPerUser', uid);
       let text = sanitizeComment(html);
       let threadId: number | null = null;
@@ -121,9 +174,20 @@ export function createCommentService(repositories: CommentRepositories, events: 
       const said = visibleText(text);
       const known = await comments.mentionable([...new Set(mentionCandidatesIn(said).flat())], uid);
       const named = new Set(resolveMentions(said, new Set(known.map((m) => m.username.toLowerCase()))));
-      const mentions = known.filter((m) => named.has(m.username.toLowerCase())).map(({ uid: mentioned, username }) => ({ uid: mentioned, username }));
+      const mentions = known
+        .filter((m) => named.has(m.username.toLowerCase()))
+        .map(({ uid: mentioned, username }) => ({ uid: mentioned, username }));
       const id = await repositories.transaction(async ({ comments: trx }) =>
-        trx.insert({ video_id: target.id, target_type: target.type, floor: await trx.takeNextFloor({ type: target.type, id: target.id }), uid, text, parent_id: threadId, mentions }));
+        trx.insert({
+          video_id: target.id,
+          target_type: target.type,
+          floor: await trx.takeNextFloor({ type: target.type, id: target.id }),
+          uid,
+          text,
+          parent_id: threadId,
+          mentions,
+        }),
+      );
       await announce(uid, target, id, answeredUid, mentions);
       return toComment(await comments.byId(id, uid));
     },
@@ -139,24 +203,45 @@ export function createCommentService(repositories: CommentRepositories, events: 
      * them (and of their first replies) were left out. The replies of a whole page come in one
      * query, however many threads the page holds.
      */
-    async list(target: MediaTarget, viewerUid: number | null, page: { page: number; pageSize: number; sort: CommentSort }) {
+    async list(
+      target: MediaTarget,
+      viewerUid: number | null,
+      page: { page: number; pageSize: number; sort: CommentSort },
+    ) {
       const [rows, count, shownOf] = await Promise.all([
-        comments.pageOf(target, viewerUid, { limit: page.pageSize, offset: (page.page - 1) * page.pageSize, sort: page.sort }),
+        comments.pageOf(target, viewerUid, {
+          limit: page.pageSize,
+          offset: (page.page - 1) * page.pageSize,
+          sort: page.sort,
+        }),
         comments.countOf(target, viewerUid),
         blockFilterFor(blockLists, viewerUid),
       ]);
-      const previews = await comments.previewsOf(rows.map((r) => r.id), viewerUid, THREAD_PREVIEW_REPLIES);
+      const previews = await comments.previewsOf(
+        rows.map((r) => r.id),
+        viewerUid,
+        THREAD_PREVIEW_REPLIES,
+      );
       const [shown, shownReplies] = await Promise.all([shownOf(rows), shownOf(previews)]);
       const threads: CommentThread[] = shown.map((r) => {
         const replies = previews.filter((p) => p.parent_id === r.id);
-        return { ...toComment(r), replyCount: Number(replies[0]?.reply_count ?? 0), replies: shownReplies.filter((p) => p.parent_id === r.id).map(toComment) };
+        return {
+          ...toComment(r),
+          replyCount: Number(replies[0]?.reply_count ?? 0),
+          replies: shownReplies.filter((p) => p.parent_id === r.id).map(toComment),
+        };
       });
       const hidden = rows.length - shown.length + previews.length - shownReplies.length;
       return { videoCommentCount: count, hiddenCommentCount: hidden, videoCommentList: threads };
     },
 
     /** A page of one thread (its head must be a top-level comment of the target), oldest first, under the same rules. */
-    async replies(target: MediaTarget, viewerUid: number | null, parentId: number, page: { page: number; pageSize: number }) {
+    async replies(
+      target: MediaTarget,
+      viewerUid: number | null,
+      parentId: number,
+      page: { page: number; pageSize: number },
+    ) {
       const head = await comments.parentOn(target, parentId);
       if (!head || head.parent_id !== null) throw new NotFound();
       const [rows, count, shownOf] = await Promise.all([
@@ -176,14 +261,21 @@ export function createCommentService(repositories: CommentRepositories, events: 
 
     /** The uploader's pin (who may is the policy's decision, by the target's uploader). */
     async pin(target: MediaTarget, commentId: number, pinned: boolean): Promise<void> {
-      if (!(await repositories.transaction(({ comments: trx }) => trx.setPinned(target, commentId, pinned)))) throw new NotFound();
+      if (!(await repositories.transaction(({ comments: trx }) => trx.setPinned(target, commentId, pinned))))
+        throw new NotFound();
     },
 
     /**
      * Sets (1, -1) or clears (0) the viewer's vote. The comment row is locked for the change,
      * so concurrent votes and switches always leave the counts equal to the votes.
      */
-    async vote(uid: number, target: MediaTarget, commentId: number, vote: 1 | -1 | 0, onlyClear?: 1 | -1): Promise<CommentVoteResponse> {
+    async vote(
+      uid: number,
+      target: MediaTarget,
+      commentId: number,
+      vote: 1 | -1 | 0,
+      onlyClear?: 1 | -1,
+    ): Promise<CommentVoteResponse> {
       return repositories.transaction(async ({ comments: trx }) => {
         const comment = await trx.lockLive(commentId, target);
         if (!comment) throw new DomainError('NOT_FOUND');
@@ -216,7 +308,13 @@ export function createCommentService(repositories: CommentRepositories, events: 
       const authorUid = await comments.authorOnFloor(target, floor);
       if (!(await comments.softDeleteOnFloor(target, floor, byUid))) throw new NotFound();
       if (authorUid !== byUid) {
-        await recordStaffAction(repositories, { actorUid: byUid, action: 'comment.delete', targetType: 'comment', targetId: target.id, details: { mediaType: type, floor, authorUid } });
+        await recordStaffAction(repositories, {
+          actorUid: byUid,
+          action: 'comment.delete',
+          targetType: 'comment',
+          targetId: target.id,
+          details: { mediaType: type, floor, authorUid },
+        });
       }
     },
   };

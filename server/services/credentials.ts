@@ -13,7 +13,13 @@ async function account(repositories: Repositories, uid: number) {
 }
 
 /** Consumes the checked code and sets the new password; every session but `keptToken` ends. */
-async function replacePassword(repositories: Repositories, uid: number, codeId: number, newPassword: string, keptToken?: string) {
+async function replacePassword(
+  repositories: Repositories,
+  uid: number,
+  codeId: number,
+  newPassword: string,
+  keptToken?: string,
+) {
   const passwordHash = await hashPassword(newPassword);
   await repositories.transaction(async (r) => {
     await consumeVerificationCode(r, codeId);
@@ -30,11 +36,21 @@ function assertStrong(password: string, email: string | null, username: string) 
 }
 
 /** user/update/password: old password and a mailed code; every other session is signed out. */
-export async function changePassword(repositories: Repositories, uid: number, currentToken: string | undefined, input: { oldPassword: string; newPassword: string; verificationCode: string }) {
+export async function changePassword(
+  repositories: Repositories,
+  uid: number,
+  currentToken: string | undefined,
+  input: { oldPassword: string; newPassword: string; verificationCode: string },
+) {
   const user = await account(repositories, uid);
-  if (!user.email || !(await verifyPassword(user.password_hash, input.oldPassword))) throw new DomainError('INVALID_CREDENTIALS');
+  if (!user.email || !(await verifyPassword(user.password_hash, input.oldPassword)))
+    throw new DomainError('INVALID_CREDENTIALS');
   assertStrong(input.newPassword, user.email, user.username);
-  const codeId = await checkVerificationCode(repositories, { email: user.email, purpose: 'change-password', code: input.verificationCode });
+  const codeId = await checkVerificationCode(repositories, {
+    email: user.email,
+    purpose: 'change-password',
+    code: input.verificationCode,
+  });
   await replacePassword(repositories, uid, codeId, input.newPassword, currentToken);
 }
 
@@ -43,8 +59,15 @@ export async function changePassword(repositories: Repositories, uid: number, cu
  * code is checked first: until it is right the answer is the same whether or not the address
  * has an account (no code was ever sent to one without), so nothing else may answer before it.
  */
-export async function resetPassword(repositories: Repositories, input: { email: string; newPassword: string; verificationCode: string }) {
-  const codeId = await checkVerificationCode(repositories, { email: normalizeEmail(input.email), purpose: 'forgot-password', code: input.verificationCode });
+export async function resetPassword(
+  repositories: Repositories,
+  input: { email: string; newPassword: string; verificationCode: string },
+) {
+  const codeId = await checkVerificationCode(repositories, {
+    email: normalizeEmail(input.email),
+    purpose: 'forgot-password',
+    code: input.verificationCode,
+  });
   const uid = await uidByEmail(repositories, input.email);
   if (uid === null) throw new DomainError('VERIFICATION_CODE_INVALID'); // the account changed its address since
   const user = await account(repositories, uid);
@@ -53,14 +76,24 @@ export async function resetPassword(repositories: Repositories, input: { email: 
 }
 
 /** user/update/email: the password, and a code mailed to the new address, which proves it is theirs. */
-export async function changeEmail(repositories: Repositories, uid: number, input: { oldEmail: string; newEmail: string; password: string; verificationCode: string }) {
+export async function changeEmail(
+  repositories: Repositories,
+  uid: number,
+  input: { oldEmail: string; newEmail: string; password: string; verificationCode: string },
+) {
   const user = await account(repositories, uid);
   const oldMatches = user.email && normalizeEmail(input.oldEmail).toLowerCase() === user.email.toLowerCase();
-  if (!oldMatches || !(await verifyPassword(user.password_hash, input.password))) throw new DomainError('INVALID_CREDENTIALS');
+  if (!oldMatches || !(await verifyPassword(user.password_hash, input.password)))
+    throw new DomainError('INVALID_CREDENTIALS');
   const newEmail = normalizeEmail(input.newEmail);
-  if (!isValidEmail(newEmail)) throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'newEmail', message: 'invalid' }] });
+  if (!isValidEmail(newEmail))
+    throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'newEmail', message: 'invalid' }] });
   if (await emailExists(repositories, newEmail)) throw new DomainError('EMAIL_TAKEN');
-  const codeId = await checkVerificationCode(repositories, { email: newEmail, purpose: 'change-email', code: input.verificationCode });
+  const codeId = await checkVerificationCode(repositories, {
+    email: newEmail,
+    purpose: 'change-email',
+    code: input.verificationCode,
+  });
   await repositories.transaction(async (r) => {
     await consumeVerificationCode(r, codeId);
     await r.users.setEmail(uid, newEmail);

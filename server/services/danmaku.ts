@@ -27,7 +27,8 @@ export function danmakuPoolCap(durationSeconds: number): number {
   return 8000;
 }
 
-export const segmentCountOf = (durationMs: number) => Math.max(1, Math.ceil(durationMs / 1000 / DANMAKU_SEGMENT_SECONDS));
+export const segmentCountOf = (durationMs: number) =>
+  Math.max(1, Math.ceil(durationMs / 1000 / DANMAKU_SEGMENT_SECONDS));
 
 /** A little tolerance past the end: players report the last frame a hair after the duration. */
 const END_TOLERANCE_S = 0.5;
@@ -35,7 +36,14 @@ const END_TOLERANCE_S = 0.5;
 type Row = Awaited<ReturnType<DanmakuRepository['insert']>>;
 /** One stored danmaku as every viewer receives it (lists, sends, the live stream): no sender. */
 export const toDanmaku = (r: Row): Danmaku => ({
-  id: r.id, time: r.time, text: r.text, color: r.color, fontSize: r.font_size, mode: r.mode, enableRainbow: r.rainbow, editDateTime: r.sent_ms,
+  id: r.id,
+  time: r.time,
+  text: r.text,
+  color: r.color,
+  fontSize: r.font_size,
+  mode: r.mode,
+  enableRainbow: r.rainbow,
+  editDateTime: r.sent_ms,
 });
 
 /** A segment's version: how many visible danmaku it holds and the newest id (sends and deletions both change it). */
@@ -43,7 +51,9 @@ const versionString = (count: number, newest: number | null) => `${count}.${newe
 
 /** The seconds one segment covers; undefined (the whole pool) stays undefined. */
 const windowOf = (segment: number | undefined): TimeWindow | undefined =>
-  segment === undefined ? undefined : { from: segment * DANMAKU_SEGMENT_SECONDS, to: (segment + 1) * DANMAKU_SEGMENT_SECONDS };
+  segment === undefined
+    ? undefined
+    : { from: segment * DANMAKU_SEGMENT_SECONDS, to: (segment + 1) * DANMAKU_SEGMENT_SECONDS };
 
 /**
  * A serialized list answer with the version of the segment it was built from, and its
@@ -51,7 +61,10 @@ const windowOf = (segment: number | undefined): TimeWindow | undefined =>
  * sixth; the byte budget counts the plain body only).
  */
 export interface CachedList {
-  version: string; body: Uint8Array<ArrayBuffer>; etag: string; checkedAt: number;
+  version: string;
+  body: Uint8Array<ArrayBuffer>;
+  etag: string;
+  checkedAt: number;
   encoded: Partial<Record<ContentEncoding, Promise<Uint8Array<ArrayBuffer>>>>;
 }
 /**
@@ -117,26 +130,43 @@ export function encodedAnswer(entry: CachedList, encoding: ContentEncoding): Pro
   if (known) return known;
   const quick = compressBody(entry.body, encoding, 'quick');
   entry.encoded[encoding] = quick;
-  quick.then(() => compressBody(entry.body, encoding, 'fast')).then((smaller) => {
-    entry.encoded[encoding] = Promise.resolve(smaller);
-  }, () => {}); // the quick one stays: it is correct, only larger
+  quick
+    .then(() => compressBody(entry.body, encoding, 'fast'))
+    .then(
+      (smaller) => {
+        entry.encoded[encoding] = Promise.resolve(smaller);
+      },
+      () => {},
+    ); // the quick one stays: it is correct, only larger
   return quick;
 }
 
 /** Counts one hit of a named limit for a subject, and refuses once the limit is passed (the rate-limit service). */
-export interface RateLimiter { hit(name: RateLimitName, subject: string | number): Promise<void> }
+export interface RateLimiter {
+  hit(name: RateLimitName, subject: string | number): Promise<void>;
+}
 
 /** Hears of each danmaku once stored (the live stream announces it to every viewer). */
 export type OnDanmakuSent = (videoId: number, senderUid: number, danmaku: Danmaku) => void;
 
-export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' | 'moderationLog' | 'transaction'>, rateLimits: RateLimiter, cache: ListCache, onSent: OnDanmakuSent = () => {}) {
+export function createDanmakuService(
+  repositories: Pick<Repositories, 'danmaku' | 'moderationLog' | 'transaction'>,
+  rateLimits: RateLimiter,
+  cache: ListCache,
+  onSent: OnDanmakuSent = () => {},
+) {
   const { danmaku: store } = repositories;
 
   /**
    * The pool (the newest danmakuPoolCap of the target's length, decision 0034) in time order; one
    * segment of DANMAKU_SEGMENT_SECONDS, or all of it; without the senders `blockedByUid` blocked.
    */
-  async function list(target: MediaTarget, durationMs: number, segment?: number, blockedByUid: number | null = null): Promise<Danmaku[]> {
+  async function list(
+    target: MediaTarget,
+    durationMs: number,
+    segment?: number,
+    blockedByUid: number | null = null,
+  ): Promise<Danmaku[]> {
     const pool = await store.poolOf(target, danmakuPoolCap(durationMs / 1000));
     return (await store.listOf(target, windowOf(segment), blockedByUid, pool)).map(toDanmaku);
   }
@@ -146,7 +176,14 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
     return versionString(count, newest);
   }
 
-  async function refresh(cache: ListCache, key: string, known: CachedList | undefined, target: MediaTarget, segment: number | undefined, durationMs: number) {
+  async function refresh(
+    cache: ListCache,
+    key: string,
+    known: CachedList | undefined,
+    target: MediaTarget,
+    segment: number | undefined,
+    durationMs: number,
+  ) {
     const pool = await store.poolOf(target, danmakuPoolCap(durationMs / 1000));
     const segmentCount = segmentCountOf(durationMs);
     const generation = cache.generation;
@@ -163,9 +200,18 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
     let newest: number | null = null;
     for (const row of rows) if (newest === null || row.id > newest) newest = row.id;
     const version = versionString(rows.length, newest);
-    const answer: DanmakuListResponse = { success: true, danmaku: rows.map(toDanmaku), segment, segmentSeconds: DANMAKU_SEGMENT_SECONDS, segmentCount };
+    const answer: DanmakuListResponse = {
+      success: true,
+      danmaku: rows.map(toDanmaku),
+      segment,
+      segmentSeconds: DANMAKU_SEGMENT_SECONDS,
+      segmentCount,
+    };
     const entry: CachedList = {
-      version, body: new TextEncoder().encode(JSON.stringify(answer)), etag: `W/"dm-${target.type === 'video' ? '' : `${target.type}-`}${target.id}-${segment ?? 'all'}-${segmentCount}-${version}"`, checkedAt: Date.now(),
+      version,
+      body: new TextEncoder().encode(JSON.stringify(answer)),
+      etag: `W/"dm-${target.type === 'video' ? '' : `${target.type}-`}${target.id}-${segment ?? 'all'}-${segmentCount}-${version}"`,
+      checkedAt: Date.now(),
       encoded: {},
     };
     if (cache.generation === generation) remember(cache, key, entry);
@@ -177,7 +223,9 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
     async emit(uid: number, durationMs: number, body: z.output<typeof danmakuEmitBody>): Promise<Danmaku> {
       const target: MediaTarget = { type: body.mediaType, id: body.videoId };
       if (body.time > durationMs / 1000 + END_TOLERANCE_S) {
-        throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'time', message: 'is past the end of the video' }] });
+        throw new DomainError('VALIDATION_FAILED', {
+          issues: [{ path: 'time', message: 'is past the end of the video' }],
+        });
       }
       // Counted only for danmaku that could be stored: a refused one costs the sender nothing.
       await rateLimits.hit('danmakuPerUser', uid);
@@ -185,8 +233,15 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
       const cap = danmakuPoolCap(durationMs / 1000);
       const saved = await repositories.transaction(async ({ danmaku: trx }) => {
         const row = await trx.insert({
-          video_id: target.id, target_type: target.type, uid, time: Math.min(body.time, durationMs / 1000), text: body.text, color: body.color,
-          font_size: body.fontSize, mode: body.mode, rainbow: body.enableRainbow,
+          video_id: target.id,
+          target_type: target.type,
+          uid,
+          time: Math.min(body.time, durationMs / 1000),
+          text: body.text,
+          color: body.color,
+          font_size: body.fontSize,
+          mode: body.mode,
+          rainbow: body.enableRainbow,
         });
         await trx.deleteAllButNewest(target, cap);
         return toDanmaku(row);
@@ -203,16 +258,29 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
      * Adds danmaku read from a file to a video (the caller was authorised on it): those past the
      * end are skipped, then the pool is capped as for sends (the oldest make room).
      */
-    async importInto(videoId: number, durationMs: number, importerUid: number, danmaku: readonly ImportedDanmaku[]): Promise<{ imported: number; skipped: number }> {
+    async importInto(
+      videoId: number,
+      durationMs: number,
+      importerUid: number,
+      danmaku: readonly ImportedDanmaku[],
+    ): Promise<{ imported: number; skipped: number }> {
       const target: MediaTarget = { type: 'video', id: videoId };
       const fitting = danmaku.filter((d) => d.time <= durationMs / 1000 + END_TOLERANCE_S);
       const cap = danmakuPoolCap(durationMs / 1000);
       // Only the newest `cap` could stay: older ones (by the file's send time) are not written at all.
       const kept = [...fitting].sort((a, b) => a.sentAt - b.sentAt).slice(-cap);
       await repositories.transaction(async ({ danmaku: trx }) => {
-        await trx.insertImported(kept.map((d) => ({
-          video_id: videoId, uid: importerUid, time: Math.min(d.time, durationMs / 1000), text: d.text, color: d.color, font_size: d.fontSize, mode: d.mode,
-        })));
+        await trx.insertImported(
+          kept.map((d) => ({
+            video_id: videoId,
+            uid: importerUid,
+            time: Math.min(d.time, durationMs / 1000),
+            text: d.text,
+            color: d.color,
+            font_size: d.fontSize,
+            mode: d.mode,
+          })),
+        );
         await trx.deleteAllButNewest(target, cap);
       });
       forgetTarget(cache, target);
@@ -223,12 +291,16 @@ export function createDanmakuService(repositories: Pick<Repositories, 'danmaku' 
     /** Staff take one danmaku out of view (hide: kept for the record) or away (delete); every viewer's next list leaves it out. */
     async moderate(danmakuId: number, how: 'hide' | 'delete', byUid: number): Promise<void> {
       const row = await store.byId(danmakuId);
-      if (!row || !(how === 'hide' ? await store.hide(danmakuId) : await store.deleteOne(danmakuId))) throw new NotFound();
+      if (!row || !(how === 'hide' ? await store.hide(danmakuId) : await store.deleteOne(danmakuId)))
+        throw new NotFound();
       const target: MediaTarget = { type: row.target_type, id: Number(row.video_id) };
       forgetTarget(cache, target);
       if (target.type === 'video') store.announceChanged(target.id);
       await recordStaffAction(repositories, {
-        actorUid: byUid, action: how === 'hide' ? 'danmaku.hide' : 'danmaku.delete', targetType: 'danmaku', targetId: danmakuId,
+        actorUid: byUid,
+        action: how === 'hide' ? 'danmaku.hide' : 'danmaku.delete',
+        targetType: 'danmaku',
+        targetId: danmakuId,
         details: { mediaType: target.type, mediaId: target.id, time: row.time, text: row.text, senderUid: row.uid },
       });
     },

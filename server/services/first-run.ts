@@ -12,7 +12,14 @@ import { DomainError, NotFound } from '../domain/errors.ts';
 import { insertAccount } from './accounts.ts';
 import { createSession } from '../auth/sessions.ts';
 
-export interface FirstAdministrator { token: string; email: string; username: string; password: string; userNickname?: string; language?: import('../../src/lib/i18n/locales.ts').CatalogLocale }
+export interface FirstAdministrator {
+  token: string;
+  email: string;
+  username: string;
+  password: string;
+  userNickname?: string;
+  language?: import('../../src/lib/i18n/locales.ts').CatalogLocale;
+}
 
 export function createFirstRun(repositories: Repositories, token = randomBytes(18).toString('base64url')) {
   let spent = false;
@@ -41,8 +48,13 @@ export function createFirstRun(repositories: Repositories, token = randomBytes(1
       spent = true;
       try {
         const uid = await insertAccount(repositories, {
-          email: input.email, username: input.username, password: input.password, userNickname: input.userNickname,
-          roles: ['administrator'], language: input.language, reviewed: true,
+          email: input.email,
+          username: input.username,
+          password: input.password,
+          userNickname: input.userNickname,
+          roles: ['administrator'],
+          language: input.language,
+          reviewed: true,
         });
         return { uid, token: await createSession(repositories, uid) };
       } catch (error) {

@@ -31,7 +31,12 @@ export function decodeCursor(cursor: string | undefined): FeedPosition | null {
 }
 
 /** One row of the merged feed: its kind, exact creation time and id (its place in the order), and the item. */
-interface FeedRow { kind: FeedKind; micros: string; id: number; item: MediaItem }
+interface FeedRow {
+  kind: FeedKind;
+  micros: string;
+  id: number;
+  item: MediaItem;
+}
 /** The feed's order: newer first; at one microsecond videos, tracks, posts; then higher ids first. */
 function feedOrder(a: FeedRow, b: FeedRow): number {
   const at = BigInt(b.micros) - BigInt(a.micros);
@@ -40,28 +45,50 @@ function feedOrder(a: FeedRow, b: FeedRow): number {
 }
 
 /** A page of rows read one past its size: the rows, and the cursor after the last when there are more. */
-export function paged<R extends { created_micros: string }>(rows: R[], pageSize: number, idOf: (row: R) => number): { page: R[]; nextCursor: string | null } {
+export function paged<R extends { created_micros: string }>(
+  rows: R[],
+  pageSize: number,
+  idOf: (row: R) => number,
+): { page: R[]; nextCursor: string | null } {
   const page = rows.slice(0, pageSize);
   const last = page.at(-1);
-  return { page, nextCursor: rows.length > pageSize && last ? encodeCursor({ micros: last.created_micros, id: idOf(last) }) : null };
+  return {
+    page,
+    nextCursor: rows.length > pageSize && last ? encodeCursor({ micros: last.created_micros, id: idOf(last) }) : null,
+  };
 }
 
 const personOf = (row: FollowPersonRow, isFollowing: boolean): FollowPerson => ({
-  uid: row.uid, username: row.username, userNickname: row.user_nickname, avatar: row.avatar, signature: row.signature,
-  followDateTime: new Date(row.created_at).getTime(), isFollowing,
+  uid: row.uid,
+  username: row.username,
+  userNickname: row.user_nickname,
+  avatar: row.avatar,
+  signature: row.signature,
+  followDateTime: new Date(row.created_at).getTime(),
+  isFollowing,
 });
 
-export interface FollowState { isFollowing: boolean; followerCount: number }
-export interface CursorPage { cursor?: string; pageSize: number }
+export interface FollowState {
+  isFollowing: boolean;
+  followerCount: number;
+}
+export interface CursorPage {
+  cursor?: string;
+  pageSize: number;
+}
 
 /** The sections whose new tracks and posts the feed holds beside videos. */
 export interface FeedSections {
-  audio: Pick<AudioService, 'feedPage'>; photos: Pick<PhotoService, 'feedPage'>;
+  audio: Pick<AudioService, 'feedPage'>;
+  photos: Pick<PhotoService, 'feedPage'>;
   /** Told of a new follow (the followed member's notification). */
   onFollowed?: (followerUid: number, followedUid: number) => Promise<void>;
 }
 
-export function createFollowService(repositories: Pick<Repositories, 'follows' | 'videos' | 'blockLists'>, sections: FeedSections) {
+export function createFollowService(
+  repositories: Pick<Repositories, 'follows' | 'videos' | 'blockLists'>,
+  sections: FeedSections,
+) {
   const { follows, videos, blockLists } = repositories;
 
   async function requireOther(uid: number, otherUid: number): Promise<void> {
@@ -100,12 +127,27 @@ export function createFollowService(repositories: Pick<Repositories, 'follows' |
      * Who follows `uid` (followers) or whom `uid` follows (followings), newest follow first, each
      * with whether `viewerUid` follows them (the list's follow buttons).
      */
-    async people(side: 'followers' | 'followings', uid: number, { cursor, pageSize }: CursorPage, viewerUid: number | null = null): Promise<{ result: FollowPerson[]; nextCursor: string | null }> {
+    async people(
+      side: 'followers' | 'followings',
+      uid: number,
+      { cursor, pageSize }: CursorPage,
+      viewerUid: number | null = null,
+    ): Promise<{ result: FollowPerson[]; nextCursor: string | null }> {
       const after = decodeCursor(cursor);
       if (!(await videos.userExists(uid))) throw new NotFound();
-      const rows = await (side === 'followers' ? follows.followersPage : follows.followingsPage)(uid, after, pageSize + 1);
+      const rows = await (side === 'followers' ? follows.followersPage : follows.followingsPage)(
+        uid,
+        after,
+        pageSize + 1,
+      );
       const { page, nextCursor } = paged(rows, pageSize, (row) => row.uid);
-      const followed = viewerUid === null ? new Set<number>() : await follows.followedAmong(viewerUid, page.map((row) => row.uid).filter((id) => id !== viewerUid));
+      const followed =
+        viewerUid === null
+          ? new Set<number>()
+          : await follows.followedAmong(
+              viewerUid,
+              page.map((row) => row.uid).filter((id) => id !== viewerUid),
+            );
       return { result: page.map((row) => personOf(row, followed.has(row.uid))), nextCursor };
     },
 
@@ -113,19 +155,46 @@ export function createFollowService(repositories: Pick<Repositories, 'follows' |
      * The member's feed: a page of videos, tracks and posts, newest first, and where the next page
      * starts. Each kind is read one past the page from the cursor; the merge keeps the page's newest.
      */
-    async feed(viewerUid: number, { cursor, pageSize }: CursorPage): Promise<{ items: MediaItem[]; videos: VideoThumb[]; nextCursor: string | null }> {
+    async feed(
+      viewerUid: number,
+      { cursor, pageSize }: CursorPage,
+    ): Promise<{ items: MediaItem[]; videos: VideoThumb[]; nextCursor: string | null }> {
       const after = decodeCursor(cursor);
       const [videoRows, tracks, posts] = await Promise.all([
-        videos.feedPage(viewerUid, after, pageSize + 1), sections.audio.feedPage(viewerUid, after, pageSize + 1), sections.photos.feedPage(viewerUid, after, pageSize + 1),
+        videos.feedPage(viewerUid, after, pageSize + 1),
+        sections.audio.feedPage(viewerUid, after, pageSize + 1),
+        sections.photos.feedPage(viewerUid, after, pageSize + 1),
       ]);
       const rows: FeedRow[] = [
-        ...videoRows.map((row): FeedRow => ({ kind: 'video', micros: row.created_micros, id: row.video_id, item: { type: 'video', video: toThumb(row) } })),
-        ...tracks.map((row): FeedRow => ({ kind: 'audio', micros: row.micros, id: row.id, item: { type: 'audio', track: row.track } })),
-        ...posts.map((row): FeedRow => ({ kind: 'photo', micros: row.micros, id: row.id, item: { type: 'photo', photo: row.photo } })),
+        ...videoRows.map(
+          (row): FeedRow => ({
+            kind: 'video',
+            micros: row.created_micros,
+            id: row.video_id,
+            item: { type: 'video', video: toThumb(row) },
+          }),
+        ),
+        ...tracks.map(
+          (row): FeedRow => ({
+            kind: 'audio',
+            micros: row.micros,
+            id: row.id,
+            item: { type: 'audio', track: row.track },
+          }),
+        ),
+        ...posts.map(
+          (row): FeedRow => ({
+            kind: 'photo',
+            micros: row.micros,
+            id: row.id,
+            item: { type: 'photo', photo: row.photo },
+          }),
+        ),
       ].sort(feedOrder);
       const page = rows.slice(0, pageSize);
       const last = page.at(-1);
-      const nextCursor = rows.length > pageSize && last ? encodeCursor({ micros: last.micros, id: last.id, kind: last.kind }) : null;
+      const nextCursor =
+        rows.length > pageSize && last ? encodeCursor({ micros: last.micros, id: last.id, kind: last.kind }) : null;
       const items = page.map((row) => row.item);
       return { items, videos: items.flatMap((item) => (item.type === 'video' ? [item.video] : [])), nextCursor };
     },

@@ -19,7 +19,10 @@ import type { MediaTarget } from '#lib/api/contracts/common.constants.ts';
 import type { DanmakuListResponse } from '#lib/api/contracts/interaction.ts';
 
 /** An answer and whether it is the viewer's own (their blocks, their pending items, their likes). */
-export interface ForViewer<T> { answer: T; personal: boolean }
+export interface ForViewer<T> {
+  answer: T;
+  personal: boolean;
+}
 
 interface Sections {
   catalogue: ReturnType<typeof createCatalogue>;
@@ -39,17 +42,37 @@ export function createForViewer({ catalogue, audio, photos, likes, blockLists, d
   }
 
   /** One upload as the page shows it: hidden ones are 404; pending ones and every member's answer are personal. */
-  async function upload<T extends { status: string }, K extends string>(type: 'video' | 'audio' | 'photo', key: K, id: number, looker: Actor | null,
-    found: T | null, uploaderUid: (item: T) => number) {
+  async function upload<T extends { status: string }, K extends string>(
+    type: 'video' | 'audio' | 'photo',
+    key: K,
+    id: number,
+    looker: Actor | null,
+    found: T | null,
+    uploaderUid: (item: T) => number,
+  ) {
     if (!found) throw new NotFound();
     const viewerUid = looker?.uid ?? null;
-    const [facts, flags] = await Promise.all([likes.factsFor({ type, id }, viewerUid), blockLists.flags(viewerUid, uploaderUid(found))]);
-    return { answer: { [key]: found, ...facts, ...flags } as { [P in K]: T } & typeof facts & typeof flags, personal: !!looker || found.status !== 'approved' };
+    const [facts, flags] = await Promise.all([
+      likes.factsFor({ type, id }, viewerUid),
+      blockLists.flags(viewerUid, uploaderUid(found)),
+    ]);
+    return {
+      answer: { [key]: found, ...facts, ...flags } as { [P in K]: T } & typeof facts & typeof flags,
+      personal: !!looker || found.status !== 'approved',
+    };
   }
 
   /** A member's uploads with the flags between the viewer and them: personal for the member, a viewer with block lists, or one they blocked. */
-  async function uploadsOf<T extends object>(uid: number, looker: Actor | null, page: Page, list: (uid: number, looker: Actor | null, page: Page) => Promise<T>) {
-    const [{ viewerUid, personal }, flags] = await Promise.all([listViewer(looker), blockLists.flags(looker?.uid ?? null, uid)]);
+  async function uploadsOf<T extends object>(
+    uid: number,
+    looker: Actor | null,
+    page: Page,
+    list: (uid: number, looker: Actor | null, page: Page) => Promise<T>,
+  ) {
+    const [{ viewerUid, personal }, flags] = await Promise.all([
+      listViewer(looker),
+      blockLists.flags(looker?.uid ?? null, uid),
+    ]);
     const answer = { ...(await list(uid, looker, { ...page, viewerUid })), ...flags };
     return { answer, personal: looker?.uid === uid || personal || flags.isBlockedByOther };
   }
@@ -71,11 +94,23 @@ export function createForViewer({ catalogue, audio, photos, likes, blockLists, d
      * pool without theirs, built for them (`personal`); everyone else the same pool, serialized
      * once per change with its ETag (`shared`: no sender ids in it).
      */
-    async danmakuSegment(target: MediaTarget, durationMs: number, segment: number | undefined, looker: Actor | null):
-      Promise<{ personal: Omit<DanmakuListResponse, 'success'> } | { shared: CachedList }> {
-      if (!(await blockLists.filtersFor(looker?.uid ?? null)).people) return { shared: await danmaku.listAnswer(target, durationMs, segment) };
+    async danmakuSegment(
+      target: MediaTarget,
+      durationMs: number,
+      segment: number | undefined,
+      looker: Actor | null,
+    ): Promise<{ personal: Omit<DanmakuListResponse, 'success'> } | { shared: CachedList }> {
+      if (!(await blockLists.filtersFor(looker?.uid ?? null)).people)
+        return { shared: await danmaku.listAnswer(target, durationMs, segment) };
       const list = await danmaku.list(target, durationMs, segment, looker!.uid);
-      return { personal: { danmaku: list, segment, segmentSeconds: DANMAKU_SEGMENT_SECONDS, segmentCount: segmentCountOf(durationMs) } };
+      return {
+        personal: {
+          danmaku: list,
+          segment,
+          segmentSeconds: DANMAKU_SEGMENT_SECONDS,
+          segmentCount: segmentCountOf(durationMs),
+        },
+      };
     },
 
     /** A member's public profile with the flags between the viewer and them (404 when there is none). */
@@ -89,9 +124,13 @@ export function createForViewer({ catalogue, audio, photos, likes, blockLists, d
     /** Videos, tracks and photo posts together, the most recent visit first; `likedOnly`: those the member likes. */
     async history(uid: number, title: string | undefined, likedOnly: boolean): Promise<HistoryItem[]> {
       const [videos, tracks, posts] = await Promise.all([
-        catalogue.history(uid, title, likedOnly), audio.history(uid, title, HISTORY_LIMIT, likedOnly), photos.history(uid, title, HISTORY_LIMIT, likedOnly),
+        catalogue.history(uid, title, likedOnly),
+        audio.history(uid, title, HISTORY_LIMIT, likedOnly),
+        photos.history(uid, title, HISTORY_LIMIT, likedOnly),
       ]);
-      return [...videos, ...tracks, ...posts].sort((a, b) => b.lastUpdateDateTime - a.lastUpdateDateTime).slice(0, HISTORY_LIMIT);
+      return [...videos, ...tracks, ...posts]
+        .sort((a, b) => b.lastUpdateDateTime - a.lastUpdateDateTime)
+        .slice(0, HISTORY_LIMIT);
     },
   };
 }

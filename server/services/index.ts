@@ -42,7 +42,15 @@ import { viewerFromCookies } from './sessions.ts';
 import { createRateLimitService } from './rate-limit.ts';
 import { createJobsService } from './jobs.ts';
 import { createFirstRun } from './first-run.ts';
-import { grantUpload, processImage, readGrant, storeImage, UPLOAD_URL_LIFETIME_MS, type ImageKind, type UploadGrant } from '../media/image-service.ts';
+import {
+  grantUpload,
+  processImage,
+  readGrant,
+  storeImage,
+  UPLOAD_URL_LIFETIME_MS,
+  type ImageKind,
+  type UploadGrant,
+} from '../media/image-service.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { MediaStore } from '../media/media-store.ts';
 import type { EventBus } from '../events/bus.ts';
@@ -53,13 +61,18 @@ import { createNotificationService, notifiedConversations, type NotificationOpti
  * are written that way (plain functions compose inside one transaction); the root binds them.
  */
 type BoundTo<M> = {
-  [K in keyof M as M[K] extends (repositories: Repositories, ...rest: never[]) => unknown ? K : never]:
-    M[K] extends (repositories: Repositories, ...rest: infer A) => infer R ? (...args: A) => R : never;
+  [K in keyof M as M[K] extends (repositories: Repositories, ...rest: never[]) => unknown ? K : never]: M[K] extends (
+    repositories: Repositories,
+    ...rest: infer A
+  ) => infer R
+    ? (...args: A) => R
+    : never;
 };
 function bindRepositories<M extends object>(repositories: Repositories, module: M): BoundTo<M> {
   const bound: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(module)) {
-    if (typeof value === 'function' && value.length >= 1) bound[name] = (...args: unknown[]) => value(repositories, ...args);
+    if (typeof value === 'function' && value.length >= 1)
+      bound[name] = (...args: unknown[]) => value(repositories, ...args);
   }
   return bound as BoundTo<M>;
 }
@@ -93,13 +106,36 @@ export interface ServiceDeps {
 /** When this process started (the health answer's uptime). */
 const started = Date.now();
 
-export function createServices({ repositories, databaseKind, mailer, media, signingSecret, buildId, uploads, photoFiles, bus, live: liveOptions, logger, notifications: notificationOptions, conversationEvents, hotCounterWindowMs }: ServiceDeps) {
+export function createServices({
+  repositories,
+  databaseKind,
+  mailer,
+  media,
+  signingSecret,
+  buildId,
+  uploads,
+  photoFiles,
+  bus,
+  live: liveOptions,
+  logger,
+  notifications: notificationOptions,
+  conversationEvents,
+  hotCounterWindowMs,
+}: ServiceDeps) {
   const rateLimits = createRateLimitService(repositories);
   const live = createLiveDanmaku(repositories, bus, { ...liveOptions, logger });
   const catalogue = createCatalogue(repositories);
   const audio = createAudioService(repositories, { media, logger, playWindowMs: hotCounterWindowMs });
   const photos = createPhotoService(repositories, photoFiles);
-  const notifications = createNotificationService(repositories, { ...notificationOptions, bus, mailer, signingSecret, heartbeatMs: liveOptions.heartbeatMs, logger, likeWindowMs: hotCounterWindowMs });
+  const notifications = createNotificationService(repositories, {
+    ...notificationOptions,
+    bus,
+    mailer,
+    signingSecret,
+    heartbeatMs: liveOptions.heartbeatMs,
+    logger,
+    likeWindowMs: hotCounterWindowMs,
+  });
   // The one place conversations (comments, replies, mentions, likes) leave the services: each
   // becomes the recipient's notification here, and goes on to the bus (or the hooks given).
   const conversation = notifiedConversations(repositories, notifications, conversationEvents ?? NO_CONVERSATION_EVENTS);
@@ -109,13 +145,19 @@ export function createServices({ repositories, databaseKind, mailer, media, sign
     photo: (id, looker) => photos.visibleTarget(id, looker),
   });
   const videos = createVideoService(repositories, { media, logger, viewWindowMs: hotCounterWindowMs });
-  const danmaku = createDanmakuService(repositories, rateLimits, createDanmakuListCache(), (videoId, senderUid, sent) => void live.announce(videoId, senderUid, sent));
+  const danmaku = createDanmakuService(
+    repositories,
+    rateLimits,
+    createDanmakuListCache(),
+    (videoId, senderUid, sent) => void live.announce(videoId, senderUid, sent),
+  );
   const comments = createCommentService(repositories, conversation, rateLimits);
   const likes = createLikeService(repositories, conversation);
   const subtitles = createSubtitleService(repositories, { media, logger });
   const accountService = {
     ...bindRepositories(repositories, accounts),
-    sendLoginCode: (input: Parameters<typeof accounts.sendLoginCode>[2]) => accounts.sendLoginCode(repositories, mailer, input),
+    sendLoginCode: (input: Parameters<typeof accounts.sendLoginCode>[2]) =>
+      accounts.sendLoginCode(repositories, mailer, input),
   };
   const credentialService = bindRepositories(repositories, credentials);
   const totpService = bindRepositories(repositories, totp);
@@ -125,9 +167,12 @@ export function createServices({ repositories, databaseKind, mailer, media, sign
     viewerFromCookies: (cookieHeader: string | null | undefined) => viewerFromCookies(repositories, cookieHeader),
   };
   const verificationService = {
-    send: (input: Parameters<typeof verification.sendVerificationCode>[2]) => verification.sendVerificationCode(repositories, mailer, input),
-    sendReset: (input: Parameters<typeof verification.sendResetCode>[2]) => verification.sendResetCode(repositories, mailer, input,
-      (error) => logger?.warn('the password reset mail could not be sent', { err: error })),
+    send: (input: Parameters<typeof verification.sendVerificationCode>[2]) =>
+      verification.sendVerificationCode(repositories, mailer, input),
+    sendReset: (input: Parameters<typeof verification.sendResetCode>[2]) =>
+      verification.sendResetCode(repositories, mailer, input, (error) =>
+        logger?.warn('the password reset mail could not be sent', { err: error }),
+      ),
   };
   const blockLists = createBlockListService(repositories);
   return {
@@ -136,11 +181,17 @@ export function createServices({ repositories, databaseKind, mailer, media, sign
     /** What danmaku, comments and history can be on: each section's lookup of its own items. */
     targets,
     videos,
-    review: createReviewService({ video: videos, audio, photo: photos }, (type, id, outcome) => notifications.uploadReviewed(type, id, outcome)),
+    review: createReviewService({ video: videos, audio, photo: photos }, (type, id, outcome) =>
+      notifications.uploadReviewed(type, id, outcome),
+    ),
     subtitles,
     /** A video's commit, then tracks for the subtitle streams its parts' transcodes already read (the others get theirs from their transcode). */
     videoUploads: {
-      async commit(uid: number, input: Parameters<typeof videos.commit>[1], log: Pick<NonNullable<typeof logger>, 'warn'>): Promise<{ videoId: number; streamTracks: number }> {
+      async commit(
+        uid: number,
+        input: Parameters<typeof videos.commit>[1],
+        log: Pick<NonNullable<typeof logger>, 'warn'>,
+      ): Promise<{ videoId: number; streamTracks: number }> {
         const videoId = await videos.commit(uid, input);
         const streamTracks = await subtitles.adoptStreamsOfVideo(videoId).catch((error: unknown) => {
           log.warn('subtitle streams not made into tracks', { videoId, err: error });
@@ -168,21 +219,42 @@ export function createServices({ repositories, databaseKind, mailer, media, sign
       onMailFailed: (error) => logger?.warn('a report outcome mail could not be sent', { err: error }),
       notify: {
         reportFiled: async ({ reportId, reporterUid, title }) => {
-          await notifications.notifyStaff({ kind: 'reportNew', actorUid: reporterUid, target: { type: 'report', id: reportId, title } })
+          await notifications
+            .notifyStaff({ kind: 'reportNew', actorUid: reporterUid, target: { type: 'report', id: reportId, title } })
             .catch((error) => logger?.warn('notifications: staff could not be told of a report', { err: error }));
         },
         reportResolved: ({ reportId, reporterUid, title }) =>
-          notifications.notifyQuietly({ kind: 'reportResolved', recipientUid: reporterUid, actorUid: null, target: { type: 'report', id: reportId, title } }),
+          notifications.notifyQuietly({
+            kind: 'reportResolved',
+            recipientUid: reporterUid,
+            actorUid: null,
+            target: { type: 'report', id: reportId, title },
+          }),
       },
     }),
     moderationLog: createModerationLogService(repositories),
     blockLists,
     /** Reads that combine sections for one viewer (an upload with its likes and block flags, a member's uploads, the history). */
-    forViewer: createForViewer({ catalogue, audio, photos, likes, blockLists, danmaku, publicProfile: (uid, viewerUid) => profiles.publicProfile(repositories, uid, viewerUid) }),
+    forViewer: createForViewer({
+      catalogue,
+      audio,
+      photos,
+      likes,
+      blockLists,
+      danmaku,
+      publicProfile: (uid, viewerUid) => profiles.publicProfile(repositories, uid, viewerUid),
+    }),
     history: createHistoryService(repositories),
     follows: createFollowService(repositories, {
-      audio, photos,
-      onFollowed: (followerUid, followedUid) => notifications.notifyQuietly({ kind: 'follow', recipientUid: followedUid, actorUid: followerUid, target: { type: 'user', id: followerUid } }),
+      audio,
+      photos,
+      onFollowed: (followerUid, followedUid) =>
+        notifications.notifyQuietly({
+          kind: 'follow',
+          recipientUid: followedUid,
+          actorUid: followerUid,
+          target: { type: 'user', id: followerUid },
+        }),
     }),
     collections: createCollectionService(repositories, { audio, photos }),
     photos,
@@ -190,7 +262,13 @@ export function createServices({ repositories, databaseKind, mailer, media, sign
     accounts: accountService,
     /** The account calls of several steps (login, reset codes, second factors on and off). */
     accountFlows: createAccountFlows({
-      accounts: accountService, credentials: credentialService, secondFactor: secondFactorService, totp: totpService, sessions: sessionService, verification: verificationService, rateLimits,
+      accounts: accountService,
+      credentials: credentialService,
+      secondFactor: secondFactorService,
+      totp: totpService,
+      sessions: sessionService,
+      verification: verificationService,
+      rateLimits,
     }),
     invitations: bindRepositories(repositories, invitations),
     /** The first-run page: the first administrator from the browser, with the token of the log. */
@@ -204,7 +282,8 @@ export function createServices({ repositories, databaseKind, mailer, media, sign
     verification: verificationService,
     rateLimits,
     images: {
-      grant: (origin: string, apiPrefix: string, kind: ImageKind, uid: number) => grantUpload(signingSecret, origin, apiPrefix, kind, uid),
+      grant: (origin: string, apiPrefix: string, kind: ImageKind, uid: number) =>
+        grantUpload(signingSecret, origin, apiPrefix, kind, uid),
       readGrant: (query: Record<string, string | undefined>) => readGrant(signingSecret, query),
       /**
        * Re-encodes and stores an image; a new avatar goes public at once and into the profile
@@ -214,7 +293,11 @@ export function createServices({ repositories, databaseKind, mailer, media, sign
       async store(grant: UploadGrant, data: Uint8Array): Promise<string> {
         const image = await processImage(grant.kind, data);
         const now = new Date();
-        const claim = await repositories.rateLimits.countHit(`upload-grant:${grant.fileName}`, now, new Date(now.getTime() - UPLOAD_URL_LIFETIME_MS));
+        const claim = await repositories.rateLimits.countHit(
+          `upload-grant:${grant.fileName}`,
+          now,
+          new Date(now.getTime() - UPLOAD_URL_LIFETIME_MS),
+        );
         if (claim.count > 1) throw new DomainError('UPLOAD_EXPIRED');
         const url = await storeImage(media, grant.kind, grant.fileName, image);
         if (grant.kind === 'avatar') await profiles.setAvatar(repositories, grant.uid, url);
@@ -235,8 +318,12 @@ export function createServices({ repositories, databaseKind, mailer, media, sign
       async status() {
         const databaseOk = await repositories.ping();
         return {
-          success: true as const, status: databaseOk ? 'ok' as const : 'degraded' as const, database: databaseKind,
-          databaseOk, buildId, uptimeSeconds: Math.round((Date.now() - started) / 1000),
+          success: true as const,
+          status: databaseOk ? ('ok' as const) : ('degraded' as const),
+          database: databaseKind,
+          databaseOk,
+          buildId,
+          uptimeSeconds: Math.round((Date.now() - started) / 1000),
         };
       },
     },

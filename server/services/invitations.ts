@@ -27,14 +27,20 @@ export function toInvitationResult(row: InvitationRow) {
 }
 
 /** Creates a code for a member (7-day-old account, one per 7 days) or, without limits, for staff and the CLI. */
-export async function createInvitationCode(repositories: Pick<Repositories, 'users' | 'invitations'>, creator: Actor | null) {
+export async function createInvitationCode(
+  repositories: Pick<Repositories, 'users' | 'invitations'>,
+  creator: Actor | null,
+) {
   if (creator && !can(creator, 'invitation.unlimited')) {
     const createdAt = await repositories.users.createdAt(creator.uid);
     if (!createdAt) throw new NotFound();
     if (Date.now() - createdAt.getTime() < INVITATION_MIN_ACCOUNT_AGE_MS) throw new DomainError('ACCOUNT_TOO_NEW');
     const last = await repositories.invitations.lastCreatedBy(creator.uid);
     if (last && Date.now() - last.getTime() < INVITATION_INTERVAL_MS) {
-      throw new DomainError('COOLING_DOWN', { retryAfterSeconds: Math.ceil((last.getTime() + INVITATION_INTERVAL_MS - Date.now()) / 1000), extra: { isCoolingDown: true } });
+      throw new DomainError('COOLING_DOWN', {
+        retryAfterSeconds: Math.ceil((last.getTime() + INVITATION_INTERVAL_MS - Date.now()) / 1000),
+        extra: { isCoolingDown: true },
+      });
     }
   }
   for (;;) {
@@ -43,12 +49,19 @@ export async function createInvitationCode(repositories: Pick<Repositories, 'use
   }
 }
 
-export async function isInvitationCodeAvailable(repositories: Pick<Repositories, 'invitations'>, code: string): Promise<boolean> {
+export async function isInvitationCodeAvailable(
+  repositories: Pick<Repositories, 'invitations'>,
+  code: string,
+): Promise<boolean> {
   return INVITATION_CODE_RE.test(code) && repositories.invitations.isAvailable(code);
 }
 
 /** Single use: only one registration can claim a code, whatever the concurrency. */
-export async function claimInvitationCode(repositories: Pick<Repositories, 'invitations'>, code: string, assigneeUid: number): Promise<void> {
+export async function claimInvitationCode(
+  repositories: Pick<Repositories, 'invitations'>,
+  code: string,
+  assigneeUid: number,
+): Promise<void> {
   if (!(await repositories.invitations.claim(code, assigneeUid))) throw new DomainError('INVITATION_CODE_INVALID');
 }
 

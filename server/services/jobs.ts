@@ -15,8 +15,14 @@ export function createJobsService(repositories: Pick<Repositories, 'jobs'>) {
         totalCount: counts[status],
         maxAttempts: JOB_MAX_ATTEMPTS,
         jobs: rows.map((row) => ({
-          id: row.id, kind: row.kind, status: row.status, attempts: row.attempts,
-          lastError: row.last_error, mediaId: row.media_id, createdDateTime: row.created_at.getTime(), runAfterDateTime: row.run_after.getTime(),
+          id: row.id,
+          kind: row.kind,
+          status: row.status,
+          attempts: row.attempts,
+          lastError: row.last_error,
+          mediaId: row.media_id,
+          createdDateTime: row.created_at.getTime(),
+          runAfterDateTime: row.run_after.getTime(),
           lockedUntilDateTime: row.locked_until?.getTime() ?? null,
         })),
       };

@@ -13,7 +13,13 @@ export function createLikeService(repositories: Pick<Repositories, 'likes'>, eve
       const item = { type: target.type, id: target.id };
       const { blocked, added, likeCount } = await likes.like(uid, item, target.uploaderUid);
       if (blocked) throw new Forbidden('BLOCKED_BY_UPLOADER');
-      if (added && target.uploaderUid !== uid) await events.onLike({ recipientUid: target.uploaderUid, actorUid: uid, mediaType: item.type, mediaId: item.id });
+      if (added && target.uploaderUid !== uid)
+        await events.onLike({
+          recipientUid: target.uploaderUid,
+          actorUid: uid,
+          mediaType: item.type,
+          mediaId: item.id,
+        });
       return { success: true, likeCount, isLiked: true };
     },
     async cancel(uid: number, target: MediaTarget): Promise<LikeResponse> {

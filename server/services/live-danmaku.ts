@@ -86,22 +86,33 @@ interface Room {
 }
 
 /** A live stream's headers: never stored, never buffered by a proxy (nginx reads X-Accel-Buffering). */
-export const LIVE_STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' };
+export const LIVE_STREAM_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Accel-Buffering': 'no',
+};
 
 const encoder = new TextEncoder();
 const channelOf = (videoId: number) => `live_danmaku.${videoId}`;
 const HEARTBEAT = encoder.encode(':\n\n');
 const danmakuEvent = (danmaku: Danmaku) => encoder.encode(`id: ${danmaku.id}\ndata: ${JSON.stringify(danmaku)}\n\n`);
-const watchingEvent = (watching: number) => encoder.encode(`event: watching\ndata: ${JSON.stringify({ watching })}\n\n`);
+const watchingEvent = (watching: number) =>
+  encoder.encode(`event: watching\ndata: ${JSON.stringify({ watching })}\n\n`);
 
-export function createLiveDanmaku(repositories: Pick<Repositories, 'danmaku' | 'blockLists'>, bus: EventBus, options: LiveDanmakuOptions) {
+export function createLiveDanmaku(
+  repositories: Pick<Repositories, 'danmaku' | 'blockLists'>,
+  bus: EventBus,
+  options: LiveDanmakuOptions,
+) {
   const { logger, maxBufferedBytes } = options;
   const processId = randomUUID();
   const rooms = new Map<number, Room>();
   let closed = false;
 
   const publish = (videoId: number, message: BusMessage) =>
-    bus.publish(channelOf(videoId), JSON.stringify(message)).catch((error) => logger?.warn('live danmaku: publishing failed', { err: error, videoId, kind: message.k }));
+    bus
+      .publish(channelOf(videoId), JSON.stringify(message))
+      .catch((error) => logger?.warn('live danmaku: publishing failed', { err: error, videoId, kind: message.k }));
 
   /**
    * Writes to one viewer, or drops the viewer whose connection left too much untaken. A resume's
@@ -127,8 +138,18 @@ export function createLiveDanmaku(repositories: Pick<Repositories, 'danmaku' | '
     const replayed = new Set<number>();
     // The first page also repeats the last few seconds' danmaku: one that committed after a
     // higher id reached the viewer is not lost (the player keeps each id once).
-    for (let after = afterId, since: Date | undefined = new Date(Date.now() - RESUME_OVERLAP_MS); viewer.open; since = undefined) {
-      const page = await repositories.danmaku.newerThan(room.videoId, after, viewer.blocked.size ? viewer.uid : null, REPLAY_PAGE, since);
+    for (
+      let after = afterId, since: Date | undefined = new Date(Date.now() - RESUME_OVERLAP_MS);
+      viewer.open;
+      since = undefined
+    ) {
+      const page = await repositories.danmaku.newerThan(
+        room.videoId,
+        after,
+        viewer.blocked.size ? viewer.uid : null,
+        REPLAY_PAGE,
+        since,
+      );
       for (const row of page) {
         replayed.add(row.id);
         write(room, viewer, danmakuEvent(toDanmaku(row)), true);
@@ -213,16 +234,27 @@ export function createLiveDanmaku(repositories: Pick<Repositories, 'danmaku' | '
     let room = rooms.get(videoId);
     if (room) return room;
     const created: Room = {
-      videoId, viewers: new Set(), elsewhere: new Map(), newestId: 0, recent: new Set(), told: -1,
+      videoId,
+      viewers: new Set(),
+      elsewhere: new Map(),
+      newestId: 0,
+      recent: new Set(),
+      told: -1,
       subscription: bus.subscribe(channelOf(videoId), (payload) => hear(created, payload)),
     };
     room = created;
     rooms.set(videoId, room);
     // What "newest" means for a catch-up after a lost bus connection.
-    repositories.danmaku.countAndNewest({ type: 'video', id: videoId }, undefined)
-      .then(({ newest }) => { created.newestId = Math.max(created.newestId, newest ?? 0); })
+    repositories.danmaku
+      .countAndNewest({ type: 'video', id: videoId }, undefined)
+      .then(({ newest }) => {
+        created.newestId = Math.max(created.newestId, newest ?? 0);
+      })
       .catch((error) => logger?.warn('live danmaku: reading the newest id failed', { err: error, videoId }));
-    void created.subscription.then(() => publish(videoId, { k: 'census', process: processId }), () => {});
+    void created.subscription.then(
+      () => publish(videoId, { k: 'census', process: processId }),
+      () => {},
+    );
     return room;
   }
 
@@ -236,7 +268,12 @@ export function createLiveDanmaku(repositories: Pick<Repositories, 'danmaku' | '
     clearTimeout(room.tellTimer);
     clearTimeout(room.countTimer);
     void publish(room.videoId, { k: 'watching', process: processId, count: 0 });
-    room.subscription.then((unsubscribe) => unsubscribe(), () => {}).catch(() => {});
+    room.subscription
+      .then(
+        (unsubscribe) => unsubscribe(),
+        () => {},
+      )
+      .catch(() => {});
   }
 
   async function blockedBy(uid: number | null): Promise<Set<number>> {
@@ -257,7 +294,12 @@ export function createLiveDanmaku(repositories: Pick<Repositories, 'danmaku' | '
       for (const viewer of room.viewers) {
         if (viewer.uid === null || now - viewer.blockedReadAt < BLOCKS_REFRESH_MS) continue;
         viewer.blockedReadAt = now;
-        blockedBy(viewer.uid).then((blocked) => { viewer.blocked = blocked; }, () => {});
+        blockedBy(viewer.uid).then(
+          (blocked) => {
+            viewer.blocked = blocked;
+          },
+          () => {},
+        );
       }
     }
   }, WATCHING_REFRESH_MS);
@@ -274,27 +316,40 @@ export function createLiveDanmaku(repositories: Pick<Repositories, 'danmaku' | '
      * `lastEventId`, what was sent after it comes first, from the database. `disconnect` cuts
      * the viewer's connection (a slow one); by default the stream errors, which ends it too.
      */
-    async open(videoId: number, viewerUid: number | null, lastEventId: number | null, disconnect?: () => void): Promise<Response> {
+    async open(
+      videoId: number,
+      viewerUid: number | null,
+      lastEventId: number | null,
+      disconnect?: () => void,
+    ): Promise<Response> {
       if (closed) throw new Error('live danmaku: closed');
       const blocked = await blockedBy(viewerUid);
       const room = roomOf(videoId);
       let viewer!: Viewer;
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          viewer = {
-            uid: viewerUid, blocked, blockedReadAt: Date.now(), controller, open: true, held: lastEventId === null ? null : [],
-            disconnect: disconnect ?? (() => controller.error(new Error('live danmaku: the viewer fell behind'))),
-          };
+      const body = new ReadableStream<Uint8Array>(
+        {
+          start(controller) {
+            viewer = {
+              uid: viewerUid,
+              blocked,
+              blockedReadAt: Date.now(),
+              controller,
+              open: true,
+              held: lastEventId === null ? null : [],
+              disconnect: disconnect ?? (() => controller.error(new Error('live danmaku: the viewer fell behind'))),
+            };
+          },
+          pull: () => {
+            viewer.drained?.();
+            viewer.drained = undefined;
+          },
+          cancel: () => {
+            leave(room, viewer);
+            viewer.drained?.();
+          },
         },
-        pull: () => {
-          viewer.drained?.();
-          viewer.drained = undefined;
-        },
-        cancel: () => {
-          leave(room, viewer);
-          viewer.drained?.();
-        },
-      }, new ByteLengthQueuingStrategy({ highWaterMark: maxBufferedBytes }));
+        new ByteLengthQueuingStrategy({ highWaterMark: maxBufferedBytes }),
+      );
       room.viewers.add(viewer);
       write(room, viewer, encoder.encode(`retry: ${RETRY_MS}\n\n`), true);
       countSoon(room);
@@ -318,7 +373,7 @@ export function createLiveDanmaku(repositories: Pick<Repositories, 'danmaku' | '
     /** After the bus lost its connection: what each open video received meanwhile, from the database. */
     async resync(): Promise<void> {
       for (const room of [...rooms.values()]) {
-        for (let page: Awaited<ReturnType<typeof repositories.danmaku.newerThan>> = []; ;) {
+        for (let page: Awaited<ReturnType<typeof repositories.danmaku.newerThan>> = []; ; ) {
           page = await repositories.danmaku.newerThan(room.videoId, room.newestId, null, REPLAY_PAGE).catch((error) => {
             logger?.warn('live danmaku: catching up failed', { err: error, videoId: room.videoId });
             return [];

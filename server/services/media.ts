@@ -15,12 +15,27 @@ export function createMediaService(repositories: Pick<Repositories, 'media'>) {
       return {
         ownerUid: media.uid,
         answer: {
-          mediaId, status: media.status, reason: media.reason as MediaStatusResponse['reason'],
-          duration: media.duration_ms, width: media.width, height: media.height, renditions: media.renditions,
+          mediaId,
+          status: media.status,
+          reason: media.reason as MediaStatusResponse['reason'],
+          duration: media.duration_ms,
+          width: media.width,
+          height: media.height,
+          renditions: media.renditions,
           manifestUrl: published ? `/media/${hlsPath(mediaId)}/master.m3u8` : null,
           // A track's picture is its embedded cover, when it has one.
-          posterUrl: !published ? null : media.kind !== 'audio' ? `/media/${hlsPath(mediaId)}/poster.jpg` : media.cover_file ? `/media/${hlsPath(mediaId)}/${media.cover_file}` : null,
-          subtitleNotes: (media.stream_subtitles?.notes ?? []).map((note) => ({ stream: note.stream, code: note.code as StreamNoteCode, codec: note.codec ?? null })),
+          posterUrl: !published
+            ? null
+            : media.kind !== 'audio'
+              ? `/media/${hlsPath(mediaId)}/poster.jpg`
+              : media.cover_file
+                ? `/media/${hlsPath(mediaId)}/${media.cover_file}`
+                : null,
+          subtitleNotes: (media.stream_subtitles?.notes ?? []).map((note) => ({
+            stream: note.stream,
+            code: note.code as StreamNoteCode,
+            codec: note.codec ?? null,
+          })),
         },
       };
     },

@@ -28,9 +28,23 @@ import { createWriteWindow } from './write-window.ts';
 import { translatorFor } from '../../src/lib/i18n/catalogs.ts';
 import { CATALOG_LOCALES, type CatalogLocale } from '../../src/lib/i18n/locales.ts';
 import { can } from '../../src/lib/policy/policy.ts';
-import { CATEGORY_OF, NOTIFICATION_ACTORS_SHOWN, NOTIFICATION_KINDS, STAFF_ONLY_KINDS, type Notification, type NotificationCategory, type NotificationChannel, type NotificationKind, type NotificationTargetType } from '../../src/lib/api/contracts/notification.ts';
+import {
+  CATEGORY_OF,
+  NOTIFICATION_ACTORS_SHOWN,
+  NOTIFICATION_KINDS,
+  STAFF_ONLY_KINDS,
+  type Notification,
+  type NotificationCategory,
+  type NotificationChannel,
+  type NotificationKind,
+  type NotificationTargetType,
+} from '../../src/lib/api/contracts/notification.ts';
 
-export interface NotificationTarget { type: NotificationTargetType; id: number; title?: string | null }
+export interface NotificationTarget {
+  type: NotificationTargetType;
+  id: number;
+  title?: string | null;
+}
 
 export interface NotifyInput {
   kind: NotificationKind;
@@ -73,24 +87,40 @@ const EXCERPT_MAX = 140;
 const DIGEST_MAX = 20;
 const encoder = new TextEncoder();
 const HEARTBEAT = encoder.encode(':\n\n');
-const unreadEvent = (unreadCount: number) => encoder.encode(`event: unread\ndata: ${JSON.stringify({ unreadCount })}\n\n`);
+const unreadEvent = (unreadCount: number) =>
+  encoder.encode(`event: unread\ndata: ${JSON.stringify({ unreadCount })}\n\n`);
 
 const localeOf = (language: string | undefined): CatalogLocale =>
-  (CATALOG_LOCALES as readonly string[]).includes(language ?? '') ? language as CatalogLocale : 'zhs';
+  (CATALOG_LOCALES as readonly string[]).includes(language ?? '') ? (language as CatalogLocale) : 'zhs';
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 /** One entry per item and (UTC) day gathers its likes. */
 const likeGroupKey = (target: { type: string; id: number }, day: string) => `like:${target.type}:${target.id}:${day}`;
 
 /** Likes of one item, for one uploader and day, gathered in a window: the likers in the order they came. */
-type LikeGroup = { recipientUid: number; target: { type: 'video' | 'audio' | 'photo'; id: number }; day: string; actors: Set<number> };
+type LikeGroup = {
+  recipientUid: number;
+  target: { type: 'video' | 'audio' | 'photo'; id: number };
+  day: string;
+  actors: Set<number>;
+};
 
 type StoredRow = {
-  id: number; kind: string; is_read: boolean; created_at: Date; actor_uids: number[]; actor_count: number;
-  target_type: string | null; target_id: number | null; detail: Record<string, unknown>;
+  id: number;
+  kind: string;
+  is_read: boolean;
+  created_at: Date;
+  actor_uids: number[];
+  actor_count: number;
+  target_type: string | null;
+  target_id: number | null;
+  detail: Record<string, unknown>;
 };
 type ActorInfo = { uid: number; username: string; user_nickname: string | null; avatar: string };
 
-export function createNotificationService(repositories: Pick<Repositories, 'notifications' | 'blockLists'>, options: NotificationOptions & { likeWindowMs?: number }) {
+export function createNotificationService(
+  repositories: Pick<Repositories, 'notifications' | 'blockLists'>,
+  options: NotificationOptions & { likeWindowMs?: number },
+) {
   const { notifications, blockLists } = repositories;
   const { bus, logger } = options;
 
@@ -101,9 +131,20 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
     const { t } = translatorFor(locale);
     const names = actors.map((a) => a.user_nickname || a.username);
     const others = Math.max(0, row.actor_count - names.length);
-    const who = names.length === 0 ? t('notifications.someone')
-      : others > 0 ? t('notifications.actorsMany', { a: names.slice(0, 2).join(t('notifications.separator')), count: row.actor_count - Math.min(2, names.length) })
-        : names.length === 1 ? names[0] : t('notifications.actorsTwo', { a: names.slice(0, -1).join(t('notifications.separator')), b: names.at(-1) });
+    const who =
+      names.length === 0
+        ? t('notifications.someone')
+        : others > 0
+          ? t('notifications.actorsMany', {
+              a: names.slice(0, 2).join(t('notifications.separator')),
+              count: row.actor_count - Math.min(2, names.length),
+            })
+          : names.length === 1
+            ? names[0]
+            : t('notifications.actorsTwo', {
+                a: names.slice(0, -1).join(t('notifications.separator')),
+                b: names.at(-1),
+              });
     const detail = row.detail as { title?: string | null; reason?: string | null };
     const title = detail.title ?? '';
     const reason = detail.reason ? t(`rejection.reasons.${detail.reason}`) : '';
@@ -117,10 +158,21 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
       const actors = shown[i].map((uid) => people.get(uid)).filter((a): a is ActorInfo => !!a);
       const detail = row.detail as { title?: string | null; excerpt?: string | null; note?: string | null };
       return {
-        id: row.id, kind: row.kind as NotificationKind, isRead: row.is_read, createdAt: new Date(row.created_at).getTime(),
-        actors: actors.map((a) => ({ uid: a.uid, username: a.username, userNickname: a.user_nickname, avatar: a.avatar })),
+        id: row.id,
+        kind: row.kind as NotificationKind,
+        isRead: row.is_read,
+        createdAt: new Date(row.created_at).getTime(),
+        actors: actors.map((a) => ({
+          uid: a.uid,
+          username: a.username,
+          userNickname: a.user_nickname,
+          avatar: a.avatar,
+        })),
         actorCount: row.actor_count,
-        target: row.target_type && row.target_id !== null ? { type: row.target_type as NotificationTargetType, id: row.target_id, title: detail.title ?? null } : null,
+        target:
+          row.target_type && row.target_id !== null
+            ? { type: row.target_type as NotificationTargetType, id: row.target_id, title: detail.title ?? null }
+            : null,
         text: textOf(row, actors, locale),
         excerpt: detail.excerpt ?? detail.note ?? null,
       };
@@ -138,7 +190,8 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
     const bytes = unreadEvent(await notifications.unreadCount(uid));
     for (const controller of open) {
       // A tab that leaves its stream unread this long is cut; its EventSource comes back.
-      if ((controller.desiredSize ?? 0) < bytes.length) controller.error(new Error('notifications: the tab fell behind'));
+      if ((controller.desiredSize ?? 0) < bytes.length)
+        controller.error(new Error('notifications: the tab fell behind'));
       else controller.enqueue(bytes);
     }
   }
@@ -146,21 +199,28 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
   function listen() {
     subscription ??= bus.subscribe(CHANNEL, (payload) => {
       const uid = Number(payload);
-      if (Number.isSafeInteger(uid)) tellStreams(uid).catch((error) => logger?.warn('notifications: the live count failed', { err: error, uid }));
+      if (Number.isSafeInteger(uid))
+        tellStreams(uid).catch((error) => logger?.warn('notifications: the live count failed', { err: error, uid }));
     });
     return subscription;
   }
 
-  const announce = (uid: number) => bus.publish(CHANNEL, String(uid)).catch((error) => logger?.warn('notifications: announcing failed', { err: error, uid }));
+  const announce = (uid: number) =>
+    bus
+      .publish(CHANNEL, String(uid))
+      .catch((error) => logger?.warn('notifications: announcing failed', { err: error, uid }));
 
   const heartbeat = setInterval(() => {
-    for (const open of streams.values()) for (const controller of open) if ((controller.desiredSize ?? 0) > HEARTBEAT.length) controller.enqueue(HEARTBEAT);
+    for (const open of streams.values())
+      for (const controller of open)
+        if ((controller.desiredSize ?? 0) > HEARTBEAT.length) controller.enqueue(HEARTBEAT);
   }, options.heartbeatMs);
   heartbeat.unref();
 
   // ---- unsubscribe tokens ----
 
-  const mac = (text: string) => createHmac('sha256', options.signingSecret).update(`notification-unsubscribe\n${text}`).digest('base64url');
+  const mac = (text: string) =>
+    createHmac('sha256', options.signingSecret).update(`notification-unsubscribe\n${text}`).digest('base64url');
   /** A link's token: the member and the kinds whose e-mails it stops, signed. */
   function unsubscribeToken(uid: number, kinds: readonly NotificationKind[]): string {
     const body = Buffer.from(`${uid}.${kinds.join(',')}`).toString('base64url');
@@ -175,7 +235,8 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw refuse();
     const [uidText, kindsText] = Buffer.from(body, 'base64url').toString().split('.');
     const kinds = (kindsText ?? '').split(',');
-    if (!/^\d{1,15}$/.test(uidText) || !kinds.every((k) => (NOTIFICATION_KINDS as readonly string[]).includes(k))) throw refuse();
+    if (!/^\d{1,15}$/.test(uidText) || !kinds.every((k) => (NOTIFICATION_KINDS as readonly string[]).includes(k)))
+      throw refuse();
     return { uid: Number(uidText), kinds: kinds as NotificationKind[] };
   }
   const unsubscribeUrl = (uid: number, kinds: readonly NotificationKind[]) =>
@@ -203,9 +264,22 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
     await options.mailer.send({
       to: recipient.email,
       subject: t('notifications.mail.subject', { count: shown.length }),
-      text: [t('notifications.mail.intro'), '', ...lines, '', `${t('notifications.mail.open')} ${options.siteOrigin()}/notifications/`, '',
-        t('notifications.mail.stop'), ...stop, '', '— Kiraboshi'].join('\n'),
-      headers: { 'List-Unsubscribe': `<${unsubscribeUrl(uid, kinds)}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      text: [
+        t('notifications.mail.intro'),
+        '',
+        ...lines,
+        '',
+        `${t('notifications.mail.open')} ${options.siteOrigin()}/notifications/`,
+        '',
+        t('notifications.mail.stop'),
+        ...stop,
+        '',
+        '— Kiraboshi',
+      ].join('\n'),
+      headers: {
+        'List-Unsubscribe': `<${unsubscribeUrl(uid, kinds)}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
     });
     return true;
   }
@@ -229,7 +303,11 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
     digestTimer = setInterval(() => {
       if (digesting) return;
       digesting = true;
-      sendDigests().catch((error) => logger?.warn('notifications: digests failed', { err: error })).finally(() => { digesting = false; });
+      sendDigests()
+        .catch((error) => logger?.warn('notifications: digests failed', { err: error }))
+        .finally(() => {
+          digesting = false;
+        });
     }, options.digestCheckMs);
     digestTimer.unref();
   }
@@ -249,10 +327,19 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
     const actors = likers.filter((uid) => !blocked.has(uid));
     if (!recipient || channel === 'off' || !actors.length) return;
     const title = (await notifications.upload(target.type, target.id))?.title;
-    await notifications.addToGroup({
-      recipientUid, kind: 'like', category: CATEGORY_OF.like, targetType: target.type, targetId: target.id,
-      detail: title ? { title } : {}, mailPending: channel === 'email', groupKey: likeGroupKey(target, group.day),
-    }, actors);
+    await notifications.addToGroup(
+      {
+        recipientUid,
+        kind: 'like',
+        category: CATEGORY_OF.like,
+        targetType: target.type,
+        targetId: target.id,
+        detail: title ? { title } : {},
+        mailPending: channel === 'email',
+        groupKey: likeGroupKey(target, group.day),
+      },
+      actors,
+    );
     void announce(recipientUid);
   }
 
@@ -262,7 +349,14 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
     // Each item's entry on its own; one written is taken out, so a failure puts back only the others.
     write: async (groups) => {
       const failures: unknown[] = [];
-      await Promise.all([...groups].map(([key, group]) => storeLikes(group).then(() => groups.delete(key), (error: unknown) => failures.push(error))));
+      await Promise.all(
+        [...groups].map(([key, group]) =>
+          storeLikes(group).then(
+            () => groups.delete(key),
+            (error: unknown) => failures.push(error),
+          ),
+        ),
+      );
       if (failures.length) throw failures[0];
     },
     merge: (into, from) => {
@@ -272,7 +366,8 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
         else open.actors = new Set([...group.actors, ...open.actors]);
       }
     },
-    onError: (error) => logger?.warn('notifications: likes could not be stored, kept for the next window', { err: error }),
+    onError: (error) =>
+      logger?.warn('notifications: likes could not be stored, kept for the next window', { err: error }),
   });
 
   async function blockedEitherWay(a: number, b: number): Promise<boolean> {
@@ -295,7 +390,11 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
         actorUid === null ? false : blockedEitherWay(recipientUid, actorUid),
       ]);
       if (!recipient || blocked || channel === 'off') return null;
-      if (STAFF_ONLY_KINDS.includes(kind) && !can({ uid: recipient.uid, roles: recipient.roles }, 'notification.staffKinds')) return null;
+      if (
+        STAFF_ONLY_KINDS.includes(kind) &&
+        !can({ uid: recipient.uid, roles: recipient.roles }, 'notification.staffKinds')
+      )
+        return null;
       const target = input.target ?? null;
       if (target && !target.title && (target.type === 'video' || target.type === 'audio' || target.type === 'photo')) {
         target.title = (await notifications.upload(target.type, target.id))?.title ?? null;
@@ -306,7 +405,13 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
       if (input.reason) detail.reason = input.reason;
       if (input.note) detail.note = input.note.slice(0, 1000);
       const id = await notifications.insert({
-        recipientUid, kind, category: CATEGORY_OF[kind], actorUid, targetType: target?.type ?? null, targetId: target?.id ?? null, detail,
+        recipientUid,
+        kind,
+        category: CATEGORY_OF[kind],
+        actorUid,
+        targetType: target?.type ?? null,
+        targetId: target?.id ?? null,
+        detail,
         mailPending: channel === 'email',
         groupKey: kind === 'like' && target ? likeGroupKey(target, dayOf(new Date())) : null,
       });
@@ -319,7 +424,9 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
      * notify is logged and never undoes or fails the act.
      */
     async notifyQuietly(input: NotifyInput): Promise<void> {
-      await this.notify(input).catch((error) => logger?.warn('notifications: could not notify', { err: error, kind: input.kind }));
+      await this.notify(input).catch((error) =>
+        logger?.warn('notifications: could not notify', { err: error, kind: input.kind }),
+      );
     },
 
     /**
@@ -333,7 +440,8 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
       const key = `${like.recipientUid}:${likeGroupKey(like.target, day)}`;
       const groups = likeWindow.current();
       let group = groups.get(key);
-      if (!group) groups.set(key, (group = { recipientUid: like.recipientUid, target: like.target, day, actors: new Set() }));
+      if (!group)
+        groups.set(key, (group = { recipientUid: like.recipientUid, target: like.target, day, actors: new Set() }));
       // A liker seen again (liked, took it back, liked again) moves to the newest place.
       group.actors.delete(like.actorUid);
       group.actors.add(like.actorUid);
@@ -345,25 +453,40 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
     /** A notification of a kind every staff member hears of (a new report). */
     async notifyStaff(input: Omit<NotifyInput, 'recipientUid'>): Promise<number> {
       let stored = 0;
-      for (const uid of await notifications.staffUids()) if ((await this.notify({ ...input, recipientUid: uid })) !== null) stored++;
+      for (const uid of await notifications.staffUids())
+        if ((await this.notify({ ...input, recipientUid: uid })) !== null) stored++;
       return stored;
     },
 
     /** A review's outcome, told to the uploader (the site speaks, not the reviewer). */
-    async uploadReviewed(type: 'video' | 'audio' | 'photo', id: number, outcome: { approved: true } | { approved: false; reason: string; note: string }) {
+    async uploadReviewed(
+      type: 'video' | 'audio' | 'photo',
+      id: number,
+      outcome: { approved: true } | { approved: false; reason: string; note: string },
+    ) {
       const upload = await notifications.upload(type, id);
       if (!upload) return;
       await this.notifyQuietly({
-        kind: outcome.approved ? 'uploadApproved' : 'uploadRejected', recipientUid: upload.uploaderUid, actorUid: null,
-        target: { type, id, title: upload.title }, ...(outcome.approved ? {} : { reason: outcome.reason, note: outcome.note || null }),
+        kind: outcome.approved ? 'uploadApproved' : 'uploadRejected',
+        recipientUid: upload.uploaderUid,
+        actorUid: null,
+        target: { type, id, title: upload.title },
+        ...(outcome.approved ? {} : { reason: outcome.reason, note: outcome.note || null }),
       });
     },
 
     /** A page of the member's own notifications (of one tab), with the unread count. */
-    async list(uid: number, query: { cursor?: string; kind?: NotificationCategory; pageSize: number }, locale: CatalogLocale) {
+    async list(
+      uid: number,
+      query: { cursor?: string; kind?: NotificationCategory; pageSize: number },
+      locale: CatalogLocale,
+    ) {
       const after = decodeCursor(query.cursor);
       if (after?.kind) throw new Invalid([{ path: 'cursor', message: 'is not a cursor' }]);
-      const [rows, unreadCount] = await Promise.all([notifications.page(uid, query.kind, after, query.pageSize + 1), notifications.unreadCount(uid)]);
+      const [rows, unreadCount] = await Promise.all([
+        notifications.page(uid, query.kind, after, query.pageSize + 1),
+        notifications.unreadCount(uid),
+      ]);
       const { page, nextCursor } = paged(rows, query.pageSize, (row) => row.id);
       return { notifications: await present(page, locale), nextCursor, unreadCount };
     },
@@ -378,7 +501,10 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
 
     async settings(uid: number): Promise<Record<NotificationKind, NotificationChannel>> {
       const chosen = new Map((await notifications.settings(uid)).map((s) => [s.kind, s.channel]));
-      return Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, chosen.get(kind) ?? 'site'])) as Record<NotificationKind, NotificationChannel>;
+      return Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, chosen.get(kind) ?? 'site'])) as Record<
+        NotificationKind,
+        NotificationChannel
+      >;
     },
 
     async setChannel(uid: number, kind: NotificationKind, channel: NotificationChannel) {
@@ -400,7 +526,8 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
       const { uid, kinds } = readToken(token);
       const recipient = await notifications.recipient(uid);
       if (!recipient) throw new Invalid([{ path: 'token', message: 'is not a valid unsubscribe link' }]);
-      for (const kind of kinds) if ((await notifications.channelOf(uid, kind)) === 'email') await notifications.setChannel(uid, kind, 'site');
+      for (const kind of kinds)
+        if ((await notifications.channelOf(uid, kind)) === 'email') await notifications.setChannel(uid, kind, 'site');
       return { kinds, locale: localeOf(recipient.interface_language) };
     },
 
@@ -415,12 +542,15 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
         open?.delete(controller);
         if (open && !open.size) streams.delete(uid);
       };
-      const body = new ReadableStream<Uint8Array>({
-        start(c) {
-          controller = c;
+      const body = new ReadableStream<Uint8Array>(
+        {
+          start(c) {
+            controller = c;
+          },
+          cancel: leave,
         },
-        cancel: leave,
-      }, new ByteLengthQueuingStrategy({ highWaterMark: 16 * 1024 }));
+        new ByteLengthQueuingStrategy({ highWaterMark: 16 * 1024 }),
+      );
       let open = streams.get(uid);
       if (!open) streams.set(uid, (open = new Set()));
       open.add(controller);
@@ -434,7 +564,10 @@ export function createNotificationService(repositories: Pick<Repositories, 'noti
       clearInterval(digestTimer);
       for (const open of streams.values()) for (const controller of open) controller.close();
       streams.clear();
-      void subscription?.then((unsubscribe) => unsubscribe(), () => {});
+      void subscription?.then(
+        (unsubscribe) => unsubscribe(),
+        () => {},
+      );
     },
   };
 }
@@ -451,21 +584,38 @@ export function notifiedConversations(
   next: ConversationEvents,
 ): ConversationEvents {
   const notify = async (kind: ConversationEventKind, event: ConversationEvent) => {
-    const comment = event.commentId === undefined ? undefined : await repositories.comments.byIdAnyState(event.commentId).catch(() => undefined);
+    const comment =
+      event.commentId === undefined
+        ? undefined
+        : await repositories.comments.byIdAnyState(event.commentId).catch(() => undefined);
     await notifications.notifyQuietly({
-      kind, recipientUid: event.recipientUid, actorUid: event.actorUid,
-      target: { type: event.mediaType, id: event.mediaId }, excerpt: comment ? visibleText(comment.text) : null,
+      kind,
+      recipientUid: event.recipientUid,
+      actorUid: event.actorUid,
+      target: { type: event.mediaType, id: event.mediaId },
+      excerpt: comment ? visibleText(comment.text) : null,
     });
   };
   // Awaited by the writer, so its answer comes once the recipient's notification is stored (likes: see onLike).
-  const both = (kind: ConversationEventKind, forward: (event: ConversationEvent) => void | Promise<void>) => async (event: ConversationEvent) => {
-    await notify(kind, event);
-    await forward(event);
-  };
+  const both =
+    (kind: ConversationEventKind, forward: (event: ConversationEvent) => void | Promise<void>) =>
+    async (event: ConversationEvent) => {
+      await notify(kind, event);
+      await forward(event);
+    };
   // A like joins its item's window instead (a hot item's likes are one write a window, not one each).
   const onLike = async (event: ConversationEvent) => {
-    notifications.likeGiven({ recipientUid: event.recipientUid, actorUid: event.actorUid, target: { type: event.mediaType, id: event.mediaId } });
+    notifications.likeGiven({
+      recipientUid: event.recipientUid,
+      actorUid: event.actorUid,
+      target: { type: event.mediaType, id: event.mediaId },
+    });
     await next.onLike(event);
   };
-  return { onComment: both('comment', next.onComment), onReply: both('reply', next.onReply), onMention: both('mention', next.onMention), onLike };
+  return {
+    onComment: both('comment', next.onComment),
+    onReply: both('reply', next.onReply),
+    onMention: both('mention', next.onMention),
+    onLike,
+  };
 }

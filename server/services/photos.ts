@@ -32,9 +32,15 @@ const OWN: readonly PhotoStatus[] = ['processing', 'pending', 'approved', 'faile
 function toImage(row: ImageRow): PhotoImage {
   const rendered = row.widths.length > 0;
   return {
-    imageId: row.image_id, alt: row.alt, width: row.width ?? 0, height: row.height ?? 0,
-    base: rendered ? `/media/${photoPath(row.photo_id)}/${row.image_id}` : '', widths: row.widths, animated: row.animated,
-    placeholder: row.placeholder, camera: row.camera,
+    imageId: row.image_id,
+    alt: row.alt,
+    width: row.width ?? 0,
+    height: row.height ?? 0,
+    base: rendered ? `/media/${photoPath(row.photo_id)}/${row.image_id}` : '',
+    widths: row.widths,
+    animated: row.animated,
+    placeholder: row.placeholder,
+    camera: row.camera,
   };
 }
 
@@ -42,26 +48,51 @@ function toImage(row: ImageRow): PhotoImage {
  * Photo posts (issue 13): the commit (each image checked from its header before the post is
  * accepted, then rendered by a job), the lists, one post, review and deletion.
  */
-export function createPhotoService(repositories: Pick<Repositories, 'photos' | 'tags' | 'follows' | 'moderationLog' | 'transaction'>, files: PhotoFiles) {
+export function createPhotoService(
+  repositories: Pick<Repositories, 'photos' | 'tags' | 'follows' | 'moderationLog' | 'transaction'>,
+  files: PhotoFiles,
+) {
   const { photos, follows } = repositories;
   const tags = createTagService(repositories);
 
   /** Posts as list thumbs, each with its first image as the cover. */
   async function thumbsOf(rows: PostRow[], withStatus = false): Promise<PhotoThumb[]> {
-    const covers = new Map((await photos.imagesOf(rows.map((r) => r.photo_id), true)).map((i) => [i.photo_id, toImage(i)]));
+    const covers = new Map(
+      (
+        await photos.imagesOf(
+          rows.map((r) => r.photo_id),
+          true,
+        )
+      ).map((i) => [i.photo_id, toImage(i)]),
+    );
     return rows.map((row): PhotoThumb => {
       // A post a reviewer refused: its files are no longer served, the uploader reads why instead.
       const refused = row.status === 'deleted';
       return {
-        photoId: row.photo_id, title: row.title, uploadDate: new Date(row.created_at).getTime(), uploaderId: row.uploader_uid,
-        uploader: row.username, uploaderNickname: row.user_nickname, imageCount: Number(row.image_count), cover: refused ? null : covers.get(row.photo_id) ?? null,
-        ...(withStatus ? { status: refused ? 'rejected' : row.status as PhotoState } : {}),
-        ...(withStatus && refused ? { rejectionReason: REVIEW_REJECTION_REASONS.find((r) => r === row.rejection_reason) ?? 'OTHER', rejectionNote: row.rejection_note } : {}),
+        photoId: row.photo_id,
+        title: row.title,
+        uploadDate: new Date(row.created_at).getTime(),
+        uploaderId: row.uploader_uid,
+        uploader: row.username,
+        uploaderNickname: row.user_nickname,
+        imageCount: Number(row.image_count),
+        cover: refused ? null : (covers.get(row.photo_id) ?? null),
+        ...(withStatus ? { status: refused ? 'rejected' : (row.status as PhotoState) } : {}),
+        ...(withStatus && refused
+          ? {
+              rejectionReason: REVIEW_REJECTION_REASONS.find((r) => r === row.rejection_reason) ?? 'OTHER',
+              rejectionNote: row.rejection_note,
+            }
+          : {}),
       };
     });
   }
 
-  async function list(filter: PhotoFilter, page: Page, options: { withStatus?: boolean; order?: 'newest' | 'oldest' } = {}) {
+  async function list(
+    filter: PhotoFilter,
+    page: Page,
+    options: { withStatus?: boolean; order?: 'newest' | 'oldest' } = {},
+  ) {
     const { count, rows } = await photos.page({ ...filter, hiddenFrom: page.viewerUid }, page, options.order);
     return { photosCount: count, photos: await thumbsOf(rows, options.withStatus) };
   }
@@ -69,13 +100,30 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
   async function detailOf(row: PostRow, looker: Actor | null): Promise<PhotoDetail> {
     const isSelf = looker?.uid === row.uploader_uid;
     const [images, tagIds, isFollowing] = await Promise.all([
-      photos.imagesOf([row.photo_id]), photos.tagIdsOf([row.photo_id]), looker && !isSelf ? follows.exists(looker.uid, row.uploader_uid) : false,
+      photos.imagesOf([row.photo_id]),
+      photos.tagIdsOf([row.photo_id]),
+      looker && !isSelf ? follows.exists(looker.uid, row.uploader_uid) : false,
     ]);
     return {
-      photoId: row.photo_id, title: row.title, description: row.description, uploadDate: new Date(row.created_at).getTime(),
-      copyright: row.copyright as Copyright, originalAuthor: row.original_author, status: row.status as PhotoState, failure: row.failure,
-      images: images.map(toImage), tags: await tags.tagsById(tagIds.get(row.photo_id) ?? []),
-      uploaderInfo: { uid: row.uploader_uid, username: row.username, userNickname: row.user_nickname, avatar: row.avatar, signature: row.signature, isFollowing, isSelf },
+      photoId: row.photo_id,
+      title: row.title,
+      description: row.description,
+      uploadDate: new Date(row.created_at).getTime(),
+      copyright: row.copyright as Copyright,
+      originalAuthor: row.original_author,
+      status: row.status as PhotoState,
+      failure: row.failure,
+      images: images.map(toImage),
+      tags: await tags.tagsById(tagIds.get(row.photo_id) ?? []),
+      uploaderInfo: {
+        uid: row.uploader_uid,
+        username: row.username,
+        userNickname: row.user_nickname,
+        avatar: row.avatar,
+        signature: row.signature,
+        isFollowing,
+        isSelf,
+      },
     };
   }
 
@@ -94,24 +142,41 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
         const path = `images.${index}.mediaId`;
         if (!upload) throw new DomainError('NOT_FOUND', { issues: [{ path, message: 'no such upload' }] });
         if (upload.uid !== uid) throw new DomainError('FORBIDDEN');
-        if (upload.kind !== 'photo') throw new DomainError('VALIDATION_FAILED', { issues: [{ path, message: 'is not a photo upload' }] });
-        if (upload.used) throw new DomainError('CONFLICT', { issues: [{ path, message: 'this file is already used' }] });
+        if (upload.kind !== 'photo')
+          throw new DomainError('VALIDATION_FAILED', { issues: [{ path, message: 'is not a photo upload' }] });
+        if (upload.used)
+          throw new DomainError('CONFLICT', { issues: [{ path, message: 'this file is already used' }] });
       }
       for (const [index, mediaId] of mediaIds.entries()) {
         const verdict = await files.inspect(uploads.get(mediaId)!.upload_id);
-        if (!verdict.ok) throw new DomainError(verdict.reason, { issues: [{ path: `images.${index}.mediaId`, message: verdict.reason }], extra: { imageIndex: index } });
+        if (!verdict.ok)
+          throw new DomainError(verdict.reason, {
+            issues: [{ path: `images.${index}.mediaId`, message: verdict.reason }],
+            extra: { imageIndex: index },
+          });
       }
       const tagIds = [...new Set(body.tags)];
       if (tagIds.length && (await repositories.tags.existing(tagIds)).length !== tagIds.length) {
-        throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'tags', message: 'contains a tag that does not exist' }] });
+        throw new DomainError('VALIDATION_FAILED', {
+          issues: [{ path: 'tags', message: 'contains a tag that does not exist' }],
+        });
       }
       try {
         const photoId = await repositories.transaction(async (r) => {
-          return r.photos.insert(PHOTO_JOB, {
-            uploaderUid: uid, title: body.title, description: body.description, copyright: body.copyright,
-            originalAuthor: body.copyright === 'original' ? null : body.originalAuthor || null, keepCameraData: body.keepCameraData,
-            searchText: searchTextOf(body.title, body.description),
-          }, body.images, tagIds);
+          return r.photos.insert(
+            PHOTO_JOB,
+            {
+              uploaderUid: uid,
+              title: body.title,
+              description: body.description,
+              copyright: body.copyright,
+              originalAuthor: body.copyright === 'original' ? null : body.originalAuthor || null,
+              keepCameraData: body.keepCameraData,
+              searchText: searchTextOf(body.title, body.description),
+            },
+            body.images,
+            tagIds,
+          );
         });
         files.queued();
         return photoId;
@@ -138,7 +203,11 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
     async visibleTarget(photoId: number, looker: Actor | null): Promise<TargetFacts | null> {
       const row = await photos.access(photoId);
       if (!row || !can(looker, 'photo.view', { ownerUid: row.uploader_uid, status: row.status })) return null;
-      return { durationMs: 0, status: row.status === 'approved' ? 'approved' : 'pending', uploaderUid: row.uploader_uid };
+      return {
+        durationMs: 0,
+        status: row.status === 'approved' ? 'approved' : 'pending',
+        uploaderUid: row.uploader_uid,
+      };
     },
 
     /** photo?photoId: the post, or null when this looker may not see it (not approved, and neither theirs nor staff). */
@@ -156,13 +225,28 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
 
     async approve(photoId: number, reviewerUid: number): Promise<void> {
       if (!(await photos.approvePending(photoId, reviewerUid))) throw new NotFound();
-      await recordStaffAction(repositories, { actorUid: reviewerUid, action: 'photo.approve', targetType: 'photo', targetId: photoId });
+      await recordStaffAction(repositories, {
+        actorUid: reviewerUid,
+        action: 'photo.approve',
+        targetType: 'photo',
+        targetId: photoId,
+      });
     },
 
     /** photo/pending/rejected: a post waiting for review is removed with the reviewer's reason and note, which its uploader reads on their Photos tab. */
-    async reject(photoId: number, reviewerUid: number, rejection: { reason: ReviewRejectionReason; note: string }): Promise<void> {
+    async reject(
+      photoId: number,
+      reviewerUid: number,
+      rejection: { reason: ReviewRejectionReason; note: string },
+    ): Promise<void> {
       if (!(await photos.rejectPending(photoId, reviewerUid, rejection))) throw new NotFound();
-      await recordStaffAction(repositories, { actorUid: reviewerUid, action: 'photo.reject', targetType: 'photo', targetId: photoId, details: { ...rejection } });
+      await recordStaffAction(repositories, {
+        actorUid: reviewerUid,
+        action: 'photo.reject',
+        targetType: 'photo',
+        targetId: photoId,
+        details: { ...rejection },
+      });
     },
 
     async uploaderOf(photoId: number): Promise<number> {
@@ -174,26 +258,56 @@ export function createPhotoService(repositories: Pick<Repositories, 'photos' | '
     async remove(photoId: number, byUid: number): Promise<void> {
       const uploaderUid = await photos.uploaderOf(photoId);
       if (!(await photos.softDelete(photoId, byUid))) throw new NotFound();
-      if (uploaderUid !== byUid) await recordStaffAction(repositories, { actorUid: byUid, action: 'photo.delete', targetType: 'photo', targetId: photoId, details: { uploaderUid } });
+      if (uploaderUid !== byUid)
+        await recordStaffAction(repositories, {
+          actorUid: byUid,
+          action: 'photo.delete',
+          targetType: 'photo',
+          targetId: photoId,
+          details: { uploaderUid },
+        });
     },
 
     /** Staff take an approved post out of public view: it goes back to the review queue. */
     async hide(photoId: number, byUid: number): Promise<void> {
       if (!(await photos.hideApproved(photoId))) throw new NotFound();
-      await recordStaffAction(repositories, { actorUid: byUid, action: 'photo.hide', targetType: 'photo', targetId: photoId });
+      await recordStaffAction(repositories, {
+        actorUid: byUid,
+        action: 'photo.hide',
+        targetType: 'photo',
+        targetId: photoId,
+      });
     },
 
     /** The posts in a member's history (history/filter merges them with the videos), as history items. */
     async history(uid: number, title: string | undefined, limit: number, likedOnly = false): Promise<HistoryItem[]> {
       const rows = await photos.viewedBy(uid, title ? searchTerms(title) : [], limit, likedOnly);
-      const covers = new Map((await photos.imagesOf(rows.map((r) => r.photo_id), true)).map((i) => [i.photo_id, toImage(i)]));
+      const covers = new Map(
+        (
+          await photos.imagesOf(
+            rows.map((r) => r.photo_id),
+            true,
+          )
+        ).map((i) => [i.photo_id, toImage(i)]),
+      );
       return rows.map((row) => {
         const cover = covers.get(row.photo_id);
         return {
-          category: 'photo' as const, id: row.photo_id, anchor: 0, lastUpdateDateTime: new Date(row.updated_at).getTime(),
-          videoId: row.photo_id, title: row.title, image: cover?.base ? `${cover.base}/${cover.widths[0]}.jpg` : '',
-          uploadDate: new Date(row.created_at).getTime(), watchedCount: 0, uploader: row.username, uploaderNickname: row.user_nickname,
-          uploaderId: row.uploader_uid, duration: 0, description: row.description, videoCategory: 'photo',
+          category: 'photo' as const,
+          id: row.photo_id,
+          anchor: 0,
+          lastUpdateDateTime: new Date(row.updated_at).getTime(),
+          videoId: row.photo_id,
+          title: row.title,
+          image: cover?.base ? `${cover.base}/${cover.widths[0]}.jpg` : '',
+          uploadDate: new Date(row.created_at).getTime(),
+          watchedCount: 0,
+          uploader: row.username,
+          uploaderNickname: row.user_nickname,
+          uploaderId: row.uploader_uid,
+          duration: 0,
+          description: row.description,
+          videoCategory: 'photo',
         };
       });
     },

@@ -19,23 +19,42 @@ async function writeProfile(repositories: UserRepositories, uid: number, changes
 
 function publicFields(u: ProfileRow) {
   return {
-    uid: u.uid, username: u.username, userNickname: u.user_nickname, avatar: u.avatar, signature: u.signature, gender: u.gender,
-    userBirthday: u.user_birthday, label: u.labels.map((labelName, id) => ({ id, labelName })),
-    userWebsite: { websiteName: u.website_name, websiteUrl: u.website_url }, userCreateDateTime: new Date(u.created_at).getTime(), roles: u.roles,
+    uid: u.uid,
+    username: u.username,
+    userNickname: u.user_nickname,
+    avatar: u.avatar,
+    signature: u.signature,
+    gender: u.gender,
+    userBirthday: u.user_birthday,
+    label: u.labels.map((labelName, id) => ({ id, labelName })),
+    userWebsite: { websiteName: u.website_name, websiteUrl: u.website_url },
+    userCreateDateTime: new Date(u.created_at).getTime(),
+    roles: u.roles,
   };
 }
 
 /** Public profile (user/info): never the e-mail address, hashes or tokens. */
-export async function publicProfile(repositories: Pick<Repositories, 'users' | 'follows'>, uid: number, viewerUid: number | null): Promise<PublicProfile | null> {
+export async function publicProfile(
+  repositories: Pick<Repositories, 'users' | 'follows'>,
+  uid: number,
+  viewerUid: number | null,
+): Promise<PublicProfile | null> {
   const isSelf = viewerUid === uid;
   const [u, counts, isFollowing] = await Promise.all([
-    repositories.users.profile(uid), repositories.follows.counts(uid),
+    repositories.users.profile(uid),
+    repositories.follows.counts(uid),
     viewerUid !== null && !isSelf ? repositories.follows.exists(viewerUid, uid) : false,
   ]);
-  return u ? {
-    ...publicFields(u), userBannerImage: '', isFollowing, isSelf,
-    followerCount: counts.followers, followingCount: counts.following,
-  } : null;
+  return u
+    ? {
+        ...publicFields(u),
+        userBannerImage: '',
+        isFollowing,
+        isSelf,
+        followerCount: counts.followers,
+        followingCount: counts.following,
+      }
+    : null;
 }
 
 /** user/update/info: any subset of the profile; a change goes back into the review queue. */
@@ -49,7 +68,8 @@ export async function updateProfile(repositories: UserRepositories, uid: number,
     else {
       const current = await repositories.users.profile(uid);
       if (!current) throw new DomainError('NOT_FOUND');
-      if (current.username.toLowerCase() !== username.toLowerCase() && (await usernameTaken(repositories, username))) throw new DomainError('USERNAME_TAKEN');
+      if (current.username.toLowerCase() !== username.toLowerCase() && (await usernameTaken(repositories, username)))
+        throw new DomainError('USERNAME_TAKEN');
       set.username = username;
     }
   }
@@ -73,25 +93,59 @@ export async function updateProfile(repositories: UserRepositories, uid: number,
 }
 
 /** The administrators' review queue (user/adminGetUserInfo). */
-export async function reviewQueue(repositories: UserRepositories, q: { onlyUpdated: boolean; page: number; pageSize: number; sortBy: 'createDateTime' | 'editDateTime' | 'username' | 'uid'; sortOrder: 'ascend' | 'descend' }) {
-  const orderBy = ({ createDateTime: 'created_at', editDateTime: 'updated_at', username: 'username', uid: 'uid' } as const)[q.sortBy];
+export async function reviewQueue(
+  repositories: UserRepositories,
+  q: {
+    onlyUpdated: boolean;
+    page: number;
+    pageSize: number;
+    sortBy: 'createDateTime' | 'editDateTime' | 'username' | 'uid';
+    sortOrder: 'ascend' | 'descend';
+  },
+) {
+  const orderBy = (
+    { createDateTime: 'created_at', editDateTime: 'updated_at', username: 'username', uid: 'uid' } as const
+  )[q.sortBy];
   const { rows, total } = await repositories.users.profilePage({
-    onlyUpdated: q.onlyUpdated, orderBy, direction: q.sortOrder === 'ascend' ? 'asc' : 'desc', limit: q.pageSize, offset: (q.page - 1) * q.pageSize,
+    onlyUpdated: q.onlyUpdated,
+    orderBy,
+    direction: q.sortOrder === 'ascend' ? 'asc' : 'desc',
+    limit: q.pageSize,
+    offset: (q.page - 1) * q.pageSize,
   });
-  const result: ReviewItem[] = rows.map((u) => ({ ...publicFields(u), editDateTime: new Date(u.updated_at).getTime(), isUpdatedAfterReview: u.is_updated_after_review }));
+  const result: ReviewItem[] = rows.map((u) => ({
+    ...publicFields(u),
+    editDateTime: new Date(u.updated_at).getTime(),
+    isUpdatedAfterReview: u.is_updated_after_review,
+  }));
   return { result, totalCount: total };
 }
 
-export async function approveProfile(repositories: UserRepositories & Pick<Repositories, 'moderationLog'>, uid: number, actorUid: number): Promise<void> {
+export async function approveProfile(
+  repositories: UserRepositories & Pick<Repositories, 'moderationLog'>,
+  uid: number,
+  actorUid: number,
+): Promise<void> {
   if (!(await repositories.users.markReviewed(uid))) throw new DomainError('NOT_FOUND');
   await recordStaffAction(repositories, { actorUid, action: 'profile.approve', targetType: 'user', targetId: uid });
 }
 
 /** adminClearUserInfo: resets the profile to neutral values (the username stays: it identifies the account). */
-export async function clearProfile(repositories: UserRepositories & Pick<Repositories, 'moderationLog'>, uid: number, actorUid: number): Promise<void> {
+export async function clearProfile(
+  repositories: UserRepositories & Pick<Repositories, 'moderationLog'>,
+  uid: number,
+  actorUid: number,
+): Promise<void> {
   await writeProfile(repositories, uid, {
-    user_nickname: null, avatar: '', signature: '', gender: '', user_birthday: '', labels: [],
-    website_name: '', website_url: '', is_updated_after_review: false,
+    user_nickname: null,
+    avatar: '',
+    signature: '',
+    gender: '',
+    user_birthday: '',
+    labels: [],
+    website_name: '',
+    website_url: '',
+    is_updated_after_review: false,
   });
   await recordStaffAction(repositories, { actorUid, action: 'profile.clear', targetType: 'user', targetId: uid });
 }

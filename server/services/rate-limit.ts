@@ -10,7 +10,11 @@ type RateLimitRepositories = Pick<Repositories, 'rateLimits'>;
  * Counts one hit in a fixed window, atomically in the database (so every server instance
  * shares it); answers the window's count so far and when it opened.
  */
-export async function countHit(repositories: RateLimitRepositories, key: string, { windowMs }: Limit): Promise<{ count: number; windowStart: Date }> {
+export async function countHit(
+  repositories: RateLimitRepositories,
+  key: string,
+  { windowMs }: Limit,
+): Promise<{ count: number; windowStart: Date }> {
   const now = new Date();
   return repositories.rateLimits.countHit(key, now, new Date(now.getTime() - windowMs));
 }
@@ -25,7 +29,11 @@ export async function hitRateLimit(repositories: RateLimitRepositories, key: str
 }
 
 /** Whether the key's current window has reached its limit, counting nothing (see countHit). */
-export async function limitReached(repositories: RateLimitRepositories, key: string, { limit, windowMs }: Limit): Promise<boolean> {
+export async function limitReached(
+  repositories: RateLimitRepositories,
+  key: string,
+  { limit, windowMs }: Limit,
+): Promise<boolean> {
   const window = await repositories.rateLimits.window(key);
   return !!window && window.windowStart.getTime() > Date.now() - windowMs && window.count >= limit;
 }
@@ -40,7 +48,8 @@ export async function pruneRateLimits(repositories: RateLimitRepositories): Prom
 export function createRateLimitService(repositories: RateLimitRepositories) {
   return {
     /** Counts one hit of a named limit for this subject, refusing once it is passed. */
-    hit: (name: RateLimitName, subject: string | number) => hitRateLimit(repositories, `${LIMIT_KEY_PREFIX[name]}:${subject}`, LIMITS[name]),
+    hit: (name: RateLimitName, subject: string | number) =>
+      hitRateLimit(repositories, `${LIMIT_KEY_PREFIX[name]}:${subject}`, LIMITS[name]),
     prune: () => pruneRateLimits(repositories),
   };
 }

@@ -28,13 +28,19 @@ import type { ReportAction, ReportReason, ReportTargetType } from '../../src/lib
 import type { ReportContext, ReportItem, reportCreateBody } from '../../src/lib/api/contracts/moderation.ts';
 import type { z } from 'zod';
 
-type ReportRepositories = Pick<Repositories, 'reports' | 'moderationLog' | 'users' | 'videos' | 'audio' | 'photos' | 'comments' | 'danmaku'>;
+type ReportRepositories = Pick<
+  Repositories,
+  'reports' | 'moderationLog' | 'users' | 'videos' | 'audio' | 'photos' | 'comments' | 'danmaku'
+>;
 type ReportRow = NonNullable<Awaited<ReturnType<Repositories['reports']['byId']>>>;
 
 /** What the reports service acts through: the services that own each kind of item. */
 export interface ReportActors {
   targets: MediaTargets;
-  media: Record<MediaType, { hide(id: number, byUid: number): Promise<void>; remove(id: number, byUid: number): Promise<void> }>;
+  media: Record<
+    MediaType,
+    { hide(id: number, byUid: number): Promise<void>; remove(id: number, byUid: number): Promise<void> }
+  >;
   removeComment(type: MediaType, route: string, byUid: number): Promise<void>;
   moderateDanmaku(danmakuId: number, how: 'hide' | 'delete', byUid: number): Promise<void>;
   clearProfile(uid: number, byUid: number): Promise<void>;
@@ -57,7 +63,8 @@ function reportTitle(snapshot: Record<string, unknown>, targetId: number): strin
 
 const THREAD_SPAN = 3;
 const isMedia = (type: ReportTargetType): type is MediaType => type === 'video' || type === 'audio' || type === 'photo';
-const catalogLocale = (language: string): CatalogLocale => ((CATALOG_LOCALES as readonly string[]).includes(language) ? language as CatalogLocale : 'zhs');
+const catalogLocale = (language: string): CatalogLocale =>
+  (CATALOG_LOCALES as readonly string[]).includes(language) ? (language as CatalogLocale) : 'zhs';
 
 export function createReportService(repositories: ReportRepositories, actors: ReportActors) {
   const { reports } = repositories;
@@ -69,20 +76,45 @@ export function createReportService(repositories: ReportRepositories, actors: Re
   }
 
   /** The item as the reporter may see it: its author and what to keep of it; null when it is not there for them. */
-  async function reportable(type: ReportTargetType, id: number, reporter: Actor): Promise<{ ownerUid: number; snapshot: Record<string, unknown> } | null> {
+  async function reportable(
+    type: ReportTargetType,
+    id: number,
+    reporter: Actor,
+  ): Promise<{ ownerUid: number; snapshot: Record<string, unknown> } | null> {
     if (isMedia(type)) {
       const facts = await actors.targets.visible({ type, id }, reporter);
       return facts && { ownerUid: facts.uploaderUid, snapshot: { title: (await mediaTitle(type, id))?.title ?? '' } };
     }
     if (type === 'comment') {
       const comment = await repositories.comments.byIdAnyState(id);
-      if (!comment || comment.deleted_at || !(await actors.targets.visible({ type: comment.target_type, id: comment.video_id }, reporter))) return null;
-      return { ownerUid: comment.uid, snapshot: { text: comment.text, mediaType: comment.target_type, mediaId: comment.video_id, floor: comment.floor } };
+      if (
+        !comment ||
+        comment.deleted_at ||
+        !(await actors.targets.visible({ type: comment.target_type, id: comment.video_id }, reporter))
+      )
+        return null;
+      return {
+        ownerUid: comment.uid,
+        snapshot: {
+          text: comment.text,
+          mediaType: comment.target_type,
+          mediaId: comment.video_id,
+          floor: comment.floor,
+        },
+      };
     }
     if (type === 'danmaku') {
       const danmaku = await repositories.danmaku.byId(id);
-      if (!danmaku || danmaku.hidden_at || !(await actors.targets.visible({ type: danmaku.target_type, id: danmaku.video_id }, reporter))) return null;
-      return { ownerUid: danmaku.uid, snapshot: { text: danmaku.text, time: danmaku.time, mediaType: danmaku.target_type, mediaId: danmaku.video_id } };
+      if (
+        !danmaku ||
+        danmaku.hidden_at ||
+        !(await actors.targets.visible({ type: danmaku.target_type, id: danmaku.video_id }, reporter))
+      )
+        return null;
+      return {
+        ownerUid: danmaku.uid,
+        snapshot: { text: danmaku.text, time: danmaku.time, mediaType: danmaku.target_type, mediaId: danmaku.video_id },
+      };
     }
     const profile = await repositories.users.profile(id);
     return profile ? { ownerUid: id, snapshot: { username: profile.username } } : null;
@@ -100,17 +132,34 @@ export function createReportService(repositories: ReportRepositories, actors: Re
     if (type === 'comment') {
       const comment = await repositories.comments.byIdAnyState(id);
       if (!comment) return { visible: false, text: String(snapshot.text ?? '') };
-      const thread = await repositories.comments.threadAround({ type: comment.target_type, id: comment.video_id }, comment.floor, THREAD_SPAN);
+      const thread = await repositories.comments.threadAround(
+        { type: comment.target_type, id: comment.video_id },
+        comment.floor,
+        THREAD_SPAN,
+      );
       return {
-        visible: !comment.deleted_at, text: comment.text, mediaType: comment.target_type, mediaId: Number(comment.video_id), floor: comment.floor,
-        thread: thread.map((c) => ({ floor: c.floor, username: c.username, text: c.text, deleted: !!c.deleted_at, reported: Number(c.id) === id })),
+        visible: !comment.deleted_at,
+        text: comment.text,
+        mediaType: comment.target_type,
+        mediaId: Number(comment.video_id),
+        floor: comment.floor,
+        thread: thread.map((c) => ({
+          floor: c.floor,
+          username: c.username,
+          text: c.text,
+          deleted: !!c.deleted_at,
+          reported: Number(c.id) === id,
+        })),
       };
     }
     if (type === 'danmaku') {
       const danmaku = await repositories.danmaku.byId(id);
       return {
-        visible: !!danmaku && !danmaku.hidden_at, text: danmaku?.text ?? String(snapshot.text ?? ''), time: danmaku?.time ?? Number(snapshot.time ?? 0),
-        mediaType: (danmaku?.target_type ?? snapshot.mediaType) as MediaType, mediaId: Number(danmaku?.video_id ?? snapshot.mediaId),
+        visible: !!danmaku && !danmaku.hidden_at,
+        text: danmaku?.text ?? String(snapshot.text ?? ''),
+        time: danmaku?.time ?? Number(snapshot.time ?? 0),
+        mediaType: (danmaku?.target_type ?? snapshot.mediaType) as MediaType,
+        mediaId: Number(danmaku?.video_id ?? snapshot.mediaId),
       };
     }
     const profile = await repositories.users.profile(id);
@@ -119,10 +168,19 @@ export function createReportService(repositories: ReportRepositories, actors: Re
 
   async function itemOf(row: ReportRow): Promise<ReportItem> {
     return {
-      reportId: Number(row.report_id), targetType: row.target_type as ReportTargetType, targetId: Number(row.target_id),
-      targetOwnerUid: row.target_owner_uid === null ? null : Number(row.target_owner_uid), reason: row.reason as ReportReason, text: row.text,
-      time: row.time, reporter: { uid: Number(row.reporter_uid), username: row.username }, status: row.status, action: row.action as ReportAction | null,
-      note: row.note, createdDateTime: new Date(row.created_at).getTime(), resolvedDateTime: row.resolved_at ? new Date(row.resolved_at).getTime() : null,
+      reportId: Number(row.report_id),
+      targetType: row.target_type as ReportTargetType,
+      targetId: Number(row.target_id),
+      targetOwnerUid: row.target_owner_uid === null ? null : Number(row.target_owner_uid),
+      reason: row.reason as ReportReason,
+      text: row.text,
+      time: row.time,
+      reporter: { uid: Number(row.reporter_uid), username: row.username },
+      status: row.status,
+      action: row.action as ReportAction | null,
+      note: row.note,
+      createdDateTime: new Date(row.created_at).getTime(),
+      resolvedDateTime: row.resolved_at ? new Date(row.resolved_at).getTime() : null,
       context: await contextOf(row),
     };
   }
@@ -134,7 +192,8 @@ export function createReportService(repositories: ReportRepositories, actors: Re
     const snapshot = row.snapshot as { mediaType?: MediaType; mediaId?: number; floor?: number };
     try {
       if (isMedia(type)) await actors.media[type].hide(id, byUid);
-      else if (type === 'comment') await actors.removeComment(snapshot.mediaType ?? 'video', `${snapshot.mediaId}.${snapshot.floor}`, byUid);
+      else if (type === 'comment')
+        await actors.removeComment(snapshot.mediaType ?? 'video', `${snapshot.mediaId}.${snapshot.floor}`, byUid);
       else if (type === 'danmaku') await actors.moderateDanmaku(id, 'hide', byUid);
       else await actors.clearProfile(id, byUid);
     } catch (error) {
@@ -156,15 +215,24 @@ export function createReportService(repositories: ReportRepositories, actors: Re
   }
 
   /** Tells a reporter what became of their report (the action taken), by e-mail in their language. */
-  async function tellReporterOfOutcome(reporterUid: number, report: { targetType: string; action: ReportAction }): Promise<void> {
+  async function tellReporterOfOutcome(
+    reporterUid: number,
+    report: { targetType: string; action: ReportAction },
+  ): Promise<void> {
     const to = await repositories.users.mailTo(reporterUid);
     if (!to?.email) return;
     const { t } = translatorFor(catalogLocale(to.interface_language));
-    await actors.mailer.send({
-      to: to.email,
-      subject: t('moderation.mail.subject'),
-      text: t('moderation.mail.body', { username: to.username, target: t(`moderation.targets.${report.targetType}`), outcome: t(`moderation.mail.outcome.${report.action}`) }),
-    }).catch(actors.onMailFailed);
+    await actors.mailer
+      .send({
+        to: to.email,
+        subject: t('moderation.mail.subject'),
+        text: t('moderation.mail.body', {
+          username: to.username,
+          target: t(`moderation.targets.${report.targetType}`),
+          outcome: t(`moderation.mail.outcome.${report.action}`),
+        }),
+      })
+      .catch(actors.onMailFailed);
   }
 
   return {
@@ -173,19 +241,40 @@ export function createReportService(repositories: ReportRepositories, actors: Re
       if (!found) throw new NotFound();
       if (found.ownerUid === reporter.uid) throw new DomainError('CANNOT_REPORT_OWN');
       const reportId = await reports.insert({
-        reporterUid: reporter.uid, targetType: input.targetType, targetId: input.targetId, targetOwnerUid: found.ownerUid,
-        reason: input.reason, text: input.text, time: input.time ?? null, snapshot: found.snapshot,
+        reporterUid: reporter.uid,
+        targetType: input.targetType,
+        targetId: input.targetId,
+        targetOwnerUid: found.ownerUid,
+        reason: input.reason,
+        text: input.text,
+        time: input.time ?? null,
+        snapshot: found.snapshot,
       });
       if (reportId === null) throw new Conflict('ALREADY_REPORTED');
-      await actors.notify.reportFiled({ reportId, reporterUid: reporter.uid, title: reportTitle(found.snapshot, input.targetId) });
+      await actors.notify.reportFiled({
+        reportId,
+        reporterUid: reporter.uid,
+        title: reportTitle(found.snapshot, input.targetId),
+      });
       return reportId;
     },
 
-    async list(query: { status?: 'open' | 'resolved'; targetType?: ReportTargetType; cursor?: string; pageSize: number }) {
-      const rows = await reports.page({ beforeId: decodeIdCursor(query.cursor), status: query.status, targetType: query.targetType }, query.pageSize + 1);
+    async list(query: {
+      status?: 'open' | 'resolved';
+      targetType?: ReportTargetType;
+      cursor?: string;
+      pageSize: number;
+    }) {
+      const rows = await reports.page(
+        { beforeId: decodeIdCursor(query.cursor), status: query.status, targetType: query.targetType },
+        query.pageSize + 1,
+      );
       const page = rows.slice(0, query.pageSize);
       const last = page.at(-1);
-      return { reports: await Promise.all(page.map(itemOf)), nextCursor: rows.length > query.pageSize && last ? encodeIdCursor(Number(last.report_id)) : null };
+      return {
+        reports: await Promise.all(page.map(itemOf)),
+        nextCursor: rows.length > query.pageSize && last ? encodeIdCursor(Number(last.report_id)) : null,
+      };
     },
 
     /**
@@ -204,15 +293,25 @@ export function createReportService(repositories: ReportRepositories, actors: Re
         await actors.ban(Number(row.target_owner_uid), by);
         if (row.target_type !== 'user') await hide(row, byUid);
       }
-      const closed = await reports.resolveTarget({ type: row.target_type, id: Number(row.target_id) }, { action: input.action, note: input.note, byUid });
+      const closed = await reports.resolveTarget(
+        { type: row.target_type, id: Number(row.target_id) },
+        { action: input.action, note: input.note, byUid },
+      );
       if (!closed.length) throw new Conflict('ALREADY_RESOLVED');
       await recordStaffAction(repositories, {
-        actorUid: byUid, action: 'report.resolve', targetType: row.target_type, targetId: Number(row.target_id),
+        actorUid: byUid,
+        action: 'report.resolve',
+        targetType: row.target_type,
+        targetId: Number(row.target_id),
         details: { reportIds: closed.map((r) => Number(r.report_id)), action: input.action, note: input.note },
       });
       const title = reportTitle(row.snapshot as Record<string, unknown>, Number(row.target_id));
       for (const report of closed) {
-        await actors.notify.reportResolved({ reportId: Number(report.report_id), reporterUid: Number(report.reporter_uid), title });
+        await actors.notify.reportResolved({
+          reportId: Number(report.report_id),
+          reporterUid: Number(report.reporter_uid),
+          title,
+        });
         await tellReporterOfOutcome(Number(report.reporter_uid), { targetType: row.target_type, action: input.action });
       }
       return closed.length;

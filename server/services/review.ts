@@ -5,7 +5,11 @@ interface ReviewedSection {
   approve(id: number, reviewerUid: number): Promise<void>;
   reject(id: number, reviewerUid: number, rejection: { reason: ReviewRejectionReason; note: string }): Promise<void>;
 }
-type UploadReviewed = (type: MediaType, id: number, outcome: { approved: true } | { approved: false; reason: string; note: string }) => Promise<void>;
+type UploadReviewed = (
+  type: MediaType,
+  id: number,
+  outcome: { approved: true } | { approved: false; reason: string; note: string },
+) => Promise<void>;
 
 /**
  * The review queues' decisions (…/pending/approved, …/pending/rejected): the section that owns the
@@ -17,7 +21,12 @@ export function createReviewService(sections: Record<MediaType, ReviewedSection>
       await sections[type].approve(id, reviewerUid);
       await uploadReviewed(type, id, { approved: true });
     },
-    async reject(type: MediaType, id: number, reviewerUid: number, rejection: { reason: ReviewRejectionReason; note: string }): Promise<void> {
+    async reject(
+      type: MediaType,
+      id: number,
+      reviewerUid: number,
+      rejection: { reason: ReviewRejectionReason; note: string },
+    ): Promise<void> {
       await sections[type].reject(id, reviewerUid, rejection);
       await uploadReviewed(type, id, { approved: false, ...rejection });
     },

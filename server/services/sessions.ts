@@ -5,17 +5,24 @@ import type { Repositories } from '../repositories/index.ts';
 export const SESSION_COOKIE_UID = 'uid';
 export const SESSION_COOKIE_TOKEN = 'token';
 
-export interface Viewer { uid: number; roles: string[] }
+export interface Viewer {
+  uid: number;
+  roles: string[];
+}
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
 /** The request's cookies by name (Hono's parser: quoted values, decoding, first of a name wins). */
-export const parseCookies = (header: string | null | undefined): Record<string, string> => parseCookieHeader(header ?? '');
+export const parseCookies = (header: string | null | undefined): Record<string, string> =>
+  parseCookieHeader(header ?? '');
 
 /** The user behind the uid + token cookies, when the session exists, matches and has not expired. */
-export async function viewerFromCookies(repositories: Pick<Repositories, 'sessions'>, cookieHeader: string | null | undefined): Promise<Viewer | null> {
+export async function viewerFromCookies(
+  repositories: Pick<Repositories, 'sessions'>,
+  cookieHeader: string | null | undefined,
+): Promise<Viewer | null> {
   const cookies = parseCookies(cookieHeader);
   const uid = Number(cookies[SESSION_COOKIE_UID]);
   const token = cookies[SESSION_COOKIE_TOKEN];

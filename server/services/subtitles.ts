@@ -12,7 +12,11 @@ import { MalformedSubtitle, readSubtitle, toWebVtt, type ReadSubtitle } from '..
 import { charactersOf, fallbackFontFor } from '../media/subtitle-fonts.ts';
 import type { Logger } from '../logger.ts';
 import { Conflict, DomainError, NotFound } from '../domain/errors.ts';
-import { SUBTITLES_PER_PART, type StreamNoteCode, type SubtitleFormat } from '../../src/lib/api/contracts/subtitle.constants.ts';
+import {
+  SUBTITLES_PER_PART,
+  type StreamNoteCode,
+  type SubtitleFormat,
+} from '../../src/lib/api/contracts/subtitle.constants.ts';
 import { subtitleCreateBody, type Subtitle } from '../../src/lib/api/contracts/subtitle.ts';
 import type { StreamNote, StreamSubtitles } from '../db/schema.ts';
 
@@ -50,30 +54,62 @@ function fontsNamedBy(row: SubtitleRow, streams?: StreamSubtitles): string[] {
 export function subtitleOf(row: SubtitleRow, streams?: StreamSubtitles): Subtitle {
   const folder = `/media/${subtitleFolder(row.media_id, row.subtitle_id)}`;
   return {
-    id: row.subtitle_id, part: row.part_index + 1, language: row.language, label: row.label, format: row.format,
-    url: `${folder}/${originalName(row.format)}`, vttUrl: `${folder}/${WEBVTT_NAME}`,
-    fonts: row.format === 'ass' ? fontsNamedBy(row, streams).map((name) => `/media/${hlsPath(row.media_id)}/fonts/${name}`) : [],
+    id: row.subtitle_id,
+    part: row.part_index + 1,
+    language: row.language,
+    label: row.label,
+    format: row.format,
+    url: `${folder}/${originalName(row.format)}`,
+    vttUrl: `${folder}/${WEBVTT_NAME}`,
+    fonts:
+      row.format === 'ass'
+        ? fontsNamedBy(row, streams).map((name) => `/media/${hlsPath(row.media_id)}/fonts/${name}`)
+        : [],
     fallbackFont: row.format === 'ass' && row.fallback_font ? `${folder}/${FALLBACK_FONT_NAME}` : null,
   };
 }
 
 /** A stream note as the processing report lists it (`part` counted from 1). */
-export interface PartStreamNote { part: number; stream: number; code: StreamNoteCode; codec: string | null }
+export interface PartStreamNote {
+  part: number;
+  stream: number;
+  code: StreamNoteCode;
+  codec: string | null;
+}
 
 /** The processing report's stream notes of each of these videos, by part (for "my videos"). */
-export async function streamNotesOfVideos(subtitles: Repositories['subtitles'], videoIds: readonly number[]): Promise<Map<number, PartStreamNote[]>> {
+export async function streamNotesOfVideos(
+  subtitles: Repositories['subtitles'],
+  videoIds: readonly number[],
+): Promise<Map<number, PartStreamNote[]>> {
   const byVideo = new Map<number, PartStreamNote[]>();
   for (const row of await subtitles.streamsOfVideos(videoIds)) {
     const notes = byVideo.get(row.video_id) ?? [];
     byVideo.set(row.video_id, notes);
-    for (const note of row.stream_subtitles?.notes ?? []) notes.push({ part: row.part_index + 1, stream: note.stream, code: note.code as StreamNoteCode, codec: note.codec ?? null });
+    for (const note of row.stream_subtitles?.notes ?? [])
+      notes.push({
+        part: row.part_index + 1,
+        stream: note.stream,
+        code: note.code as StreamNoteCode,
+        codec: note.codec ?? null,
+      });
   }
   return byVideo;
 }
 
-export interface NewSubtitle { videoId: number; part: number; language: string; label: string; format: SubtitleFormat; text: string }
+export interface NewSubtitle {
+  videoId: number;
+  part: number;
+  language: string;
+  label: string;
+  format: SubtitleFormat;
+  text: string;
+}
 
-export function createSubtitleService({ subtitles, media: mediaRows }: Repositories, { media, logger }: { media: MediaStore; logger?: Pick<Logger, 'warn'> }) {
+export function createSubtitleService(
+  { subtitles, media: mediaRows }: Repositories,
+  { media, logger }: { media: MediaStore; logger?: Pick<Logger, 'warn'> },
+) {
   /**
    * The part's master playlist again, with its tracks as WebVTT renditions (once the part has a
    * published rung; until then the pipeline writes it, with the tracks, as each rung is done).
@@ -85,37 +121,55 @@ export function createSubtitleService({ subtitles, media: mediaRows }: Repositor
   }
 
   /** Adds a track (the caller was authorised on the video): parsed first, stored with its WebVTT. */
-  async function create(input: NewSubtitle, createdBy: number | null, source: 'member' | 'stream' = 'member'): Promise<Subtitle> {
+  async function create(
+    input: NewSubtitle,
+    createdBy: number | null,
+    source: 'member' | 'stream' = 'member',
+  ): Promise<Subtitle> {
     const partIndex = input.part - 1;
     const mediaId = await subtitles.partMedia(input.videoId, partIndex);
     if (!mediaId) throw new NotFound();
-    if ((await subtitles.countOfPart(input.videoId, partIndex)) >= SUBTITLES_PER_PART) throw new Conflict('SUBTITLES_LIMIT');
+    if ((await subtitles.countOfPart(input.videoId, partIndex)) >= SUBTITLES_PER_PART)
+      throw new Conflict('SUBTITLES_LIMIT');
     let read: ReadSubtitle;
     try {
       read = await readSubtitle(input.text, input.format);
     } catch (error) {
-      if (error instanceof MalformedSubtitle) throw new DomainError('SUBTITLE_MALFORMED', { issues: [{ path: 'text', message: error.message }] });
+      if (error instanceof MalformedSubtitle)
+        throw new DomainError('SUBTITLE_MALFORMED', { issues: [{ path: 'text', message: error.message }] });
       throw error;
     }
     const { cues } = read;
     // libass's fallback for this track: only the characters its lines use. Without it (a failure
     // of the cut) the player loads the whole fallback, as for tracks made before.
-    const fallbackFont = input.format === 'ass'
-      ? await fallbackFontFor(charactersOf(cues)).catch((error: unknown) => {
-        logger?.warn('fallback font not cut, the track uses the whole one', { videoId: input.videoId, err: error });
-        return null;
-      })
-      : null;
+    const fallbackFont =
+      input.format === 'ass'
+        ? await fallbackFontFor(charactersOf(cues)).catch((error: unknown) => {
+            logger?.warn('fallback font not cut, the track uses the whole one', { videoId: input.videoId, err: error });
+            return null;
+          })
+        : null;
     const row = await subtitles.insert({
-      video_id: input.videoId, part_index: partIndex, media_id: mediaId, language: input.language, label: input.label,
-      format: input.format, source, created_by: createdBy, fallback_font: fallbackFont !== null,
+      video_id: input.videoId,
+      part_index: partIndex,
+      media_id: mediaId,
+      language: input.language,
+      label: input.label,
+      format: input.format,
+      source,
+      created_by: createdBy,
+      fallback_font: fallbackFont !== null,
       font_names: input.format === 'ass' ? read.fonts : null,
     });
     const folder = subtitleFolder(mediaId, row.subtitle_id);
     try {
       await media.put(`${folder}/${originalName(input.format)}`, input.text);
       await media.put(`${folder}/${WEBVTT_NAME}`, toWebVtt(cues));
-      if (fallbackFont) await media.put(`${folder}/${FALLBACK_FONT_NAME}`, Buffer.from(fallbackFont.buffer, fallbackFont.byteOffset, fallbackFont.byteLength));
+      if (fallbackFont)
+        await media.put(
+          `${folder}/${FALLBACK_FONT_NAME}`,
+          Buffer.from(fallbackFont.buffer, fallbackFont.byteOffset, fallbackFont.byteLength),
+        );
       const part = await mediaRows.byId(mediaId);
       await media.put(`${folder}/${PLAYLIST_NAME}`, subtitlePlaylist(part?.duration_ms ?? 0, WEBVTT_NAME));
       await relistInMaster(mediaId, part);
@@ -137,7 +191,9 @@ export function createSubtitleService({ subtitles, media: mediaRows }: Repositor
 
     async list(videoId: number): Promise<Subtitle[]> {
       const rows = await subtitles.listOfVideo(videoId);
-      const streams = await subtitles.streamsOfMedia([...new Set(rows.filter((r) => r.format === 'ass').map((r) => r.media_id))]);
+      const streams = await subtitles.streamsOfMedia([
+        ...new Set(rows.filter((r) => r.format === 'ass').map((r) => r.media_id)),
+      ]);
       return rows.map((row) => subtitleOf(row, streams.get(row.media_id)));
     },
 
@@ -158,17 +214,32 @@ export function createSubtitleService({ subtitles, media: mediaRows }: Repositor
       let made = 0;
       for (const track of found.tracks) {
         const text = (await media.read(`${hlsPath(mediaId)}/${track.file}`))?.toString('utf8') ?? '';
-        const input = subtitleCreateBody.safeParse({ videoId, part: partIndex + 1, language: track.language, label: track.label, format: track.format, text });
+        const input = subtitleCreateBody.safeParse({
+          videoId,
+          part: partIndex + 1,
+          language: track.language,
+          label: track.label,
+          format: track.format,
+          text,
+        });
         try {
           if (!input.success) throw new DomainError('SUBTITLE_MALFORMED');
           await create(input.data, null, 'stream');
           made++;
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
-          notes.push({ stream: track.stream, code: error.code === 'SUBTITLES_LIMIT' ? 'SUBTITLES_LIMIT' : 'SUBTITLE_MALFORMED', codec: track.format });
+          notes.push({
+            stream: track.stream,
+            code: error.code === 'SUBTITLES_LIMIT' ? 'SUBTITLES_LIMIT' : 'SUBTITLE_MALFORMED',
+            codec: track.format,
+          });
         }
       }
-      await subtitles.recordStreams(mediaId, { ...found, tracks: [], notes: notes.sort((a, b) => a.stream - b.stream) });
+      await subtitles.recordStreams(mediaId, {
+        ...found,
+        tracks: [],
+        notes: notes.sort((a, b) => a.stream - b.stream),
+      });
       await media.removeAll(`${hlsPath(mediaId)}/streams`);
       return made;
     },

@@ -21,7 +21,9 @@ export function createTagService(repositories: Pick<Repositories, 'tags' | 'tran
       group.tagName.push({ name: row.name, isDefault: row.is_default, isOriginalTagName: row.is_original });
     }
     // In the order asked for (a video's tags keep their order); unknown ids are left out.
-    return tagIds.filter((id) => byTag.has(id)).map((tagId) => ({ tagId, tagNameList: [...byTag.get(tagId)!.values()] }));
+    return tagIds
+      .filter((id) => byTag.has(id))
+      .map((tagId) => ({ tagId, tagNameList: [...byTag.get(tagId)!.values()] }));
   }
 
   return {

@@ -11,10 +11,20 @@ export const CODE_COOLDOWN_MS = 55_000;
 export const CODE_MAX_ATTEMPTS = 5;
 /** Codes one address may receive per purpose in 24 hours (API-NOTES). */
 export const DAILY_CAPS: Record<VerificationPurpose, number> = {
-  registration: 5, 'change-email': 10, 'change-password': 3, 'forgot-password': 3, login: 10, 'disable-2fa': 3,
+  registration: 5,
+  'change-email': 10,
+  'change-password': 3,
+  'forgot-password': 3,
+  login: 10,
+  'disable-2fa': 3,
 };
 const PURPOSE_KEY: Record<VerificationPurpose, string> = {
-  registration: 'registration', 'change-email': 'changeEmail', 'change-password': 'changePassword', 'forgot-password': 'forgotPassword', login: 'login', 'disable-2fa': 'disable2fa',
+  registration: 'registration',
+  'change-email': 'changeEmail',
+  'change-password': 'changePassword',
+  'forgot-password': 'forgotPassword',
+  login: 'login',
+  'disable-2fa': 'disable2fa',
 };
 
 const codeHash = (email: string, purpose: string, code: string) =>
@@ -26,13 +36,20 @@ type CodeRepositories = Pick<Repositories, 'verificationCodes'>;
  * The limits of an address for a purpose: COOLING_DOWN within 55 s of the last code (with
  * Retry-After), DAILY_LIMIT past the daily cap, else null (a code may go).
  */
-async function mailingLimit(repositories: CodeRepositories, email: string, purpose: VerificationPurpose): Promise<DomainError | null> {
+async function mailingLimit(
+  repositories: CodeRepositories,
+  email: string,
+  purpose: VerificationPurpose,
+): Promise<DomainError | null> {
   const since = new Date(Date.now() - 24 * 60 * 60_000);
   const recent = await repositories.verificationCodes.sentSince(email, purpose, since);
   const last = recent[0];
   if (last && Date.now() - last.getTime() < CODE_COOLDOWN_MS) {
     const retryAfter = Math.ceil((CODE_COOLDOWN_MS - (Date.now() - last.getTime())) / 1000);
-    return new DomainError('COOLING_DOWN', { retryAfterSeconds: retryAfter, extra: { isCoolingDown: true, retryAfterSeconds: retryAfter } });
+    return new DomainError('COOLING_DOWN', {
+      retryAfterSeconds: retryAfter,
+      extra: { isCoolingDown: true, retryAfterSeconds: retryAfter },
+    });
   }
   if (recent.length >= DAILY_CAPS[purpose]) {
     // The cap counts the last 24 hours: the oldest of the codes counted leaves the window first.
@@ -44,18 +61,32 @@ async function mailingLimit(repositories: CodeRepositories, email: string, purpo
 }
 
 /** A fresh 6-digit code, stored (as its hash) for the address and purpose; the mail that carries it. */
-async function newCode(repositories: CodeRepositories, input: { email: string; purpose: VerificationPurpose; language: CatalogLocale }) {
+async function newCode(
+  repositories: CodeRepositories,
+  input: { email: string; purpose: VerificationPurpose; language: CatalogLocale },
+) {
   const { email, purpose, language } = input;
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await repositories.verificationCodes.insert({
-    email, purpose, code_hash: codeHash(email, purpose, code).toString('hex'), expires_at: new Date(Date.now() + CODE_VALIDITY_MS),
+    email,
+    purpose,
+    code_hash: codeHash(email, purpose, code).toString('hex'),
+    expires_at: new Date(Date.now() + CODE_VALIDITY_MS),
   });
   const { t } = translatorFor(language);
-  return (to: string) => ({ to, subject: t('mail.codeSubject', { code }), text: t('mail.codeBody', { code, purpose: t(`mail.purpose.${PURPOSE_KEY[purpose]}`) }) });
+  return (to: string) => ({
+    to,
+    subject: t('mail.codeSubject', { code }),
+    text: t('mail.codeBody', { code, purpose: t(`mail.purpose.${PURPOSE_KEY[purpose]}`) }),
+  });
 }
 
 /** Mails a fresh 6-digit code, respecting the 55 s cool-down and the daily cap. */
-export async function sendVerificationCode(repositories: CodeRepositories, mailer: Mailer, input: { email: string; purpose: VerificationPurpose; language: CatalogLocale }): Promise<void> {
+export async function sendVerificationCode(
+  repositories: CodeRepositories,
+  mailer: Mailer,
+  input: { email: string; purpose: VerificationPurpose; language: CatalogLocale },
+): Promise<void> {
   const limit = await mailingLimit(repositories, input.email, input.purpose);
   if (limit) throw limit;
   const mail = await newCode(repositories, input);
@@ -74,13 +105,19 @@ export async function sendVerificationCode(repositories: CodeRepositories, maile
  * reported to `onMailFailed`.
  */
 export async function sendResetCode(
-  repositories: CodeRepositories, mailer: Mailer,
-  input: { email: string; accountEmail: string | null; language: CatalogLocale }, onMailFailed: (error: unknown) => void,
+  repositories: CodeRepositories,
+  mailer: Mailer,
+  input: { email: string; accountEmail: string | null; language: CatalogLocale },
+  onMailFailed: (error: unknown) => void,
 ): Promise<void> {
   const limit = await mailingLimit(repositories, input.email, 'forgot-password');
   if (limit?.code === 'COOLING_DOWN') throw limit;
   if (limit) return;
-  const mail = await newCode(repositories, { email: input.email, purpose: 'forgot-password', language: input.language });
+  const mail = await newCode(repositories, {
+    email: input.email,
+    purpose: 'forgot-password',
+    language: input.language,
+  });
   if (input.accountEmail) void mailer.send(mail(input.accountEmail)).catch(onMailFailed);
 }
 
@@ -89,10 +126,15 @@ export async function sendResetCode(
  * code (five and it is spent); the right one is returned for consumption with the change it
  * authorises, so a failure after this point leaves it usable.
  */
-export async function checkVerificationCode(repositories: CodeRepositories, input: { email: string; purpose: VerificationPurpose; code: string }): Promise<number> {
+export async function checkVerificationCode(
+  repositories: CodeRepositories,
+  input: { email: string; purpose: VerificationPurpose; code: string },
+): Promise<number> {
   const row = await repositories.verificationCodes.newestLive(input.email, input.purpose);
   if (!row || row.attempts >= CODE_MAX_ATTEMPTS) throw new DomainError('VERIFICATION_CODE_INVALID');
-  const matches = /^\d{6}$/.test(input.code) && timingSafeEqual(Buffer.from(row.code_hash, 'hex'), codeHash(input.email, input.purpose, input.code));
+  const matches =
+    /^\d{6}$/.test(input.code) &&
+    timingSafeEqual(Buffer.from(row.code_hash, 'hex'), codeHash(input.email, input.purpose, input.code));
   if (!matches) {
     await repositories.verificationCodes.countWrongGuess(row.id);
     throw new DomainError('VERIFICATION_CODE_INVALID');

@@ -24,29 +24,40 @@ type Update = z.output<typeof videoUpdateBody>;
  * Covers come from our image service only, and only the committer's own: a poster set's 640 px
  * JPEG (server/media/image-service.ts), or the single WebP that covers were before.
  */
-const coverPattern = (uid: number) => new RegExp(`^/media/images/covers/${uid}-[\\w-]+(\\.webp|/poster-[0-9a-f]{12}-640\\.jpg)$`);
+const coverPattern = (uid: number) =>
+  new RegExp(`^/media/images/covers/${uid}-[\\w-]+(\\.webp|/poster-[0-9a-f]{12}-640\\.jpg)$`);
 
 /** Checks that a cover is one this member uploaded through our image service, and that it is still there. */
 export async function checkOwnCover(media: MediaStore, uid: number, image: string): Promise<void> {
   const ours = coverPattern(uid).test(image) && (await media.exists(image.slice('/media/'.length)));
-  if (!ours) throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'image', message: 'is not a cover uploaded through video/cover/preUpload' }] });
+  if (!ours)
+    throw new DomainError('VALIDATION_FAILED', {
+      issues: [{ path: 'image', message: 'is not a cover uploaded through video/cover/preUpload' }],
+    });
 }
 
 /** Who counts once per hour for views and plays: a member, or a guest's network (hashed). */
 export const viewerKeyOf = (viewer: { uid: number } | null, guestAddress: string) =>
-  viewer ? `u:${viewer.uid}` : `g:${createHash('sha256').update(addressNetwork(guestAddress)).digest('base64url').slice(0, 22)}`;
+  viewer
+    ? `u:${viewer.uid}`
+    : `g:${createHash('sha256').update(addressNetwork(guestAddress)).digest('base64url').slice(0, 22)}`;
 
 /** What keyword search matches: the title on the first line, the description after it. */
-export const searchTextOf = (title: string, description: string) => `${normalizeForSearch(title)}\n${normalizeForSearch(description)}`;
+export const searchTextOf = (title: string, description: string) =>
+  `${normalizeForSearch(title)}\n${normalizeForSearch(description)}`;
 
 /** The write side of the catalogue: commits, review, soft deletion and watch counting. */
-export function createVideoService(repositories: Pick<Repositories, 'videos' | 'media' | 'tags' | 'moderationLog' | 'transaction'>, options: { media: MediaStore; logger?: Pick<Logger, 'warn'>; viewWindowMs?: number }) {
+export function createVideoService(
+  repositories: Pick<Repositories, 'videos' | 'media' | 'tags' | 'moderationLog' | 'transaction'>,
+  options: { media: MediaStore; logger?: Pick<Logger, 'warn'>; viewWindowMs?: number },
+) {
   const { videos } = repositories;
   // Views counted and not yet added to their videos' rows, by video.
   const views = createCountWindow({
     windowMs: options.viewWindowMs ?? VIEW_COUNT_WINDOW_MS,
     write: (counts) => videos.addWatchedCounts(counts),
-    onError: (error) => options.logger?.warn('watch counts could not be written, kept for the next window', { err: error }),
+    onError: (error) =>
+      options.logger?.warn('watch counts could not be written, kept for the next window', { err: error }),
   });
 
   /** A cover must be one this member uploaded through our image service, and still be there. */
@@ -56,7 +67,9 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
   async function checkTags(tagList: readonly number[]): Promise<number[]> {
     const tagIds = [...new Set(tagList)];
     if (tagIds.length && (await repositories.tags.existing(tagIds)).length !== tagIds.length) {
-      throw new DomainError('VALIDATION_FAILED', { issues: [{ path: 'videoTagList', message: 'contains a tag that does not exist' }] });
+      throw new DomainError('VALIDATION_FAILED', {
+        issues: [{ path: 'videoTagList', message: 'contains a tag that does not exist' }],
+      });
     }
     return tagIds;
   }
@@ -72,11 +85,19 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
       const byId = new Map(media.map((m) => [m.media_id, m]));
       for (const [index, mediaId] of mediaIds.entries()) {
         const item = byId.get(mediaId);
-        if (!item) throw new DomainError('NOT_FOUND', { issues: [{ path: `videoPart.${index}.mediaId`, message: 'no such upload' }] });
+        if (!item)
+          throw new DomainError('NOT_FOUND', {
+            issues: [{ path: `videoPart.${index}.mediaId`, message: 'no such upload' }],
+          });
         if (item.uid !== uid) throw new DomainError('FORBIDDEN');
-        if (item.kind !== 'video') throw new DomainError('VALIDATION_FAILED', { issues: [{ path: `videoPart.${index}.mediaId`, message: `is an ${item.kind} upload, not a video` }] });
-        if (item.status === 'rejected' || item.status === 'failed') throw new DomainError('MEDIA_REJECTED', { extra: { mediaId, reason: item.reason ?? 'CORRUPT' } });
-        if (item.status === 'uploaded' || item.duration_ms === null) throw new DomainError('MEDIA_NOT_READY', { extra: { mediaId } });
+        if (item.kind !== 'video')
+          throw new DomainError('VALIDATION_FAILED', {
+            issues: [{ path: `videoPart.${index}.mediaId`, message: `is an ${item.kind} upload, not a video` }],
+          });
+        if (item.status === 'rejected' || item.status === 'failed')
+          throw new DomainError('MEDIA_REJECTED', { extra: { mediaId, reason: item.reason ?? 'CORRUPT' } });
+        if (item.status === 'uploaded' || item.duration_ms === null)
+          throw new DomainError('MEDIA_NOT_READY', { extra: { mediaId } });
       }
       const image = body.image || null;
       if (image) await checkCover(uid, image);
@@ -85,13 +106,23 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
       try {
         return await repositories.transaction(async (r) => {
           const videoId = await r.videos.insertVideo({
-            uploader_uid: uid, title: body.title, description: body.description, category: body.videoCategory, copyright: body.copyright,
+            uploader_uid: uid,
+            title: body.title,
+            description: body.description,
+            category: body.videoCategory,
+            copyright: body.copyright,
             original_author: body.copyright === 'original' ? null : body.originalAuthor || null,
             original_link: body.copyright === 'original' ? null : body.originalLink || null,
-            push_to_feed: body.pushToFeed, ensure_original: body.ensureOriginal, cover: image, duration_ms: duration,
+            push_to_feed: body.pushToFeed,
+            ensure_original: body.ensureOriginal,
+            cover: image,
+            duration_ms: duration,
             search_text: searchTextOf(body.title, body.description),
           });
-          await r.videos.insertParts(videoId, body.videoPart.map((p) => ({ title: p.videoPartTitle, mediaId: p.mediaId })));
+          await r.videos.insertParts(
+            videoId,
+            body.videoPart.map((p) => ({ title: p.videoPartTitle, mediaId: p.mediaId })),
+          );
           await r.videos.insertTags(videoId, tagIds);
           return videoId;
         });
@@ -107,13 +138,28 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
       const refused = await videos.partMediaIn(videoId, ['rejected', 'failed']);
       if (refused) throw new DomainError('MEDIA_REJECTED', { extra: { mediaId: refused } });
       if (!(await videos.approvePending(videoId, reviewerUid))) throw new DomainError('NOT_FOUND');
-      await recordStaffAction(repositories, { actorUid: reviewerUid, action: 'video.approve', targetType: 'video', targetId: videoId });
+      await recordStaffAction(repositories, {
+        actorUid: reviewerUid,
+        action: 'video.approve',
+        targetType: 'video',
+        targetId: videoId,
+      });
     },
 
     /** video/pending/rejected: a pending video is removed with the reviewer's reason and note, which its uploader reads in "my videos". */
-    async reject(videoId: number, reviewerUid: number, rejection: { reason: ReviewRejectionReason; note: string }): Promise<void> {
+    async reject(
+      videoId: number,
+      reviewerUid: number,
+      rejection: { reason: ReviewRejectionReason; note: string },
+    ): Promise<void> {
       if (!(await videos.rejectPending(videoId, reviewerUid, rejection))) throw new NotFound();
-      await recordStaffAction(repositories, { actorUid: reviewerUid, action: 'video.reject', targetType: 'video', targetId: videoId, details: { ...rejection } });
+      await recordStaffAction(repositories, {
+        actorUid: reviewerUid,
+        action: 'video.reject',
+        targetType: 'video',
+        targetId: videoId,
+        details: { ...rejection },
+      });
     },
 
     /** The uploader of a video that is not deleted (who may delete it is the policy's decision). */
@@ -129,7 +175,11 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
      * tags or cover change goes back to review, hidden until approved again; the category alone
      * does not send it back.
      */
-    async update(videoId: number, editorUid: number, changes: Omit<Update, 'videoId'>): Promise<{ status: 'pending' | 'approved'; backToReview: boolean }> {
+    async update(
+      videoId: number,
+      editorUid: number,
+      changes: Omit<Update, 'videoId'>,
+    ): Promise<{ status: 'pending' | 'approved'; backToReview: boolean }> {
       const tagIds = changes.videoTagList && (await checkTags(changes.videoTagList));
       const outcome = await repositories.transaction(async (r) => {
         const video = await r.videos.editableForUpdate(videoId);
@@ -140,14 +190,26 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
         const description = changes.description ?? video.description;
         const currentTags = (await r.videos.tagIdsOf([videoId])).get(videoId) ?? [];
         const tagsChanged = !!tagIds && tagIds.join() !== currentTags.join();
-        const publicChange = title !== video.title || description !== video.description || image !== video.cover || tagsChanged;
+        const publicChange =
+          title !== video.title || description !== video.description || image !== video.cover || tagsChanged;
         const backToReview = video.status === 'approved' && publicChange;
         await r.videos.updateMetadata(videoId, {
-          title, description, cover: image, category: changes.videoCategory ?? video.category,
-          search_text: searchTextOf(title, description), ...(backToReview ? { status: 'pending' as const } : {}),
+          title,
+          description,
+          cover: image,
+          category: changes.videoCategory ?? video.category,
+          search_text: searchTextOf(title, description),
+          ...(backToReview ? { status: 'pending' as const } : {}),
         });
         if (tagsChanged) await r.videos.replaceTags(videoId, tagIds);
-        return { status: backToReview ? 'pending' as const : video.status === 'approved' ? 'approved' as const : 'pending' as const, backToReview };
+        return {
+          status: backToReview
+            ? ('pending' as const)
+            : video.status === 'approved'
+              ? ('approved' as const)
+              : ('pending' as const),
+          backToReview,
+        };
       });
       videos.forget(videoId);
       return outcome;
@@ -158,13 +220,25 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
       const uploaderUid = await videos.uploaderOf(videoId);
       if (!(await videos.markDeleted(videoId, byUid))) throw new NotFound();
       // Staff deleting someone else's video is a staff action; an uploader deleting their own is not.
-      if (uploaderUid !== byUid) await recordStaffAction(repositories, { actorUid: byUid, action: 'video.delete', targetType: 'video', targetId: videoId, details: { uploaderUid } });
+      if (uploaderUid !== byUid)
+        await recordStaffAction(repositories, {
+          actorUid: byUid,
+          action: 'video.delete',
+          targetType: 'video',
+          targetId: videoId,
+          details: { uploaderUid },
+        });
     },
 
     /** Staff take an approved video out of public view: it goes back to the review queue. */
     async hide(videoId: number, byUid: number): Promise<void> {
       if (!(await videos.hideApproved(videoId))) throw new NotFound();
-      await recordStaffAction(repositories, { actorUid: byUid, action: 'video.hide', targetType: 'video', targetId: videoId });
+      await recordStaffAction(repositories, {
+        actorUid: byUid,
+        action: 'video.hide',
+        targetType: 'video',
+        targetId: videoId,
+      });
     },
 
     /**
@@ -176,7 +250,11 @@ export function createVideoService(repositories: Pick<Repositories, 'videos' | '
      * at once; the video's watch count takes it within VIEW_COUNT_WINDOW_MS (one write per video
      * per window, not one per view).
      */
-    async watch(videoId: number, viewer: { uid: number } | null, guestAddress: string): Promise<{ counted: boolean; watchedCount: number }> {
+    async watch(
+      videoId: number,
+      viewer: { uid: number } | null,
+      guestAddress: string,
+    ): Promise<{ counted: boolean; watchedCount: number }> {
       const seen = await videos.recordView(videoId, viewerKeyOf(viewer, guestAddress));
       if (!seen) throw new DomainError('NOT_FOUND');
       if (seen.counted) views.add(videoId);
@@ -200,6 +278,11 @@ export function addressNetwork(address: string): string {
   const [head, tail = ''] = bare.toLowerCase().split('::');
   const groups = head ? head.split(':') : [];
   const tailGroups = tail ? tail.split(':') : [];
-  const full = bare.includes('::') ? [...groups, ...Array(8 - groups.length - tailGroups.length).fill('0'), ...tailGroups] : groups;
-  return `${full.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const full = bare.includes('::')
+    ? [...groups, ...Array(8 - groups.length - tailGroups.length).fill('0'), ...tailGroups]
+    : groups;
+  return `${full
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

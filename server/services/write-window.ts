@@ -29,7 +29,8 @@ export function createWriteWindow<S>(options: {
   const writing = new Map<Promise<void>, S>();
 
   const write = (state: S) => {
-    const done: Promise<void> = options.write(state)
+    const done: Promise<void> = options
+      .write(state)
       .catch((error: unknown) => {
         options.onError(error);
         options.merge(current(), state);

@@ -17,7 +17,11 @@ export function compressRenderedResponse(req: IncomingMessage, res: ServerRespon
   let head: { status: number; headers?: OutgoingHttpHeaders } | null = null;
   const original = { writeHead: res.writeHead.bind(res), write: res.write.bind(res), end: res.end.bind(res) };
   const toBuffer = (chunk: unknown, enc?: unknown) =>
-    Buffer.isBuffer(chunk) ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk) : Buffer.from(String(chunk), typeof enc === 'string' ? (enc as BufferEncoding) : 'utf8');
+    Buffer.isBuffer(chunk)
+      ? chunk
+      : chunk instanceof Uint8Array
+        ? Buffer.from(chunk)
+        : Buffer.from(String(chunk), typeof enc === 'string' ? (enc as BufferEncoding) : 'utf8');
 
   res.writeHead = ((status: number, ...rest: unknown[]) => {
     const headers = rest.find((arg) => arg && typeof arg === 'object') as OutgoingHttpHeaders | undefined;
@@ -48,7 +52,13 @@ export function compressRenderedResponse(req: IncomingMessage, res: ServerRespon
     const already = headers['content-encoding'] ?? headers['Content-Encoding'] ?? res.getHeader('content-encoding');
     for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-length') delete headers[name];
     res.removeHeader('content-length');
-    if (already || body.length < MIN_COMPRESSED_BYTES || !COMPRESSIBLE_TYPE.test(type) || status === 204 || status === 304) {
+    if (
+      already ||
+      body.length < MIN_COMPRESSED_BYTES ||
+      !COMPRESSIBLE_TYPE.test(type) ||
+      status === 204 ||
+      status === 304
+    ) {
       original.writeHead(status, { ...headers, 'Content-Length': String(body.length) });
       original.end(body);
       return;
@@ -57,7 +67,12 @@ export function compressRenderedResponse(req: IncomingMessage, res: ServerRespon
     const vary = String(res.getHeader('vary') ?? headers.Vary ?? headers.vary ?? '') || undefined;
     res.removeHeader('vary');
     for (const name of Object.keys(headers)) if (name.toLowerCase() === 'vary') delete headers[name];
-    original.writeHead(status, { ...headers, 'Content-Encoding': encoding!, 'Content-Length': String(compressed.length), Vary: mergeVary(vary, 'Accept-Encoding') });
+    original.writeHead(status, {
+      ...headers,
+      'Content-Encoding': encoding!,
+      'Content-Length': String(compressed.length),
+      Vary: mergeVary(vary, 'Accept-Encoding'),
+    });
     original.end(compressed);
   }
 }

@@ -20,7 +20,12 @@ import { answerFromCache, capturePage } from './page-capture.ts';
 
 const firstHeader = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void>;
+type AstroHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (err?: unknown) => void,
+  locals?: object,
+) => Promise<void>;
 
 /**
  * The status line says its own code's reason phrase. Astro copies a Response's statusText into
@@ -29,14 +34,24 @@ type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unk
 function ownReasonPhrase(res: ServerResponse): void {
   const writeHead = res.writeHead.bind(res) as (status: number, reason: string, headers?: unknown) => ServerResponse;
   res.writeHead = ((status: number, ...rest: unknown[]) =>
-    writeHead(status, STATUS_CODES[status] ?? 'Unknown', rest.find((arg) => typeof arg !== 'string'))) as typeof res.writeHead;
+    writeHead(
+      status,
+      STATUS_CODES[status] ?? 'Unknown',
+      rest.find((arg) => typeof arg !== 'string'),
+    )) as typeof res.writeHead;
 }
 
 /**
  * The site half of the process: navigation rules, then prerendered files, then pages rendered
  * on demand by Astro (which also answers unknown paths with the 'Page Not Found' page).
  */
-export async function createSiteHandler(config: ServerConfig, locals: SiteLocals, logger: Logger, security: SecurityHeaders = createSecurityHeaders(config.runtime), pages: PageCache | null = null) {
+export async function createSiteHandler(
+  config: ServerConfig,
+  locals: SiteLocals,
+  logger: Logger,
+  security: SecurityHeaders = createSecurityHeaders(config.runtime),
+  pages: PageCache | null = null,
+) {
   const serveStatic = createStaticFiles(join(config.distDir, 'client'));
   const entry = join(config.distDir, 'server', 'entry.mjs');
   const { handler: astro } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
@@ -64,7 +79,9 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
     );
     if (decision.status) {
       const redirect = decision as { status: number; location: string; headers?: Record<string, string> };
-      res.writeHead(redirect.status, { Location: redirect.location, 'Cache-Control': 'no-cache', ...redirect.headers }).end();
+      res
+        .writeHead(redirect.status, { Location: redirect.location, 'Cache-Control': 'no-cache', ...redirect.headers })
+        .end();
       return;
     }
     const served = 'rewrite' in decision && decision.rewrite ? decision.rewrite : url.pathname;
@@ -72,8 +89,18 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
     // A prerendered error page goes out with its status; a crawler gets the status alone, from the
     // page rendered on demand (src/middleware.ts), so it is left to that.
     const errorStatus = prerenderedErrorStatus(splitLocale(served).route);
-    if (!(errorStatus !== null && crawler)
-      && await serveStatic(req, res, served, decision.headers, (urlPath) => security.forStaticFile(url.pathname, urlPath), errorStatus ?? 200)) return;
+    if (
+      !(errorStatus !== null && crawler) &&
+      (await serveStatic(
+        req,
+        res,
+        served,
+        decision.headers,
+        (urlPath) => security.forStaticFile(url.pathname, urlPath),
+        errorStatus ?? 200,
+      ))
+    )
+      return;
     // Pages rendered on demand (the home page among them) carry the same Vary and locale cookie.
     for (const [name, value] of Object.entries(decision.headers ?? {})) res.setHeader(name, value);
     if (served !== url.pathname) req.url = served + url.search;
@@ -81,7 +108,12 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
     if (pages && req.method === 'GET' && !parseCookies(req.headers.cookie)[SESSION_COOKIE_TOKEN]) {
       // Pages write their own address into links and cards (Astro.url): a page asked for under
       // another Host, or another forwarded origin, is another page, so no request can poison the next guest's.
-      const request = { target: `${origin} ${header('host') ?? ''} ${served}${url.search}`, encoding: preferredEncoding(req.headers['accept-encoding']), crawler, header };
+      const request = {
+        target: `${origin} ${header('host') ?? ''} ${served}${url.search}`,
+        encoding: preferredEncoding(req.headers['accept-encoding']),
+        crawler,
+        header,
+      };
       let answer = pages.answer(request);
       if (answer.kind === 'wait') {
         await answer.done;
@@ -96,7 +128,12 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
     compressRenderedResponse(req, res);
     if (crawler) {
       res.on('finish', () => {
-        if (res.statusCode >= 400) logger.warn('error page withheld from a crawler', { path: url.pathname, status: res.statusCode, userAgent: header('user-agent') });
+        if (res.statusCode >= 400)
+          logger.warn('error page withheld from a crawler', {
+            path: url.pathname,
+            status: res.statusCode,
+            userAgent: header('user-agent'),
+          });
       });
     }
     res.on('finish', () => {
@@ -106,11 +143,24 @@ export async function createSiteHandler(config: ServerConfig, locals: SiteLocals
     let retryAfter: number | null = null;
     const writeHead = res.writeHead.bind(res);
     res.writeHead = ((status: number, ...rest: unknown[]) =>
-      (writeHead as (...args: unknown[]) => ServerResponse)(retryAfter !== null && status === 500 ? 503 : status, ...rest)) as typeof res.writeHead;
-    await astro(req, res, (error) => {
-      if (error) logger.error('page rendering failed', { err: error, path: served });
-      if (!res.headersSent) res.writeHead(error ? 500 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end(error ? 'Internal Server Error' : `Page Not Found: ${served}`);
-    }, { site: locals, requestPath: served, crawler, outage: (error: unknown) => (retryAfter = outages.refuse(error, served)) });
+      (writeHead as (...args: unknown[]) => ServerResponse)(
+        retryAfter !== null && status === 500 ? 503 : status,
+        ...rest,
+      )) as typeof res.writeHead;
+    await astro(
+      req,
+      res,
+      (error) => {
+        if (error) logger.error('page rendering failed', { err: error, path: served });
+        if (!res.headersSent) res.writeHead(error ? 500 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end(error ? 'Internal Server Error' : `Page Not Found: ${served}`);
+      },
+      {
+        site: locals,
+        requestPath: served,
+        crawler,
+        outage: (error: unknown) => (retryAfter = outages.refuse(error, served)),
+      },
+    );
   };
 }

@@ -29,9 +29,16 @@ export interface NavigationRequest {
  * language's home on '/', answered at once rather than through a redirect and a second request;
  * the page then shows its own address with history.replaceState, see AppLayout.astro).
  */
-export interface ServeDecision { status: 0; headers: Record<string, string>; rewrite?: string }
+export interface ServeDecision {
+  status: 0;
+  headers: Record<string, string>;
+  rewrite?: string;
+}
 
-export function decideNavigation(req: NavigationRequest, config: RuntimeConfig['i18n']): NavigationDecision | ServeDecision {
+export function decideNavigation(
+  req: NavigationRequest,
+  config: RuntimeConfig['i18n'],
+): NavigationDecision | ServeDecision {
   const { pathname, search } = req;
   if (pathname.endsWith(`/${MEDIA_INFO_WASM}`) && pathname !== `/${MEDIA_INFO_WASM}`) {
     return { status: 301, location: `/${MEDIA_INFO_WASM}` };
@@ -44,8 +51,12 @@ export function decideNavigation(req: NavigationRequest, config: RuntimeConfig['
   if (pathname !== '/') return { status: 0, headers: {} };
 
   const pinned = config.domainLocales[req.host];
-  if (config.rootRedirect) return { status: config.rootRedirectStatus, location: localizePath('/', config.rootRedirect) + search };
-  if (pinned) return pinned === DEFAULT_LOCALE ? { status: 0, headers: {} } : { status: 302, location: localizePath('/', pinned) + search };
+  if (config.rootRedirect)
+    return { status: config.rootRedirectStatus, location: localizePath('/', config.rootRedirect) + search };
+  if (pinned)
+    return pinned === DEFAULT_LOCALE
+      ? { status: 0, headers: {} }
+      : { status: 302, location: localizePath('/', pinned) + search };
   if (!config.detectBrowserLanguage) return { status: 0, headers: {} };
 
   const cookieLocale = parseCookies(req.cookieHeader)[LOCALE_COOKIE];
@@ -56,7 +67,8 @@ export function decideNavigation(req: NavigationRequest, config: RuntimeConfig['
     routeLocale: DEFAULT_LOCALE,
   });
   const headers: Record<string, string> = { Vary: 'Cookie, Accept-Language' };
-  if (cookieLocale !== locale) headers['Set-Cookie'] = `${LOCALE_COOKIE}=${locale}; ${localeCookieAttributes(req.secure)}`;
+  if (cookieLocale !== locale)
+    headers['Set-Cookie'] = `${LOCALE_COOKIE}=${locale}; ${localeCookieAttributes(req.secure)}`;
   if (locale === DEFAULT_LOCALE) return { status: 0, headers };
   return { status: 0, headers: { ...headers, 'Content-Language': locale }, rewrite: localizePath('/', locale) };
 }

@@ -95,7 +95,8 @@ export function createPageCache(options: { maxBytes: number; now?: () => number 
   let generation = 0;
   const stats = { hits: 0, stale: 0, renders: 0, waits: 0, stored: 0, evicted: 0, cleared: 0 };
 
-  const baseKeyOf = (request: PageRequest) => `${request.encoding ?? 'identity'} ${request.crawler ? 'bot' : 'person'} ${request.target}`;
+  const baseKeyOf = (request: PageRequest) =>
+    `${request.encoding ?? 'identity'} ${request.crawler ? 'bot' : 'person'} ${request.target}`;
   const keyOf = (request: PageRequest, base: string) => {
     const names = varyNames.get(base);
     return names?.length ? `${base}\n${names.map((name) => `${name}:${request.header(name) ?? ''}`).join('\n')}` : base;
@@ -155,8 +156,15 @@ export function createPageCache(options: { maxBytes: number; now?: () => number 
         done(page) {
           inFlight.delete(key);
           settle();
-          const lifetime = page && KEPT_STATUS.has(page.status) ? sharedLifetime(headerValue(page.headers, 'cache-control')) : null;
-          const vary = page ? (headerValue(page.headers, 'vary') ?? '').toLowerCase().split(',').map((name) => name.trim()).filter(Boolean) : [];
+          const lifetime =
+            page && KEPT_STATUS.has(page.status) ? sharedLifetime(headerValue(page.headers, 'cache-control')) : null;
+          const vary = page
+            ? (headerValue(page.headers, 'vary') ?? '')
+                .toLowerCase()
+                .split(',')
+                .map((name) => name.trim())
+                .filter(Boolean)
+            : [];
           if (!page || !lifetime || vary.includes('*') || startedIn !== generation) {
             // A page that may no longer be kept is not answered from its old copy either.
             const old = entries.get(key);

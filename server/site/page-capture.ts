@@ -40,16 +40,25 @@ export function capturePage(res: ServerResponse, done: (page: CapturedPage | nul
     const result = (original.writeHead as (...args: unknown[]) => ServerResponse)(status, ...rest);
     // What went out: the headers set before, with those given here over them.
     const sent: OutgoingHttpHeaders = {};
-    for (const [name, value] of Object.entries({ ...res.getHeaders(), ...headersArgument(rest) })) sent[name.toLowerCase()] = value;
-    const shareable = KEPT_STATUS.has(status) && sharedLifetime(sent['cache-control'] === undefined ? undefined : String(sent['cache-control']))
-      && JSON.stringify(sent['set-cookie'] ?? null) === cookieBefore;
+    for (const [name, value] of Object.entries({ ...res.getHeaders(), ...headersArgument(rest) }))
+      sent[name.toLowerCase()] = value;
+    const shareable =
+      KEPT_STATUS.has(status) &&
+      sharedLifetime(sent['cache-control'] === undefined ? undefined : String(sent['cache-control'])) &&
+      JSON.stringify(sent['set-cookie'] ?? null) === cookieBefore;
     if (!shareable) settle(null);
     else head = { status, headers: Object.fromEntries(Object.entries(sent).filter(([name]) => !PER_ANSWER.has(name))) };
     return result;
   }) as typeof res.writeHead;
   const keep = (chunk: unknown, encoding?: unknown) => {
     if (!head || settled || chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    chunks.push(Buffer.isBuffer(chunk) ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk) : Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+    chunks.push(
+      Buffer.isBuffer(chunk)
+        ? chunk
+        : chunk instanceof Uint8Array
+          ? Buffer.from(chunk)
+          : Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
+    );
   };
   res.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
     keep(chunk, encoding);
@@ -64,7 +73,14 @@ export function capturePage(res: ServerResponse, done: (page: CapturedPage | nul
 }
 
 /** Sends a kept page: as it was sent first, with its age. */
-export function answerFromCache(res: ServerResponse, answer: { page: CapturedPage; ageS: number; stale: boolean }): void {
-  res.writeHead(answer.page.status, { ...answer.page.headers, Age: String(answer.ageS), 'X-Cache': answer.stale ? 'STALE' : 'HIT' });
+export function answerFromCache(
+  res: ServerResponse,
+  answer: { page: CapturedPage; ageS: number; stale: boolean },
+): void {
+  res.writeHead(answer.page.status, {
+    ...answer.page.headers,
+    Age: String(answer.ageS),
+    'X-Cache': answer.stale ? 'STALE' : 'HIT',
+  });
   res.end(answer.page.body);
 }

@@ -12,13 +12,24 @@ import { stripControlCharacters } from '../../src/lib/validation/text.ts';
  * SiteLocals.listViewer.
  */
 export interface SiteSearchQuery {
-  keyword: string; tagIds: number[]; page: number; pageSize: number; viewerUid: number | null;
+  keyword: string;
+  tagIds: number[];
+  page: number;
+  pageSize: number;
+  viewerUid: number | null;
   /** How many tracks to show (by the keyword, else by the first tag; 0: no row) and photo posts. */
-  trackRow: number; photoRow: number;
+  trackRow: number;
+  photoRow: number;
 }
 export type SiteSearch =
   | { issues: FieldIssue[] }
-  | { videosCount: number; videos: VideoThumb[]; tags: Tag[]; tracks: AudioThumb[] | null; photos: { photosCount: number; photos: PhotoThumb[] } | null };
+  | {
+      videosCount: number;
+      videos: VideoThumb[];
+      tags: Tag[];
+      tracks: AudioThumb[] | null;
+      photos: { photosCount: number; photos: PhotoThumb[] } | null;
+    };
 
 export interface SearchSiteLocals {
   /**
@@ -29,13 +40,17 @@ export interface SearchSiteLocals {
   search(query: SiteSearchQuery): Promise<SiteSearch>;
 }
 
-export function searchSiteLocals(services: Pick<Services, 'catalogue' | 'audio' | 'photos'>, onSideFailure: (what: string, error: unknown) => void): SearchSiteLocals {
+export function searchSiteLocals(
+  services: Pick<Services, 'catalogue' | 'audio' | 'photos'>,
+  onSideFailure: (what: string, error: unknown) => void,
+): SearchSiteLocals {
   const { catalogue, audio, photos } = services;
   /** A row beside the videos: without it the results still show. */
-  const beside = <T>(what: string, asked: Promise<T>): Promise<T | null> => asked.catch((error: unknown) => {
-    onSideFailure(what, error);
-    return null;
-  });
+  const beside = <T>(what: string, asked: Promise<T>): Promise<T | null> =>
+    asked.catch((error: unknown) => {
+      onSideFailure(what, error);
+      return null;
+    });
   return {
     async search({ keyword, tagIds, page, pageSize, viewerUid, trackRow, photoRow }) {
       const parsed = keyword
@@ -49,10 +64,26 @@ export function searchSiteLocals(services: Pick<Services, 'catalogue' | 'audio' 
       const [list, tags, trackList, photoList] = await Promise.all([
         words !== null ? catalogue.search(words, paging) : catalogue.byTags(ids, paging),
         ids.length ? catalogue.tags.tagsById([...new Set(ids)]) : Promise.resolve([]),
-        trackRow ? beside('search tracks', audio.search(words !== null ? { keyword: words } : { tagId: ids[0] }, { page: 1, pageSize: trackRow, viewerUid }).then((r) => r.tracks)) : Promise.resolve([]),
+        trackRow
+          ? beside(
+              'search tracks',
+              audio
+                .search(words !== null ? { keyword: words } : { tagId: ids[0] }, {
+                  page: 1,
+                  pageSize: trackRow,
+                  viewerUid,
+                })
+                .then((r) => r.tracks),
+            )
+          : Promise.resolve([]),
         beside('search photos', words !== null ? photos.search(words, photoPage) : photos.byTags(ids, photoPage)),
       ]);
-      return { ...list, tags: ids.flatMap((id) => tags.find((tag) => tag.tagId === id) ?? []), tracks: trackList, photos: photoList };
+      return {
+        ...list,
+        tags: ids.flatMap((id) => tags.find((tag) => tag.tagId === id) ?? []),
+        tracks: trackList,
+        photos: photoList,
+      };
     },
   };
 }

@@ -10,7 +10,10 @@ import { photoSiteLocals } from './photo-locals.ts';
 import { searchSiteLocals } from './search-locals.ts';
 import { feedSiteLocals } from './feed-locals.ts';
 
-export function createSiteLocals(services: Services, options: { isDevelopment: boolean; sitemapVideosPerFile: number; logger: Logger }): SiteLocals {
+export function createSiteLocals(
+  services: Services,
+  options: { isDevelopment: boolean; sitemapVideosPerFile: number; logger: Logger },
+): SiteLocals {
   const { catalogue, sessions } = services;
   const { sitemapVideosPerFile, logger } = options;
   const viewerOf = (request: Request) => sessions.viewerFromCookies(request.headers.get('cookie'));
@@ -27,8 +30,10 @@ export function createSiteLocals(services: Services, options: { isDevelopment: b
     video: async (videoId, request) => catalogue.video(videoId, await viewerOf(request)),
     collection: async (collectionId, request, page) => {
       const viewer = await viewerOf(request);
-      return services.collections.get(collectionId, viewer?.uid ?? null, page)
-        .then((found) => ({ success: true as const, ...found }), (error) => (error instanceof DomainError && error.code === 'NOT_FOUND' ? null : Promise.reject(error)));
+      return services.collections.get(collectionId, viewer?.uid ?? null, page).then(
+        (found) => ({ success: true as const, ...found }),
+        (error) => (error instanceof DomainError && error.code === 'NOT_FOUND' ? null : Promise.reject(error)),
+      );
     },
     sitemapVideoFiles: () => catalogue.sitemapVideoFiles(sitemapVideosPerFile),
     sitemapVideos: (file) => catalogue.sitemapVideos(file, sitemapVideosPerFile),

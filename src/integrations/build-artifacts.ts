@@ -14,7 +14,10 @@ import { dependencyLicences } from './licences.ts';
 function buildCommit(): string {
   if (process.env.KIRABOSHI_COMMIT) return process.env.KIRABOSHI_COMMIT;
   try {
-    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return 'unknown';
   }
@@ -47,7 +50,12 @@ async function precompressAssets(dir: string): Promise<number> {
     const file = join(dir, entry);
     if (!PRECOMPRESSED.test(entry) || (await stat(file)).size < PRECOMPRESS_MIN_BYTES) continue;
     const body = await readFile(file);
-    await writeFile(`${file}.br`, await brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: body.byteLength } }));
+    await writeFile(
+      `${file}.br`,
+      await brotli(body, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
+      }),
+    );
     await writeFile(`${file}.gz`, await gz(body, { level: 9 }));
     count++;
   }
@@ -70,12 +78,16 @@ export default function buildArtifacts(): AstroIntegration {
     hooks: {
       'astro:config:setup': ({ updateConfig }) => {
         const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
-        updateConfig({ vite: { define: {
-          __BUILD_ID__: JSON.stringify(buildId),
-          __BUILD_COMMIT__: JSON.stringify(buildCommit()),
-          __BUILD_TIME__: JSON.stringify(new Date().toISOString()),
-          __APP_VERSION__: JSON.stringify(version),
-        } } });
+        updateConfig({
+          vite: {
+            define: {
+              __BUILD_ID__: JSON.stringify(buildId),
+              __BUILD_COMMIT__: JSON.stringify(buildCommit()),
+              __BUILD_TIME__: JSON.stringify(new Date().toISOString()),
+              __APP_VERSION__: JSON.stringify(version),
+            },
+          },
+        });
       },
       'astro:build:done': async ({ dir, logger }) => {
         const root = fileURLToPath(dir);
@@ -83,19 +95,30 @@ export default function buildArtifacts(): AstroIntegration {
         for await (const file of htmlFiles(root)) {
           const match = PAYLOAD_RE.exec(await readFile(file, 'utf8'));
           if (!match) continue;
-          await writeFile(join(file, '..', '_payload.json'), JSON.parse(JSON.stringify(match[1])).replace(/\\u003c/g, '<'));
+          await writeFile(
+            join(file, '..', '_payload.json'),
+            JSON.parse(JSON.stringify(match[1])).replace(/\\u003c/g, '<'),
+          );
           pages++;
         }
         const { messagesFor } = await import('../lib/i18n/catalogs.ts');
         for (const locale of LOCALES) {
           await mkdir(join(root, '_i18n', locale), { recursive: true });
-          await writeFile(join(root, '_i18n', locale, 'messages.json'), JSON.stringify({ [locale]: messagesFor(locale) }));
+          await writeFile(
+            join(root, '_i18n', locale, 'messages.json'),
+            JSON.stringify({ [locale]: messagesFor(locale) }),
+          );
         }
         await mkdir(join(root, '_app', 'builds'), { recursive: true });
-        await writeFile(join(root, '_app', 'builds', 'latest.json'), JSON.stringify({ id: buildId, timestamp: Date.now() }));
+        await writeFile(
+          join(root, '_app', 'builds', 'latest.json'),
+          JSON.stringify({ id: buildId, timestamp: Date.now() }),
+        );
         await writeFile(join(root, '_app', 'licences.json'), JSON.stringify(dependencyLicences()));
         const precompressed = await precompressAssets(join(root, '_astro'));
-        logger.info(`build ${buildId}: ${pages} payloads, ${LOCALES.length} message files, ${precompressed} assets precompressed`);
+        logger.info(
+          `build ${buildId}: ${pages} payloads, ${LOCALES.length} message files, ${precompressed} assets precompressed`,
+        );
       },
     },
   };

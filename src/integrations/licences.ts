@@ -1,9 +1,20 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 
-export interface DependencyLicence { name: string; version: string; licence: string }
+export interface DependencyLicence {
+  name: string;
+  version: string;
+  licence: string;
+}
 
-interface Manifest { name?: string; version?: string; license?: string | { type?: string }; licenses?: Array<{ type?: string }>; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }
+interface Manifest {
+  name?: string;
+  version?: string;
+  license?: string | { type?: string };
+  licenses?: Array<{ type?: string }>;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
 
 function readManifest(dir: string): Manifest | null {
   const file = join(dir, 'package.json');
@@ -33,7 +44,10 @@ function licenceOf(manifest: Manifest): string {
 export function dependencyLicences(root = process.cwd()): DependencyLicence[] {
   const seen = new Map<string, DependencyLicence>();
   const rootManifest = readManifest(root);
-  const queue: Array<{ name: string; from: string }> = Object.keys(rootManifest?.dependencies ?? {}).map((name) => ({ name, from: root }));
+  const queue: Array<{ name: string; from: string }> = Object.keys(rootManifest?.dependencies ?? {}).map((name) => ({
+    name,
+    from: root,
+  }));
   while (queue.length) {
     const { name, from } = queue.shift()!;
     const dir = resolvePackageDir(name, from);
@@ -43,7 +57,8 @@ export function dependencyLicences(root = process.cwd()): DependencyLicence[] {
     const id = `${name}@${manifest.version}`;
     if (seen.has(id)) continue;
     seen.set(id, { name, version: manifest.version, licence: licenceOf(manifest) });
-    for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) queue.push({ name: dep, from: dir });
+    for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies }))
+      queue.push({ name: dep, from: dir });
   }
   return [...seen.values()].sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version));
 }
@@ -52,5 +67,7 @@ export function dependencyLicences(root = process.cwd()): DependencyLicence[] {
 export function licenceSummary(list: readonly DependencyLicence[]): Array<{ licence: string; count: number }> {
   const counts = new Map<string, number>();
   for (const { licence } of list) counts.set(licence, (counts.get(licence) ?? 0) + 1);
-  return [...counts].map(([licence, count]) => ({ licence, count })).sort((a, b) => b.count - a.count || a.licence.localeCompare(b.licence));
+  return [...counts]
+    .map(([licence, count]) => ({ licence, count }))
+    .sort((a, b) => b.count - a.count || a.licence.localeCompare(b.licence));
 }

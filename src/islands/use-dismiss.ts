@@ -6,7 +6,12 @@ import { useEffect, useRef, type RefObject } from 'react';
  * button that opened it) when the focus was inside the popover or lost (a control inside that
  * went disabled drops it), so keyboard users stay in place.
  */
-export function useDismiss(open: boolean, box: RefObject<HTMLElement | null>, onClose: () => void, returnFocus?: RefObject<HTMLElement | null>): void {
+export function useDismiss(
+  open: boolean,
+  box: RefObject<HTMLElement | null>,
+  onClose: () => void,
+  returnFocus?: RefObject<HTMLElement | null>,
+): void {
   const close = useRef(onClose);
   close.current = onClose;
   useEffect(() => {

@@ -21,5 +21,9 @@ const stayHydrated = () => () => {};
  * over the server's markup, such as a relative date ("3 minutes ago") the server wrote earlier.
  */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(stayHydrated, () => true, () => false);
+  return useSyncExternalStore(
+    stayHydrated,
+    () => true,
+    () => false,
+  );
 }

@@ -11,7 +11,10 @@ export function useStartTime(mediaRef: RefObject<HTMLMediaElement | null>, enabl
     const start = enabled ? startTimeFrom(location.search) : null;
     if (!media || !start) return;
     const apply = () => {
-      if (media.currentTime < 0.5) media.currentTime = Number.isFinite(media.duration) ? Math.min(start, Math.max(0, media.duration - 0.5)) : start;
+      if (media.currentTime < 0.5)
+        media.currentTime = Number.isFinite(media.duration)
+          ? Math.min(start, Math.max(0, media.duration - 0.5))
+          : start;
     };
     if (media.readyState >= 1) apply();
     else media.addEventListener('loadedmetadata', apply, { once: true });

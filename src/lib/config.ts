@@ -68,7 +68,10 @@ export function readRuntimeConfig(env: Env): RuntimeConfig {
       rootRedirect: localeOr(get('I18N_ROOT_REDIRECT'), null),
       rootRedirectStatus: status >= 300 && status <= 308 ? status : 302,
     },
-    allowedExternalOrigins: (get('ALLOWED_EXTERNAL_ORIGINS') || '').split(',').map((s) => s.trim()).filter(Boolean),
+    allowedExternalOrigins: (get('ALLOWED_EXTERNAL_ORIGINS') || '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     inContextScriptUrl: get('IN_CONTEXT_SCRIPT_URL') || 'https://cdn.crowdin.com/jipt/jipt.js',
     inContextMenu: bool(get('IN_CONTEXT_MENU'), false),
   };

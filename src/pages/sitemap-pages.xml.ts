@@ -5,7 +5,9 @@ import { SITEMAP_HEADERS, localizedUrls, urlSet } from '../lib/navigation/sitema
 export const prerender = false;
 
 // Public, indexable static routes (search results and private pages stay out).
-const INDEXABLE = STATIC_ROUTES.filter((r) => !/^\/(settings|dev|error|unsupported|offline|user$|history|upload)/.test(r));
+const INDEXABLE = STATIC_ROUTES.filter(
+  (r) => !/^\/(settings|dev|error|unsupported|offline|user$|history|upload)/.test(r),
+);
 
 export const GET: APIRoute = ({ site, url }) => {
   const origin = site?.origin ?? url.origin;

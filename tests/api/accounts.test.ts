@@ -20,7 +20,10 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
   const bodies: string[] = [];
 
   /** Calls the API like the browser does, keeping every body to check nothing secret leaves. */
-  async function call(path: string, init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {}) {
+  async function call(
+    path: string,
+    init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {},
+  ) {
     const response = await server.api(path, {
       method: init.method ?? (init.body ? 'POST' : 'GET'),
       headers: { 'Content-Type': 'application/json', ...(init.cookie ? { Cookie: init.cookie } : {}), ...init.headers },
@@ -30,11 +33,20 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     bodies.push(text);
     return { status: response.status, headers: response.headers, json: JSON.parse(text) as Record<string, any> };
   }
-  const cookieOf = (headers: Headers) => headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookieOf = (headers: Headers) =>
+    headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
 
   async function memberWithSession(username: string, roles: string[] = ['user']) {
     const repositories = createRepositories(server.db);
-    const uid = await insertAccount(repositories, { email: `${username}@example.com`, password: PASSWORD, username, roles });
+    const uid = await insertAccount(repositories, {
+      email: `${username}@example.com`,
+      password: PASSWORD,
+      username,
+      roles,
+    });
     const token = await createSession(repositories, uid);
     return { uid, token, cookie: `uid=${uid}; token=${token}` };
   }
@@ -49,9 +61,13 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
   it('registers with a mailed code and an invitation code, then logs in', async () => {
     const { invitationCode } = await createInvitationCode(createRepositories(server.db), null);
     expect(invitationCode).toMatch(/^KIRA-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
-    expect((await call('user/checkInvitationCode', { body: { invitationCode } })).json.isAvailableInvitationCode).toBe(true);
+    expect((await call('user/checkInvitationCode', { body: { invitationCode } })).json.isAvailableInvitationCode).toBe(
+      true,
+    );
 
-    const sent = await call('user/requestSendVerificationCode', { body: { email: 'Hoshi@Example.com', clientLanguage: 'en' } });
+    const sent = await call('user/requestSendVerificationCode', {
+      body: { email: 'Hoshi@Example.com', clientLanguage: 'en' },
+    });
     expect(sent.status).toBe(200);
     const mail = smtp.mails.at(-1)!;
     expect(mail.to).toEqual(['Hoshi@example.com']);
@@ -59,7 +75,14 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     expect(mail.text).toContain('valid for 30 minutes');
 
     const registered = await call('user/registering', {
-      body: { email: 'Hoshi@Example.com', password: PASSWORD, verificationCode: smtp.codeFor('Hoshi@example.com'), username: 'Hoshino', userNickname: '星野', invitationCode },
+      body: {
+        email: 'Hoshi@Example.com',
+        password: PASSWORD,
+        verificationCode: smtp.codeFor('Hoshi@example.com'),
+        username: 'Hoshino',
+        userNickname: '星野',
+        invitationCode,
+      },
     });
     expect(registered.status).toBe(200);
     expect(registered.json).toEqual({ success: true, uid: expect.any(Number) });
@@ -71,13 +94,22 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
 
     expect((await call('user/check', { cookie })).json).toEqual({ success: true, userTokenOk: true });
     const self = await call('user/self', { method: 'POST', cookie });
-    expect(self.json.result).toMatchObject({ uid: registered.json.uid, email: 'Hoshi@example.com', roles: ['user'], username: 'Hoshino', userNickname: '星野', authenticatorType: 'none' });
+    expect(self.json.result).toMatchObject({
+      uid: registered.json.uid,
+      email: 'Hoshi@example.com',
+      roles: ['user'],
+      username: 'Hoshino',
+      userNickname: '星野',
+      authenticatorType: 'none',
+    });
     const info = await call(`user/info?uid=${registered.json.uid}`);
     expect(info.json.result).toMatchObject({ username: 'Hoshino', isSelf: false });
     expect(JSON.stringify(info.json)).not.toContain('Hoshi@');
 
     // The invitation code was single use.
-    expect((await call('user/checkInvitationCode', { body: { invitationCode } })).json.isAvailableInvitationCode).toBe(false);
+    expect((await call('user/checkInvitationCode', { body: { invitationCode } })).json.isAvailableInvitationCode).toBe(
+      false,
+    );
     const login = await call('user/login', { body: { email: 'hoshi@example.com', password: PASSWORD } });
     expect(login.status).toBe(200);
     expect(login.json).toEqual({ success: true, uid: registered.json.uid });
@@ -97,9 +129,18 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     expect(again.json).toMatchObject({ code: 'COOLING_DOWN', isCoolingDown: true });
     expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(50);
     const old = new Date(Date.now() - 60 * 60_000);
-    await server.db.insertInto('verification_codes').values(Array.from({ length: 5 }, () => ({
-      email: 'capped@example.com', purpose: 'registration' as const, code_hash: 'x', expires_at: old, created_at: old,
-    })) as never).execute();
+    await server.db
+      .insertInto('verification_codes')
+      .values(
+        Array.from({ length: 5 }, () => ({
+          email: 'capped@example.com',
+          purpose: 'registration' as const,
+          code_hash: 'x',
+          expires_at: old,
+          created_at: old,
+        })) as never,
+      )
+      .execute();
     const capped = await call('user/requestSendVerificationCode', { body: { email: 'capped@example.com' } });
     expect(capped.status).toBe(429);
     expect(capped.json.code).toBe('DAILY_LIMIT');
@@ -109,19 +150,33 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     const { invitationCode } = await createInvitationCode(createRepositories(server.db), null);
     await call('user/requestSendVerificationCode', { body: { email: 'fail@example.com', clientLanguage: 'en' } });
     const code = smtp.codeFor('fail@example.com');
-    const base = { email: 'fail@example.com', password: PASSWORD, verificationCode: code, username: 'FailCase', invitationCode };
+    const base = {
+      email: 'fail@example.com',
+      password: PASSWORD,
+      verificationCode: code,
+      username: 'FailCase',
+      invitationCode,
+    };
 
     const weak = await call('user/registering', { body: { ...base, password: 'password123' } });
     expect([weak.status, weak.json.code]).toEqual([400, 'WEAK_PASSWORD']);
     const short = await call('user/registering', { body: { ...base, password: 'short' } });
     expect(short.json.code).toBe('WEAK_PASSWORD');
     const badName = await call('user/registering', { body: { ...base, username: 'no<script>' } });
-    expect([badName.status, badName.json.code, badName.json.issues[0].path]).toEqual([400, 'VALIDATION_FAILED', 'username']);
+    expect([badName.status, badName.json.code, badName.json.issues[0].path]).toEqual([
+      400,
+      'VALIDATION_FAILED',
+      'username',
+    ]);
     const badInvite = await call('user/registering', { body: { ...base, invitationCode: 'KIRA-0000-0000' } });
     expect([badInvite.status, badInvite.json.code]).toEqual([400, 'INVITATION_CODE_INVALID']);
     const malformed = await call('user/registering', { body: { ...base, verificationCode: '12ab' } });
     expect(malformed.json.code).toBe('VALIDATION_FAILED');
-    await insertAccount(createRepositories(server.db), { email: 'other@example.com', password: PASSWORD, username: 'TakenName' });
+    await insertAccount(createRepositories(server.db), {
+      email: 'other@example.com',
+      password: PASSWORD,
+      username: 'TakenName',
+    });
     const taken = await call('user/registering', { body: { ...base, username: 'takenname' } });
     expect([taken.status, taken.json.code]).toEqual([409, 'USERNAME_TAKEN']);
     const emailTaken = await call('user/requestSendVerificationCode', { body: { email: 'OTHER@example.com' } });
@@ -140,9 +195,13 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     const base = { email: 'guess@example.com', password: PASSWORD, username: 'Guesser', invitationCode };
     const from = (i: number) => ({ 'X-Forwarded-For': `192.0.2.${i}` });
     for (let i = 0; i < 5; i++) {
-      expect((await call('user/registering', { body: { ...base, verificationCode: wrong }, headers: from(i) })).json.code).toBe('VERIFICATION_CODE_INVALID');
+      expect(
+        (await call('user/registering', { body: { ...base, verificationCode: wrong }, headers: from(i) })).json.code,
+      ).toBe('VERIFICATION_CODE_INVALID');
     }
-    expect((await call('user/registering', { body: { ...base, verificationCode: code }, headers: from(9) })).json.code).toBe('VERIFICATION_CODE_INVALID');
+    expect(
+      (await call('user/registering', { body: { ...base, verificationCode: code }, headers: from(9) })).json.code,
+    ).toBe('VERIFICATION_CODE_INVALID');
   });
 
   it('limits registrations per client address', async () => {
@@ -154,9 +213,19 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
   });
 
   it('never tells whether the e-mail or the password was wrong, and never gives a hint', async () => {
-    await insertAccount(createRepositories(server.db), { email: 'login@example.com', password: PASSWORD, username: 'LoginUser' });
-    const wrongPassword = await call('user/login', { body: { email: 'login@example.com', password: 'not it at all' }, headers: { 'Accept-Language': 'en' } });
-    const noAccount = await call('user/login', { body: { email: 'nobody@example.com', password: 'not it at all' }, headers: { 'Accept-Language': 'en' } });
+    await insertAccount(createRepositories(server.db), {
+      email: 'login@example.com',
+      password: PASSWORD,
+      username: 'LoginUser',
+    });
+    const wrongPassword = await call('user/login', {
+      body: { email: 'login@example.com', password: 'not it at all' },
+      headers: { 'Accept-Language': 'en' },
+    });
+    const noAccount = await call('user/login', {
+      body: { email: 'nobody@example.com', password: 'not it at all' },
+      headers: { 'Accept-Language': 'en' },
+    });
     expect(wrongPassword.status).toBe(401);
     expect({ ...wrongPassword.json, requestId: 0 }).toEqual({ ...noAccount.json, requestId: 0 });
     expect(wrongPassword.json.message).toBe('The e-mail address or password is incorrect.');
@@ -164,9 +233,17 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
   });
 
   it('rotates the session at login and revokes it at logout', async () => {
-    await insertAccount(createRepositories(server.db), { email: 'rotate@example.com', password: PASSWORD, username: 'Rotator' });
-    const first = cookieOf((await call('user/login', { body: { email: 'rotate@example.com', password: PASSWORD } })).headers);
-    const second = cookieOf((await call('user/login', { body: { email: 'rotate@example.com', password: PASSWORD }, cookie: first })).headers);
+    await insertAccount(createRepositories(server.db), {
+      email: 'rotate@example.com',
+      password: PASSWORD,
+      username: 'Rotator',
+    });
+    const first = cookieOf(
+      (await call('user/login', { body: { email: 'rotate@example.com', password: PASSWORD } })).headers,
+    );
+    const second = cookieOf(
+      (await call('user/login', { body: { email: 'rotate@example.com', password: PASSWORD }, cookie: first })).headers,
+    );
     expect(second).not.toBe(first);
     expect((await call('user/check', { cookie: first })).json.userTokenOk).toBe(false);
     expect((await call('user/check', { cookie: second })).json.userTokenOk).toBe(true);
@@ -180,7 +257,11 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
 
   it('leaves the session alone when a login fails, whatever the reason', async () => {
     const me = await memberWithSession('Steady');
-    await insertAccount(createRepositories(server.db), { email: 'other-steady@example.com', password: PASSWORD, username: 'OtherSteady' });
+    await insertAccount(createRepositories(server.db), {
+      email: 'other-steady@example.com',
+      password: PASSWORD,
+      username: 'OtherSteady',
+    });
     const from = { 'X-Forwarded-For': '10.9.0.1' };
     const failures = [
       { email: 'steady@example.com', password: 'not my password' }, // own account, wrong password
@@ -194,34 +275,64 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
       expect((await call('user/check', { cookie: me.cookie })).json.userTokenOk).toBe(true);
     }
     // A malformed login (refused by validation) does not end it either.
-    expect((await call('user/login', { body: { email: 'steady@example.com' }, cookie: me.cookie, headers: from })).status).toBe(400);
+    expect(
+      (await call('user/login', { body: { email: 'steady@example.com' }, cookie: me.cookie, headers: from })).status,
+    ).toBe(400);
     expect((await call('user/check', { cookie: me.cookie })).json.userTokenOk).toBe(true);
     // A successful one replaces it.
-    const next = await call('user/login', { body: { email: 'steady@example.com', password: PASSWORD }, cookie: me.cookie, headers: from });
+    const next = await call('user/login', {
+      body: { email: 'steady@example.com', password: PASSWORD },
+      cookie: me.cookie,
+      headers: from,
+    });
     expect(next.status).toBe(200);
     expect((await call('user/check', { cookie: me.cookie })).json.userTokenOk).toBe(false);
     expect((await call('user/check', { cookie: cookieOf(next.headers) })).json.userTokenOk).toBe(true);
   });
 
   it('limits an address guessing at an account, and never keeps the owner out from another address', async () => {
-    await insertAccount(createRepositories(server.db), { email: 'limit@example.com', password: PASSWORD, username: 'Limited' });
+    await insertAccount(createRepositories(server.db), {
+      email: 'limit@example.com',
+      password: PASSWORD,
+      username: 'Limited',
+    });
     const attacker = { 'X-Forwarded-For': '10.0.0.66' };
     const tries = [];
-    for (let i = 0; i < 11; i++) tries.push(await call('user/login', { body: { email: 'limit@example.com', password: `wrong password ${i}` }, headers: attacker }));
+    for (let i = 0; i < 11; i++)
+      tries.push(
+        await call('user/login', {
+          body: { email: 'limit@example.com', password: `wrong password ${i}` },
+          headers: attacker,
+        }),
+      );
     expect(tries.slice(0, 10).map((t) => t.json.code)).toEqual(Array(10).fill('INVALID_CREDENTIALS'));
     expect([tries[10].status, tries[10].json.code]).toEqual([429, 'RATE_LIMITED']);
     expect(Number(tries[10].headers.get('retry-after'))).toBeGreaterThan(0);
     // That address waits for the window even with the right password...
-    expect((await call('user/login', { body: { email: 'limit@example.com', password: PASSWORD }, headers: attacker })).status).toBe(429);
+    expect(
+      (await call('user/login', { body: { email: 'limit@example.com', password: PASSWORD }, headers: attacker }))
+        .status,
+    ).toBe(429);
     // ...and the owner, elsewhere, logs in.
-    const owner = await call('user/login', { body: { email: 'limit@example.com', password: PASSWORD }, headers: { 'X-Forwarded-For': '10.0.1.1' } });
+    const owner = await call('user/login', {
+      body: { email: 'limit@example.com', password: PASSWORD },
+      headers: { 'X-Forwarded-For': '10.0.1.1' },
+    });
     expect([owner.status, owner.json.success]).toEqual([200, true]);
   });
 
   it('limits the logins from one address whatever accounts it tries', async () => {
     const from = { 'X-Forwarded-For': '10.0.2.2' };
     const codes = [];
-    for (let i = 0; i < 31; i++) codes.push((await call('user/login', { body: { email: `sprayed-${i}@example.com`, password: 'one common guess' }, headers: from })).json.code);
+    for (let i = 0; i < 31; i++)
+      codes.push(
+        (
+          await call('user/login', {
+            body: { email: `sprayed-${i}@example.com`, password: 'one common guess' },
+            headers: from,
+          })
+        ).json.code,
+      );
     expect(codes.slice(0, 30).every((code) => code === 'INVALID_CREDENTIALS')).toBe(true);
     expect(codes[30]).toBe('RATE_LIMITED');
   });
@@ -231,17 +342,33 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     await insertAccount(createRepositories(server.db), { email, password: PASSWORD, username: 'Besieged' });
     await guessUntilUnderAttack(server, email, '10.1');
     let address = 0;
-    const login = (body: Record<string, string>) => call('user/login', { body: { email, ...body }, headers: { 'X-Forwarded-For': `10.2.0.${++address}`, 'Accept-Language': 'en' } });
-    const seen = (answer: { status: number; json: Record<string, any> }) => ({ status: answer.status, ...answer.json, requestId: null });
+    const login = (body: Record<string, string>) =>
+      call('user/login', {
+        body: { email, ...body },
+        headers: { 'X-Forwarded-For': `10.2.0.${++address}`, 'Accept-Language': 'en' },
+      });
+    const seen = (answer: { status: number; json: Record<string, any> }) => ({
+      status: answer.status,
+      ...answer.json,
+      requestId: null,
+    });
 
     // The password alone says nothing now, right or wrong: a second factor is asked for first.
     const right = await login({ password: PASSWORD });
-    expect([right.status, right.json.code, right.json.authenticatorType]).toEqual([401, 'SECOND_FACTOR_REQUIRED', 'email']);
+    expect([right.status, right.json.code, right.json.authenticatorType]).toEqual([
+      401,
+      'SECOND_FACTOR_REQUIRED',
+      'email',
+    ]);
     expect(seen(await login({ password: 'yet another guess' }))).toEqual(seen(right));
 
     // Asking for the login code answers alike too; only the right password has it mailed.
     const mailed = smtp.mails.length;
-    const ask = (password: string) => call('user/sendUserEmailAuthenticator', { body: { email, password, clientLanguage: 'en' }, headers: { 'X-Forwarded-For': `10.2.0.${++address}` } });
+    const ask = (password: string) =>
+      call('user/sendUserEmailAuthenticator', {
+        body: { email, password, clientLanguage: 'en' },
+        headers: { 'X-Forwarded-For': `10.2.0.${++address}` },
+      });
     expect((await ask('a guess for the code')).json).toEqual({ success: true, isCoolingDown: false });
     expect(smtp.mails.length).toBe(mailed);
     expect((await ask(PASSWORD)).json).toEqual({ success: true, isCoolingDown: false });
@@ -264,11 +391,17 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
   });
 
   it('checks e-mail addresses and usernames', async () => {
-    await insertAccount(createRepositories(server.db), { email: 'exists@example.com', password: PASSWORD, username: 'ExistingOne' });
+    await insertAccount(createRepositories(server.db), {
+      email: 'exists@example.com',
+      password: PASSWORD,
+      username: 'ExistingOne',
+    });
     expect((await call('user/existsCheck?email=EXISTS@example.com')).json).toEqual({ success: true, exists: true });
     expect((await call('user/existsCheck?email=free@example.com')).json.exists).toBe(false);
     expect((await call('user/checkUsername?username=existingone')).json.isAvailableUsername).toBe(false);
-    expect((await call(`user/checkUsername?username=${encodeURIComponent('新しい名前')}`)).json.isAvailableUsername).toBe(true);
+    expect(
+      (await call(`user/checkUsername?username=${encodeURIComponent('新しい名前')}`)).json.isAvailableUsername,
+    ).toBe(true);
     expect((await call('user/checkUsername?username=a%20%20b')).json.isAvailableUsername).toBe(false);
   });
 
@@ -277,13 +410,31 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     const blocked = await memberWithSession('RoleBlocked', ['blocked']);
     const admin = await memberWithSession('RoleAdmin', ['administrator']);
     const root = await memberWithSession('RoleRoot', ['root']);
-    const who = { anonymous: '', user: member.cookie, blocked: blocked.cookie, administrator: admin.cookie, root: root.cookie };
+    const who = {
+      anonymous: '',
+      user: member.cookie,
+      blocked: blocked.cookie,
+      administrator: admin.cookie,
+      root: root.cookie,
+    };
     const expectations: Array<[string, { method?: string; body?: unknown }, Record<keyof typeof who, number>]> = [
       ['user/self', { method: 'POST' }, { anonymous: 401, user: 200, blocked: 200, administrator: 200, root: 200 }],
       ['user/myInvitationCode', {}, { anonymous: 401, user: 200, blocked: 200, administrator: 200, root: 200 }],
-      ['user/createInvitationCode', { method: 'POST' }, { anonymous: 401, user: 403, blocked: 403, administrator: 200, root: 200 }],
-      ['user/blocked/info?page=1&pageSize=10', {}, { anonymous: 401, user: 403, blocked: 403, administrator: 200, root: 200 }],
-      ['rbac/adminUpdateUserRole', { body: { uid: member.uid, newRoles: ['developer'] } }, { anonymous: 401, user: 403, blocked: 403, administrator: 200, root: 200 }],
+      [
+        'user/createInvitationCode',
+        { method: 'POST' },
+        { anonymous: 401, user: 403, blocked: 403, administrator: 200, root: 200 },
+      ],
+      [
+        'user/blocked/info?page=1&pageSize=10',
+        {},
+        { anonymous: 401, user: 403, blocked: 403, administrator: 200, root: 200 },
+      ],
+      [
+        'rbac/adminUpdateUserRole',
+        { body: { uid: member.uid, newRoles: ['developer'] } },
+        { anonymous: 401, user: 403, blocked: 403, administrator: 200, root: 200 },
+      ],
     ];
     for (const [path, init, statuses] of expectations) {
       for (const [role, cookie] of Object.entries(who)) {
@@ -292,29 +443,42 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
       }
     }
     // A member's account is too new (403 ACCOUNT_TOO_NEW); a blocked one cannot post at all.
-    expect((await call('user/createInvitationCode', { method: 'POST', cookie: member.cookie })).json.code).toBe('ACCOUNT_TOO_NEW');
-    expect((await call('user/createInvitationCode', { method: 'POST', cookie: blocked.cookie })).json.code).toBe('USER_BLOCKED');
+    expect((await call('user/createInvitationCode', { method: 'POST', cookie: member.cookie })).json.code).toBe(
+      'ACCOUNT_TOO_NEW',
+    );
+    expect((await call('user/createInvitationCode', { method: 'POST', cookie: blocked.cookie })).json.code).toBe(
+      'USER_BLOCKED',
+    );
   });
 
   it('lets a week-old member create one invitation code a week', async () => {
     const member = await memberWithSession('WeekOld');
-    await server.db.updateTable('users').set({ created_at: new Date(Date.now() - 8 * 86_400_000) } as never).where('uid', '=', member.uid).execute();
+    await server.db
+      .updateTable('users')
+      .set({ created_at: new Date(Date.now() - 8 * 86_400_000) } as never)
+      .where('uid', '=', member.uid)
+      .execute();
     const first = await call('user/createInvitationCode', { method: 'POST', cookie: member.cookie });
     expect(first.status).toBe(200);
     expect(first.json.invitationCodeResult).toMatchObject({ creatorUid: member.uid, isPending: true, assignee: null });
     const second = await call('user/createInvitationCode', { method: 'POST', cookie: member.cookie });
     expect([second.status, second.json.code, second.json.isCoolingDown]).toEqual([429, 'COOLING_DOWN', true]);
     const mine = await call('user/myInvitationCode', { cookie: member.cookie });
-    expect(mine.json.invitationCodeResult.map((r: { invitationCode: string }) => r.invitationCode)).toEqual([first.json.invitationCodeResult.invitationCode]);
+    expect(mine.json.invitationCodeResult.map((r: { invitationCode: string }) => r.invitationCode)).toEqual([
+      first.json.invitationCodeResult.invitationCode,
+    ]);
   });
 
   it('applies the role rules: administrators manage members, only root manages staff, one root always remains', async () => {
     const member = await memberWithSession('RulesMember');
     const admin = await memberWithSession('RulesAdmin', ['administrator']);
     const root = await memberWithSession('RulesRoot', ['root']);
-    const set = (cookie: string, uid: number, newRoles: string[]) => call('rbac/adminUpdateUserRole', { body: { uid, newRoles }, cookie });
+    const set = (cookie: string, uid: number, newRoles: string[]) =>
+      call('rbac/adminUpdateUserRole', { body: { uid, newRoles }, cookie });
     expect((await set(admin.cookie, member.uid, ['blocked', 'user'])).json.roles).toEqual(['blocked']);
-    expect((await call('user/blocked/info', { cookie: admin.cookie })).json.result.map((r: { uid: number }) => r.uid)).toContain(member.uid);
+    expect(
+      (await call('user/blocked/info', { cookie: admin.cookie })).json.result.map((r: { uid: number }) => r.uid),
+    ).toContain(member.uid);
     expect((await set(admin.cookie, member.uid, ['administrator'])).status).toBe(403);
     expect((await set(admin.cookie, root.uid, ['user'])).status).toBe(403);
     expect((await set(root.cookie, member.uid, ['administrator'])).json.roles).toEqual(['administrator']);
@@ -338,7 +502,9 @@ describe('mail without an SMTP server', () => {
     const server = await startTestServer('pglite', { env: { OUTBOX_DIR: outbox } });
     try {
       const response = await server.api('user/requestSendVerificationCode', {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'local@example.com', clientLanguage: 'zhs' }),
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'local@example.com', clientLanguage: 'zhs' }),
       });
       expect(response.status).toBe(200);
       const files = (await readdir(outbox)).filter((f) => f.endsWith('.eml'));
@@ -364,9 +530,27 @@ describe('every protected call against every role', () => {
   const OPEN = 'allowed';
   const PERMISSION_CODES = ['UNAUTHORIZED', 'FORBIDDEN', 'USER_BLOCKED', 'ACCOUNT_TOO_NEW'];
   type Expect = 'UNAUTHORIZED' | 'FORBIDDEN' | 'USER_BLOCKED' | 'ACCOUNT_TOO_NEW' | typeof OPEN;
-  const MEMBER: Record<Who, Expect> = { anonymous: 'UNAUTHORIZED', user: OPEN, blocked: 'USER_BLOCKED', administrator: OPEN, root: OPEN };
-  const LOGGED_IN: Record<Who, Expect> = { anonymous: 'UNAUTHORIZED', user: OPEN, blocked: OPEN, administrator: OPEN, root: OPEN };
-  const STAFF: Record<Who, Expect> = { anonymous: 'UNAUTHORIZED', user: 'FORBIDDEN', blocked: 'FORBIDDEN', administrator: OPEN, root: OPEN };
+  const MEMBER: Record<Who, Expect> = {
+    anonymous: 'UNAUTHORIZED',
+    user: OPEN,
+    blocked: 'USER_BLOCKED',
+    administrator: OPEN,
+    root: OPEN,
+  };
+  const LOGGED_IN: Record<Who, Expect> = {
+    anonymous: 'UNAUTHORIZED',
+    user: OPEN,
+    blocked: OPEN,
+    administrator: OPEN,
+    root: OPEN,
+  };
+  const STAFF: Record<Who, Expect> = {
+    anonymous: 'UNAUTHORIZED',
+    user: 'FORBIDDEN',
+    blocked: 'FORBIDDEN',
+    administrator: OPEN,
+    root: OPEN,
+  };
   const CALLS: Array<[string, string, unknown, Record<Who, Expect>]> = [
     ['POST', 'user/self', undefined, LOGGED_IN],
     ['POST', 'user/settings', {}, LOGGED_IN],
@@ -378,7 +562,12 @@ describe('every protected call against every role', () => {
     ['GET', 'user/checkUserHave2FAByUUID', undefined, LOGGED_IN],
     ['POST', 'user/createTotpAuthenticator', undefined, LOGGED_IN],
     ['POST', 'user/confirmUserTotpAuthenticator', { clientOtp: '000000' }, LOGGED_IN],
-    ['DELETE', 'user/deleteTotpAuthenticatorByTotpVerificationCodeController', { clientOtp: '000000', password: 'x' }, LOGGED_IN],
+    [
+      'DELETE',
+      'user/deleteTotpAuthenticatorByTotpVerificationCodeController',
+      { clientOtp: '000000', password: 'x' },
+      LOGGED_IN,
+    ],
     ['POST', 'user/sendDeleteUserEmailAuthenticator', {}, LOGGED_IN],
     ['DELETE', 'user/deleteUserEmailAuthenticator', { password: 'x', verificationCode: '000000' }, LOGGED_IN],
     ['POST', 'user/update/password', {}, LOGGED_IN],
@@ -395,20 +584,27 @@ describe('every protected call against every role', () => {
     const cookies: Record<Who, string> = { anonymous: '', user: '', blocked: '', administrator: '', root: '' };
     for (const who of ['user', 'blocked', 'administrator', 'root'] as const) {
       const repositories = createRepositories(server.db);
-      const uid = await insertAccount(repositories, { email: `matrix-${who}@example.com`, password: 'matrix password 1', username: `Matrix${who}`, roles: [who] });
+      const uid = await insertAccount(repositories, {
+        email: `matrix-${who}@example.com`,
+        password: 'matrix password 1',
+        username: `Matrix${who}`,
+        roles: [who],
+      });
       cookies[who] = `uid=${uid}; token=${await createSession(repositories, uid)}`;
     }
     const failures: string[] = [];
     for (const [method, path, body, expected] of CALLS) {
       for (const who of Object.keys(cookies) as Who[]) {
         const response = await server.api(path, {
-          method, headers: { 'Content-Type': 'application/json', ...(cookies[who] ? { Cookie: cookies[who] } : {}) },
+          method,
+          headers: { 'Content-Type': 'application/json', ...(cookies[who] ? { Cookie: cookies[who] } : {}) },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         const { code } = (await response.json()) as { code?: string };
         const ok = expected[who] === OPEN ? !PERMISSION_CODES.includes(code ?? '') : code === expected[who];
         const status = { UNAUTHORIZED: 401, FORBIDDEN: 403, USER_BLOCKED: 403, ACCOUNT_TOO_NEW: 403 }[code ?? ''];
-        if (!ok || (status && response.status !== status)) failures.push(`${who} ${method} ${path}: ${response.status} ${code}, expected ${expected[who]}`);
+        if (!ok || (status && response.status !== status))
+          failures.push(`${who} ${method} ${path}: ${response.status} ${code}, expected ${expected[who]}`);
       }
     }
     expect(failures).toEqual([]);

@@ -33,13 +33,29 @@ describe.each(BACKENDS)('API server on %s', (backend) => {
   it('answers validation failures with 400, a code and a message in the caller’s language', async () => {
     const zh = await server.api('video/exists?videoId=abc');
     expect(zh.status).toBe(400);
-    expect(await zh.json()).toMatchObject({ success: false, code: 'VALIDATION_FAILED', message: '提交的信息有误，请检查后重试。', issues: [{ path: 'videoId' }] });
+    expect(await zh.json()).toMatchObject({
+      success: false,
+      code: 'VALIDATION_FAILED',
+      message: '提交的信息有误，请检查后重试。',
+      issues: [{ path: 'videoId' }],
+    });
     const en = await server.api('video/exists?videoId=-1', { headers: { 'Accept-Language': 'en-GB,en;q=0.9' } });
-    expect(await en.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: 'Some of the information sent is not valid.' });
-    const cookie = await server.api('video/exists', { headers: { 'Accept-Language': 'en', Cookie: 'i18n_redirected=ko' } });
-    expect(await cookie.json()).toMatchObject({ message: '보낸 정보가 올바르지 않아요. 확인한 뒤 다시 시도해 주세요.' });
-    const page = await server.api('video/exists', { headers: { 'Accept-Language': 'en', Cookie: 'i18n_redirected=ko', 'X-Client-Language': 'ja' } });
-    expect(await page.json()).toMatchObject({ message: '送信された内容に誤りがあります。確認してもう一度お試しください。' });
+    expect(await en.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'Some of the information sent is not valid.',
+    });
+    const cookie = await server.api('video/exists', {
+      headers: { 'Accept-Language': 'en', Cookie: 'i18n_redirected=ko' },
+    });
+    expect(await cookie.json()).toMatchObject({
+      message: '보낸 정보가 올바르지 않아요. 확인한 뒤 다시 시도해 주세요.',
+    });
+    const page = await server.api('video/exists', {
+      headers: { 'Accept-Language': 'en', Cookie: 'i18n_redirected=ko', 'X-Client-Language': 'ja' },
+    });
+    expect(await page.json()).toMatchObject({
+      message: '送信された内容に誤りがあります。確認してもう一度お試しください。',
+    });
     const huge = await server.api('user/exists?uid=9007199254740993');
     expect(huge.status).toBe(400);
   });
@@ -47,15 +63,37 @@ describe.each(BACKENDS)('API server on %s', (backend) => {
   it('answers unknown calls with a JSON 404', async () => {
     const response = await server.api('no/such/call', { headers: { 'Accept-Language': 'fr' } });
     expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ success: false, code: 'ROUTE_NOT_FOUND', message: 'Cet appel d’API n’existe pas.' });
+    expect(await response.json()).toMatchObject({
+      success: false,
+      code: 'ROUTE_NOT_FOUND',
+      message: 'Cet appel d’API n’existe pas.',
+    });
   });
 
   it('tells whether a video and a user exist', async () => {
-    const user = await server.db.insertInto('users').values({ username: 'mikan' }).returning('uid').executeTakeFirstOrThrow();
-    const approved = await server.db.insertInto('videos').values({ uploader_uid: user.uid, title: 'a', status: 'approved' }).returning('video_id').executeTakeFirstOrThrow();
-    const pending = await server.db.insertInto('videos').values({ uploader_uid: user.uid, title: 'b' }).returning('video_id').executeTakeFirstOrThrow();
-    expect(await (await server.api(`video/exists?videoId=${approved.video_id}`)).json()).toEqual({ success: true, exist: true });
-    expect(await (await server.api(`video/exists?videoId=${pending.video_id}`)).json()).toEqual({ success: true, exist: false });
+    const user = await server.db
+      .insertInto('users')
+      .values({ username: 'mikan' })
+      .returning('uid')
+      .executeTakeFirstOrThrow();
+    const approved = await server.db
+      .insertInto('videos')
+      .values({ uploader_uid: user.uid, title: 'a', status: 'approved' })
+      .returning('video_id')
+      .executeTakeFirstOrThrow();
+    const pending = await server.db
+      .insertInto('videos')
+      .values({ uploader_uid: user.uid, title: 'b' })
+      .returning('video_id')
+      .executeTakeFirstOrThrow();
+    expect(await (await server.api(`video/exists?videoId=${approved.video_id}`)).json()).toEqual({
+      success: true,
+      exist: true,
+    });
+    expect(await (await server.api(`video/exists?videoId=${pending.video_id}`)).json()).toEqual({
+      success: true,
+      exist: false,
+    });
     expect(await (await server.api(`user/exists?uid=${user.uid}`)).json()).toEqual({ success: true, exists: true });
     expect(await (await server.api('user/exists?uid=999999')).json()).toEqual({ success: true, exists: false });
   });
@@ -91,12 +129,25 @@ describe.each(BACKENDS)('API server on %s', (backend) => {
   });
 
   it('resolves a session cookie to its user, never an expired or mismatched one', async () => {
-    const user = await server.db.insertInto('users').values({ username: 'Sakura', roles: ['administrator'] }).returning('uid').executeTakeFirstOrThrow();
+    const user = await server.db
+      .insertInto('users')
+      .values({ username: 'Sakura', roles: ['administrator'] })
+      .returning('uid')
+      .executeTakeFirstOrThrow();
     const token = 'a'.repeat(43);
-    await server.db.insertInto('sessions').values({ token_hash: hashToken(token), uid: user.uid, expires_at: new Date(Date.now() + 60_000) }).execute();
-    await server.db.insertInto('sessions').values({ token_hash: hashToken('expired'), uid: user.uid, expires_at: new Date(Date.now() - 1000) }).execute();
+    await server.db
+      .insertInto('sessions')
+      .values({ token_hash: hashToken(token), uid: user.uid, expires_at: new Date(Date.now() + 60_000) })
+      .execute();
+    await server.db
+      .insertInto('sessions')
+      .values({ token_hash: hashToken('expired'), uid: user.uid, expires_at: new Date(Date.now() - 1000) })
+      .execute();
     const repositories = createRepositories(server.db);
-    expect(await viewerFromCookies(repositories, `uid=${user.uid}; token=${token}`)).toEqual({ uid: user.uid, roles: ['administrator'] });
+    expect(await viewerFromCookies(repositories, `uid=${user.uid}; token=${token}`)).toEqual({
+      uid: user.uid,
+      roles: ['administrator'],
+    });
     expect(await viewerFromCookies(repositories, `uid=${user.uid}; token=expired`)).toBeNull();
     expect(await viewerFromCookies(repositories, `uid=${user.uid + 1}; token=${token}`)).toBeNull();
     expect(await viewerFromCookies(repositories, 'uid=abc; token=x')).toBeNull();
@@ -117,7 +168,11 @@ describe('failures never leak internals', () => {
       const response = await server.api('video/exists?videoId=1', { headers: { 'Accept-Language': 'ja' } });
       expect(response.status).toBe(500);
       const text = await response.text();
-      expect(JSON.parse(text)).toMatchObject({ success: false, code: 'INTERNAL', message: 'サーバーで問題が発生しました。しばらくしてからもう一度お試しください。' });
+      expect(JSON.parse(text)).toMatchObject({
+        success: false,
+        code: 'INTERNAL',
+        message: 'サーバーで問題が発生しました。しばらくしてからもう一度お試しください。',
+      });
       expect(text).not.toMatch(/videos|relation|at |\.ts/);
     } finally {
       await server.close();

@@ -9,7 +9,9 @@ import { grantUpload, readGrant, UPLOAD_URL_LIFETIME_MS } from '../../server/med
 /** A real photo-like JPEG carrying EXIF data (camera notes, a copyright) that must not survive. */
 const photoWithExif = () =>
   sharp({ create: { width: 800, height: 600, channels: 3, background: '#39c5bb' } })
-    .withExif({ IFD0: { Copyright: 'private note', Make: 'SecretCam' } }).jpeg().toBuffer();
+    .withExif({ IFD0: { Copyright: 'private note', Make: 'SecretCam' } })
+    .jpeg()
+    .toBuffer();
 
 describe.each(BACKENDS)('avatars through the image service on %s', (backend) => {
   let server: TestServer;
@@ -20,10 +22,16 @@ describe.each(BACKENDS)('avatars through the image service on %s', (backend) => 
 
   async function member(name: string, roles = ['user']) {
     const repositories = createRepositories(server.db);
-    const uid = await insertAccount(repositories, { email: `${name}@example.com`, password: 'avatar password 1', username: name, roles });
+    const uid = await insertAccount(repositories, {
+      email: `${name}@example.com`,
+      password: 'avatar password 1',
+      username: name,
+      roles,
+    });
     return { uid, cookie: `uid=${uid}; token=${await createSession(repositories, uid)}` };
   }
-  const preUpload = async (cookie?: string) => server.api('user/avatar/preUpload', { headers: cookie ? { Cookie: cookie } : {} });
+  const preUpload = async (cookie?: string) =>
+    server.api('user/avatar/preUpload', { headers: cookie ? { Cookie: cookie } : {} });
   const upload = (url: string, body: Blob, name = 'avatar.jpg') => {
     const form = new FormData();
     form.set('file', body, name);
@@ -37,7 +45,10 @@ describe.each(BACKENDS)('avatars through the image service on %s', (backend) => 
     const { result } = (await grant.json()) as { result: { signedUrl: string; fileName: string } };
     expect(result.signedUrl).toMatch(new RegExp(`^${server.baseUrl}/api/images/upload\\?`));
     expect(result.fileName).toMatch(new RegExp(`^${me.uid}-[\\w-]+\\.webp$`));
-    const uploaded = await upload(result.signedUrl, new Blob([new Uint8Array(await photoWithExif())], { type: 'image/jpeg' }));
+    const uploaded = await upload(
+      result.signedUrl,
+      new Blob([new Uint8Array(await photoWithExif())], { type: 'image/jpeg' }),
+    );
     expect(uploaded.status).toBe(200);
     const { url } = (await uploaded.json()) as { url: string };
     expect(url).toBe(`/media/images/avatars/${result.fileName}`);
@@ -51,7 +62,10 @@ describe.each(BACKENDS)('avatars through the image service on %s', (backend) => 
 
     // The signed link is good for one picture: a second upload through it is refused, and the
     // first picture stays.
-    const again = await upload(result.signedUrl, new Blob([new Uint8Array(await photoWithExif())], { type: 'image/jpeg' }));
+    const again = await upload(
+      result.signedUrl,
+      new Blob([new Uint8Array(await photoWithExif())], { type: 'image/jpeg' }),
+    );
     expect(again.status).toBe(403);
     expect(((await again.json()) as { code: string }).code).toBe('UPLOAD_EXPIRED');
     expect((await fetch(server.baseUrl + url)).status).toBe(200);
@@ -59,8 +73,13 @@ describe.each(BACKENDS)('avatars through the image service on %s', (backend) => 
 
   it('refuses non-images, oversized files, tampered and reused-for-another-user links', async () => {
     const me = await member('AvatarRules');
-    const grant = async () => ((await (await preUpload(me.cookie)).json()) as { result: { signedUrl: string } }).result.signedUrl;
-    const text = await upload(await grant(), new Blob(['just some text, not a picture'], { type: 'image/png' }), 'fake.png');
+    const grant = async () =>
+      ((await (await preUpload(me.cookie)).json()) as { result: { signedUrl: string } }).result.signedUrl;
+    const text = await upload(
+      await grant(),
+      new Blob(['just some text, not a picture'], { type: 'image/png' }),
+      'fake.png',
+    );
     expect([text.status, ((await text.json()) as { code: string }).code]).toEqual([415, 'NOT_AN_IMAGE']);
     const huge = await upload(await grant(), new Blob([new Uint8Array(6 * 1024 * 1024)]), 'huge.jpg');
     expect(huge.status).toBe(413);

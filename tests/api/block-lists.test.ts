@@ -15,23 +15,32 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
   let bob = '';
   let carol = '';
   let dave = '';
-  const call = (method: string, path: string, cookie?: string, body?: unknown) => server.api(path, {
-    method, body: body === undefined ? undefined : JSON.stringify(body),
-    headers: { 'Content-Type': 'application/json', 'X-Client-Language': 'en', ...(cookie ? { Cookie: cookie } : {}) },
-  });
+  const call = (method: string, path: string, cookie?: string, body?: unknown) =>
+    server.api(path, {
+      method,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json', 'X-Client-Language': 'en', ...(cookie ? { Cookie: cookie } : {}) },
+    });
   const add = (path: string, body: unknown, cookie = bob) => call('POST', `block/${path}`, cookie, body);
   const remove = (path: string, body: unknown, cookie = bob) => call('DELETE', `block/delete/${path}`, cookie, body);
-  const list = async (type: string, cookie = bob) => (await call('GET', `block/list?type=${type}&page=1&pageSize=50`, cookie)).json();
+  const list = async (type: string, cookie = bob) =>
+    (await call('GET', `block/list?type=${type}&page=1&pageSize=50`, cookie)).json();
   const ids = async (path: string, cookie?: string, body?: unknown) => {
     const res = await call(body ? 'POST' : 'GET', path, cookie, body);
     expect(res.status).toBe(200);
     const answer = await res.json();
-    return { cache: res.headers.get('cache-control'), body: answer, ids: (answer.videos ?? []).map((v: { videoId: number }) => v.videoId) as number[] };
+    return {
+      cache: res.headers.get('cache-control'),
+      body: answer,
+      ids: (answer.videos ?? []).map((v: { videoId: number }) => v.videoId) as number[],
+    };
   };
 
   beforeAll(async () => {
     server = await startTestServer(backend);
-    [alice, bob, carol, dave] = await Promise.all(['Alice', 'Bob', 'Carol', 'Dave'].map((name) => member(server, name)));
+    [alice, bob, carol, dave] = await Promise.all(
+      ['Alice', 'Bob', 'Carol', 'Dave'].map((name) => member(server, name)),
+    );
   });
   afterAll(() => server?.close());
 
@@ -61,15 +70,24 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
 
     // Fill up to the limit directly, then one more through the API is refused.
     const uid = uidOf(bob);
-    await server.db.insertInto('block_entries').values(Array.from({ length: 197 }, (_, i) => ({ uid, type: 'keyword' as const, value: `filler ${i}` }))).execute();
+    await server.db
+      .insertInto('block_entries')
+      .values(Array.from({ length: 197 }, (_, i) => ({ uid, type: 'keyword' as const, value: `filler ${i}` })))
+      .execute();
     expect((await add('keyword', { blockKeyword: 'the 200th' })).status).toBe(200);
     const full = await add('keyword', { blockKeyword: 'one too many' });
     const body = await full.json();
     expect([full.status, body.code, body.limit]).toEqual([409, 'BLOCK_LIST_FULL', 200]);
     expect(body.message).toMatch(/full|limit/i);
     // Removing is by the same field, in any case, and twice is harmless.
-    expect(await (await remove('keyword', { blockKeyword: 'spoiler' })).json()).toEqual({ success: true, removed: true });
-    expect(await (await remove('keyword', { blockKeyword: 'spoiler' })).json()).toEqual({ success: true, removed: false });
+    expect(await (await remove('keyword', { blockKeyword: 'spoiler' })).json()).toEqual({
+      success: true,
+      removed: true,
+    });
+    expect(await (await remove('keyword', { blockKeyword: 'spoiler' })).json()).toEqual({
+      success: true,
+      removed: false,
+    });
     expect((await list('keyword')).blocklistCount).toBe(199);
   });
 
@@ -82,11 +100,19 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
     const invalid = await add('regex', { blockRegex: '(unclosed' }, carol);
     expect([invalid.status, (await invalid.json()).code]).toEqual([400, 'INVALID_REGEX']);
     expect((await add('regex', { blockRegex: 'x'.repeat(31) }, carol)).status).toBe(400);
-    for (const ok of ['^2{3,}$', '(哈){4,}', '前方.*高能']) expect((await add('regex', { blockRegex: ok }, carol)).status).toBe(200);
-    expect(await (await add('regex', { blockRegex: '前方.*高能' }, carol)).json()).toEqual({ success: true, added: false });
+    for (const ok of ['^2{3,}$', '(哈){4,}', '前方.*高能'])
+      expect((await add('regex', { blockRegex: ok }, carol)).status).toBe(200);
+    expect(await (await add('regex', { blockRegex: '前方.*高能' }, carol)).json()).toEqual({
+      success: true,
+      added: false,
+    });
     const full = await add('regex', { blockRegex: 'fourth' }, carol);
     expect([full.status, (await full.json()).code]).toEqual([409, 'BLOCK_LIST_FULL']);
-    expect((await list('regex', carol)).result.map((i: { value: string }) => i.value)).toEqual(['前方.*高能', '(哈){4,}', '^2{3,}$']);
+    expect((await list('regex', carol)).result.map((i: { value: string }) => i.value)).toEqual([
+      '前方.*高能',
+      '(哈){4,}',
+      '^2{3,}$',
+    ]);
   });
 
   it('blocks and hides users (never oneself), with their names in the list and the flags on both sides', async () => {
@@ -101,7 +127,13 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
     expect((await add('hideuser', { hideUid: uidOf(carol) }, dave)).status).toBe(200);
     const blocked = await list('block', dave);
     expect(blocked).toMatchObject({ blocklistCount: 1, limit: 500 });
-    expect(blocked.result[0]).toMatchObject({ type: 'block', value: String(uidOf(alice)), uid: uidOf(alice), username: 'Alice', avatar: '' });
+    expect(blocked.result[0]).toMatchObject({
+      type: 'block',
+      value: String(uidOf(alice)),
+      uid: uidOf(alice),
+      username: 'Alice',
+      avatar: '',
+    });
     expect((await list('hide', dave)).result[0]).toMatchObject({ type: 'hide', uid: uidOf(carol), username: 'Carol' });
 
     const info = async (uid: number, cookie?: string) => (await call('GET', `user/info?uid=${uid}`, cookie)).json();
@@ -112,8 +144,15 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
     expect(await info(uidOf(alice))).toMatchObject({ isBlocked: false, isHidden: false, isBlockedByOther: false });
 
     const videoId = await insertVideo(server, alice, 10_000);
-    expect(await (await call('GET', `video?videoId=${videoId}`, dave)).json()).toMatchObject({ success: true, isBlocked: true, isBlockedByOther: false });
-    expect(await (await call('GET', `video?videoId=${videoId}`, carol)).json()).toMatchObject({ isBlocked: false, isHidden: false });
+    expect(await (await call('GET', `video?videoId=${videoId}`, dave)).json()).toMatchObject({
+      success: true,
+      isBlocked: true,
+      isBlockedByOther: false,
+    });
+    expect(await (await call('GET', `video?videoId=${videoId}`, carol)).json()).toMatchObject({
+      isBlocked: false,
+      isHidden: false,
+    });
     await remove('user', { blockUid: uidOf(alice) }, dave);
     await remove('hideuser', { hideUid: uidOf(carol) }, dave);
     expect(await info(uidOf(alice), dave)).toMatchObject({ isBlocked: false });
@@ -121,11 +160,15 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
   });
 
   it('leaves blocked and hidden uploaders and blocked tags out of every video list, for that viewer only', async () => {
-    const [viewer, other, uploader, neighbour] = await Promise.all(['Viewer', 'Other', 'Uploader', 'Neighbour'].map((n) => member(server, n)));
+    const [viewer, other, uploader, neighbour] = await Promise.all(
+      ['Viewer', 'Other', 'Uploader', 'Neighbour'].map((n) => member(server, n)),
+    );
     const theirs = await insertVideo(server, uploader, 10_000);
     const mine = await insertVideo(server, neighbour, 10_000);
     const tagged = await insertVideo(server, neighbour, 10_000);
-    const tagRes = await call('POST', 'video/tag/create', other, { tagNameList: [{ lang: 'en', tagName: [{ name: 'Spoilers ahead' }] }] });
+    const tagRes = await call('POST', 'video/tag/create', other, {
+      tagNameList: [{ lang: 'en', tagName: [{ name: 'Spoilers ahead' }] }],
+    });
     const { tagId } = await tagRes.json();
     await server.db.insertInto('video_tags').values({ video_id: tagged, tag_id: tagId, position: 0 }).execute();
     const everyList = async (cookie?: string) => ({
@@ -143,7 +186,11 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
 
     await add('user', { blockUid: uidOf(uploader) }, viewer);
     await add('tag', { tagId }, viewer);
-    expect((await list('tag', viewer)).result[0]).toMatchObject({ type: 'tag', value: String(tagId), tag: { tagId, tagNameList: [{ lang: 'en' }] } });
+    expect((await list('tag', viewer)).result[0]).toMatchObject({
+      type: 'tag',
+      value: String(tagId),
+      tag: { tagId, tagNameList: [{ lang: 'en' }] },
+    });
     const after = await everyList(viewer);
     for (const kind of ['home', 'category', 'search'] as const) {
       expect(after[kind].ids).toContain(mine);
@@ -172,12 +219,33 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
   });
 
   it('leaves the danmaku and comments of blocked people out for the viewer who blocked them', async () => {
-    const [viewer, talker, uploader, bystander] = await Promise.all(['Viewer2', 'Talker', 'Uploader2', 'Bystander'].map((n) => member(server, n)));
+    const [viewer, talker, uploader, bystander] = await Promise.all(
+      ['Viewer2', 'Talker', 'Uploader2', 'Bystander'].map((n) => member(server, n)),
+    );
     const videoId = await insertVideo(server, uploader, 60_000);
-    await server.db.insertInto('danmaku').values([
-      { video_id: videoId, uid: uidOf(talker), time: 1, text: 'from the talker', color: 'ffffff', font_size: 'medium', mode: 'rtl' },
-      { video_id: videoId, uid: uidOf(bystander), time: 2, text: 'from the bystander', color: 'ffffff', font_size: 'medium', mode: 'rtl' },
-    ]).execute();
+    await server.db
+      .insertInto('danmaku')
+      .values([
+        {
+          video_id: videoId,
+          uid: uidOf(talker),
+          time: 1,
+          text: 'from the talker',
+          color: 'ffffff',
+          font_size: 'medium',
+          mode: 'rtl',
+        },
+        {
+          video_id: videoId,
+          uid: uidOf(bystander),
+          time: 2,
+          text: 'from the bystander',
+          color: 'ffffff',
+          font_size: 'medium',
+          mode: 'rtl',
+        },
+      ])
+      .execute();
     expect((await call('POST', 'video/comment/emit', talker, { videoId, text: '<b>talker</b>' })).status).toBe(200);
     expect((await call('POST', 'video/comment/emit', bystander, { videoId, text: 'bystander' })).status).toBe(200);
 
@@ -186,7 +254,10 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
     expect(danmaku.headers.get('cache-control')).toMatch(/private/);
     expect((await danmaku.json()).danmaku.map((d: { text: string }) => d.text)).toEqual(['from the bystander']);
     const comments = await (await call('GET', `video/comment?videoId=${videoId}`, viewer)).json();
-    expect([comments.videoCommentCount, comments.videoCommentList.map((c: { text: string }) => c.text)]).toEqual([1, ['bystander']]);
+    expect([comments.videoCommentCount, comments.videoCommentList.map((c: { text: string }) => c.text)]).toEqual([
+      1,
+      ['bystander'],
+    ]);
 
     const publicPool = await call('GET', `video/danmaku?videoId=${videoId}`, bystander);
     expect(publicPool.headers.get('cache-control')).toMatch(/^public/);
@@ -196,18 +267,28 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
 
   /** Comments written straight to the database (no rate limit), floors 1..n in order. */
   async function writeComments(videoId: number, rows: Array<[cookie: string, text: string]>) {
-    await server.db.insertInto('comments').values(rows.map(([cookie, text], i) => ({ video_id: videoId, floor: i + 1, uid: uidOf(cookie), text }))).execute();
+    await server.db
+      .insertInto('comments')
+      .values(rows.map(([cookie, text], i) => ({ video_id: videoId, floor: i + 1, uid: uidOf(cookie), text })))
+      .execute();
     await server.db.updateTable('videos').set({ comment_floor: rows.length }).where('video_id', '=', videoId).execute();
   }
   const commentPage = async (videoId: number, cookie?: string, page = 1, pageSize = 20) => {
     const res = await call('GET', `video/comment?videoId=${videoId}&page=${page}&pageSize=${pageSize}`, cookie);
     expect(res.status).toBe(200);
     const body = await res.json();
-    return { cache: res.headers.get('cache-control'), count: body.videoCommentCount, hidden: body.hiddenCommentCount, floors: body.videoCommentList.map((c: { commentIndex: number }) => c.commentIndex) };
+    return {
+      cache: res.headers.get('cache-control'),
+      count: body.videoCommentCount,
+      hidden: body.hiddenCommentCount,
+      floors: body.videoCommentList.map((c: { commentIndex: number }) => c.commentIndex),
+    };
   };
 
-  it('leaves comments matching the viewer\'s keywords and expressions out of their pages, says how many, and keeps pages fixed', async () => {
-    const [viewer, talker, uploader] = await Promise.all(['Reader', 'Chatter', 'Uploader3'].map((n) => member(server, n)));
+  it("leaves comments matching the viewer's keywords and expressions out of their pages, says how many, and keeps pages fixed", async () => {
+    const [viewer, talker, uploader] = await Promise.all(
+      ['Reader', 'Chatter', 'Uploader3'].map((n) => member(server, n)),
+    );
     const videoId = await insertVideo(server, uploader, 60_000);
     await writeComments(videoId, [
       [talker, 'plain hello'], // 1
@@ -237,11 +318,17 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
   });
 
   it('a slow expression on a long comment leaves that comment out instead of stalling the server', async () => {
-    const [viewer, talker, uploader] = await Promise.all(['Patient', 'Rambler', 'Uploader4'].map((n) => member(server, n)));
+    const [viewer, talker, uploader] = await Promise.all(
+      ['Patient', 'Rambler', 'Uploader4'].map((n) => member(server, n)),
+    );
     const videoId = await insertVideo(server, uploader, 60_000);
     // Passes the safety check (no nesting, two unbounded quantifiers) yet is cubic on "aaa…".
     expect(regexVerdict('a*a*b')).toBe('ok');
-    await writeComments(videoId, [[talker, 'aab'], [talker, 'a'.repeat(19_000)], [talker, 'a short remark']]);
+    await writeComments(videoId, [
+      [talker, 'aab'],
+      [talker, 'a'.repeat(19_000)],
+      [talker, 'a short remark'],
+    ]);
     expect((await add('regex', { blockRegex: 'a*a*b' }, viewer)).status).toBe(200);
     const [slow, meanwhile] = await Promise.all([commentPage(videoId, viewer), commentPage(videoId, talker)]);
     expect(slow).toMatchObject({ count: 3, hidden: 2, floors: [3] });
@@ -258,16 +345,32 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
     const comment = { videoId, text: 'hello' };
     const danmaku = { videoId, time: 1, text: 'hello', color: 'ffffff' };
 
-    for (const [path, body] of [['video/comment/emit', comment], ['video/danmaku/emit', danmaku]] as const) {
+    for (const [path, body] of [
+      ['video/comment/emit', comment],
+      ['video/danmaku/emit', danmaku],
+    ] as const) {
       const refused = await call('POST', path, troll, body);
-      expect([refused.status, await refused.json()]).toEqual([403, expect.objectContaining({ success: false, code: 'BLOCKED_BY_UPLOADER', message: en.api.blockedByUploader })]);
-      const inChinese = await server.api(path, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json', 'X-Client-Language': 'zhs', Cookie: troll } });
+      expect([refused.status, await refused.json()]).toEqual([
+        403,
+        expect.objectContaining({ success: false, code: 'BLOCKED_BY_UPLOADER', message: en.api.blockedByUploader }),
+      ]);
+      const inChinese = await server.api(path, {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'Content-Type': 'application/json', 'X-Client-Language': 'zhs', Cookie: troll },
+      });
       expect((await inChinese.json()).message).toBe(zhs.api.blockedByUploader);
       expect((await call('POST', path, fan, body)).status).toBe(200);
     }
-    expect(await server.db.selectFrom('comments').select('uid').where('video_id', '=', videoId).execute()).toEqual([{ uid: uidOf(fan) }]);
+    expect(await server.db.selectFrom('comments').select('uid').where('video_id', '=', videoId).execute()).toEqual([
+      { uid: uidOf(fan) },
+    ]);
     // Nor may the member vote on the comments there.
-    const { id: fanComment } = await server.db.selectFrom('comments').select('id').where('video_id', '=', videoId).executeTakeFirstOrThrow();
+    const { id: fanComment } = await server.db
+      .selectFrom('comments')
+      .select('id')
+      .where('video_id', '=', videoId)
+      .executeTakeFirstOrThrow();
     const vote = { videoId, id: Number(fanComment) };
     for (const path of ['video/comment/upvote', 'video/comment/downvote']) {
       const refused = await call('POST', path, troll, vote);
@@ -286,9 +389,14 @@ describe.each(BACKENDS)('block lists on %s', (backend) => {
 
   it('caps the tag list at 100, counted under a lock so racing adds cannot pass it', async () => {
     const uid = uidOf(alice);
-    const { rows } = await sql<{ tag_id: number }>`INSERT INTO tags (created_by) SELECT NULL FROM generate_series(1, 101) RETURNING tag_id`.execute(server.db);
+    const { rows } = await sql<{
+      tag_id: number;
+    }>`INSERT INTO tags (created_by) SELECT NULL FROM generate_series(1, 101) RETURNING tag_id`.execute(server.db);
     const tagIds = rows.map((r) => Number(r.tag_id));
-    await server.db.insertInto('block_entries').values(tagIds.slice(0, 97).map((tagId) => ({ uid, type: 'tag' as const, value: String(tagId), tag_id: tagId }))).execute();
+    await server.db
+      .insertInto('block_entries')
+      .values(tagIds.slice(0, 97).map((tagId) => ({ uid, type: 'tag' as const, value: String(tagId), tag_id: tagId })))
+      .execute();
     const racing = await Promise.all(tagIds.slice(97).map((tagId) => add('tag', { tagId }, alice)));
     expect(racing.map((r) => r.status).sort()).toEqual([200, 200, 200, 409]);
     expect((await list('tag', alice)).blocklistCount).toBe(100);

@@ -12,17 +12,26 @@ afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true 
 /** The CLI as a separate process, not blocking this one (which may be running the server it talks to). */
 function cliAsync(dataDir: string, ...args: string[]): Promise<{ status: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/cli.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
+    const child = spawn(process.execPath, ['scripts/cli.ts', ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+    });
     let out = '';
     let err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
     child.on('close', (status) => resolve({ status, out, err }));
   });
 }
 
 function cli(dataDir: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, ['scripts/cli.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['scripts/cli.ts', ...args], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+    encoding: 'utf8',
+  });
   return { status: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -30,21 +39,46 @@ describe('command line', () => {
   it('creates the first administrator and invitation codes in the embedded database', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kiraboshi-cli-'));
     dirs.push(dir);
-    const created = cli(dir, 'user:create', '--email', 'Admin@Example.com', '--username', 'Admin', '--password', 'a long enough secret', '--role', 'administrator');
+    const created = cli(
+      dir,
+      'user:create',
+      '--email',
+      'Admin@Example.com',
+      '--username',
+      'Admin',
+      '--password',
+      'a long enough secret',
+      '--role',
+      'administrator',
+    );
     expect(created.status).toBe(0);
     expect(created.out).toMatch(/Created user Admin \(uid \d+\) with the role administrator\./);
     const invites = cli(dir, 'invite:create', '--count', '2');
     expect(invites.status).toBe(0);
     expect(invites.out.trim().split('\n')).toHaveLength(2);
     expect(invites.out).toMatch(/^KIRA-[A-Z0-9]{4}-[A-Z0-9]{4}$/m);
-    expect(cli(dir, 'user:create', '--email', 'admin@example.com', '--username', 'Other', '--password', 'a long enough secret').err)
-      .toContain('This e-mail address is already registered.');
-    expect(cli(dir, 'user:create', '--email', 'w@example.com', '--username', 'Weak', '--password', 'password').status).toBe(1);
+    expect(
+      cli(
+        dir,
+        'user:create',
+        '--email',
+        'admin@example.com',
+        '--username',
+        'Other',
+        '--password',
+        'a long enough secret',
+      ).err,
+    ).toContain('This e-mail address is already registered.');
+    expect(
+      cli(dir, 'user:create', '--email', 'w@example.com', '--username', 'Weak', '--password', 'password').status,
+    ).toBe(1);
     expect(cli(dir, 'user:create').status).toBe(2);
 
     const db = await openDatabase({ dataDir: dir });
     const users = await db.db.selectFrom('users').select(['username', 'roles', 'password_hash']).execute();
-    expect(users).toEqual([{ username: 'Admin', roles: ['administrator'], password_hash: expect.stringMatching(/^\$argon2id\$/) }]);
+    expect(users).toEqual([
+      { username: 'Admin', roles: ['administrator'], password_hash: expect.stringMatching(/^\$argon2id\$/) },
+    ]);
     expect(await db.db.selectFrom('invitation_codes').select('code').execute()).toHaveLength(2);
     await db.close();
   }, 120_000); // five command runs one after another, each opening the embedded database (~6 s each on a busy machine)
@@ -52,29 +86,72 @@ describe('command line', () => {
   it('works while the server runs on the embedded database, through its admin socket', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kiraboshi-cli-'));
     dirs.push(dir);
-    const running = await startServer({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, DATABASE_URL: '', SERVE_SITE: '0', LOG_LEVEL: 'error', DEMO: '0', WORKER: '0' });
+    const running = await startServer({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      DATABASE_URL: '',
+      SERVE_SITE: '0',
+      LOG_LEVEL: 'error',
+      DEMO: '0',
+      WORKER: '0',
+    });
     try {
       // Only the server's own user may open the socket.
       expect((await stat(join(dir, 'admin.sock'))).mode & 0o777).toBe(0o600);
-      const created = await cliAsync(dir, 'user:create', '--email', 'first@example.com', '--username', 'FirstAdmin', '--password', 'a long enough secret', '--role', 'administrator');
+      const created = await cliAsync(
+        dir,
+        'user:create',
+        '--email',
+        'first@example.com',
+        '--username',
+        'FirstAdmin',
+        '--password',
+        'a long enough secret',
+        '--role',
+        'administrator',
+      );
       expect(created.err).toBe('');
       expect(created.out).toMatch(/^Created user FirstAdmin \(uid \d+\) with the role administrator\.$/m);
       const invites = await cliAsync(dir, 'invite:create', '--count', '3');
       expect(invites.status).toBe(0);
       expect(invites.out.trim().split('\n')).toHaveLength(3);
       // The server's own database has them at once, and the administrator can log in.
-      const rows = await running.database.db.selectFrom('users').select(['username', 'roles', 'is_updated_after_review']).execute();
+      const rows = await running.database.db
+        .selectFrom('users')
+        .select(['username', 'roles', 'is_updated_after_review'])
+        .execute();
       expect(rows).toEqual([{ username: 'FirstAdmin', roles: ['administrator'], is_updated_after_review: false }]);
       expect(await running.database.db.selectFrom('invitation_codes').select('code').execute()).toHaveLength(3);
       const login = await fetch(`http://127.0.0.1:${running.port}/api/user/login`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'first@example.com', password: 'a long enough secret' }),
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'first@example.com', password: 'a long enough secret' }),
       });
       expect(login.status).toBe(200);
       // The service's refusals come back as they do without a server.
-      const taken = await cliAsync(dir, 'user:create', '--email', 'FIRST@example.com', '--username', 'Again', '--password', 'a long enough secret');
+      const taken = await cliAsync(
+        dir,
+        'user:create',
+        '--email',
+        'FIRST@example.com',
+        '--username',
+        'Again',
+        '--password',
+        'a long enough secret',
+      );
       expect(taken.status).toBe(1);
       expect(taken.err).toContain('This e-mail address is already registered.');
-      const weak = await cliAsync(dir, 'user:create', '--email', 'w@example.com', '--username', 'Weak', '--password', 'password');
+      const weak = await cliAsync(
+        dir,
+        'user:create',
+        '--email',
+        'w@example.com',
+        '--username',
+        'Weak',
+        '--password',
+        'password',
+      );
       expect(weak.status).toBe(1);
     } finally {
       await running.close();

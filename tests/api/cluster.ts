@@ -19,20 +19,35 @@ export interface ServerProcess {
 /** Starts `node server/main.ts` with `env` on `port` (API only) and waits until it answers its health check. */
 export async function startServerProcess(port: number, env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, [join(process.cwd(), 'server', 'main.ts')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SERVE_SITE: '0', DEMO: '0', LOG_LEVEL: 'warn', DATABASE_POOL_KEPT: '2', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SERVE_SITE: '0',
+      DEMO: '0',
+      LOG_LEVEL: 'warn',
+      DATABASE_POOL_KEPT: '2',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const exited = once(child, 'exit');
   for (;;) {
-    const healthy = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) break;
     if (child.exitCode !== null) throw new Error(`the server process on ${port} exited: ${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
-    port, child,
+    port,
+    child,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill(signal);
@@ -56,13 +71,16 @@ export async function roundRobinProxy(ports: number[]): Promise<{ url: string; c
       const body = Buffer.concat(chunks);
       const attempt = (tries: number) => {
         const port = ports[next++ % ports.length];
-        const upstream = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (answer: IncomingMessage) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-          answer.on('error', () => res.destroy());
-          answer.on('aborted', () => res.destroy());
-          res.on('close', () => answer.destroy());
-        });
+        const upstream = request(
+          { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers },
+          (answer: IncomingMessage) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+            answer.on('error', () => res.destroy());
+            answer.on('aborted', () => res.destroy());
+            res.on('close', () => answer.destroy());
+          },
+        );
         upstream.on('error', (error: NodeJS.ErrnoException) => {
           if (res.headersSent) return res.destroy();
           if (error.code === 'ECONNREFUSED' && tries < ports.length) return attempt(tries + 1);
@@ -79,10 +97,11 @@ export async function roundRobinProxy(ports: number[]): Promise<{ url: string; c
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

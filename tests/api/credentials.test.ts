@@ -20,12 +20,18 @@ describe.each(BACKENDS)('changing credentials on %s', (backend) => {
 
   async function call(path: string, init: { body?: unknown; cookie?: string } = {}) {
     const response = await server.api(path, {
-      method: 'POST', headers: { 'Content-Type': 'application/json', 'Accept-Language': 'en', ...(init.cookie ? { Cookie: init.cookie } : {}) },
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'Accept-Language': 'en',
+        ...(init.cookie ? { Cookie: init.cookie } : {}),
+      },
       body: JSON.stringify(init.body ?? {}),
     });
     return { status: response.status, json: (await response.json()) as Record<string, any> };
   }
-  const check = async (cookie: string) => (await (await server.api('user/check', { headers: { Cookie: cookie } })).json()).userTokenOk;
+  const check = async (cookie: string) =>
+    (await (await server.api('user/check', { headers: { Cookie: cookie } })).json()).userTokenOk;
   async function member(name: string) {
     const repositories = createRepositories(server.db);
     const uid = await insertAccount(repositories, { email: `${name}@example.com`, password: OLD, username: name });
@@ -35,29 +41,85 @@ describe.each(BACKENDS)('changing credentials on %s', (backend) => {
 
   it('changes the password with the old one and a mailed code, and signs out the other sessions', async () => {
     const me = await member('Changer');
-    expect((await call('user/requestSendChangePasswordVerificationCode', { cookie: me.cookies[0], body: { clientLanguage: 'en' } })).status).toBe(200);
+    expect(
+      (
+        await call('user/requestSendChangePasswordVerificationCode', {
+          cookie: me.cookies[0],
+          body: { clientLanguage: 'en' },
+        })
+      ).status,
+    ).toBe(200);
     const code = smtp.codeFor(me.email);
     expect(smtp.mails.at(-1)!.text).toContain('changing your password');
-    expect((await call('user/update/password', { cookie: me.cookies[0], body: { oldPassword: 'wrong one here', newPassword: NEW, verificationCode: code } })).json.code).toBe('INVALID_CREDENTIALS');
-    expect((await call('user/update/password', { cookie: me.cookies[0], body: { oldPassword: OLD, newPassword: 'password1', verificationCode: code } })).json.code).toBe('WEAK_PASSWORD');
-    expect((await call('user/update/password', { cookie: me.cookies[0], body: { oldPassword: OLD, newPassword: NEW, verificationCode: code } })).status).toBe(200);
+    expect(
+      (
+        await call('user/update/password', {
+          cookie: me.cookies[0],
+          body: { oldPassword: 'wrong one here', newPassword: NEW, verificationCode: code },
+        })
+      ).json.code,
+    ).toBe('INVALID_CREDENTIALS');
+    expect(
+      (
+        await call('user/update/password', {
+          cookie: me.cookies[0],
+          body: { oldPassword: OLD, newPassword: 'password1', verificationCode: code },
+        })
+      ).json.code,
+    ).toBe('WEAK_PASSWORD');
+    expect(
+      (
+        await call('user/update/password', {
+          cookie: me.cookies[0],
+          body: { oldPassword: OLD, newPassword: NEW, verificationCode: code },
+        })
+      ).status,
+    ).toBe(200);
     expect(await check(me.cookies[0])).toBe(true);
     expect(await check(me.cookies[1])).toBe(false);
     expect((await call('user/login', { body: { email: me.email, password: OLD } })).status).toBe(401);
     expect((await call('user/login', { body: { email: me.email, password: NEW } })).status).toBe(200);
-    expect((await call('user/update/password', { cookie: me.cookies[0], body: { oldPassword: NEW, newPassword: OLD, verificationCode: code } })).json.code).toBe('VERIFICATION_CODE_INVALID');
+    expect(
+      (
+        await call('user/update/password', {
+          cookie: me.cookies[0],
+          body: { oldPassword: NEW, newPassword: OLD, verificationCode: code },
+        })
+      ).json.code,
+    ).toBe('VERIFICATION_CODE_INVALID');
   });
 
   it('resets a forgotten password with a mailed code and signs out everywhere; unknown addresses look the same', async () => {
     const me = await member('Forgetful');
-    expect((await call('user/requestSendForgotPasswordVerificationCode', { body: { email: 'FORGETFUL@example.com', clientLanguage: 'en' } })).status).toBe(200);
+    expect(
+      (
+        await call('user/requestSendForgotPasswordVerificationCode', {
+          body: { email: 'FORGETFUL@example.com', clientLanguage: 'en' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await smtp.waitForMails(me.email)).at(-1)!.text).toContain('resetting your password');
     const before = smtp.mails.length;
-    expect((await call('user/requestSendForgotPasswordVerificationCode', { body: { email: 'nobody-here@example.com' } })).json).toEqual({ success: true, isCoolingDown: false });
+    expect(
+      (await call('user/requestSendForgotPasswordVerificationCode', { body: { email: 'nobody-here@example.com' } }))
+        .json,
+    ).toEqual({ success: true, isCoolingDown: false });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(smtp.mails.length).toBe(before);
-    expect((await call('user/forgot/password', { body: { email: 'nobody-here@example.com', newPassword: NEW, verificationCode: '123456' } })).json.code).toBe('VERIFICATION_CODE_INVALID');
-    expect((await call('user/forgot/password', { body: { email: me.email, newPassword: NEW, verificationCode: smtp.codeFor(me.email) } })).status).toBe(200);
+    expect(
+      (
+        await call('user/forgot/password', {
+          body: { email: 'nobody-here@example.com', newPassword: NEW, verificationCode: '123456' },
+        })
+      ).json.code,
+    ).toBe('VERIFICATION_CODE_INVALID');
+    expect(
+      (
+        await call('user/forgot/password', {
+          body: { email: me.email, newPassword: NEW, verificationCode: smtp.codeFor(me.email) },
+        })
+      ).status,
+    ).toBe(200);
     expect(await check(me.cookies[0])).toBe(false);
     expect(await check(me.cookies[1])).toBe(false);
     expect((await call('user/login', { body: { email: me.email, password: NEW } })).status).toBe(200);
@@ -69,8 +131,13 @@ describe.each(BACKENDS)('changing credentials on %s', (backend) => {
     await smtp.waitForMails(me.email);
     const code = smtp.codeFor(me.email);
     const wrong = code === '000000' ? '111111' : '000000';
-    const reset = (email: string, newPassword: string, verificationCode: string) => call('user/forgot/password', { body: { email, newPassword, verificationCode } });
-    const seen = (answer: { status: number; json: Record<string, any> }) => ({ status: answer.status, ...answer.json, requestId: null });
+    const reset = (email: string, newPassword: string, verificationCode: string) =>
+      call('user/forgot/password', { body: { email, newPassword, verificationCode } });
+    const seen = (answer: { status: number; json: Record<string, any> }) => ({
+      status: answer.status,
+      ...answer.json,
+      requestId: null,
+    });
     // A weak new password with a wrong code, then a strong one: the code is judged first, for both addresses alike.
     for (const newPassword of ['password1', NEW]) {
       const known = seen(await reset(me.email, newPassword, wrong));
@@ -88,13 +155,35 @@ describe.each(BACKENDS)('changing credentials on %s', (backend) => {
   it('changes the e-mail address with the password and a code sent to the new address', async () => {
     const me = await member('Mover');
     await member('Occupant');
-    expect((await call('user/requestSendChangeEmailVerificationCode', { cookie: me.cookies[0], body: { newEmail: 'occupant@example.com' } })).json.code).toBe('EMAIL_TAKEN');
-    expect((await call('user/requestSendChangeEmailVerificationCode', { body: { newEmail: 'x@example.com' } })).status).toBe(401);
-    expect((await call('user/requestSendChangeEmailVerificationCode', { cookie: me.cookies[0], body: { newEmail: 'moved@example.org', clientLanguage: 'en' } })).status).toBe(200);
+    expect(
+      (
+        await call('user/requestSendChangeEmailVerificationCode', {
+          cookie: me.cookies[0],
+          body: { newEmail: 'occupant@example.com' },
+        })
+      ).json.code,
+    ).toBe('EMAIL_TAKEN');
+    expect(
+      (await call('user/requestSendChangeEmailVerificationCode', { body: { newEmail: 'x@example.com' } })).status,
+    ).toBe(401);
+    expect(
+      (
+        await call('user/requestSendChangeEmailVerificationCode', {
+          cookie: me.cookies[0],
+          body: { newEmail: 'moved@example.org', clientLanguage: 'en' },
+        })
+      ).status,
+    ).toBe(200);
     const code = smtp.codeFor('moved@example.org');
     const body = { oldEmail: me.email, newEmail: 'moved@example.org', password: OLD, verificationCode: code };
-    expect((await call('user/update/email', { cookie: me.cookies[0], body: { ...body, password: 'not the password' } })).json.code).toBe('INVALID_CREDENTIALS');
-    expect((await call('user/update/email', { cookie: me.cookies[0], body: { ...body, oldEmail: 'someone@else.com' } })).json.code).toBe('INVALID_CREDENTIALS');
+    expect(
+      (await call('user/update/email', { cookie: me.cookies[0], body: { ...body, password: 'not the password' } })).json
+        .code,
+    ).toBe('INVALID_CREDENTIALS');
+    expect(
+      (await call('user/update/email', { cookie: me.cookies[0], body: { ...body, oldEmail: 'someone@else.com' } })).json
+        .code,
+    ).toBe('INVALID_CREDENTIALS');
     expect((await call('user/update/email', { cookie: me.cookies[0], body })).status).toBe(200);
     expect((await call('user/login', { body: { email: 'moved@example.org', password: OLD } })).status).toBe(200);
     expect((await call('user/login', { body: { email: me.email, password: OLD } })).status).toBe(401);
@@ -120,12 +209,20 @@ describe.each(BACKENDS)('password reset codes on %s tell nothing of the address'
   async function ask(email: string) {
     const started = performance.now();
     const response = await server.api('user/requestSendForgotPasswordVerificationCode', {
-      method: 'POST', headers: { 'Content-Type': 'application/json', 'Accept-Language': 'en', 'X-Forwarded-For': `10.7.${Math.floor(++address / 200)}.${address % 200}` },
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'Accept-Language': 'en',
+        'X-Forwarded-For': `10.7.${Math.floor(++address / 200)}.${address % 200}`,
+      },
       body: JSON.stringify({ email, clientLanguage: 'en' }),
     });
     const ms = performance.now() - started;
     const json = (await response.json()) as Record<string, any>;
-    return { ms, seen: { status: response.status, retryAfter: response.headers.get('retry-after'), ...json, requestId: null } };
+    return {
+      ms,
+      seen: { status: response.status, retryAfter: response.headers.get('retry-after'), ...json, requestId: null },
+    };
   }
   const member = async (name: string) => {
     await insertAccount(createRepositories(server.db), { email: `${name}@example.com`, password: OLD, username: name });
@@ -136,12 +233,18 @@ describe.each(BACKENDS)('password reset codes on %s tell nothing of the address'
     const known = await member('Probed');
     const unknown = 'never-registered@example.com';
     const first = [await ask(known), await ask(unknown)];
-    expect(first[0].seen).toEqual({ status: 200, retryAfter: null, success: true, isCoolingDown: false, requestId: null });
+    expect(first[0].seen).toEqual({
+      status: 200,
+      retryAfter: null,
+      success: true,
+      isCoolingDown: false,
+      requestId: null,
+    });
     expect(first[1].seen).toEqual(first[0].seen);
     // Asked again within 55 s: both are told to wait, alike (the seconds left may differ by the one that passed between).
     const again = [await ask(known), await ask(unknown)];
     expect(again[0].seen).toMatchObject({ status: 429, code: 'COOLING_DOWN', isCoolingDown: true });
-    const alike = (answer: typeof again[0]) => ({ ...answer.seen, retryAfter: null, retryAfterSeconds: null });
+    const alike = (answer: (typeof again)[0]) => ({ ...answer.seen, retryAfter: null, retryAfterSeconds: null });
     expect(alike(again[1])).toEqual(alike(again[0]));
     expect(Math.abs(Number(again[0].seen.retryAfter) - Number(again[1].seen.retryAfter))).toBeLessThanOrEqual(1);
     expect(Number(again[0].seen.retryAfter)).toBeGreaterThan(50);
@@ -161,7 +264,9 @@ describe.each(BACKENDS)('password reset codes on %s tell nothing of the address'
       expect(answers.map((a) => a.seen)).toEqual([answers[0].seen, answers[0].seen]);
       expect(answers[0].seen.status).toBe(200);
       await sql`UPDATE verification_codes SET created_at = ${new Date(Date.now() - 60_000 * (i + 2))}
-        WHERE lower(email) IN (${known.toLowerCase()}, ${unknown}) AND created_at > ${new Date(Date.now() - 60_000)}`.execute(server.db);
+        WHERE lower(email) IN (${known.toLowerCase()}, ${unknown}) AND created_at > ${new Date(Date.now() - 60_000)}`.execute(
+        server.db,
+      );
     }
     await smtp.waitForMails(known, 3);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -190,7 +295,9 @@ describe.each(BACKENDS)('password reset codes on %s tell nothing of the address'
       smtp.holdMails(0);
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-    console.log(`[reset timing] median known ${median(known).toFixed(1)} ms, unknown ${median(unknown).toFixed(1)} ms, the relay holding each mail ${HOLD_MS} ms`);
+    console.log(
+      `[reset timing] median known ${median(known).toFixed(1)} ms, unknown ${median(unknown).toFixed(1)} ms, the relay holding each mail ${HOLD_MS} ms`,
+    );
     // The mail's SMTP round trip used to come before the answer for known addresses only.
     expect(median(known)).toBeLessThan(HOLD_MS / 2);
     expect(median(known)).toBeLessThan(median(unknown) + HOLD_MS / 2);

@@ -14,14 +14,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the PostgreSQL pool of a starte
   let admin: pg.Client;
   let database = '';
   /** The pool's connections to the server's database: when each backend started. */
-  const poolConnections = async () => (await admin.query<{ pid: number; started: Date }>(
-    'SELECT pid, backend_start AS started FROM pg_stat_activity WHERE datname = $1 AND application_name = $2 ORDER BY pid',
-    [database, POOL_APPLICATION_NAME],
-  )).rows;
+  const poolConnections = async () =>
+    (
+      await admin.query<{ pid: number; started: Date }>(
+        'SELECT pid, backend_start AS started FROM pg_stat_activity WHERE datname = $1 AND application_name = $2 ORDER BY pid',
+        [database, POOL_APPLICATION_NAME],
+      )
+    ).rows;
 
   beforeAll(async () => {
     server = await startTestServer('postgres', { env: { DATABASE_POOL_KEPT: '4' } });
-    database = (await server.db.selectNoFrom((eb) => eb.fn<string>('current_database', []).as('name')).executeTakeFirstOrThrow()).name;
+    database = (
+      await server.db.selectNoFrom((eb) => eb.fn<string>('current_database', []).as('name')).executeTakeFirstOrThrow()
+    ).name;
     admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
     await admin.connect();
   });

@@ -9,7 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../server/db/database.ts';
 import { BACKENDS, freshPostgresDatabase } from './harness.ts';
 
-interface ColumnShape { nullable: boolean; optionalOnInsert: boolean; kind: string }
+interface ColumnShape {
+  nullable: boolean;
+  optionalOnInsert: boolean;
+  kind: string;
+}
 
 /** Kysely's migrator keeps its own tables (server/db/database.ts); the code never queries them. */
 const MIGRATOR_TABLES = ['schema_migrations', 'schema_migrations_lock'];
@@ -25,7 +29,13 @@ function declaredTables(): Map<string, Map<string, ColumnShape>> {
     if (ts.isTypeAliasDeclaration(node)) aliases.set(node.name.text, node.type);
   });
   const resolve = (type: ts.TypeNode): ts.TypeNode => {
-    if (ts.isTypeReferenceNode(type) && ts.isIdentifier(type.typeName) && aliases.has(type.typeName.text) && !type.typeArguments) return resolve(aliases.get(type.typeName.text)!);
+    if (
+      ts.isTypeReferenceNode(type) &&
+      ts.isIdentifier(type.typeName) &&
+      aliases.has(type.typeName.text) &&
+      !type.typeArguments
+    )
+      return resolve(aliases.get(type.typeName.text)!);
     if (ts.isParenthesizedTypeNode(type)) return resolve(type.type);
     return type;
   };
@@ -37,14 +47,23 @@ function declaredTables(): Map<string, Map<string, ColumnShape>> {
   const isUndefined = (type: ts.TypeNode) => type.kind === ts.SyntaxKind.UndefinedKeyword;
   /** The TypeScript side of a column, in the words of the database's types. */
   const kindOf = (types: ts.TypeNode[]): string => {
-    const kinds = new Set(types.filter((t) => !isNull(t)).map((t) => {
-      if (t.kind === ts.SyntaxKind.NumberKeyword || (ts.isLiteralTypeNode(t) && (ts.isNumericLiteral(t.literal) || ts.isPrefixUnaryExpression(t.literal)))) return 'number';
-      if (t.kind === ts.SyntaxKind.StringKeyword || (ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal))) return 'string';
-      if (t.kind === ts.SyntaxKind.BooleanKeyword) return 'boolean';
-      if (ts.isTypeReferenceNode(t) && t.typeName.getText() === 'Date') return 'Date';
-      if (ts.isArrayTypeNode(t)) return 'array';
-      return 'other';
-    }));
+    const kinds = new Set(
+      types
+        .filter((t) => !isNull(t))
+        .map((t) => {
+          if (
+            t.kind === ts.SyntaxKind.NumberKeyword ||
+            (ts.isLiteralTypeNode(t) && (ts.isNumericLiteral(t.literal) || ts.isPrefixUnaryExpression(t.literal)))
+          )
+            return 'number';
+          if (t.kind === ts.SyntaxKind.StringKeyword || (ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal)))
+            return 'string';
+          if (t.kind === ts.SyntaxKind.BooleanKeyword) return 'boolean';
+          if (ts.isTypeReferenceNode(t) && t.typeName.getText() === 'Date') return 'Date';
+          if (ts.isArrayTypeNode(t)) return 'array';
+          return 'other';
+        }),
+    );
     return [...kinds].sort().join('|');
   };
   const shapeOf = (type: ts.TypeNode): ColumnShape => {
@@ -52,8 +71,14 @@ function declaredTables(): Map<string, Map<string, ColumnShape>> {
     if (ts.isTypeReferenceNode(resolved) && resolved.typeArguments) {
       const [select, insert] = resolved.typeArguments;
       const name = resolved.typeName.getText();
-      if (name === 'Generated') return { nullable: members(select).some(isNull), optionalOnInsert: true, kind: kindOf(members(select)) };
-      if (name === 'ColumnType') return { nullable: members(select).some(isNull), optionalOnInsert: members(insert).some(isUndefined), kind: kindOf(members(select)) };
+      if (name === 'Generated')
+        return { nullable: members(select).some(isNull), optionalOnInsert: true, kind: kindOf(members(select)) };
+      if (name === 'ColumnType')
+        return {
+          nullable: members(select).some(isNull),
+          optionalOnInsert: members(insert).some(isUndefined),
+          kind: kindOf(members(select)),
+        };
     }
     const union = members(resolved);
     return { nullable: union.some(isNull), optionalOnInsert: false, kind: kindOf(union) };
@@ -62,7 +87,12 @@ function declaredTables(): Map<string, Map<string, ColumnShape>> {
   for (const member of interfaces.get('Database')!.members) {
     if (!ts.isPropertySignature(member) || !member.type || !ts.isTypeReferenceNode(member.type)) continue;
     const table = interfaces.get(member.type.typeName.getText())!;
-    tables.set(member.name.getText(), new Map(table.members.filter(ts.isPropertySignature).map((column) => [column.name.getText(), shapeOf(column.type!)])));
+    tables.set(
+      member.name.getText(),
+      new Map(
+        table.members.filter(ts.isPropertySignature).map((column) => [column.name.getText(), shapeOf(column.type!)]),
+      ),
+    );
   }
   return tables;
 }
@@ -98,9 +128,18 @@ describe.each(BACKENDS)('the schema types against a migrated %s database', (back
   it('declares every table and column the migrations create, and no other', async () => {
     const declared = declaredTables();
     const actual = await handle.db.introspection.getTables();
-    const columnsOf = (tables: Iterable<[string, Iterable<string>]>) => [...tables].flatMap(([table, columns]) => [...columns].map((column) => `${table}.${column}`)).sort();
-    expect(columnsOf([...declared].map(([table, columns]) => [table, columns.keys()])), 'server/db/schema.ts against the migrated database')
-      .toEqual(columnsOf(actual.filter((t) => t.schema === 'public' && !MIGRATOR_TABLES.includes(t.name)).map((t) => [t.name, t.columns.map((c) => c.name)])));
+    const columnsOf = (tables: Iterable<[string, Iterable<string>]>) =>
+      [...tables].flatMap(([table, columns]) => [...columns].map((column) => `${table}.${column}`)).sort();
+    expect(
+      columnsOf([...declared].map(([table, columns]) => [table, columns.keys()])),
+      'server/db/schema.ts against the migrated database',
+    ).toEqual(
+      columnsOf(
+        actual
+          .filter((t) => t.schema === 'public' && !MIGRATOR_TABLES.includes(t.name))
+          .map((t) => [t.name, t.columns.map((c) => c.name)]),
+      ),
+    );
   });
 
   it('gives each column the nullability, the default and the type the database has', async () => {
@@ -111,12 +150,19 @@ describe.each(BACKENDS)('the schema types against a migrated %s database', (back
         const shape = declared.get(table.name)?.get(column.name);
         if (!shape) continue; // reported by the test above
         const where = `${table.name}.${column.name}`;
-        if (shape.nullable !== column.isNullable) drift.push(`${where}: ${column.isNullable ? 'nullable' : 'NOT NULL'} in the database, ${shape.nullable ? 'nullable' : 'not'} in schema.ts`);
+        if (shape.nullable !== column.isNullable)
+          drift.push(
+            `${where}: ${column.isNullable ? 'nullable' : 'NOT NULL'} in the database, ${shape.nullable ? 'nullable' : 'not'} in schema.ts`,
+          );
         // A column the database fills (a default, a sequence) may be left out of an insert, and only such a column.
         const filled = column.hasDefaultValue || column.isAutoIncrementing;
-        if (filled !== shape.optionalOnInsert && !(column.isNullable && shape.optionalOnInsert)) drift.push(`${where}: ${filled ? 'has' : 'has no'} default in the database, ${shape.optionalOnInsert ? 'optional' : 'required'} on insert in schema.ts`);
+        if (filled !== shape.optionalOnInsert && !(column.isNullable && shape.optionalOnInsert))
+          drift.push(
+            `${where}: ${filled ? 'has' : 'has no'} default in the database, ${shape.optionalOnInsert ? 'optional' : 'required'} on insert in schema.ts`,
+          );
         const kind = kindOfDataType(column.dataType);
-        if (kind !== 'other' && shape.kind !== 'other' && kind !== shape.kind) drift.push(`${where}: ${column.dataType} in the database, ${shape.kind} in schema.ts`);
+        if (kind !== 'other' && shape.kind !== 'other' && kind !== shape.kind)
+          drift.push(`${where}: ${column.dataType} in the database, ${shape.kind} in schema.ts`);
       }
     }
     expect(drift).toEqual([]);

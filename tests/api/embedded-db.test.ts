@@ -48,15 +48,27 @@ describe('embedded database in DATA_DIR', () => {
       Array.from({ length: 20 }, (_, i) =>
         handle.db.transaction().execute(async (trx) => {
           // Within one transaction no other transaction's insert may appear between two reads.
-          const before = await trx.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-          await trx.insertInto('users').values({ username: `u${i}` }).execute();
+          const before = await trx
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow();
+          await trx
+            .insertInto('users')
+            .values({ username: `u${i}` })
+            .execute();
           await new Promise((r) => setTimeout(r, 1));
-          const after = await trx.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+          const after = await trx
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow();
           expect(Number(after.n)).toBe(Number(before.n) + 1);
         }),
       ),
     );
-    const total = await handle.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const total = await handle.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(total.n)).toBe(20);
     await handle.close();
   });

@@ -9,7 +9,13 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createInProcessBus, createPostgresBus, createRedisBus, MAX_PAYLOAD_BYTES, type EventBus } from '../../server/events/bus.ts';
+import {
+  createInProcessBus,
+  createPostgresBus,
+  createRedisBus,
+  MAX_PAYLOAD_BYTES,
+  type EventBus,
+} from '../../server/events/bus.ts';
 
 /** The next message on a channel, or the listener's unsubscribe and a queue to wait on. */
 function collector() {
@@ -28,12 +34,13 @@ function collector() {
   };
 }
 
-const freePort = () => new Promise<number>((resolve) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as { port: number };
-    probe.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
   });
-});
 
 interface Transport {
   name: string;
@@ -64,11 +71,15 @@ const transports: Transport[] = [
       const a = createPostgresBus({ connectionString, applicationName: appName, retryMs: 50, onReconnect });
       const b = createPostgresBus({ connectionString, applicationName: `${appName}-b` });
       return {
-        a, b,
+        a,
+        b,
         cut: async () => {
           const admin = new pg.Client({ connectionString });
           await admin.connect();
-          const { rowCount } = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [appName]);
+          const { rowCount } = await admin.query(
+            'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+            [appName],
+          );
           await admin.end();
           expect(rowCount).toBeGreaterThan(0);
         },
@@ -81,14 +92,21 @@ const transports: Transport[] = [
     async open(onReconnect) {
       if (!redis) {
         const port = await freePort();
-        redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
-        await new Promise<void>((resolve) => redis!.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Ready to accept') && resolve()));
+        redis = spawn(
+          'redis-server',
+          ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+          { stdio: ['ignore', 'pipe', 'inherit'] },
+        );
+        await new Promise<void>((resolve) =>
+          redis!.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Ready to accept') && resolve()),
+        );
         redisUrl = `redis://127.0.0.1:${port}`;
       }
       const a = await createRedisBus({ url: redisUrl, onReconnect });
       const b = await createRedisBus({ url: redisUrl });
       return {
-        a, b,
+        a,
+        b,
         cut: async () => {
           const { Redis } = await import('ioredis');
           const admin = new Redis(redisUrl);
@@ -166,19 +184,22 @@ describe.each(transports.filter((t) => t.available))('event bus: $name', (transp
     expect(on.received[0]).toHaveLength(MAX_PAYLOAD_BYTES);
   });
 
-  it.runIf(transport.name !== 'in-process (PGlite)')('reconnects by itself when its connection is cut, says so, and listens again', async () => {
-    const channel = `test_cut_${randomBytes(3).toString('hex')}`;
-    const on = collector();
-    await a.subscribe(channel, on.listener);
-    await b.publish(channel, 'before');
-    await on.until(1);
-    const before = reconnects;
-    const back = new Promise<void>((resolve) => (reconnected = resolve));
-    await cut!();
-    await back;
-    expect(reconnects).toBe(before + 1);
-    await b.publish(channel, 'after');
-    await on.until(2);
-    expect(on.received).toEqual(['before', 'after']);
-  });
+  it.runIf(transport.name !== 'in-process (PGlite)')(
+    'reconnects by itself when its connection is cut, says so, and listens again',
+    async () => {
+      const channel = `test_cut_${randomBytes(3).toString('hex')}`;
+      const on = collector();
+      await a.subscribe(channel, on.listener);
+      await b.publish(channel, 'before');
+      await on.until(1);
+      const before = reconnects;
+      const back = new Promise<void>((resolve) => (reconnected = resolve));
+      await cut!();
+      await back;
+      expect(reconnects).toBe(before + 1);
+      await b.publish(channel, 'after');
+      await on.until(2);
+      expect(on.received).toEqual(['before', 'after']);
+    },
+  );
 });

@@ -39,11 +39,24 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, ['server/main.ts'], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SERVE_SITE: '0', DEMO: '0', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SERVE_SITE: '0',
+      DEMO: '0',
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'test',
+      ...env,
+    },
   });
   const logs: Array<Record<string, any>> = [];
-  const waiters: Array<{ match: (line: Record<string, any>) => boolean; resolve: (line: Record<string, any>) => void }> = [];
+  const waiters: Array<{
+    match: (line: Record<string, any>) => boolean;
+    resolve: (line: Record<string, any>) => void;
+  }> = [];
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk).slice(-4000)));
   createInterface({ input: child.stdout! }).on('line', (text) => {
@@ -54,15 +67,20 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       return;
     }
     logs.push(line);
-    for (const waiter of [...waiters]) if (waiter.match(line)) {
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve(line);
-    }
+    for (const waiter of [...waiters])
+      if (waiter.match(line)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(line);
+      }
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const logLine = (match: (line: Record<string, any>) => boolean) => {
     const seen = logs.find(match);
-    return seen ? Promise.resolve(seen) : new Promise<Record<string, any>>((resolve) => waiters.push({ match, resolve }));
+    return seen
+      ? Promise.resolve(seen)
+      : new Promise<Record<string, any>>((resolve) => waiters.push({ match, resolve }));
   };
   const listening = await Promise.race([
     logLine((line) => line.msg === 'listening'),
@@ -71,7 +89,13 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const baseUrl = String(listening.url).replace(/\/$/, '');
   const api = (path: string, init?: RequestInit) => fetch(`${baseUrl}/api/${path}`, init);
   const processHandle: ServerProcess = {
-    pid: child.pid!, baseUrl, startMs: performance.now() - started, logs, exited, api, logLine,
+    pid: child.pid!,
+    baseUrl,
+    startMs: performance.now() - started,
+    logs,
+    exited,
+    api,
+    logLine,
     asTestServer: () => ({ baseUrl, api }) as unknown as TestServer,
   };
   running.add(processHandle);
@@ -91,13 +115,20 @@ export async function killHard(server: ServerProcess): Promise<void> {
   await server.exited;
 }
 
-export interface Seeded { cookies: string[]; uids: number[]; videoId: number }
+export interface Seeded {
+  cookies: string[];
+  uids: number[];
+  videoId: number;
+}
 
 /**
  * Before the server starts: the schema, `members` members with sessions, and one approved video
  * (without media) to comment on, written with the server's own code.
  */
-export async function seedDatabase(target: { databaseUrl?: string; dataDir?: string }, members: number): Promise<Seeded> {
+export async function seedDatabase(
+  target: { databaseUrl?: string; dataDir?: string },
+  members: number,
+): Promise<Seeded> {
   const database = await openDatabase(target);
   try {
     await migrateToLatest(database.db);
@@ -105,13 +136,19 @@ export async function seedDatabase(target: { databaseUrl?: string; dataDir?: str
     const cookies: string[] = [];
     const uids: number[] = [];
     for (let i = 0; i < members; i++) {
-      const uid = await insertAccount(repositories, { email: `writer${i}@example.com`, password: 'crash test password 1', username: `writer${i}` });
+      const uid = await insertAccount(repositories, {
+        email: `writer${i}@example.com`,
+        password: 'crash test password 1',
+        username: `writer${i}`,
+      });
       cookies.push(`uid=${uid}; token=${await createSession(repositories, uid)}`);
       uids.push(uid);
     }
-    const { video_id: videoId } = await database.db.insertInto('videos')
+    const { video_id: videoId } = await database.db
+      .insertInto('videos')
       .values({ uploader_uid: uids[0], title: '崩溃测试', status: 'approved', duration_ms: 600_000, search_text: 'x' })
-      .returning('video_id').executeTakeFirstOrThrow();
+      .returning('video_id')
+      .executeTakeFirstOrThrow();
     return { cookies, uids, videoId };
   } finally {
     await database.close();
@@ -119,7 +156,10 @@ export async function seedDatabase(target: { databaseUrl?: string; dataDir?: str
 }
 
 /** Runs `work` over the database while no server holds it (PGlite admits one process). */
-export async function withDatabase<T>(target: { databaseUrl?: string; dataDir?: string }, work: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(
+  target: { databaseUrl?: string; dataDir?: string },
+  work: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>,
+): Promise<T> {
   const database = await openDatabase(target);
   try {
     return await work(database.db);
@@ -139,7 +179,9 @@ export async function scratchDir(name: string): Promise<string> {
 async function firstFreePort(ports: number[]): Promise<number> {
   for (const port of ports) {
     const free = await new Promise<boolean>((resolve) => {
-      const probe = createServer().once('error', () => resolve(false)).listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+      const probe = createServer()
+        .once('error', () => resolve(false))
+        .listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
     });
     if (free) return port;
   }
@@ -190,10 +232,31 @@ export async function startOwnPostgres(preferredPort: number): Promise<OwnPostgr
   };
   const data = join(dir, 'data');
   let port = 0;
-  const start = () => as(postgresBin('pg_ctl')!, ['-D', data, '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`, '-w', 'start']);
+  const start = () =>
+    as(postgresBin('pg_ctl')!, [
+      '-D',
+      data,
+      '-l',
+      join(dir, 'log'),
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`,
+      '-w',
+      'start',
+    ]);
   const stop = () => as(postgresBin('pg_ctl')!, ['-D', data, '-m', 'fast', '-w', 'stop']);
   try {
-    as(postgresBin('initdb')!, ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+    as(postgresBin('initdb')!, [
+      '-D',
+      data,
+      '-A',
+      'trust',
+      '-U',
+      'postgres',
+      '-E',
+      'UTF8',
+      '--locale=C.UTF-8',
+      '--no-sync',
+    ]);
     // Each file has its port (4530-4532); a second copy of the suite running at the same time
     // takes the next free one of the range, three apart, rather than failing.
     const candidates = [preferredPort, preferredPort + 3, preferredPort + 6].filter((p) => p <= 4539);
@@ -207,7 +270,8 @@ export async function startOwnPostgres(preferredPort: number): Promise<OwnPostgr
         port = 0; // taken between the check and the start
       }
     }
-    if (!port) throw new Error(`the ports ${candidates.join(', ')} are all taken: another fault test run is using them`);
+    if (!port)
+      throw new Error(`the ports ${candidates.join(', ')} are all taken: another fault test run is using them`);
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
@@ -219,7 +283,9 @@ export async function startOwnPostgres(preferredPort: number): Promise<OwnPostgr
       const { default: pg } = await import('pg');
       const admin = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
       await admin.connect();
-      await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`);
+      await admin.query(
+        `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`,
+      );
       await admin.end();
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },

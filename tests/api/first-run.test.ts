@@ -13,7 +13,12 @@ import { runAdminCommand } from '../../server/admin/commands.ts';
 import { createRepositories } from '../../server/repositories/index.ts';
 
 const built = existsSync('dist/server/entry.mjs');
-const administrator = { email: 'owner@first-run.test', username: 'Owner', password: 'the owner of this new site', userNickname: 'Site owner' };
+const administrator = {
+  email: 'owner@first-run.test',
+  username: 'Owner',
+  password: 'the owner of this new site',
+  userNickname: 'Site owner',
+};
 
 describe.each(BACKENDS)('first-run page on %s', (backend) => {
   let server: TestServer;
@@ -28,24 +33,44 @@ describe.each(BACKENDS)('first-run page on %s', (backend) => {
     expect(await jsonCall(server, 'firstRun')).toEqual({ status: 200, body: { success: true, open: true } });
     if (built) expect((await fetch(`${server.baseUrl}/en/first-run`)).status).toBe(200);
 
-    const wrong = await jsonCall(server, 'firstRun', { method: 'POST', locale: 'fr', body: { ...administrator, token: `${token.slice(0, -1)}x` } });
+    const wrong = await jsonCall(server, 'firstRun', {
+      method: 'POST',
+      locale: 'fr',
+      body: { ...administrator, token: `${token.slice(0, -1)}x` },
+    });
     expect(wrong.status).toBe(403);
-    expect(wrong.body).toMatchObject({ success: false, code: 'FIRST_RUN_TOKEN_INVALID', message: expect.stringContaining('jeton') });
+    expect(wrong.body).toMatchObject({
+      success: false,
+      code: 'FIRST_RUN_TOKEN_INVALID',
+      message: expect.stringContaining('jeton'),
+    });
     // A refused form (a weak password) spends nothing: the same token still works after it.
-    const weak = await jsonCall(server, 'firstRun', { method: 'POST', body: { ...administrator, token, password: 'owner' } });
+    const weak = await jsonCall(server, 'firstRun', {
+      method: 'POST',
+      body: { ...administrator, token, password: 'owner' },
+    });
     expect([weak.status, weak.body.code]).toEqual([400, 'WEAK_PASSWORD']);
     expect((await jsonCall(server, 'firstRun')).status).toBe(200);
 
     const res = await server.api('firstRun', {
-      method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Client-Language': 'ja' }, body: JSON.stringify({ ...administrator, token }),
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Client-Language': 'ja' },
+      body: JSON.stringify({ ...administrator, token }),
     });
     expect(res.status).toBe(200);
-    const { uid } = await res.json() as { uid: number };
-    const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const { uid } = (await res.json()) as { uid: number };
+    const cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const self = await jsonCall(server, 'user/self', { method: 'POST', cookie });
     expect(self.body.result).toMatchObject({ uid, username: 'Owner', roles: ['administrator'] });
     // An administrator's own profile is not waiting for review, and the account speaks the form's language.
-    const row = await server.db.selectFrom('users').select(['is_updated_after_review', 'interface_language']).where('uid', '=', uid).executeTakeFirstOrThrow();
+    const row = await server.db
+      .selectFrom('users')
+      .select(['is_updated_after_review', 'interface_language'])
+      .where('uid', '=', uid)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ is_updated_after_review: false, interface_language: 'ja' });
     // Staff calls work with that session.
     expect((await jsonCall(server, 'video/pending', { cookie })).status).toBe(200);
@@ -53,7 +78,10 @@ describe.each(BACKENDS)('first-run page on %s', (backend) => {
 
   it('answers 404 once an administrator exists, the right token included', async () => {
     expect((await jsonCall(server, 'firstRun')).status).toBe(404);
-    const again = await jsonCall(server, 'firstRun', { method: 'POST', body: { ...administrator, email: 'second@first-run.test', username: 'Second', token: server.firstRunToken } });
+    const again = await jsonCall(server, 'firstRun', {
+      method: 'POST',
+      body: { ...administrator, email: 'second@first-run.test', username: 'Second', token: server.firstRunToken },
+    });
     expect([again.status, again.body.code]).toEqual([404, 'NOT_FOUND']);
     if (built) expect((await fetch(`${server.baseUrl}/first-run`)).status).toBe(404);
     expect(await server.db.selectFrom('users').select('username').execute()).toEqual([{ username: 'Owner' }]);
@@ -69,9 +97,18 @@ describe.each(BACKENDS)('a site whose administrator came from the CLI, on %s', (
 
   it('closes the first-run page', async () => {
     expect((await jsonCall(server, 'firstRun')).status).toBe(200);
-    await runAdminCommand(createRepositories(server.db), { command: 'user:create', email: 'cli@first-run.test', username: 'Cli', password: 'made on the command line', role: 'administrator' });
+    await runAdminCommand(createRepositories(server.db), {
+      command: 'user:create',
+      email: 'cli@first-run.test',
+      username: 'Cli',
+      password: 'made on the command line',
+      role: 'administrator',
+    });
     expect((await jsonCall(server, 'firstRun')).status).toBe(404);
-    const late = await jsonCall(server, 'firstRun', { method: 'POST', body: { ...administrator, token: server.firstRunToken } });
+    const late = await jsonCall(server, 'firstRun', {
+      method: 'POST',
+      body: { ...administrator, token: server.firstRunToken },
+    });
     expect(late.status).toBe(404);
   });
 });

@@ -13,7 +13,8 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
   let carol = '';
   const call = async (method: string, path: string, cookie?: string, body?: unknown) => {
     const res = await server.api(path, {
-      method, body: body === undefined ? undefined : JSON.stringify(body),
+      method,
+      body: body === undefined ? undefined : JSON.stringify(body),
       headers: { 'Content-Type': 'application/json', 'X-Client-Language': 'en', ...(cookie ? { Cookie: cookie } : {}) },
     });
     return { status: res.status, body: await res.json(), cache: res.headers.get('cache-control') };
@@ -22,10 +23,18 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
   const unfollow = (who: string, uid: number) => call('POST', 'feed/unfollowing', who, { unfollowingUid: uid });
   const info = async (uid: number, cookie?: string) => (await call('GET', `user/info?uid=${uid}`, cookie)).body;
   /** A video of `uploader` pushed to the feed (or not), uploaded `minutesAgo` minutes ago. */
-  const feedVideo = async (uploader: string, minutesAgo: number, pushToFeed = true, status: 'approved' | 'pending' = 'approved') => {
+  const feedVideo = async (
+    uploader: string,
+    minutesAgo: number,
+    pushToFeed = true,
+    status: 'approved' | 'pending' = 'approved',
+  ) => {
     const videoId = await insertVideo(server, uploader, 10_000, status);
-    await server.db.updateTable('videos').set({ push_to_feed: pushToFeed, created_at: at(new Date(Date.now() - minutesAgo * 60_000)) })
-      .where('video_id', '=', videoId).execute();
+    await server.db
+      .updateTable('videos')
+      .set({ push_to_feed: pushToFeed, created_at: at(new Date(Date.now() - minutesAgo * 60_000)) })
+      .where('video_id', '=', videoId)
+      .execute();
     return videoId;
   };
   const feedIds = async (cookie: string, query = '') => {
@@ -34,7 +43,13 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
     return answer.body.videos.map((v: { videoId: number }) => v.videoId) as number[];
   };
   /** Every page of a cursor-paged list, `pageSize` at a time. */
-  const allPages = async (path: string, cookie: string | undefined, pageSize: number, key: 'videos' | 'result', between?: () => Promise<unknown>) => {
+  const allPages = async (
+    path: string,
+    cookie: string | undefined,
+    pageSize: number,
+    key: 'videos' | 'result',
+    between?: () => Promise<unknown>,
+  ) => {
     const pages: number[][] = [];
     let cursor: string | null = null;
     do {
@@ -50,7 +65,9 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
 
   beforeAll(async () => {
     server = await startTestServer(backend);
-    [alice, bob, carol] = await Promise.all(['Alice', 'Bob', 'Carol'].map((name) => member(server, `${name}${backend}`)));
+    [alice, bob, carol] = await Promise.all(
+      ['Alice', 'Bob', 'Carol'].map((name) => member(server, `${name}${backend}`)),
+    );
   });
   afterAll(() => server?.close());
 
@@ -61,15 +78,23 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
     const banned = await member(server, `Banned${backend}`, ['blocked']);
     const refused = await follow(banned, uidOf(bob));
     expect([refused.status, refused.body.code]).toEqual([403, 'USER_BLOCKED']);
-    expect(await unfollow(banned, uidOf(bob))).toMatchObject({ status: 200, body: { success: true, isFollowing: false } });
+    expect(await unfollow(banned, uidOf(bob))).toMatchObject({
+      status: 200,
+      body: { success: true, isFollowing: false },
+    });
     expect((await call('GET', 'feed/videos', banned)).status).toBe(200);
   });
 
   it('follows and unfollows idempotently, answering the state and the count', async () => {
     const bobUid = uidOf(bob);
-    for (let i = 0; i < 2; i += 1) expect(await follow(alice, bobUid)).toMatchObject({ status: 200, body: { success: true, isFollowing: true, followerCount: 1 } });
+    for (let i = 0; i < 2; i += 1)
+      expect(await follow(alice, bobUid)).toMatchObject({
+        status: 200,
+        body: { success: true, isFollowing: true, followerCount: 1 },
+      });
     expect((await follow(carol, bobUid)).body).toEqual({ success: true, isFollowing: true, followerCount: 2 });
-    for (let i = 0; i < 2; i += 1) expect((await unfollow(carol, bobUid)).body).toEqual({ success: true, isFollowing: false, followerCount: 1 });
+    for (let i = 0; i < 2; i += 1)
+      expect((await unfollow(carol, bobUid)).body).toEqual({ success: true, isFollowing: false, followerCount: 1 });
     const stored = await server.db.selectFrom('follows').selectAll().where('followed_uid', '=', bobUid).execute();
     expect(stored.map((r) => Number(r.follower_uid))).toEqual([uidOf(alice)]);
   });
@@ -105,13 +130,23 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
     const [uploader, fan] = await Promise.all([member(server, `Uploader${backend}`), member(server, `Fan${backend}`)]);
     const uploaderUid = uidOf(uploader);
     const videoId = await insertVideo(server, uploader, 10_000);
-    const uploaderInfo = async (cookie?: string) => (await call('GET', `video?videoId=${videoId}`, cookie)).body.video.uploaderInfo;
-    expect((await info(uploaderUid, fan)).result).toMatchObject({ isFollowing: false, followerCount: 0, followingCount: 0 });
+    const uploaderInfo = async (cookie?: string) =>
+      (await call('GET', `video?videoId=${videoId}`, cookie)).body.video.uploaderInfo;
+    expect((await info(uploaderUid, fan)).result).toMatchObject({
+      isFollowing: false,
+      followerCount: 0,
+      followingCount: 0,
+    });
     expect(await uploaderInfo(fan)).toMatchObject({ isFollowing: false, isSelf: false });
 
     await follow(fan, uploaderUid);
     await follow(uploader, uidOf(alice));
-    expect((await info(uploaderUid, fan)).result).toMatchObject({ isFollowing: true, isSelf: false, followerCount: 1, followingCount: 1 });
+    expect((await info(uploaderUid, fan)).result).toMatchObject({
+      isFollowing: true,
+      isSelf: false,
+      followerCount: 1,
+      followingCount: 1,
+    });
     expect((await info(uploaderUid)).result).toMatchObject({ isFollowing: false, followerCount: 1, followingCount: 1 });
     expect((await info(uploaderUid, uploader)).result).toMatchObject({ isFollowing: false, isSelf: true });
     expect((await info(uidOf(fan), fan)).result).toMatchObject({ followerCount: 0, followingCount: 1 });
@@ -126,25 +161,40 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
     for (let i = 0; i < 5; i += 1) {
       const fan = await member(server, `Fan${i}${backend}`);
       await follow(fan, uidOf(star));
-      await server.db.updateTable('follows').set({ created_at: at(new Date(Date.now() - (10 - i) * 60_000)) })
-        .where('follower_uid', '=', uidOf(fan)).where('followed_uid', '=', uidOf(star)).execute();
+      await server.db
+        .updateTable('follows')
+        .set({ created_at: at(new Date(Date.now() - (10 - i) * 60_000)) })
+        .where('follower_uid', '=', uidOf(fan))
+        .where('followed_uid', '=', uidOf(star))
+        .execute();
       fans.push(uidOf(fan));
     }
     const newestFirst = [...fans].reverse();
     const pages = await allPages(`feed/followers?uid=${uidOf(star)}`, undefined, 2, 'result');
     expect(pages).toEqual([newestFirst.slice(0, 2), newestFirst.slice(2, 4), newestFirst.slice(4)]);
     const first = await call('GET', `feed/followers?uid=${uidOf(star)}&pageSize=1`);
-    expect(first.body.result[0]).toMatchObject({ uid: newestFirst[0], username: `Fan4${backend}`, avatar: '', signature: '' });
+    expect(first.body.result[0]).toMatchObject({
+      uid: newestFirst[0],
+      username: `Fan4${backend}`,
+      avatar: '',
+      signature: '',
+    });
     expect(typeof first.body.result[0].followDateTime).toBe('number');
     const followings = await call('GET', `feed/followings?uid=${fans[0]}`);
-    expect(followings.body).toEqual({ success: true, result: [expect.objectContaining({ uid: uidOf(star) })], nextCursor: null });
+    expect(followings.body).toEqual({
+      success: true,
+      result: [expect.objectContaining({ uid: uidOf(star) })],
+      nextCursor: null,
+    });
     expect((await call('GET', 'feed/followers?uid=987654321')).status).toBe(404);
     expect((await call('GET', `feed/followers?uid=${uidOf(star)}&cursor=bm9wZQ`)).status).toBe(400);
     expect((await call('GET', `feed/followers?uid=${uidOf(star)}&cursor=${'%'.repeat(3)}`)).status).toBe(400);
   });
 
   it('marks, in the follower and following lists, whom the viewer follows (a personal answer, never shared)', async () => {
-    const [idol, fanA, fanB, viewer] = await Promise.all(['Idol', 'FanA', 'FanB', 'Viewer'].map((n) => member(server, `${n}${backend}`)));
+    const [idol, fanA, fanB, viewer] = await Promise.all(
+      ['Idol', 'FanA', 'FanB', 'Viewer'].map((n) => member(server, `${n}${backend}`)),
+    );
     await follow(fanA, uidOf(idol));
     await follow(fanB, uidOf(idol));
     await follow(viewer, uidOf(fanA));
@@ -152,7 +202,10 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
     expect(asGuest.body.result.map((p: { isFollowing: boolean }) => p.isFollowing)).toEqual([false, false]);
     expect(asGuest.cache).toMatch(/public/);
     const asViewer = await call('GET', `feed/followers?uid=${uidOf(idol)}`, viewer);
-    expect(asViewer.body.result.map((p: { uid: number; isFollowing: boolean }) => [p.uid, p.isFollowing])).toEqual([[uidOf(fanB), false], [uidOf(fanA), true]]);
+    expect(asViewer.body.result.map((p: { uid: number; isFollowing: boolean }) => [p.uid, p.isFollowing])).toEqual([
+      [uidOf(fanB), false],
+      [uidOf(fanA), true],
+    ]);
     expect(asViewer.cache).toBe('private, no-store');
     // Oneself in a list is never "followed".
     const asFan = await call('GET', `feed/followers?uid=${uidOf(idol)}`, fanA);
@@ -162,7 +215,9 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
   });
 
   it('feeds approved videos pushed to the feed by followed uploaders, newest first, without what the viewer blocked', async () => {
-    const [reader, maker, other, hidden, stranger] = await Promise.all(['Reader', 'Maker', 'Other', 'Hidden', 'Stranger'].map((n) => member(server, `${n}${backend}`)));
+    const [reader, maker, other, hidden, stranger] = await Promise.all(
+      ['Reader', 'Maker', 'Other', 'Hidden', 'Stranger'].map((n) => member(server, `${n}${backend}`)),
+    );
     for (const uploader of [maker, other, hidden]) await follow(reader, uidOf(uploader));
     const newest = await feedVideo(maker, 1);
     const older = await feedVideo(other, 5);
@@ -172,13 +227,22 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
     const fromStranger = await feedVideo(stranger, 4);
     const fromHidden = await feedVideo(hidden, 6);
     const tagged = await feedVideo(other, 7);
-    const { body: { tagId } } = await call('POST', 'video/tag/create', stranger, { tagNameList: [{ lang: 'en', tagName: [{ name: `Spoiler ${backend}` }] }] });
+    const {
+      body: { tagId },
+    } = await call('POST', 'video/tag/create', stranger, {
+      tagNameList: [{ lang: 'en', tagName: [{ name: `Spoiler ${backend}` }] }],
+    });
     await server.db.insertInto('video_tags').values({ video_id: tagged, tag_id: tagId, position: 0 }).execute();
 
     expect(await feedIds(reader)).toEqual([newest, older, fromHidden, tagged, oldest]);
     const first = await call('GET', 'feed/videos?pageSize=1', reader);
     expect(first.cache).toBe('private, no-store');
-    expect(first.body.videos[0]).toMatchObject({ videoId: newest, uploaderId: uidOf(maker), duration: 10_000, videoCategory: expect.any(String) });
+    expect(first.body.videos[0]).toMatchObject({
+      videoId: newest,
+      uploaderId: uidOf(maker),
+      duration: 10_000,
+      videoCategory: expect.any(String),
+    });
     expect(first.body.nextCursor).toEqual(expect.any(String));
     for (const left of [notPushed, pending, fromStranger]) expect(await feedIds(reader)).not.toContain(left);
 
@@ -195,16 +259,25 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
   });
 
   it('pages by cursor: an upload between pages shifts nothing, ties on the time are ordered by id', async () => {
-    const [reader, maker] = await Promise.all([member(server, `Pager${backend}`), member(server, `Prolific${backend}`)]);
+    const [reader, maker] = await Promise.all([
+      member(server, `Pager${backend}`),
+      member(server, `Prolific${backend}`),
+    ]);
     await follow(reader, uidOf(maker));
     const made: number[] = [];
     for (let i = 0; i < 7; i += 1) made.push(await feedVideo(maker, 10 + i));
     // Two videos at the very same microsecond: the id decides.
     const same = new Date(Date.now() - 20 * 60_000);
-    await server.db.updateTable('videos').set({ created_at: at(same) }).where('video_id', 'in', made.slice(5)).execute();
+    await server.db
+      .updateTable('videos')
+      .set({ created_at: at(same) })
+      .where('video_id', 'in', made.slice(5))
+      .execute();
     const expected = [...made.slice(0, 5), made[6], made[5]];
     let latecomer = 0;
-    const pages = await allPages('feed/videos', reader, 3, 'videos', async () => { latecomer = await feedVideo(maker, 0); });
+    const pages = await allPages('feed/videos', reader, 3, 'videos', async () => {
+      latecomer = await feedVideo(maker, 0);
+    });
     expect(pages).toEqual([expected.slice(0, 3), expected.slice(3, 6), expected.slice(6)]);
     expect(await feedIds(reader)).toEqual([latecomer, ...expected]);
     const bad = await call('GET', 'feed/videos?cursor=not-a-cursor', reader);
@@ -213,12 +286,20 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
   });
 
   it('holds the followed uploaders’ approved tracks and photo posts too, in one order paged across kinds, without what the viewer blocked', async () => {
-    const [reader, singer, painter] = await Promise.all([member(server, `Listener${backend}`), member(server, `Singer${backend}`), member(server, `Painter${backend}`)]);
+    const [reader, singer, painter] = await Promise.all([
+      member(server, `Listener${backend}`),
+      member(server, `Singer${backend}`),
+      member(server, `Painter${backend}`),
+    ]);
     await follow(reader, uidOf(singer));
     await follow(reader, uidOf(painter));
     const moved = async (table: 'audio_tracks' | 'photos' | 'videos', id: number, when: Date) => {
       const column = table === 'audio_tracks' ? 'audio_id' : table === 'photos' ? 'photo_id' : 'video_id';
-      await server.db.updateTable(table).set({ created_at: at(when) }).where(column as never, '=', id as never).execute();
+      await server.db
+        .updateTable(table)
+        .set({ created_at: at(when) })
+        .where(column as never, '=', id as never)
+        .execute();
       return id;
     };
     const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
@@ -234,9 +315,20 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
     await moved('audio_tracks', await insertAudio(server, singer, 20_000, 'pending'), ago(5));
     await moved('photos', await insertPhoto(server, painter, 'pending'), ago(5));
     await feedVideo(singer, 5, false);
-    const keyOf = (item: { type: string; video?: { videoId: number }; track?: { audioId: number }; photo?: { photoId: number } }) =>
-      `${item.type}${item.video?.videoId ?? item.track?.audioId ?? item.photo?.photoId}`;
-    const expected = [`audio${track}`, `photo${post}`, `video${video}`, `video${tiedVideo}`, `audio${tiedTrack}`, `photo${tiedPost}`];
+    const keyOf = (item: {
+      type: string;
+      video?: { videoId: number };
+      track?: { audioId: number };
+      photo?: { photoId: number };
+    }) => `${item.type}${item.video?.videoId ?? item.track?.audioId ?? item.photo?.photoId}`;
+    const expected = [
+      `audio${track}`,
+      `photo${post}`,
+      `video${video}`,
+      `video${tiedVideo}`,
+      `audio${tiedTrack}`,
+      `photo${tiedPost}`,
+    ];
 
     const whole = await call('GET', 'feed/videos?pageSize=50', reader);
     expect(whole.body.items.map(keyOf)).toEqual(expected);
@@ -249,7 +341,11 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const answer = await call('GET', `feed/videos?pageSize=${pageSize}${cursor ? `&cursor=${cursor}` : ''}`, reader);
+        const answer = await call(
+          'GET',
+          `feed/videos?pageSize=${pageSize}${cursor ? `&cursor=${cursor}` : ''}`,
+          reader,
+        );
         expect(answer.status).toBe(200);
         seen.push(...answer.body.items.map(keyOf));
         cursor = answer.body.nextCursor;
@@ -259,8 +355,14 @@ describe.each(BACKENDS)('following and the feed on %s', (backend) => {
 
     // Blocking a tag or hiding an uploader takes their tracks and posts out too.
     await call('POST', 'block/hideuser', reader, { hideUid: uidOf(painter) });
-    expect((await call('GET', 'feed/videos?pageSize=50', reader)).body.items.map(keyOf)).toEqual(expected.filter((k) => k !== `photo${post}`));
-    const { body: { tagId } } = await call('POST', 'video/tag/create', singer, { tagNameList: [{ lang: 'en', tagName: [{ name: `Earworm ${backend}` }] }] });
+    expect((await call('GET', 'feed/videos?pageSize=50', reader)).body.items.map(keyOf)).toEqual(
+      expected.filter((k) => k !== `photo${post}`),
+    );
+    const {
+      body: { tagId },
+    } = await call('POST', 'video/tag/create', singer, {
+      tagNameList: [{ lang: 'en', tagName: [{ name: `Earworm ${backend}` }] }],
+    });
     await server.db.insertInto('audio_tags').values({ audio_id: track, tag_id: tagId, position: 0 }).execute();
     await call('POST', 'block/tag', reader, { tagId });
     expect((await call('GET', 'feed/videos?pageSize=50', reader)).body.items.map(keyOf)).not.toContain(`audio${track}`);

@@ -11,7 +11,11 @@ import { rm } from 'node:fs/promises';
 import { BACKENDS, freshPostgresDatabase } from './harness.ts';
 import { killLeftoverServers, scratchDir, startServerProcess } from './fault-harness.ts';
 
-interface RawAnswer { status: number; headers: Record<string, string>; body: string }
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 /** A raw HTTP/1.1 connection: what we write, every byte that comes back, and when it closed. */
 function rawConnection(baseUrl: string) {
@@ -36,11 +40,17 @@ function rawConnection(baseUrl: string) {
     while (rest.includes('\r\n\r\n')) {
       const [head] = rest.split('\r\n\r\n', 1);
       const [statusLine, ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       const length = Number(headers['content-length'] ?? 0);
       const bodyStart = head.length + 4;
       if (rest.length < bodyStart + length) break;
-      parsed.push({ status: Number(statusLine.split(' ')[1]), headers, body: Buffer.from(rest.slice(bodyStart, bodyStart + length), 'latin1').toString('utf8') });
+      parsed.push({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        body: Buffer.from(rest.slice(bodyStart, bodyStart + length), 'latin1').toString('utf8'),
+      });
       rest = rest.slice(bodyStart + length);
     }
     return parsed;
@@ -48,7 +58,8 @@ function rawConnection(baseUrl: string) {
   const until = async (check: () => boolean, ms = 5000) => {
     const deadline = performance.now() + ms;
     while (!check()) {
-      if (performance.now() > deadline) throw new Error(`timed out; received: ${received.toString('latin1').slice(0, 500)}`);
+      if (performance.now() > deadline)
+        throw new Error(`timed out; received: ${received.toString('latin1').slice(0, 500)}`);
       await new Promise<void>((resolve) => {
         waiters.push(resolve);
         setTimeout(resolve, 50);
@@ -56,7 +67,9 @@ function rawConnection(baseUrl: string) {
     }
   };
   return {
-    socket, answers, until,
+    socket,
+    answers,
+    until,
     write: (text: string) => socket.write(text),
     get closedAt() {
       return closedAt;
@@ -93,7 +106,9 @@ describe.each(BACKENDS)('draining on SIGTERM (%s)', (backend) => {
     // A request whose body is still coming when the signal arrives: in flight while draining.
     const body = JSON.stringify({ email: 'nobody@example.com', password: 'not a password at all' });
     const slow = rawConnection(server.baseUrl);
-    slow.write(`POST /api/user/login HTTP/1.1\r\nHost: kira.test\r\nContent-Type: application/json\r\nAccept-Language: en\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`);
+    slow.write(
+      `POST /api/user/login HTTP/1.1\r\nHost: kira.test\r\nContent-Type: application/json\r\nAccept-Language: en\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+    );
     await server.logLine((line) => line.msg === 'listening');
     await new Promise((resolve) => setTimeout(resolve, 200));
 
@@ -114,13 +129,19 @@ describe.each(BACKENDS)('draining on SIGTERM (%s)', (backend) => {
     expect(JSON.parse(first.body).code).toBe('INVALID_CREDENTIALS');
     if (second) {
       expect(second).toMatchObject({ status: 503, headers: { connection: 'close', 'retry-after': '1' } });
-      expect(JSON.parse(second.body)).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE', message: 'The service is briefly unavailable. Please try again in a moment.' });
+      expect(JSON.parse(second.body)).toMatchObject({
+        success: false,
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'The service is briefly unavailable. Please try again in a moment.',
+      });
     }
     expect(more).toEqual([]);
 
     expect(await server.exited).toEqual({ code: 0, signal: null });
     const stopped = await server.logLine((line) => line.msg === 'stopped');
     expect(stopped.requestsCutAtGrace).toBe(0);
-    console.log(`[drain] idle connection closed ${Math.round(idle.closedAt - signalled)} ms after SIGTERM; pipelined request ${second ? 'refused 503' : 'closed before any byte'}; stopped in ${stopped.ms} ms`);
+    console.log(
+      `[drain] idle connection closed ${Math.round(idle.closedAt - signalled)} ms after SIGTERM; pipelined request ${second ? 'refused 503' : 'closed before any byte'}; stopped in ${stopped.ms} ms`,
+    );
   }, 60_000);
 });

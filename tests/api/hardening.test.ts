@@ -20,30 +20,50 @@ const BEHIND_TLS = { Host: 'kira.example', 'X-Forwarded-Proto': 'https', 'X-Forw
  * A request as the proxy forwards it: fetch() would not send our Host header (the proxy passes the
  * visitor's, as nginx's `proxy_set_header Host $host` does), so this goes through node:http.
  */
-function viaProxy(server: TestServer, path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
+function viaProxy(
+  server: TestServer,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+) {
   return new Promise<{ status: number; headers: IncomingHttpHeaders; json: any }>((resolve, reject) => {
     const body = init.body === undefined ? undefined : JSON.stringify(init.body);
-    const req = request(`${server.baseUrl}/api/${path}`, {
-      method: init.method ?? 'GET',
-      headers: { ...(body ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, headers: res.headers, json: JSON.parse(text) }));
-    });
+    const req = request(
+      `${server.baseUrl}/api/${path}`,
+      {
+        method: init.method ?? 'GET',
+        headers: { ...(body ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
+      },
+      (res) => {
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk) => (text += chunk))
+          .on('end', () => resolve({ status: res.statusCode!, headers: res.headers, json: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
 const login = (server: TestServer, headers: Record<string, string>) =>
-  viaProxy(server, 'user/login', { method: 'POST', headers, body: { email: 'proxied@example.com', password: PASSWORD } });
-const cookieOf = (answer: { headers: IncomingHttpHeaders }) => (answer.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
+  viaProxy(server, 'user/login', {
+    method: 'POST',
+    headers,
+    body: { email: 'proxied@example.com', password: PASSWORD },
+  });
+const cookieOf = (answer: { headers: IncomingHttpHeaders }) =>
+  (answer.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
 
 describe.each(BACKENDS)('behind a TLS proxy on %s', (backend) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(backend, { env: { TRUST_PROXY: '1' } });
-    await insertAccount(createRepositories(server.db), { email: 'proxied@example.com', password: PASSWORD, username: 'Proxied' });
+    await insertAccount(createRepositories(server.db), {
+      email: 'proxied@example.com',
+      password: PASSWORD,
+      username: 'Proxied',
+    });
   });
   afterAll(() => server.close());
 
@@ -54,21 +74,34 @@ describe.each(BACKENDS)('behind a TLS proxy on %s', (backend) => {
     expect(cookies.length).toBeGreaterThan(0);
     expect(cookies.every((c) => /;\s*Secure/i.test(c))).toBe(true);
     const cookie = cookieOf(answer);
-    const sessionValid = async () => (await viaProxy(server, 'user/check', { headers: { ...BEHIND_TLS, Cookie: cookie } })).json.userTokenOk;
+    const sessionValid = async () =>
+      (await viaProxy(server, 'user/check', { headers: { ...BEHIND_TLS, Cookie: cookie } })).json.userTokenOk;
 
     // An <img> or link on another site cannot log the member out: the GET is refused.
-    const byGet = await viaProxy(server, 'user/logout', { headers: { ...BEHIND_TLS, Cookie: cookie, 'Accept-Language': 'en' } });
+    const byGet = await viaProxy(server, 'user/logout', {
+      headers: { ...BEHIND_TLS, Cookie: cookie, 'Accept-Language': 'en' },
+    });
     expect(byGet.status).toBe(405);
     expect(byGet.headers.allow).toBe('POST');
-    expect(byGet.json).toMatchObject({ success: false, code: 'METHOD_NOT_ALLOWED', message: 'This API call does not take this request method.' });
+    expect(byGet.json).toMatchObject({
+      success: false,
+      code: 'METHOD_NOT_ALLOWED',
+      message: 'This API call does not take this request method.',
+    });
     expect(await sessionValid()).toBe(true);
 
     // Nor can a form on another origin post it.
-    const foreign = await viaProxy(server, 'user/logout', { method: 'POST', headers: { ...BEHIND_TLS, Cookie: cookie, Origin: 'https://evil.example' } });
+    const foreign = await viaProxy(server, 'user/logout', {
+      method: 'POST',
+      headers: { ...BEHIND_TLS, Cookie: cookie, Origin: 'https://evil.example' },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.json.code).toBe('ORIGIN_REFUSED');
 
-    const byPost = await viaProxy(server, 'user/logout', { method: 'POST', headers: { ...BEHIND_TLS, Cookie: cookie, Origin: 'https://kira.example' } });
+    const byPost = await viaProxy(server, 'user/logout', {
+      method: 'POST',
+      headers: { ...BEHIND_TLS, Cookie: cookie, Origin: 'https://kira.example' },
+    });
     expect(byPost.status).toBe(200);
     expect(await sessionValid()).toBe(false);
   });
@@ -83,7 +116,8 @@ describe.each(BACKENDS)('behind a TLS proxy on %s', (backend) => {
 
   it('takes the signed upload address from the public origin', async () => {
     const cookie = cookieOf(await login(server, { ...BEHIND_TLS, Origin: 'https://kira.example' }));
-    const grant = (await viaProxy(server, 'user/avatar/preUpload', { headers: { ...BEHIND_TLS, Cookie: cookie } })).json;
+    const grant = (await viaProxy(server, 'user/avatar/preUpload', { headers: { ...BEHIND_TLS, Cookie: cookie } }))
+      .json;
     expect(grant.result.signedUrl).toMatch(/^https:\/\/kira\.example\//);
   });
 
@@ -93,7 +127,8 @@ describe.each(BACKENDS)('behind a TLS proxy on %s', (backend) => {
     expect([refused.status, refused.json.code]).toEqual([403, 'ORIGIN_REFUSED']);
     const answer = await login(server, { ...spoof, Origin: 'https://kira.example' });
     expect(answer.status).toBe(200);
-    const grant = (await viaProxy(server, 'user/avatar/preUpload', { headers: { ...spoof, Cookie: cookieOf(answer) } })).json;
+    const grant = (await viaProxy(server, 'user/avatar/preUpload', { headers: { ...spoof, Cookie: cookieOf(answer) } }))
+      .json;
     expect(grant.result.signedUrl).toMatch(/^https:\/\/kira\.example\//);
   });
 });
@@ -102,13 +137,21 @@ describe.each(BACKENDS)('PUBLIC_SITE_URL on %s', (backend) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(backend, { env: { PUBLIC_SITE_URL: 'https://kira.example' } });
-    await insertAccount(createRepositories(server.db), { email: 'proxied@example.com', password: PASSWORD, username: 'Proxied' });
+    await insertAccount(createRepositories(server.db), {
+      email: 'proxied@example.com',
+      password: PASSWORD,
+      username: 'Proxied',
+    });
   });
   afterAll(() => server.close());
 
   it('is the only origin trusted, whatever forwarded headers say', async () => {
     expect((await login(server, { Origin: 'https://kira.example' })).status).toBe(200);
-    const spoofed = await login(server, { Origin: 'https://evil.example', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' });
+    const spoofed = await login(server, {
+      Origin: 'https://evil.example',
+      'X-Forwarded-Host': 'evil.example',
+      'X-Forwarded-Proto': 'https',
+    });
     expect(spoofed.status).toBe(403);
   });
 });
@@ -120,8 +163,12 @@ describe('the public origin and the visitor’s address', () => {
     expect(publicOrigin('http://127.0.0.1:3000/api/x', forwarded, { proxyHops: 0 })).toBe('http://127.0.0.1:3000');
     // The scheme from the proxy; the host from the Host header it passes on, never X-Forwarded-Host.
     expect(publicOrigin('http://kira.example/api/x', forwarded, { proxyHops: 1 })).toBe('https://kira.example');
-    expect(publicOrigin('http://127.0.0.1:3000/api/x', headers({ 'x-forwarded-proto': 'gopher' }), { proxyHops: 1 })).toBe('http://127.0.0.1:3000');
-    expect(publicOrigin('http://127.0.0.1:3000/api/x', forwarded, { proxyHops: 1, publicSiteUrl: 'https://site.example' })).toBe('https://site.example');
+    expect(
+      publicOrigin('http://127.0.0.1:3000/api/x', headers({ 'x-forwarded-proto': 'gopher' }), { proxyHops: 1 }),
+    ).toBe('http://127.0.0.1:3000');
+    expect(
+      publicOrigin('http://127.0.0.1:3000/api/x', forwarded, { proxyHops: 1, publicSiteUrl: 'https://site.example' }),
+    ).toBe('https://site.example');
   });
   it('take the address the nearest trusted proxy saw, not one the visitor wrote', () => {
     // The visitor sent "X-Forwarded-For: 1.1.1.1"; the proxy appended the address it saw.
@@ -152,7 +199,9 @@ describe('a guest’s view is counted by address', () => {
 
 describe.each(BACKENDS)('requests refused before any handler on %s', (backend) => {
   let server: TestServer;
-  beforeAll(async () => { server = await startTestServer(backend); });
+  beforeAll(async () => {
+    server = await startTestServer(backend);
+  });
   afterAll(() => server.close());
 
   it('answer an address over 16 KB with the API’s error shape, not an empty reset', async () => {
@@ -173,15 +222,24 @@ function flood(server: TestServer, path: string, total: number, chunked: boolean
     const chunk = Buffer.alloc(64 * 1024, 0x61);
     let sent = 0;
     let answered = false;
-    const req = request(`${server.baseUrl}/api/${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(chunked ? {} : { 'Content-Length': String(total) }) },
-    }, (res) => {
-      answered = true;
-      let text = '';
-      res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, json: JSON.parse(text), sent }));
+    const req = request(
+      `${server.baseUrl}/api/${path}`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...(chunked ? {} : { 'Content-Length': String(total) }) },
+      },
+      (res) => {
+        answered = true;
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (c) => (text += c))
+          .on('end', () => resolve({ status: res.statusCode!, json: JSON.parse(text), sent }));
+      },
+    );
+    req.on('error', (error) => {
+      if (!answered) reject(error);
     });
-    req.on('error', (error) => { if (!answered) reject(error); });
     const pump = () => {
       while (!answered && sent < total && !req.destroyed) {
         sent += chunk.length;
@@ -196,13 +254,17 @@ function flood(server: TestServer, path: string, total: number, chunked: boolean
 
 describe.each(BACKENDS)('bounded request bodies on %s', (backend) => {
   let server: TestServer;
-  beforeAll(async () => { server = await startTestServer(backend); });
+  beforeAll(async () => {
+    server = await startTestServer(backend);
+  });
   afterAll(() => server.close());
 
   it('refuses an oversized JSON body with 413 while it streams in, and memory stays bounded', async () => {
     const before = process.memoryUsage().rss;
     // Eight 200 MB bodies at once, half announced, half chunked with no length given.
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => flood(server, 'user/login', 200 * 1024 * 1024, i % 2 === 0)));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => flood(server, 'user/login', 200 * 1024 * 1024, i % 2 === 0)),
+    );
     for (const answer of answers) {
       expect(answer.status).toBe(413);
       expect(answer.json).toMatchObject({ success: false, code: 'PAYLOAD_TOO_LARGE' });

@@ -16,7 +16,9 @@ export async function freshPostgresDatabase(): Promise<{ url: string; drop: () =
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   // UTF-8 collation so text search behaves as in production (CJK needs a UTF-8 LC_CTYPE).
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`);
+  await admin.query(
+    `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`,
+  );
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -52,22 +54,33 @@ export interface TestServer {
  * Starts the real server (same entry as `npm start`) on a random port with a fresh database.
  * `site: true` also serves the built site from dist/ (run `npm run build` first).
  */
-export async function startTestServer(backend: Backend, options: { site?: boolean; env?: Record<string, string>; onQuery?: QueryObserver; conversationEvents?: ConversationEvents } = {}): Promise<TestServer> {
+export async function startTestServer(
+  backend: Backend,
+  options: {
+    site?: boolean;
+    env?: Record<string, string>;
+    onQuery?: QueryObserver;
+    conversationEvents?: ConversationEvents;
+  } = {},
+): Promise<TestServer> {
   const pgDb = backend === 'postgres' ? await freshPostgresDatabase() : null;
-  const running = await startServer({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: ':memory:',
-    DATABASE_URL: pgDb?.url,
-    SERVE_SITE: options.site ? '1' : '0',
-    LOG_LEVEL: 'error',
-    DEMO: '0',
-    // Contract conformance: every answer the API tests receive is checked against its schema.
-    API_CHECK_RESPONSES: '1',
-    // Two kept connections, not the site's ten: test servers run side by side on one PostgreSQL.
-    DATABASE_POOL_KEPT: '2',
-    ...options.env,
-  }, { onQuery: options.onQuery, conversationEvents: options.conversationEvents });
+  const running = await startServer(
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: ':memory:',
+      DATABASE_URL: pgDb?.url,
+      SERVE_SITE: options.site ? '1' : '0',
+      LOG_LEVEL: 'error',
+      DEMO: '0',
+      // Contract conformance: every answer the API tests receive is checked against its schema.
+      API_CHECK_RESPONSES: '1',
+      // Two kept connections, not the site's ten: test servers run side by side on one PostgreSQL.
+      DATABASE_POOL_KEPT: '2',
+      ...options.env,
+    },
+    { onQuery: options.onQuery, conversationEvents: options.conversationEvents },
+  );
   const baseUrl = `http://127.0.0.1:${running.port}`;
   return {
     baseUrl,
@@ -88,10 +101,18 @@ export async function startTestServer(backend: Backend, options: { site?: boolea
 export { openDatabase };
 
 /** One JSON call as the site makes it (cookie, language), answering the status and the parsed body. */
-export async function jsonCall(server: Pick<TestServer, 'api'>, path: string, options: { method?: string; cookie?: string; locale?: string; body?: unknown } = {}) {
+export async function jsonCall(
+  server: Pick<TestServer, 'api'>,
+  path: string,
+  options: { method?: string; cookie?: string; locale?: string; body?: unknown } = {},
+) {
   const res = await server.api(path, {
     method: options.method ?? 'GET',
-    headers: { 'Content-Type': 'application/json', 'X-Client-Language': options.locale ?? 'en', ...(options.cookie ? { Cookie: options.cookie } : {}) },
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Client-Language': options.locale ?? 'en',
+      ...(options.cookie ? { Cookie: options.cookie } : {}),
+    },
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
   });
   return { status: res.status, body: (await res.json()) as Record<string, any> };

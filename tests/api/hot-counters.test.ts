@@ -16,7 +16,9 @@ import { BACKENDS, freshPostgresDatabase, openDatabase, type TestServer } from '
 import { insertAudio, insertVideo } from './media-helpers.ts';
 
 const send = (body: unknown, cookie: string, method = 'POST'): RequestInit => ({
-  method, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json', 'X-Client-Language': 'en', Cookie: cookie },
+  method,
+  body: JSON.stringify(body),
+  headers: { 'Content-Type': 'application/json', 'X-Client-Language': 'en', Cookie: cookie },
 });
 
 describe.each(BACKENDS)('hot counters on %s', (backend) => {
@@ -34,18 +36,35 @@ describe.each(BACKENDS)('hot counters on %s', (backend) => {
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
     const running = await startServer({
-      PORT: '0', HOST: '127.0.0.1', DATABASE_URL: pgDb?.url, DATA_DIR: dataDir ?? ':memory:', SERVE_SITE: '0', LOG_LEVEL: 'error', DEMO: '0',
-      API_CHECK_RESPONSES: '1', NOTIFICATION_DIGEST_CHECK_MS: '0', DATABASE_POOL_KEPT: '2', ...env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: pgDb?.url,
+      DATA_DIR: dataDir ?? ':memory:',
+      SERVE_SITE: '0',
+      LOG_LEVEL: 'error',
+      DEMO: '0',
+      API_CHECK_RESPONSES: '1',
+      NOTIFICATION_DIGEST_CHECK_MS: '0',
+      DATABASE_POOL_KEPT: '2',
+      ...env,
     });
     const baseUrl = `http://127.0.0.1:${running.port}`;
-    const server = { baseUrl, api: (path: string, init?: RequestInit) => fetch(`${baseUrl}/api/${path}`, init), db: running.database.db } as TestServer;
+    const server = {
+      baseUrl,
+      api: (path: string, init?: RequestInit) => fetch(`${baseUrl}/api/${path}`, init),
+      db: running.database.db,
+    } as TestServer;
     const reopen = () => openDatabase(pgDb ? { databaseUrl: pgDb.url } : { dataDir: dataDir! });
     return { running, server, reopen };
   }
 
   /** Members with sessions, written straight to the database (no password hashing: many are needed). */
   async function members(server: Pick<TestServer, 'db'>, prefix: string, count: number): Promise<string[]> {
-    const rows = Array.from({ length: count }, (_, i) => ({ username: `${prefix}${i}`, email: `${prefix}${i}@example.com`, password_hash: null }));
+    const rows = Array.from({ length: count }, (_, i) => ({
+      username: `${prefix}${i}`,
+      email: `${prefix}${i}@example.com`,
+      password_hash: null,
+    }));
     const uids = (await server.db.insertInto('users').values(rows).returning('uid').execute()).map((r) => r.uid);
     const repositories = createRepositories(server.db);
     return Promise.all(uids.map(async (uid) => `uid=${uid}; token=${await createSession(repositories, uid)}`));
@@ -64,38 +83,74 @@ describe.each(BACKENDS)('hot counters on %s', (backend) => {
     // The answer counts what this process holds too: the last of them saw all twelve.
     expect(Math.max(...first.map((answer) => answer.watchedCount))).toBe(12);
     await running.services.videos.flushViews();
-    expect((await server.db.selectFrom('videos').select('watched_count').where('video_id', '=', videoId).executeTakeFirstOrThrow()).watched_count).toBe(12);
+    expect(
+      (
+        await server.db
+          .selectFrom('videos')
+          .select('watched_count')
+          .where('video_id', '=', videoId)
+          .executeTakeFirstOrThrow()
+      ).watched_count,
+    ).toBe(12);
     const second = await Promise.all([...fans.slice(12), ...fans.slice(0, 3)].map(watch));
     expect(second.filter((answer) => answer.counted)).toHaveLength(12);
     expect(await watch(fans[0])).toMatchObject({ counted: false, watchedCount: 24 });
 
     // A track's plays: the same window.
     const audioId = await insertAudio(server, uploader, 60_000);
-    const plays = await Promise.all(fans.slice(0, 5).map(async (fan) => (await server.api('audio/play', send({ audioId }, fan))).json()));
+    const plays = await Promise.all(
+      fans.slice(0, 5).map(async (fan) => (await server.api('audio/play', send({ audioId }, fan))).json()),
+    );
     expect(plays.every((answer) => answer.counted)).toBe(true);
     expect(Math.max(...plays.map((answer) => answer.playCount))).toBe(5);
 
     // Every fan likes (some twice, at once): twelve likes, one notification entry to come.
-    const likes = await Promise.all([...fans, ...fans.slice(0, 6)].map((fan) => server.api('video/like', send({ videoId, mediaType: 'video' }, fan))));
+    const likes = await Promise.all(
+      [...fans, ...fans.slice(0, 6)].map((fan) => server.api('video/like', send({ videoId, mediaType: 'video' }, fan))),
+    );
     expect(likes.every((answer) => answer.status === 200)).toBe(true);
     expect((await (await server.api(`video?videoId=${videoId}`)).json()).likeCount).toBe(24);
     expect(await server.db.selectFrom('notifications').select('id').where('kind', '=', 'like').execute()).toEqual([]);
-    expect((await server.db.selectFrom('videos').select('watched_count').where('video_id', '=', videoId).executeTakeFirstOrThrow()).watched_count).toBe(12);
+    expect(
+      (
+        await server.db
+          .selectFrom('videos')
+          .select('watched_count')
+          .where('video_id', '=', videoId)
+          .executeTakeFirstOrThrow()
+      ).watched_count,
+    ).toBe(12);
 
     // The server drains now, with both windows open: what they hold is written before the database closes.
     await running.close();
     const database = await reopen();
     try {
-      const video = await database.db.selectFrom('videos').select('watched_count').where('video_id', '=', videoId).executeTakeFirstOrThrow();
+      const video = await database.db
+        .selectFrom('videos')
+        .select('watched_count')
+        .where('video_id', '=', videoId)
+        .executeTakeFirstOrThrow();
       expect(video.watched_count).toBe(24);
-      const track = await database.db.selectFrom('audio_tracks').select('play_count').where('audio_id', '=', audioId).executeTakeFirstOrThrow();
+      const track = await database.db
+        .selectFrom('audio_tracks')
+        .select('play_count')
+        .where('audio_id', '=', audioId)
+        .executeTakeFirstOrThrow();
       expect(Number(track.play_count)).toBe(5);
-      const notification = await database.db.selectFrom('notifications').select(['actor_count', 'actor_uids'])
-        .where('kind', '=', 'like').where('target_id', '=', videoId).execute();
+      const notification = await database.db
+        .selectFrom('notifications')
+        .select(['actor_count', 'actor_uids'])
+        .where('kind', '=', 'like')
+        .where('target_id', '=', videoId)
+        .execute();
       expect(notification).toHaveLength(1);
       expect(notification[0].actor_count).toBe(24);
       expect(notification[0].actor_uids).toHaveLength(10);
-      const { n } = await database.db.selectFrom('like_counter_shards').select((eb) => eb.fn.sum<string>('likes').as('n')).where('target_id', '=', videoId).executeTakeFirstOrThrow();
+      const { n } = await database.db
+        .selectFrom('like_counter_shards')
+        .select((eb) => eb.fn.sum<string>('likes').as('n'))
+        .where('target_id', '=', videoId)
+        .executeTakeFirstOrThrow();
       expect(Number(n)).toBe(24);
     } finally {
       await database.close();
@@ -107,9 +162,17 @@ describe.each(BACKENDS)('hot counters on %s', (backend) => {
     cleanups.push(() => running.close());
     const [uploader, ...fans] = await members(server, 'liker', 13);
     const videoId = await insertVideo(server, uploader, 60_000);
-    const list = async () => (await (await server.api('notification/list?kind=like', { headers: { Cookie: uploader, 'X-Client-Language': 'en' } })).json()).notifications as
-      Array<{ actorCount: number; actors: { username: string }[]; text: string; isRead: boolean }>;
-    const like = (fan: string, method = 'POST') => server.api(method === 'POST' ? 'video/like' : 'video/like/cancel', send({ videoId, mediaType: 'video' }, fan, method));
+    const list = async () =>
+      (
+        await (
+          await server.api('notification/list?kind=like', { headers: { Cookie: uploader, 'X-Client-Language': 'en' } })
+        ).json()
+      ).notifications as Array<{ actorCount: number; actors: { username: string }[]; text: string; isRead: boolean }>;
+    const like = (fan: string, method = 'POST') =>
+      server.api(
+        method === 'POST' ? 'video/like' : 'video/like/cancel',
+        send({ videoId, mediaType: 'video' }, fan, method),
+      );
 
     // Ten likes one after another, each answered with the count at once.
     for (const [i, fan] of fans.slice(0, 10).entries()) expect((await (await like(fan)).json()).likeCount).toBe(i + 1);
@@ -128,6 +191,6 @@ describe.each(BACKENDS)('hot counters on %s', (backend) => {
     expect(again.actorCount).toBe(12);
     expect(again.actors.map((a) => a.username)).toEqual(['liker12', 'liker1', 'liker11']);
     expect(again.isRead).toBe(false);
-    expect((await list())).toHaveLength(1);
+    expect(await list()).toHaveLength(1);
   }, 180_000);
 });

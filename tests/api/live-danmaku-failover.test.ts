@@ -14,12 +14,13 @@ import { ReconnectingViewer, roundRobinProxy, startServerProcess, type ServerPro
 
 const VIEWERS = 8;
 
-const freePort = () => new Promise<number>((resolve) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as { port: number };
-    probe.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
   });
-});
 
 describe.runIf(!!process.env.TEST_DATABASE_URL)('live danmaku on two processes, one killed', () => {
   let database: Awaited<ReturnType<typeof freshPostgresDatabase>>;
@@ -59,7 +60,8 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('live danmaku on two processes, 
   async function send(index: number) {
     for (;;) {
       const res = await fetch(`${proxy.url}/api/video/danmaku/emit`, {
-        method: 'POST', headers: { Cookie: senders[nextSender++], 'Content-Type': 'application/json' },
+        method: 'POST',
+        headers: { Cookie: senders[nextSender++], 'Content-Type': 'application/json' },
         body: JSON.stringify({ videoId, time: 1 + index, text: `failover ${index}`, color: 'ffffff' }),
       }).catch(() => null);
       if (res?.ok) {

@@ -23,14 +23,16 @@ describe.each(BACKENDS)('live danmaku on %s', (backend) => {
   const open: SseClient[] = [];
   const watch = async (video: number, options: { cookie?: string; lastEventId?: string } = {}) => {
     const client = await SseClient.open(`${server.baseUrl}/api/video/danmaku/live?videoId=${video}`, {
-      headers: { 'X-Client-Language': 'en', ...(options.cookie ? { Cookie: options.cookie } : {}) }, lastEventId: options.lastEventId,
+      headers: { 'X-Client-Language': 'en', ...(options.cookie ? { Cookie: options.cookie } : {}) },
+      lastEventId: options.lastEventId,
     });
     open.push(client);
     return client;
   };
   const send = async (cookie: string, text: string, video = videoId, time = 3): Promise<Danmaku> => {
     const res = await server.api('video/danmaku/emit', {
-      method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+      method: 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
       body: JSON.stringify({ videoId: video, time, text, color: 'ffffff' }),
     });
     expect(res.status, await res.clone().text()).toBe(200);
@@ -39,7 +41,9 @@ describe.each(BACKENDS)('live danmaku on %s', (backend) => {
   const hasText = (text: string) => (client: SseClient) => client.data.some((d) => (d as Danmaku).text === text);
 
   beforeAll(async () => {
-    server = await startTestServer(backend, { env: { LIVE_HEARTBEAT_MS: String(HEARTBEAT_MS), LIVE_MAX_BUFFERED_BYTES: String(MAX_BUFFERED_BYTES) } });
+    server = await startTestServer(backend, {
+      env: { LIVE_HEARTBEAT_MS: String(HEARTBEAT_MS), LIVE_MAX_BUFFERED_BYTES: String(MAX_BUFFERED_BYTES) },
+    });
     uploader = await member(server, 'LiveUploader');
     videoId = await insertVideo(server, uploader, 600_000);
   });
@@ -98,7 +102,9 @@ describe.each(BACKENDS)('live danmaku on %s', (backend) => {
     const pest = await member(server, 'LivePest');
     const friend = await member(server, 'LiveFriend');
     const blocked = await server.api('block/user', {
-      method: 'POST', headers: { Cookie: viewer, 'Content-Type': 'application/json' }, body: JSON.stringify({ blockUid: uidOf(pest) }),
+      method: 'POST',
+      headers: { Cookie: viewer, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ blockUid: uidOf(pest) }),
     });
     expect(blocked.status, await blocked.clone().text()).toBe(200);
     const mine = await watch(videoId, { cookie: viewer });
@@ -155,11 +161,39 @@ describe.each(BACKENDS)('live danmaku on %s', (backend) => {
     const flood: Danmaku[] = [];
     while (steady.watching !== 1) {
       expect(flood.length, 'the slow viewer was never dropped').toBeLessThan(5000);
-      const rows = await server.db.insertInto('danmaku')
-        .values(Array.from({ length: 100 }, (_, i) => ({ video_id: videoId, uid: sender, time: 5, text: `flood ${flood.length + i} ${'洪'.repeat(2400)}`, color: 'ffffff', font_size: 'medium' as const, mode: 'rtl' as const, rainbow: false })))
-        .returning(['id', 'time', 'text', 'color', 'font_size', 'mode', 'rainbow', 'created_at']).execute();
-      const batch = rows.map((r): Danmaku => ({ id: r.id, time: r.time, text: r.text, color: r.color, fontSize: r.font_size, mode: r.mode, enableRainbow: r.rainbow, editDateTime: new Date(r.created_at).getTime() }));
-      await Promise.all(batch.map((danmaku) => server.bus.publish(`live_danmaku.${videoId}`, JSON.stringify({ k: 'danmaku', from: sender, danmaku }))));
+      const rows = await server.db
+        .insertInto('danmaku')
+        .values(
+          Array.from({ length: 100 }, (_, i) => ({
+            video_id: videoId,
+            uid: sender,
+            time: 5,
+            text: `flood ${flood.length + i} ${'洪'.repeat(2400)}`,
+            color: 'ffffff',
+            font_size: 'medium' as const,
+            mode: 'rtl' as const,
+            rainbow: false,
+          })),
+        )
+        .returning(['id', 'time', 'text', 'color', 'font_size', 'mode', 'rainbow', 'created_at'])
+        .execute();
+      const batch = rows.map(
+        (r): Danmaku => ({
+          id: r.id,
+          time: r.time,
+          text: r.text,
+          color: r.color,
+          fontSize: r.font_size,
+          mode: r.mode,
+          enableRainbow: r.rainbow,
+          editDateTime: new Date(r.created_at).getTime(),
+        }),
+      );
+      await Promise.all(
+        batch.map((danmaku) =>
+          server.bus.publish(`live_danmaku.${videoId}`, JSON.stringify({ k: 'danmaku', from: sender, danmaku })),
+        ),
+      );
       flood.push(...batch);
       // The steady viewer reads all of it (and hears the count once the slow one is gone).
       await steady.until((c) => c.data.length === flood.length);
@@ -171,7 +205,9 @@ describe.each(BACKENDS)('live danmaku on %s', (backend) => {
     const back = await watch(videoId, { lastEventId: slow.lastEventId || '0' });
     const expected = flood.map((d) => d.id).filter((id) => id > Number(slow.lastEventId || 0));
     await back.until((c) => c.lastEventId === String(expected.at(-1)));
-    expect(back.data.map((d) => (d as Danmaku).id).filter((id) => id > Number(slow.lastEventId || 0))).toEqual(expected);
+    expect(back.data.map((d) => (d as Danmaku).id).filter((id) => id > Number(slow.lastEventId || 0))).toEqual(
+      expected,
+    );
     steady.close();
     back.close();
   });

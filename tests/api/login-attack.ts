@@ -10,13 +10,15 @@ import { LIMITS } from '../../server/services/rate-limit.ts';
  */
 export async function guessUntilUnderAttack(server: TestServer, email: string, prefix: string) {
   const perAddress = LIMITS.loginPerAccountIp.limit;
-  const answers = await Promise.all(Array.from({ length: LIMITS.loginFailuresPerAccount.limit }, async (_, i) => {
-    const response = await server.api('user/login', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `${prefix}.${Math.floor(i / perAddress)}.1` },
-      body: JSON.stringify({ email, password: `guess number ${i}` }),
-    });
-    return ((await response.json()) as { code?: string }).code;
-  }));
+  const answers = await Promise.all(
+    Array.from({ length: LIMITS.loginFailuresPerAccount.limit }, async (_, i) => {
+      const response = await server.api('user/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `${prefix}.${Math.floor(i / perAddress)}.1` },
+        body: JSON.stringify({ email, password: `guess number ${i}` }),
+      });
+      return ((await response.json()) as { code?: string }).code;
+    }),
+  );
   expect(new Set(answers)).toEqual(new Set(['INVALID_CREDENTIALS']));
 }

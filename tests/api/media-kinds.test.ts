@@ -8,7 +8,9 @@ import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { insertVideo, member, tusCreate, tusMetadata } from './media-helpers.ts';
 
 const json = (body: unknown, cookie?: string, method = 'POST'): RequestInit => ({
-  method, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json', ...(cookie ? { Cookie: cookie } : {}) },
+  method,
+  body: JSON.stringify(body),
+  headers: { 'Content-Type': 'application/json', ...(cookie ? { Cookie: cookie } : {}) },
 });
 
 describe.each(BACKENDS)('media kinds on %s', (backend) => {
@@ -26,12 +28,17 @@ describe.each(BACKENDS)('media kinds on %s', (backend) => {
     const plain = await tusCreate(server, alice, 1000);
     expect(plain.status).toBe(201);
     const id = plain.headers.get('location')!.split('/').pop()!;
-    expect((await server.db.selectFrom('uploads').select('kind').where('id', '=', id).executeTakeFirstOrThrow()).kind).toBe('video');
+    expect(
+      (await server.db.selectFrom('uploads').select('kind').where('id', '=', id).executeTakeFirstOrThrow()).kind,
+    ).toBe('video');
   });
 
   it('keeps each target type apart: a video id named as another type is not found, and history and comments follow the type', async () => {
     const videoId = await insertVideo(server, alice, 60_000);
-    const comment = await server.api('video/comment/emit', json({ videoId, mediaType: 'video', text: 'on the video' }, alice));
+    const comment = await server.api(
+      'video/comment/emit',
+      json({ videoId, mediaType: 'video', text: 'on the video' }, alice),
+    );
     expect(comment.status).toBe(200);
     for (const mediaType of ['audio', 'photo']) {
       const elsewhere = await server.api('video/comment/emit', json({ videoId, mediaType, text: 'not there' }, alice));

@@ -31,7 +31,9 @@ describe('media:to-s3', () => {
   let folder = '';
   let store: MediaStore;
   const keysInBucket = async () =>
-    ((await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'media/' }))).Contents ?? []).map((o) => o.Key!).sort();
+    ((await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'media/' }))).Contents ?? [])
+      .map((o) => o.Key!)
+      .sort();
 
   beforeAll(async () => {
     s3 = await startS3Server();
@@ -45,8 +47,16 @@ describe('media:to-s3', () => {
     await writeFile(join(folder, '.scratch', 'x', 'half.m4s'), 'half');
     const { S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey } = s3.env;
     store = await createMediaStore({
-      directory: folder, scratchDirectory: join(folder, '..'),
-      s3: { bucket: s3.bucket, endpoint, region: 'us-east-1', credentials: { accessKeyId, secretAccessKey }, forcePathStyle: true, prefix: 'media/' },
+      directory: folder,
+      scratchDirectory: join(folder, '..'),
+      s3: {
+        bucket: s3.bucket,
+        endpoint,
+        region: 'us-east-1',
+        credentials: { accessKeyId, secretAccessKey },
+        forcePathStyle: true,
+        prefix: 'media/',
+      },
     });
   });
   afterAll(async () => {
@@ -65,22 +75,33 @@ describe('media:to-s3', () => {
     const report = await copyMediaFolder({ folder, store, onProgress: (p) => seen.push(p.done) });
     expect(report).toMatchObject({ files: 6, copied: 6, skipped: 0 });
     expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6]);
-    expect(await keysInBucket()).toEqual(Object.keys(FILES).map((k) => `media/${k}`).sort());
-    for (const [key, text] of Object.entries(FILES)) expect((await storedObject(s3, `media/${key}`)).toString()).toBe(text);
+    expect(await keysInBucket()).toEqual(
+      Object.keys(FILES)
+        .map((k) => `media/${k}`)
+        .sort(),
+    );
+    for (const [key, text] of Object.entries(FILES))
+      expect((await storedObject(s3, `media/${key}`)).toString()).toBe(text);
     expect(await copyMediaFolder({ folder, store })).toMatchObject({ copied: 0, skipped: 6 });
   });
 
   it('goes on after a stop: only what is missing or incomplete is copied again', async () => {
-    await s3.client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: 'media/hls/0123456789abcdef01234567/360p/seg_0000.m4s' }));
+    await s3.client.send(
+      new DeleteObjectCommand({ Bucket: s3.bucket, Key: 'media/hls/0123456789abcdef01234567/360p/seg_0000.m4s' }),
+    );
     await store.put('images/avatars/1-abc.webp', 'we'); // a different size: copied again
     expect(await copyMediaFolder({ folder, store })).toMatchObject({ copied: 2, skipped: 4 });
     expect((await storedObject(s3, 'media/images/avatars/1-abc.webp')).toString()).toBe('webp');
   });
 
   it('runs from the command line with the S3_* settings', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['scripts/cli.ts', 'media:to-s3', '--from', folder, '--dry-run'], {
-      env: { PATH: process.env.PATH, ...s3.env, DATA_DIR: join(folder, '..', 'cli-data') },
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['scripts/cli.ts', 'media:to-s3', '--from', folder, '--dry-run'],
+      {
+        env: { PATH: process.env.PATH, ...s3.env, DATA_DIR: join(folder, '..', 'cli-data') },
+      },
+    );
     expect(stdout).toContain(`Dry run: would copy ${folder} to s3://${s3.bucket}/media/`);
     expect(stdout).toContain('6 files: 0 to copy (0.0 MiB), 6 already in the bucket.');
   });
@@ -91,25 +112,41 @@ describe('media:to-s3', () => {
     await store.put('hls/0123456789abcdef01234567/fonts/1.ttf.br', brotliCompressSync(font));
     // Kept before its copy was made: no .br beside it.
     await store.put('hls/0123456789abcdef01234567/fonts/2.ttf', font);
-    const server = createServer((req, res) => void store.serve(req, res, req.url!.slice(1)).then((found) => found || res.writeHead(404).end()));
+    const server = createServer(
+      (req, res) => void store.serve(req, res, req.url!.slice(1)).then((found) => found || res.writeHead(404).end()),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hls/0123456789abcdef01234567/fonts`;
     // Raw bytes as sent (fetch would undo the encoding on its own).
-    const get = (path: string, headers: Record<string, string>) => new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-      httpGet(`${base}/${path}`, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) })).on('error', reject);
-      }).on('error', reject);
-    });
+    const get = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        httpGet(`${base}/${path}`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res
+            .on('data', (chunk: Buffer) => chunks.push(chunk))
+            .on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }))
+            .on('error', reject);
+        }).on('error', reject);
+      });
     try {
       const compressed = await get('1.ttf', { 'Accept-Encoding': 'gzip, deflate, br' });
       expect(compressed.status).toBe(200);
-      expect(compressed.headers).toMatchObject({ 'content-type': 'font/ttf', 'content-encoding': 'br', vary: 'Accept-Encoding', 'content-length': String(compressed.body.length) });
+      expect(compressed.headers).toMatchObject({
+        'content-type': 'font/ttf',
+        'content-encoding': 'br',
+        vary: 'Accept-Encoding',
+        'content-length': String(compressed.body.length),
+      });
       expect(compressed.body.length).toBeLessThan(font.length / 10);
       expect(brotliDecompressSync(compressed.body).equals(font)).toBe(true);
       // Asked again with its ETag: 304.
-      expect((await get('1.ttf', { 'Accept-Encoding': 'br', 'If-None-Match': compressed.headers.etag! })).status).toBe(304);
-      for (const [path, headers] of [['1.ttf', { 'Accept-Encoding': 'gzip' }], ['2.ttf', { 'Accept-Encoding': 'br' }]] as const) {
+      expect((await get('1.ttf', { 'Accept-Encoding': 'br', 'If-None-Match': compressed.headers.etag! })).status).toBe(
+        304,
+      );
+      for (const [path, headers] of [
+        ['1.ttf', { 'Accept-Encoding': 'gzip' }],
+        ['2.ttf', { 'Accept-Encoding': 'br' }],
+      ] as const) {
         const plain = await get(path, headers);
         expect(plain.status).toBe(200);
         expect(plain.headers['content-encoding']).toBeUndefined();

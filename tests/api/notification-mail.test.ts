@@ -9,21 +9,33 @@ import { startServerWithMail } from './smtp-peer.ts';
 import { member } from './media-helpers.ts';
 
 const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
-const header = (raw: string, name: string) => new RegExp(`^${name}:\\s*(.*(?:\\n[ \\t].*)*)`, 'im').exec(raw)?.[1].replace(/\n[ \t]+/g, ' ').trim();
+const header = (raw: string, name: string) =>
+  new RegExp(`^${name}:\\s*(.*(?:\\n[ \\t].*)*)`, 'im')
+    .exec(raw)?.[1]
+    .replace(/\n[ \t]+/g, ' ')
+    .trim();
 
 describe.each(BACKENDS)('notification e-mails on %s', (backend) => {
   let running: Awaited<ReturnType<typeof startServerWithMail>>;
   let carol = '';
   let bob = '';
-  const setChannel = (cookie: string, kind: string, channel: string) => running.server.api('notification/settings', {
-    method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie }, body: JSON.stringify({ kind, channel }),
-  });
-  const settingsOf = async (cookie: string) => (await (await running.server.api('notification/settings', { headers: { Cookie: cookie } })).json()).settings;
+  const setChannel = (cookie: string, kind: string, channel: string) =>
+    running.server.api('notification/settings', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie },
+      body: JSON.stringify({ kind, channel }),
+    });
+  const settingsOf = async (cookie: string) =>
+    (await (await running.server.api('notification/settings', { headers: { Cookie: cookie } })).json()).settings;
 
   beforeAll(async () => {
     running = await startServerWithMail(backend, { NOTIFICATION_DIGEST_CHECK_MS: '0' });
     [carol, bob] = await Promise.all([member(running.server, 'carol'), member(running.server, 'bob')]);
-    await running.server.db.updateTable('users').set({ interface_language: 'fr' }).where('uid', '=', uidOf(carol)).execute();
+    await running.server.db
+      .updateTable('users')
+      .set({ interface_language: 'fr' })
+      .where('uid', '=', uidOf(carol))
+      .execute();
   }, 600_000);
   afterAll(() => running?.close());
 
@@ -32,7 +44,13 @@ describe.each(BACKENDS)('notification e-mails on %s', (backend) => {
     expect((await setChannel(carol, 'reply', 'email')).status).toBe(200);
     expect((await setChannel(carol, 'like', 'email')).status).toBe(200);
     const target = { type: 'video' as const, id: 1, title: 'Mon clip' };
-    await notifications.notify({ kind: 'reply', recipientUid: uidOf(carol), actorUid: uidOf(bob), target, excerpt: 'Bien vu !' });
+    await notifications.notify({
+      kind: 'reply',
+      recipientUid: uidOf(carol),
+      actorUid: uidOf(bob),
+      target,
+      excerpt: 'Bien vu !',
+    });
     await notifications.notify({ kind: 'like', recipientUid: uidOf(carol), actorUid: uidOf(bob), target });
     // A kind left on "site" is not mailed.
     await notifications.notify({ kind: 'mention', recipientUid: uidOf(carol), actorUid: uidOf(bob), target });
@@ -47,10 +65,20 @@ describe.each(BACKENDS)('notification e-mails on %s', (backend) => {
     expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/notification\/unsubscribe\?token=/);
 
     // Within the hour nothing more goes; after it, what came meanwhile does, once.
-    await notifications.notify({ kind: 'reply', recipientUid: uidOf(carol), actorUid: uidOf(bob), target: { ...target, id: 2 }, excerpt: 'Encore' });
+    await notifications.notify({
+      kind: 'reply',
+      recipientUid: uidOf(carol),
+      actorUid: uidOf(bob),
+      target: { ...target, id: 2 },
+      excerpt: 'Encore',
+    });
     expect(await notifications.sendDigests()).toBe(0);
     // An hour later (the last digest's time moved back, as the clock would).
-    await running.server.db.updateTable('notification_digests').set({ sent_at: new Date(Date.now() - 3_600_000 - 1000) }).where('uid', '=', uidOf(carol)).execute();
+    await running.server.db
+      .updateTable('notification_digests')
+      .set({ sent_at: new Date(Date.now() - 3_600_000 - 1000) })
+      .where('uid', '=', uidOf(carol))
+      .execute();
     expect(await notifications.sendDigests()).toBe(1);
     expect(await notifications.sendDigests()).toBe(0);
     const second = (await running.smtp.waitForMails('carol@example.com', 2))[1];
@@ -67,12 +95,26 @@ describe.each(BACKENDS)('notification e-mails on %s', (backend) => {
     expect(page.headers.get('content-security-policy')).toMatch(/style-src 'self'/);
     expect((await settingsOf(carol)).reply).toBe('email');
     const tampered = link!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
-    expect((await fetch(tampered, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' })).status).toBe(400);
-    const done = await fetch(link!, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(
+      (
+        await fetch(tampered, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: 'List-Unsubscribe=One-Click',
+        })
+      ).status,
+    ).toBe(400);
+    const done = await fetch(link!, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(done.status).toBe(200);
     expect(await done.text()).toContain('Vous ne recevrez plus d’e-mails');
     expect(await settingsOf(carol)).toMatchObject({ reply: 'site', like: 'site' });
-    expect((await fetch(`${running.server.baseUrl}/api/notification/unsubscribe?token=nonsense`, { method: 'POST' })).status).toBe(400);
+    expect(
+      (await fetch(`${running.server.baseUrl}/api/notification/unsubscribe?token=nonsense`, { method: 'POST' })).status,
+    ).toBe(400);
     expect((await fetch(`${running.server.baseUrl}/api/notification/unsubscribe`)).status).toBe(400);
   });
 });

@@ -45,24 +45,27 @@ describe.skipIf(!built)('pages kept for guests (needs `npm run build`)', () => {
     expect(await second.text()).toBe(firstBody);
 
     // A member's request is rendered for them, and what they got is kept for nobody.
-    const own = await fetch(`${server.baseUrl}/en/video/kv${videoId}`, { headers: { Cookie: uploader, 'Accept-Encoding': 'br' } });
+    const own = await fetch(`${server.baseUrl}/en/video/kv${videoId}`, {
+      headers: { Cookie: uploader, 'Accept-Encoding': 'br' },
+    });
     expect(own.status).toBe(200);
     expect(own.headers.get('x-cache')).toBeNull();
     expect((await guest(`/en/video/kv${videoId}`)).headers.get('x-cache')).toBe('HIT');
   });
 
-  it('keeps a page asked for under another Host apart: no request poisons the next guest\'s page', async () => {
+  it("keeps a page asked for under another Host apart: no request poisons the next guest's page", async () => {
     const videoId = await insertVideo(server, uploader, 60_000);
-    const underHost = (host: string) => new Promise<string>((resolve, reject) => {
-      const req = httpRequest(`${server.baseUrl}/en/video/kv${videoId}`, { headers: { Host: host } }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve(body));
+    const underHost = (host: string) =>
+      new Promise<string>((resolve, reject) => {
+        const req = httpRequest(`${server.baseUrl}/en/video/kv${videoId}`, { headers: { Host: host } }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve(body));
+        });
+        req.on('error', reject);
+        req.end();
       });
-      req.on('error', reject);
-      req.end();
-    });
     expect(await underHost('evil.example')).toContain('evil.example');
     expect(await underHost('evil.example')).toContain('evil.example');
     const page = await (await guest(`/en/video/kv${videoId}`)).text();
@@ -84,12 +87,18 @@ describe.skipIf(!built)('pages kept for guests (needs `npm run build`)', () => {
     await guest(`/en/video/kv${videoId}`);
     expect(await (await guest(`/en/video/kv${videoId}`)).text()).toContain('Before the edit');
     // An edit of an approved video sends it back to review: guests no longer see it, then see the new title once approved.
-    const edit = await jsonCall(server, 'video/update', { method: 'POST', cookie: uploader, body: { videoId, title: 'After the edit' } });
+    const edit = await jsonCall(server, 'video/update', {
+      method: 'POST',
+      cookie: uploader,
+      body: { videoId, title: 'After the edit' },
+    });
     expect(edit).toMatchObject({ status: 200, body: { status: 'pending', backToReview: true } });
     const hidden = await guest(`/en/video/kv${videoId}`);
     expect(hidden.headers.get('x-cache')).not.toBe('HIT');
     expect(await hidden.text()).not.toContain('Before the edit');
-    expect((await jsonCall(server, 'video/pending/approved', { method: 'POST', cookie: staff, body: { videoId } })).status).toBe(200);
+    expect(
+      (await jsonCall(server, 'video/pending/approved', { method: 'POST', cookie: staff, body: { videoId } })).status,
+    ).toBe(200);
     const html = await (await guest(`/en/video/kv${videoId}`)).text();
     expect(html).toContain('After the edit');
     expect(html).not.toContain('Before the edit');
@@ -102,7 +111,9 @@ describe.skipIf(!built)('pages kept for guests (needs `npm run build`)', () => {
     const kept = await guest('/en/');
     expect(kept.headers.get('x-cache')).toBe('HIT');
     expect(await kept.text()).not.toContain('Waiting for review');
-    expect((await jsonCall(server, 'video/pending/approved', { method: 'POST', cookie: staff, body: { videoId } })).status).toBe(200);
+    expect(
+      (await jsonCall(server, 'video/pending/approved', { method: 'POST', cookie: staff, body: { videoId } })).status,
+    ).toBe(200);
     const after = await guest('/en/');
     expect(after.headers.get('x-cache')).toBe('MISS');
     expect(await after.text()).toContain('Waiting for review');
@@ -121,7 +132,11 @@ describe.skipIf(!built)('pages kept for guests (needs `npm run build`)', () => {
     const uid = Number(/uid=(\d+)/.exec(uploader)![1]);
     await guest(`/en/user/${uid}`);
     expect((await guest(`/en/user/${uid}`)).headers.get('x-cache')).toBe('HIT');
-    const changed = await jsonCall(server, 'user/update/info', { method: 'POST', cookie: uploader, body: { signature: 'ほしぞらを撮っています' } });
+    const changed = await jsonCall(server, 'user/update/info', {
+      method: 'POST',
+      cookie: uploader,
+      body: { signature: 'ほしぞらを撮っています' },
+    });
     expect(changed.status).toBe(200);
     const after = await guest(`/en/user/${uid}`);
     expect(after.headers.get('x-cache')).toBe('MISS');

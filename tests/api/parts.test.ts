@@ -9,7 +9,9 @@ import { makeVideo, member, statusOf, upload, useVideoFixtures } from './media-h
 
 useVideoFixtures();
 const json = (body: unknown, cookie?: string): RequestInit => ({
-  method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json', ...(cookie ? { Cookie: cookie } : {}) },
+  method: 'POST',
+  body: JSON.stringify(body),
+  headers: { 'Content-Type': 'application/json', ...(cookie ? { Cookie: cookie } : {}) },
 });
 
 describe.each(BACKENDS)('videos of several parts on %s', (backend) => {
@@ -26,15 +28,36 @@ describe.each(BACKENDS)('videos of several parts on %s', (backend) => {
   it('stores two parts in the order sent with their titles, and serves each part’s own media', async () => {
     const first = await upload(server, uploader, await makeVideo(2, 'part-a.mp4', '320x240'));
     const second = await upload(server, uploader, await makeVideo(3, 'part-b.mp4', '256x144'));
-    for (const id of [first, second]) await statusOf(server, uploader, id, ['probed', 'transcoding', 'playable', 'ready']);
-    const res = await server.api('video/upload', json({
-      title: '两集', videoPart: [{ mediaId: second, videoPartTitle: '上集' }, { mediaId: first, videoPartTitle: '下集' }],
-      videoCategory: 'anime', copyright: 'original', ensureOriginal: true,
-    }, uploader));
+    for (const id of [first, second])
+      await statusOf(server, uploader, id, ['probed', 'transcoding', 'playable', 'ready']);
+    const res = await server.api(
+      'video/upload',
+      json(
+        {
+          title: '两集',
+          videoPart: [
+            { mediaId: second, videoPartTitle: '上集' },
+            { mediaId: first, videoPartTitle: '下集' },
+          ],
+          videoCategory: 'anime',
+          copyright: 'original',
+          ensureOriginal: true,
+        },
+        uploader,
+      ),
+    );
     expect(res.status).toBe(200);
     const videoId = (await res.json()).videoId as number;
-    const rows = await server.db.selectFrom('video_parts').select(['part_index', 'title', 'media_id']).where('video_id', '=', videoId).orderBy('part_index').execute();
-    expect(rows).toEqual([{ part_index: 0, title: '上集', media_id: second }, { part_index: 1, title: '下集', media_id: first }]);
+    const rows = await server.db
+      .selectFrom('video_parts')
+      .select(['part_index', 'title', 'media_id'])
+      .where('video_id', '=', videoId)
+      .orderBy('part_index')
+      .execute();
+    expect(rows).toEqual([
+      { part_index: 0, title: '上集', media_id: second },
+      { part_index: 1, title: '下集', media_id: first },
+    ]);
 
     expect((await server.api('video/pending/approved', json({ videoId }, admin))).status).toBe(200);
     for (const id of [first, second]) await statusOf(server, uploader, id);
@@ -57,7 +80,10 @@ describe.each(BACKENDS)('videos of several parts on %s', (backend) => {
 
     // A danmaku at 1 s into P2 is stored at P1's length + 1 s (the player's timeline) and listed there.
     const atP2 = video.videoPart[0].duration / 1000 + 1;
-    const sent = await server.api('video/danmaku/emit', json({ videoId, time: atP2, text: '第二集好看', color: 'ffffff' }, uploader));
+    const sent = await server.api(
+      'video/danmaku/emit',
+      json({ videoId, time: atP2, text: '第二集好看', color: 'ffffff' }, uploader),
+    );
     expect(sent.status).toBe(200);
     const listed = await (await server.api(`video/danmaku?videoId=${videoId}`)).json();
     expect(listed.danmaku).toEqual([expect.objectContaining({ text: '第二集好看', time: atP2 })]);

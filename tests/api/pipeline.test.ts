@@ -39,7 +39,11 @@ describe('probing uploaded media', () => {
   it('transcodes a ladder up to the source height with aligned ~4 s fMP4 segments, a poster and a storyboard', async () => {
     const mediaId = await upload(server, cookie, await makeVideo(9, 'hd.mp4', '1280x720'));
     const status = await statusOf(server, cookie, mediaId);
-    expect(status).toMatchObject({ status: 'ready', renditions: [360, 720], manifestUrl: `/media/hls/${mediaId}/master.m3u8` });
+    expect(status).toMatchObject({
+      status: 'ready',
+      renditions: [360, 720],
+      manifestUrl: `/media/hls/${mediaId}/master.m3u8`,
+    });
     // Not in a video yet: its files are its uploader's (media-access.ts).
     const own = { headers: { Cookie: cookie } };
     const master = await (await fetch(server.baseUrl + status.manifestUrl, own)).text();
@@ -61,21 +65,40 @@ describe('probing uploaded media', () => {
       const bytes = await fetch(`${server.baseUrl}/media/hls/${mediaId}/${rung}/${segment}`, own);
       expect(bytes.status).toBe(200);
     }
-    const poster = await sharp(Buffer.from(await (await fetch(server.baseUrl + status.posterUrl, own)).arrayBuffer())).metadata();
+    const poster = await sharp(
+      Buffer.from(await (await fetch(server.baseUrl + status.posterUrl, own)).arrayBuffer()),
+    ).metadata();
     expect([poster.format, poster.height]).toEqual(['jpeg', 720]);
     const board = await fetch(`${server.baseUrl}/media/hls/${mediaId}/storyboard.jpg`, own);
     expect(board.headers.get('content-type')).toBe('image/jpeg');
   });
 
   it('rejects what is not a video, what is too long, and a truncated file, with a reason', async () => {
-    const text = await statusOf(server, cookie, await upload(server, cookie, new TextEncoder().encode('definitely not a video'.repeat(100)) as Uint8Array<ArrayBuffer>));
+    const text = await statusOf(
+      server,
+      cookie,
+      await upload(
+        server,
+        cookie,
+        new TextEncoder().encode('definitely not a video'.repeat(100)) as Uint8Array<ArrayBuffer>,
+      ),
+    );
     expect(text).toMatchObject({ status: 'rejected', reason: 'NOT_A_VIDEO' });
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#f06e8e' } }).png().toBuffer();
-    expect(await statusOf(server, cookie, await upload(server, cookie, new Uint8Array(png)))).toMatchObject({ status: 'rejected', reason: 'NOT_A_VIDEO' });
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#f06e8e' } })
+      .png()
+      .toBuffer();
+    expect(await statusOf(server, cookie, await upload(server, cookie, new Uint8Array(png)))).toMatchObject({
+      status: 'rejected',
+      reason: 'NOT_A_VIDEO',
+    });
     const long = await statusOf(server, cookie, await upload(server, cookie, await makeVideo(3, 'long.mp4'), 2));
     expect(long).toMatchObject({ status: 'rejected', reason: 'TOO_LONG' });
     const whole = await makeVideo(2, 'cut.mp4');
-    const cut = await statusOf(server, cookie, await upload(server, cookie, whole.slice(0, Math.floor(whole.length * 0.3))));
+    const cut = await statusOf(
+      server,
+      cookie,
+      await upload(server, cookie, whole.slice(0, Math.floor(whole.length * 0.3))),
+    );
     expect(cut.status).toBe('rejected');
     expect(['NOT_A_VIDEO', 'CORRUPT']).toContain(cut.reason);
   });
@@ -84,20 +107,53 @@ describe('probing uploaded media', () => {
     const damaged = damageMediaData(await makeVideo(6, 'damaged.mp4'));
     const status = await statusOf(server, cookie, await upload(server, cookie, damaged));
     expect(status).toMatchObject({ status: 'rejected', reason: 'CORRUPT', renditions: [] });
-    const jobs = await server.db.selectFrom('jobs').select('kind').where(sql<SqlBool>`payload->>'mediaId' = ${status.mediaId}`).execute();
+    const jobs = await server.db
+      .selectFrom('jobs')
+      .select('kind')
+      .where(sql<SqlBool>`payload->>'mediaId' = ${status.mediaId}`)
+      .execute();
     expect(jobs).toEqual([{ kind: 'media.probe' }]); // never queued for transcoding
   });
 
   it('marks the media failed when transcoding fails on its last attempt, and only then', async () => {
     const uid = Number(/uid=(\d+)/.exec(cookie)![1]);
     const mediaId = 'f'.repeat(24);
-    await server.db.insertInto('uploads').values({ id: 'gone'.repeat(8), uid, file_name: 'gone.mp4', size: 1, max_duration_seconds: 1800, expires_at: new Date(), media_id: mediaId }).execute();
-    await server.db.insertInto('media').values({ media_id: mediaId, upload_id: 'gone'.repeat(8), uid, status: 'probed', duration_ms: 2000, width: 320, height: 240 }).execute();
+    await server.db
+      .insertInto('uploads')
+      .values({
+        id: 'gone'.repeat(8),
+        uid,
+        file_name: 'gone.mp4',
+        size: 1,
+        max_duration_seconds: 1800,
+        expires_at: new Date(),
+        media_id: mediaId,
+      })
+      .execute();
+    await server.db
+      .insertInto('media')
+      .values({
+        media_id: mediaId,
+        upload_id: 'gone'.repeat(8),
+        uid,
+        status: 'probed',
+        duration_ms: 2000,
+        width: 320,
+        height: 240,
+      })
+      .execute();
     const scratch = await mkdtemp(join(tmpdir(), 'kiraboshi-failing-'));
     try {
       // The upload's file is missing, so ffmpeg fails however often it is asked.
-      const job = transcodeJob({ repositories: server.repositories, uploads: await createUploadStore({ directory: scratch }), media: await createMediaStore({ directory: scratch, scratchDirectory: scratch }), logger: createLogger('error') });
-      const statusNow = async () => (await server.db.selectFrom('media').select('status').where('media_id', '=', mediaId).executeTakeFirstOrThrow()).status;
+      const job = transcodeJob({
+        repositories: server.repositories,
+        uploads: await createUploadStore({ directory: scratch }),
+        media: await createMediaStore({ directory: scratch, scratchDirectory: scratch }),
+        logger: createLogger('error'),
+      });
+      const statusNow = async () =>
+        (await server.db.selectFrom('media').select('status').where('media_id', '=', mediaId).executeTakeFirstOrThrow())
+          .status;
       await expect(job({ mediaId }, { attempt: 1, isLastAttempt: false })).rejects.toThrow(/ffmpeg failed/);
       expect(await statusNow()).toBe('transcoding');
       await expect(job({ mediaId }, { attempt: 5, isLastAttempt: true })).rejects.toThrow(/ffmpeg failed/);
@@ -114,11 +170,25 @@ describe('probing uploaded media', () => {
     // As an attempt that failed at 720p leaves it: 360p published, playable, nothing after it.
     await rm(join(hls, '720p'), { recursive: true });
     await rm(join(hls, 'storyboard.jpg'));
-    await server.db.updateTable('media').set({ status: 'playable', renditions: [360], storyboard: sql<string>`NULL` }).where('media_id', '=', mediaId).execute();
+    await server.db
+      .updateTable('media')
+      .set({ status: 'playable', renditions: [360], storyboard: sql<string>`NULL` })
+      .where('media_id', '=', mediaId)
+      .execute();
     const lowRung = join(hls, '360p', 'index.m3u8');
     const lowWritten = (await stat(lowRung)).mtimeMs;
-    const job = transcodeJob({ repositories: server.repositories, uploads: await createUploadStore({ directory: uploadDir }), media: await createMediaStore({ directory: mediaDir, scratchDirectory: uploadDir }), logger: createLogger('error') });
-    const media = () => server.db.selectFrom('media').select(['status', 'renditions', 'storyboard']).where('media_id', '=', mediaId).executeTakeFirstOrThrow();
+    const job = transcodeJob({
+      repositories: server.repositories,
+      uploads: await createUploadStore({ directory: uploadDir }),
+      media: await createMediaStore({ directory: mediaDir, scratchDirectory: uploadDir }),
+      logger: createLogger('error'),
+    });
+    const media = () =>
+      server.db
+        .selectFrom('media')
+        .select(['status', 'renditions', 'storyboard'])
+        .where('media_id', '=', mediaId)
+        .executeTakeFirstOrThrow();
 
     await job({ mediaId }, { attempt: 2, isLastAttempt: false });
     expect(await media()).toMatchObject({ status: 'ready', renditions: [360, 720] });
@@ -128,15 +198,26 @@ describe('probing uploaded media', () => {
 
     // The upload is gone now, so 720p fails every time: the video stays watchable at 360p.
     await rm(join(hls, '720p'), { recursive: true });
-    await server.db.updateTable('media').set({ status: 'playable', renditions: [360], storyboard: sql<string>`NULL` }).where('media_id', '=', mediaId).execute();
+    await server.db
+      .updateTable('media')
+      .set({ status: 'playable', renditions: [360], storyboard: sql<string>`NULL` })
+      .where('media_id', '=', mediaId)
+      .execute();
     const noUpload = await mkdtemp(join(tmpdir(), 'kiraboshi-no-upload-'));
     try {
-      const failing = transcodeJob({ repositories: server.repositories, uploads: await createUploadStore({ directory: noUpload }), media: await createMediaStore({ directory: mediaDir, scratchDirectory: noUpload }), logger: createLogger('error') });
+      const failing = transcodeJob({
+        repositories: server.repositories,
+        uploads: await createUploadStore({ directory: noUpload }),
+        media: await createMediaStore({ directory: mediaDir, scratchDirectory: noUpload }),
+        logger: createLogger('error'),
+      });
       await expect(failing({ mediaId }, { attempt: 4, isLastAttempt: false })).rejects.toThrow(/ffmpeg failed/);
       expect(await media()).toMatchObject({ status: 'playable', renditions: [360] });
       await expect(failing({ mediaId }, { attempt: 5, isLastAttempt: true })).rejects.toThrow(/ffmpeg failed/);
       expect(await media()).toMatchObject({ status: 'ready', renditions: [360], storyboard: null });
-      expect((await fetch(`${server.baseUrl}/media/hls/${mediaId}/360p/index.m3u8`, { headers: { Cookie: cookie } })).status).toBe(200);
+      expect(
+        (await fetch(`${server.baseUrl}/media/hls/${mediaId}/360p/index.m3u8`, { headers: { Cookie: cookie } })).status,
+      ).toBe(200);
     } finally {
       await rm(noUpload, { recursive: true, force: true });
     }
@@ -145,7 +226,9 @@ describe('probing uploaded media', () => {
   it('shows a media item to its owner only', async () => {
     const mediaId = await upload(server, cookie, await makeVideo(1, 'mine.mp4'));
     const other = await member(server, 'Nosy');
-    expect((await server.api(`video/media/status?mediaId=${mediaId}`, { headers: { Cookie: other } })).status).toBe(403);
+    expect((await server.api(`video/media/status?mediaId=${mediaId}`, { headers: { Cookie: other } })).status).toBe(
+      403,
+    );
     expect((await server.api(`video/media/status?mediaId=${mediaId}`)).status).toBe(401);
   });
 });
@@ -165,7 +248,10 @@ describe('a queued job survives a restart', () => {
       try {
         expect((await statusOf(second, cookie, mediaId)).status).toBe('ready');
         const jobs = await second.db.selectFrom('jobs').select(['kind', 'status']).orderBy('id').execute();
-        expect(jobs).toEqual([{ kind: 'media.probe', status: 'done' }, { kind: 'media.transcode', status: 'done' }]);
+        expect(jobs).toEqual([
+          { kind: 'media.probe', status: 'done' },
+          { kind: 'media.transcode', status: 'done' },
+        ]);
       } finally {
         await second.close();
       }

@@ -20,9 +20,12 @@ const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
 function mailText(eml: string): string {
   const [head, ...rest] = eml.split(/\r?\n\r?\n/);
   const body = rest.join('\n\n');
-  if (/Content-Transfer-Encoding: base64/i.test(head)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (/Content-Transfer-Encoding: base64/i.test(head))
+    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   if (/Content-Transfer-Encoding: quoted-printable/i.test(head)) {
-    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    const bytes = body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
     return Buffer.from(bytes, 'latin1').toString('utf8');
   }
   return body;
@@ -36,11 +39,21 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
   let second = '';
   let admin = '';
   let otherAdmin = '';
-  const post = (path: string, body: unknown, cookie?: string, locale?: string) => jsonCall(server, path, { method: 'POST', cookie, locale, body });
+  const post = (path: string, body: unknown, cookie?: string, locale?: string) =>
+    jsonCall(server, path, { method: 'POST', cookie, locale, body });
   const get = (path: string, cookie?: string) => jsonCall(server, path, { cookie });
-  const report = (body: Record<string, unknown>, cookie = reporter, locale?: string) => post('report/create', { reason: 'spam', ...body }, cookie, locale);
-  const resolve = (reportId: number, action: string, cookie = admin) => post('report/resolve', { reportId, action, note: 'checked' }, cookie);
-  const logOf = async (query = '') => (await get(`moderation/log?pageSize=100${query}`, admin)).body.entries as Array<{ action: string; targetType: string; targetId: number; actor: { uid: number }; details: Record<string, unknown> }>;
+  const report = (body: Record<string, unknown>, cookie = reporter, locale?: string) =>
+    post('report/create', { reason: 'spam', ...body }, cookie, locale);
+  const resolve = (reportId: number, action: string, cookie = admin) =>
+    post('report/resolve', { reportId, action, note: 'checked' }, cookie);
+  const logOf = async (query = '') =>
+    (await get(`moderation/log?pageSize=100${query}`, admin)).body.entries as Array<{
+      action: string;
+      targetType: string;
+      targetId: number;
+      actor: { uid: number };
+      details: Record<string, unknown>;
+    }>;
 
   async function danmakuOn(videoId: number, text: string, cookie: string): Promise<number> {
     const sent = await post('video/danmaku/emit', { videoId, time: 1, text, color: 'ffffff' }, cookie);
@@ -49,7 +62,9 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
   }
   async function commentOn(videoId: number, text: string, cookie: string): Promise<number> {
     expect((await post('video/comment/emit', { videoId, text }, cookie)).status).toBe(200);
-    return (await server.db.selectFrom('comments').select('id').where('text', 'like', `%${text}%`).executeTakeFirstOrThrow()).id;
+    return (
+      await server.db.selectFrom('comments').select('id').where('text', 'like', `%${text}%`).executeTakeFirstOrThrow()
+    ).id;
   }
 
   beforeAll(async () => {
@@ -74,8 +89,18 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     const photoId = await insertPhoto(server, uploader);
     const commentId = await commentOn(videoId, 'a rude comment', uploader);
     const danmakuId = await danmakuOn(videoId, 'a rude danmaku', uploader);
-    for (const [targetType, targetId] of [['video', videoId], ['audio', audioId], ['photo', photoId], ['comment', commentId], ['danmaku', danmakuId], ['user', uidOf(uploader)]] as const) {
-      const created = await report({ targetType, targetId, reason: 'hateful', text: ' why ', time: targetType === 'video' ? 12.5 : undefined }, second);
+    for (const [targetType, targetId] of [
+      ['video', videoId],
+      ['audio', audioId],
+      ['photo', photoId],
+      ['comment', commentId],
+      ['danmaku', danmakuId],
+      ['user', uidOf(uploader)],
+    ] as const) {
+      const created = await report(
+        { targetType, targetId, reason: 'hateful', text: ' why ', time: targetType === 'video' ? 12.5 : undefined },
+        second,
+      );
       expect(created, targetType).toMatchObject({ status: 200, body: { success: true, reportId: expect.any(Number) } });
     }
     const again = await report({ targetType: 'danmaku', targetId: danmakuId }, second, 'fr');
@@ -86,12 +111,23 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     // A pending video is not there for a member who may not see it.
     const pending = await insertVideo(server, uploader, 60_000, 'pending');
     expect((await report({ targetType: 'video', targetId: pending }, second)).status).toBe(404);
-    expect((await report({ targetType: 'video', targetId: videoId, reason: 'boring' }, second)).body.code).toBe('VALIDATION_FAILED');
+    expect((await report({ targetType: 'video', targetId: videoId, reason: 'boring' }, second)).body.code).toBe(
+      'VALIDATION_FAILED',
+    );
     expect((await report({ targetType: 'video', targetId: videoId })).status).toBe(200);
     expect((await post('report/create', { targetType: 'video', targetId: videoId, reason: 'spam' })).status).toBe(401);
-    const row = await server.db.selectFrom('reports').select(['text', 'time', 'target_owner_uid']).where('target_type', '=', 'video').where('target_id', '=', videoId)
-      .where('reporter_uid', '=', uidOf(second)).executeTakeFirstOrThrow();
-    expect({ ...row, target_owner_uid: Number(row.target_owner_uid) }).toEqual({ text: 'why', time: 12.5, target_owner_uid: uidOf(uploader) });
+    const row = await server.db
+      .selectFrom('reports')
+      .select(['text', 'time', 'target_owner_uid'])
+      .where('target_type', '=', 'video')
+      .where('target_id', '=', videoId)
+      .where('reporter_uid', '=', uidOf(second))
+      .executeTakeFirstOrThrow();
+    expect({ ...row, target_owner_uid: Number(row.target_owner_uid) }).toEqual({
+      text: 'why',
+      time: 12.5,
+      target_owner_uid: uidOf(uploader),
+    });
   });
 
   it('refuses a report of one’s own track, photo post, comment, reply, danmaku or profile; takes replies and comments under tracks and photo posts', async () => {
@@ -99,25 +135,73 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     const audioId = await insertAudio(server, uploader, 30_000);
     const photoId = await insertPhoto(server, uploader);
     const headId = await commentOn(videoId, 'a thread head by the reporter', reporter);
-    expect((await post('video/comment/emit', { videoId, text: 'a reply by the reporter', parentId: headId }, reporter)).status).toBe(200);
-    const replyId = (await server.db.selectFrom('comments').select('id').where('text', 'like', '%a reply by the reporter%').executeTakeFirstOrThrow()).id;
-    expect((await post('video/comment/emit', { videoId: audioId, mediaType: 'audio', text: 'under a track' }, reporter)).status).toBe(200);
-    expect((await post('video/comment/emit', { videoId: photoId, mediaType: 'photo', text: 'under a photo post' }, reporter)).status).toBe(200);
-    const onTrack = (await server.db.selectFrom('comments').select('id').where('text', 'like', '%under a track%').executeTakeFirstOrThrow()).id;
-    const onPhoto = (await server.db.selectFrom('comments').select('id').where('text', 'like', '%under a photo post%').executeTakeFirstOrThrow()).id;
+    expect(
+      (await post('video/comment/emit', { videoId, text: 'a reply by the reporter', parentId: headId }, reporter))
+        .status,
+    ).toBe(200);
+    const replyId = (
+      await server.db
+        .selectFrom('comments')
+        .select('id')
+        .where('text', 'like', '%a reply by the reporter%')
+        .executeTakeFirstOrThrow()
+    ).id;
+    expect(
+      (await post('video/comment/emit', { videoId: audioId, mediaType: 'audio', text: 'under a track' }, reporter))
+        .status,
+    ).toBe(200);
+    expect(
+      (await post('video/comment/emit', { videoId: photoId, mediaType: 'photo', text: 'under a photo post' }, reporter))
+        .status,
+    ).toBe(200);
+    const onTrack = (
+      await server.db
+        .selectFrom('comments')
+        .select('id')
+        .where('text', 'like', '%under a track%')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const onPhoto = (
+      await server.db
+        .selectFrom('comments')
+        .select('id')
+        .where('text', 'like', '%under a photo post%')
+        .executeTakeFirstOrThrow()
+    ).id;
     const danmakuId = await danmakuOn(videoId, 'the reporter’s own danmaku', reporter);
     // The uploader's own media and profile, and the reporter's own comments, reply and danmaku: refused, in the member's language.
-    for (const [targetType, targetId, cookie] of [['audio', audioId, uploader], ['photo', photoId, uploader], ['user', uidOf(uploader), uploader],
-      ['comment', headId, reporter], ['comment', replyId, reporter], ['comment', onTrack, reporter], ['comment', onPhoto, reporter], ['danmaku', danmakuId, reporter]] as const) {
+    for (const [targetType, targetId, cookie] of [
+      ['audio', audioId, uploader],
+      ['photo', photoId, uploader],
+      ['user', uidOf(uploader), uploader],
+      ['comment', headId, reporter],
+      ['comment', replyId, reporter],
+      ['comment', onTrack, reporter],
+      ['comment', onPhoto, reporter],
+      ['danmaku', danmakuId, reporter],
+    ] as const) {
       const refused = await report({ targetType, targetId }, cookie, 'en');
-      expect(refused, `${targetType} ${targetId}`).toMatchObject({ status: 400, body: { success: false, code: 'CANNOT_REPORT_OWN', message: 'You cannot report your own content.' } });
+      expect(refused, `${targetType} ${targetId}`).toMatchObject({
+        status: 400,
+        body: { success: false, code: 'CANNOT_REPORT_OWN', message: 'You cannot report your own content.' },
+      });
     }
-    expect(await server.db.selectFrom('reports').select('report_id').where('target_type', '=', 'comment').where('target_id', 'in', [headId, replyId, onTrack, onPhoto]).execute()).toEqual([]);
+    expect(
+      await server.db
+        .selectFrom('reports')
+        .select('report_id')
+        .where('target_type', '=', 'comment')
+        .where('target_id', 'in', [headId, replyId, onTrack, onPhoto])
+        .execute(),
+    ).toEqual([]);
     // Someone else may report each of them; the queue shows a reply and a track's comment in their thread.
     for (const targetId of [replyId, onTrack, onPhoto]) {
       expect((await report({ targetType: 'comment', targetId }, second)).status, String(targetId)).toBe(200);
     }
-    const queue = (await get('report/list?status=open&targetType=comment&pageSize=100', admin)).body.reports as Array<{ targetId: number; context: { mediaType?: string; mediaId?: number; thread?: Array<{ reported: boolean }> } }>;
+    const queue = (await get('report/list?status=open&targetType=comment&pageSize=100', admin)).body.reports as Array<{
+      targetId: number;
+      context: { mediaType?: string; mediaId?: number; thread?: Array<{ reported: boolean }> };
+    }>;
     expect(queue.find((r) => r.targetId === onTrack)?.context).toMatchObject({ mediaType: 'audio', mediaId: audioId });
     expect(queue.find((r) => r.targetId === onPhoto)?.context).toMatchObject({ mediaType: 'photo', mediaId: photoId });
     expect(queue.find((r) => r.targetId === replyId)?.context.thread?.some((c) => c.reported)).toBe(true);
@@ -125,9 +209,13 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
 
   it('limits reports per member (429 with retryAfterSeconds)', async () => {
     const busy = await member(server, 'BusyReporter');
-    for (let i = 0; i < LIMITS.reportPerUser.limit; i++) expect((await report({ targetType: 'user', targetId: 900_000 + i }, busy)).status).toBe(404);
+    for (let i = 0; i < LIMITS.reportPerUser.limit; i++)
+      expect((await report({ targetType: 'user', targetId: 900_000 + i }, busy)).status).toBe(404);
     const refused = await report({ targetType: 'user', targetId: uidOf(uploader) }, busy);
-    expect(refused).toMatchObject({ status: 429, body: { success: false, code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) } });
+    expect(refused).toMatchObject({
+      status: 429,
+      body: { success: false, code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) },
+    });
   });
 
   it('lets only staff read the queue and resolve; a member cannot, nor read the log', async () => {
@@ -142,7 +230,11 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     expect((await get('moderation/log')).status).toBe(401);
     const queue = (await get('report/list?status=open&targetType=video&pageSize=100', admin)).body;
     expect(queue.reports.find((r: { reportId: number }) => r.reportId === reportId)).toMatchObject({
-      targetType: 'video', targetId: videoId, reporter: { uid: uidOf(reporter), username: 'Reporter' }, status: 'open', context: { visible: true },
+      targetType: 'video',
+      targetId: videoId,
+      reporter: { uid: uidOf(reporter), username: 'Reporter' },
+      status: 'open',
+      context: { visible: true },
     });
   });
 
@@ -150,7 +242,10 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     const videoId = await insertVideo(server, uploader, 60_000);
     const { reportId } = (await report({ targetType: 'video', targetId: videoId })).body;
     const before = (await readdir(outbox)).length;
-    expect(await resolve(reportId, 'dismiss')).toMatchObject({ status: 200, body: { success: true, resolvedReports: 1 } });
+    expect(await resolve(reportId, 'dismiss')).toMatchObject({
+      status: 200,
+      body: { success: true, resolvedReports: 1 },
+    });
     expect((await get(`video?videoId=${videoId}`)).status).toBe(200);
     expect((await resolve(reportId, 'hide')).body.code).toBe('ALREADY_RESOLVED');
     const files = (await readdir(outbox)).sort();
@@ -159,10 +254,19 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     expect(eml).toMatch(/^To: Reporter@example\.com$/m);
     expect(mailText(eml)).toContain('規約違反ではないと判断したため');
     // The message centre too: staff heard of the report, the reporter of its outcome (in the language the reader asks in).
-    const staffNews = (await get('notification/list?kind=system', admin)).body.notifications as Array<{ kind: string; target: { id: number } }>;
+    const staffNews = (await get('notification/list?kind=system', admin)).body.notifications as Array<{
+      kind: string;
+      target: { id: number };
+    }>;
     expect(staffNews.some((n) => n.kind === 'reportNew' && n.target.id === reportId)).toBe(true);
-    const told = (await get('notification/list?kind=system', reporter)).body.notifications as Array<{ kind: string; text: string; target: { id: number } }>;
-    expect(told.find((n) => n.kind === 'reportResolved' && n.target.id === reportId)?.text).toMatch(/^Your report about “.+” has been dealt with$/);
+    const told = (await get('notification/list?kind=system', reporter)).body.notifications as Array<{
+      kind: string;
+      text: string;
+      target: { id: number };
+    }>;
+    expect(told.find((n) => n.kind === 'reportResolved' && n.target.id === reportId)?.text).toMatch(
+      /^Your report about “.+” has been dealt with$/,
+    );
     // Once resolved, the same member may report it again.
     expect((await report({ targetType: 'video', targetId: videoId })).status).toBe(200);
   });
@@ -173,8 +277,13 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     await report({ targetType: 'video', targetId: videoId, reason: 'violent' }, second);
     expect((await resolve(first, 'hide')).body.resolvedReports).toBe(2);
     expect((await get(`video?videoId=${videoId}`)).status).toBe(404);
-    expect((await server.db.selectFrom('videos').select('status').where('video_id', '=', videoId).executeTakeFirstOrThrow()).status).toBe('pending');
-    const listed = (await get('report/list?status=resolved&targetType=video&pageSize=100', admin)).body.reports.filter((r: { targetId: number }) => r.targetId === videoId);
+    expect(
+      (await server.db.selectFrom('videos').select('status').where('video_id', '=', videoId).executeTakeFirstOrThrow())
+        .status,
+    ).toBe('pending');
+    const listed = (await get('report/list?status=resolved&targetType=video&pageSize=100', admin)).body.reports.filter(
+      (r: { targetId: number }) => r.targetId === videoId,
+    );
     expect(listed.map((r: { action: string }) => r.action)).toEqual(['hide', 'hide']);
     expect(listed[0].context.visible).toBe(false);
   });
@@ -183,18 +292,32 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     const videoId = await insertVideo(server, uploader, 60_000);
     const hiddenId = await danmakuOn(videoId, 'hide me please', uploader);
     const deletedId = await danmakuOn(videoId, 'delete me please', second);
-    const listTexts = async () => ((await get(`video/danmaku?videoId=${videoId}`)).body.danmaku as Array<{ text: string }>).map((d) => d.text);
+    const listTexts = async () =>
+      ((await get(`video/danmaku?videoId=${videoId}`)).body.danmaku as Array<{ text: string }>).map((d) => d.text);
     expect(await listTexts()).toEqual(expect.arrayContaining(['hide me please', 'delete me please']));
     const hideReport = (await report({ targetType: 'danmaku', targetId: hiddenId })).body.reportId;
-    const queued = (await get('report/list?targetType=danmaku&pageSize=100', admin)).body.reports.find((r: { reportId: number }) => r.reportId === hideReport);
-    expect(queued.context).toMatchObject({ visible: true, text: 'hide me please', time: 1, mediaType: 'video', mediaId: videoId });
+    const queued = (await get('report/list?targetType=danmaku&pageSize=100', admin)).body.reports.find(
+      (r: { reportId: number }) => r.reportId === hideReport,
+    );
+    expect(queued.context).toMatchObject({
+      visible: true,
+      text: 'hide me please',
+      time: 1,
+      mediaType: 'video',
+      mediaId: videoId,
+    });
     expect((await resolve(hideReport, 'hide')).status).toBe(200);
     expect(await listTexts()).not.toContain('hide me please');
-    expect((await server.db.selectFrom('danmaku').select('hidden_at').where('id', '=', hiddenId).executeTakeFirstOrThrow()).hidden_at).not.toBeNull();
+    expect(
+      (await server.db.selectFrom('danmaku').select('hidden_at').where('id', '=', hiddenId).executeTakeFirstOrThrow())
+        .hidden_at,
+    ).not.toBeNull();
     const deleteReport = (await report({ targetType: 'danmaku', targetId: deletedId })).body.reportId;
     expect((await resolve(deleteReport, 'delete')).status).toBe(200);
     expect(await listTexts()).not.toContain('delete me please');
-    expect(await server.db.selectFrom('danmaku').select('id').where('id', '=', deletedId).executeTakeFirst()).toBeUndefined();
+    expect(
+      await server.db.selectFrom('danmaku').select('id').where('id', '=', deletedId).executeTakeFirst(),
+    ).toBeUndefined();
     // A hidden danmaku cannot be reported again.
     expect((await report({ targetType: 'danmaku', targetId: hiddenId }, second)).status).toBe(404);
   });
@@ -205,10 +328,18 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     const commentId = await commentOn(videoId, 'the bad floor', uploader);
     await commentOn(videoId, 'third floor', second);
     const reportId = (await report({ targetType: 'comment', targetId: commentId })).body.reportId;
-    const queued = (await get('report/list?targetType=comment&pageSize=100', admin)).body.reports.find((r: { reportId: number }) => r.reportId === reportId);
-    expect(queued.context.thread.map((c: { floor: number; reported: boolean }) => [c.floor, c.reported])).toEqual([[1, false], [2, true], [3, false]]);
+    const queued = (await get('report/list?targetType=comment&pageSize=100', admin)).body.reports.find(
+      (r: { reportId: number }) => r.reportId === reportId,
+    );
+    expect(queued.context.thread.map((c: { floor: number; reported: boolean }) => [c.floor, c.reported])).toEqual([
+      [1, false],
+      [2, true],
+      [3, false],
+    ]);
     expect((await resolve(reportId, 'delete')).status).toBe(200);
-    const texts = ((await get(`video/comment?videoId=${videoId}`)).body.videoCommentList as Array<{ text: string }>).map((c) => c.text).join(' ');
+    const texts = ((await get(`video/comment?videoId=${videoId}`)).body.videoCommentList as Array<{ text: string }>)
+      .map((c) => c.text)
+      .join(' ');
     expect(texts).not.toContain('the bad floor');
     expect(texts).toContain('first floor');
   });
@@ -219,19 +350,47 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     const danmakuId = await danmakuOn(videoId, 'buy cheap stuff', spammer);
     const reportId = (await report({ targetType: 'danmaku', targetId: danmakuId })).body.reportId;
     expect((await resolve(reportId, 'ban')).status).toBe(200);
-    expect((await server.db.selectFrom('users').select('roles').where('uid', '=', uidOf(spammer)).executeTakeFirstOrThrow()).roles).toEqual(['blocked']);
-    expect((await post('video/danmaku/emit', { videoId, time: 2, text: 'again', color: 'ffffff' }, spammer)).status).toBe(403);
-    expect(((await get(`video/danmaku?videoId=${videoId}`)).body.danmaku as Array<{ text: string }>).map((d) => d.text)).not.toContain('buy cheap stuff');
+    expect(
+      (await server.db.selectFrom('users').select('roles').where('uid', '=', uidOf(spammer)).executeTakeFirstOrThrow())
+        .roles,
+    ).toEqual(['blocked']);
+    expect(
+      (await post('video/danmaku/emit', { videoId, time: 2, text: 'again', color: 'ffffff' }, spammer)).status,
+    ).toBe(403);
+    expect(
+      ((await get(`video/danmaku?videoId=${videoId}`)).body.danmaku as Array<{ text: string }>).map((d) => d.text),
+    ).not.toContain('buy cheap stuff');
 
-    const userReport = (await report({ targetType: 'user', targetId: uidOf(uploader), reason: 'privacy' })).body.reportId;
+    const userReport = (await report({ targetType: 'user', targetId: uidOf(uploader), reason: 'privacy' })).body
+      .reportId;
     expect((await resolve(userReport, 'delete')).body.code).toBe('ACTION_NOT_APPLICABLE');
     const staffReport = (await report({ targetType: 'user', targetId: uidOf(otherAdmin) })).body.reportId;
     expect((await resolve(staffReport, 'ban')).status).toBe(403);
-    expect((await server.db.selectFrom('users').select('roles').where('uid', '=', uidOf(otherAdmin)).executeTakeFirstOrThrow()).roles).toEqual(['administrator']);
+    expect(
+      (
+        await server.db
+          .selectFrom('users')
+          .select('roles')
+          .where('uid', '=', uidOf(otherAdmin))
+          .executeTakeFirstOrThrow()
+      ).roles,
+    ).toEqual(['administrator']);
     // Hiding a user resets their public profile.
-    await server.db.updateTable('users').set({ signature: 'my shop: spam.example' }).where('uid', '=', uidOf(uploader)).execute();
+    await server.db
+      .updateTable('users')
+      .set({ signature: 'my shop: spam.example' })
+      .where('uid', '=', uidOf(uploader))
+      .execute();
     expect((await resolve(userReport, 'hide')).status).toBe(200);
-    expect((await server.db.selectFrom('users').select('signature').where('uid', '=', uidOf(uploader)).executeTakeFirstOrThrow()).signature).toBe('');
+    expect(
+      (
+        await server.db
+          .selectFrom('users')
+          .select('signature')
+          .where('uid', '=', uidOf(uploader))
+          .executeTakeFirstOrThrow()
+      ).signature,
+    ).toBe('');
   });
 
   it('logs every staff action, filtered by actor and action and paged; members edit nothing of it', async () => {
@@ -244,21 +403,39 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     const target = await member(server, 'RoleTarget');
     expect((await post('video/pending/approved', { videoId: pendingVideo }, admin)).status).toBe(200);
     expect((await post('video/pending/rejected', { videoId: rejectedVideo, reason: 'SPAM' }, admin)).status).toBe(200);
-    expect((await jsonCall(server, 'video/delete', { method: 'DELETE', cookie: admin, body: { videoId: deletedVideo } })).status).toBe(200);
+    expect(
+      (await jsonCall(server, 'video/delete', { method: 'DELETE', cookie: admin, body: { videoId: deletedVideo } }))
+        .status,
+    ).toBe(200);
     expect((await post('audio/pending/approved', { audioId }, admin)).status).toBe(200);
     expect((await post('photo/pending/rejected', { photoId, reason: 'SPAM' }, admin)).status).toBe(200);
-    expect((await post('rbac/adminUpdateUserRole', { uid: uidOf(target), newRoles: ['developer'] }, admin)).status).toBe(200);
-    expect((await post('rbac/adminUpdateUserRole', { uid: uidOf(target), newRoles: ['blocked'] }, admin)).status).toBe(200);
+    expect(
+      (await post('rbac/adminUpdateUserRole', { uid: uidOf(target), newRoles: ['developer'] }, admin)).status,
+    ).toBe(200);
+    expect((await post('rbac/adminUpdateUserRole', { uid: uidOf(target), newRoles: ['blocked'] }, admin)).status).toBe(
+      200,
+    );
     expect((await post('user/approveUserInfo', { uid: uidOf(uploader) }, admin)).status).toBe(200);
     const commentVideo = await insertVideo(server, uploader, 60_000);
     await commentOn(commentVideo, 'staff removes this', second);
-    expect((await jsonCall(server, 'video/comment/adminDeleteComment', { method: 'DELETE', cookie: admin, body: { videoId: commentVideo, commentRoute: `${commentVideo}.1` } })).status).toBe(200);
+    expect(
+      (
+        await jsonCall(server, 'video/comment/adminDeleteComment', {
+          method: 'DELETE',
+          cookie: admin,
+          body: { videoId: commentVideo, commentRoute: `${commentVideo}.1` },
+        })
+      ).status,
+    ).toBe(200);
     // An uploader deleting their own video is not a staff action.
     const own = await insertVideo(server, uploader, 60_000);
-    expect((await jsonCall(server, 'video/delete', { method: 'DELETE', cookie: uploader, body: { videoId: own } })).status).toBe(200);
+    expect(
+      (await jsonCall(server, 'video/delete', { method: 'DELETE', cookie: uploader, body: { videoId: own } })).status,
+    ).toBe(200);
 
     const entries = await logOf(`&actor=${adminUid}`);
-    const seen = (action: string, targetId: number) => entries.some((e) => e.action === action && e.targetId === targetId && e.actor.uid === adminUid);
+    const seen = (action: string, targetId: number) =>
+      entries.some((e) => e.action === action && e.targetId === targetId && e.actor.uid === adminUid);
     expect(seen('video.approve', pendingVideo)).toBe(true);
     expect(seen('video.reject', rejectedVideo)).toBe(true);
     expect(seen('video.delete', deletedVideo)).toBe(true);
@@ -271,9 +448,12 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     expect(seen('report.resolve', uidOf(uploader))).toBe(true);
     expect(seen('danmaku.hide', entries.find((e) => e.action === 'danmaku.hide')?.targetId ?? -1)).toBe(true);
     expect(entries.some((e) => e.targetId === own && e.action === 'video.delete')).toBe(false);
-    expect(entries.find((e) => e.action === 'user.ban')!.details).toMatchObject({ from: ['developer'], to: ['blocked'] });
+    expect(entries.find((e) => e.action === 'user.ban')!.details).toMatchObject({
+      from: ['developer'],
+      to: ['blocked'],
+    });
     expect((await logOf('&action=video.reject')).every((e) => e.action === 'video.reject')).toBe(true);
-    expect((await logOf(`&actor=${uidOf(otherAdmin)}`))).toEqual([]);
+    expect(await logOf(`&actor=${uidOf(otherAdmin)}`)).toEqual([]);
     // Pages by cursor: two pages of one entry each, newest first, no overlap.
     const page1 = (await get(`moderation/log?pageSize=1&actor=${adminUid}`, admin)).body;
     const page2 = (await get(`moderation/log?pageSize=1&actor=${adminUid}&cursor=${page1.nextCursor}`, admin)).body;
@@ -291,7 +471,11 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     const blocked = await member(server, 'RelatedBlocked');
     const hidden = await member(server, 'RelatedHidden');
     const viewer = await member(server, 'RelatedViewer');
-    const { tag_id: tagId } = await server.db.insertInto('tags').values({ created_by: uidOf(uploader) }).returning('tag_id').executeTakeFirstOrThrow();
+    const { tag_id: tagId } = await server.db
+      .insertInto('tags')
+      .values({ created_by: uidOf(uploader) })
+      .returning('tag_id')
+      .executeTakeFirstOrThrow();
     const tagged = async (cookie: string, status: 'approved' | 'pending' = 'approved') => {
       const id = await insertVideo(server, cookie, 60_000, status);
       await server.db.insertInto('video_tags').values({ video_id: id, tag_id: tagId, position: 0 }).execute();
@@ -308,15 +492,25 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     const deleted = await tagged(other);
     await server.db.updateTable('videos').set({ status: 'deleted' }).where('video_id', '=', deleted).execute();
     for (const watcher of [second, viewer]) {
-      await server.db.insertInto('watch_history').values([{ uid: uidOf(watcher), video_id: main, anchor: 1 }, { uid: uidOf(watcher), video_id: coViewed, anchor: 1 }]).execute();
+      await server.db
+        .insertInto('watch_history')
+        .values([
+          { uid: uidOf(watcher), video_id: main, anchor: 1 },
+          { uid: uidOf(watcher), video_id: coViewed, anchor: 1 },
+        ])
+        .execute();
     }
     expect((await post('block/user', { blockUid: uidOf(blocked) }, viewer)).status).toBe(200);
     expect((await post('block/hideuser', { hideUid: uidOf(hidden) }, viewer)).status).toBe(200);
 
-    const related = async (cookie?: string) => ((await get(`video/related?videoId=${main}&limit=50`, cookie)).body.videos as Array<{ videoId: number }>).map((v) => v.videoId);
+    const related = async (cookie?: string) =>
+      ((await get(`video/related?videoId=${main}&limit=50`, cookie)).body.videos as Array<{ videoId: number }>).map(
+        (v) => v.videoId,
+      );
     const forViewer = await related(viewer);
     expect(forViewer).toEqual(expect.arrayContaining([sharesTag, sameUploader, coViewed]));
-    for (const never of [main, pending, byBlocked, byHidden, deleted, unrelated]) expect(forViewer).not.toContain(never);
+    for (const never of [main, pending, byBlocked, byHidden, deleted, unrelated])
+      expect(forViewer).not.toContain(never);
     // Co-viewing weighs most: the video watched by the same members comes first.
     expect(forViewer[0]).toBe(coViewed);
     const forGuest = await related();
@@ -331,7 +525,11 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     const blocked = await member(server, 'TrackBlocked');
     const hidden = await member(server, 'TrackHidden');
     const listener = await member(server, 'TrackListener');
-    const { tag_id: tagId } = await server.db.insertInto('tags').values({ created_by: uidOf(uploader) }).returning('tag_id').executeTakeFirstOrThrow();
+    const { tag_id: tagId } = await server.db
+      .insertInto('tags')
+      .values({ created_by: uidOf(uploader) })
+      .returning('tag_id')
+      .executeTakeFirstOrThrow();
     const tagged = async (cookie: string, status: 'approved' | 'pending' = 'approved') => {
       const id = await insertAudio(server, cookie, 30_000, status);
       await server.db.insertInto('audio_tags').values({ audio_id: id, tag_id: tagId, position: 0 }).execute();
@@ -349,9 +547,13 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     await server.db.updateTable('audio_tracks').set({ status: 'deleted' }).where('audio_id', '=', deleted).execute();
     // Two members listened to both the track and another one.
     for (const who of [second, listener]) {
-      await server.db.insertInto('watch_history').values([
-        { uid: uidOf(who), video_id: main, target_type: 'audio', anchor: 1 }, { uid: uidOf(who), video_id: coListened, target_type: 'audio', anchor: 1 },
-      ]).execute();
+      await server.db
+        .insertInto('watch_history')
+        .values([
+          { uid: uidOf(who), video_id: main, target_type: 'audio', anchor: 1 },
+          { uid: uidOf(who), video_id: coListened, target_type: 'audio', anchor: 1 },
+        ])
+        .execute();
     }
     expect((await post('block/user', { blockUid: uidOf(blocked) }, listener)).status).toBe(200);
     expect((await post('block/hideuser', { hideUid: uidOf(hidden) }, listener)).status).toBe(200);
@@ -363,7 +565,8 @@ describe.each(BACKENDS)('reports, moderation log and related videos on %s', (bac
     };
     const forListener = await related(listener);
     expect(forListener).toEqual(expect.arrayContaining([sharesTag, sameUploader, coListened]));
-    for (const never of [main, pending, byBlocked, byHidden, deleted, unrelated]) expect(forListener).not.toContain(never);
+    for (const never of [main, pending, byBlocked, byHidden, deleted, unrelated])
+      expect(forListener).not.toContain(never);
     expect(forListener[0]).toBe(coListened);
     const forGuest = await related();
     expect(forGuest).toEqual(expect.arrayContaining([byBlocked, byHidden]));

@@ -33,13 +33,24 @@ export interface TestS3 {
 
 export async function startS3Server(): Promise<TestS3> {
   const directory = await mkdtemp(join(tmpdir(), 'kiraboshi-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: BUCKET }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: BUCKET }],
+  });
   // Before the router (the last middleware), after s3rver's XML encoding and error handling.
   server.middleware.splice(server.middleware.length - 1, 0, multipartCalls(directory));
   const uploadsDir = uploadsFolder(directory, BUCKET);
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: KEY, secretAccessKey: KEY } });
+  const client = new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: KEY, secretAccessKey: KEY },
+  });
   return {
     env: { S3_ENDPOINT: endpoint, S3_BUCKET: BUCKET, S3_ACCESS_KEY_ID: KEY, S3_SECRET_ACCESS_KEY: KEY },
     bucket: BUCKET,
@@ -79,16 +90,24 @@ const uploadsFolder = (directory: string, bucket: string) => join(directory, buc
 
 /** ListParts, AbortMultipartUpload and ListMultipartUploads over s3rver's upload folders. */
 function multipartCalls(directory: string) {
-  const exists = (path: string) => stat(path).then(() => true, () => false);
-  const noSuchUpload = (uploadId: string) => new S3Error('NoSuchUpload', 'The specified upload does not exist.', { UploadId: uploadId });
+  const exists = (path: string) =>
+    stat(path).then(
+      () => true,
+      () => false,
+    );
+  const noSuchUpload = (uploadId: string) =>
+    new S3Error('NoSuchUpload', 'The specified upload does not exist.', { UploadId: uploadId });
 
   return async (ctx: KoaContext, next: () => Promise<void>) => {
     const [bucket, ...keyParts] = ctx.path.slice(1).split('/').map(decodeURIComponent);
     const key = keyParts.join('/');
     const uploadId = ctx.query.uploadId;
-    const handled = (key && uploadId && (ctx.method === 'GET' || ctx.method === 'DELETE')) || (!key && ctx.method === 'GET' && 'uploads' in ctx.query);
+    const handled =
+      (key && uploadId && (ctx.method === 'GET' || ctx.method === 'DELETE')) ||
+      (!key && ctx.method === 'GET' && 'uploads' in ctx.query);
     if (!handled) return next();
-    if (!(await exists(join(directory, bucket)))) throw new S3Error('NoSuchBucket', 'The specified bucket does not exist', { BucketName: bucket });
+    if (!(await exists(join(directory, bucket))))
+      throw new S3Error('NoSuchBucket', 'The specified bucket does not exist', { BucketName: bucket });
     const uploadsDir = uploadsFolder(directory, bucket);
     if (uploadId) {
       const folder = join(uploadsDir, uploadId);
@@ -98,21 +117,48 @@ function multipartCalls(directory: string) {
         ctx.status = 204;
         return;
       }
-      const names = (await readdir(folder)).filter((name) => /^\d+$/.test(name)).map(Number).sort((a, b) => a - b);
-      const parts = await Promise.all(names.map(async (number) => {
-        const file = join(folder, String(number));
-        const [info, md5] = await Promise.all([stat(file), readFile(`${file}.md5`, 'utf8')]);
-        return { PartNumber: number, LastModified: info.mtime.toISOString(), ETag: JSON.stringify(md5), Size: info.size };
-      }));
-      ctx.body = { ListPartsResult: { Bucket: bucket, Key: key, UploadId: uploadId, MaxParts: 10000, IsTruncated: false, Part: parts } };
+      const names = (await readdir(folder))
+        .filter((name) => /^\d+$/.test(name))
+        .map(Number)
+        .sort((a, b) => a - b);
+      const parts = await Promise.all(
+        names.map(async (number) => {
+          const file = join(folder, String(number));
+          const [info, md5] = await Promise.all([stat(file), readFile(`${file}.md5`, 'utf8')]);
+          return {
+            PartNumber: number,
+            LastModified: info.mtime.toISOString(),
+            ETag: JSON.stringify(md5),
+            Size: info.size,
+          };
+        }),
+      );
+      ctx.body = {
+        ListPartsResult: {
+          Bucket: bucket,
+          Key: key,
+          UploadId: uploadId,
+          MaxParts: 10000,
+          IsTruncated: false,
+          Part: parts,
+        },
+      };
       return;
     }
     const ids = (await exists(uploadsDir)) ? await readdir(uploadsDir) : [];
-    const uploads = await Promise.all(ids.map(async (id) => {
-      const keyFile = join(uploadsDir, id, 'key');
-      // When the upload began: s3rver writes this file then; age() moves it back.
-      return { Key: await readFile(keyFile, 'utf8'), UploadId: id, Initiated: (await stat(keyFile)).mtime.toISOString() };
-    }));
-    ctx.body = { ListMultipartUploadsResult: { Bucket: bucket, MaxUploads: 1000, IsTruncated: false, Upload: uploads } };
+    const uploads = await Promise.all(
+      ids.map(async (id) => {
+        const keyFile = join(uploadsDir, id, 'key');
+        // When the upload began: s3rver writes this file then; age() moves it back.
+        return {
+          Key: await readFile(keyFile, 'utf8'),
+          UploadId: id,
+          Initiated: (await stat(keyFile)).mtime.toISOString(),
+        };
+      }),
+    );
+    ctx.body = {
+      ListMultipartUploadsResult: { Bucket: bucket, MaxUploads: 1000, IsTruncated: false, Upload: uploads },
+    };
   };
 }

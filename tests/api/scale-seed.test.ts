@@ -9,7 +9,10 @@ describe.each(BACKENDS)('the scale seeder on %s', (backend) => {
   let server: TestServer;
   let report: ScaleSeedReport;
   const count = async (table: string, where = sql`true`) =>
-    Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)} WHERE ${where}`.execute(server.db)).rows[0].n);
+    Number(
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)} WHERE ${where}`.execute(server.db))
+        .rows[0].n,
+    );
 
   beforeAll(async () => {
     server = await startTestServer(backend);
@@ -19,9 +22,19 @@ describe.each(BACKENDS)('the scale seeder on %s', (backend) => {
       url.pathname = `/${(await sql<{ name: string }>`SELECT current_database() AS name`.execute(server.db)).rows[0].name}`;
       databaseUrl = url.toString();
     }
-    report = await seedScale(server.db, { databaseUrl }, {
-      videos: 50, users: 20, danmakuPerVideo: 10, commentsPerVideo: 4, followsPerUser: 3, historyPerUser: 5, seed: 7,
-    });
+    report = await seedScale(
+      server.db,
+      { databaseUrl },
+      {
+        videos: 50,
+        users: 20,
+        danmakuPerVideo: 10,
+        commentsPerVideo: 4,
+        followsPerUser: 3,
+        historyPerUser: 5,
+        seed: 7,
+      },
+    );
   }, 120_000);
   afterAll(async () => {
     await server?.close();
@@ -37,9 +50,18 @@ describe.each(BACKENDS)('the scale seeder on %s', (backend) => {
     expect(report.tables.video_tags!.rows).toBeGreaterThanOrEqual(50);
     expect(report.tables.collection_videos!.rows).toBeGreaterThan(0);
     // Replies hang under a top-level comment of the same video.
-    expect(await count('comments', sql`comments.parent_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM comments p WHERE p.id = comments.parent_id AND p.video_id = comments.video_id AND p.parent_id IS NULL)`)).toBe(0);
+    expect(
+      await count(
+        'comments',
+        sql`comments.parent_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM comments p WHERE p.id = comments.parent_id AND p.video_id = comments.video_id AND p.parent_id IS NULL)`,
+      ),
+    ).toBe(0);
     // The site's own inserts go on after the seeded ids.
-    const { uid } = await server.db.insertInto('users').values({ username: 'after_the_seed' }).returning('uid').executeTakeFirstOrThrow();
+    const { uid } = await server.db
+      .insertInto('users')
+      .values({ username: 'after_the_seed' })
+      .returning('uid')
+      .executeTakeFirstOrThrow();
     expect(uid).toBeGreaterThan(report.landmarks.readerUid + 19);
   });
 
@@ -49,22 +71,42 @@ describe.each(BACKENDS)('the scale seeder on %s', (backend) => {
     expect(approved).toBeLessThan(50);
     expect(await count('videos', sql`title ~ '[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]'`)).toBeGreaterThan(10);
     expect(await count('videos', sql`title ~ '^[A-Za-z]'`)).toBeGreaterThan(3);
-    const langs = (await sql<{ lang: string }>`SELECT DISTINCT lang FROM tag_names`.execute(server.db)).rows.map((r) => r.lang);
+    const langs = (await sql<{ lang: string }>`SELECT DISTINCT lang FROM tag_names`.execute(server.db)).rows.map(
+      (r) => r.lang,
+    );
     expect(langs.length).toBeGreaterThanOrEqual(6);
     // Zipf: the busiest video holds far more than its share of the danmaku.
     expect(report.landmarks.mostDanmaku).toBeGreaterThan(5 * (report.tables.danmaku!.rows / 50));
-    const span = (await sql<{ days: number }>`SELECT extract(epoch FROM max(created_at) - min(created_at)) / 86400 AS days FROM videos`.execute(server.db)).rows[0];
+    const span = (
+      await sql<{
+        days: number;
+      }>`SELECT extract(epoch FROM max(created_at) - min(created_at)) / 86400 AS days FROM videos`.execute(server.db)
+    ).rows[0];
     expect(Number(span.days)).toBeGreaterThan(300);
   });
 
   it('fills the search rankings of every approved video, and makes the videos with more danmaku than a pool long (decision 0034)', async () => {
-    const many = async (query: ReturnType<typeof sql<{ n: number }>>) => Number((await query.execute(server.db)).rows[0]!.n);
-    const fresh = await many(sql`SELECT count(*)::int AS n FROM videos v, unnest(search_title_terms(v.search_text)) AS term WHERE v.status = 'approved'`);
+    const many = async (query: ReturnType<typeof sql<{ n: number }>>) =>
+      Number((await query.execute(server.db)).rows[0]!.n);
+    const fresh = await many(
+      sql`SELECT count(*)::int AS n FROM videos v, unnest(search_title_terms(v.search_text)) AS term WHERE v.status = 'approved'`,
+    );
     expect(fresh).toBeGreaterThan(100);
     expect(await count('video_title_terms')).toBe(fresh);
-    expect(await count('video_tag_ranks')).toBe(await many(sql`SELECT count(*)::int AS n FROM videos v JOIN video_tags t ON t.video_id = v.video_id WHERE v.status = 'approved'`));
-    expect(await many(sql`SELECT count(*)::int AS n FROM video_tag_ranks r JOIN videos v ON v.video_id = r.video_id WHERE r.bucket <> search_bucket(v.watched_count)`)).toBe(0);
-    const busiest = await sql<{ n: number; ms: number }>`SELECT count(*)::int AS n, v.duration_ms AS ms FROM danmaku d JOIN videos v ON v.video_id = d.video_id
+    expect(await count('video_tag_ranks')).toBe(
+      await many(
+        sql`SELECT count(*)::int AS n FROM videos v JOIN video_tags t ON t.video_id = v.video_id WHERE v.status = 'approved'`,
+      ),
+    );
+    expect(
+      await many(
+        sql`SELECT count(*)::int AS n FROM video_tag_ranks r JOIN videos v ON v.video_id = r.video_id WHERE r.bucket <> search_bucket(v.watched_count)`,
+      ),
+    ).toBe(0);
+    const busiest = await sql<{
+      n: number;
+      ms: number;
+    }>`SELECT count(*)::int AS n, v.duration_ms AS ms FROM danmaku d JOIN videos v ON v.video_id = d.video_id
       GROUP BY v.video_id ORDER BY 1 DESC LIMIT 1`.execute(server.db);
     const { n, ms } = busiest.rows[0]!;
     expect(n).toBeGreaterThan(danmakuPoolCap(30));
@@ -78,7 +120,11 @@ describe.each(BACKENDS)('the scale seeder on %s', (backend) => {
     const videoId = report.landmarks.mostDanmakuVideoId;
     const video = await jsonCall(server, `video?videoId=${videoId}`);
     expect(video.status).toBe(200);
-    const { title } = await server.db.selectFrom('videos').select('title').where('video_id', '=', videoId).executeTakeFirstOrThrow();
+    const { title } = await server.db
+      .selectFrom('videos')
+      .select('title')
+      .where('video_id', '=', videoId)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(video.body)).toContain(JSON.stringify(title).slice(1, -1));
     const search = await jsonCall(server, `video/search?pageSize=100&keyword=${encodeURIComponent(title)}`);
     expect(search.status).toBe(200);

@@ -47,7 +47,11 @@ describe('scratch files of a killed worker over S3', () => {
     const mediaId = await upload(first.asTestServer(), cookies[0], await makeVideo(40, 'long.mp4', '640x480'));
     // Killed while a rung is being made: the source copy and the half-made rung are there.
     let left: string[] = [];
-    for (const started = Date.now(); Date.now() - started < 60_000; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    for (
+      const started = Date.now();
+      Date.now() - started < 60_000;
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    ) {
       left = await filesUnder(firstScratch);
       if (left.some((file) => file.includes('.partial-') && file.endsWith('.m4s'))) break;
     }
@@ -55,7 +59,9 @@ describe('scratch files of a killed worker over S3', () => {
     left = await filesUnder(firstScratch);
     expect(left.some((file) => /^[0-9a-f]{32}\.[0-9a-f]{8}$/.test(file))).toBe(true); // the source's copy
     expect(left.some((file) => file.includes('.partial-'))).toBe(true);
-    const ffmpegPid = Number(await readFile(join(firstScratch, left.find((file) => file.endsWith('.writer-pid'))!), 'utf8').catch(() => '0'));
+    const ffmpegPid = Number(
+      await readFile(join(firstScratch, left.find((file) => file.endsWith('.writer-pid'))!), 'utf8').catch(() => '0'),
+    );
 
     // Folders that are not a dead process's of this machine: this (live) test process's, another machine's.
     const live = join(root, `w-${host}-${process.pid}`);
@@ -70,12 +76,18 @@ describe('scratch files of a killed worker over S3', () => {
     expect(existsSync(firstScratch)).toBe(false);
     expect(await filesUnder(live)).toEqual(['working']);
     expect(await filesUnder(elsewhere)).toEqual(['working']);
-    if (ffmpegPid > 0) expect(existsSync(`/proc/${ffmpegPid}`) && (await readFile(`/proc/${ffmpegPid}/cmdline`, 'utf8').catch(() => '')).includes(firstScratch)).toBe(false);
+    if (ffmpegPid > 0)
+      expect(
+        existsSync(`/proc/${ffmpegPid}`) &&
+          (await readFile(`/proc/${ffmpegPid}/cmdline`, 'utf8').catch(() => '')).includes(firstScratch),
+      ).toBe(false);
 
     // The job is taken again and finished; it leaves nothing in the new worker's folder.
     expect((await statusOf(second.asTestServer(), cookies[0], mediaId)).status).toBe('ready');
     expect(await filesUnder(join(root, `w-${host}-${second.pid}`))).toEqual([]);
-    console.log(`[scratch] killed worker left ${left.length} files (${left.filter((f) => f.includes('.partial-')).length} of a half-made rung); swept at the next start`);
+    console.log(
+      `[scratch] killed worker left ${left.length} files (${left.filter((f) => f.includes('.partial-')).length} of a half-made rung); swept at the next start`,
+    );
     await killHard(second);
   }, 180_000);
 });

@@ -23,12 +23,36 @@ describe.each(BACKENDS)('several search words on %s', (backend) => {
       url.pathname = `/${(await sql<{ name: string }>`SELECT current_database() AS name`.execute(server.db)).rows[0]!.name}`;
       databaseUrl = url.toString();
     }
-    await seedScale(server.db, { databaseUrl }, { videos: 1500, users: 60, danmakuPerVideo: 0, commentsPerVideo: 0, followsPerUser: 1, historyPerUser: 1, seed: 11 });
-    catalogue = (await sql<{ id: number; search_text: string; tags: string[] | null; bucket: number }>`SELECT v.video_id AS id, v.search_text,
+    await seedScale(
+      server.db,
+      { databaseUrl },
+      {
+        videos: 1500,
+        users: 60,
+        danmakuPerVideo: 0,
+        commentsPerVideo: 0,
+        followsPerUser: 1,
+        historyPerUser: 1,
+        seed: 11,
+      },
+    );
+    catalogue = (
+      await sql<{
+        id: number;
+        search_text: string;
+        tags: string[] | null;
+        bucket: number;
+      }>`SELECT v.video_id AS id, v.search_text,
         (SELECT array_agg(tn.name_lower) FROM video_tags vt JOIN tag_names tn ON tn.tag_id = vt.tag_id WHERE vt.video_id = v.video_id) AS tags,
         search_bucket(v.watched_count) AS bucket
-      FROM videos v WHERE v.status = 'approved'`.execute(server.db)).rows
-      .map((r) => ({ id: r.id, title: r.search_text.split('\n')[0]!, text: r.search_text, tags: r.tags ?? [], bucket: Number(r.bucket) }));
+      FROM videos v WHERE v.status = 'approved'`.execute(server.db)
+    ).rows.map((r) => ({
+      id: r.id,
+      title: r.search_text.split('\n')[0]!,
+      text: r.search_text,
+      tags: r.tags ?? [],
+      bucket: Number(r.bucket),
+    }));
   }, 300_000);
   afterAll(async () => {
     await server?.close();
@@ -37,8 +61,15 @@ describe.each(BACKENDS)('several search words on %s', (backend) => {
   /** Every match of the words, in the ranking's order. */
   function fullRanking(words: string[]): number[] {
     const scoreOf = (video: (typeof catalogue)[number], word: string): number =>
-      video.title.includes(word) ? 3 : video.tags.some((name) => name.includes(word)) ? 2 : video.text.includes(word) ? 1 : 0;
-    return catalogue.map((video) => ({ video, scores: words.map((word) => scoreOf(video, word)) }))
+      video.title.includes(word)
+        ? 3
+        : video.tags.some((name) => name.includes(word))
+          ? 2
+          : video.text.includes(word)
+            ? 1
+            : 0;
+    return catalogue
+      .map((video) => ({ video, scores: words.map((word) => scoreOf(video, word)) }))
       .filter(({ scores }) => scores.every((s) => s > 0))
       .map(({ video, scores }) => ({ ...video, total: scores.reduce((a, b) => a + b, 0) }))
       .sort((a, b) => b.total - a.total || b.bucket - a.bucket || b.id - a.id)
@@ -47,28 +78,55 @@ describe.each(BACKENDS)('several search words on %s', (backend) => {
 
   // Two Latin words, two CJK words of one language and of two, a CJK word with a Latin one, a word
   // of one Latin letter beside a word with pieces, and one word no video holds.
-  const queries = ['starry sky', 'guitar piano', '星空 ギター', '星空 吉他', '猫 cat', '夜 星空 猫', 'a cat', 'starry zzqxjv'];
+  const queries = [
+    'starry sky',
+    'guitar piano',
+    '星空 ギター',
+    '星空 吉他',
+    '猫 cat',
+    '夜 星空 猫',
+    'a cat',
+    'starry zzqxjv',
+  ];
 
-  it.each(queries)('answers "%s" with the full ranking’s pages and count', async (keyword) => {
-    const expected = fullRanking(searchTerms(keyword));
-    for (const page of [1, 2]) {
-      const { status, body } = await jsonCall(server, `video/search?keyword=${encodeURIComponent(keyword)}&page=${page}&pageSize=20`);
-      expect(status).toBe(200);
-      expect(body.videos.map((v: { videoId: number }) => v.videoId), `page ${page}`).toEqual(expected.slice((page - 1) * 20, page * 20));
-      expect(body.videosCount).toBe(Math.min(1000, expected.length));
-    }
-  }, 60_000);
+  it.each(queries)(
+    'answers "%s" with the full ranking’s pages and count',
+    async (keyword) => {
+      const expected = fullRanking(searchTerms(keyword));
+      for (const page of [1, 2]) {
+        const { status, body } = await jsonCall(
+          server,
+          `video/search?keyword=${encodeURIComponent(keyword)}&page=${page}&pageSize=20`,
+        );
+        expect(status).toBe(200);
+        expect(
+          body.videos.map((v: { videoId: number }) => v.videoId),
+          `page ${page}`,
+        ).toEqual(expected.slice((page - 1) * 20, page * 20));
+        expect(body.videosCount).toBe(Math.min(1000, expected.length));
+      }
+    },
+    60_000,
+  );
 
-  it.each(queries)('stops its walk early for "%s" and still has the exact first rows (a small limit: several batches, every level)', async (keyword) => {
-    const words = searchTerms(keyword);
-    const expected = fullRanking(words);
-    for (const [limit, pageEnd] of [[12, 5], [30, 10], [60, 60]] as const) {
-      const walked = await walkWords(server.db, words, null, limit, pageEnd);
-      expect(walked, `${limit}/${pageEnd}`).not.toBeNull();
-      expect(walked!.ids.slice(0, pageEnd), `${limit}/${pageEnd}`).toEqual(expected.slice(0, pageEnd));
-      expect(walked!.count, `${limit}/${pageEnd}`).toBe(Math.min(limit, expected.length));
-    }
-  }, 60_000);
+  it.each(queries)(
+    'stops its walk early for "%s" and still has the exact first rows (a small limit: several batches, every level)',
+    async (keyword) => {
+      const words = searchTerms(keyword);
+      const expected = fullRanking(words);
+      for (const [limit, pageEnd] of [
+        [12, 5],
+        [30, 10],
+        [60, 60],
+      ] as const) {
+        const walked = await walkWords(server.db, words, null, limit, pageEnd);
+        expect(walked, `${limit}/${pageEnd}`).not.toBeNull();
+        expect(walked!.ids.slice(0, pageEnd), `${limit}/${pageEnd}`).toEqual(expected.slice(0, pageEnd));
+        expect(walked!.count, `${limit}/${pageEnd}`).toBe(Math.min(limit, expected.length));
+      }
+    },
+    60_000,
+  );
 
   it('leaves words of one or two Latin letters alone to the candidate union', async () => {
     expect(await walkWords(server.db, ['a', 'of'], null, 1000, 20)).toBeNull();

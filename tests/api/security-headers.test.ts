@@ -40,13 +40,20 @@ function expectSecurityHeaders(headers: Headers, what: string): Map<string, stri
   expect(policy.get('default-src'), what).toEqual(["'self'"]);
   const scripts = policy.get('script-src') ?? [];
   expect(scripts, what).toContain("'self'");
-  expect(scripts.filter((source) => source === "'unsafe-inline'" || source === "'unsafe-eval'" || source === '*' || source.endsWith(':')), what).toEqual([]);
+  expect(
+    scripts.filter(
+      (source) => source === "'unsafe-inline'" || source === "'unsafe-eval'" || source === '*' || source.endsWith(':'),
+    ),
+    what,
+  ).toEqual([]);
   expect(headers.get('referrer-policy'), what).toBe('strict-origin-when-cross-origin');
   expect(headers.get('x-content-type-options'), what).toBe('nosniff');
   expect(headers.get('x-frame-options'), what).toBe('SAMEORIGIN');
   const permissions = headers.get('permissions-policy') ?? '';
-  for (const granted of ['fullscreen=(self)', 'picture-in-picture=(self)']) expect(permissions, what).toContain(granted);
-  for (const denied of ['camera=()', 'microphone=()', 'geolocation=()', 'payment=()', 'usb=()', 'display-capture=()']) expect(permissions, what).toContain(denied);
+  for (const granted of ['fullscreen=(self)', 'picture-in-picture=(self)'])
+    expect(permissions, what).toContain(granted);
+  for (const denied of ['camera=()', 'microphone=()', 'geolocation=()', 'payment=()', 'usb=()', 'display-capture=()'])
+    expect(permissions, what).toContain(denied);
   return policy;
 }
 
@@ -55,7 +62,8 @@ const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).di
 /** The inline scripts a browser would run (JSON data blocks are not run) and the inline styles. */
 function inlineCode(html: string) {
   const scripts = [...html.matchAll(/<script\b(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/g)]
-    .filter(([, attributes]) => !/type="application\/(ld\+)?json"/.test(attributes)).map((match) => match[2]);
+    .filter(([, attributes]) => !/type="application\/(ld\+)?json"/.test(attributes))
+    .map((match) => match[2]);
   const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)].map((match) => match[1]);
   return { scripts, styles };
 }
@@ -79,9 +87,20 @@ describe.skipIf(!built)('security headers on every answer (needs `npx astro buil
 
   it('pages, prerendered and rendered on demand, error pages included: each inline script allowed by its hash, styles by theirs', async () => {
     const pages: Array<[string, number]> = [
-      ['/en/search', 200], ['/settings/appearance', 200], ['/en/settings/language', 200], ['/upload', 200], ['/offline', 200], ['/dev/components', 200],
-      ['/', 200], ['/en/', 200], ['/user/1', 404], ['/video/kv99999999999999999999', 404], ['/no-such-page', 404], ['/en/error/301', 404],
-      ['/error/403', 403], ['/en/settings/nonsense', 404],
+      ['/en/search', 200],
+      ['/settings/appearance', 200],
+      ['/en/settings/language', 200],
+      ['/upload', 200],
+      ['/offline', 200],
+      ['/dev/components', 200],
+      ['/', 200],
+      ['/en/', 200],
+      ['/user/1', 404],
+      ['/video/kv99999999999999999999', 404],
+      ['/no-such-page', 404],
+      ['/en/error/301', 404],
+      ['/error/403', 403],
+      ['/en/settings/nonsense', 404],
     ];
     for (const [path, status] of pages) {
       const response = await get(path, { headers: { 'Accept-Language': 'ja' } });
@@ -92,13 +111,21 @@ describe.skipIf(!built)('security headers on every answer (needs `npx astro buil
       // Event handler attributes cannot be allowed by a hash: none may be written.
       expect(html.match(/<[a-z][^>]*\son[a-z]+=/gi) ?? [], path).toEqual([]);
       expect(scripts.length, `${path} carries the theme script`).toBeGreaterThan(0);
-      for (const script of scripts) expect(policy.get('script-src'), `${path}: ${script.slice(0, 60)}`).toContain(hashOf(script));
-      for (const style of styles) expect(policy.get('style-src'), `${path}: ${style.slice(0, 60)}`).toContain(hashOf(style));
+      for (const script of scripts)
+        expect(policy.get('script-src'), `${path}: ${script.slice(0, 60)}`).toContain(hashOf(script));
+      for (const style of styles)
+        expect(policy.get('style-src'), `${path}: ${style.slice(0, 60)}`).toContain(hashOf(style));
       // Style attributes only; a <style> element needs its hash.
       expect(policy.get('style-src'), path).not.toContain("'unsafe-inline'");
       expect(policy.get('style-src-attr'), path).toEqual(["'unsafe-inline'"]);
       // A script written into the page by someone else has no hash: nothing else inline is allowed.
-      expect(policy.get('script-src')!.filter((source) => !source.startsWith("'sha256-")).sort(), path).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+      expect(
+        policy
+          .get('script-src')!
+          .filter((source) => !source.startsWith("'sha256-"))
+          .sort(),
+        path,
+      ).toEqual(["'self'", "'wasm-unsafe-eval'"]);
     }
   });
 
@@ -116,7 +143,11 @@ describe.skipIf(!built)('security headers on every answer (needs `npx astro buil
   });
 
   it('redirects, static files, conditional answers and HEAD', async () => {
-    for (const [path, status] of [['/video/1', 301], ['/en/settings/content', 302], ['/audio/ka999999', 302]] as const) {
+    for (const [path, status] of [
+      ['/video/1', 301],
+      ['/en/settings/content', 302],
+      ['/audio/ka999999', 302],
+    ] as const) {
       const redirect = await get(path);
       expect(redirect.status, path).toBe(status);
       expectSecurityHeaders(redirect.headers, `redirect from ${path}`);
@@ -137,7 +168,11 @@ describe.skipIf(!built)('security headers on every answer (needs `npx astro buil
     const compressed = await new Promise<Headers>((resolve, reject) => {
       const req = httpRequest(`${server.baseUrl}/en/`, { headers: { 'Accept-Encoding': 'br' } }, (res) => {
         res.resume();
-        res.on('end', () => resolve(new Headers(Object.entries(res.headers).map(([name, value]): [string, string] => [name, String(value)]))));
+        res.on('end', () =>
+          resolve(
+            new Headers(Object.entries(res.headers).map(([name, value]): [string, string] => [name, String(value)])),
+          ),
+        );
       });
       req.on('error', reject);
       req.end();
@@ -151,7 +186,11 @@ describe.skipIf(!built)('security headers on every answer (needs `npx astro buil
       await get('/api/health'),
       await get('/api/history/record', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }),
       await get('/api/no/such/route'),
-      await get('/api/user/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"email":' }),
+      await get('/api/user/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"email":',
+      }),
     ];
     expect(answers[0].status).toBe(200);
     expect(answers[1].status).toBe(401);
@@ -197,4 +236,3 @@ describe('security headers with the media served by the process', () => {
     expectSecurityHeaders(page.headers, `page path without the site (${page.status})`);
   });
 });
-

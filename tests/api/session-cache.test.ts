@@ -11,7 +11,12 @@ import { member } from './media-helpers.ts';
 
 const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
 const call = (server: Pick<TestServer, 'api'>, path: string, cookie: string, body?: unknown) =>
-  server.api(path, body === undefined ? { headers: { Cookie: cookie } } : { method: 'POST', body: JSON.stringify(body), headers: { Cookie: cookie, 'Content-Type': 'application/json' } });
+  server.api(
+    path,
+    body === undefined
+      ? { headers: { Cookie: cookie } }
+      : { method: 'POST', body: JSON.stringify(body), headers: { Cookie: cookie, 'Content-Type': 'application/json' } },
+  );
 
 describe.each(BACKENDS)('kept sessions on %s', (backend) => {
   let server: TestServer;
@@ -30,7 +35,9 @@ describe.each(BACKENDS)('kept sessions on %s', (backend) => {
 
     const banned = await member(server, 'banned');
     expect((await call(server, 'notification/unreadCount', banned)).status).toBe(200);
-    expect((await call(server, 'rbac/adminUpdateUserRole', root, { uid: uidOf(banned), newRoles: ['blocked'] })).status).toBe(200);
+    expect(
+      (await call(server, 'rbac/adminUpdateUserRole', root, { uid: uidOf(banned), newRoles: ['blocked'] })).status,
+    ).toBe(200);
     // A banned member may no longer act: refused at once, not a second later.
     expect((await call(server, 'video/like', banned, { videoId: 1 })).status).toBe(403);
   });
@@ -46,6 +53,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('kept sessions across two proces
     expect((await call(api(two), 'notification/unreadCount', cookie)).status).toBe(200);
     expect((await call(api(one), 'user/logout', cookie, {})).status).toBe(200);
     // …and forgotten there when the first one's notice arrives.
-    await expect.poll(async () => (await call(api(two), 'notification/unreadCount', cookie)).status, { interval: 20 }).toBe(401);
+    await expect
+      .poll(async () => (await call(api(two), 'notification/unreadCount', cookie)).status, { interval: 20 })
+      .toBe(401);
   });
 });

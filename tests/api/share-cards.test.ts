@@ -21,7 +21,18 @@ import { binaryPath, run } from '../../server/media/ffmpeg.ts';
 async function writeJpeg(mediaDir: string, path: string, size: string) {
   const file = join(mediaDir, path);
   await mkdir(dirname(file), { recursive: true });
-  const made = await run(binaryPath('ffmpeg'), ['-y', '-v', 'error', '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=1`, '-frames:v', '1', file]);
+  const made = await run(binaryPath('ffmpeg'), [
+    '-y',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=${size}:rate=1`,
+    '-frames:v',
+    '1',
+    file,
+  ]);
   if (made.code !== 0) throw new Error(made.stderr);
 }
 
@@ -39,29 +50,77 @@ describe.each(BACKENDS)('share cards on every page type in every language on %s'
     const video = await insertVideo(server, cookie, 30_000);
     const posterSet = `images/covers/${uid}-card/poster-0123456789ab`;
     await writeJpeg(mediaDir, `${posterSet}-1280.jpg`, '1280x720');
-    await server.db.updateTable('videos').set({ title: 'Card video', cover: `/media/${posterSet}-640.jpg` }).where('video_id', '=', video).execute();
+    await server.db
+      .updateTable('videos')
+      .set({ title: 'Card video', cover: `/media/${posterSet}-640.jpg` })
+      .where('video_id', '=', video)
+      .execute();
     const track = await insertAudio(server, cookie, 20_000);
     await writeJpeg(mediaDir, `images/covers/${uid}-track.jpg`, '600x600');
-    await server.db.updateTable('audio_tracks').set({ title: 'Card track', cover: `/media/images/covers/${uid}-track.jpg` }).where('audio_id', '=', track).execute();
+    await server.db
+      .updateTable('audio_tracks')
+      .set({ title: 'Card track', cover: `/media/images/covers/${uid}-track.jpg` })
+      .where('audio_id', '=', track)
+      .execute();
     const photo = await insertPhoto(server, cookie);
     await server.db.updateTable('photos').set({ title: 'Card photo' }).where('photo_id', '=', photo).execute();
-    const { image_id: imageId } = await server.db.selectFrom('photo_images').select('image_id').where('photo_id', '=', photo).executeTakeFirstOrThrow();
+    const { image_id: imageId } = await server.db
+      .selectFrom('photo_images')
+      .select('image_id')
+      .where('photo_id', '=', photo)
+      .executeTakeFirstOrThrow();
     await writeJpeg(mediaDir, `photos/${photo}/${imageId}/640.jpg`, '640x480');
-    const tag = await jsonCall(server, 'video/tag/create', { method: 'POST', cookie, body: { tagNameList: [{ lang: 'en', tagName: [{ name: 'Card tag' }] }] } });
+    const tag = await jsonCall(server, 'video/tag/create', {
+      method: 'POST',
+      cookie,
+      body: { tagNameList: [{ lang: 'en', tagName: [{ name: 'Card tag' }] }] },
+    });
     const { tagId } = tag.body as { tagId: number };
     await server.db.insertInto('video_tags').values({ video_id: video, tag_id: tagId, position: 0 }).execute();
-    const made = await jsonCall(server, 'collection/create', { method: 'POST', cookie, body: { title: 'Card collection', description: 'Clips to share', visibility: 'public' } });
+    const made = await jsonCall(server, 'collection/create', {
+      method: 'POST',
+      cookie,
+      body: { title: 'Card collection', description: 'Clips to share', visibility: 'public' },
+    });
     const { collectionId } = (made.body as { collection: { collectionId: number } }).collection;
-    expect((await jsonCall(server, 'collection/addVideo', { method: 'POST', cookie, body: { collectionId, videoId: video } })).status).toBe(200);
+    expect(
+      (
+        await jsonCall(server, 'collection/addVideo', {
+          method: 'POST',
+          cookie,
+          body: { collectionId, videoId: video },
+        })
+      ).status,
+    ).toBe(200);
     pages.push(
       { route: '/', type: 'website' },
       { route: '/category', type: 'website' },
       { route: `/search?tag=${tagId}`, type: 'website' },
       { route: `/user/${uid}`, type: 'profile' },
-      { route: `/video/kv${video}`, type: 'video.other', title: 'Card video', image: /\/poster-0123456789ab-1280\.jpg$/ },
-      { route: `/audio/ka${track}`, type: 'music.song', title: 'Card track', image: new RegExp(`/images/covers/${uid}-track\\.jpg$`) },
-      { route: `/photo/kp${photo}`, type: 'article', title: 'Card photo', image: new RegExp(`/photos/${photo}/${imageId}/640\\.jpg$`) },
-      { route: `/collections/${collectionId}`, type: 'website', title: 'Card collection', image: /\/poster-0123456789ab-1280\.jpg$/ },
+      {
+        route: `/video/kv${video}`,
+        type: 'video.other',
+        title: 'Card video',
+        image: /\/poster-0123456789ab-1280\.jpg$/,
+      },
+      {
+        route: `/audio/ka${track}`,
+        type: 'music.song',
+        title: 'Card track',
+        image: new RegExp(`/images/covers/${uid}-track\\.jpg$`),
+      },
+      {
+        route: `/photo/kp${photo}`,
+        type: 'article',
+        title: 'Card photo',
+        image: new RegExp(`/photos/${photo}/${imageId}/640\\.jpg$`),
+      },
+      {
+        route: `/collections/${collectionId}`,
+        type: 'website',
+        title: 'Card collection',
+        image: /\/poster-0123456789ab-1280\.jpg$/,
+      },
     );
   }, 120_000);
   afterAll(async () => {
@@ -74,7 +133,9 @@ describe.each(BACKENDS)('share cards on every page type in every language on %s'
     for (const locale of CATALOG_LOCALES) {
       for (const { route, type, title, image: imagePattern } of pages) {
         const path = localizePath(route, locale);
-        const answer = await fetch(`${server.baseUrl}${path}`, { headers: { 'Accept-Language': LOCALE_INFO[locale].htmlLang } });
+        const answer = await fetch(`${server.baseUrl}${path}`, {
+          headers: { 'Accept-Language': LOCALE_INFO[locale].htmlLang },
+        });
         expect(answer.status, path).toBe(200);
         const { error, result } = await ogs({ html: await answer.text() });
         expect(error, path).toBe(false);
@@ -86,7 +147,9 @@ describe.each(BACKENDS)('share cards on every page type in every language on %s'
         const canonical = new URL(result.ogUrl ?? '', 'invalid:/');
         expect(canonical.protocol, path).toMatch(/^https?:$/);
         expect(`${canonical.pathname}${canonical.search}`, path).toBe(path);
-        expect(result.twitterCard, path).toBe(type === 'video.other' || type === 'music.song' ? 'player' : 'summary_large_image');
+        expect(result.twitterCard, path).toBe(
+          type === 'video.other' || type === 'music.song' ? 'player' : 'summary_large_image',
+        );
         const image = result.ogImage?.[0]?.url ?? '';
         expect(image, path).toMatch(/^https?:\/\//);
         expect(result.twitterImage?.[0]?.url, path).toBe(image);

@@ -20,7 +20,8 @@ describe.each(BACKENDS)('share, embeds and feeds on %s', (backend) => {
     const res = await server.api(`oembed?${query}`, { headers: { 'X-Client-Language': 'en' } });
     return { status: res.status, body: await res.json() };
   };
-  const page = (path: string) => fetch(`${server.baseUrl}${path}`, { headers: { 'Accept-Language': 'en' }, redirect: 'manual' });
+  const page = (path: string) =>
+    fetch(`${server.baseUrl}${path}`, { headers: { 'Accept-Language': 'en' }, redirect: 'manual' });
 
   beforeAll(async () => {
     server = await startTestServer(backend, { site: true });
@@ -30,21 +31,36 @@ describe.each(BACKENDS)('share, embeds and feeds on %s', (backend) => {
     pending = await insertVideo(server, uploader, 10_000, 'pending');
     track = await insertAudio(server, uploader, 60_000);
     const tag = await server.api('video/tag/create', {
-      method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: uploader }, body: JSON.stringify({ tagNameList: [{ lang: 'en', tagName: [{ name: 'Share test' }] }] }),
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: uploader },
+      body: JSON.stringify({ tagNameList: [{ lang: 'en', tagName: [{ name: 'Share test' }] }] }),
     });
     ({ tagId } = await tag.json());
     await server.db.insertInto('video_tags').values({ video_id: approved, tag_id: tagId, position: 0 }).execute();
-    await server.db.updateTable('videos').set({ cover: '/media/images/share-cover.jpg' }).where('video_id', '=', approved).execute();
+    await server.db
+      .updateTable('videos')
+      .set({ cover: '/media/images/share-cover.jpg' })
+      .where('video_id', '=', approved)
+      .execute();
   }, 120_000);
   afterAll(() => server?.close());
 
   it('answers oEmbed 1.0 for a video page in any language and for a track, the iframe sized within maxwidth and maxheight', async () => {
     const video = await oembed(`url=${encodeURIComponent(`${server.baseUrl}/en/video/kv${approved}`)}&format=json`);
     expect(video.status).toBe(200);
-    expect(video.body).toMatchObject({ version: '1.0', type: 'video', width: 640, height: 360, provider_name: 'Kiraboshi', author_url: `${server.baseUrl}/en/user/${uploaderUid}` });
+    expect(video.body).toMatchObject({
+      version: '1.0',
+      type: 'video',
+      width: 640,
+      height: 360,
+      provider_name: 'Kiraboshi',
+      author_url: `${server.baseUrl}/en/user/${uploaderUid}`,
+    });
     expect(video.body.html).toContain(`src="${server.baseUrl}/embed/kv${approved}"`);
     expect(video.body.html).toMatch(/^<iframe [^>]*><\/iframe>$/);
-    const small = await oembed(`url=${encodeURIComponent(`${server.baseUrl}/video/kv${approved}`)}&maxwidth=320&maxheight=400`);
+    const small = await oembed(
+      `url=${encodeURIComponent(`${server.baseUrl}/video/kv${approved}`)}&maxwidth=320&maxheight=400`,
+    );
     expect(small.body).toMatchObject({ width: 320, height: 180 });
     expect(small.body.html).toContain('width="320" height="180"');
     const audio = await oembed(`url=${encodeURIComponent(`${server.baseUrl}/ja/audio/ka${track}`)}`);
@@ -58,7 +74,11 @@ describe.each(BACKENDS)('share, embeds and feeds on %s', (backend) => {
   it('refuses foreign, bad and unknown addresses with the error shape, and other formats with 501', async () => {
     const cases: Array<[string, number, string]> = [
       [`url=${encodeURIComponent(`https://evil.example/video/kv${approved}`)}`, 400, 'VALIDATION_FAILED'],
-      [`url=${encodeURIComponent(`${server.baseUrl.replace('127.0.0.1', 'localhost')}/video/kv${approved}`)}`, 400, 'VALIDATION_FAILED'],
+      [
+        `url=${encodeURIComponent(`${server.baseUrl.replace('127.0.0.1', 'localhost')}/video/kv${approved}`)}`,
+        400,
+        'VALIDATION_FAILED',
+      ],
       ['url=not%20an%20address', 400, 'VALIDATION_FAILED'],
       [`url=${encodeURIComponent('javascript:alert(1)')}`, 400, 'VALIDATION_FAILED'],
       [`url=${encodeURIComponent(`${server.baseUrl}/search?keyword=x`)}`, 400, 'VALIDATION_FAILED'],
@@ -67,7 +87,11 @@ describe.each(BACKENDS)('share, embeds and feeds on %s', (backend) => {
       [`url=${encodeURIComponent(`${server.baseUrl}/video/kv999999`)}`, 404, 'NOT_FOUND'],
       // Pending: not public, so not there for an embed.
       [`url=${encodeURIComponent(`${server.baseUrl}/video/kv${pending}`)}`, 404, 'NOT_FOUND'],
-      [`url=${encodeURIComponent(`${server.baseUrl}/video/kv${approved}`)}&format=xml`, 501, 'OEMBED_FORMAT_UNSUPPORTED'],
+      [
+        `url=${encodeURIComponent(`${server.baseUrl}/video/kv${approved}`)}&format=xml`,
+        501,
+        'OEMBED_FORMAT_UNSUPPORTED',
+      ],
       [`url=${encodeURIComponent(`${server.baseUrl}/video/kv${approved}`)}&format=yaml`, 400, 'VALIDATION_FAILED'],
     ];
     for (const [query, status, code] of cases) {
@@ -76,7 +100,9 @@ describe.each(BACKENDS)('share, embeds and feeds on %s', (backend) => {
       expect(answer.body, query).toMatchObject({ success: false, code });
       expect(typeof answer.body.message, query).toBe('string');
     }
-    expect((await oembed(`url=${encodeURIComponent(`${server.baseUrl}/video/kv${approved}`)}&format=xml`)).body.message).toMatch(/JSON/);
+    expect(
+      (await oembed(`url=${encodeURIComponent(`${server.baseUrl}/video/kv${approved}`)}&format=xml`)).body.message,
+    ).toMatch(/JSON/);
   });
 
   it('serves the embed framable by any site, a missing one as a small 404, and keeps every other page unframable', async () => {
@@ -103,7 +129,9 @@ describe.each(BACKENDS)('share, embeds and feeds on %s', (backend) => {
 
   it('writes the site, uploader and tag feeds as RSS 2.0 with Media RSS that a feed parser reads', async () => {
     for (const [path, expectIds] of [
-      ['/feeds/videos.xml?lang=en', [approved]], [`/feeds/videos.xml?uid=${uploaderUid}&lang=en`, [approved]], [`/feeds/videos.xml?tag=${tagId}&lang=en`, [approved]],
+      ['/feeds/videos.xml?lang=en', [approved]],
+      [`/feeds/videos.xml?uid=${uploaderUid}&lang=en`, [approved]],
+      [`/feeds/videos.xml?tag=${tagId}&lang=en`, [approved]],
     ] as const) {
       const answer = await page(path);
       expect(answer.status, path).toBe(200);
@@ -118,11 +146,24 @@ describe.each(BACKENDS)('share, embeds and feeds on %s', (backend) => {
       // The enclosure is the cover; media:content the stream, with the cover as its thumbnail.
       const cover = `${server.baseUrl}/media/images/share-cover.jpg`;
       expect(item!.mediaImages).toEqual([expect.objectContaining({ url: cover, mimeType: 'image/jpeg' })]);
-      expect(item!.mediaVideos).toEqual([expect.objectContaining({ url: `${server.baseUrl}/media/videos/${approved}/master.m3u8`, mimeType: 'application/vnd.apple.mpegurl', image: cover })]);
+      expect(item!.mediaVideos).toEqual([
+        expect.objectContaining({
+          url: `${server.baseUrl}/media/videos/${approved}/master.m3u8`,
+          mimeType: 'application/vnd.apple.mpegurl',
+          image: cover,
+        }),
+      ]);
       expect(item!.published).toBeInstanceOf(Date);
     }
-    expect(parseFeed(await (await page(`/feeds/videos.xml?uid=${uploaderUid}&lang=en`)).text()).title).toContain('Sharer');
-    for (const [path, status] of [['/feeds/videos.xml?uid=999999', 404], ['/feeds/videos.xml?tag=999999', 404], ['/feeds/videos.xml?uid=abc', 400], [`/feeds/videos.xml?uid=1&tag=${tagId}`, 400]] as const) {
+    expect(parseFeed(await (await page(`/feeds/videos.xml?uid=${uploaderUid}&lang=en`)).text()).title).toContain(
+      'Sharer',
+    );
+    for (const [path, status] of [
+      ['/feeds/videos.xml?uid=999999', 404],
+      ['/feeds/videos.xml?tag=999999', 404],
+      ['/feeds/videos.xml?uid=abc', 400],
+      [`/feeds/videos.xml?uid=1&tag=${tagId}`, 400],
+    ] as const) {
       expect((await page(path)).status, path).toBe(status);
     }
   });

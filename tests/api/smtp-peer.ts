@@ -1,7 +1,12 @@
 import { SMTPServer } from 'smtp-server';
 import { startTestServer, type Backend } from './harness.ts';
 
-export interface ReceivedMail { to: string[]; raw: string; subject: string; text: string }
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+  subject: string;
+  text: string;
+}
 
 function decodeBody(raw: string): string {
   const split = raw.indexOf('\n\n');
@@ -10,16 +15,27 @@ function decodeBody(raw: string): string {
   const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(headers)?.[1]?.toLowerCase();
   if (encoding === 'base64') body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   if (encoding === 'quoted-printable') {
-    body = Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+    body = Buffer.from(
+      body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16))),
+      'latin1',
+    ).toString('utf8');
   }
   return body;
 }
 
 function decodeSubject(raw: string): string {
   const line = /^subject:(.*(?:\n[ \t].*)*)/im.exec(raw)?.[1] ?? '';
-  return line.replace(/\n[ \t]/g, ' ').trim().replace(/=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi, (_, kind: string, data: string) =>
-    kind.toLowerCase() === 'b' ? Buffer.from(data, 'base64').toString('utf8')
-      : Buffer.from(data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, h) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'));
+  return line
+    .replace(/\n[ \t]/g, ' ')
+    .trim()
+    .replace(/=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi, (_, kind: string, data: string) =>
+      kind.toLowerCase() === 'b'
+        ? Buffer.from(data, 'base64').toString('utf8')
+        : Buffer.from(
+            data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, h) => String.fromCharCode(parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8'),
+    );
 }
 
 /** A real SMTP server on loopback that keeps what it receives. */
@@ -37,7 +53,12 @@ export async function startSmtpPeer() {
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8').replace(/\r\n/g, '\n');
         setTimeout(() => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, subject: decodeSubject(raw), text: decodeBody(raw) });
+          mails.push({
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+            subject: decodeSubject(raw),
+            text: decodeBody(raw),
+          });
           callback();
         }, holdMs);
       });
@@ -61,7 +82,11 @@ export async function startSmtpPeer() {
     },
     /** Waits (up to `timeoutMs`) until `count` mails to an address have come; the password reset mails after answering. */
     async waitForMails(address: string, count = 1, timeoutMs = 5000): Promise<ReceivedMail[]> {
-      for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((resolve) => setTimeout(resolve, 20))) {
+      for (
+        const started = Date.now();
+        Date.now() - started < timeoutMs;
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      ) {
         const received = mails.filter((m) => m.to.includes(address));
         if (received.length >= count) return received;
       }
@@ -77,5 +102,12 @@ export type SmtpPeer = Awaited<ReturnType<typeof startSmtpPeer>>;
 export async function startServerWithMail(backend: Backend, env: Record<string, string> = {}) {
   const smtp = await startSmtpPeer();
   const server = await startTestServer(backend, { env: { SMTP_URL: smtp.url, ...env } });
-  return { server, smtp, close: async () => { await server.close(); await smtp.close(); } };
+  return {
+    server,
+    smtp,
+    close: async () => {
+      await server.close();
+      await smtp.close();
+    },
+  };
 }

@@ -37,26 +37,37 @@ export class SseClient {
   }
 
   /** Opens the stream; resolves once the answer's headers are in (an error answer's body is read whole). */
-  static open(url: string, options: { headers?: Record<string, string>; lastEventId?: string; agent?: Agent } = {}): Promise<SseClient> {
+  static open(
+    url: string,
+    options: { headers?: Record<string, string>; lastEventId?: string; agent?: Agent } = {},
+  ): Promise<SseClient> {
     const client = new SseClient();
     return new Promise((resolve, reject) => {
-      const req = request(url, {
-        agent: options.agent,
-        signal: client.abort.signal,
-        headers: { Accept: 'text/event-stream', ...options.headers, ...(options.lastEventId ? { 'Last-Event-ID': options.lastEventId } : {}) },
-      }, (res) => {
-        client.response = res;
-        client.status = res.statusCode ?? 0;
-        client.contentType = String(res.headers['content-type'] ?? '');
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => client.feed(chunk));
-        const finish = () => client.finish();
-        res.on('end', finish);
-        res.on('close', finish);
-        res.on('error', finish);
-        if (client.status !== 200) res.on('end', () => resolve(client));
-        else resolve(client);
-      });
+      const req = request(
+        url,
+        {
+          agent: options.agent,
+          signal: client.abort.signal,
+          headers: {
+            Accept: 'text/event-stream',
+            ...options.headers,
+            ...(options.lastEventId ? { 'Last-Event-ID': options.lastEventId } : {}),
+          },
+        },
+        (res) => {
+          client.response = res;
+          client.status = res.statusCode ?? 0;
+          client.contentType = String(res.headers['content-type'] ?? '');
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => client.feed(chunk));
+          const finish = () => client.finish();
+          res.on('end', finish);
+          res.on('close', finish);
+          res.on('error', finish);
+          if (client.status !== 200) res.on('end', () => resolve(client));
+          else resolve(client);
+        },
+      );
       req.on('error', (error) => {
         if (client.response) return client.finish();
         reject(error);

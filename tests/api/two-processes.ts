@@ -16,12 +16,27 @@ export function useTwoProcesses(): { servers: Running[]; api: (running: Running)
     const database = await freshPostgresDatabase();
     drop = database.drop;
     for (let i = 0; i < 2; i++) {
-      servers.push(await startServer({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, SERVE_SITE: '0', LOG_LEVEL: 'error', DEMO: '0', WORKER: '0', NOTIFICATION_DIGEST_CHECK_MS: '0', DATABASE_POOL_KEPT: '2' }));
+      servers.push(
+        await startServer({
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATABASE_URL: database.url,
+          SERVE_SITE: '0',
+          LOG_LEVEL: 'error',
+          DEMO: '0',
+          WORKER: '0',
+          NOTIFICATION_DIGEST_CHECK_MS: '0',
+          DATABASE_POOL_KEPT: '2',
+        }),
+      );
     }
   }, 180_000);
   afterAll(async () => {
     for (const running of servers) await running.close();
     await drop();
   });
-  return { servers, api: (running) => ({ api: (path, init) => fetch(`http://127.0.0.1:${running.port}/api/${path}`, init) }) };
+  return {
+    servers,
+    api: (running) => ({ api: (path, init) => fetch(`http://127.0.0.1:${running.port}/api/${path}`, init) }),
+  };
 }

@@ -20,11 +20,24 @@ import { createLogger } from '../../server/logger.ts';
 useVideoFixtures();
 const logger = createLogger('error');
 const json = (body: unknown, cookie?: string): RequestInit => ({
-  method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json', ...(cookie ? { Cookie: cookie } : {}) },
+  method: 'POST',
+  body: JSON.stringify(body),
+  headers: { 'Content-Type': 'application/json', ...(cookie ? { Cookie: cookie } : {}) },
 });
-const commit = (server: TestServer, cookie: string, mediaId: string) => server.api('video/upload', json({
-  title: '发布了', videoPart: [{ mediaId, videoPartTitle: '' }], videoCategory: 'anime', copyright: 'original', ensureOriginal: true,
-}, cookie));
+const commit = (server: TestServer, cookie: string, mediaId: string) =>
+  server.api(
+    'video/upload',
+    json(
+      {
+        title: '发布了',
+        videoPart: [{ mediaId, videoPartTitle: '' }],
+        videoCategory: 'anime',
+        copyright: 'original',
+        ensureOriginal: true,
+      },
+      cookie,
+    ),
+  );
 
 async function until(check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -48,7 +61,11 @@ describe.each(BACKENDS)('unpublished uploads on %s', (backend) => {
     /** A real upload, probed as the probe job would (duration known), its transcode queued. */
     async function probedUpload(name: string) {
       const mediaId = await upload(server, uploader, await makeVideo(1, name));
-      await server.db.updateTable('media').set({ status: 'probed', duration_ms: 1000, width: 320, height: 240 }).where('media_id', '=', mediaId).execute();
+      await server.db
+        .updateTable('media')
+        .set({ status: 'probed', duration_ms: 1000, width: 320, height: 240 })
+        .where('media_id', '=', mediaId)
+        .execute();
       await server.db.deleteFrom('jobs').where(sql<string>`payload->>'mediaId'`, '=', mediaId).execute();
       await enqueueJob(server.db, TRANSCODE_JOB, { mediaId });
       return mediaId;
@@ -60,7 +77,10 @@ describe.each(BACKENDS)('unpublished uploads on %s', (backend) => {
       expect((await commit(server, uploader, kept)).status).toBe(200);
       const order: string[] = [];
       const worker = startJobWorker({
-        db: server.db, logger, pollMs: 20, background: unpublishedTranscode,
+        db: server.db,
+        logger,
+        pollMs: 20,
+        background: unpublishedTranscode,
         handlers: { [TRANSCODE_JOB]: async (payload) => void order.push(String(payload.mediaId)) },
       });
       try {
@@ -71,25 +91,46 @@ describe.each(BACKENDS)('unpublished uploads on %s', (backend) => {
       expect(order).toEqual([kept, abandoned]);
     });
 
-    it('stops an unpublished upload\'s transcode when other work arrives, runs that, then goes on unspent', async () => {
+    it("stops an unpublished upload's transcode when other work arrives, runs that, then goes on unspent", async () => {
       const abandoned = await probedUpload('abandoned-2.mp4');
       const ran: string[] = [];
       let aborts = 0;
-      const transcode: JobHandler = (_payload, run) => new Promise<void>((resolve, reject) => {
-        ran.push(`transcode ${run.attempt}`);
-        // The second time it runs to the end.
-        if (ran.length > 2) return resolve();
-        run.signal?.addEventListener('abort', () => { aborts++; reject(run.signal!.reason); }, { once: true });
-      });
+      const transcode: JobHandler = (_payload, run) =>
+        new Promise<void>((resolve, reject) => {
+          ran.push(`transcode ${run.attempt}`);
+          // The second time it runs to the end.
+          if (ran.length > 2) return resolve();
+          run.signal?.addEventListener(
+            'abort',
+            () => {
+              aborts++;
+              reject(run.signal!.reason);
+            },
+            { once: true },
+          );
+        });
       const worker = startJobWorker({
-        db: server.db, logger, pollMs: 20, leaseMs: 400, background: unpublishedTranscode,
+        db: server.db,
+        logger,
+        pollMs: 20,
+        leaseMs: 400,
+        background: unpublishedTranscode,
         handlers: { [TRANSCODE_JOB]: transcode, [PROBE_JOB]: async () => void ran.push('probe') },
       });
       try {
         await until(() => ran.length === 1);
         await enqueueJob(server.db, PROBE_JOB, { mediaId: 'someone-else' });
         await until(() => ran.length === 3);
-        await until(async () => (await server.db.selectFrom('jobs').select('status').where(sql<string>`payload->>'mediaId'`, '=', abandoned).executeTakeFirstOrThrow()).status === 'done');
+        await until(
+          async () =>
+            (
+              await server.db
+                .selectFrom('jobs')
+                .select('status')
+                .where(sql<string>`payload->>'mediaId'`, '=', abandoned)
+                .executeTakeFirstOrThrow()
+            ).status === 'done',
+        );
       } finally {
         await worker.stop();
       }
@@ -101,9 +142,14 @@ describe.each(BACKENDS)('unpublished uploads on %s', (backend) => {
   describe('expiry', () => {
     let server: TestServer;
     let uploader = '';
-    const dirs = { upload: mkdtempSync(join(tmpdir(), 'kiraboshi-abandoned-up-')), media: mkdtempSync(join(tmpdir(), 'kiraboshi-abandoned-media-')) };
+    const dirs = {
+      upload: mkdtempSync(join(tmpdir(), 'kiraboshi-abandoned-up-')),
+      media: mkdtempSync(join(tmpdir(), 'kiraboshi-abandoned-media-')),
+    };
     beforeAll(async () => {
-      server = await startTestServer(backend, { env: { UPLOAD_DIR: dirs.upload, MEDIA_DIR: dirs.media, UPLOAD_SWEEP_MS: '250' } });
+      server = await startTestServer(backend, {
+        env: { UPLOAD_DIR: dirs.upload, MEDIA_DIR: dirs.media, UPLOAD_SWEEP_MS: '250' },
+      });
       uploader = await member(server, 'Forgetful');
     });
     afterAll(async () => {
@@ -118,23 +164,53 @@ describe.each(BACKENDS)('unpublished uploads on %s', (backend) => {
       await statusOf(server, uploader, published, ['probed', 'transcoding', 'playable', 'ready']);
       expect((await commit(server, uploader, published)).status).toBe(200);
       for (const id of [abandoned, published]) await statusOf(server, uploader, id);
-      const uploadOf = async (mediaId: string) => (await server.db.selectFrom('media').select('upload_id').where('media_id', '=', mediaId).executeTakeFirstOrThrow()).upload_id;
+      const uploadOf = async (mediaId: string) =>
+        (
+          await server.db
+            .selectFrom('media')
+            .select('upload_id')
+            .where('media_id', '=', mediaId)
+            .executeTakeFirstOrThrow()
+        ).upload_id;
       const [abandonedUpload, publishedUpload] = [await uploadOf(abandoned), await uploadOf(published)];
       for (const id of [abandonedUpload, publishedUpload]) expect(existsSync(join(dirs.upload, id))).toBe(true);
-      for (const id of [abandoned, published]) expect(existsSync(join(dirs.media, 'hls', id, 'master.m3u8'))).toBe(true);
+      for (const id of [abandoned, published])
+        expect(existsSync(join(dirs.media, 'hls', id, 'master.m3u8'))).toBe(true);
 
       // A day old and a bit: the next sweep takes the unpublished one only.
-      await server.db.updateTable('uploads').set({ finished_at: new Date(Date.now() - 25 * 3_600_000) }).where('id', 'in', [abandonedUpload, publishedUpload]).execute();
-      await until(async () => !(await server.db.selectFrom('media').select('media_id').where('media_id', '=', abandoned).executeTakeFirst()), 10_000);
-      expect(await server.db.selectFrom('uploads').select('id').where('id', '=', abandonedUpload).executeTakeFirst()).toBeUndefined();
-      expect(await server.db.selectFrom('jobs').select('id').where(sql<string>`payload->>'mediaId'`, '=', abandoned).execute()).toEqual([]);
+      await server.db
+        .updateTable('uploads')
+        .set({ finished_at: new Date(Date.now() - 25 * 3_600_000) })
+        .where('id', 'in', [abandonedUpload, publishedUpload])
+        .execute();
+      await until(
+        async () =>
+          !(await server.db
+            .selectFrom('media')
+            .select('media_id')
+            .where('media_id', '=', abandoned)
+            .executeTakeFirst()),
+        10_000,
+      );
+      expect(
+        await server.db.selectFrom('uploads').select('id').where('id', '=', abandonedUpload).executeTakeFirst(),
+      ).toBeUndefined();
+      expect(
+        await server.db
+          .selectFrom('jobs')
+          .select('id')
+          .where(sql<string>`payload->>'mediaId'`, '=', abandoned)
+          .execute(),
+      ).toEqual([]);
       await until(() => !existsSync(join(dirs.media, 'hls', abandoned)), 5_000);
       expect(readdirSync(dirs.upload).filter((name) => name.startsWith(abandonedUpload))).toEqual([]);
       const status = await server.api(`video/media/status?mediaId=${abandoned}`, { headers: { Cookie: uploader } });
       expect(status.status).toBe(404);
 
       // The published one and its files stay.
-      expect(await server.db.selectFrom('media').select('status').where('media_id', '=', published).executeTakeFirst()).toEqual({ status: 'ready' });
+      expect(
+        await server.db.selectFrom('media').select('status').where('media_id', '=', published).executeTakeFirst(),
+      ).toEqual({ status: 'ready' });
       expect(existsSync(join(dirs.upload, publishedUpload))).toBe(true);
       expect(existsSync(join(dirs.media, 'hls', published, 'master.m3u8'))).toBe(true);
     });

@@ -46,7 +46,8 @@ function rawExchange(port: number, head: string, options: { bodyBytes?: number; 
 }
 
 const statusLine = (text: string) => text.split('\r\n')[0];
-const header = (text: string, name: string) => new RegExp(`\r\n${name}: ([^\r\n]*)`, 'i').exec(text.split('\r\n\r\n')[0])?.[1];
+const header = (text: string, name: string) =>
+  new RegExp(`\r\n${name}: ([^\r\n]*)`, 'i').exec(text.split('\r\n\r\n')[0])?.[1];
 
 describe.each(BACKENDS)('bodies pages and media do not take, and half-closed clients (%s)', (backend) => {
   let server: TestServer;
@@ -61,8 +62,17 @@ describe.each(BACKENDS)('bodies pages and media do not take, and half-closed cli
 
   it('refuses a 200 MB POST to pages and /media/ at once with 405, without reading the body', async () => {
     for (const path of paths) {
-      const answer = await rawExchange(port, `POST ${path} HTTP/1.1\r\nHost: kira.test\r\nContent-Type: application/octet-stream\r\nContent-Length: ${DECLARED}\r\n\r\n`, { bodyBytes: DECLARED });
-      expect([path, statusLine(answer.text), header(answer.text, 'allow'), header(answer.text, 'connection')]).toEqual([path, 'HTTP/1.1 405 Method Not Allowed', 'GET, HEAD', 'close']);
+      const answer = await rawExchange(
+        port,
+        `POST ${path} HTTP/1.1\r\nHost: kira.test\r\nContent-Type: application/octet-stream\r\nContent-Length: ${DECLARED}\r\n\r\n`,
+        { bodyBytes: DECLARED },
+      );
+      expect([path, statusLine(answer.text), header(answer.text, 'allow'), header(answer.text, 'connection')]).toEqual([
+        path,
+        'HTTP/1.1 405 Method Not Allowed',
+        'GET, HEAD',
+        'close',
+      ]);
       // Answered (and the connection closed) long before the body could have been sent.
       expect(answer.closed).toBe(true);
       expect(answer.written).toBeLessThan(DECLARED / 4);
@@ -72,27 +82,42 @@ describe.each(BACKENDS)('bodies pages and media do not take, and half-closed cli
 
   it('refuses a GET that carries a body with 413, and a chunked one too', async () => {
     for (const path of paths) {
-      const sized = await rawExchange(port, `GET ${path} HTTP/1.1\r\nHost: kira.test\r\nContent-Length: ${DECLARED}\r\n\r\n`, { bodyBytes: DECLARED });
-      expect([path, statusLine(sized.text), header(sized.text, 'connection'), sized.closed]).toEqual([path, 'HTTP/1.1 413 Payload Too Large', 'close', true]);
+      const sized = await rawExchange(
+        port,
+        `GET ${path} HTTP/1.1\r\nHost: kira.test\r\nContent-Length: ${DECLARED}\r\n\r\n`,
+        { bodyBytes: DECLARED },
+      );
+      expect([path, statusLine(sized.text), header(sized.text, 'connection'), sized.closed]).toEqual([
+        path,
+        'HTTP/1.1 413 Payload Too Large',
+        'close',
+        true,
+      ]);
       expect(sized.written).toBeLessThan(DECLARED / 4);
-      const chunked = await rawExchange(port, `GET ${path} HTTP/1.1\r\nHost: kira.test\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n`);
+      const chunked = await rawExchange(
+        port,
+        `GET ${path} HTTP/1.1\r\nHost: kira.test\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n`,
+      );
       expect([path, statusLine(chunked.text)]).toEqual([path, 'HTTP/1.1 413 Payload Too Large']);
     }
   });
 
-  it.skipIf(!built)('answers a client that half-closes after its request, pages rendered on demand included', async () => {
-    const uploader = await member(server, 'HalfClosed');
-    const uid = Number(/uid=(\d+)/.exec(uploader)![1]);
-    for (const path of ['/en/', `/en/user/${uid}`, '/api/user/check']) {
-      const answer = await rawExchange(port, `GET ${path} HTTP/1.1\r\nHost: kira.test\r\n\r\n`, { halfClose: true });
-      expect([path, statusLine(answer.text), answer.closed]).toEqual([path, 'HTTP/1.1 200 OK', true]);
-      // The whole answer: as long as it said.
-      const length = Number(header(answer.text, 'content-length') ?? Number.NaN);
-      const body = answer.text.slice(answer.text.indexOf('\r\n\r\n') + 4);
-      if (Number.isFinite(length)) expect(Buffer.byteLength(body, 'latin1')).toBe(length);
-      else expect(body.endsWith('0\r\n\r\n')).toBe(true);
-    }
-  });
+  it.skipIf(!built)(
+    'answers a client that half-closes after its request, pages rendered on demand included',
+    async () => {
+      const uploader = await member(server, 'HalfClosed');
+      const uid = Number(/uid=(\d+)/.exec(uploader)![1]);
+      for (const path of ['/en/', `/en/user/${uid}`, '/api/user/check']) {
+        const answer = await rawExchange(port, `GET ${path} HTTP/1.1\r\nHost: kira.test\r\n\r\n`, { halfClose: true });
+        expect([path, statusLine(answer.text), answer.closed]).toEqual([path, 'HTTP/1.1 200 OK', true]);
+        // The whole answer: as long as it said.
+        const length = Number(header(answer.text, 'content-length') ?? Number.NaN);
+        const body = answer.text.slice(answer.text.indexOf('\r\n\r\n') + 4);
+        if (Number.isFinite(length)) expect(Buffer.byteLength(body, 'latin1')).toBe(length);
+        else expect(body.endsWith('0\r\n\r\n')).toBe(true);
+      }
+    },
+  );
 
   it('still serves pages and media by GET and HEAD as before', async () => {
     for (const path of paths) {

@@ -11,7 +11,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListMultipartUploadsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { startTestServer, type TestServer } from './harness.ts';
-import { makeVideo, member, statusOf, tusCreate, tusDelete, tusHead, tusPatch, upload, useVideoFixtures } from './media-helpers.ts';
+import {
+  makeVideo,
+  member,
+  statusOf,
+  tusCreate,
+  tusDelete,
+  tusHead,
+  tusPatch,
+  upload,
+  useVideoFixtures,
+} from './media-helpers.ts';
 import { startS3Server, storedObject, type TestS3 } from './s3-server.ts';
 import { UPLOAD_EXPIRY_MS } from '../../server/media/uploads.ts';
 import { scratchFolder } from '../../server/media/upload-store.ts';
@@ -23,7 +33,10 @@ useVideoFixtures();
 async function bucketContents(s3: TestS3) {
   const objects = await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucket }));
   const multipart = await s3.client.send(new ListMultipartUploadsCommand({ Bucket: s3.bucket }));
-  return { objects: (objects.Contents ?? []).map((o) => o.Key!).sort(), multipart: (multipart.Uploads ?? []).map((u) => u.Key!) };
+  return {
+    objects: (objects.Contents ?? []).map((o) => o.Key!).sort(),
+    multipart: (multipart.Uploads ?? []).map((u) => u.Key!),
+  };
 }
 
 /** Files left anywhere under a folder (temporary copies must not stay). */
@@ -41,7 +54,9 @@ describe('resumable uploads into an S3-compatible bucket', () => {
   beforeAll(async () => {
     s3 = await startS3Server();
     uploadDir = await mkdtemp(join(tmpdir(), 'kiraboshi-s3-scratch-'));
-    server = await startTestServer('pglite', { env: { ...s3.env, UPLOAD_DIR: uploadDir, UPLOAD_MAX_BYTES: String(16 * MiB) } });
+    server = await startTestServer('pglite', {
+      env: { ...s3.env, UPLOAD_DIR: uploadDir, UPLOAD_MAX_BYTES: String(16 * MiB) },
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -56,8 +71,14 @@ describe('resumable uploads into an S3-compatible bucket', () => {
     expect(created.status).toBe(201);
     const location = created.headers.get('location')!;
     // 6 MiB becomes a multipart part; 2 MiB is below S3's 5 MiB part minimum and waits aside.
-    expect((await tusPatch(server, location, cookie, 0, bytes.subarray(0, 6 * MiB))).headers.get('upload-offset')).toBe(String(6 * MiB));
-    expect((await tusPatch(server, location, cookie, 6 * MiB, bytes.subarray(6 * MiB, 8 * MiB))).headers.get('upload-offset')).toBe(String(8 * MiB));
+    expect((await tusPatch(server, location, cookie, 0, bytes.subarray(0, 6 * MiB))).headers.get('upload-offset')).toBe(
+      String(6 * MiB),
+    );
+    expect(
+      (await tusPatch(server, location, cookie, 6 * MiB, bytes.subarray(6 * MiB, 8 * MiB))).headers.get(
+        'upload-offset',
+      ),
+    ).toBe(String(8 * MiB));
     expect((await tusHead(server, location, cookie)).headers.get('upload-offset')).toBe(String(8 * MiB));
     expect((await bucketContents(s3)).multipart).toContain(idOf(location));
 
@@ -81,12 +102,20 @@ describe('resumable uploads into an S3-compatible bucket', () => {
     // The client announces the whole file but goes away after 3 MiB (a pause, a lost network).
     const request = httpRequest(new URL(location, server.baseUrl), {
       method: 'PATCH',
-      headers: { 'Tus-Resumable': '1.0.0', Cookie: cookie, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(bytes.length) },
+      headers: {
+        'Tus-Resumable': '1.0.0',
+        Cookie: cookie,
+        'Upload-Offset': '0',
+        'Content-Type': 'application/offset+octet-stream',
+        'Content-Length': String(bytes.length),
+      },
     });
     request.on('error', () => {}); // the dropped connection itself
     await new Promise<void>((resolve) => request.write(bytes.subarray(0, 3 * MiB), () => resolve()));
     request.destroy();
-    await expect.poll(async () => (await tusHead(server, location, cookie)).headers.get('upload-offset'), { timeout: 15_000 }).toBe(String(3 * MiB));
+    await expect
+      .poll(async () => (await tusHead(server, location, cookie)).headers.get('upload-offset'), { timeout: 15_000 })
+      .toBe(String(3 * MiB));
     expect((await bucketContents(s3)).objects).toContain(`${idOf(location)}.part`);
     const rest = await tusPatch(server, location, cookie, 3 * MiB, bytes.subarray(3 * MiB));
     expect(rest.status).toBe(204);
@@ -97,7 +126,9 @@ describe('resumable uploads into an S3-compatible bucket', () => {
     const owner = await member(server, 'BucketOwner');
     const other = await member(server, 'BucketOther');
     const location = (await tusCreate(server, owner, 2 * MiB)).headers.get('location')!;
-    expect((await tusPatch(server, location, owner, 0, new Uint8Array(MiB))).headers.get('upload-offset')).toBe(String(MiB));
+    expect((await tusPatch(server, location, owner, 0, new Uint8Array(MiB))).headers.get('upload-offset')).toBe(
+      String(MiB),
+    );
     expect((await tusHead(server, location, other)).status).toBe(403);
     expect((await tusPatch(server, location, other, MiB, new Uint8Array(MiB))).status).toBe(403);
     expect((await tusDelete(server, location, other)).status).toBe(403);
@@ -135,8 +166,9 @@ describe('an S3 store that cannot be used', () => {
   it('stops the start with a message naming the bucket', async () => {
     const s3 = await startS3Server();
     try {
-      await expect(startTestServer('pglite', { env: { ...s3.env, S3_BUCKET: 'no-such-bucket' } }))
-        .rejects.toThrow(/the upload bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+ cannot be used \(NoSuchBucket/);
+      await expect(startTestServer('pglite', { env: { ...s3.env, S3_BUCKET: 'no-such-bucket' } })).rejects.toThrow(
+        /the upload bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+ cannot be used \(NoSuchBucket/,
+      );
     } finally {
       await s3.close();
     }
@@ -152,23 +184,39 @@ describe('abandoned uploads in an S3-compatible bucket', () => {
       const first = await startTestServer('pglite', { env });
       const cookie = await member(first, 'Abandoner');
       const finished = await tusCreate(first, cookie, MiB);
-      expect((await tusPatch(first, finished.headers.get('location')!, cookie, 0, new Uint8Array(MiB))).status).toBe(204);
+      expect((await tusPatch(first, finished.headers.get('location')!, cookie, 0, new Uint8Array(MiB))).status).toBe(
+        204,
+      );
       const abandoned = idOf((await tusCreate(first, cookie, 8 * MiB)).headers.get('location')!);
       // A multipart part and an incomplete part, then the uploader goes away.
-      expect((await tusPatch(first, `/api/video/tus/${abandoned}`, cookie, 0, new Uint8Array(6 * MiB))).status).toBe(204);
-      expect((await tusPatch(first, `/api/video/tus/${abandoned}`, cookie, 6 * MiB, new Uint8Array(MiB))).status).toBe(204);
-      expect((await bucketContents(s3)).objects).toEqual(expect.arrayContaining([`${abandoned}.info`, `${abandoned}.part`]));
+      expect((await tusPatch(first, `/api/video/tus/${abandoned}`, cookie, 0, new Uint8Array(6 * MiB))).status).toBe(
+        204,
+      );
+      expect((await tusPatch(first, `/api/video/tus/${abandoned}`, cookie, 6 * MiB, new Uint8Array(MiB))).status).toBe(
+        204,
+      );
+      expect((await bucketContents(s3)).objects).toEqual(
+        expect.arrayContaining([`${abandoned}.info`, `${abandoned}.part`]),
+      );
       const recent = idOf((await tusCreate(first, cookie, 8 * MiB)).headers.get('location')!);
       // Time passes: the upload's record and the bucket's multipart upload both grow older than
       // the expiry (the clock itself cannot move: S3 signatures carry the real time).
-      await first.db.updateTable('uploads').set({ expires_at: new Date(Date.now() - 60_000) }).where('id', '=', abandoned).execute();
+      await first.db
+        .updateTable('uploads')
+        .set({ expires_at: new Date(Date.now() - 60_000) })
+        .where('id', '=', abandoned)
+        .execute();
       await s3.age(abandoned, UPLOAD_EXPIRY_MS + 60_000);
       await first.close();
       // Copies left behind by a version that kept them all in one folder: one from two days ago,
       // one that could still be in use (a process's own folder is swept by pid: scratch-sweep.test.ts).
       const scratch = join(scratchFolder(join(dataDir, 'uploads')), '..');
       await writeFile(join(scratch, 'left-behind'), 'x');
-      await utimes(join(scratch, 'left-behind'), new Date(Date.now() - 48 * 3600_000), new Date(Date.now() - 48 * 3600_000));
+      await utimes(
+        join(scratch, 'left-behind'),
+        new Date(Date.now() - 48 * 3600_000),
+        new Date(Date.now() - 48 * 3600_000),
+      );
       await writeFile(join(scratch, 'in-use'), 'x');
 
       // The next start cleans up (as the hourly sweep of a running server would).
@@ -178,7 +226,9 @@ describe('abandoned uploads in an S3-compatible bucket', () => {
         expect(multipart).toEqual([recent]);
         expect(objects.filter((key) => key.startsWith(abandoned))).toEqual([]);
         expect(objects).toEqual(expect.arrayContaining([idOf(finished.headers.get('location')!), `${recent}.info`]));
-        expect(await second.db.selectFrom('uploads').select('id').where('id', '=', abandoned).executeTakeFirst()).toBeUndefined();
+        expect(
+          await second.db.selectFrom('uploads').select('id').where('id', '=', abandoned).executeTakeFirst(),
+        ).toBeUndefined();
         expect((await tusHead(second, `/api/video/tus/${abandoned}`, cookie)).status).toBe(404);
         expect((await readdir(scratch)).filter((name) => !name.startsWith('w-'))).toEqual(['in-use']);
       } finally {

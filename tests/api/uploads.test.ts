@@ -22,11 +22,18 @@ describe.each(BACKENDS)('resumable uploads (tus) on %s', (backend) => {
 
   async function member(name: string, roles = ['user']) {
     const repositories = createRepositories(server.db);
-    const uid = await insertAccount(repositories, { email: `${name}@example.com`, password: 'upload password 1', username: name, roles });
+    const uid = await insertAccount(repositories, {
+      email: `${name}@example.com`,
+      password: 'upload password 1',
+      username: name,
+      roles,
+    });
     return { uid, cookie: `uid=${uid}; token=${await createSession(repositories, uid)}` };
   }
-  const create = (cookie: string | undefined, length: number, metadata?: string) => tusCreate(server, cookie, length, metadata);
-  const patch = (location: string, cookie: string, offset: number, bytes: Uint8Array<ArrayBuffer>) => tusPatch(server, location, cookie, offset, bytes);
+  const create = (cookie: string | undefined, length: number, metadata?: string) =>
+    tusCreate(server, cookie, length, metadata);
+  const patch = (location: string, cookie: string, offset: number, bytes: Uint8Array<ArrayBuffer>) =>
+    tusPatch(server, location, cookie, offset, bytes);
   const head = (location: string, cookie: string) => tusHead(server, location, cookie);
 
   it('takes an upload in pieces, resumes from the offset, and answers the media id at the last byte', async () => {
@@ -37,7 +44,9 @@ describe.each(BACKENDS)('resumable uploads (tus) on %s', (backend) => {
     const location = created.headers.get('location')!;
     expect(location).toMatch(/^\/api\/video\/tus\/[0-9a-f]{32}$/);
 
-    expect((await patch(location, me.cookie, 0, bytes.subarray(0, 100_000))).headers.get('upload-offset')).toBe('100000');
+    expect((await patch(location, me.cookie, 0, bytes.subarray(0, 100_000))).headers.get('upload-offset')).toBe(
+      '100000',
+    );
     // After an interruption the client asks where to go on.
     expect((await head(location, me.cookie)).headers.get('upload-offset')).toBe('100000');
     const wrongOffset = await patch(location, me.cookie, 50_000, bytes.subarray(50_000, 60_000));
@@ -46,7 +55,11 @@ describe.each(BACKENDS)('resumable uploads (tus) on %s', (backend) => {
     expect(last.status).toBe(204);
     const mediaId = last.headers.get('stream-media-id');
     expect(mediaId).toMatch(/^[0-9a-f]{24}$/);
-    const row = await server.db.selectFrom('uploads').selectAll().where('media_id', '=', mediaId).executeTakeFirstOrThrow();
+    const row = await server.db
+      .selectFrom('uploads')
+      .selectAll()
+      .where('media_id', '=', mediaId)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ uid: me.uid, file_name: 'clip.mp4', size: 300_000, max_duration_seconds: 1800 });
     expect(row.finished_at).not.toBeNull();
   });
@@ -86,7 +99,9 @@ describe.each(BACKENDS)('resumable uploads (tus) on %s', (backend) => {
     const refused = await create(me.cookie, 1000);
     expect(refused.status).toBe(429);
     expect(JSON.parse(await refused.text())).toMatchObject({
-      success: false, code: 'TOO_MANY_UPLOADS', message: 'You already have as many unfinished uploads as allowed. Finish or cancel one, then try again.',
+      success: false,
+      code: 'TOO_MANY_UPLOADS',
+      message: 'You already have as many unfinished uploads as allowed. Finish or cancel one, then try again.',
     });
     // The refused one left nothing behind; another member is not held back.
     expect(await server.db.selectFrom('uploads').select('id').where('uid', '=', me.uid).execute()).toHaveLength(3);
@@ -99,11 +114,16 @@ describe.each(BACKENDS)('resumable uploads (tus) on %s', (backend) => {
     expect((await patch(next.headers.get('location')!, me.cookie, 0, new Uint8Array(10))).status).toBe(204);
     expect((await create(me.cookie, 10)).status).toBe(201);
     // An expired one does not count either.
-    await server.db.updateTable('uploads').set({ expires_at: new Date(Date.now() - 1000) }).where('uid', '=', me.uid).where('finished_at', 'is', null).execute();
+    await server.db
+      .updateTable('uploads')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('uid', '=', me.uid)
+      .where('finished_at', 'is', null)
+      .execute();
     for (let i = 0; i < 3; i++) expect((await create(me.cookie, 10)).status).toBe(201);
   });
 
-  it('answers every tus refusal with the API\'s error body in the caller\'s language, keeping tus\'s status and headers', async () => {
+  it("answers every tus refusal with the API's error body in the caller's language, keeping tus's status and headers", async () => {
     const me = await member('Protocol');
     /** A refusal as the API answers them: its status, its body, and still a tus answer. */
     const refusal = async (answer: Response) => {
@@ -117,34 +137,91 @@ describe.each(BACKENDS)('resumable uploads (tus) on %s', (backend) => {
     };
     // Parallel uploads (the concatenation extension) are not supported.
     const concat = await fetch(`${server.baseUrl}/api/video/tus`, {
-      method: 'POST', headers: { ...TUS, Cookie: me.cookie, 'Upload-Concat': 'partial', 'Upload-Length': '10', 'Accept-Language': 'ja' },
+      method: 'POST',
+      headers: {
+        ...TUS,
+        Cookie: me.cookie,
+        'Upload-Concat': 'partial',
+        'Upload-Length': '10',
+        'Accept-Language': 'ja',
+      },
     });
-    expect(await refusal(concat)).toEqual({ status: 501, code: 'UNSUPPORTED_EXTENSION', message: 'サーバーはこの方法のアップロードに対応していません。ファイルを分割せず、まとめてアップロードしてください。' });
+    expect(await refusal(concat)).toEqual({
+      status: 501,
+      code: 'UNSUPPORTED_EXTENSION',
+      message:
+        'サーバーはこの方法のアップロードに対応していません。ファイルを分割せず、まとめてアップロードしてください。',
+    });
 
     const location = (await create(me.cookie, 1000)).headers.get('location')!;
-    const at = (offset: number, headers: Record<string, string> = {}) => fetch(new URL(location, server.baseUrl), {
-      method: 'PATCH', headers: { ...TUS, Cookie: me.cookie, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream', 'Accept-Language': 'fr', ...headers }, body: new Uint8Array(10),
+    const at = (offset: number, headers: Record<string, string> = {}) =>
+      fetch(new URL(location, server.baseUrl), {
+        method: 'PATCH',
+        headers: {
+          ...TUS,
+          Cookie: me.cookie,
+          'Upload-Offset': String(offset),
+          'Content-Type': 'application/offset+octet-stream',
+          'Accept-Language': 'fr',
+          ...headers,
+        },
+        body: new Uint8Array(10),
+      });
+    expect(await refusal(await at(500))).toEqual({
+      status: 409,
+      code: 'CONFLICT',
+      message: 'Cela entre en conflit avec des données existantes.',
     });
-    expect(await refusal(await at(500))).toEqual({ status: 409, code: 'CONFLICT', message: 'Cela entre en conflit avec des données existantes.' });
-    expect(await refusal(await at(0, { 'Content-Type': 'text/plain' }))).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
-    const noVersion = await fetch(new URL(location, server.baseUrl), { method: 'HEAD', headers: { Cookie: me.cookie } });
+    expect(await refusal(await at(0, { 'Content-Type': 'text/plain' }))).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+    });
+    const noVersion = await fetch(new URL(location, server.baseUrl), {
+      method: 'HEAD',
+      headers: { Cookie: me.cookie },
+    });
     expect(noVersion.status).toBe(412);
-    const unversioned = await fetch(new URL(location, server.baseUrl), { method: 'DELETE', headers: { Cookie: me.cookie } });
+    const unversioned = await fetch(new URL(location, server.baseUrl), {
+      method: 'DELETE',
+      headers: { Cookie: me.cookie },
+    });
     expect(await refusal(unversioned)).toMatchObject({ status: 412, code: 'VALIDATION_FAILED' });
     // The hooks' own refusals too, with their codes.
     expect(await refusal(await create(undefined, 1000))).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     // A file name with a NUL (PostgreSQL refuses it) is refused, not a 500.
     const nul = await create(me.cookie, 1000, meta({ name: 'a\u0000b.mp4', maxDurationSeconds: '60' }));
     expect(await refusal(nul)).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
-    expect(await refusal(await create(me.cookie, 2 * 1024 * 1024))).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    expect(await refusal(await create(me.cookie, 2 * 1024 * 1024))).toMatchObject({
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+    });
 
     // An unknown upload: 404 with a body, except to HEAD, which never has one.
     const unknown = new URL('/api/video/tus/0123456789abcdef0123456789abcdef', server.baseUrl);
     const headUnknown = await fetch(unknown, { method: 'HEAD', headers: { ...TUS, Cookie: me.cookie } });
-    expect([headUnknown.status, headUnknown.headers.get('tus-resumable'), await headUnknown.text()]).toEqual([404, '1.0.0', '']);
-    expect(await refusal(await fetch(unknown, { method: 'PATCH', headers: { ...TUS, Cookie: me.cookie, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: new Uint8Array(1) })))
-      .toMatchObject({ status: 404, code: 'NOT_FOUND' });
-    expect(await refusal(await tusDelete(server, unknown.pathname, me.cookie))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect([headUnknown.status, headUnknown.headers.get('tus-resumable'), await headUnknown.text()]).toEqual([
+      404,
+      '1.0.0',
+      '',
+    ]);
+    expect(
+      await refusal(
+        await fetch(unknown, {
+          method: 'PATCH',
+          headers: {
+            ...TUS,
+            Cookie: me.cookie,
+            'Upload-Offset': '0',
+            'Content-Type': 'application/offset+octet-stream',
+          },
+          body: new Uint8Array(1),
+        }),
+      ),
+    ).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(await refusal(await tusDelete(server, unknown.pathname, me.cookie))).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
   });
 });
 
@@ -152,9 +229,15 @@ describe('upload CORS', () => {
   it('never answers a credentialed upload with a wildcard origin', async () => {
     const server = await startTestServer('pglite', { env: { CORS_ORIGINS: 'https://site.example' } });
     try {
-      const foreign = await fetch(`${server.baseUrl}/api/video/tus`, { method: 'POST', headers: { ...TUS, 'Upload-Length': '10', Origin: 'https://evil.example' } });
+      const foreign = await fetch(`${server.baseUrl}/api/video/tus`, {
+        method: 'POST',
+        headers: { ...TUS, 'Upload-Length': '10', Origin: 'https://evil.example' },
+      });
       expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
-      const site = await fetch(`${server.baseUrl}/api/video/tus`, { method: 'POST', headers: { ...TUS, 'Upload-Length': '10', Origin: 'https://site.example' } });
+      const site = await fetch(`${server.baseUrl}/api/video/tus`, {
+        method: 'POST',
+        headers: { ...TUS, 'Upload-Length': '10', Origin: 'https://site.example' },
+      });
       expect(site.headers.get('access-control-allow-origin')).toBe('https://site.example');
       expect(site.headers.get('access-control-expose-headers')).toContain('Stream-Media-Id');
     } finally {
@@ -173,11 +256,21 @@ describe.each(['file', 's3'] as const)('an upload interrupted by a server restar
     try {
       const first = await startTestServer('pglite', { env });
       const repositories = createRepositories(first.db);
-      const uid = await insertAccount(repositories, { email: 'restart@example.com', password: 'upload password 1', username: 'Restart' });
+      const uid = await insertAccount(repositories, {
+        email: 'restart@example.com',
+        password: 'upload password 1',
+        username: 'Restart',
+      });
       const cookie = `uid=${uid}; token=${await createSession(repositories, uid)}`;
       const location = (await tusCreate(first, cookie, bytes.length)).headers.get('location')!;
-      expect((await tusPatch(first, location, cookie, 0, bytes.subarray(0, 6 * MiB))).headers.get('upload-offset')).toBe(String(6 * MiB));
-      expect((await tusPatch(first, location, cookie, 6 * MiB, bytes.subarray(6 * MiB, 6.5 * MiB))).headers.get('upload-offset')).toBe(String(6.5 * MiB));
+      expect(
+        (await tusPatch(first, location, cookie, 0, bytes.subarray(0, 6 * MiB))).headers.get('upload-offset'),
+      ).toBe(String(6 * MiB));
+      expect(
+        (await tusPatch(first, location, cookie, 6 * MiB, bytes.subarray(6 * MiB, 6.5 * MiB))).headers.get(
+          'upload-offset',
+        ),
+      ).toBe(String(6.5 * MiB));
       await first.close();
 
       const second = await startTestServer('pglite', { env });

@@ -21,7 +21,9 @@ async function counts(server: Pick<TestServer, 'api'>, uploader: string) {
   };
   const uid = uidOf(uploader);
   return {
-    home: await count('video/home'), user: await count(`video/user?uid=${uid}`), anime: await count('video/category?category=anime'),
+    home: await count('video/home'),
+    user: await count(`video/user?uid=${uid}`),
+    anime: await count('video/category?category=anime'),
     own: await count(`video/user?uid=${uid}`, uploader),
   };
 }
@@ -31,11 +33,42 @@ async function uploadVideo(server: Pick<TestServer, 'api' | 'db'>, cookie: strin
   const uid = uidOf(cookie);
   const uploadId = randomBytes(16).toString('hex');
   const mediaId = randomBytes(12).toString('hex');
-  await server.db.insertInto('uploads').values({ id: uploadId, uid, file_name: 'c.mp4', size: 1, max_duration_seconds: 1800, expires_at: new Date(Date.now() + 3600_000), media_id: mediaId }).execute();
-  await server.db.insertInto('media').values({ media_id: mediaId, upload_id: uploadId, uid, status: 'ready', duration_ms: 60_000, width: 640, height: 360, renditions: [360] }).execute();
+  await server.db
+    .insertInto('uploads')
+    .values({
+      id: uploadId,
+      uid,
+      file_name: 'c.mp4',
+      size: 1,
+      max_duration_seconds: 1800,
+      expires_at: new Date(Date.now() + 3600_000),
+      media_id: mediaId,
+    })
+    .execute();
+  await server.db
+    .insertInto('media')
+    .values({
+      media_id: mediaId,
+      upload_id: uploadId,
+      uid,
+      status: 'ready',
+      duration_ms: 60_000,
+      width: 640,
+      height: 360,
+      renditions: [360],
+    })
+    .execute();
   const { status, body } = await jsonCall(server, 'video/upload', {
-    method: 'POST', cookie,
-    body: { title: '计数', description: '', videoPart: [{ mediaId, videoPartTitle: 'P1' }], videoCategory: 'anime', copyright: 'original', ensureOriginal: true },
+    method: 'POST',
+    cookie,
+    body: {
+      title: '计数',
+      description: '',
+      videoPart: [{ mediaId, videoPartTitle: 'P1' }],
+      videoCategory: 'anime',
+      copyright: 'original',
+      ensureOriginal: true,
+    },
   });
   expect(status).toBe(200);
   return body.videoId as number;
@@ -59,9 +92,14 @@ describe.each(BACKENDS)('video counts on %s', (backend) => {
     // Kept now; an upload waits for review: in no guest's count, in the uploader's own list.
     const videoId = await uploadVideo(server, uploader);
     expect(await counts(server, uploader)).toEqual({ home: 1, user: 1, anime: 0, own: 2 });
-    expect((await jsonCall(server, 'video/pending/approved', { method: 'POST', cookie: reviewer, body: { videoId } })).status).toBe(200);
+    expect(
+      (await jsonCall(server, 'video/pending/approved', { method: 'POST', cookie: reviewer, body: { videoId } }))
+        .status,
+    ).toBe(200);
     expect(await counts(server, uploader)).toEqual({ home: 2, user: 2, anime: 1, own: 2 });
-    expect((await jsonCall(server, 'video/delete', { method: 'DELETE', cookie: uploader, body: { videoId } })).status).toBe(200);
+    expect(
+      (await jsonCall(server, 'video/delete', { method: 'DELETE', cookie: uploader, body: { videoId } })).status,
+    ).toBe(200);
     expect(await counts(server, uploader)).toEqual(before);
   });
 });
@@ -77,10 +115,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('video counts across two process
     const videoId = await uploadVideo({ ...api(one), db }, uploader);
     // The second process keeps the counts…
     expect(await counts(api(two), uploader)).toEqual({ home: 0, user: 0, anime: 0, own: 1 });
-    expect((await jsonCall(api(one), 'video/pending/approved', { method: 'POST', cookie: reviewer, body: { videoId } })).status).toBe(200);
+    expect(
+      (await jsonCall(api(one), 'video/pending/approved', { method: 'POST', cookie: reviewer, body: { videoId } }))
+        .status,
+    ).toBe(200);
     // …and forgets them when the first one's notice arrives.
-    await expect.poll(() => counts(api(two), uploader), { interval: 20 }).toEqual({ home: 1, user: 1, anime: 1, own: 1 });
-    expect((await jsonCall(api(one), 'video/delete', { method: 'DELETE', cookie: uploader, body: { videoId } })).status).toBe(200);
-    await expect.poll(() => counts(api(two), uploader), { interval: 20 }).toEqual({ home: 0, user: 0, anime: 0, own: 0 });
+    await expect
+      .poll(() => counts(api(two), uploader), { interval: 20 })
+      .toEqual({ home: 1, user: 1, anime: 1, own: 1 });
+    expect(
+      (await jsonCall(api(one), 'video/delete', { method: 'DELETE', cookie: uploader, body: { videoId } })).status,
+    ).toBe(200);
+    await expect
+      .poll(() => counts(api(two), uploader), { interval: 20 })
+      .toEqual({ home: 0, user: 0, anime: 0, own: 0 });
   });
 });

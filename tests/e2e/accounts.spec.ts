@@ -84,7 +84,9 @@ test('the sign-up form says what is taken or unusable while it is typed, before 
   await expect(invitation).toHaveAttribute('aria-invalid', 'true');
   await expect(dialog).toContainText(msg('en', 'api.invitationCodeInvalid'));
   // A code of its own (the listed ones belong to the sign-up tests): a lookup never uses it up.
-  const fresh = await (await (await adminRequest()).post('/api/user/createInvitationCode')).json() as { invitationCodeResult: { invitationCode: string } };
+  const fresh = (await (await (await adminRequest()).post('/api/user/createInvitationCode')).json()) as {
+    invitationCodeResult: { invitationCode: string };
+  };
   await invitation.fill(fresh.invitationCodeResult.invitationCode);
   await expect(invitation).not.toHaveAttribute('aria-invalid');
   await expect(dialog).toContainText(msg('en', 'auth.invitationHint'));
@@ -110,7 +112,10 @@ test('the own page tells a guest and an expired session apart', async ({ page, c
   await page.goto('/user');
   await expect(page.locator('[data-own-page]')).toHaveAttribute('data-state', 'guest');
   await expect(page.locator('[data-guest-message]')).toHaveText('你尚未登录，请登录后再试');
-  await context.addCookies([{ name: 'uid', value: '424242', url: page.url() }, { name: 'token', value: 'stale', url: page.url() }]);
+  await context.addCookies([
+    { name: 'uid', value: '424242', url: page.url() },
+    { name: 'token', value: 'stale', url: page.url() },
+  ]);
   await page.goto('/user');
   await expect(page.locator('[data-own-page]')).toHaveAttribute('data-state', 'expired');
   await expect(page.locator('[data-guest-message]')).toHaveText('你的登录信息已失效，请重新登录');
@@ -171,7 +176,10 @@ test('a member turns on TOTP, keeps the backup codes, and logs back in with a ge
   await expect(page.locator('[data-auth-button]')).toHaveText('ゆず');
 });
 
-test('a member edits the profile and sees it on their page; an administrator reviews it and bans and unbans', async ({ page, browser }) => {
+test('a member edits the profile and sees it on their page; an administrator reviews it and bans and unbans', async ({
+  page,
+  browser,
+}) => {
   await signUp(page, 'kaede@kiraboshi.test', 'Kaede', 'かえで', 2);
   await page.goto('/en/settings/profile');
   const form = page.locator('form.profile-form');
@@ -185,7 +193,9 @@ test('a member edits the profile and sees it on their page; an administrator rev
   await form.getByRole('button', { name: 'Add' }).click();
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(page.locator('.toast')).toContainText('Profile saved.');
-  const picture = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#f06e8e' } }).png().toBuffer();
+  const picture = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#f06e8e' } })
+    .png()
+    .toBuffer();
   await form.locator('input[name=avatar]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: picture });
   const cropper = form.locator('[data-cropper]');
   await expect(cropper).toContainText('Frame your avatar');
@@ -195,7 +205,9 @@ test('a member edits the profile and sees it on their page; an administrator rev
   await page.mouse.move(viewport!.x + 120, viewport!.y + 120);
   const scrolled = await page.evaluate(() => scrollY);
   await page.mouse.wheel(0, -100);
-  await expect.poll(async () => Number(await cropper.locator('input[name=zoom]').inputValue())).toBeCloseTo(2 * 2 ** 0.7, 2);
+  await expect
+    .poll(async () => Number(await cropper.locator('input[name=zoom]').inputValue()))
+    .toBeCloseTo(2 * 2 ** 0.7, 2);
   expect(await page.evaluate(() => scrollY)).toBe(scrolled);
   await page.mouse.wheel(0, 100);
   await expect.poll(async () => Number(await cropper.locator('input[name=zoom]').inputValue())).toBeCloseTo(2, 2);
@@ -207,7 +219,9 @@ test('a member edits the profile and sees it on their page; an administrator rev
   await expect(page.locator('.toast').last()).toContainText('Your new avatar is up.');
   await expect(cropper).toHaveCount(0);
   await expect(form.locator('img.avatar-large')).toHaveAttribute('src', /^\/media\/images\/avatars\/\d+-[\w-]+\.webp$/);
-  await form.locator('input[name=avatar]').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
+  await form
+    .locator('input[name=avatar]')
+    .setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
   await expect(form.locator('.avatar-row .auth-error')).toContainText('This file is not an image we can read.');
   await form.getByRole('link', { name: 'View my page' }).click();
   const avatar = page.locator('.user-header img.avatar-large');
@@ -247,7 +261,10 @@ test('a member edits the profile and sees it on their page; an administrator rev
   await adminContext.close();
 });
 
-test('members see their invitation codes; a new account is told it must wait; staff create codes', async ({ page, browser }) => {
+test('members see their invitation codes; a new account is told it must wait; staff create codes', async ({
+  page,
+  browser,
+}) => {
   await signUp(page, 'sora@kiraboshi.test', 'Sora', 'そら', 3);
   await page.goto('/en/settings/invitation-code');
   const section = page.locator('[data-invitation-codes]');
@@ -304,7 +321,9 @@ test('a member resets a forgotten password, then changes the password and the e-
   const mailsBefore = mailsTo('riku@kiraboshi.test');
   await dialog.getByRole('button', { name: 'Send code' }).click();
   // The answer does not say whether the address has an account.
-  await expect(dialog.getByRole('status')).toHaveText('If an account uses riku@kiraboshi.test, we sent it a 6-digit code. It can take a minute; look in the spam folder too.');
+  await expect(dialog.getByRole('status')).toHaveText(
+    'If an account uses riku@kiraboshi.test, we sent it a 6-digit code. It can take a minute; look in the spam folder too.',
+  );
   // The reset mail goes after the answer: wait for it, not the registration mail before it (a mail
   // another test sends meanwhile does not count).
   await expect.poll(() => mailsTo('riku@kiraboshi.test'), { timeout: 10_000 }).toBeGreaterThan(mailsBefore);

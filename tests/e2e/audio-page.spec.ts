@@ -13,7 +13,20 @@ import { E2E, E2E_BASE_URL, adminRequest, msg, shoot, signUpByApi, waitForIsland
 async function quietTone(): Promise<Buffer> {
   const { binaryPath, run } = await import('../../server/media/ffmpeg.ts');
   const file = join(E2E, 'quiet-tone.flac');
-  const made = await run(binaryPath('ffmpeg'), ['-y', '-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=330:beep_factor=4:duration=12', '-af', 'volume=0.02', '-c:a', 'flac', file]);
+  const made = await run(binaryPath('ffmpeg'), [
+    '-y',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=330:beep_factor=4:duration=12',
+    '-af',
+    'volume=0.02',
+    '-c:a',
+    'flac',
+    file,
+  ]);
   if (made.code !== 0) throw new Error(made.stderr);
   return readFileSync(file);
 }
@@ -21,41 +34,64 @@ async function quietTone(): Promise<Buffer> {
 async function publishTrack(page: Page, artist: string): Promise<number> {
   const bytes = await quietTone();
   const tus = { 'Tus-Resumable': '1.0.0' };
-  const created = await page.request.post(`${E2E_BASE_URL}/api/video/tus`, { headers: { ...tus, 'Upload-Length': String(bytes.length), 'Upload-Metadata': `name ${btoa('quiet.flac')},kind ${btoa('audio')}` } });
+  const created = await page.request.post(`${E2E_BASE_URL}/api/video/tus`, {
+    headers: {
+      ...tus,
+      'Upload-Length': String(bytes.length),
+      'Upload-Metadata': `name ${btoa('quiet.flac')},kind ${btoa('audio')}`,
+    },
+  });
   const done = await page.request.patch(new URL(created.headers().location, E2E_BASE_URL).toString(), {
-    headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, data: bytes,
+    headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+    data: bytes,
   });
   const mediaId = done.headers()['stream-media-id'];
-  await expect.poll(async () => (await (await page.request.get(`${E2E_BASE_URL}/api/video/media/status?mediaId=${mediaId}`)).json()).status,
-    { timeout: 90_000, intervals: [300] }).toBe('ready');
-  const committed = await page.request.post(`${E2E_BASE_URL}/api/audio/upload`, { data: { mediaId, title: 'Quiet night', artist, copyright: 'original', ensureOriginal: true } });
+  await expect
+    .poll(
+      async () =>
+        (await (await page.request.get(`${E2E_BASE_URL}/api/video/media/status?mediaId=${mediaId}`)).json()).status,
+      { timeout: 90_000, intervals: [300] },
+    )
+    .toBe('ready');
+  const committed = await page.request.post(`${E2E_BASE_URL}/api/audio/upload`, {
+    data: { mediaId, title: 'Quiet night', artist, copyright: 'original', ensureOriginal: true },
+  });
   const { audioId } = await committed.json();
   expect((await (await adminRequest()).post('/api/audio/pending/approved', { data: { audioId } })).status()).toBe(200);
   return audioId;
 }
 
 /** The share of the waveform canvas's height that its tallest bar covers (drawn pixels of the middle columns). */
-const waveHeightShare = (page: Page) => page.locator('[data-waveform]').evaluate((canvas: HTMLCanvasElement) => {
-  const ctx = canvas.getContext('2d')!;
-  const { width, height } = canvas;
-  const data = ctx.getImageData(0, 0, width, height).data;
-  let tallest = 0;
-  for (let x = Math.floor(width * 0.2); x < width * 0.8; x++) {
-    let drawn = 0;
-    for (let y = 0; y < height - 6 * (window.devicePixelRatio || 1); y++) if (data[(y * width + x) * 4 + 3] > 0) drawn++;
-    tallest = Math.max(tallest, drawn);
-  }
-  return tallest / height;
-});
+const waveHeightShare = (page: Page) =>
+  page.locator('[data-waveform]').evaluate((canvas: HTMLCanvasElement) => {
+    const ctx = canvas.getContext('2d')!;
+    const { width, height } = canvas;
+    const data = ctx.getImageData(0, 0, width, height).data;
+    let tallest = 0;
+    for (let x = Math.floor(width * 0.2); x < width * 0.8; x++) {
+      let drawn = 0;
+      for (let y = 0; y < height - 6 * (window.devicePixelRatio || 1); y++)
+        if (data[(y * width + x) * 4 + 3] > 0) drawn++;
+      tallest = Math.max(tallest, drawn);
+    }
+    return tallest / height;
+  });
 
-test('a quiet track by a member named once: full waveform, the video page\'s danmaku input, keyboard hint only on a computer', async ({ page, browser }) => {
+test("a quiet track by a member named once: full waveform, the video page's danmaku input, keyboard hint only on a computer", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(150_000);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => message.type() === 'error' && errors.push(`console.error: ${message.text()}`));
   const member = await signUpByApi(page, 'placeholder');
   // No nickname of their own (the nickname is the username), and the artist is themself.
-  expect((await page.request.post(`${E2E_BASE_URL}/api/user/update/info`, { data: { userNickname: member.username } })).status()).toBe(200);
+  expect(
+    (
+      await page.request.post(`${E2E_BASE_URL}/api/user/update/info`, { data: { userNickname: member.username } })
+    ).status(),
+  ).toBe(200);
   const audioId = await publishTrack(page, member.username);
 
   await page.goto(`/en/audio/ka${audioId}`);

@@ -12,7 +12,10 @@ test.describe.configure({ mode: 'serial' });
 
 const currentTime = (page: Page) => page.locator('[data-audio]').evaluate((a: HTMLAudioElement) => a.currentTime);
 
-test('upload a track, approve it, play it with the waveform seek and a danmaku at its moment', async ({ page, browser }) => {
+test('upload a track, approve it, play it with the waveform seek and a danmaku at its moment', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(180_000);
   const tone = await makeTone(20);
   const uploader = await signUpByApi(page, '作曲家');
@@ -89,6 +92,8 @@ test('upload a track, approve it, play it with the waveform seek and a danmaku a
   await listener.locator('[data-play]').click();
   await shoot(listener, 'audio-track');
   // The play was counted once.
-  await expect.poll(async () => (await (await listener.request.get(`/api/audio?audioId=${audioId}`)).json()).audio.playCount).toBeGreaterThan(0);
+  await expect
+    .poll(async () => (await (await listener.request.get(`/api/audio?audioId=${audioId}`)).json()).audio.playCount)
+    .toBeGreaterThan(0);
   await listener.context().close();
 });

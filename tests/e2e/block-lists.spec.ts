@@ -4,7 +4,16 @@
  * videos then leave the member's home list, until unblocked in settings.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_BASE_URL, msg, publishAudioByApi, publishPhotoByApi, publishVideoByApi, showPlayIntent, signUpByApi, waitForIslands } from './helpers.ts';
+import {
+  E2E_BASE_URL,
+  msg,
+  publishAudioByApi,
+  publishPhotoByApi,
+  publishVideoByApi,
+  showPlayIntent,
+  signUpByApi,
+  waitForIslands,
+} from './helpers.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -34,7 +43,9 @@ test('a member keeps keywords and expressions, and an unsafe expression is refus
   await expect(page.locator('.toast', { hasText: msg('en', 'blockLists.added') })).toBeVisible();
   await addEntry(page, '剧透');
   await expect(lists.locator('[data-block-item]')).toHaveText([/剧透/, /spoiler/]);
-  await expect(lists.locator('[data-block-usage]')).toHaveText(fill(msg('en', 'blockLists.usage'), { count: 2, limit: 200 }));
+  await expect(lists.locator('[data-block-usage]')).toHaveText(
+    fill(msg('en', 'blockLists.usage'), { count: 2, limit: 200 }),
+  );
   await lists.locator('[data-block-item=spoiler] button').click();
   await expect(page.locator('.toast', { hasText: msg('en', 'blockLists.removed') })).toBeVisible();
   await expect(lists.locator('[data-block-item]')).toHaveText([/剧透/]);
@@ -46,7 +57,9 @@ test('a member keeps keywords and expressions, and an unsafe expression is refus
   await addEntry(page, '(哈){4,}');
   await expect(lists.locator('[data-block-item="(哈){4,}"]')).toBeVisible();
   await expect(lists.locator('[data-block-error]')).toHaveCount(0);
-  await expect(lists.locator('[data-block-usage]')).toHaveText(fill(msg('en', 'blockLists.usage'), { count: 1, limit: 3 }));
+  await expect(lists.locator('[data-block-usage]')).toHaveText(
+    fill(msg('en', 'blockLists.usage'), { count: 1, limit: 3 }),
+  );
 
   // What the server keeps is what the page shows after a reload.
   await page.reload();
@@ -57,14 +70,22 @@ test('a member keeps keywords and expressions, and an unsafe expression is refus
   await expect(lists.locator('[data-block-empty]')).toBeVisible();
 });
 
-test('blocking an uploader from their page leaves their videos out of the member’s home list', async ({ page, browser }) => {
+test('blocking an uploader from their page leaves their videos out of the member’s home list', async ({
+  page,
+  browser,
+}) => {
   const uploaderPage = await (await browser.newContext()).newPage();
   const uploader = await signUpByApi(uploaderPage, 'Prolific');
   const { videoId } = await publishVideoByApi(uploaderPage, { title: 'Blocked soon' });
   await uploaderPage.context().close();
 
   await signUpByApi(page, 'Particular');
-  const homeIds = async () => ((await (await page.request.get(`${E2E_BASE_URL}/api/video/home?pageSize=100`)).json()).videos as Array<{ videoId: number }>).map((v) => v.videoId);
+  const homeIds = async () =>
+    (
+      (await (await page.request.get(`${E2E_BASE_URL}/api/video/home?pageSize=100`)).json()).videos as Array<{
+        videoId: number;
+      }>
+    ).map((v) => v.videoId);
   expect(await homeIds()).toContain(videoId);
 
   await page.goto(`/en/user/${uploader.uid}`);
@@ -86,7 +107,10 @@ test('blocking an uploader from their page leaves their videos out of the member
   expect(await homeIds()).toContain(videoId);
 });
 
-test('a blocked uploader’s tracks and photo posts leave the member’s home rows and /photo (and the page is not shared by caches)', async ({ page, browser }) => {
+test('a blocked uploader’s tracks and photo posts leave the member’s home rows and /photo (and the page is not shared by caches)', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000); // the real audio and photo pipelines
   const uploaderPage = await (await browser.newContext()).newPage();
   const uploader = await signUpByApi(uploaderPage, 'Songwriter');
@@ -105,7 +129,9 @@ test('a blocked uploader’s tracks and photo posts leave the member’s home ro
   await page.goto('/en/photo');
   await expect(gridPhoto).toBeVisible();
 
-  expect((await page.request.post(`${E2E_BASE_URL}/api/block/user`, { data: { blockUid: uploader.uid } })).ok()).toBe(true);
+  expect((await page.request.post(`${E2E_BASE_URL}/api/block/user`, { data: { blockUid: uploader.uid } })).ok()).toBe(
+    true,
+  );
   home = await page.goto('/en/');
   await expect(track).toHaveCount(0);
   await expect(homePhoto).toHaveCount(0);
@@ -124,13 +150,18 @@ test('a blocked uploader’s tracks and photo posts leave the member’s home ro
   expect(shared!.headers()['cache-control']).toContain('public');
 });
 
-test('a member the uploader blocked is told why a comment or danmaku is refused, and keeps what they typed', async ({ page, browser }) => {
+test('a member the uploader blocked is told why a comment or danmaku is refused, and keeps what they typed', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(90_000); // publishing runs the real ffmpeg pipeline
   const uploaderPage = await (await browser.newContext()).newPage();
   await signUpByApi(uploaderPage, 'Strict');
   const { videoId } = await publishVideoByApi(uploaderPage, { title: 'No trolls here' });
   const troll = await signUpByApi(page, 'Rude');
-  expect((await uploaderPage.request.post(`${E2E_BASE_URL}/api/block/user`, { data: { blockUid: troll.uid } })).ok()).toBe(true);
+  expect(
+    (await uploaderPage.request.post(`${E2E_BASE_URL}/api/block/user`, { data: { blockUid: troll.uid } })).ok(),
+  ).toBe(true);
   await uploaderPage.context().close();
 
   await page.goto(`/en/video/kv${videoId}`);
@@ -152,16 +183,22 @@ test('a member the uploader blocked is told why a comment or danmaku is refused,
   await expect(section.locator('[data-comment-error]')).toHaveText(msg('en', 'api.blockedByUploader'));
   await expect(input).toHaveText('A long thought I do not want to lose');
   await expect(section.locator('[data-comments-empty]')).toBeVisible();
-  if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/blocked-by-uploader.png`, fullPage: true });
+  if (process.env.SHOTS)
+    await page.screenshot({ path: `${process.env.SHOTS}/blocked-by-uploader.png`, fullPage: true });
 });
 
-test('comments matching the member’s keywords and expressions are left out, with a note saying how many', async ({ page, browser }) => {
+test('comments matching the member’s keywords and expressions are left out, with a note saying how many', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(90_000);
   const talkerPage = await (await browser.newContext()).newPage();
   await signUpByApi(talkerPage, 'Talkative');
   const { videoId } = await publishVideoByApi(talkerPage, { title: 'Finale discussion' });
   for (const text of ['What a finale', 'SPOILER: the hero wins', 'Episode 12 was better']) {
-    expect((await talkerPage.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, { data: { videoId, text } })).ok()).toBe(true);
+    expect(
+      (await talkerPage.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, { data: { videoId, text } })).ok(),
+    ).toBe(true);
   }
   await talkerPage.context().close();
 
@@ -173,7 +210,9 @@ test('comments matching the member’s keywords and expressions are left out, wi
   await waitForIslands(page);
   const section = page.locator('[data-comments]');
   await expect(section.locator('[data-comment] [data-comment-text]')).toHaveText(['What a finale']);
-  await expect(section.locator('[data-comments-hidden]')).toHaveText(fill(msg('en', 'comments.hiddenByBlocks'), { count: 2 }));
+  await expect(section.locator('[data-comments-hidden]')).toHaveText(
+    fill(msg('en', 'comments.hiddenByBlocks'), { count: 2 }),
+  );
   await expect(section.locator('[data-comment-count]')).toHaveText('3');
   if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/comments-hidden.png`, fullPage: true });
 });

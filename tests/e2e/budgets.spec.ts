@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { jsWeightOf } from '../../scripts/js-weight.ts';
-import { E2E, E2E_BASE_URL, localized, publishVideoByApi, signUpByApi, waitForIslands, type LocaleCode } from './helpers.ts';
+import {
+  E2E,
+  E2E_BASE_URL,
+  localized,
+  publishVideoByApi,
+  signUpByApi,
+  waitForIslands,
+  type LocaleCode,
+} from './helpers.ts';
 
 const KB = 1024;
 // The embed player, before play (hls.js loads on play): what a blog with an embed pays (issue 28).
@@ -19,7 +27,10 @@ const HOME_WEIGHT_KB = 300;
 /** The chunk of hls.js (its light build), the one on-demand chunk the video page's budget counts. */
 const HLS_CHUNK = /\/hls\.light\.[\w-]+\.js$/;
 
-interface Fixture { videoId: number; uploaderUid: number }
+interface Fixture {
+  videoId: number;
+  uploaderUid: number;
+}
 const FIXTURE_FILE = join(E2E, 'budgets-fixture.json');
 let fixture: Fixture;
 
@@ -33,7 +44,8 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   const uploader = await (await browser.newContext()).newPage();
   const { uid } = await signUpByApi(uploader, 'Budgeter');
   let videoId = 0;
-  for (const title of ['Budget one', 'Budget two', 'Budget three', 'Budget four']) ({ videoId } = await publishVideoByApi(uploader, { title, seconds: 2, size: '1280x720' }));
+  for (const title of ['Budget one', 'Budget two', 'Budget three', 'Budget four'])
+    ({ videoId } = await publishVideoByApi(uploader, { title, seconds: 2, size: '1280x720' }));
   fixture = { videoId, uploaderUid: uid };
   writeFileSync(FIXTURE_FILE, JSON.stringify(fixture));
 });
@@ -46,8 +58,13 @@ async function html(route: string): Promise<string> {
 
 test('JavaScript per page type stays within its gzip budget', async () => {
   const kinds: Array<[string, keyof typeof JS_BUDGET_KB, boolean]> = [
-    ['/', 'home', false], ['/category', 'list', false], ['/search?keyword=Budget', 'list', false], ['/history', 'list', false],
-    ['/feed/following', 'list', false], ['/collections', 'list', false], [`/video/kv${fixture.videoId}`, 'video', true],
+    ['/', 'home', false],
+    ['/category', 'list', false],
+    ['/search?keyword=Budget', 'list', false],
+    ['/history', 'list', false],
+    ['/feed/following', 'list', false],
+    ['/collections', 'list', false],
+    [`/video/kv${fixture.videoId}`, 'video', true],
     [`/embed/kv${fixture.videoId}`, 'embed', false],
   ];
   for (const [route, kind, withLazy] of kinds) {
@@ -55,16 +72,28 @@ test('JavaScript per page type stays within its gzip budget', async () => {
     // chunks of rarer acts (dialogs, closed panels, a subtitle renderer) are not the cost of watching.
     const weight = jsWeightOf(await html(route), undefined, HLS_CHUNK);
     const total = weight.jsGzipBytes + (withLazy ? weight.lazyJsGzipBytes : 0);
-    expect(total / KB, `${route} (${kind}): ${(total / KB).toFixed(1)} KB gzip`).toBeLessThanOrEqual(JS_BUDGET_KB[kind]);
+    expect(total / KB, `${route} (${kind}): ${(total / KB).toFixed(1)} KB gzip`).toBeLessThanOrEqual(
+      JS_BUDGET_KB[kind],
+    );
   }
 });
 
 // Phones as Lighthouse emulates one (412 px at 1.75×) and as an iPhone is (375 px at 3×): the
 // posters' srcset picks larger files there than at 1×, and that is what a phone downloads.
-const PHONES = [{ width: 412, height: 823, deviceScaleFactor: 1.75 }, { width: 375, height: 812, deviceScaleFactor: 3 }];
+const PHONES = [
+  { width: 412, height: 823, deviceScaleFactor: 1.75 },
+  { width: 375, height: 812, deviceScaleFactor: 3 },
+];
 for (const phone of PHONES) {
-  test(`the home page weighs at most 300 KB on a ${phone.width} px phone at ${phone.deviceScaleFactor}×, with its first row of posters`, async ({ browser }) => {
-    const context = await browser.newContext({ viewport: { width: phone.width, height: phone.height }, deviceScaleFactor: phone.deviceScaleFactor, isMobile: true, hasTouch: true });
+  test(`the home page weighs at most 300 KB on a ${phone.width} px phone at ${phone.deviceScaleFactor}×, with its first row of posters`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({
+      viewport: { width: phone.width, height: phone.height },
+      deviceScaleFactor: phone.deviceScaleFactor,
+      isMobile: true,
+      hasTouch: true,
+    });
     const page = await context.newPage();
     await page.goto('/');
     await page.waitForLoadState('networkidle');
@@ -80,18 +109,44 @@ for (const phone of PHONES) {
 }
 
 const AXE_LOCALES: LocaleCode[] = ['zhs', 'en', 'ja'];
-const axePageTypes = () => ['/', '/category', '/search?keyword=Budget', `/video/kv${fixture.videoId}`, `/user/${fixture.uploaderUid}`,
-  '/settings/appearance', '/settings/language', '/welcome', '/upload', '/no-such-page', '/notifications', `/embed/kv${fixture.videoId}`];
+const axePageTypes = () => [
+  '/',
+  '/category',
+  '/search?keyword=Budget',
+  `/video/kv${fixture.videoId}`,
+  `/user/${fixture.uploaderUid}`,
+  '/settings/appearance',
+  '/settings/language',
+  '/welcome',
+  '/upload',
+  '/no-such-page',
+  '/notifications',
+  `/embed/kv${fixture.videoId}`,
+];
 // The /dev pages with forms, controls and galleries of the shared parts: their colours and
 // structure do not change with the language, so in the default language only.
-const DEV_GALLERIES = ['/dev/components', '/dev/test-slider', '/dev/test-rich-text-editor', '/dev/test-lottie', '/dev/test-font', '/dev/test-mobile'];
+const DEV_GALLERIES = [
+  '/dev/components',
+  '/dev/test-slider',
+  '/dev/test-rich-text-editor',
+  '/dev/test-lottie',
+  '/dev/test-font',
+  '/dev/test-mobile',
+];
 
 async function seriousViolations(page: Page): Promise<string[]> {
   // Only the violations are reported in full: collecting every passing node's details is most of
   // axe's time on a large page, and nothing here reads them.
   const { violations } = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
 }
 
 async function expectNoSeriousViolation(page: Page, width: number, paths: string[]): Promise<void> {
@@ -111,7 +166,12 @@ async function expectNoSeriousViolation(page: Page, width: number, paths: string
 for (const width of [1280, 375]) {
   for (const locale of AXE_LOCALES) {
     test(`axe finds no serious or critical violation at ${width} px in ${locale}`, ({ page }) =>
-      expectNoSeriousViolation(page, width, axePageTypes().map((route) => (route.startsWith('/embed/') ? route : localized(route, locale)))));
+      expectNoSeriousViolation(
+        page,
+        width,
+        axePageTypes().map((route) => (route.startsWith('/embed/') ? route : localized(route, locale))),
+      ));
   }
-  test(`axe finds no serious or critical violation in the /dev galleries at ${width} px`, ({ page }) => expectNoSeriousViolation(page, width, DEV_GALLERIES));
+  test(`axe finds no serious or critical violation in the /dev galleries at ${width} px`, ({ page }) =>
+    expectNoSeriousViolation(page, width, DEV_GALLERIES));
 }

@@ -24,18 +24,30 @@ test.beforeAll(async ({ browser }: { browser: Browser }, testInfo) => {
   uploaderPage = await (await browser.newContext()).newPage();
   uploader = await signUpByApi(uploaderPage, 'Hoshimi');
   const tag = await uploaderPage.request.post(`${E2E_BASE_URL}/api/video/tag/create`, {
-    data: { tagNameList: [
-      { lang: 'zhs', tagName: [{ name: '星空观测', isDefault: true, isOriginalTagName: true }] },
-      { lang: 'en', tagName: [{ name: 'Stargazing', isDefault: true }] },
-    ] },
+    data: {
+      tagNameList: [
+        { lang: 'zhs', tagName: [{ name: '星空观测', isDefault: true, isOriginalTagName: true }] },
+        { lang: 'en', tagName: [{ name: 'Stargazing', isDefault: true }] },
+      ],
+    },
   });
   expect(tag.ok(), await tag.text()).toBe(true);
   tagId = (await tag.json()).tagId;
   // Published one after another, so the newest is the English one.
-  chinese = await publishVideoByApi(uploaderPage, { title: '星空下的演唱会', videoCategory: 'music', videoTagList: [tagId], seconds: 4 });
+  chinese = await publishVideoByApi(uploaderPage, {
+    title: '星空下的演唱会',
+    videoCategory: 'music',
+    videoTagList: [tagId],
+    seconds: 4,
+  });
   japanese = await publishVideoByApi(uploaderPage, { title: '夏祭りの思い出', videoCategory: 'anime', seconds: 4 });
   english = await publishVideoByApi(uploaderPage, { title: 'Pixel Art Speedrun', videoCategory: 'design', seconds: 4 });
-  pending = await publishVideoByApi(uploaderPage, { title: '秘密の下書き', videoCategory: 'anime', seconds: 4, approve: false });
+  pending = await publishVideoByApi(uploaderPage, {
+    title: '秘密の下書き',
+    videoCategory: 'anime',
+    seconds: 4,
+    approve: false,
+  });
 });
 
 test('the home page shows approved videos newest first, never pending ones, with working cards', async ({ page }) => {
@@ -63,10 +75,16 @@ test('the home page shows approved videos newest first, never pending ones, with
     if (loading === 'high') await expect(covers.nth(i)).toHaveAttribute('fetchpriority', 'high');
     else await expect(covers.nth(i)).not.toHaveAttribute('fetchpriority', 'high');
   }
-  await expect(card.locator('picture source[type="image/avif"]')).toHaveAttribute('srcset', /-320\.avif 320w, .*-640\.avif 640w, .*-1280\.avif 1280w$/);
+  await expect(card.locator('picture source[type="image/avif"]')).toHaveAttribute(
+    'srcset',
+    /-320\.avif 320w, .*-640\.avif 640w, .*-1280\.avif 1280w$/,
+  );
   // In Japanese the same card links to the Japanese video page.
   await page.goto('/ja/');
-  await expect(page.locator(`.video-card[data-video-id="${chinese.videoId}"] .video-title`)).toHaveAttribute('href', `/ja/video/kv${chinese.videoId}`);
+  await expect(page.locator(`.video-card[data-video-id="${chinese.videoId}"] .video-title`)).toHaveAttribute(
+    'href',
+    `/ja/video/kv${chinese.videoId}`,
+  );
 });
 
 test('the home page pages through the videos with links in the address', async ({ page }) => {
@@ -115,14 +133,18 @@ test('search finds videos by one- and two-character Chinese words, Japanese and 
   // The first results come with the page: the cards and their posters are in the HTML (the first
   // row at once, with high priority), and the island asks the API nothing on load.
   const asked: string[] = [];
-  page.on('request', (request) => { if (new URL(request.url()).pathname.startsWith('/api/') && /search/.test(request.url())) asked.push(request.url()); });
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/') && /search/.test(request.url())) asked.push(request.url());
+  });
   const html = await (await page.goto(`/en/search?keyword=${encodeURIComponent('星')}`))!.text();
   expect(html).toContain(`title="${chinese.title}">${chinese.title}</a>`);
   await waitForIslands(page);
   const cover = page.locator(`.video-card[data-video-id="${chinese.videoId}"] img`);
   await expect(cover).toHaveAttribute('fetchpriority', 'high');
   await expect(cover).toHaveAttribute('loading', 'eager');
-  await expect(page.locator(`.video-card[data-video-id="${chinese.videoId}"] picture source[type="image/avif"]`)).toHaveAttribute('srcset', /-320\.avif 320w/);
+  await expect(
+    page.locator(`.video-card[data-video-id="${chinese.videoId}"] picture source[type="image/avif"]`),
+  ).toHaveAttribute('srcset', /-320\.avif 320w/);
   await page.waitForLoadState('networkidle');
   expect(asked).toEqual([]);
 
@@ -152,7 +174,9 @@ test('search by tag: suggestions in the viewer’s language, the chosen tag in t
   await expect(page.locator('[data-state="no-tags"]')).toBeVisible();
 });
 
-test('a member’s videos tab: everyone sees the approved ones, the uploader also the pending one, marked', async ({ page }) => {
+test('a member’s videos tab: everyone sees the approved ones, the uploader also the pending one, marked', async ({
+  page,
+}) => {
   await page.goto(`/en/user/${uploader.uid}/videos`);
   const seen = await cardTitles(page);
   expect(seen.sort()).toEqual([chinese.title, japanese.title, english.title].sort());
@@ -161,7 +185,9 @@ test('a member’s videos tab: everyone sees the approved ones, the uploader als
   await expect(uploaderPage.locator('#main .video-card')).toHaveCount(3);
   await expect(uploaderPage.locator('.list-count')).toHaveText(msg('en', 'catalogue.count').replace('{{count}}', '4'));
   // The pending video is the newest, so it leads page one.
-  await expect(uploaderPage.locator(`.video-card[data-video-id="${pending.videoId}"] .video-status`)).toHaveText(msg('en', 'catalogue.card.pending'));
+  await expect(uploaderPage.locator(`.video-card[data-video-id="${pending.videoId}"] .video-status`)).toHaveText(
+    msg('en', 'catalogue.card.pending'),
+  );
   await uploaderPage.locator('.pager [data-pager-next]').click();
   await expect(uploaderPage.locator('#main .video-card')).toHaveCount(1);
   expect(await cardTitles(uploaderPage)).toEqual([chinese.title]);

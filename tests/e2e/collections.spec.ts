@@ -9,7 +9,10 @@ import { msg, publishVideoByApi, signUpByApi, waitForIslands } from './helpers.t
 
 const uidOf = async (page: Page) => Number((await page.context().cookies()).find((c) => c.name === 'uid')!.value);
 
-test('a video saved to a new private collection is on /collections and invisible to others', async ({ browser, page }) => {
+test('a video saved to a new private collection is on /collections and invisible to others', async ({
+  browser,
+  page,
+}) => {
   test.setTimeout(180_000);
   const uploaderPage = await (await browser.newContext()).newPage();
   await signUpByApi(uploaderPage, 'Kirara');
@@ -65,9 +68,13 @@ test('a collection page plays through to the next video with auto-play next', as
   const first = await publishVideoByApi(uploaderPage, { title: 'Part one: the station', seconds: 2 });
   const second = await publishVideoByApi(uploaderPage, { title: 'Part two: the train', seconds: 2 });
   await signUpByApi(page, 'Traveller');
-  const created = await page.request.post('/api/collection/create', { data: { title: 'The journey', visibility: 'public', videoId: first.videoId } });
+  const created = await page.request.post('/api/collection/create', {
+    data: { title: 'The journey', visibility: 'public', videoId: first.videoId },
+  });
   const { collectionId } = (await created.json()).collection;
-  expect((await page.request.post('/api/collection/addVideo', { data: { collectionId, videoId: second.videoId } })).status()).toBe(200);
+  expect(
+    (await page.request.post('/api/collection/addVideo', { data: { collectionId, videoId: second.videoId } })).status(),
+  ).toBe(200);
 
   await page.goto(`/en/collections/${collectionId}`);
   await expect(page.locator('.video-card .video-title')).toHaveText([first.title, second.title]);
@@ -81,25 +88,52 @@ test('a collection page plays through to the next video with auto-play next', as
   // The first video plays to its end: the next one opens, still in the collection.
   // Nothing loads before play (media-loading.ts): the viewer presses play, then skips to the end.
   const video = page.locator('video[data-video]');
-  await video.evaluate(async (v: HTMLVideoElement) => { v.muted = true; await v.play().catch(() => {}); });
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => Number.isFinite(v.duration) && v.duration > 0), { timeout: 20_000 }).toBe(true);
-  await video.evaluate((v: HTMLVideoElement) => { v.currentTime = Math.max(0, v.duration - 0.5); return v.play(); });
-  await expect(page).toHaveURL(new RegExp(`/en/video/kv${second.videoId}\\?collection=${collectionId}$`), { timeout: 20_000 });
-  await expect(page.locator(`[data-collection-playlist="${collectionId}"] [aria-current="page"]`)).toHaveAttribute('data-playlist-video', String(second.videoId));
+  await video.evaluate(async (v: HTMLVideoElement) => {
+    v.muted = true;
+    await v.play().catch(() => {});
+  });
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => Number.isFinite(v.duration) && v.duration > 0), {
+      timeout: 20_000,
+    })
+    .toBe(true);
+  await video.evaluate((v: HTMLVideoElement) => {
+    v.currentTime = Math.max(0, v.duration - 0.5);
+    return v.play();
+  });
+  await expect(page).toHaveURL(new RegExp(`/en/video/kv${second.videoId}\\?collection=${collectionId}$`), {
+    timeout: 20_000,
+  });
+  await expect(page.locator(`[data-collection-playlist="${collectionId}"] [aria-current="page"]`)).toHaveAttribute(
+    'data-playlist-video',
+    String(second.videoId),
+  );
   await uploaderPage.context().close();
 });
 
-test('on /collections the owner reorders by keyboard and by drag, edits and deletes after a confirmation', async ({ browser, page }) => {
+test('on /collections the owner reorders by keyboard and by drag, edits and deletes after a confirmation', async ({
+  browser,
+  page,
+}) => {
   test.setTimeout(180_000);
   const uploaderPage = await (await browser.newContext()).newPage();
   await signUpByApi(uploaderPage, 'Hikari');
   const videos = [];
-  for (const title of ['First light', 'Noon', 'Evening']) videos.push(await publishVideoByApi(uploaderPage, { title, seconds: 2 }));
+  for (const title of ['First light', 'Noon', 'Evening'])
+    videos.push(await publishVideoByApi(uploaderPage, { title, seconds: 2 }));
   await signUpByApi(page, 'Curator');
-  const created = await page.request.post('/api/collection/create', { data: { title: 'A day', videoId: videos[0].videoId } });
+  const created = await page.request.post('/api/collection/create', {
+    data: { title: 'A day', videoId: videos[0].videoId },
+  });
   const { collectionId } = (await created.json()).collection;
-  for (const v of videos.slice(1)) await page.request.post('/api/collection/addVideo', { data: { collectionId, videoId: v.videoId } });
-  const order = async () => ((await (await page.request.get(`/api/collection/get?collectionId=${collectionId}`)).json()).videos as Array<{ title: string }>).map((v) => v.title);
+  for (const v of videos.slice(1))
+    await page.request.post('/api/collection/addVideo', { data: { collectionId, videoId: v.videoId } });
+  const order = async () =>
+    (
+      (await (await page.request.get(`/api/collection/get?collectionId=${collectionId}`)).json()).videos as Array<{
+        title: string;
+      }>
+    ).map((v) => v.title);
 
   await page.goto('/en/collections');
   await waitForIslands(page);
@@ -118,7 +152,9 @@ test('on /collections the owner reorders by keyboard and by drag, edits and dele
   await rows.first().dragTo(rows.nth(2));
   await expect.poll(order).toEqual(['First light', 'Noon', 'Evening']);
   // The buttons name the video they move.
-  await card.getByRole('button', { name: msg('en', 'collections.moveDown').replace('{{title}}', 'First light') }).click();
+  await card
+    .getByRole('button', { name: msg('en', 'collections.moveDown').replace('{{title}}', 'First light') })
+    .click();
   await expect.poll(order).toEqual(['Noon', 'First light', 'Evening']);
 
   // Edit: rename and make it public.

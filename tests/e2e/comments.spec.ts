@@ -4,7 +4,15 @@
  * administrator, guests asked to log in, and markup in a comment that never runs.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { E2E_BASE_URL, adminRequest, logInAsAdmin, msg, publishVideoByApi, signUpByApi, waitForIslands } from './helpers.ts';
+import {
+  E2E_BASE_URL,
+  adminRequest,
+  logInAsAdmin,
+  msg,
+  publishVideoByApi,
+  signUpByApi,
+  waitForIslands,
+} from './helpers.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 60_000 });
 
@@ -30,7 +38,8 @@ async function openComments(page: Page) {
   return section;
 }
 
-const postByApi = (page: Page, text: string) => page.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, { data: { videoId, text } });
+const postByApi = (page: Page, text: string) =>
+  page.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, { data: { videoId, text } });
 
 test.beforeAll(async ({ browser }) => {
   poster = await memberPage(browser, 'Uploader');
@@ -58,7 +67,9 @@ test('a member writes a bold comment, another votes and switches, the author del
   const comment = section.locator('[data-comment]').first();
   await expect(comment.locator('[data-comment-text] b')).toHaveText('Loud part');
   await expect(comment.locator('[data-comment-text]')).toHaveText('Loud part and quiet part');
-  await expect(comment.locator('[data-comment-floor]')).toHaveText(msg('en', 'comments.floor').replace('{{floor}}', '1'));
+  await expect(comment.locator('[data-comment-floor]')).toHaveText(
+    msg('en', 'comments.floor').replace('{{floor}}', '1'),
+  );
   await expect(section.locator('[data-comment-count]')).toHaveText('1');
   await expect(input).toHaveText('');
 
@@ -76,7 +87,10 @@ test('a member writes a bold comment, another votes and switches, the author del
   await expect(up.locator('[data-count]')).toHaveText('0');
   await expect(down.locator('[data-count]')).toHaveText('1');
   // The vote is the server's: it is still there after a reload.
-  await expect((await openComments(voter)).locator('[data-comment] [data-downvote]').first()).toHaveAttribute('aria-pressed', 'true');
+  await expect((await openComments(voter)).locator('[data-comment] [data-downvote]').first()).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
 
   const remove = comment.locator('[data-comment-delete=self]');
   await remove.click();
@@ -114,10 +128,13 @@ test('a guest is asked to log in to comment or vote', async ({ page }) => {
 });
 
 test('markup in a comment never runs', async ({ page }) => {
-  const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b onclick="window.__pwned=3" style="color:red">still here</b>'
-    + '<a href="javascript:window.__pwned=4">link text</a><svg onload="window.__pwned=5"></svg>';
+  const hostile =
+    '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b onclick="window.__pwned=3" style="color:red">still here</b>' +
+    '<a href="javascript:window.__pwned=4">link text</a><svg onload="window.__pwned=5"></svg>';
   expect((await postByApi(poster, hostile)).ok()).toBe(true);
-  page.on('dialog', () => { throw new Error('a dialog opened'); });
+  page.on('dialog', () => {
+    throw new Error('a dialog opened');
+  });
   const section = await openComments(page);
   const text = section.locator('[data-comment]', { hasText: 'still here' }).locator('[data-comment-text]');
   await expect(text.locator('b')).toHaveText('still here');
@@ -129,7 +146,9 @@ test('markup in a comment never runs', async ({ page }) => {
 test('the server’s refusals are shown in the page’s language: a banned member cannot post', async ({ browser }) => {
   const member = await (await browser.newContext()).newPage();
   const { uid } = await signUpByApi(member, 'Banned');
-  expect((await (await adminRequest()).post('/api/rbac/adminUpdateUserRole', { data: { uid, newRoles: ['blocked'] } })).ok()).toBe(true);
+  expect(
+    (await (await adminRequest()).post('/api/rbac/adminUpdateUserRole', { data: { uid, newRoles: ['blocked'] } })).ok(),
+  ).toBe(true);
   await member.goto(`/ja/video/kv${videoId}`);
   await member.locator('astro-island:has([data-comments])').scrollIntoViewIfNeeded();
   await waitForIslands(member);

@@ -11,10 +11,14 @@ test('B replies to A’s comment with @A and likes then unlikes the video, at 37
   const a = await (await browser.newContext()).newPage();
   const author = await signUpByApi(a, 'Author A');
   const { videoId } = await publishVideoByApi(a, { title: 'Talk about this' });
-  const posted = await a.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, { data: { videoId, text: 'What did you think?' } });
+  const posted = await a.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, {
+    data: { videoId, text: 'What did you think?' },
+  });
   expect(posted.status()).toBe(200);
 
-  const b = await (await browser.newContext({ viewport: { width: 375, height: 800 }, hasTouch: true, isMobile: true })).newPage();
+  const b = await (
+    await browser.newContext({ viewport: { width: 375, height: 800 }, hasTouch: true, isMobile: true })
+  ).newPage();
   await signUpByApi(b, 'Replier B');
   const errors: string[] = [];
   b.on('console', (message) => message.type() === 'error' && errors.push(message.text()));

@@ -8,7 +8,8 @@ import { expect, test } from '@playwright/test';
 import { msg, shoot, waitForShell } from './helpers.ts';
 import { ICONS } from '../../src/lib/icons.ts';
 
-const fill = (template: string, values: Record<string, string>) => template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => values[k]);
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => values[k]);
 
 test('test-scroll reports scroll and wheel gestures from start to end', async ({ page }) => {
   await page.goto('/en/dev/test-scroll');
@@ -17,22 +18,30 @@ test('test-scroll reports scroll and wheel gestures from start to end', async ({
   await box.evaluate((el) => el.scrollTo(0, 120));
   const scroll = page.locator('[data-scroll-readout]');
   await expect(scroll).toHaveAttribute('data-phase', 'end');
-  await expect(scroll).toHaveText(fill(msg('en', 'dev.scroll.readout'), { phase: msg('en', 'dev.phases.end'), y: '120' }));
+  await expect(scroll).toHaveText(
+    fill(msg('en', 'dev.scroll.readout'), { phase: msg('en', 'dev.phases.end'), y: '120' }),
+  );
   await box.hover();
   await page.keyboard.down('Control');
   await page.mouse.wheel(0, -100);
   await page.keyboard.up('Control');
   const wheel = page.locator('[data-wheel-readout]');
   await expect(wheel).toHaveAttribute('data-phase', 'end');
-  await expect(wheel).toHaveText(fill(msg('en', 'dev.scroll.wheel'), { phase: msg('en', 'dev.phases.end'), zoom: (2 ** 0.7).toFixed(2) }));
+  await expect(wheel).toHaveText(
+    fill(msg('en', 'dev.scroll.wheel'), { phase: msg('en', 'dev.phases.end'), zoom: (2 ** 0.7).toFixed(2) }),
+  );
 });
 
 test('pointer-type names the pointer used; test-color lists the theme colours with readable text', async ({ page }) => {
   await page.goto('/en/dev/pointer-type');
   await waitForShell(page);
   await page.locator('[data-pointer-area]').click();
-  await expect(page.locator('[data-pointer-last]')).toHaveText(fill(msg('en', 'dev.pointer.last'), { type: msg('en', 'dev.pointer.types.mouse') }));
-  await expect(page.locator('[data-pointer-fine]')).toHaveText(fill(msg('en', 'dev.pointer.fine'), { value: msg('en', 'dev.yes') }));
+  await expect(page.locator('[data-pointer-last]')).toHaveText(
+    fill(msg('en', 'dev.pointer.last'), { type: msg('en', 'dev.pointer.types.mouse') }),
+  );
+  await expect(page.locator('[data-pointer-fine]')).toHaveText(
+    fill(msg('en', 'dev.pointer.fine'), { value: msg('en', 'dev.yes') }),
+  );
 
   await page.goto('/en/dev/test-color');
   await waitForShell(page);
@@ -47,7 +56,8 @@ test('test-font shows the resolved font stack and samples in every script the si
   await waitForShell(page);
   await expect(page.locator('[data-font-stack]')).toContainText('system-ui');
   await expect(page.locator('[data-font-faces]')).toHaveText(fill(msg('en', 'dev.font.faces'), { count: '0' }));
-  for (const lang of ['zh-Hans', 'zh-Hant', 'yue-Hant-HK', 'ja', 'ko', 'en', 'fr', 'vi', 'id']) await expect(page.locator(`dd[lang="${lang}"]`)).toHaveCount(1);
+  for (const lang of ['zh-Hans', 'zh-Hant', 'yue-Hant-HK', 'ja', 'ko', 'en', 'fr', 'vi', 'id'])
+    await expect(page.locator(`dd[lang="${lang}"]`)).toHaveCount(1);
   await shoot(page, 'dev-test-font');
 });
 
@@ -82,7 +92,11 @@ test('test-lottie replays the site’s own keyframes with the Web Animations API
       return animation;
     };
   });
-  await toast.getByRole('button', { name: fill(msg('en', 'dev.animation.replayOne'), { name: msg('en', 'dev.animation.toast') }) }).click();
+  await toast
+    .getByRole('button', {
+      name: fill(msg('en', 'dev.animation.replayOne'), { name: msg('en', 'dev.animation.toast') }),
+    })
+    .click();
   // The keyframes played are global.css's toast-in (from opacity 0, up 16 px, to the element's own style), read from the style sheet, then its toast-out.
   await expect(toast).toHaveAttribute('data-state', 'finished');
   const started = await page.evaluate(() => (window as unknown as { started: Keyframe[][] }).started);
@@ -95,18 +109,33 @@ test('test-lottie replays the site’s own keyframes with the Web Animations API
   await page.getByRole('button', { name: msg('en', 'dev.animation.replayAll') }).click();
   await expect(page.locator('[data-animation][data-state="finished"]')).toHaveCount(4, { timeout: 10_000 });
   // The star twinkles for ever.
-  expect(await page.locator('[data-animation="twinkle"] [data-animated]').evaluate((el) => el.getAnimations()[0]?.effect?.getTiming().iterations)).toBe(Infinity);
+  expect(
+    await page
+      .locator('[data-animation="twinkle"] [data-animated]')
+      .evaluate((el) => el.getAnimations()[0]?.effect?.getTiming().iterations),
+  ).toBe(Infinity);
   await expect(page.locator('[data-reduced-note]')).toBeHidden();
   await shoot(page, 'dev-test-lottie');
 });
 
-test('test-slider moves by keys and pointer, announces its value, and a disabled slider stays put', async ({ page }) => {
+test('test-slider moves by keys and pointer, announces its value, and a disabled slider stays put', async ({
+  page,
+}) => {
   await page.goto('/en/dev/test-slider');
   await waitForShell(page);
   const volume = page.getByRole('slider', { name: msg('en', 'dev.slider.volume') });
   await expect(volume).toHaveAttribute('aria-valuetext', '60%');
   await volume.focus();
-  for (const [key, value] of [['ArrowRight', 61], ['ArrowUp', 62], ['ArrowLeft', 61], ['PageUp', 71], ['PageDown', 61], ['End', 100], ['ArrowRight', 100], ['Home', 0]] as const) {
+  for (const [key, value] of [
+    ['ArrowRight', 61],
+    ['ArrowUp', 62],
+    ['ArrowLeft', 61],
+    ['PageUp', 71],
+    ['PageDown', 61],
+    ['End', 100],
+    ['ArrowRight', 100],
+    ['Home', 0],
+  ] as const) {
     await page.keyboard.press(key);
     await expect(volume, key).toHaveAttribute('aria-valuenow', String(value));
   }
@@ -153,16 +182,24 @@ test('test-rich-text-editor formats text, adds only safe links, and sanitises wh
   await expect(html).toHaveText('<p><strong>Hello stars</strong></p>');
   await expect(bold).toHaveAttribute('aria-pressed', 'true');
   await page.keyboard.press('ControlOrMeta+I');
-  await expect(html).toHaveText(/^<p>(<strong><em>Hello stars<\/em><\/strong>|<em><strong>Hello stars<\/strong><\/em>)<\/p>$/);
+  await expect(html).toHaveText(
+    /^<p>(<strong><em>Hello stars<\/em><\/strong>|<em><strong>Hello stars<\/strong><\/em>)<\/p>$/,
+  );
 
   // A link: a javascript: address is refused with a message, an https one is kept.
   await page.getByRole('button', { name: msg('en', 'dev.editor.link'), exact: true }).click();
   const address = page.getByLabel(msg('en', 'dev.editor.linkUrl'));
   await address.fill('javascript:alert(1)');
-  await page.locator('[data-link-form]').getByRole('button', { name: msg('en', 'dev.editor.addLink') }).click();
+  await page
+    .locator('[data-link-form]')
+    .getByRole('button', { name: msg('en', 'dev.editor.addLink') })
+    .click();
   await expect(page.locator('[data-link-error]')).toHaveText(msg('en', 'dev.editor.badUrl'));
   await address.fill('https://example.com/stars');
-  await page.locator('[data-link-form]').getByRole('button', { name: msg('en', 'dev.editor.addLink') }).click();
+  await page
+    .locator('[data-link-form]')
+    .getByRole('button', { name: msg('en', 'dev.editor.addLink') })
+    .click();
   await expect(html).toContainText('<a href="https://example.com/stars" rel="noopener noreferrer nofollow">');
   await expect(page.locator('[data-editor-preview] a')).toHaveAttribute('href', 'https://example.com/stars');
 
@@ -176,7 +213,10 @@ test('test-rich-text-editor formats text, adds only safe links, and sanitises wh
   await page.keyboard.press('Delete');
   await editor.evaluate((el) => {
     const data = new DataTransfer();
-    data.setData('text/html', '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script><a href="javascript:window.pwned=3">click</a> <b onclick="window.pwned=4" style="color:red">ok</b><iframe src="https://example.com"></iframe>');
+    data.setData(
+      'text/html',
+      '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script><a href="javascript:window.pwned=3">click</a> <b onclick="window.pwned=4" style="color:red">ok</b><iframe src="https://example.com"></iframe>',
+    );
     el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
   });
   await expect(page.locator('[data-editor-preview]')).toContainText('click ok');
@@ -188,21 +228,32 @@ test('test-rich-text-editor formats text, adds only safe links, and sanitises wh
 });
 
 test('test-mobile tells the phone’s layout, viewport and touch points, and counts fingers', async ({ browser }) => {
-  const context = await browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  const context = await browser.newContext({
+    viewport: { width: 375, height: 740 },
+    hasTouch: true,
+    isMobile: true,
+    deviceScaleFactor: 2,
+  });
   const page = await context.newPage();
   await page.goto('/en/dev/test-mobile');
   await waitForShell(page);
-  await expect(page.locator('#breakpoint-readout')).toHaveText(fill(msg('en', 'dev.breakpoint'), { breakpoint: msg('en', 'dev.breakpoints.mobile') }));
+  await expect(page.locator('#breakpoint-readout')).toHaveText(
+    fill(msg('en', 'dev.breakpoint'), { breakpoint: msg('en', 'dev.breakpoints.mobile') }),
+  );
   await expect(page.locator('[data-mobile="viewport"]')).toHaveText(/^375 × \d+$/);
   await expect(page.locator('[data-mobile="ratio"]')).toHaveText('2');
   await expect(page.locator('[data-mobile="orientation"]')).toHaveText(msg('en', 'dev.mobile.portrait'));
   await expect(page.locator('[data-mobile="standalone"]')).toHaveText(msg('en', 'dev.no'));
-  await expect(page.locator('[data-mobile="safeArea"]')).toHaveText(fill(msg('en', 'dev.mobile.safeAreaValue'), { top: '0', right: '0', bottom: '0', left: '0' }));
+  await expect(page.locator('[data-mobile="safeArea"]')).toHaveText(
+    fill(msg('en', 'dev.mobile.safeAreaValue'), { top: '0', right: '0', bottom: '0', left: '0' }),
+  );
   expect(Number(await page.locator('[data-mobile="touchPoints"]').textContent())).toBeGreaterThan(0);
   const area = page.locator('[data-touch-area]');
   await area.scrollIntoViewIfNeeded();
   await area.tap();
-  await expect(page.locator('[data-touch-readout]')).toHaveText(fill(msg('en', 'dev.mobile.touches'), { count: '0', max: '1' }));
+  await expect(page.locator('[data-touch-readout]')).toHaveText(
+    fill(msg('en', 'dev.mobile.touches'), { count: '0', max: '1' }),
+  );
   await shoot(page, 'dev-test-mobile');
   await context.close();
 });

@@ -8,7 +8,7 @@
 import { expect, test } from '@playwright/test';
 import { signUpByApi, waitForShell } from './helpers.ts';
 
-test('page after page with the bell\'s stream, a member\'s requests are still answered', async ({ page }) => {
+test("page after page with the bell's stream, a member's requests are still answered", async ({ page }) => {
   test.setTimeout(180_000);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
@@ -26,12 +26,16 @@ test('page after page with the bell\'s stream, a member\'s requests are still an
     await page.goto(path);
     await waitForShell(page);
     await stream; // this page's stream is open (its headers came)
-    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null), `the worker controls ${path}`).toBe(true);
+    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null), `the worker controls ${path}`).toBe(
+      true,
+    );
     // The member's own read and a public one both come back (they waited forever once the connections ran out).
-    const answers = await page.evaluate(async () => Promise.all([
-      fetch('/api/history/anchor?videoId=1').then((r) => r.status),
-      fetch('/api/health').then((r) => r.status),
-    ]));
+    const answers = await page.evaluate(async () =>
+      Promise.all([
+        fetch('/api/history/anchor?videoId=1').then((r) => r.status),
+        fetch('/api/health').then((r) => r.status),
+      ]),
+    );
     expect(answers, `requests answered on visit ${visit + 1} (${path})`).toEqual([200, 200]);
   }
   expect(errors).toEqual([]);

@@ -11,7 +11,17 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { E2E_BASE_URL, adminRequest, makePicture, makeClip, msg, shoot, showPlayIntent, signUpByApi, waitForIslands } from './helpers.ts';
+import {
+  E2E_BASE_URL,
+  adminRequest,
+  makePicture,
+  makeClip,
+  msg,
+  shoot,
+  showPlayIntent,
+  signUpByApi,
+  waitForIslands,
+} from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kiraboshi-everyday-e2e-'));
 
@@ -20,48 +30,73 @@ const dir = mkdtempSync(join(tmpdir(), 'kiraboshi-everyday-e2e-'));
  * the expected answers a test names (`consoleErrors.expect`: the 404 of an error page it opens).
  */
 const test = base.extend<{ consoleErrors: { expect: (pattern: RegExp) => void } }>({
-  consoleErrors: [async ({ context }, use) => {
-    const errors: string[] = [];
-    const expected: RegExp[] = [];
-    const watch = (page: Page) => {
-      page.on('pageerror', (error) => errors.push(`pageerror at ${page.url()}: ${error.message}`));
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(`console.error at ${page.url()}: ${message.text()} (${message.location().url})`);
-      });
-    };
-    context.pages().forEach(watch);
-    context.on('page', watch);
-    await use({ expect: (pattern) => expected.push(pattern) });
-    expect(errors.filter((error) => !expected.some((pattern) => pattern.test(error)))).toEqual([]);
-  }, { auto: true }],
+  consoleErrors: [
+    async ({ context }, use) => {
+      const errors: string[] = [];
+      const expected: RegExp[] = [];
+      const watch = (page: Page) => {
+        page.on('pageerror', (error) => errors.push(`pageerror at ${page.url()}: ${error.message}`));
+        page.on('console', (message) => {
+          if (message.type() === 'error')
+            errors.push(`console.error at ${page.url()}: ${message.text()} (${message.location().url})`);
+        });
+      };
+      context.pages().forEach(watch);
+      context.on('page', watch);
+      await use({ expect: (pattern) => expected.push(pattern) });
+      expect(errors.filter((error) => !expected.some((pattern) => pattern.test(error)))).toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 
 /** The member's stored drafts (IndexedDB UploadDrafts), read in the page. */
-const storedDrafts = (page: Page) => page.evaluate(() => new Promise<Array<{ key: string; fields: Record<string, unknown> }>>((resolve, reject) => {
-  const open = indexedDB.open('UploadDrafts');
-  open.onerror = () => reject(open.error);
-  open.onsuccess = () => {
-    const db = open.result;
-    if (!db.objectStoreNames.contains('drafts')) { db.close(); resolve([]); return; }
-    const all = db.transaction('drafts').objectStore('drafts').getAll();
-    all.onsuccess = () => { db.close(); resolve(all.result); };
-    all.onerror = () => reject(all.error);
-  };
-}));
+const storedDrafts = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<Array<{ key: string; fields: Record<string, unknown> }>>((resolve, reject) => {
+        const open = indexedDB.open('UploadDrafts');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('drafts')) {
+            db.close();
+            resolve([]);
+            return;
+          }
+          const all = db.transaction('drafts').objectStore('drafts').getAll();
+          all.onsuccess = () => {
+            db.close();
+            resolve(all.result);
+          };
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
 
 /** A processed media of a short clip, uploaded through tus by the logged-in `page`. */
 async function uploadMedia(page: Page, seconds: number): Promise<string> {
   const bytes = await makeClip(seconds, '320x240');
   const tus = { 'Tus-Resumable': '1.0.0' };
   const created = await page.request.post(`${E2E_BASE_URL}/api/video/tus`, {
-    headers: { ...tus, 'Upload-Length': String(bytes.length), 'Upload-Metadata': `name ${btoa('clip.mp4')},maxDurationSeconds ${btoa('1800')}` },
+    headers: {
+      ...tus,
+      'Upload-Length': String(bytes.length),
+      'Upload-Metadata': `name ${btoa('clip.mp4')},maxDurationSeconds ${btoa('1800')}`,
+    },
   });
   const done = await page.request.patch(new URL(created.headers().location, E2E_BASE_URL).toString(), {
-    headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, data: bytes,
+    headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+    data: bytes,
   });
   const mediaId = done.headers()['stream-media-id'];
-  await expect.poll(async () => (await (await page.request.get(`${E2E_BASE_URL}/api/video/media/status?mediaId=${mediaId}`)).json()).status,
-    { timeout: 90_000, intervals: [300] }).toMatch(/^(playable|ready)$/);
+  await expect
+    .poll(
+      async () =>
+        (await (await page.request.get(`${E2E_BASE_URL}/api/video/media/status?mediaId=${mediaId}`)).json()).status,
+      { timeout: 90_000, intervals: [300] },
+    )
+    .toMatch(/^(playable|ready)$/);
   return mediaId;
 }
 
@@ -70,46 +105,71 @@ async function publishTwoParts(page: Page): Promise<number> {
   const parts = [await uploadMedia(page, 3), await uploadMedia(page, 4)];
   const answer = await page.request.post(`${E2E_BASE_URL}/api/video/upload`, {
     data: {
-      title: `Two parts ${randomBytes(3).toString('hex')}`, description: '', videoCategory: 'anime', copyright: 'original', ensureOriginal: true, videoTagList: [], pushToFeed: false,
-      videoPart: [{ mediaId: parts[0], videoPartTitle: 'Part one' }, { mediaId: parts[1], videoPartTitle: 'Part two: green fields' }],
+      title: `Two parts ${randomBytes(3).toString('hex')}`,
+      description: '',
+      videoCategory: 'anime',
+      copyright: 'original',
+      ensureOriginal: true,
+      videoTagList: [],
+      pushToFeed: false,
+      videoPart: [
+        { mediaId: parts[0], videoPartTitle: 'Part one' },
+        { mediaId: parts[1], videoPartTitle: 'Part two: green fields' },
+      ],
     },
   });
-  const { videoId } = await answer.json() as { videoId: number };
+  const { videoId } = (await answer.json()) as { videoId: number };
   expect(answer.ok()).toBe(true);
   expect((await (await adminRequest()).post('/api/video/pending/approved', { data: { videoId } })).ok()).toBe(true);
   return videoId;
 }
 
 /** Whether an element shows its whole text (no ellipsis), and an input its whole placeholder. */
-const showsWholeText = (locator: ReturnType<Page['locator']>) => locator.evaluate((el: HTMLElement) => {
-  if (el instanceof HTMLInputElement) {
-    const style = getComputedStyle(el);
-    const context = document.createElement('canvas').getContext('2d')!;
-    context.font = style.font;
-    return context.measureText(el.placeholder).width <= el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-  }
-  return el.scrollWidth <= el.clientWidth;
-});
+const showsWholeText = (locator: ReturnType<Page['locator']>) =>
+  locator.evaluate((el: HTMLElement) => {
+    if (el instanceof HTMLInputElement) {
+      const style = getComputedStyle(el);
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.font = style.font;
+      return (
+        context.measureText(el.placeholder).width <=
+        el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+      );
+    }
+    return el.scrollWidth <= el.clientWidth;
+  });
 
 for (const width of [1280, 375]) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: width === 375 ? 800 : 900 } });
 
-    test('Start upload without a file says why; Enter adds tags; a typed tag and an unconfirmed crop hold the video back; it goes out tagged with its cover', async ({ page }) => {
+    test('Start upload without a file says why; Enter adds tags; a typed tag and an unconfirmed crop hold the video back; it goes out tagged with its cover', async ({
+      page,
+    }) => {
       test.setTimeout(120_000);
       const clip = join(dir, `everyday-${width}.mp4`);
       writeFileSync(clip, await makeClip(4, '640x360'));
       const picture = await makePicture(dir);
       const existing = `e2e既有${randomBytes(3).toString('hex')}`;
-      const { tagId: existingId } = await (await (await adminRequest()).post('/api/video/tag/create', {
-        data: { tagNameList: [{ lang: 'zhs', tagName: [{ name: existing, isDefault: true, isOriginalTagName: true }] }] },
-      })).json() as { tagId: number };
+      const { tagId: existingId } = (await (
+        await (
+          await adminRequest()
+        ).post('/api/video/tag/create', {
+          data: {
+            tagNameList: [{ lang: 'zhs', tagName: [{ name: existing, isDefault: true, isOriginalTagName: true }] }],
+          },
+        })
+      ).json()) as { tagId: number };
 
       await signUpByApi(page, `日常${width}`);
       await page.goto('/upload');
       await waitForIslands(page);
       // The same three tabs as on the other upload pages.
-      await expect(page.locator('[data-upload-tab]')).toHaveText([msg('zhs', 'audio.kindVideo'), msg('zhs', 'audio.kindAudio'), msg('zhs', 'nav.photo')]);
+      await expect(page.locator('[data-upload-tab]')).toHaveText([
+        msg('zhs', 'audio.kindVideo'),
+        msg('zhs', 'audio.kindAudio'),
+        msg('zhs', 'nav.photo'),
+      ]);
       await expect(page.locator('[data-upload-tab="video"]')).toHaveAttribute('aria-current', 'page');
 
       await page.locator('[data-start]').click();
@@ -146,7 +206,9 @@ for (const width of [1280, 375]) {
       // A tag typed and not added: the form says so and goes nowhere.
       await tagInput.fill('还没加上');
       await form.locator('[data-submit]').click();
-      await expect(form.locator('[data-pending-work]')).toHaveText(msg('zhs', 'upload.tagNotAdded').replace('{{name}}', '还没加上'));
+      await expect(form.locator('[data-pending-work]')).toHaveText(
+        msg('zhs', 'upload.tagNotAdded').replace('{{name}}', '还没加上'),
+      );
       await expect(tagInput).toBeFocused();
       await tagInput.fill('');
 
@@ -160,12 +222,22 @@ for (const width of [1280, 375]) {
       // Confirmed, and sent on a slow line: while it uploads, the form waits for it and says so.
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 4000 });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: 4000,
+      });
       await page.locator('[data-cropper] .error-actions .button').first().click();
       await expect(page.locator('[data-cover-picker]')).toContainText(msg('zhs', 'upload.coverUploading'));
       await form.locator('[data-submit]').click();
       await expect(form.locator('[data-pending-work]')).toHaveText(msg('zhs', 'upload.coverPending'));
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
       await expect(page.locator('[data-cover-preview="cover"]')).toBeVisible({ timeout: 60_000 });
       await expect(form.locator('[data-pending-work]')).toHaveCount(0);
 
@@ -187,7 +259,10 @@ for (const width of [1280, 375]) {
       await expect(page.locator('[data-draft-notice]')).toHaveCount(0);
     });
 
-    test('the upload forms keep a draft when the tab is closed, restore it and discard it', async ({ page, context }) => {
+    test('the upload forms keep a draft when the tab is closed, restore it and discard it', async ({
+      page,
+      context,
+    }) => {
       test.setTimeout(90_000);
       await signUpByApi(page, `草稿${width}`);
 
@@ -203,7 +278,11 @@ for (const width of [1280, 375]) {
       await audioForm.locator('input[name="tagSearch"]').fill(tag);
       await audioForm.locator('input[name="tagSearch"]').press('Enter');
       await expect(audioForm.locator('[data-picked-tags]')).toContainText(tag);
-      await expect.poll(async () => JSON.stringify((await storedDrafts(page)).find((d) => d.key.endsWith(':audio'))?.fields ?? {})).toContain(tag);
+      await expect
+        .poll(async () =>
+          JSON.stringify((await storedDrafts(page)).find((d) => d.key.endsWith(':audio'))?.fields ?? {}),
+        )
+        .toContain(tag);
       await page.close();
 
       const again = await context.newPage();
@@ -232,7 +311,11 @@ for (const width of [1280, 375]) {
       const photoForm = again.locator('[data-photo-uploader="form"]');
       await photoForm.locator('[data-photo-title]').fill('写了一半的图集');
       await photoForm.locator('textarea:not([data-alt-input])').fill('夜里的星空');
-      await expect.poll(async () => JSON.stringify((await storedDrafts(again)).find((d) => d.key.endsWith(':photo'))?.fields ?? {})).toContain('写了一半的图集');
+      await expect
+        .poll(async () =>
+          JSON.stringify((await storedDrafts(again)).find((d) => d.key.endsWith(':photo'))?.fields ?? {}),
+        )
+        .toContain('写了一半的图集');
       await again.goto('/upload/photo');
       await waitForIslands(again);
       await expect(again.locator('[data-draft-notice]')).toBeVisible();
@@ -254,7 +337,11 @@ for (const width of [1280, 375]) {
       await form.locator('input[name="title"]').fill('草稿里的视频');
       await again.locator('input[name="videoPartTitle"]').first().fill('第一集');
       await form.locator('select[name="videoCategory"]').selectOption('game');
-      await expect.poll(async () => JSON.stringify((await storedDrafts(again)).find((d) => d.key.endsWith(':video'))?.fields ?? {})).toContain('game');
+      await expect
+        .poll(async () =>
+          JSON.stringify((await storedDrafts(again)).find((d) => d.key.endsWith(':video'))?.fields ?? {}),
+        )
+        .toContain('game');
       await again.close();
 
       const third = await context.newPage();
@@ -269,10 +356,14 @@ for (const width of [1280, 375]) {
       await expect(third.locator('[data-upload-form] select[name="videoCategory"]')).toHaveValue('game');
       await expect(third.locator('input[name="videoPartTitle"]').first()).toHaveValue('第一集');
       // Wait for the upload to finish, so closing the page leaves no request in flight.
-      await expect(third.locator('[data-upload-state]')).toHaveAttribute('data-upload-state', 'success', { timeout: 30_000 });
+      await expect(third.locator('[data-upload-state]')).toHaveAttribute('data-upload-state', 'success', {
+        timeout: 30_000,
+      });
     });
 
-    test('the video page: danmaku input and part titles shown whole; the style popover closes on Esc, a press on the video and sending', async ({ page }) => {
+    test('the video page: danmaku input and part titles shown whole; the style popover closes on Esc, a press on the video and sending', async ({
+      page,
+    }) => {
       test.setTimeout(120_000);
       await signUpByApi(page, `弹幕${width}`);
       const videoId = await publishTwoParts(page);
@@ -288,7 +379,8 @@ for (const width of [1280, 375]) {
       await expect(page.locator('[data-watching]')).toBeVisible({ timeout: 20_000 });
       await page.locator('[data-video]').evaluate((v: HTMLVideoElement) => v.pause());
       expect(await showsWholeText(input)).toBe(true);
-      for (const title of await page.locator('.player-parts .part-title').all()) expect(await showsWholeText(title)).toBe(true);
+      for (const title of await page.locator('.player-parts .part-title').all())
+        expect(await showsWholeText(title)).toBe(true);
       await shoot(page, 'everyday-video-page');
 
       await button.click();
@@ -335,7 +427,8 @@ test.describe('on a phone', () => {
     const sheet = more.locator('.bottom-sheet');
     await expect(sheet).toBeHidden();
     await more.locator('summary').click();
-    for (const key of ['nav.audio', 'nav.photo', 'nav.collections', 'nav.settings']) await expect(sheet.getByRole('link', { name: msg('en', key) })).toBeVisible();
+    for (const key of ['nav.audio', 'nav.photo', 'nav.collections', 'nav.settings'])
+      await expect(sheet.getByRole('link', { name: msg('en', key) })).toBeVisible();
     await shoot(page, 'everyday-phone-more');
     await page.keyboard.press('Escape');
     await expect(sheet).toBeHidden();
@@ -343,9 +436,16 @@ test.describe('on a phone', () => {
     await page.locator('main').click({ position: { x: 10, y: 10 } });
     await expect(sheet).toBeHidden();
 
-    for (const [key, path] of [['nav.audio', '/en/audio'], ['nav.photo', '/en/photo'], ['nav.collections', '/en/collections']] as const) {
+    for (const [key, path] of [
+      ['nav.audio', '/en/audio'],
+      ['nav.photo', '/en/photo'],
+      ['nav.collections', '/en/collections'],
+    ] as const) {
       await page.locator('[data-bottom-more] summary').click();
-      await page.locator('.bottom-sheet').getByRole('link', { name: msg('en', key) }).click();
+      await page
+        .locator('.bottom-sheet')
+        .getByRole('link', { name: msg('en', key) })
+        .click();
       await expect(page).toHaveURL(new RegExp(`${path}$`));
       // The section is marked on the More entry of its own page.
       await expect(page.locator('[data-bottom-more] summary')).toHaveClass(/active/);

@@ -12,7 +12,11 @@ test('follow from the video page, the next upload is in the feed, unfollow empti
   test.setTimeout(180_000);
   const uploaderPage = await (await browser.newContext()).newPage();
   const uploader = await signUpByApi(uploaderPage, 'Hoshizora');
-  const first = await publishVideoByApi(uploaderPage, { title: 'Star trails over the bay', seconds: 3, pushToFeed: true });
+  const first = await publishVideoByApi(uploaderPage, {
+    title: 'Star trails over the bay',
+    seconds: 3,
+    pushToFeed: true,
+  });
   await signUpByApi(page, 'Stargazer');
 
   await page.goto(`/en/video/kv${first.videoId}`);
@@ -27,7 +31,11 @@ test('follow from the video page, the next upload is in the feed, unfollow empti
   await waitForIslands(page);
   await expect(page.locator('.video-uploader-row [data-follow-button]')).toHaveAttribute('data-following', 'true');
 
-  const second = await publishVideoByApi(uploaderPage, { title: 'Meteor shower timelapse', seconds: 3, pushToFeed: true });
+  const second = await publishVideoByApi(uploaderPage, {
+    title: 'Meteor shower timelapse',
+    seconds: 3,
+    pushToFeed: true,
+  });
   const quiet = await publishVideoByApi(uploaderPage, { title: 'Not for the feed', seconds: 3 });
   await page.goto('/en/feed/following');
   await expect(page.locator('[data-feed-state="ready"]')).toBeVisible();
@@ -75,15 +83,28 @@ test('a refused follow goes back and says why; guests are asked to log in', asyn
   await uploaderPage.context().close();
 });
 
-test('the comment user card follows the commenter; the followers list shows the new follower with a follow button', async ({ browser, page }) => {
+test('the comment user card follows the commenter; the followers list shows the new follower with a follow button', async ({
+  browser,
+  page,
+}) => {
   test.setTimeout(180_000);
   const uploaderPage = await (await browser.newContext()).newPage();
   await signUpByApi(uploaderPage, 'Tsuki');
   const video = await publishVideoByApi(uploaderPage, { title: 'Moonrise', seconds: 3 });
   const commenterPage = await (await browser.newContext()).newPage();
   const commenter = await signUpByApi(commenterPage, 'Hikari');
-  expect((await commenterPage.request.post('/api/user/update/info', { data: { signature: 'Drawing the moon every night' } })).status()).toBeLessThan(500);
-  expect((await commenterPage.request.post('/api/video/comment/emit', { data: { videoId: video.videoId, text: 'Lovely light!' } })).status()).toBe(200);
+  expect(
+    (
+      await commenterPage.request.post('/api/user/update/info', { data: { signature: 'Drawing the moon every night' } })
+    ).status(),
+  ).toBeLessThan(500);
+  expect(
+    (
+      await commenterPage.request.post('/api/video/comment/emit', {
+        data: { videoId: video.videoId, text: 'Lovely light!' },
+      })
+    ).status(),
+  ).toBe(200);
   const viewer = await signUpByApi(page, 'Nozomi');
 
   // The commenter's name opens their card; its follow button follows them (optimistically, then the server's count).

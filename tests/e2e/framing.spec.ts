@@ -16,14 +16,23 @@ test.beforeAll(async () => {
   other = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').searchParams.get('frame') ?? '/';
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>Another site</title><iframe id="victim" src="${E2E_BASE_URL}${path}" width="800" height="600"></iframe>`);
+    res.end(
+      `<!doctype html><title>Another site</title><iframe id="victim" src="${E2E_BASE_URL}${path}" width="800" height="600"></iframe>`,
+    );
   });
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
   otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
 });
 test.afterAll(() => new Promise<void>((resolve) => other.close(() => resolve())));
 
-for (const path of ['/en/settings/security', '/en/settings/privacy', '/en/', '/en/search', '/en/video/kv1', '/no-such-page']) {
+for (const path of [
+  '/en/settings/security',
+  '/en/settings/privacy',
+  '/en/',
+  '/en/search',
+  '/en/video/kv1',
+  '/no-such-page',
+]) {
   test(`another site cannot frame ${path}`, async ({ page }) => {
     const refusals: string[] = [];
     page.on('console', (message) => {
@@ -39,7 +48,13 @@ for (const path of ['/en/settings/security', '/en/settings/privacy', '/en/', '/e
     expect(answers.length).toBeGreaterThan(0);
     expect(refusals[0]).toContain("frame-ancestors 'self'");
     const frame = page.frames().find((f) => f !== page.mainFrame())!;
-    expect(frame.url().startsWith(E2E_BASE_URL) && (await frame.locator('#root').count().catch(() => 0)) > 0).toBe(false);
+    expect(
+      frame.url().startsWith(E2E_BASE_URL) &&
+        (await frame
+          .locator('#root')
+          .count()
+          .catch(() => 0)) > 0,
+    ).toBe(false);
   });
 }
 
@@ -50,12 +65,15 @@ test('the site may frame its own pages', async ({ page }) => {
   });
   await page.goto('/en/search');
   await waitForShell(page);
-  const title = await page.evaluate(() => new Promise<string>((resolve) => {
-    const frame = document.createElement('iframe');
-    frame.src = '/en/settings/security';
-    frame.addEventListener('load', () => resolve(frame.contentDocument?.title ?? ''));
-    document.body.append(frame);
-  }));
+  const title = await page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const frame = document.createElement('iframe');
+        frame.src = '/en/settings/security';
+        frame.addEventListener('load', () => resolve(frame.contentDocument?.title ?? ''));
+        document.body.append(frame);
+      }),
+  );
   expect(title).toContain('Kiraboshi');
   expect(refusals).toEqual([]);
 });

@@ -6,7 +6,13 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { expect, request as playwrightRequest, type APIRequestContext, type Page, type Response } from '@playwright/test';
+import {
+  expect,
+  request as playwrightRequest,
+  type APIRequestContext,
+  type Page,
+  type Response,
+} from '@playwright/test';
 
 export const LOCALE_CODES = ['zhs', 'zht', 'en', 'ja', 'ko', 'vi', 'id', 'fr', 'yue', 'ii'] as const;
 export type LocaleCode = (typeof LOCALE_CODES)[number];
@@ -108,7 +114,9 @@ export async function noteToasts(page: Page): Promise<() => Promise<string[]>> {
 /** Waits until the shell script ran (it sets the breakpoint attribute and window.kirara). */
 export async function waitForShell(page: Page): Promise<void> {
   // The shell is a module script: on a busy machine it can run seconds after the page has loaded.
-  await expect(page.locator('html')).toHaveAttribute('data-breakpoint', /^(mobile|tablet|computer)$/, { timeout: 15_000 });
+  await expect(page.locator('html')).toHaveAttribute('data-breakpoint', /^(mobile|tablet|computer)$/, {
+    timeout: 15_000,
+  });
   await page.waitForFunction(() => 'kirara' in window, undefined, { timeout: 15_000 });
 }
 
@@ -123,25 +131,35 @@ export const invitationCodes = () => readFileSync(join(E2E, 'invitation-codes.tx
 /** How many mails the server's outbox holds for an address (other tests write there too). */
 export function mailsTo(address: string): number {
   const dir = join(E2E, 'outbox');
-  return readdirSync(dir).filter((f) => f.endsWith('.eml') && readFileSync(join(dir, f), 'utf8').includes(`To: ${address}`)).length;
+  return readdirSync(dir).filter(
+    (f) => f.endsWith('.eml') && readFileSync(join(dir, f), 'utf8').includes(`To: ${address}`),
+  ).length;
 }
 
 export async function mailedCode(address: string): Promise<string> {
   let code: string | undefined;
-  await expect.poll(() => {
-    const dir = join(E2E, 'outbox');
-    const files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse();
-    for (const file of files) {
-      const eml = readFileSync(join(dir, file), 'utf8');
-      if (eml.includes(`To: ${address}`)) return (code = /^Subject: (\d{6}) /m.exec(eml)?.[1]);
-    }
-    return undefined;
-  }, { timeout: 10_000 }).toBeTruthy();
+  await expect
+    .poll(
+      () => {
+        const dir = join(E2E, 'outbox');
+        const files = readdirSync(dir)
+          .filter((f) => f.endsWith('.eml'))
+          .sort()
+          .reverse();
+        for (const file of files) {
+          const eml = readFileSync(join(dir, file), 'utf8');
+          if (eml.includes(`To: ${address}`)) return (code = /^Subject: (\d{6}) /m.exec(eml)?.[1]);
+        }
+        return undefined;
+      },
+      { timeout: 10_000 },
+    )
+    .toBeTruthy();
   return code!;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function ok(response: Awaited<ReturnType<APIRequestContext["post"]>>): Promise<any> {
+async function ok(response: Awaited<ReturnType<APIRequestContext['post']>>): Promise<any> {
   if (!response.ok()) throw new Error(`${response.url()} answered ${response.status()}: ${await response.text()}`);
   return response.json();
 }
@@ -158,7 +176,10 @@ let adminContext: Promise<APIRequestContext> | undefined;
 /** An API client logged in as the e2e administrator, one per test worker (logins are rate-limited). */
 export function adminRequest(): Promise<APIRequestContext> {
   adminContext ??= (async () => {
-    const context = await playwrightRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: { 'X-Forwarded-For': randomAddress() } });
+    const context = await playwrightRequest.newContext({
+      baseURL: E2E_BASE_URL,
+      extraHTTPHeaders: { 'X-Forwarded-For': randomAddress() },
+    });
     await ok(await context.post('/api/user/login', { data: ADMIN }));
     return context;
   })();
@@ -176,19 +197,39 @@ export async function logInAsAdmin(page: Page): Promise<void> {
  * code the administrator makes), and logged in in `page`'s context. Each sign-up comes from its
  * own address, so tests never meet the per-address registration limit.
  */
-export async function signUpByApi(page: Page, nickname: string): Promise<{ uid: number; email: string; password: string; username: string }> {
+export async function signUpByApi(
+  page: Page,
+  nickname: string,
+): Promise<{ uid: number; email: string; password: string; username: string }> {
   const tag = randomBytes(4).toString('hex');
   const email = `${tag}@members.kiraboshi.test`;
   const username = `m${tag}`;
   const password = 'a member of the e2e tests';
   const headers = { 'X-Forwarded-For': randomAddress() };
   const base = E2E_BASE_URL;
-  const invitationCode = (await ok(await (await adminRequest()).post(`${base}/api/user/createInvitationCode`))).invitationCodeResult.invitationCode;
-  await ok(await page.request.post(`${base}/api/user/requestSendVerificationCode`, { data: { email, clientLanguage: 'en' }, headers }));
+  const invitationCode = (await ok(await (await adminRequest()).post(`${base}/api/user/createInvitationCode`)))
+    .invitationCodeResult.invitationCode;
+  await ok(
+    await page.request.post(`${base}/api/user/requestSendVerificationCode`, {
+      data: { email, clientLanguage: 'en' },
+      headers,
+    }),
+  );
   const verificationCode = await mailedCode(email);
-  const { uid } = await ok(await page.request.post(`${base}/api/user/registering`, {
-    data: { email, password, verificationCode, username, userNickname: nickname, invitationCode, clientLanguage: 'en' }, headers,
-  }));
+  const { uid } = await ok(
+    await page.request.post(`${base}/api/user/registering`, {
+      data: {
+        email,
+        password,
+        verificationCode,
+        username,
+        userNickname: nickname,
+        invitationCode,
+        clientLanguage: 'en',
+      },
+      headers,
+    }),
+  );
   return { uid, email, password, username };
 }
 
@@ -205,9 +246,27 @@ export async function makeClip(seconds = 6, size = '640x360'): Promise<Buffer> {
   const dir = mkdtempSync(join(tmpdir(), 'kiraboshi-e2e-clip-'));
   const file = join(dir, 'clip.mp4');
   const result = await run(binaryPath('ffmpeg'), [
-    '-y', '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=25:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p',
-    '-c:a', 'aac', '-shortest', file,
+    '-y',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${size}:rate=25:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    file,
   ]);
   if (result.code !== 0) throw new Error(result.stderr);
   const bytes = readFileSync(file);
@@ -220,39 +279,82 @@ export async function makeClip(seconds = 6, size = '640x360'): Promise<Buffer> {
 export async function makePicture(dir: string): Promise<string> {
   const { binaryPath, run } = await import('../../server/media/ffmpeg.ts');
   const file = join(dir, 'cover.png');
-  const result = await run(binaryPath('ffmpeg'), ['-y', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=800x600', '-frames:v', '1', file]);
+  const result = await run(binaryPath('ffmpeg'), [
+    '-y',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=800x600',
+    '-frames:v',
+    '1',
+    file,
+  ]);
   if (result.code !== 0) throw new Error(result.stderr);
   return file;
 }
 
-export interface PublishedVideo { videoId: number; mediaId: string; title: string }
+export interface PublishedVideo {
+  videoId: number;
+  mediaId: string;
+  title: string;
+}
 
 /**
  * A video published as a member would: the clip through tus, processed by the real pipeline,
  * committed with `fields`, and (unless `approve: false`) approved by the administrator.
  * `page` must be logged in as the uploader (signUpByApi).
  */
-export async function publishVideoByApi(page: Page, fields: { title: string; description?: string; videoCategory?: string; videoTagList?: number[]; pushToFeed?: boolean; seconds?: number; /** The clip's WIDTHxHEIGHT (makeClip's default: 640x360, one rung). */ size?: string; approve?: boolean }): Promise<PublishedVideo> {
+export async function publishVideoByApi(
+  page: Page,
+  fields: {
+    title: string;
+    description?: string;
+    videoCategory?: string;
+    videoTagList?: number[];
+    pushToFeed?: boolean;
+    seconds?: number /** The clip's WIDTHxHEIGHT (makeClip's default: 640x360, one rung). */;
+    size?: string;
+    approve?: boolean;
+  },
+): Promise<PublishedVideo> {
   const base = E2E_BASE_URL;
   const bytes = await makeClip(fields.seconds ?? 6, fields.size);
   const tus = { 'Tus-Resumable': '1.0.0' };
   const metadata = `name ${btoa('clip.mp4')},maxDurationSeconds ${btoa('1800')}`;
-  const created = await page.request.post(`${base}/api/video/tus`, { headers: { ...tus, 'Upload-Length': String(bytes.length), 'Upload-Metadata': metadata } });
+  const created = await page.request.post(`${base}/api/video/tus`, {
+    headers: { ...tus, 'Upload-Length': String(bytes.length), 'Upload-Metadata': metadata },
+  });
   if (created.status() !== 201) throw new Error(`tus create answered ${created.status()}: ${await created.text()}`);
   const done = await page.request.patch(new URL(created.headers().location, base).toString(), {
-    headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, data: bytes,
+    headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+    data: bytes,
   });
   const mediaId = done.headers()['stream-media-id'];
   if (!mediaId) throw new Error(`the last byte answered ${done.status()} without a media id`);
-  await expect.poll(async () => (await (await page.request.get(`${base}/api/video/media/status?mediaId=${mediaId}`)).json()).status,
-    { timeout: 90_000, intervals: [300] }).toMatch(/^(playable|ready)$/);
-  const { videoId } = await ok(await page.request.post(`${base}/api/video/upload`, {
-    data: {
-      title: fields.title, description: fields.description ?? '', videoCategory: fields.videoCategory ?? 'anime',
-      copyright: 'original', ensureOriginal: true, videoTagList: fields.videoTagList ?? [], pushToFeed: fields.pushToFeed ?? false, videoPart: [{ mediaId, videoPartTitle: '' }],
-    },
-  }));
-  if (fields.approve !== false) await ok(await (await adminRequest()).post('/api/video/pending/approved', { data: { videoId } }));
+  await expect
+    .poll(
+      async () => (await (await page.request.get(`${base}/api/video/media/status?mediaId=${mediaId}`)).json()).status,
+      { timeout: 90_000, intervals: [300] },
+    )
+    .toMatch(/^(playable|ready)$/);
+  const { videoId } = await ok(
+    await page.request.post(`${base}/api/video/upload`, {
+      data: {
+        title: fields.title,
+        description: fields.description ?? '',
+        videoCategory: fields.videoCategory ?? 'anime',
+        copyright: 'original',
+        ensureOriginal: true,
+        videoTagList: fields.videoTagList ?? [],
+        pushToFeed: fields.pushToFeed ?? false,
+        videoPart: [{ mediaId, videoPartTitle: '' }],
+      },
+    }),
+  );
+  if (fields.approve !== false)
+    await ok(await (await adminRequest()).post('/api/video/pending/approved', { data: { videoId } }));
   return { videoId, mediaId, title: fields.title };
 }
 
@@ -261,24 +363,52 @@ export async function publishVideoByApi(page: Page, fields: { title: string; des
  * PNGs of the given sizes and colours) uploaded through tus as kind photo, the post committed
  * with alt texts, rendered, and (unless `approve: false`) approved by the administrator.
  */
-export async function publishPhotoByApi(page: Page, fields: { title: string; images?: Array<{ width: number; height: number; colour: string; alt: string }>; approve?: boolean }): Promise<{ photoId: number }> {
+export async function publishPhotoByApi(
+  page: Page,
+  fields: {
+    title: string;
+    images?: Array<{ width: number; height: number; colour: string; alt: string }>;
+    approve?: boolean;
+  },
+): Promise<{ photoId: number }> {
   const { default: sharp } = await import('sharp');
   const base = E2E_BASE_URL;
   const images = fields.images ?? [{ width: 900, height: 600, colour: '#e0457b', alt: 'A pink square' }];
   const tus = { 'Tus-Resumable': '1.0.0' };
   const uploaded = [];
   for (const image of images) {
-    const bytes = await sharp({ create: { width: image.width, height: image.height, channels: 3, background: image.colour } }).png().toBuffer();
-    const created = await page.request.post(`${base}/api/video/tus`, { headers: { ...tus, 'Upload-Length': String(bytes.length), 'Upload-Metadata': `name ${btoa('photo.png')},kind ${btoa('photo')}` } });
+    const bytes = await sharp({
+      create: { width: image.width, height: image.height, channels: 3, background: image.colour },
+    })
+      .png()
+      .toBuffer();
+    const created = await page.request.post(`${base}/api/video/tus`, {
+      headers: {
+        ...tus,
+        'Upload-Length': String(bytes.length),
+        'Upload-Metadata': `name ${btoa('photo.png')},kind ${btoa('photo')}`,
+      },
+    });
     if (created.status() !== 201) throw new Error(`tus create answered ${created.status()}: ${await created.text()}`);
     const done = await page.request.patch(new URL(created.headers().location, base).toString(), {
-      headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, data: bytes,
+      headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+      data: bytes,
     });
     uploaded.push({ mediaId: done.headers()['stream-media-id'], alt: image.alt });
   }
-  const { photoId } = await ok(await page.request.post(`${base}/api/photo/upload`, { data: { title: fields.title, copyright: 'original', images: uploaded } }));
-  await expect.poll(async () => (await (await page.request.get(`${base}/api/photo?photoId=${photoId}`)).json()).photo.status, { timeout: 60_000, intervals: [300] }).toBe('pending');
-  if (fields.approve !== false) await ok(await (await adminRequest()).post('/api/photo/pending/approved', { data: { photoId } }));
+  const { photoId } = await ok(
+    await page.request.post(`${base}/api/photo/upload`, {
+      data: { title: fields.title, copyright: 'original', images: uploaded },
+    }),
+  );
+  await expect
+    .poll(async () => (await (await page.request.get(`${base}/api/photo?photoId=${photoId}`)).json()).photo.status, {
+      timeout: 60_000,
+      intervals: [300],
+    })
+    .toBe('pending');
+  if (fields.approve !== false)
+    await ok(await (await adminRequest()).post('/api/photo/pending/approved', { data: { photoId } }));
   return { photoId };
 }
 
@@ -299,11 +429,40 @@ export async function makeTone(seconds = 20, file = join(E2E, `tone-${seconds}.f
   if (existsSync(file)) return file;
   const { binaryPath, run } = await import('../../server/media/ffmpeg.ts');
   const cover = `${file}.png`;
-  const drawn = await run(binaryPath('ffmpeg'), ['-y', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=400x400:duration=1', '-frames:v', '1', cover]);
+  const drawn = await run(binaryPath('ffmpeg'), [
+    '-y',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=400x400:duration=1',
+    '-frames:v',
+    '1',
+    cover,
+  ]);
   if (drawn.code !== 0) throw new Error(drawn.stderr);
   const made = await run(binaryPath('ffmpeg'), [
-    '-y', '-v', 'error', '-f', 'lavfi', '-i', `sine=frequency=330:beep_factor=4:duration=${seconds}`, '-i', cover,
-    '-map', '0:a', '-map', '1:v', '-c:v', 'png', '-disposition:v', 'attached_pic', '-c:a', 'flac', file,
+    '-y',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=330:beep_factor=4:duration=${seconds}`,
+    '-i',
+    cover,
+    '-map',
+    '0:a',
+    '-map',
+    '1:v',
+    '-c:v',
+    'png',
+    '-disposition:v',
+    'attached_pic',
+    '-c:a',
+    'flac',
+    file,
   ]);
   if (made.code !== 0) throw new Error(made.stderr);
   return file;
@@ -313,22 +472,39 @@ export async function makeTone(seconds = 20, file = join(E2E, `tone-${seconds}.f
  * An audio track published as a member would: the tone through tus (kind=audio), processed by
  * the real audio pipeline, committed, and (unless `approve: false`) approved by the administrator.
  */
-export async function publishAudioByApi(page: Page, fields: { title: string; artist?: string; seconds?: number; approve?: boolean }): Promise<{ audioId: number; mediaId: string }> {
+export async function publishAudioByApi(
+  page: Page,
+  fields: { title: string; artist?: string; seconds?: number; approve?: boolean },
+): Promise<{ audioId: number; mediaId: string }> {
   const base = E2E_BASE_URL;
   const bytes = readFileSync(await makeTone(fields.seconds ?? 20));
   const tus = { 'Tus-Resumable': '1.0.0' };
-  const created = await page.request.post(`${base}/api/video/tus`, { headers: { ...tus, 'Upload-Length': String(bytes.length), 'Upload-Metadata': `name ${btoa('tone.flac')},kind ${btoa('audio')}` } });
+  const created = await page.request.post(`${base}/api/video/tus`, {
+    headers: {
+      ...tus,
+      'Upload-Length': String(bytes.length),
+      'Upload-Metadata': `name ${btoa('tone.flac')},kind ${btoa('audio')}`,
+    },
+  });
   if (created.status() !== 201) throw new Error(`tus create answered ${created.status()}: ${await created.text()}`);
   const done = await page.request.patch(new URL(created.headers().location, base).toString(), {
-    headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, data: bytes,
+    headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+    data: bytes,
   });
   const mediaId = done.headers()['stream-media-id'];
   if (!mediaId) throw new Error(`the last byte answered ${done.status()} without a media id`);
-  await expect.poll(async () => (await (await page.request.get(`${base}/api/video/media/status?mediaId=${mediaId}`)).json()).status,
-    { timeout: 90_000, intervals: [300] }).toBe('ready');
-  const { audioId } = await ok(await page.request.post(`${base}/api/audio/upload`, {
-    data: { mediaId, title: fields.title, artist: fields.artist ?? '', copyright: 'original', ensureOriginal: true },
-  }));
-  if (fields.approve !== false) await ok(await (await adminRequest()).post('/api/audio/pending/approved', { data: { audioId } }));
+  await expect
+    .poll(
+      async () => (await (await page.request.get(`${base}/api/video/media/status?mediaId=${mediaId}`)).json()).status,
+      { timeout: 90_000, intervals: [300] },
+    )
+    .toBe('ready');
+  const { audioId } = await ok(
+    await page.request.post(`${base}/api/audio/upload`, {
+      data: { mediaId, title: fields.title, artist: fields.artist ?? '', copyright: 'original', ensureOriginal: true },
+    }),
+  );
+  if (fields.approve !== false)
+    await ok(await (await adminRequest()).post('/api/audio/pending/approved', { data: { audioId } }));
   return { audioId, mediaId };
 }

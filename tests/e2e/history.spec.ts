@@ -11,7 +11,9 @@ const record = (page: Page, videoId: number, anchor: number) =>
   page.request.post(`${E2E_BASE_URL}/api/history/record`, { data: { videoId, anchor } }).then((r) => r.json());
 const historyTitles = (page: Page) => page.locator('.history-page .video-card .video-title').allTextContents();
 
-test('recorded views are grouped by day with the position reached, filtered by title, then cleared', async ({ page }) => {
+test('recorded views are grouped by day with the position reached, filtered by title, then cleared', async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   await signUpByApi(page, 'Tsukimi');
   const lantern: PublishedVideo = await publishVideoByApi(page, { title: 'Lantern walk at dusk', seconds: 4 });
@@ -40,13 +42,18 @@ test('recorded views are grouped by day with the position reached, filtered by t
   await page.locator('[data-history-filter]').fill('lantern');
   await expect.poll(() => historyTitles(page)).toEqual([lantern.title]);
   await page.locator('[data-history-filter]').fill('nothing like this');
-  await expect(page.locator('[data-state="empty"]')).toHaveText(msg('en', 'history.noMatch').replace('{{title}}', 'nothing like this'));
+  await expect(page.locator('[data-state="empty"]')).toHaveText(
+    msg('en', 'history.noMatch').replace('{{title}}', 'nothing like this'),
+  );
   await page.locator('[data-history-filter]').fill('');
   await expect.poll(() => historyTitles(page)).toHaveLength(2);
 
   await page.locator('[data-history-clear]').click();
   await expect(page.getByRole('alertdialog')).toContainText(msg('en', 'history.clearConfirm'));
-  await page.getByRole('alertdialog').getByRole('button', { name: msg('en', 'history.cancel') }).click();
+  await page
+    .getByRole('alertdialog')
+    .getByRole('button', { name: msg('en', 'history.cancel') })
+    .click();
   expect(await historyTitles(page)).toHaveLength(2);
   await page.locator('[data-history-clear]').click();
   await page.locator('[data-history-clear-confirm]').click();

@@ -13,10 +13,16 @@ const SCRIPT_URL = readRuntimeConfig(process.env).inContextScriptUrl;
 test.use({ serviceWorkers: 'block' });
 
 declare global {
-  interface Window { __inContextStarted?: boolean; __inContextProject?: string; __inContextEscape?: () => void }
+  interface Window {
+    __inContextStarted?: boolean;
+    __inContextProject?: string;
+    __inContextEscape?: () => void;
+  }
 }
 
-test('ii mode: logo and hidden root, reload into ii with the script, escape to the language settings', async ({ page }) => {
+test('ii mode: logo and hidden root, reload into ii with the script, escape to the language settings', async ({
+  page,
+}) => {
   const loadedOn: string[] = [];
   await page.route(SCRIPT_URL, (route) => {
     loadedOn.push(new URL(page.url()).pathname);
@@ -30,7 +36,14 @@ test('ii mode: logo and hidden root, reload into ii with the script, escape to t
     new MutationObserver(() => {
       const logo = document.querySelector('[data-in-context-logo] img');
       if (logo && !sessionStorage.getItem('seen')) {
-        sessionStorage.setItem('seen', JSON.stringify({ logo: logo.getAttribute('src'), rootHidden: document.getElementById('root')!.hidden, at: Date.now() }));
+        sessionStorage.setItem(
+          'seen',
+          JSON.stringify({
+            logo: logo.getAttribute('src'),
+            rootHidden: document.getElementById('root')!.hidden,
+            at: Date.now(),
+          }),
+        );
       }
     }).observe(document.body, { childList: true });
     addEventListener('pagehide', () => sessionStorage.setItem('left', String(Date.now())));
@@ -45,7 +58,14 @@ test('ii mode: logo and hidden root, reload into ii with the script, escape to t
     new MutationObserver(() => {
       const logo = document.querySelector('[data-in-context-logo] img');
       if (logo && !sessionStorage.getItem('seen')) {
-        sessionStorage.setItem('seen', JSON.stringify({ logo: logo.getAttribute('src'), rootHidden: document.getElementById('root')!.hidden, at: Date.now() }));
+        sessionStorage.setItem(
+          'seen',
+          JSON.stringify({
+            logo: logo.getAttribute('src'),
+            rootHidden: document.getElementById('root')!.hidden,
+            at: Date.now(),
+          }),
+        );
       }
     }).observe(document.body, { childList: true });
     addEventListener('pagehide', () => sessionStorage.setItem('left', String(Date.now())));
@@ -54,7 +74,10 @@ test('ii mode: logo and hidden root, reload into ii with the script, escape to t
   await page.locator('[data-switch-locale="ii"]').click();
   await page.waitForURL((url) => url.pathname === '/ii/search');
   await waitForShell(page);
-  const seen = await page.evaluate(() => ({ ...JSON.parse(sessionStorage.getItem('seen') ?? '{}'), left: Number(sessionStorage.getItem('left')) }));
+  const seen = await page.evaluate(() => ({
+    ...JSON.parse(sessionStorage.getItem('seen') ?? '{}'),
+    left: Number(sessionStorage.getItem('left')),
+  }));
   expect(seen).toMatchObject({ logo: '/favicon.svg', rootHidden: true });
   expect(seen.left - seen.at).toBeGreaterThanOrEqual(250 - 5); // the reload waits 250 ms (clock granularity aside)
   await expect.poll(() => page.evaluate(() => window.__inContextStarted)).toBe(true);

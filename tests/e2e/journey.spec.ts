@@ -20,8 +20,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import {
-  E2E_BASE_URL, adminRequest, invitationCodes, logInAsAdmin, mailedCode, makeClip, makePicture, msg,
-  publishAudioByApi, publishPhotoByApi, publishVideoByApi, shoot, waitForIslands, waitForShell,
+  E2E_BASE_URL,
+  adminRequest,
+  invitationCodes,
+  logInAsAdmin,
+  mailedCode,
+  makeClip,
+  makePicture,
+  msg,
+  publishAudioByApi,
+  publishPhotoByApi,
+  publishVideoByApi,
+  shoot,
+  waitForIslands,
+  waitForShell,
 } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kiraboshi-journey-'));
@@ -46,7 +58,11 @@ function watchErrors(context: BrowserContext) {
     /** Runs `step` with these console errors expected (the browser's own lines for answers the page handles). */
     async allowing<T>(patterns: RegExp[], step: () => Promise<T>): Promise<T> {
       allowed = patterns;
-      try { return await step(); } finally { allowed = []; }
+      try {
+        return await step();
+      } finally {
+        allowed = [];
+      }
     },
   };
 }
@@ -54,16 +70,21 @@ function watchErrors(context: BrowserContext) {
 /** An invitation code of the e2e server nobody has used yet. */
 async function freeInvitationCode(page: Page): Promise<string> {
   for (const code of invitationCodes().reverse()) {
-    const answer = await (await page.request.post(`${E2E_BASE_URL}/api/user/checkInvitationCode`, { data: { invitationCode: code } })).json();
+    const answer = await (
+      await page.request.post(`${E2E_BASE_URL}/api/user/checkInvitationCode`, { data: { invitationCode: code } })
+    ).json();
     if (answer.isAvailableInvitationCode) return code;
   }
   throw new Error('no invitation code left');
 }
 
 const video = (page: Page) => page.locator('video[data-video]');
-const playback = (page: Page) => video(page).evaluate((v: HTMLVideoElement) => ({ time: v.currentTime, paused: v.paused }));
+const playback = (page: Page) =>
+  video(page).evaluate((v: HTMLVideoElement) => ({ time: v.currentTime, paused: v.paused }));
 const savedAnchor = async (page: Page, videoId: number) =>
-  (await (await page.request.get(`${E2E_BASE_URL}/api/history/anchor?videoId=${videoId}`)).json()).anchor as number | null;
+  (await (await page.request.get(`${E2E_BASE_URL}/api/history/anchor?videoId=${videoId}`)).json()).anchor as
+    | number
+    | null;
 /** How far the page is wider than the window (0: no sideways scrolling). */
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
@@ -130,13 +151,27 @@ for (const width of [1280, 375]) {
     // a photo post of two images and one the reviewer will refuse (one after the other: a member
     // has at most three unfinished uploads, and the form's two parts are two of them).
     const others = (async () => {
-      const refused = await publishVideoByApi(page, { title: `A video with a borrowed cover ${tag}`, seconds: 3, size: '320x240', approve: false });
+      const refused = await publishVideoByApi(page, {
+        title: `A video with a borrowed cover ${tag}`,
+        seconds: 3,
+        size: '320x240',
+        approve: false,
+      });
       const track = await publishAudioByApi(page, { title: `A tone for the journey ${tag}`, seconds: 6 });
-      const photos = await publishPhotoByApi(page, { title: `Two colours ${tag}`, images: [
-        { width: 900, height: 600, colour: '#e0457b', alt: 'A pink field' }, { width: 600, height: 900, colour: '#3a7bd5', alt: 'A blue field' }] });
+      const photos = await publishPhotoByApi(page, {
+        title: `Two colours ${tag}`,
+        images: [
+          { width: 900, height: 600, colour: '#e0457b', alt: 'A pink field' },
+          { width: 600, height: 900, colour: '#3a7bd5', alt: 'A blue field' },
+        ],
+      });
       const refusedPhotos = await publishPhotoByApi(page, { title: `Scans of an artbook ${tag}`, approve: false });
       const rejected = await (await adminRequest()).post('/api/photo/pending/rejected', {
-        data: { photoId: refusedPhotos.photoId, reason: 'COPYRIGHT', note: 'Scans of a printed artbook need the publisher’s permission; please upload your own pictures.' },
+        data: {
+          photoId: refusedPhotos.photoId,
+          reason: 'COPYRIGHT',
+          note: 'Scans of a printed artbook need the publisher’s permission; please upload your own pictures.',
+        },
       });
       expect(rejected.ok()).toBe(true);
       return { refused, track, photos, refusedPhotos };
@@ -181,7 +216,10 @@ for (const width of [1280, 375]) {
       await page.locator('[data-cropper] .error-actions .button').first().click();
       // The server re-encodes the cover: slow on a busy machine.
       await expect(page.locator('[data-cover-preview="cover"]')).toBeVisible({ timeout: 90_000 });
-      for (const row of await rows.all()) await expect(row.locator('[data-upload-state]')).toHaveAttribute('data-upload-state', 'success', { timeout: 30_000 });
+      for (const row of await rows.all())
+        await expect(row.locator('[data-upload-state]')).toHaveAttribute('data-upload-state', 'success', {
+          timeout: 30_000,
+        });
       await shoot(page, 'journey-upload');
       await form.locator('[data-submit]').click();
       const link = page.locator('[data-video-link]');
@@ -191,7 +229,10 @@ for (const width of [1280, 375]) {
       expect(sent.title).toBe(title);
       expect(sent.image).toMatch(/^\/media\/images\/covers\//);
       expect(JSON.stringify(sent.videoTagList)).toContain(newTag);
-      expect(sent.videoPart.map((part: { videoPartTitle: string }) => part.videoPartTitle)).toEqual(['Part one', 'Part two: green fields']);
+      expect(sent.videoPart.map((part: { videoPartTitle: string }) => part.videoPartTitle)).toEqual([
+        'Part one',
+        'Part two: green fields',
+      ]);
     });
 
     const { refused, track, photos, refusedPhotos } = await others;
@@ -225,7 +266,9 @@ for (const width of [1280, 375]) {
       await waitForIslands(page);
       const rejectedItem = page.locator(`[data-my-videos] [data-video-id="${refused.videoId}"]`);
       await expect(rejectedItem.locator('[data-state-badge]')).toHaveText(msg('en', 'myVideos.state.rejected'));
-      await expect(rejectedItem.locator('[data-rejection-reason]')).toContainText(msg('en', 'rejection.reasons.MISLEADING'));
+      await expect(rejectedItem.locator('[data-rejection-reason]')).toContainText(
+        msg('en', 'rejection.reasons.MISLEADING'),
+      );
       await expect(rejectedItem.locator('[data-rejection-note]')).toContainText('The cover is from another series.');
 
       const item = page.locator(`[data-my-videos] [data-video-id="${videoId}"]`);
@@ -235,7 +278,9 @@ for (const width of [1280, 375]) {
       const tagInput = editor.locator('input[name="tagSearch"]');
       await tagInput.fill('not added yet');
       await editor.locator('[data-save]').click();
-      await expect(editor.locator('[data-pending-work]')).toHaveText(msg('en', 'upload.tagNotAdded').replace('{{name}}', 'not added yet'));
+      await expect(editor.locator('[data-pending-work]')).toHaveText(
+        msg('en', 'upload.tagNotAdded').replace('{{name}}', 'not added yet'),
+      );
       await expect(tagInput).toBeFocused();
       await expect(item.locator('[data-state-badge]')).toHaveText(msg('en', 'myVideos.state.approved'));
       // The subtitles panel under the editor speaks the page's language (it showed its keys: the island had no 'subtitles' messages).
@@ -243,20 +288,23 @@ for (const width of [1280, 375]) {
       await shoot(page, 'journey-my-videos');
 
       // The rejected photo post on their Photos tab: the reason is not under the caption.
-      const { uid } = await (await page.request.post(`${E2E_BASE_URL}/api/user/self`)).json().then((body) => body.result as { uid: number });
+      const { uid } = await (await page.request.post(`${E2E_BASE_URL}/api/user/self`))
+        .json()
+        .then((body) => body.result as { uid: number });
       await page.goto(`/en/user/${uid}/photos`);
       const tile = page.locator(`[data-photo-id="${refusedPhotos.photoId}"]`);
       await expect(tile).toHaveAttribute('data-status', 'rejected');
       const reason = tile.locator('[data-rejection-reason]');
       await expect(reason).toContainText(msg('en', 'rejection.reasons.COPYRIGHT'));
       // Read in one task, again until it holds: a web font that arrives late wraps the text anew.
-      const overlap = () => reason.evaluate((el) => {
-        const range = document.createRange();
-        range.selectNodeContents(el);
-        const text = range.getBoundingClientRect();
-        const caption = el.closest('.photo-tile')!.querySelector('.photo-tile-caption')!.getBoundingClientRect();
-        return Math.max(0, text.bottom - caption.top - 1);
-      });
+      const overlap = () =>
+        reason.evaluate((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          const text = range.getBoundingClientRect();
+          const caption = el.closest('.photo-tile')!.querySelector('.photo-tile-caption')!.getBoundingClientRect();
+          return Math.max(0, text.bottom - caption.top - 1);
+        });
       await expect.poll(overlap, { message: 'the reason ends above the caption' }).toBe(0);
       expect(await reason.evaluate((el) => el.scrollHeight <= el.clientHeight + 1), 'the reason is not cut').toBe(true);
       await shoot(page, 'journey-photos-tab');
@@ -272,11 +320,17 @@ for (const width of [1280, 375]) {
     await step('watch, and resume on P2 after a reload with one press of Play', async () => {
       // The approved video is played once its parts have their renditions.
       let p1Seconds = 0;
-      await expect.poll(async () => {
-        const parts = (await (await page.request.get(`${E2E_BASE_URL}/api/video?videoId=${videoId}`)).json()).video.videoPart as Array<{ link: string | null; duration: number }>;
-        p1Seconds = parts[0].duration / 1000;
-        return parts.every((p) => p.link);
-      }, { timeout: 90_000, intervals: [500] }).toBe(true);
+      await expect
+        .poll(
+          async () => {
+            const parts = (await (await page.request.get(`${E2E_BASE_URL}/api/video?videoId=${videoId}`)).json()).video
+              .videoPart as Array<{ link: string | null; duration: number }>;
+            p1Seconds = parts[0].duration / 1000;
+            return parts.every((p) => p.link);
+          },
+          { timeout: 90_000, intervals: [500] },
+        )
+        .toBe(true);
       // By now the member has opened a dozen pages, each with the bell's event stream: the
       // position is still written (the service worker kept every stream open, and the browser's
       // six connections to the site ran out; see tests/e2e/event-streams.spec.ts).
@@ -304,7 +358,15 @@ for (const width of [1280, 375]) {
       await waitForIslands(page);
       // Where playback starts after one press: at the position left, not from the start (the
       // event is handled a moment after playing began: on a busy machine, up to a second later).
-      await video(page).evaluate((v: HTMLVideoElement) => v.addEventListener('playing', () => { v.dataset.firstPlaying = String(v.currentTime); }, { once: true }));
+      await video(page).evaluate((v: HTMLVideoElement) =>
+        v.addEventListener(
+          'playing',
+          () => {
+            v.dataset.firstPlaying = String(v.currentTime);
+          },
+          { once: true },
+        ),
+      );
       await page.locator('[data-play-button]').click();
       await expect(video(page)).toHaveAttribute('data-first-playing', /\d/, { timeout: 60_000 });
       expect(Number(await video(page).getAttribute('data-first-playing'))).toBeGreaterThan(left - 0.5);
@@ -355,15 +417,25 @@ for (const width of [1280, 375]) {
         await page.goto('/en/');
         await waitForIslands(page);
         const bar = page.locator('nav.bottom-nav');
-        const direct = await bar.locator(':scope > a.bottom-item').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+        const direct = await bar
+          .locator(':scope > a.bottom-item')
+          .evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
         for (const path of direct) {
           await page.locator(`nav.bottom-nav > a.bottom-item[href="${path}"]`).click();
           await expect(page).toHaveURL(new RegExp(`${path.replace(/\/$/, '')}/?(\\?.*)?$`));
           await waitForShell(page);
         }
-        for (const [key, path] of [['nav.audio', '/en/audio'], ['nav.photo', '/en/photo'], ['nav.collections', '/en/collections'], ['nav.settings', '/en/settings']] as const) {
+        for (const [key, path] of [
+          ['nav.audio', '/en/audio'],
+          ['nav.photo', '/en/photo'],
+          ['nav.collections', '/en/collections'],
+          ['nav.settings', '/en/settings'],
+        ] as const) {
           await page.locator('[data-bottom-more] summary').click();
-          await page.locator('.bottom-sheet').getByRole('link', { name: msg('en', key) }).click();
+          await page
+            .locator('.bottom-sheet')
+            .getByRole('link', { name: msg('en', key) })
+            .click();
           await expect(page).toHaveURL(new RegExp(`${path}(/[a-z-]+)?$`));
           await waitForShell(page);
         }
@@ -374,8 +446,15 @@ for (const width of [1280, 375]) {
       await page.goto('/en/');
       await waitForShell(page);
       await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-      await expect.poll(() => page.evaluate(async () => !!(await (await caches.open('kiraboshi-pages')).match(new URL('/en/', location.origin).href))),
-        { timeout: 15_000 }).toBe(true);
+      await expect
+        .poll(
+          () =>
+            page.evaluate(
+              async () => !!(await (await caches.open('kiraboshi-pages')).match(new URL('/en/', location.origin).href)),
+            ),
+          { timeout: 15_000 },
+        )
+        .toBe(true);
       await watcher.allowing([/ERR_INTERNET_DISCONNECTED|Failed to load resource: net::|Failed to fetch/], async () => {
         await context.setOffline(true);
         await page.reload();
@@ -388,7 +467,10 @@ for (const width of [1280, 375]) {
       });
     });
 
-    if (process.env.JOURNEY_TIMES) console.log(`journey at ${width}: ${times.map(([name, ms]) => `${name}: ${(ms / 1000).toFixed(1)} s`).join('; ')}`);
+    if (process.env.JOURNEY_TIMES)
+      console.log(
+        `journey at ${width}: ${times.map(([name, ms]) => `${name}: ${(ms / 1000).toFixed(1)} s`).join('; ')}`,
+      );
     expect(watcher.errors).toEqual([]);
     await context.close();
   });

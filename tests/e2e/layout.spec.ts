@@ -72,7 +72,9 @@ test.describe('breakpoints on /en/', () => {
   }
 
   for (const { name, width } of cases) {
-    test(`${name} at ${width}px: the shell fits the window (no sideways scrolling, nothing cut off)`, async ({ page }) => {
+    test(`${name} at ${width}px: the shell fits the window (no sideways scrolling, nothing cut off)`, async ({
+      page,
+    }) => {
       await page.setViewportSize({ width, height: 800 });
       await page.goto('/en/');
       await waitForShell(page);
@@ -82,8 +84,10 @@ test.describe('breakpoints on /en/', () => {
       for (const control of await page.locator('.app-bar :is(a, button, summary, input)').all()) {
         if (!(await control.isVisible())) continue;
         const box = (await control.boundingBox())!;
-        expect(box.x + box.width, `${await control.evaluate((el) => el.outerHTML.slice(0, 80))} ends past the right edge`)
-          .toBeLessThanOrEqual(width + 0.5);
+        expect(
+          box.x + box.width,
+          `${await control.evaluate((el) => el.outerHTML.slice(0, 80))} ends past the right edge`,
+        ).toBeLessThanOrEqual(width + 0.5);
       }
     });
   }

@@ -7,10 +7,18 @@
 import { expect, test, type Page } from '@playwright/test';
 import { msg, publishVideoByApi, shoot, showPlayIntent, signUpByApi, waitForIslands } from './helpers.ts';
 
-interface SnapshotItem { id: number; text: string; isNew: boolean }
-interface Snapshot { time: number; items: SnapshotItem[] }
+interface SnapshotItem {
+  id: number;
+  text: string;
+  isNew: boolean;
+}
+interface Snapshot {
+  time: number;
+  items: SnapshotItem[];
+}
 
-const snapshot = (page: Page) => page.locator('[data-danmaku-stage]').evaluate((c) => (c as unknown as { danmakuSnapshot: Snapshot }).danmakuSnapshot);
+const snapshot = (page: Page) =>
+  page.locator('[data-danmaku-stage]').evaluate((c) => (c as unknown as { danmakuSnapshot: Snapshot }).danmakuSnapshot);
 const onStage = async (page: Page, text: string) => (await snapshot(page)).items.filter((i) => i.text === text);
 const videoTime = (page: Page) => page.locator('video[data-video]').evaluate((v: HTMLVideoElement) => v.currentTime);
 
@@ -18,7 +26,10 @@ async function openAndPlay(page: Page, videoId: number, at: number) {
   await page.goto(`/en/video/kv${videoId}`);
   await waitForIslands(page);
   await showPlayIntent(page);
-  await page.locator('video[data-video]').evaluate((v: HTMLVideoElement, seconds) => { v.muted = true; v.currentTime = seconds; }, at);
+  await page.locator('video[data-video]').evaluate((v: HTMLVideoElement, seconds) => {
+    v.muted = true;
+    v.currentTime = seconds;
+  }, at);
   await page.locator('.player-big-play').click();
   // The jump needs its segment fetched and decoded first: seconds on a busy machine.
   await expect.poll(() => videoTime(page), { timeout: 20_000 }).toBeGreaterThan(at);
@@ -52,15 +63,22 @@ test('what one viewer sends flies for another without a reload, and both see how
   // Ahead of B (paused here): it waits for its moment, then enters like any other, unframed.
   await b.locator('video[data-video]').evaluate((v: HTMLVideoElement) => v.pause());
   const bTime = await videoTime(b);
-  await a.locator('video[data-video]').evaluate((v: HTMLVideoElement, seconds) => { v.currentTime = seconds; }, bTime + 2);
+  await a.locator('video[data-video]').evaluate((v: HTMLVideoElement, seconds) => {
+    v.currentTime = seconds;
+  }, bTime + 2);
   await expect.poll(() => videoTime(a)).toBeGreaterThan(bTime + 2);
   await a.waitForTimeout(3_100); // one danmaku per 3 s
   await a.locator('[data-danmaku-input]').fill('ahead of B');
   await a.locator('[data-danmaku-input]').press('Enter');
-  await expect(b.locator('.player-bar-count')).toHaveText(msg('en', 'player.danmakuCount').replace('{{count}}', '2'), LIVE);
+  await expect(b.locator('.player-bar-count')).toHaveText(
+    msg('en', 'player.danmakuCount').replace('{{count}}', '2'),
+    LIVE,
+  );
   expect(await onStage(b, 'ahead of B')).toEqual([]);
   await b.locator('video[data-video]').evaluate((v: HTMLVideoElement) => v.play());
-  await expect.poll(async () => (await onStage(b, 'ahead of B')).map((i) => i.isNew), { timeout: 15_000 }).toEqual([false]);
+  await expect
+    .poll(async () => (await onStage(b, 'ahead of B')).map((i) => i.isNew), { timeout: 15_000 })
+    .toEqual([false]);
   expect(await videoTime(b)).toBeGreaterThan(bTime + 1.9);
 
   // A leaves: B's count follows.

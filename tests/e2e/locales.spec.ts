@@ -3,7 +3,17 @@
  * the language switch that keeps the route, and first-load detection at the root.
  */
 import { test, expect } from '@playwright/test';
-import { HTML_LANG, LOCALE_CODES, homePath, localized, msg, pathOf, responseChain, waitForIslands, waitForShell } from './helpers.ts';
+import {
+  HTML_LANG,
+  LOCALE_CODES,
+  homePath,
+  localized,
+  msg,
+  pathOf,
+  responseChain,
+  waitForIslands,
+  waitForShell,
+} from './helpers.ts';
 
 test.describe('every locale renders in its own language', () => {
   for (const locale of LOCALE_CODES) {
@@ -97,7 +107,10 @@ test.describe('language switch keeps the route', () => {
     expect(pathOf(page)).toBe('/en/search');
   });
 
-  test('settings language list: /en/settings/language -> 日本語 -> /ja/settings/language', async ({ page, context }) => {
+  test('settings language list: /en/settings/language -> 日本語 -> /ja/settings/language', async ({
+    page,
+    context,
+  }) => {
     await page.goto('/en/settings/language');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
     await waitForShell(page);
@@ -112,7 +125,10 @@ test.describe('language switch keeps the route', () => {
     expect(pathOf(page)).toBe('/ja/settings/language');
     await expect(page.locator('html')).toHaveAttribute('lang', 'ja-JP');
     await expect(page.locator('.settings-content h1')).toHaveText(msg('ja', 'settings.pages.language'));
-    await expect(page.locator('ul.language-list').getByRole('link', { name: '日本語', exact: true })).toHaveAttribute('aria-current', 'true');
+    await expect(page.locator('ul.language-list').getByRole('link', { name: '日本語', exact: true })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
 
     expect((await context.cookies()).find((c) => c.name === 'i18n_redirected')?.value).toBe('ja');
   });

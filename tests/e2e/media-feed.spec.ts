@@ -5,13 +5,28 @@
  * as a track card; the track listened to is in the history.
  */
 import { expect, test } from '@playwright/test';
-import { msg, publishAudioByApi, publishPhotoByApi, publishVideoByApi, shoot, signUpByApi, waitForIslands } from './helpers.ts';
+import {
+  msg,
+  publishAudioByApi,
+  publishPhotoByApi,
+  publishVideoByApi,
+  shoot,
+  signUpByApi,
+  waitForIslands,
+} from './helpers.ts';
 
-test('a followed uploader’s track and photo post are in the feed, and a track goes into a collection and the history', async ({ browser, page }) => {
+test('a followed uploader’s track and photo post are in the feed, and a track goes into a collection and the history', async ({
+  browser,
+  page,
+}) => {
   test.setTimeout(180_000); // the real audio, photo and video pipelines
   const uploaderPage = await (await browser.newContext()).newPage();
   await signUpByApi(uploaderPage, 'Minato');
-  const { audioId } = await publishAudioByApi(uploaderPage, { title: 'Harbour at night', artist: 'Minato', seconds: 6 });
+  const { audioId } = await publishAudioByApi(uploaderPage, {
+    title: 'Harbour at night',
+    artist: 'Minato',
+    seconds: 6,
+  });
   await signUpByApi(page, 'Listener');
 
   await page.goto(`/en/audio/ka${audioId}`);
@@ -20,7 +35,10 @@ test('a followed uploader’s track and photo post are in the feed, and a track 
   await follow.click();
   await expect(follow).toHaveAttribute('data-following', 'true');
 
-  const { photoId } = await publishPhotoByApi(uploaderPage, { title: 'Lanterns on the pier', images: [{ width: 1200, height: 800, colour: '#3a6ea5', alt: 'Blue lanterns' }] });
+  const { photoId } = await publishPhotoByApi(uploaderPage, {
+    title: 'Lanterns on the pier',
+    images: [{ width: 1200, height: 800, colour: '#3a6ea5', alt: 'Blue lanterns' }],
+  });
   const video = await publishVideoByApi(uploaderPage, { title: 'Ferry crossing', seconds: 3, pushToFeed: true });
   await uploaderPage.context().close();
 
@@ -28,7 +46,11 @@ test('a followed uploader’s track and photo post are in the feed, and a track 
   await expect(page.locator('[data-feed-state="ready"]')).toBeVisible();
   const cards = page.locator('.feed-page li[data-feed-kind]');
   await expect(cards).toHaveCount(3);
-  await expect(cards.locator('.video-title')).toHaveText(['Ferry crossing', 'Lanterns on the pier', 'Harbour at night']);
+  await expect(cards.locator('.video-title')).toHaveText([
+    'Ferry crossing',
+    'Lanterns on the pier',
+    'Harbour at night',
+  ]);
   await expect(cards.nth(0)).toHaveAttribute('data-feed-kind', 'video');
   await expect(cards.nth(0).locator('.video-title')).toHaveAttribute('href', `/en/video/kv${video.videoId}`);
   await expect(cards.nth(1)).toHaveAttribute('data-feed-kind', 'photo');

@@ -6,10 +6,17 @@
  * SHOTS=<dir> saves screenshots of the page and its controls at 375 and 1280 px.
  */
 import { test, expect } from '@playwright/test';
-import { E2E_BASE_URL, adminRequest, logInAsAdmin, publishVideoByApi, shoot, signUpByApi, waitForIslands } from './helpers.ts';
+import {
+  E2E_BASE_URL,
+  adminRequest,
+  logInAsAdmin,
+  publishVideoByApi,
+  shoot,
+  signUpByApi,
+  waitForIslands,
+} from './helpers.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
-
 
 test('an uploader edits a public video, which goes back to review, and deletes another', async ({ page, browser }) => {
   const { uid } = await signUpByApi(page, 'Curator');
@@ -96,7 +103,9 @@ test('an administrator grants and revokes a role in the profile review', async (
   await dialog.locator('[data-save-roles]').click();
   await expect(dialog).toBeHidden();
   await expect(row.locator('.role-list')).toHaveText('DeveloperMember');
-  const rolesOf = async () => ((await (await (await adminRequest()).get(`/api/user/info?uid=${uid}`)).json()) as { result: { roles: string[] } }).result.roles;
+  const rolesOf = async () =>
+    ((await (await (await adminRequest()).get(`/api/user/info?uid=${uid}`)).json()) as { result: { roles: string[] } })
+      .result.roles;
   expect(await rolesOf()).toEqual(['developer', 'user']);
 
   await row.locator('[data-change-roles]').click();

@@ -19,7 +19,9 @@ test('a new follower rings the bell live, and shows in the message centre', asyn
   await expect(bell).toHaveAttribute('data-unread', '0');
   await expect(bell.locator('[data-bell-count]')).toBeHidden();
 
-  expect((await followerPage.request.post('/api/feed/following', { data: { followingUid: alice.uid } })).status()).toBe(200);
+  expect((await followerPage.request.post('/api/feed/following', { data: { followingUid: alice.uid } })).status()).toBe(
+    200,
+  );
   await expect(bell.locator('[data-bell-count]')).toHaveText('1', { timeout: 5_000 });
   await expect(bell).toHaveAccessibleName(msg('en', 'notifications.ui.bellUnread').replace('{{count}}', '1'));
   await shoot(page, 'notifications-bell');

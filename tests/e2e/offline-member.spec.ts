@@ -11,31 +11,50 @@ async function controlled(page: Page): Promise<void> {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 }
 async function kept(page: Page, path: string): Promise<void> {
-  await expect.poll(() => page.evaluate(async (p) => !!(await (await caches.open('kiraboshi-pages')).match(new URL(p, location.origin).href)), path),
-    { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(
+      () =>
+        page.evaluate(
+          async (p) => !!(await (await caches.open('kiraboshi-pages')).match(new URL(p, location.origin).href)),
+          path,
+        ),
+      { timeout: 15_000 },
+    )
+    .toBe(true);
 }
 
 /** WCAG contrast of the notice's text against its own background laid over a white frame. */
-const noticeContrast = (page: Page) => page.locator('[data-player-offline]').evaluate((el) => {
-  const rgba = (value: string) => (value.match(/[\d.]+/g) ?? []).map(Number);
-  const [r, g, b, a = 1] = rgba(getComputedStyle(el).backgroundColor);
-  const over = (c: number) => c * a + 255 * (1 - a);
-  const luminance = (channels: number[]) => {
-    const [R, G, B] = channels.map((c) => { const s = c / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
-    return 0.2126 * R + 0.7152 * G + 0.0722 * B;
-  };
-  const text = luminance(rgba(getComputedStyle(el).color).slice(0, 3));
-  const back = luminance([over(r), over(g), over(b)]);
-  return (Math.max(text, back) + 0.05) / (Math.min(text, back) + 0.05);
-});
+const noticeContrast = (page: Page) =>
+  page.locator('[data-player-offline]').evaluate((el) => {
+    const rgba = (value: string) => (value.match(/[\d.]+/g) ?? []).map(Number);
+    const [r, g, b, a = 1] = rgba(getComputedStyle(el).backgroundColor);
+    const over = (c: number) => c * a + 255 * (1 - a);
+    const luminance = (channels: number[]) => {
+      const [R, G, B] = channels.map((c) => {
+        const s = c / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * R + 0.7152 * G + 0.0722 * B;
+    };
+    const text = luminance(rgba(getComputedStyle(el).color).slice(0, 3));
+    const back = luminance([over(r), over(g), over(b)]);
+    return (Math.max(text, back) + 0.05) / (Math.min(text, back) + 0.05);
+  });
 
-test('offline, a member is still shown logged in, and the video notice is readable over a white frame', async ({ page, context }) => {
+test('offline, a member is still shown logged in, and the video notice is readable over a white frame', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
     // The browser reports the requests that fail while offline; those are the test's own doing.
-    if (message.type() === 'error' && !/ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/.test(message.text())) errors.push(`console.error: ${message.text()}`);
+    if (
+      message.type() === 'error' &&
+      !/ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/.test(message.text())
+    )
+      errors.push(`console.error: ${message.text()}`);
   });
   await signUpByApi(page, 'Night owl');
   const { videoId } = await publishVideoByApi(page, { title: 'Offline member video', seconds: 4 });

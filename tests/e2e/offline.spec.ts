@@ -6,7 +6,15 @@
  */
 import sharp from 'sharp';
 import { expect, test, type Page } from '@playwright/test';
-import { LOCALE_CODES, localized, msg, publishVideoByApi, signUpByApi, waitForIslands, waitForShell } from './helpers.ts';
+import {
+  LOCALE_CODES,
+  localized,
+  msg,
+  publishVideoByApi,
+  signUpByApi,
+  waitForIslands,
+  waitForShell,
+} from './helpers.ts';
 
 /** Waits until the page is controlled by the service worker. */
 async function controlled(page: Page): Promise<void> {
@@ -15,17 +23,35 @@ async function controlled(page: Page): Promise<void> {
 
 /** Waits until the worker kept `path` (its network-first copy is written after the answer). */
 async function kept(page: Page, path: string): Promise<void> {
-  await expect.poll(() => page.evaluate(async (p) => !!(await (await caches.open('kiraboshi-pages')).match(new URL(p, location.origin).href)), path),
-    { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(
+      () =>
+        page.evaluate(
+          async (p) => !!(await (await caches.open('kiraboshi-pages')).match(new URL(p, location.origin).href)),
+          path,
+        ),
+      { timeout: 15_000 },
+    )
+    .toBe(true);
 }
 
-test('every locale has a valid web app manifest, with its icons, and Chromium finds the site installable', async ({ page, request }) => {
+test('every locale has a valid web app manifest, with its icons, and Chromium finds the site installable', async ({
+  page,
+  request,
+}) => {
   for (const locale of LOCALE_CODES) {
     const response = await request.get(`/_app/manifest-${locale}.webmanifest`);
     expect(response.status()).toBe(200);
     expect(response.headers()['content-type']).toContain('application/manifest+json');
     const manifest = await response.json();
-    expect(manifest).toMatchObject({ id: '/', scope: '/', display: 'standalone', start_url: localized('/', locale), theme_color: '#f06e8e', background_color: '#fbf7f9' });
+    expect(manifest).toMatchObject({
+      id: '/',
+      scope: '/',
+      display: 'standalone',
+      start_url: localized('/', locale),
+      theme_color: '#f06e8e',
+      background_color: '#fbf7f9',
+    });
     if (locale !== 'ii') expect(manifest.name).toBe(msg(locale, 'site.name'));
     expect(manifest.short_name.length).toBeGreaterThan(0);
   }
@@ -59,17 +85,26 @@ test('every locale has a valid web app manifest, with its icons, and Chromium fi
  */
 async function offerInstall(page: Page): Promise<boolean> {
   return page.evaluate(() => {
-    const offer = new Event('beforeinstallprompt', { cancelable: true }) as Event & { prompt(): Promise<void>; userChoice: Promise<{ outcome: string; platform: string }> };
+    const offer = new Event('beforeinstallprompt', { cancelable: true }) as Event & {
+      prompt(): Promise<void>;
+      userChoice: Promise<{ outcome: string; platform: string }>;
+    };
     const w = window as unknown as { prompts: number; choose: (outcome: string) => void };
     w.prompts ??= 0;
-    offer.prompt = async () => { w.prompts += 1; };
-    offer.userChoice = new Promise((resolve) => { w.choose = (outcome) => resolve({ outcome, platform: 'web' }); });
+    offer.prompt = async () => {
+      w.prompts += 1;
+    };
+    offer.userChoice = new Promise((resolve) => {
+      w.choose = (outcome) => resolve({ outcome, platform: 'web' });
+    });
     dispatchEvent(offer);
     return offer.defaultPrevented;
   });
 }
 
-test('the install button appears when the browser offers the prompt, shows it, and goes once the visitor has chosen', async ({ page }) => {
+test('the install button appears when the browser offers the prompt, shows it, and goes once the visitor has chosen', async ({
+  page,
+}) => {
   await page.goto('/en/settings/about');
   await waitForShell(page);
   await waitForIslands(page);
@@ -100,7 +135,10 @@ test('the install button appears when the browser offers the prompt, shows it, a
   expect(await page.evaluate(() => (window as unknown as { prompts: number }).prompts)).toBe(2);
 });
 
-test('offline: visited pages reload from the cache; the video needs a connection; a new page shows the offline page', async ({ page, context }) => {
+test('offline: visited pages reload from the cache; the video needs a connection; a new page shows the offline page', async ({
+  page,
+  context,
+}) => {
   await signUpByApi(page, 'Offline uploader');
   const { videoId, title } = await publishVideoByApi(page, { title: 'Offline video', seconds: 4 });
   const pages = ['/', `/video/kv${videoId}`, '/settings/preference'];
@@ -146,7 +184,9 @@ test('a new build prompts a reload', async ({ page }) => {
   await page.goto('/en/settings/about');
   await waitForShell(page);
   const buildId = (await page.locator('[data-about="build-id"]').textContent())!.trim();
-  await page.route('**/_app/builds/latest.json', (route) => route.fulfill({ json: { id: `${buildId}-newer`, timestamp: Date.now() } }));
+  await page.route('**/_app/builds/latest.json', (route) =>
+    route.fulfill({ json: { id: `${buildId}-newer`, timestamp: Date.now() } }),
+  );
   // The check runs hourly, and at once when the tab comes back into view.
   await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
   const toast = page.locator('.toast', { hasText: msg('en', 'toast.newVersion') });

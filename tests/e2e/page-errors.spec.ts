@@ -13,9 +13,30 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type APIResponse, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test';
+import {
+  expect,
+  test,
+  type APIResponse,
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type Request,
+} from '@playwright/test';
 import { ADMIN_SETTINGS_PAGES, DEV_PAGES, SETTINGS_PAGES } from '../../src/lib/navigation/routes.ts';
-import { E2E, E2E_BASE_URL, adminRequest, localized, pathOf, publishAudioByApi, publishPhotoByApi, publishVideoByApi, signUpByApi, waitForIslands, waitForShell, type LocaleCode } from './helpers.ts';
+import {
+  E2E,
+  E2E_BASE_URL,
+  adminRequest,
+  localized,
+  pathOf,
+  publishAudioByApi,
+  publishPhotoByApi,
+  publishVideoByApi,
+  signUpByApi,
+  waitForIslands,
+  waitForShell,
+  type LocaleCode,
+} from './helpers.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -27,7 +48,16 @@ type Role = 'guest' | 'member' | 'admin';
  * server's folder for the server's life: a failed test restarts the worker, and signing up and
  * logging in again for each would soon meet the rate limits.
  */
-interface Fixture { uploaderUid: number; videoId: number; memberUid: number; memberCookies: Cookie[]; adminCookies: Cookie[]; collectionId: number; audioId: number; photoId: number }
+interface Fixture {
+  uploaderUid: number;
+  videoId: number;
+  memberUid: number;
+  memberCookies: Cookie[];
+  adminCookies: Cookie[];
+  collectionId: number;
+  audioId: number;
+  photoId: number;
+}
 type Cookie = Awaited<ReturnType<BrowserContext['cookies']>>[number];
 const FIXTURE_FILE = join(E2E, 'page-errors-fixture.json');
 let fixture: Fixture;
@@ -41,15 +71,38 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   const uploader = await (await browser.newContext()).newPage();
   const { uid: uploaderUid } = await signUpByApi(uploader, 'Errorless');
   const { videoId } = await publishVideoByApi(uploader, { title: 'A page without errors', seconds: 4 });
-  await expectOk(uploader.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, { data: { videoId, text: 'First!' } }));
+  await expectOk(
+    uploader.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, { data: { videoId, text: 'First!' } }),
+  );
   // …and an approved audio track with a comment and a danmaku (the track page, /audio, the Audio tab).
-  const { audioId } = await publishAudioByApi(uploader, { title: 'A track without errors', artist: 'Errorless', seconds: 6 });
-  await expectOk(uploader.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, { data: { videoId: audioId, mediaType: 'audio', text: 'Nice tone' } }));
-  await expectOk(uploader.request.post(`${E2E_BASE_URL}/api/video/danmaku/emit`, { data: { videoId: audioId, mediaType: 'audio', time: 1, text: 'la', color: 'ffffff' } }));
+  const { audioId } = await publishAudioByApi(uploader, {
+    title: 'A track without errors',
+    artist: 'Errorless',
+    seconds: 6,
+  });
+  await expectOk(
+    uploader.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, {
+      data: { videoId: audioId, mediaType: 'audio', text: 'Nice tone' },
+    }),
+  );
+  await expectOk(
+    uploader.request.post(`${E2E_BASE_URL}/api/video/danmaku/emit`, {
+      data: { videoId: audioId, mediaType: 'audio', time: 1, text: 'la', color: 'ffffff' },
+    }),
+  );
   // …and an approved photo post of two images, with a comment.
-  const { photoId } = await publishPhotoByApi(uploader, { title: 'Photos without errors', images: [
-    { width: 900, height: 600, colour: '#e0457b', alt: 'A pink field' }, { width: 600, height: 900, colour: '#3a7bd5', alt: 'A blue field' }] });
-  await expectOk(uploader.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, { data: { videoId: photoId, mediaType: 'photo', text: 'Lovely colours' } }));
+  const { photoId } = await publishPhotoByApi(uploader, {
+    title: 'Photos without errors',
+    images: [
+      { width: 900, height: 600, colour: '#e0457b', alt: 'A pink field' },
+      { width: 600, height: 900, colour: '#3a7bd5', alt: 'A blue field' },
+    ],
+  });
+  await expectOk(
+    uploader.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, {
+      data: { videoId: photoId, mediaType: 'photo', text: 'Lovely colours' },
+    }),
+  );
   await uploader.context().close();
 
   // The member has a watch history, so /history shows a day with a card rather than the empty state.
@@ -57,7 +110,9 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   const { uid: memberUid } = await signUpByApi(member, 'Watcher');
   await expectOk(member.request.post(`${E2E_BASE_URL}/api/history/record`, { data: { videoId, anchor: 2 } }));
   // …and a public collection holding the video (the collection page, the user's collections tab, the video played from it).
-  const created = await member.request.post(`${E2E_BASE_URL}/api/collection/create`, { data: { title: 'Without errors', visibility: 'public', videoId } });
+  const created = await member.request.post(`${E2E_BASE_URL}/api/collection/create`, {
+    data: { title: 'Without errors', visibility: 'public', videoId },
+  });
   expect(created.ok(), `collection/create answered ${created.status()}`).toBe(true);
   const { collectionId } = (await created.json()).collection as { collectionId: number };
   const memberCookies = await member.context().cookies();
@@ -78,7 +133,15 @@ async function expectOk(response: Promise<APIResponse>): Promise<void> {
  * embed: a page for other sites' iframes, outside the localized routes and framed by anyone;
  * newBrowser: what it shows depends on a browser that has been nowhere yet (it gets a context of its own).
  */
-interface PageType { name: string; route: () => string; roles: Role[]; landsOn?: (role: Role) => string | undefined; status?: number; embed?: true; newBrowser?: true }
+interface PageType {
+  name: string;
+  route: () => string;
+  roles: Role[];
+  landsOn?: (role: Role) => string | undefined;
+  status?: number;
+  embed?: true;
+  newBrowser?: true;
+}
 const everyone: Role[] = ['guest', 'member'];
 
 const PAGES: PageType[] = [
@@ -92,11 +155,20 @@ const PAGES: PageType[] = [
   { name: 'user followers', route: () => `/user/${fixture.uploaderUid}/followers`, roles: everyone },
   { name: 'user followings', route: () => `/user/${fixture.memberUid}/followings`, roles: everyone },
   { name: 'video (a part it does not have)', route: () => `/video/kv${fixture.videoId}?p=2`, roles: everyone },
-  { name: 'own user page', route: () => '/user', roles: everyone, landsOn: (role) => (role === 'member' ? `/user/${fixture.memberUid}` : undefined) },
+  {
+    name: 'own user page',
+    route: () => '/user',
+    roles: everyone,
+    landsOn: (role) => (role === 'member' ? `/user/${fixture.memberUid}` : undefined),
+  },
   { name: 'following feed', route: () => '/feed/following', roles: everyone },
   { name: 'own collections', route: () => '/collections', roles: everyone },
   { name: 'collection', route: () => `/collections/${fixture.collectionId}`, roles: everyone },
-  { name: 'video played from a collection', route: () => `/video/kv${fixture.videoId}?collection=${fixture.collectionId}`, roles: everyone },
+  {
+    name: 'video played from a collection',
+    route: () => `/video/kv${fixture.videoId}?collection=${fixture.collectionId}`,
+    roles: everyone,
+  },
   { name: 'user collections tab', route: () => `/user/${fixture.memberUid}/collections`, roles: everyone },
   { name: 'welcome', route: () => '/welcome', roles: everyone },
   { name: 'audio', route: () => '/audio', roles: everyone },
@@ -122,14 +194,22 @@ const PAGES: PageType[] = [
   { name: 'dev', route: () => '/dev', roles: ['guest'] },
   ...DEV_PAGES.map((p): PageType => ({ name: `dev/${p}`, route: () => `/dev/${p}`, roles: ['guest'] })),
   // A new browser has no last settings page and no page settings was opened from.
-  { name: 'settings', route: () => '/settings', roles: everyone, landsOn: () => '/settings/appearance', newBrowser: true },
+  {
+    name: 'settings',
+    route: () => '/settings',
+    roles: everyone,
+    landsOn: () => '/settings/appearance',
+    newBrowser: true,
+  },
   { name: 'settings exit', route: () => '/settings/exit', roles: everyone, landsOn: () => '/', newBrowser: true },
-  ...SETTINGS_PAGES.map((p): PageType => ({
-    name: `settings/${p}`,
-    route: () => `/settings/${p}`,
-    // Others than staff are sent from the administration pages to /settings/appearance (tested above).
-    roles: ADMIN_SETTINGS_PAGES.includes(p) ? ['admin'] : everyone,
-  })),
+  ...SETTINGS_PAGES.map(
+    (p): PageType => ({
+      name: `settings/${p}`,
+      route: () => `/settings/${p}`,
+      // Others than staff are sent from the administration pages to /settings/appearance (tested above).
+      roles: ADMIN_SETTINGS_PAGES.includes(p) ? ['admin'] : everyone,
+    }),
+  ),
 ];
 
 /**
@@ -137,13 +217,26 @@ const PAGES: PageType[] = [
  * as a guest on phones too. Elsewhere a phone loads a page as the member, whose islands are a
  * superset of the guest's, and the guest's islands are covered at the desktop width.
  */
-const GUEST_ARRIVALS = new Set(['home', 'video', 'user', 'search (keyword)', 'collection', 'welcome', 'audio track', 'photo post']);
+const GUEST_ARRIVALS = new Set([
+  'home',
+  'video',
+  'user',
+  'search (keyword)',
+  'collection',
+  'welcome',
+  'audio track',
+  'photo post',
+]);
 const onPhones = (page: PageType): Role[] =>
   page.roles.filter((role) => role !== 'guest' || !page.roles.includes('member') || GUEST_ARRIVALS.has(page.name));
 
 /** Two languages, each at one width (the default language on a desktop, English on a phone): both
  * layouts and both catalogs are hydrated on every page type, in half the loads of every pairing. */
-const LOCALES: Array<{ locale: LocaleCode; size: { width: number; height: number }; rolesOf: (page: PageType) => Role[] }> = [
+const LOCALES: Array<{
+  locale: LocaleCode;
+  size: { width: number; height: number };
+  rolesOf: (page: PageType) => Role[];
+}> = [
   { locale: 'zhs', size: { width: 1280, height: 800 }, rolesOf: (page) => page.roles },
   { locale: 'en', size: { width: 375, height: 800 }, rolesOf: onPhones },
 ];
@@ -154,25 +247,42 @@ async function collectErrors(page: Page, status?: number): Promise<string[]> {
   // Reported as console errors, so the list below collects them, with what was refused and where.
   await page.addInitScript(() => {
     addEventListener('securitypolicyviolation', (event: SecurityPolicyViolationEvent) => {
-      console.error(`CSP violation: ${event.effectiveDirective} refused ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber} (${event.sample})`);
+      console.error(
+        `CSP violation: ${event.effectiveDirective} refused ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber} (${event.sample})`,
+      );
     });
   });
   // An error raised by the browser itself (a failed fetch, a module that did not load) has no
   // stack frames, and then Playwright's stack is empty: the name and message are always kept.
-  page.on('pageerror', (error) => errors.push(`pageerror at ${page.url()}: ${error.name}: ${error.message}${error.stack ? `\n${error.stack}` : ''}`));
+  page.on('pageerror', (error) =>
+    errors.push(`pageerror at ${page.url()}: ${error.name}: ${error.message}${error.stack ? `\n${error.stack}` : ''}`),
+  );
   page.on('console', (message) => {
     // An error page's own status is not an error of the page.
-    if (status && message.text().startsWith(`Failed to load resource: the server responded with a status of ${status} `) && message.location().url === page.url()) return;
-    if (message.type() === 'error' || /^Refused to /.test(message.text())) errors.push(`console.${message.type()} at ${page.url()}: ${message.text()} (${message.location().url})`);
+    if (
+      status &&
+      message.text().startsWith(`Failed to load resource: the server responded with a status of ${status} `) &&
+      message.location().url === page.url()
+    )
+      return;
+    if (message.type() === 'error' || /^Refused to /.test(message.text()))
+      errors.push(`console.${message.type()} at ${page.url()}: ${message.text()} (${message.location().url})`);
   });
   // Workers (the danmaku renderer, hls.js's) report their violations there, not to the page.
   page.on('worker', (worker) => {
     worker.on('console', (message) => {
-      if (message.type() === 'error' || /^Refused to /.test(message.text())) errors.push(`worker ${worker.url()} console.${message.type()}: ${message.text()}`);
+      if (message.type() === 'error' || /^Refused to /.test(message.text()))
+        errors.push(`worker ${worker.url()} console.${message.type()}: ${message.text()}`);
     });
-    void worker.evaluate(() => addEventListener('securitypolicyviolation', (event: SecurityPolicyViolationEvent) => {
-      console.error(`CSP violation in a worker: ${event.effectiveDirective} refused ${event.blockedURI || 'inline'}`);
-    })).catch(() => {});
+    void worker
+      .evaluate(() =>
+        addEventListener('securitypolicyviolation', (event: SecurityPolicyViolationEvent) => {
+          console.error(
+            `CSP violation in a worker: ${event.effectiveDirective} refused ${event.blockedURI || 'inline'}`,
+          );
+        }),
+      )
+      .catch(() => {});
   });
   return errors;
 }
@@ -183,7 +293,9 @@ async function collectErrors(page: Page, status?: number): Promise<string[]> {
  */
 function trackRequests(page: Page): () => string[] {
   const pending = new Set<Request>();
-  page.on('request', (r) => { if (r.resourceType() !== 'eventsource') pending.add(r); });
+  page.on('request', (r) => {
+    if (r.resourceType() !== 'eventsource') pending.add(r);
+  });
   page.on('requestfinished', (r) => pending.delete(r));
   page.on('requestfailed', (r) => pending.delete(r));
   return () => [...pending].map((r) => `${r.resourceType()} ${r.url()}`);
@@ -197,23 +309,35 @@ async function settle(page: Page, inFlight: () => string[], { shell }: { shell: 
   await page.waitForLoadState('load');
   if (shell) await waitForShell(page); // an embed is the player alone, without the site's shell
   await waitForIslands(page);
-  for (const island of await page.locator('astro-island[client="visible"]').all()) await island.scrollIntoViewIfNeeded();
+  for (const island of await page.locator('astro-island[client="visible"]').all())
+    await island.scrollIntoViewIfNeeded();
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0, { timeout: 10_000 });
   let quietSince = 0;
-  await expect.poll(() => {
-    if (inFlight().length > 0) quietSince = 0;
-    else quietSince ||= Date.now();
-    return quietSince > 0 && Date.now() - quietSince >= 500;
-  }, { timeout: 15_000, intervals: [100] }).toBe(true).catch((error: Error) => {
-    throw new Error(`never quiet for 0.5 s; still in flight: ${inFlight().join(', ')}\n${error.message}`);
-  });
+  await expect
+    .poll(
+      () => {
+        if (inFlight().length > 0) quietSince = 0;
+        else quietSince ||= Date.now();
+        return quietSince > 0 && Date.now() - quietSince >= 500;
+      },
+      { timeout: 15_000, intervals: [100] },
+    )
+    .toBe(true)
+    .catch((error: Error) => {
+      throw new Error(`never quiet for 0.5 s; still in flight: ${inFlight().join(', ')}\n${error.message}`);
+    });
 }
 
 async function logIn(context: BrowserContext, role: Role): Promise<void> {
   if (role !== 'guest') await context.addCookies(role === 'member' ? fixture.memberCookies : fixture.adminCookies);
 }
 
-async function expectLoadsWithoutErrors(page: Page, { route, landsOn, status, embed }: PageType, locale: LocaleCode, role: Role): Promise<void> {
+async function expectLoadsWithoutErrors(
+  page: Page,
+  { route, landsOn, status, embed }: PageType,
+  locale: LocaleCode,
+  role: Role,
+): Promise<void> {
   const inFlight = trackRequests(page);
   const errors = await collectErrors(page, status);
   const response = await page.goto(embed ? route() : localized(route(), locale));
@@ -250,7 +374,9 @@ for (const { locale, size, rolesOf } of LOCALES) {
       test.afterAll(async () => context?.close());
       for (const pageType of pages) {
         test(`${pageType.name} (${locale}, ${role}) loads without errors`, async ({ browser }) => {
-          const own = pageType.newBrowser ? await browser.newContext({ baseURL: E2E_BASE_URL, locale: 'zh-CN', viewport: size }) : undefined;
+          const own = pageType.newBrowser
+            ? await browser.newContext({ baseURL: E2E_BASE_URL, locale: 'zh-CN', viewport: size })
+            : undefined;
           if (own) await logIn(own, role);
           const page = await (own ?? (await browsing(browser))).newPage();
           try {

@@ -9,7 +9,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { E2E_BASE_URL, adminRequest, makeClip, msg, shoot, showPlayIntent, signUpByApi, waitForIslands } from './helpers.ts';
+import {
+  E2E_BASE_URL,
+  adminRequest,
+  makeClip,
+  msg,
+  shoot,
+  showPlayIntent,
+  signUpByApi,
+  waitForIslands,
+} from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kiraboshi-parts-e2e-'));
 
@@ -18,11 +27,18 @@ async function playedWidth(page: Page): Promise<number> {
   const video = page.locator('[data-video]');
   await showPlayIntent(page);
   await page.locator('[data-play-button]').click();
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.3);
-  return video.evaluate((v: HTMLVideoElement) => { v.pause(); return v.videoWidth; });
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 })
+    .toBeGreaterThan(0.3);
+  return video.evaluate((v: HTMLVideoElement) => {
+    v.pause();
+    return v.videoWidth;
+  });
 }
 
-test('two parts through the upload form, titled and reordered; the video page switches and keeps the part in the address', async ({ page }) => {
+test('two parts through the upload form, titled and reordered; the video page switches and keeps the part in the address', async ({
+  page,
+}) => {
   test.setTimeout(200_000);
   const wide = join(dir, 'opening.mp4');
   const small = join(dir, 'ending.mp4');
@@ -41,12 +57,18 @@ test('two parts through the upload form, titled and reordered; the video page sw
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0).locator('input[name="videoPartTitle"]')).toHaveValue('opening');
   await expect(rows.nth(1).locator('input[name="videoPartTitle"]')).toHaveValue('ending');
-  for (const row of await rows.all()) await expect(row.locator('[data-upload-state]')).toHaveAttribute('data-upload-state', 'success', { timeout: 30_000 });
+  for (const row of await rows.all())
+    await expect(row.locator('[data-upload-state]')).toHaveAttribute('data-upload-state', 'success', {
+      timeout: 30_000,
+    });
 
   // Titles, then the second file first: the rows follow, P-numbers are positions.
   await rows.nth(0).locator('input[name="videoPartTitle"]').fill('正片');
   await rows.nth(1).locator('input[name="videoPartTitle"]').fill('预告');
-  await rows.nth(1).getByRole('button', { name: msg('zhs', 'parts.moveUp').replace('{{n}}', '2') }).click();
+  await rows
+    .nth(1)
+    .getByRole('button', { name: msg('zhs', 'parts.moveUp').replace('{{n}}', '2') })
+    .click();
   await expect(rows.nth(0).locator('input[name="videoPartTitle"]')).toHaveValue('预告');
   await expect(rows.nth(1).locator('input[name="videoPartTitle"]')).toHaveValue('正片');
   // Focus stays with the moved part, now first (its "up" is disabled): on its "down".
@@ -67,15 +89,24 @@ test('two parts through the upload form, titled and reordered; the video page sw
   const admin = await adminRequest();
   expect((await admin.post('/api/video/pending/approved', { data: { videoId } })).status()).toBe(200);
   let parts: Array<{ videoPartTitle: string; link: string | null }> = [];
-  await expect.poll(async () => {
-    parts = (await (await page.request.get(`${E2E_BASE_URL}/api/video?videoId=${videoId}`)).json()).video.videoPart;
-    return parts.every((p) => p.link);
-  }, { timeout: 90_000, intervals: [500] }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        parts = (await (await page.request.get(`${E2E_BASE_URL}/api/video?videoId=${videoId}`)).json()).video.videoPart;
+        return parts.every((p) => p.link);
+      },
+      { timeout: 90_000, intervals: [500] },
+    )
+    .toBe(true);
   expect(parts.map((p) => p.videoPartTitle)).toEqual(['预告', '正片']);
 
   // The video page: P1 (the small file) plays; P2 switches in place and the address says so.
   const requested: string[] = [];
-  page.on('request', (r) => r.url().includes('/media/hls/') && r.url().endsWith('master.m3u8') && requested.push(new URL(r.url()).pathname));
+  page.on(
+    'request',
+    (r) =>
+      r.url().includes('/media/hls/') && r.url().endsWith('master.m3u8') && requested.push(new URL(r.url()).pathname),
+  );
   await page.goto(`/video/kv${videoId}`);
   await waitForIslands(page);
   const list = page.locator('.player-parts');
@@ -107,8 +138,14 @@ test('two parts through the upload form, titled and reordered; the video page sw
   expect(await playedWidth(page)).toBe(320);
 
   // History is kept on the video's timeline: opened without ?p, the page goes to the part last watched.
-  const p1Seconds = (await (await page.request.get(`${E2E_BASE_URL}/api/video?videoId=${videoId}`)).json()).video.videoPart[0].duration / 1000;
-  expect((await page.request.post(`${E2E_BASE_URL}/api/history/record`, { data: { videoId, anchor: p1Seconds + 1.5 } })).status()).toBe(200);
+  const p1Seconds =
+    (await (await page.request.get(`${E2E_BASE_URL}/api/video?videoId=${videoId}`)).json()).video.videoPart[0]
+      .duration / 1000;
+  expect(
+    (
+      await page.request.post(`${E2E_BASE_URL}/api/history/record`, { data: { videoId, anchor: p1Seconds + 1.5 } })
+    ).status(),
+  ).toBe(200);
   await page.goto(`/video/kv${videoId}`);
   await waitForIslands(page);
   await expect(page).toHaveURL(/\?p=2$/);

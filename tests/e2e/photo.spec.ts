@@ -10,12 +10,17 @@ import { logInAsAdmin, shoot, signUpByApi, waitForIslands, waitForShell } from '
 test.describe.configure({ timeout: 120_000 });
 
 const image = async (width: number, height: number, colour: string) =>
-  sharp({ create: { width, height, channels: 3, background: colour } }).jpeg().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: colour } })
+    .jpeg()
+    .toBuffer();
 
 const viewer = (page: Page) => page.locator('[data-photo-viewer]');
 const scaleOf = async (page: Page) => Number(await viewer(page).getAttribute('data-scale'));
 
-test('upload a three-image post, approve it, then zoom and swipe through it in the viewer', async ({ browser, page }) => {
+test('upload a three-image post, approve it, then zoom and swipe through it in the viewer', async ({
+  browser,
+  page,
+}) => {
   await signUpByApi(page, 'Illustrator');
   await page.goto('/en/upload/photo');
   await waitForIslands(page);
@@ -48,11 +53,16 @@ test('upload a three-image post, approve it, then zoom and swipe through it in t
   const admin = await browser.newPage();
   await logInAsAdmin(admin);
   const item = admin.locator(`[data-photo-review] [data-photo-id="${photoId}"]`);
-  await expect.poll(async () => {
-    await admin.goto('/en/settings/content');
-    await admin.locator('[data-photo-review]').scrollIntoViewIfNeeded();
-    return item.isVisible();
-  }, { timeout: 60_000, intervals: [1000] }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        await admin.goto('/en/settings/content');
+        await admin.locator('[data-photo-review]').scrollIntoViewIfNeeded();
+        return item.isVisible();
+      },
+      { timeout: 60_000, intervals: [1000] },
+    )
+    .toBe(true);
   await expect(item.locator('img')).toHaveCount(3);
   await item.locator('[data-approve-photo]').click();
   await expect(item).toHaveCount(0);
@@ -104,8 +114,15 @@ test('upload a three-image post, approve it, then zoom and swipe through it in t
   const cy = touchBox.y + touchBox.height / 2;
   const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: Array<[number, number]>) =>
     cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
-  await touch('touchStart', [[cx - 30, cy], [cx + 30, cy]]);
-  for (let step = 1; step <= 8; step++) await touch('touchMove', [[cx - 30 - step * 10, cy], [cx + 30 + step * 10, cy]]);
+  await touch('touchStart', [
+    [cx - 30, cy],
+    [cx + 30, cy],
+  ]);
+  for (let step = 1; step <= 8; step++)
+    await touch('touchMove', [
+      [cx - 30 - step * 10, cy],
+      [cx + 30 + step * 10, cy],
+    ]);
   await touch('touchEnd', []);
   await expect.poll(() => scaleOf(mobile)).toBeGreaterThan(1.5);
   await mobile.locator('.photo-stage').dblclick();

@@ -9,7 +9,15 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { E2E_BASE_URL, msg, publishVideoByApi, showPlayIntent, signUpByApi, waitForIslands, type PublishedVideo } from './helpers.ts';
+import {
+  E2E_BASE_URL,
+  msg,
+  publishVideoByApi,
+  showPlayIntent,
+  signUpByApi,
+  waitForIslands,
+  type PublishedVideo,
+} from './helpers.ts';
 
 /** The helpers' clip (makeClip): testsrc2 at 25 frames per second, 640×360. */
 const CLIP_FPS = 25;
@@ -30,8 +38,12 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   await signUpByApi(page, 'Controls');
   video = await publishVideoByApi(page, { title: 'Harbour lights', seconds: CLIP.seconds });
   // Storyboard previews come with the last step of the pipeline (status ready).
-  await expect.poll(async () => (await (await page.request.get(`/api/video/media/status?mediaId=${video.mediaId}`)).json()).status,
-    { timeout: 90_000, intervals: [500] }).toBe('ready');
+  await expect
+    .poll(
+      async () => (await (await page.request.get(`/api/video/media/status?mediaId=${video.mediaId}`)).json()).status,
+      { timeout: 90_000, intervals: [500] },
+    )
+    .toBe('ready');
   member = await context.cookies();
   await context.close();
 });
@@ -44,19 +56,30 @@ async function openVideo(page: Page, options: { loggedIn?: boolean } = {}) {
   await showPlayIntent(page, 'hls.js');
   // Nothing loads before play (media-loading.ts): start it as a viewer does, then hold still at the start
   // (or where history resumed it).
-  await videoEl(page).evaluate(async (v: HTMLVideoElement) => { await v.play().catch(() => {}); v.pause(); if (v.currentTime < 1) v.currentTime = 0; });
+  await videoEl(page).evaluate(async (v: HTMLVideoElement) => {
+    await v.play().catch(() => {});
+    v.pause();
+    if (v.currentTime < 1) v.currentTime = 0;
+  });
   await expect.poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
 }
 
 /** Pauses at `at` and waits until that frame is decoded. */
 async function pauseAt(page: Page, at: number) {
-  await videoEl(page).evaluate((v: HTMLVideoElement, at) => { v.pause(); v.currentTime = at; }, at);
-  await expect.poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => !v.seeking && v.readyState >= 2 && v.paused)).toBe(true);
+  await videoEl(page).evaluate((v: HTMLVideoElement, at) => {
+    v.pause();
+    v.currentTime = at;
+  }, at);
+  await expect
+    .poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => !v.seeking && v.readyState >= 2 && v.paused))
+    .toBe(true);
 }
 
 test('hovering the seek bar previews the storyboard frame and the time there', async ({ page }) => {
   await openVideo(page, { loggedIn: false });
-  await expect.poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => v.duration)).toBeGreaterThan(CLIP.seconds - 1);
+  await expect
+    .poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => v.duration))
+    .toBeGreaterThan(CLIP.seconds - 1);
   const duration = await videoEl(page).evaluate((v: HTMLVideoElement) => v.duration);
   const bar = page.locator('[data-seek-bar]');
   const box = (await bar.boundingBox())!;
@@ -67,7 +90,13 @@ test('hovering the seek bar previews the storyboard frame and the time there', a
   // The storyboard is one real image: 20 one-second tiles of 160×90 in a 10×2 grid.
   await page.evaluate(() => {
     const board = document.querySelector('[data-seek-bar]')!;
-    board.dispatchEvent(new PointerEvent('pointermove', { bubbles: true, clientX: board.getBoundingClientRect().left + 1, pointerType: 'mouse' }));
+    board.dispatchEvent(
+      new PointerEvent('pointermove', {
+        bubbles: true,
+        clientX: board.getBoundingClientRect().left + 1,
+        pointerType: 'mouse',
+      }),
+    );
   });
   await expect(frame).toBeVisible();
   const sprite = await frame.evaluate(async (f) => {
@@ -110,7 +139,10 @@ test('F enters and leaves fullscreen, Esc leaves it, and web fullscreen fills th
   await page.keyboard.press('f');
   await expect.poll(() => fullscreenOf(page)).toBe('player-main');
   await expect(player).toHaveClass(/is-fullscreen/);
-  await expect(page.locator('[data-fullscreen-button]')).toHaveAttribute('aria-label', msg('en', 'player.exitFullscreen'));
+  await expect(page.locator('[data-fullscreen-button]')).toHaveAttribute(
+    'aria-label',
+    msg('en', 'player.exitFullscreen'),
+  );
   // A person's Esc is usually taken by Chromium itself to leave fullscreen; Playwright's key
   // reaches the page, so this checks the player's own Esc (the shortcut table's exitFullscreen).
   await page.keyboard.press('Escape');
@@ -132,10 +164,12 @@ test('F enters and leaves fullscreen, Esc leaves it, and web fullscreen fills th
   await expect(button).toHaveAttribute('aria-pressed', 'true');
   await expect(page.locator('html')).toHaveAttribute('data-web-fullscreen', '');
   const viewport = page.viewportSize()!;
-  await expect.poll(async () => {
-    const b = (await page.locator('.player-main').boundingBox())!;
-    return [b.x, b.y, b.width, b.height].map(Math.round);
-  }).toEqual([0, 0, viewport.width, viewport.height]);
+  await expect
+    .poll(async () => {
+      const b = (await page.locator('.player-main').boundingBox())!;
+      return [b.x, b.y, b.width, b.height].map(Math.round);
+    })
+    .toEqual([0, 0, viewport.width, viewport.height]);
   expect(await fullscreenOf(page)).toBe(null);
   await button.click();
   await expect(player).not.toHaveClass(/is-web-fullscreen/);
@@ -167,7 +201,10 @@ test('a screenshot downloads as "<title> (kv<id>) - <time>.png" at the video\'s 
   await pauseAt(page, 7.5);
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-screenshot]').click()]);
   expect(download.suggestedFilename()).toBe(`Harbour lights (kv${video.videoId}) - 0-07.png`);
-  const native = await videoEl(page).evaluate((v: HTMLVideoElement) => ({ width: v.videoWidth, height: v.videoHeight }));
+  const native = await videoEl(page).evaluate((v: HTMLVideoElement) => ({
+    width: v.videoWidth,
+    height: v.videoHeight,
+  }));
   expect(native).toEqual({ width: CLIP.width, height: CLIP.height });
   const image = await sharp(readFileSync((await download.path())!)).metadata();
   expect({ format: image.format, width: image.width, height: image.height }).toEqual({ format: 'png', ...native });
@@ -184,10 +221,18 @@ test.describe('screenshots while a lower rung plays', () => {
     const context = await browser.newContext({ baseURL: E2E_BASE_URL });
     const page = await context.newPage();
     await signUpByApi(page, 'Shots');
-    hd = await publishVideoByApi(page, { title: 'Harbour lights HD', seconds: HD.seconds, size: `${HD.width}x${HD.height}` });
+    hd = await publishVideoByApi(page, {
+      title: 'Harbour lights HD',
+      seconds: HD.seconds,
+      size: `${HD.width}x${HD.height}`,
+    });
     // Status ready: every rung is in the master playlist, the top one included.
-    await expect.poll(async () => (await (await page.request.get(`/api/video/media/status?mediaId=${hd.mediaId}`)).json()).status,
-      { timeout: 120_000, intervals: [500] }).toBe('ready');
+    await expect
+      .poll(
+        async () => (await (await page.request.get(`/api/video/media/status?mediaId=${hd.mediaId}`)).json()).status,
+        { timeout: 120_000, intervals: [500] },
+      )
+      .toBe('ready');
     await context.close();
   });
 
@@ -203,42 +248,67 @@ test.describe('screenshots while a lower rung plays', () => {
       await waitForIslands(page);
       await showPlayIntent(page, 'hls.js');
       await expect(player).toHaveAttribute('data-levels', /,/);
-      await videoEl(page).evaluate(async (v: HTMLVideoElement) => { await v.play().catch(() => {}); v.pause(); if (v.currentTime < 1) v.currentTime = 0; });
+      await videoEl(page).evaluate(async (v: HTMLVideoElement) => {
+        await v.play().catch(() => {});
+        v.pause();
+        if (v.currentTime < 1) v.currentTime = 0;
+      });
     };
     await open();
     await page.locator('.player-stage').hover({ position: { x: 40, y: 40 } });
     await page.locator('[data-quality-button]').click();
-    await page.locator('[data-quality-menu]').getByRole('menuitemradio', { name: `${LOW.height}p`, exact: true }).click();
+    await page
+      .locator('[data-quality-menu]')
+      .getByRole('menuitemradio', { name: `${LOW.height}p`, exact: true })
+      .click();
     await expect(player).toHaveAttribute('data-quality', String(LOW.height));
     await open();
     await expect(player).toHaveAttribute('data-quality', String(LOW.height));
     await pauseAt(page, at);
-    await expect.poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight])).toEqual([LOW.width, LOW.height]);
+    await expect
+      .poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight]))
+      .toEqual([LOW.width, LOW.height]);
   }
 
   /** Mean absolute difference per channel (0 to 255) of two images of the same size. */
   const meanDifference = async (a: Buffer, b: Buffer, size: { width: number; height: number }) => {
-    const [x, y] = await Promise.all([a, b].map((image) => sharp(image).resize(size.width, size.height).removeAlpha().raw().toBuffer()));
+    const [x, y] = await Promise.all(
+      [a, b].map((image) => sharp(image).resize(size.width, size.height).removeAlpha().raw().toBuffer()),
+    );
     let sum = 0;
     for (let i = 0; i < x.length; i++) sum += Math.abs(x[i] - y[i]);
     return sum / x.length;
   };
   /** The frame the page's own video shows now, as PNG. */
-  const shownFrame = async (page: Page) => Buffer.from((await videoEl(page).evaluate((v: HTMLVideoElement) => {
-    const canvas = document.createElement('canvas');
-    canvas.width = v.videoWidth;
-    canvas.height = v.videoHeight;
-    canvas.getContext('2d')!.drawImage(v, 0, 0);
-    return canvas.toDataURL('image/png');
-  })).split(',')[1], 'base64');
+  const shownFrame = async (page: Page) =>
+    Buffer.from(
+      (
+        await videoEl(page).evaluate((v: HTMLVideoElement) => {
+          const canvas = document.createElement('canvas');
+          canvas.width = v.videoWidth;
+          canvas.height = v.videoHeight;
+          canvas.getContext('2d')!.drawImage(v, 0, 0);
+          return canvas.toDataURL('image/png');
+        })
+      ).split(',')[1],
+      'base64',
+    );
 
-  test('the screenshot is the same frame from the top rung, at the source\'s resolution, and the button is busy meanwhile', async ({ page }) => {
+  test("the screenshot is the same frame from the top rung, at the source's resolution, and the button is busy meanwhile", async ({
+    page,
+  }) => {
     await pauseOnLowRung(page, 7.5);
     // The detached video's requests for the top rung wait until the busy state has been seen.
     let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     let topRungRequests = 0;
-    await page.route(/\/720p\//, async (route) => { topRungRequests++; await held; await route.continue(); });
+    await page.route(/\/720p\//, async (route) => {
+      topRungRequests++;
+      await held;
+      await route.continue();
+    });
     const button = page.locator('[data-screenshot]');
     const downloaded = page.waitForEvent('download');
     await button.click();
@@ -254,9 +324,16 @@ test.describe('screenshots while a lower rung plays', () => {
     expect(download.suggestedFilename()).toBe(`Harbour lights HD (kv${hd.videoId}) - 0-07.png`);
     const shot = readFileSync((await download.path())!);
     const image = await sharp(shot).metadata();
-    expect({ format: image.format, width: image.width, height: image.height }).toEqual({ format: 'png', width: HD.width, height: HD.height });
+    expect({ format: image.format, width: image.width, height: image.height }).toEqual({
+      format: 'png',
+      width: HD.width,
+      height: HD.height,
+    });
     // The page's video still plays the low rung: the full size came from the top rung.
-    expect(await videoEl(page).evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight])).toEqual([LOW.width, LOW.height]);
+    expect(await videoEl(page).evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight])).toEqual([
+      LOW.width,
+      LOW.height,
+    ]);
     await expect(page.locator('.toast', { hasText: msg('en', 'player.screenshotReduced') })).toHaveCount(0);
 
     // The same frame: scaled down, it is closer to the 360p frame on screen than to the frames just
@@ -270,10 +347,15 @@ test.describe('screenshots while a lower rung plays', () => {
     expect(differences[1]).toBeLessThan(Math.min(differences[0], differences[2]));
   });
 
-  test('when the top rung cannot be loaded, the frame on screen is still saved and a toast says so', async ({ page }) => {
+  test('when the top rung cannot be loaded, the frame on screen is still saved and a toast says so', async ({
+    page,
+  }) => {
     await pauseOnLowRung(page, 5);
     await page.route(/\/720p\//, (route) => route.abort());
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 20_000 }), page.locator('[data-screenshot]').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 20_000 }),
+      page.locator('[data-screenshot]').click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`Harbour lights HD (kv${hd.videoId}) - 0-05.png`);
     const image = await sharp(readFileSync((await download.path())!)).metadata();
     expect({ width: image.width, height: image.height }).toEqual(LOW);
@@ -283,11 +365,15 @@ test.describe('screenshots while a lower rung plays', () => {
     await expect(page.locator('[data-screenshot]')).toBeEnabled();
   });
 
-  test('when the top rung does not answer, the frame on screen is saved once the time limit passes', async ({ page }) => {
+  test('when the top rung does not answer, the frame on screen is saved once the time limit passes', async ({
+    page,
+  }) => {
     await pauseOnLowRung(page, 9);
     let topRungRequests = 0;
     // Never answered: only the capture's time limit (TOP_RUNG_TIMEOUT_MS) ends the wait.
-    await page.route(/\/720p\//, () => { topRungRequests++; });
+    await page.route(/\/720p\//, () => {
+      topRungRequests++;
+    });
     const button = page.locator('[data-screenshot]');
     const downloaded = page.waitForEvent('download', { timeout: 30_000 });
     await button.click();
@@ -304,11 +390,15 @@ test.describe('screenshots while a lower rung plays', () => {
 });
 
 /** The member's saved position for the shared video, from the API. */
-const savedAnchor = async (page: Page) => (await (await page.request.get(`/api/history/anchor?videoId=${video.videoId}`)).json()).anchor as number | null;
+const savedAnchor = async (page: Page) =>
+  (await (await page.request.get(`/api/history/anchor?videoId=${video.videoId}`)).json()).anchor as number | null;
 
 /** Plays from `from` until past `until` (never pausing: a pause writes the position too); returns the position reached. */
 async function playPast(page: Page, from: number, until: number) {
-  await videoEl(page).evaluate((v: HTMLVideoElement, from) => { v.currentTime = from; void v.play(); }, from);
+  await videoEl(page).evaluate((v: HTMLVideoElement, from) => {
+    v.currentTime = from;
+    void v.play();
+  }, from);
   await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThan(until);
   return videoTime(page);
 }
@@ -332,7 +422,10 @@ test('the position is written on pagehide while playing and playback resumes the
   expect((await savedAnchor(page))!).toBeLessThan(leftAt + 2);
   // Paused, the position is written once more and stays: leaving (reopening below) then has
   // nothing newer to write, so the page must resume at exactly this anchor.
-  const pausedAt = await videoEl(page).evaluate((v: HTMLVideoElement) => { v.pause(); return v.currentTime; });
+  const pausedAt = await videoEl(page).evaluate((v: HTMLVideoElement) => {
+    v.pause();
+    return v.currentTime;
+  });
   await expect.poll(() => savedAnchor(page)).toBe(Math.floor(pausedAt * 10) / 10);
   const anchor = (await savedAnchor(page))!;
 
@@ -341,7 +434,9 @@ test('the position is written on pagehide while playing and playback resumes the
   await openVideo(page);
   await expect.poll(() => videoTime(page)).toBeGreaterThanOrEqual(anchor - 0.05);
   expect(await videoTime(page)).toBeLessThan(anchor + 2);
-  await expect(page.locator('.toast', { hasText: msg('en', 'player.resumed').replace('{{time}}', '0:1') })).toBeVisible();
+  await expect(
+    page.locator('.toast', { hasText: msg('en', 'player.resumed').replace('{{time}}', '0:1') }),
+  ).toBeVisible();
 });
 
 // Leaving for real: a link, and closing the tab. The page is controlled by the site's service
@@ -366,7 +461,7 @@ test('the position is written when the member leaves through a link or closes th
   await expect.poll(() => savedAnchor(page)).toBeGreaterThanOrEqual(Math.floor(closedAt * 10) / 10);
 });
 
-test('frame stepping moves by one frame of the stream (25 fps), from the manifest\'s FRAME-RATE', async ({ page }) => {
+test("frame stepping moves by one frame of the stream (25 fps), from the manifest's FRAME-RATE", async ({ page }) => {
   await openVideo(page, { loggedIn: false });
   const master = await (await page.request.get(`/media/videos/${video.videoId}/master.m3u8`)).text();
   expect(master).toMatch(/FRAME-RATE=25\.000/);
@@ -374,7 +469,11 @@ test('frame stepping moves by one frame of the stream (25 fps), from the manifes
   // The frame shown is read from requestVideoFrameCallback (the compositor's frame), not from currentTime.
   const presented = () => page.evaluate(() => (window as unknown as { presented?: number }).presented ?? null);
   await videoEl(page).evaluate((v: HTMLVideoElement) => {
-    const watch = () => v.requestVideoFrameCallback((_now, meta) => { (window as unknown as { presented: number }).presented = meta.mediaTime; watch(); });
+    const watch = () =>
+      v.requestVideoFrameCallback((_now, meta) => {
+        (window as unknown as { presented: number }).presented = meta.mediaTime;
+        watch();
+      });
     watch();
   });
   const frame = 1 / CLIP_FPS;
@@ -383,7 +482,9 @@ test('frame stepping moves by one frame of the stream (25 fps), from the manifes
     const before = await videoTime(page);
     await page.keyboard.press(key);
     await expect.poll(() => videoTime(page)).not.toBe(before);
-    await expect.poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => !v.seeking && v.readyState >= 2)).toBe(true);
+    await expect
+      .poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => !v.seeking && v.readyState >= 2))
+      .toBe(true);
     steps.push({ time: await videoTime(page), shown: null });
   };
   await stepAndRead('.');
@@ -409,7 +510,11 @@ test('screenshots of the controls at 1280 and 375 px: storyboard hover and stati
     await openVideo(page, { loggedIn: false });
     await pauseAt(page, 6);
     const box = (await page.locator('[data-seek-bar]').boundingBox())!;
-    for (const [name, fraction] of [['start', 0.02], ['middle', 0.5], ['end', 0.98]] as const) {
+    for (const [name, fraction] of [
+      ['start', 0.02],
+      ['middle', 0.5],
+      ['end', 0.98],
+    ] as const) {
       await page.mouse.move(box.x + box.width * fraction, box.y + box.height / 2);
       await expect(page.locator('[data-seek-preview] .seek-frame')).toBeVisible();
       await page.locator('.player-main').screenshot({ path: `${SHOTS_DIR}/${width}-storyboard-${name}.png` });

@@ -8,11 +8,38 @@
  * from pixels. A computer block checks the list beside the player and a phone-narrow window
  * with a mouse. Screenshots for a person to look at land in test-results/player-mobile-shots.
  */
-import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import { E2E_BASE_URL, msg, publishVideoByApi, showPlayIntent, signUpByApi, waitForIslands, type PublishedVideo } from './helpers.ts';
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from '@playwright/test';
+import {
+  E2E_BASE_URL,
+  msg,
+  publishVideoByApi,
+  showPlayIntent,
+  signUpByApi,
+  waitForIslands,
+  type PublishedVideo,
+} from './helpers.ts';
 
-interface SnapshotItem { id: number; text: string; mode: string; x: number; y: number; width: number }
-interface Snapshot { time: number; enabled: boolean; items: SnapshotItem[] }
+interface SnapshotItem {
+  id: number;
+  text: string;
+  mode: string;
+  x: number;
+  y: number;
+  width: number;
+}
+interface Snapshot {
+  time: number;
+  enabled: boolean;
+  items: SnapshotItem[];
+}
 
 const PHONE = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 const SHOTS_DIR = 'test-results/player-mobile-shots';
@@ -23,7 +50,10 @@ const QUIET_AT = 3.1;
 /** Between taps that must not make a double tap (DOUBLE_TAP_MS is 300). */
 const TAP_APART_MS = 600;
 const SEEDED = [
-  { time: BUSY_AT, text: 'busy one' }, { time: BUSY_AT, text: 'busy two' }, { time: BUSY_AT, text: 'busy three' }, { time: QUIET_AT, text: 'quiet one' },
+  { time: BUSY_AT, text: 'busy one' },
+  { time: BUSY_AT, text: 'busy two' },
+  { time: BUSY_AT, text: 'busy three' },
+  { time: QUIET_AT, text: 'quiet one' },
 ];
 
 test.use(PHONE);
@@ -34,14 +64,17 @@ let uploader: Awaited<ReturnType<BrowserContext['cookies']>>;
 const videoEl = (page: Page) => page.locator('video[data-video]');
 const videoTime = (page: Page) => videoEl(page).evaluate((v: HTMLVideoElement) => v.currentTime);
 const isPaused = (page: Page) => videoEl(page).evaluate((v: HTMLVideoElement) => v.paused);
-const snapshot = (page: Page) => page.locator('[data-danmaku-stage]').evaluate((c) => (c as unknown as { danmakuSnapshot: Snapshot }).danmakuSnapshot);
+const snapshot = (page: Page) =>
+  page.locator('[data-danmaku-stage]').evaluate((c) => (c as unknown as { danmakuSnapshot: Snapshot }).danmakuSnapshot);
 const onStage = async (page: Page) => (await snapshot(page)).items.map((i) => i.text);
 const player = (page: Page) => page.locator('[data-player]');
 
 /** Sends a danmaku through the API, waiting out the per-member limit (one per 3 s) when it answers 429. */
 async function emitByApi(request: APIRequestContext, videoId: number, time: number, text: string) {
   for (;;) {
-    const response = await request.post(`${E2E_BASE_URL}/api/video/danmaku/emit`, { data: { videoId, time, text, color: 'ffffff' } });
+    const response = await request.post(`${E2E_BASE_URL}/api/video/danmaku/emit`, {
+      data: { videoId, time, text, color: 'ffffff' },
+    });
     if (response.ok()) return;
     if (response.status() !== 429) throw new Error(`emit answered ${response.status()}: ${await response.text()}`);
     await new Promise((resolve) => setTimeout(resolve, Number(response.headers()['retry-after'] ?? 1) * 1000));
@@ -67,7 +100,11 @@ async function openVideo(page: Page, options: { asUploader?: boolean; locale?: s
   await showPlayIntent(page);
   // Nothing loads before play (media-loading.ts): start it as a viewer does, then hold still at the start
   // (or where history resumed it).
-  await videoEl(page).evaluate(async (v: HTMLVideoElement) => { await v.play().catch(() => {}); v.pause(); if (v.currentTime < 1) v.currentTime = 0; });
+  await videoEl(page).evaluate(async (v: HTMLVideoElement) => {
+    await v.play().catch(() => {});
+    v.pause();
+    if (v.currentTime < 1) v.currentTime = 0;
+  });
   await expect.poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
 }
 
@@ -85,7 +122,11 @@ async function tapVideo(page: Page, times = 1) {
   const start = Date.now() / 1000 - 0.05 - ((times - 1) * 0.08 + 0.04);
   for (let i = 0; i < times; i++) {
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints, timestamp: start + i * 0.08 });
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [], timestamp: start + i * 0.08 + 0.04 });
+    await cdp.send('Input.dispatchTouchEvent', {
+      type: 'touchEnd',
+      touchPoints: [],
+      timestamp: start + i * 0.08 + 0.04,
+    });
   }
   await cdp.detach();
 }
@@ -105,9 +146,13 @@ async function box(locator: Locator) {
   return b;
 }
 
-test('on a phone the stream loads at the first tap: nothing of it before, and that tap on play plays', async ({ page }) => {
+test('on a phone the stream loads at the first tap: nothing of it before, and that tap on play plays', async ({
+  page,
+}) => {
   const streaming: string[] = [];
-  page.on('request', (request) => { if (/hls\.light|\.m3u8/.test(request.url())) streaming.push(request.url()); });
+  page.on('request', (request) => {
+    if (/hls\.light|\.m3u8/.test(request.url())) streaming.push(request.url());
+  });
   await page.context().addCookies(uploader);
   await page.goto(`/en/video/kv${video.videoId}`);
   await waitForIslands(page);
@@ -121,7 +166,9 @@ test('on a phone the stream loads at the first tap: nothing of it before, and th
   expect(await isPaused(page)).toBe(false);
 });
 
-test('taps show and hide the controls, they hide by themselves while playing, a double tap plays or pauses', async ({ page }) => {
+test('taps show and hide the controls, they hide by themselves while playing, a double tap plays or pauses', async ({
+  page,
+}) => {
   await openVideo(page, { asUploader: false });
   const controls = page.locator('.player-controls');
   // Paused: the controls are shown; the big play button starts playback.
@@ -192,7 +239,9 @@ test('while a menu of the controls is open on a phone, the controls stay up', as
   // Well past the time the controls hide after (CONTROLS_HIDE_MS, 2.5 s): the menu in use stays.
   // (From the start again: on a busy machine the steps above can take most of the 20 s clip, and
   // a clip that has ended is paused.)
-  await videoEl(page).evaluate((v: HTMLVideoElement) => { v.currentTime = 0; });
+  await videoEl(page).evaluate((v: HTMLVideoElement) => {
+    v.currentTime = 0;
+  });
   await page.waitForTimeout(4_000);
   expect(await isPaused(page)).toBe(false);
   await expect(player(page)).not.toHaveClass(/controls-hidden/);
@@ -273,7 +322,9 @@ test('on a phone, sound, danmaku on/off and the density are a thumb away on the 
   await expect(settings.locator('.density-hint')).toHaveText(msg('en', 'player.densityHints.all'));
   await page.screenshot({ path: `${SHOTS_DIR}/375-density.png` });
   // Kept with the player settings: the next page opens in storm mode.
-  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('player-settings') ?? '{}').danmaku?.density)).toBe('all');
+  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('player-settings') ?? '{}').danmaku?.density)).toBe(
+    'all',
+  );
   await page.reload();
   await waitForIslands(page);
   await tapOn(page, page.locator('[data-danmaku-settings-button]'));
@@ -291,7 +342,8 @@ test.describe('on an iPhone (no Fullscreen API for elements)', () => {
       Object.assign(HTMLVideoElement.prototype, {
         webkitSupportsFullscreen: true,
         webkitEnterFullscreen(this: HTMLVideoElement) {
-          (window as unknown as { videoFullscreenCalls: number }).videoFullscreenCalls = ((window as unknown as { videoFullscreenCalls?: number }).videoFullscreenCalls ?? 0) + 1;
+          (window as unknown as { videoFullscreenCalls: number }).videoFullscreenCalls =
+            ((window as unknown as { videoFullscreenCalls?: number }).videoFullscreenCalls ?? 0) + 1;
           this.dispatchEvent(new Event('webkitbeginfullscreen'));
         },
       });
@@ -303,7 +355,9 @@ test.describe('on an iPhone (no Fullscreen API for elements)', () => {
     const button = page.locator('[data-fullscreen-button]');
     await expect(button).toBeVisible();
     await tapOn(page, button);
-    await expect.poll(() => page.evaluate(() => (window as unknown as { videoFullscreenCalls?: number }).videoFullscreenCalls)).toBe(1);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { videoFullscreenCalls?: number }).videoFullscreenCalls))
+      .toBe(1);
     expect(await page.evaluate(() => document.fullscreenElement)).toBe(null);
     await expect(player(page)).toHaveClass(/is-fullscreen/);
     await expect(button).toHaveAttribute('aria-label', msg('en', 'player.exitFullscreen'));
@@ -316,7 +370,9 @@ test.describe('on an iPhone (no Fullscreen API for elements)', () => {
 
 // English, and the two languages with the longest labels on the text buttons (quality, speed).
 for (const locale of ['en', 'fr', 'id'] as const) {
-  test(`at phone width the control bar is a seek row and a button row that fit the screen (${locale})`, async ({ page }) => {
+  test(`at phone width the control bar is a seek row and a button row that fit the screen (${locale})`, async ({
+    page,
+  }) => {
     await openVideo(page, { asUploader: false, locale });
     await expect(player(page)).not.toHaveClass(/controls-hidden/);
     // Every rung known, so the quality button is there as well.
@@ -332,7 +388,7 @@ for (const locale of ['en', 'fr', 'id'] as const) {
     const boxes = await Promise.all(Array.from({ length: count }, (_, i) => box(buttons.nth(i))));
 
     // Row one: the seek bar across the video, the time at its end, both inside the video.
-    expect(Math.abs((seek.y + seek.height / 2) - (time.y + time.height / 2))).toBeLessThan(2);
+    expect(Math.abs(seek.y + seek.height / 2 - (time.y + time.height / 2))).toBeLessThan(2);
     expect(seek.x).toBeGreaterThanOrEqual(stage.x);
     expect(seek.x + seek.width).toBeLessThanOrEqual(time.x + 0.5);
     expect(time.x + time.width).toBeLessThanOrEqual(stage.x + stage.width + 0.5);
@@ -350,7 +406,8 @@ for (const locale of ['en', 'fr', 'id'] as const) {
     const sorted = [...boxes].sort((a, b) => a.x - b.x);
     expect(sorted[0].x).toBeGreaterThanOrEqual(0);
     expect(sorted.at(-1)!.x + sorted.at(-1)!.width).toBeLessThanOrEqual(375 + 0.5);
-    for (let i = 1; i < sorted.length; i++) expect(sorted[i].x).toBeGreaterThanOrEqual(sorted[i - 1].x + sorted[i - 1].width - 0.5);
+    for (let i = 1; i < sorted.length; i++)
+      expect(sorted[i].x).toBeGreaterThanOrEqual(sorted[i - 1].x + sorted[i - 1].width - 0.5);
     for (const b of boxes) {
       expect(b.y).toBeGreaterThanOrEqual(rowOneBottom - 0.5);
       expect(b.y + b.height).toBeLessThanOrEqual(stage.y + stage.height + 0.5);
@@ -373,7 +430,9 @@ test('a member opens the danmaku list and the sender on a phone and sends with t
   test.setTimeout(90_000);
   await signUpByApi(page, 'Thumbs'); // not the uploader: its own danmaku limit
   await openVideo(page, { asUploader: false });
-  await videoEl(page).evaluate((v: HTMLVideoElement) => { v.currentTime = 1; });
+  await videoEl(page).evaluate((v: HTMLVideoElement) => {
+    v.currentTime = 1;
+  });
   await expect.poll(() => videoTime(page)).toBeCloseTo(1, 1);
 
   // The list, under the player, fits the screen and shows time, text and when it was sent.
@@ -432,7 +491,9 @@ test('a member opens the danmaku list and the sender on a phone and sends with t
  */
 async function nextSeekLanding(page: Page): Promise<() => Promise<number>> {
   await videoEl(page).evaluate((v: HTMLVideoElement) => {
-    (window as unknown as { landing: Promise<number> }).landing = new Promise<number>((resolve) => v.addEventListener('seeked', () => resolve(v.currentTime), { once: true }));
+    (window as unknown as { landing: Promise<number> }).landing = new Promise<number>((resolve) =>
+      v.addEventListener('seeked', () => resolve(v.currentTime), { once: true }),
+    );
   });
   return () => page.evaluate(() => (window as unknown as { landing: Promise<number> }).landing);
 }
@@ -453,7 +514,9 @@ test('a row of the danmaku list jumps the video to that danmaku', async ({ page 
   await expect.poll(() => videoTime(page)).toBeGreaterThanOrEqual(BUSY_AT - 0.1);
   await expect(page.locator('[data-seek-bar]')).toHaveAttribute('aria-valuenow', /^(1[5-9]|2\d)$/);
   // The danmaku of that moment are on the stage.
-  await expect.poll(async () => (await onStage(page)).sort()).toEqual(expect.arrayContaining(['busy one', 'busy three', 'busy two']));
+  await expect
+    .poll(async () => (await onStage(page)).sort())
+    .toEqual(expect.arrayContaining(['busy one', 'busy three', 'busy two']));
   // And back to the quiet one.
   await videoEl(page).evaluate((v: HTMLVideoElement) => v.pause());
   const quietLanding = await nextSeekLanding(page);
@@ -525,17 +588,25 @@ test.describe('on a computer', () => {
     await page.screenshot({ path: `${SHOTS_DIR}/1280-list.png` });
   });
 
-  test('in a window as narrow as a phone, with a mouse (volume shown), no control runs over another', async ({ page }) => {
+  test('in a window as narrow as a phone, with a mouse (volume shown), no control runs over another', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 375, height: 812 });
     await openVideo(page, { asUploader: false, locale: 'fr' });
     await expect(page.locator('[data-quality-button]')).toBeVisible();
     await expect(page.locator('[data-mute-button]')).toBeVisible();
-    const boxes = await Promise.all((await page.locator('.player-controls .ctl:visible, .player-controls [data-player-time]').all()).map(box));
+    const boxes = await Promise.all(
+      (await page.locator('.player-controls .ctl:visible, .player-controls [data-player-time]').all()).map(box),
+    );
     for (const [i, a] of boxes.entries()) {
       expect(a.x).toBeGreaterThanOrEqual(0);
       expect(a.x + a.width).toBeLessThanOrEqual(375 + 0.5);
       for (const b of boxes.slice(i + 1)) {
-        const apart = a.x + a.width <= b.x + 0.5 || b.x + b.width <= a.x + 0.5 || a.y + a.height <= b.y + 0.5 || b.y + b.height <= a.y + 0.5;
+        const apart =
+          a.x + a.width <= b.x + 0.5 ||
+          b.x + b.width <= a.x + 0.5 ||
+          a.y + a.height <= b.y + 0.5 ||
+          b.y + b.height <= a.y + 0.5;
         expect(apart).toBe(true);
       }
     }

@@ -9,10 +9,22 @@ import { expect, test, type Page } from '@playwright/test';
 import { SHORTCUTS } from '../../src/lib/player/shortcuts.ts';
 import { msg, publishVideoByApi, showPlayIntent, signUpByApi, waitForIslands } from './helpers.ts';
 
-interface SnapshotItem { id: number; text: string; mode: string; x: number; y: number; width: number }
-interface Snapshot { time: number; enabled: boolean; items: SnapshotItem[] }
+interface SnapshotItem {
+  id: number;
+  text: string;
+  mode: string;
+  x: number;
+  y: number;
+  width: number;
+}
+interface Snapshot {
+  time: number;
+  enabled: boolean;
+  items: SnapshotItem[];
+}
 
-const snapshot = (page: Page) => page.locator('[data-danmaku-stage]').evaluate((c) => (c as unknown as { danmakuSnapshot: Snapshot }).danmakuSnapshot);
+const snapshot = (page: Page) =>
+  page.locator('[data-danmaku-stage]').evaluate((c) => (c as unknown as { danmakuSnapshot: Snapshot }).danmakuSnapshot);
 const onStage = async (page: Page) => (await snapshot(page)).items.map((i) => i.text);
 const videoTime = (page: Page) => page.locator('video[data-video]').evaluate((v: HTMLVideoElement) => v.currentTime);
 const SHOTS = process.env.PLAYER_SCREENSHOTS;
@@ -29,10 +41,17 @@ async function openVideo(page: Page, videoId: number) {
   await showPlayIntent(page);
 }
 
-test('a member watches through hls.js, picks a quality, uses the keyboard and resumes from history', async ({ page, browser }) => {
+test('a member watches through hls.js, picks a quality, uses the keyboard and resumes from history', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(90_000); // publishing runs the real ffmpeg pipeline
   await signUpByApi(page, 'Watcher');
-  const { videoId } = await publishVideoByApi(page, { title: 'Player e2e playback', seconds: 20, description: 'First line\n<b>not bold</b>' });
+  const { videoId } = await publishVideoByApi(page, {
+    title: 'Player e2e playback',
+    seconds: 20,
+    description: 'First line\n<b>not bold</b>',
+  });
   await openVideo(page, videoId);
   const player = page.locator('[data-player]');
   await expect(player).toHaveAttribute('data-source', 'hls.js');
@@ -46,9 +65,15 @@ test('a member watches through hls.js, picks a quality, uses the keyboard and re
   await expect(player).toHaveAttribute('data-quality', 'auto');
 
   // A fixed rung, remembered for the next visit.
-  const lowest = (await player.getAttribute('data-levels'))!.split(',').map(Number).sort((a, b) => a - b)[0];
+  const lowest = (await player.getAttribute('data-levels'))!
+    .split(',')
+    .map(Number)
+    .sort((a, b) => a - b)[0];
   await control(page, '[data-quality-button]');
-  await page.locator('[data-quality-menu]').getByRole('menuitemradio', { name: `${lowest}p`, exact: true }).click();
+  await page
+    .locator('[data-quality-menu]')
+    .getByRole('menuitemradio', { name: `${lowest}p`, exact: true })
+    .click();
   await expect(player).toHaveAttribute('data-quality', String(lowest));
   await expect(player).toHaveAttribute('data-level', String(lowest));
 
@@ -60,7 +85,9 @@ test('a member watches through hls.js, picks a quality, uses the keyboard and re
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.muted)).toBe(true);
   await page.keyboard.press('m');
   await page.keyboard.press('ArrowDown');
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => [v.muted, Number(v.volume.toFixed(3))])).toEqual([false, Number((0.9 ** 3).toFixed(3))]);
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => [v.muted, Number(v.volume.toFixed(3))]))
+    .toEqual([false, Number((0.9 ** 3).toFixed(3))]);
   await page.keyboard.press('ArrowUp');
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.volume)).toBeCloseTo(1, 5);
   const before = await videoTime(page);
@@ -78,7 +105,9 @@ test('a member watches through hls.js, picks a quality, uses the keyboard and re
   await expect(player).not.toHaveClass(/is-web-fullscreen/);
 
   // The position is written on pause and restored after a reload.
-  await page.locator('video[data-video]').evaluate((v: HTMLVideoElement) => { v.currentTime = 11; });
+  await page.locator('video[data-video]').evaluate((v: HTMLVideoElement) => {
+    v.currentTime = 11;
+  });
   const recorded = page.waitForResponse((r) => r.url().includes('/api/history/record') && r.ok());
   await page.keyboard.press('Space'); // play
   await expect.poll(() => videoTime(page)).toBeGreaterThan(11.2);
@@ -112,7 +141,9 @@ test('a member watches through hls.js, picks a quality, uses the keyboard and re
   const rows = page.locator('[data-shortcut-list] tbody tr');
   await expect(rows).toHaveCount(SHORTCUTS.length);
   await expect(rows.filter({ hasText: msg('en', 'player.actions.toggleSubtitles') })).toContainText('C');
-  await expect(rows.filter({ hasText: msg('en', 'player.actions.togglePlay') })).toContainText(msg('en', 'player.keys.space'));
+  await expect(rows.filter({ hasText: msg('en', 'player.actions.togglePlay') })).toContainText(
+    msg('en', 'player.keys.space'),
+  );
   await expect(rows.filter({ hasText: msg('en', 'player.actions.rateUp') })).toContainText('Ctrl + →');
 
   // A guest sees the video and is asked to log in to send danmaku.
@@ -123,13 +154,17 @@ test('a member watches through hls.js, picks a quality, uses the keyboard and re
   await guest.close();
 });
 
-test('danmaku: sent in every mode, on stage at once and after reload, speed follows the rate, block lists apply', async ({ page }) => {
+test('danmaku: sent in every mode, on stage at once and after reload, speed follows the rate, block lists apply', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await signUpByApi(page, 'Sender');
   const { videoId } = await publishVideoByApi(page, { title: 'Player e2e danmaku', seconds: 20 });
   await openVideo(page, videoId);
   // Send about one second in.
-  await page.locator('video[data-video]').evaluate((v: HTMLVideoElement) => { v.currentTime = 1; });
+  await page.locator('video[data-video]').evaluate((v: HTMLVideoElement) => {
+    v.currentTime = 1;
+  });
   await expect.poll(() => videoTime(page)).toBeCloseTo(1, 1);
 
   const input = page.locator('[data-danmaku-input]');
@@ -137,7 +172,10 @@ test('danmaku: sent in every mode, on stage at once and after reload, speed foll
   for (const [index, mode] of modes.entries()) {
     if (index > 0) await page.waitForTimeout(3_100); // one danmaku per 3 s
     await page.locator('.danmaku-style-wrap .icon-btn').click();
-    await page.locator('.danmaku-style').getByText(msg('en', `player.modes.${mode}`), { exact: true }).click();
+    await page
+      .locator('.danmaku-style')
+      .getByText(msg('en', `player.modes.${mode}`), { exact: true })
+      .click();
     await page.locator('.danmaku-style-wrap .icon-btn').click();
     const emitted = page.waitForResponse((r) => r.url().includes('/api/video/danmaku/emit'));
     await input.fill(`${mode} hello`);
@@ -148,10 +186,17 @@ test('danmaku: sent in every mode, on stage at once and after reload, speed foll
     if (index === 0) {
       // Refused (the server's 429, answered here so the timing of a busy machine cannot matter):
       // a toast says why, the comment leaves the stage and the text comes back to the field.
-      await page.route('**/api/video/danmaku/emit', (route) => route.fulfill({
-        status: 429, headers: { 'Retry-After': '2' }, contentType: 'application/json',
-        body: JSON.stringify({ success: false, code: 'RATE_LIMITED', message: msg('en', 'api.rateLimited') }),
-      }), { times: 1 });
+      await page.route(
+        '**/api/video/danmaku/emit',
+        (route) =>
+          route.fulfill({
+            status: 429,
+            headers: { 'Retry-After': '2' },
+            contentType: 'application/json',
+            body: JSON.stringify({ success: false, code: 'RATE_LIMITED', message: msg('en', 'api.rateLimited') }),
+          }),
+        { times: 1 },
+      );
       await input.fill('too soon');
       await input.press('Enter');
       await expect(page.locator('.toast')).toContainText(msg('en', 'api.rateLimited'));
@@ -167,8 +212,12 @@ test('danmaku: sent in every mode, on stage at once and after reload, speed foll
 
   await page.reload();
   await waitForIslands(page);
-  await page.locator('video[data-video]').evaluate((v: HTMLVideoElement) => { v.currentTime = 2; });
-  await expect.poll(async () => (await onStage(page)).sort()).toEqual(['bottom hello', 'ltr hello', 'rtl hello', 'top hello']);
+  await page.locator('video[data-video]').evaluate((v: HTMLVideoElement) => {
+    v.currentTime = 2;
+  });
+  await expect
+    .poll(async () => (await onStage(page)).sort())
+    .toEqual(['bottom hello', 'ltr hello', 'rtl hello', 'top hello']);
   await page.locator('[data-list-toggle]').click();
   await expect(page.locator('[data-danmaku-list] .danmaku-row:not(.head)')).toHaveCount(4);
 
@@ -177,23 +226,28 @@ test('danmaku: sent in every mode, on stage at once and after reload, speed foll
   // fast on screen at 2x as the video itself plays twice as fast. Both are measured: px per
   // video second (exact, whatever the machine's load) and px per wall-clock second (ordering
   // only, because a busy machine may decode 2x video slower than real time).
-  const speedAt = async (rate: number) => page.evaluate(async (rate) => {
-    const v = document.querySelector<HTMLVideoElement>('video[data-video]')!;
-    const c = document.querySelector('[data-danmaku-stage]') as unknown as { danmakuSnapshot: Snapshot };
-    v.playbackRate = rate;
-    v.currentTime = 2;
-    void v.play();
-    for (let i = 0; i < 100 && !(v.currentTime > 2.1 && !v.seeking && v.readyState >= 3); i++) await new Promise((r) => setTimeout(r, 100));
-    const sample = () => {
-      const shot = c.danmakuSnapshot; // the stage and the video time it was drawn at, together
-      return { x: shot.items.find((i) => i.text === 'rtl hello')!.x, video: shot.time, wall: performance.now() };
-    };
-    const a = sample();
-    await new Promise((r) => setTimeout(r, 1200));
-    const b = sample();
-    v.pause();
-    return { perVideoSecond: (a.x - b.x) / (b.video - a.video), perWallSecond: (a.x - b.x) / ((b.wall - a.wall) / 1000) };
-  }, rate);
+  const speedAt = async (rate: number) =>
+    page.evaluate(async (rate) => {
+      const v = document.querySelector<HTMLVideoElement>('video[data-video]')!;
+      const c = document.querySelector('[data-danmaku-stage]') as unknown as { danmakuSnapshot: Snapshot };
+      v.playbackRate = rate;
+      v.currentTime = 2;
+      void v.play();
+      for (let i = 0; i < 100 && !(v.currentTime > 2.1 && !v.seeking && v.readyState >= 3); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      const sample = () => {
+        const shot = c.danmakuSnapshot; // the stage and the video time it was drawn at, together
+        return { x: shot.items.find((i) => i.text === 'rtl hello')!.x, video: shot.time, wall: performance.now() };
+      };
+      const a = sample();
+      await new Promise((r) => setTimeout(r, 1200));
+      const b = sample();
+      v.pause();
+      return {
+        perVideoSecond: (a.x - b.x) / (b.video - a.video),
+        perWallSecond: (a.x - b.x) / ((b.wall - a.wall) / 1000),
+      };
+    }, rate);
   const normal = await speedAt(1);
   const slow = await speedAt(0.5);
   const fast = await speedAt(2);
@@ -209,7 +263,9 @@ test('danmaku: sent in every mode, on stage at once and after reload, speed foll
   expect((await page.request.post('/api/block/keyword', { data: { blockKeyword: 'BOTTOM' } })).ok()).toBe(true);
   await page.reload();
   await waitForIslands(page);
-  await page.locator('video[data-video]').evaluate((v: HTMLVideoElement) => { v.currentTime = 2; });
+  await page.locator('video[data-video]').evaluate((v: HTMLVideoElement) => {
+    v.currentTime = 2;
+  });
   await expect.poll(async () => (await onStage(page)).sort()).toEqual(['ltr hello', 'rtl hello', 'top hello']);
 
   if (SHOTS) {

@@ -15,7 +15,10 @@ async function setPreference(page: Page, key: string, on: boolean): Promise<void
   expect(await page.evaluate((k) => localStorage.getItem(`app-settings:${k}`), key)).toBe(String(on));
 }
 
-test('video cards open in a new tab and show absolute dates when chosen; the guest avatar', async ({ page, context }) => {
+test('video cards open in a new tab and show absolute dates when chosen; the guest avatar', async ({
+  page,
+  context,
+}) => {
   await signUpByApi(page, 'Preference uploader');
   const { videoId, title } = await publishVideoByApi(page, { title: 'Preference card video', seconds: 4 });
   await context.clearCookies(); // a guest from here on
@@ -46,7 +49,10 @@ test('video cards open in a new tab and show absolute dates when chosen; the gue
   await page.goto(`/en/search?keyword=${encodeURIComponent(title)}`);
   const found = page.locator(`.video-card[data-video-id="${videoId}"] time`);
   await expect(found).toHaveText(absolute);
-  const [fromSearch] = await Promise.all([context.waitForEvent('page'), page.locator(`.video-card[data-video-id="${videoId}"] .video-title`).click()]);
+  const [fromSearch] = await Promise.all([
+    context.waitForEvent('page'),
+    page.locator(`.video-card[data-video-id="${videoId}"] .video-title`).click(),
+  ]);
   await fromSearch.close();
 
   // Off again: relative dates, same tab, the plain guest icon.
@@ -71,7 +77,13 @@ test('data saver: the video page fetches no media and plays nothing until play i
     localStorage.setItem('player-settings', JSON.stringify({ ...settings, autoplay: true }));
   });
   const media: string[] = [];
-  page.on('request', (request) => { if (new URL(request.url()).pathname.startsWith('/media/videos/') || /\.(m3u8|m4s|mp4)$/.test(new URL(request.url()).pathname)) media.push(request.url()); });
+  page.on('request', (request) => {
+    if (
+      new URL(request.url()).pathname.startsWith('/media/videos/') ||
+      /\.(m3u8|m4s|mp4)$/.test(new URL(request.url()).pathname)
+    )
+      media.push(request.url());
+  });
   await page.goto(`/en/video/kv${videoId}`);
   await waitForIslands(page);
   await page.waitForLoadState('networkidle');
@@ -80,5 +92,7 @@ test('data saver: the video page fetches no media and plays nothing until play i
 
   await page.locator('[data-play-button]').click();
   await expect.poll(() => media.some((url) => url.includes('.m3u8'))).toBe(true);
-  await expect.poll(() => page.locator('video[data-video]').evaluate((v: HTMLVideoElement) => v.currentTime > 0)).toBe(true);
+  await expect
+    .poll(() => page.locator('video[data-video]').evaluate((v: HTMLVideoElement) => v.currentTime > 0))
+    .toBe(true);
 });

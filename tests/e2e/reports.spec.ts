@@ -7,14 +7,25 @@
  * tracks beside the track. No page or console error on the way. SHOTS=<dir> saves the pages.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { E2E_BASE_URL, logInAsAdmin, publishAudioByApi, publishPhotoByApi, publishVideoByApi, shoot, signUpByApi, waitForIslands } from './helpers.ts';
+import {
+  E2E_BASE_URL,
+  logInAsAdmin,
+  publishAudioByApi,
+  publishPhotoByApi,
+  publishVideoByApi,
+  shoot,
+  signUpByApi,
+  waitForIslands,
+} from './helpers.ts';
 
 test.describe.configure({ timeout: 240_000 });
 
 function collectErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror at ${page.url()}: ${error.message}`));
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(`console.error at ${page.url()}: ${message.text()}`); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console.error at ${page.url()}: ${message.text()}`);
+  });
   return errors;
 }
 
@@ -22,7 +33,9 @@ test('a reported danmaku hidden by staff from the queue disappears for viewers',
   const text = `rude words ${Date.now()}`;
   await signUpByApi(page, 'DanmakuSender');
   const video = await publishVideoByApi(page, { title: 'A video with a rude danmaku', seconds: 3 });
-  const sent = await page.request.post(`${E2E_BASE_URL}/api/video/danmaku/emit`, { data: { videoId: video.videoId, time: 1.5, text, color: 'ffffff' } });
+  const sent = await page.request.post(`${E2E_BASE_URL}/api/video/danmaku/emit`, {
+    data: { videoId: video.videoId, time: 1.5, text, color: 'ffffff' },
+  });
   expect(sent.status()).toBe(200);
 
   const reporter = await (await browser.newContext()).newPage();
@@ -70,8 +83,13 @@ test('a reported danmaku hidden by staff from the queue disappears for viewers',
 /** The report dialog's own chunk (ReportDialog.[hash].js, not the small LazyReportDialog loader). */
 const DIALOG_CHUNK = /\/_astro\/ReportDialog\.[\w-]+\.js$/;
 
-for (const [width, resolved] of [[1280, 'comment'], [375, 'photo']] as const) {
-  test(`a member reports a photo post and a comment; staff see both and resolve the ${resolved} (${width} px)`, async ({ browser }) => {
+for (const [width, resolved] of [
+  [1280, 'comment'],
+  [375, 'photo'],
+] as const) {
+  test(`a member reports a photo post and a comment; staff see both and resolve the ${resolved} (${width} px)`, async ({
+    browser,
+  }) => {
     const viewport = { width, height: 800 };
     const stamp = Date.now();
     const title = `A post to report ${stamp}`;
@@ -80,7 +98,13 @@ for (const [width, resolved] of [[1280, 'comment'], [375, 'photo']] as const) {
     const uploaderErrors = collectErrors(uploader);
     await signUpByApi(uploader, 'PhotoPoster');
     const { photoId } = await publishPhotoByApi(uploader, { title });
-    expect((await uploader.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, { data: { videoId: photoId, mediaType: 'photo', text: rude } })).status()).toBe(200);
+    expect(
+      (
+        await uploader.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, {
+          data: { videoId: photoId, mediaType: 'photo', text: rude },
+        })
+      ).status(),
+    ).toBe(200);
     // Their own post shows them no report button (the server refuses it too: tests/api/reports.test.ts).
     await uploader.goto(`/en/photo/kp${photoId}`);
     await waitForIslands(uploader);
@@ -99,22 +123,36 @@ for (const [width, resolved] of [[1280, 'comment'], [375, 'photo']] as const) {
     const reporterErrors = collectErrors(reporter);
     await signUpByApi(reporter, 'WatchfulMember');
     const mine = `my own comment ${stamp}`;
-    expect((await reporter.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, { data: { videoId: photoId, mediaType: 'photo', text: mine } })).status()).toBe(200);
+    expect(
+      (
+        await reporter.request.post(`${E2E_BASE_URL}/api/video/comment/emit`, {
+          data: { videoId: photoId, mediaType: 'photo', text: mine },
+        })
+      ).status(),
+    ).toBe(200);
     const dialogChunks: string[] = [];
-    reporter.on('request', (request) => { if (DIALOG_CHUNK.test(request.url())) dialogChunks.push(request.url()); });
+    reporter.on('request', (request) => {
+      if (DIALOG_CHUNK.test(request.url())) dialogChunks.push(request.url());
+    });
     await reporter.goto(`/en/photo/kp${photoId}`);
     await waitForIslands(reporter);
     const postButton = reporter.locator('[data-photo-info] [data-report-button]');
     await expect(postButton).toBeVisible();
     await shoot(reporter, 'photo-actions');
     // The post's actions keep to one line beside the uploader on a wide screen; on a phone they wrap inside it, none over another.
-    const buttons = (await reporter.locator('[data-photo-info] .video-uploader-row button').evaluateAll((elements) => elements
-      .map((element) => element.getBoundingClientRect()).filter((box) => box.width > 0).map(({ top, bottom, left, right }) => ({ top, bottom, left, right }))));
+    const buttons = await reporter.locator('[data-photo-info] .video-uploader-row button').evaluateAll((elements) =>
+      elements
+        .map((element) => element.getBoundingClientRect())
+        .filter((box) => box.width > 0)
+        .map(({ top, bottom, left, right }) => ({ top, bottom, left, right })),
+    );
     expect(buttons.length).toBeGreaterThanOrEqual(5);
-    if (width === 1280) expect(Math.max(...buttons.map((b) => b.top)) - Math.min(...buttons.map((b) => b.top))).toBeLessThan(8);
+    if (width === 1280)
+      expect(Math.max(...buttons.map((b) => b.top)) - Math.min(...buttons.map((b) => b.top))).toBeLessThan(8);
     for (const [i, a] of buttons.entries()) {
       expect(a.right).toBeLessThanOrEqual(width);
-      for (const b of buttons.slice(i + 1)) expect(a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top).toBe(true);
+      for (const b of buttons.slice(i + 1))
+        expect(a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top).toBe(true);
     }
     // The dialog's code is fetched on the first press only.
     expect(dialogChunks).toEqual([]);
@@ -132,7 +170,9 @@ for (const [width, resolved] of [[1280, 'comment'], [375, 'photo']] as const) {
     await reporter.locator('[data-comments-slot]').scrollIntoViewIfNeeded();
     await expect(theirs.locator('[data-comment-report]')).toBeVisible();
     await expect(reporter.locator('[data-comment-id]', { hasText: mine })).toBeVisible();
-    await expect(reporter.locator('[data-comment-id]', { hasText: mine }).locator('[data-comment-report]')).toHaveCount(0);
+    await expect(reporter.locator('[data-comment-id]', { hasText: mine }).locator('[data-comment-report]')).toHaveCount(
+      0,
+    );
     await theirs.locator('[data-comment-report]').click();
     await expect(dialog.locator('h2')).toHaveText('Report this comment');
     await dialog.locator('[data-report-reason="hateful"]').check();
@@ -202,7 +242,9 @@ test('a member reports another member from their page, never themselves', async 
   expect([...someoneErrors, ...reporterErrors]).toEqual([]);
 });
 
-test('related videos stand beside the player on wide screens and under its information on phones; related tracks beside the track', async ({ page }) => {
+test('related videos stand beside the player on wide screens and under its information on phones; related tracks beside the track', async ({
+  page,
+}) => {
   const errors = collectErrors(page);
   await signUpByApi(page, 'RelatedUploader');
   const first = await publishVideoByApi(page, { title: 'The first of two', seconds: 2 });

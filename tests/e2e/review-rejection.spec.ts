@@ -7,7 +7,15 @@
  * SHOTS=<dir> saves the review page and the uploader's lists at 375 and 1280 px.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { logInAsAdmin, publishAudioByApi, publishPhotoByApi, publishVideoByApi, shoot, signUpByApi, waitForIslands } from './helpers.ts';
+import {
+  logInAsAdmin,
+  publishAudioByApi,
+  publishPhotoByApi,
+  publishVideoByApi,
+  shoot,
+  signUpByApi,
+  waitForIslands,
+} from './helpers.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
@@ -16,7 +24,10 @@ function collectErrors(page: Page): string[] {
   page.on('pageerror', (error) => errors.push(`pageerror at ${page.url()}: ${error.message}`));
   page.on('console', (message) => {
     // The browser's own network line for a refused call is not the site's logging.
-    if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of (400|401|404|409|429)/.test(message.text())) {
+    if (
+      message.type() === 'error' &&
+      !/Failed to load resource: the server responded with a status of (400|401|404|409|429)/.test(message.text())
+    ) {
       errors.push(`console.error at ${page.url()}: ${message.text()}`);
     }
   });
@@ -36,7 +47,11 @@ test('an administrator rejects with a reason, and the uploader reads it', async 
   await admin.goto('/en/settings/content');
   await waitForIslands(admin);
   // Three queues, each under a heading of the same level.
-  await expect(admin.locator('.review-sections h2')).toHaveText(['Videos waiting for review', 'Audio waiting for review', 'Photo posts waiting for review']);
+  await expect(admin.locator('.review-sections h2')).toHaveText([
+    'Videos waiting for review',
+    'Audio waiting for review',
+    'Photo posts waiting for review',
+  ]);
 
   const queuedVideo = admin.locator(`[data-video-review] [data-video-id="${video.videoId}"]`);
   await queuedVideo.locator('[data-reject]').click();
@@ -74,8 +89,12 @@ test('an administrator rejects with a reason, and the uploader reads it', async 
   await waitForIslands(page);
   const mine = page.locator(`[data-my-videos] [data-video-id="${video.videoId}"]`);
   await expect(mine.locator('[data-state-badge]')).toHaveText('Rejected');
-  await expect(mine.locator('[data-rejection-reason]')).toHaveText('Rejected by a reviewer: Misleading title, cover or tags');
-  await expect(mine.locator('[data-rejection-note]')).toHaveText('Reviewer’s note: The cover shows another series. Change it and upload again.');
+  await expect(mine.locator('[data-rejection-reason]')).toHaveText(
+    'Rejected by a reviewer: Misleading title, cover or tags',
+  );
+  await expect(mine.locator('[data-rejection-note]')).toHaveText(
+    'Reviewer’s note: The cover shows another series. Change it and upload again.',
+  );
   await shoot(page, 'my-videos-rejected');
 
   await page.goto('/en/settings/my-tracks');
@@ -89,7 +108,9 @@ test('an administrator rejects with a reason, and the uploader reads it', async 
   await page.goto(`/en/user/${uid}/photos`);
   const tile = page.locator(`[data-photo-id="${photo.photoId}"]`);
   await expect(tile).toHaveAttribute('data-status', 'rejected');
-  await expect(tile.locator('[data-rejection-reason]')).toContainText('Copyright: posted without the rights holder’s permission');
+  await expect(tile.locator('[data-rejection-reason]')).toContainText(
+    'Copyright: posted without the rights holder’s permission',
+  );
   await expect(tile.locator('a')).toHaveCount(0);
   await shoot(page, 'user-photos-rejected');
   expect(uploaderErrors).toEqual([]);
@@ -115,8 +136,11 @@ test('a danmaku sent too soon counts down before the next may go', async ({ page
     (window as unknown as { shown: string[] }).shown = shown;
     const button = document.querySelector<HTMLButtonElement>('[data-danmaku-send]')!;
     new MutationObserver(() => {
-      shown.push(`button: ${button.textContent} | ${button.getAttribute('aria-label') ?? ''} | ${button.disabled ? 'disabled' : 'enabled'}`);
-      for (const toast of document.querySelectorAll('.toast [data-retry-countdown]')) shown.push(`toast: ${toast.textContent}`);
+      shown.push(
+        `button: ${button.textContent} | ${button.getAttribute('aria-label') ?? ''} | ${button.disabled ? 'disabled' : 'enabled'}`,
+      );
+      for (const toast of document.querySelectorAll('.toast [data-retry-countdown]'))
+        shown.push(`toast: ${toast.textContent}`);
     }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
   });
   // One danmaku per 3 s: on a busy machine the next may reach the server after that, and then it
@@ -133,7 +157,9 @@ test('a danmaku sent too soon counts down before the next may go', async ({ page
   // reader), the toast says when.
   await expect(input).toHaveValue(tooSoon);
   const shown = () => page.evaluate(() => (window as unknown as { shown: string[] }).shown);
-  await expect.poll(shown).toContainEqual(expect.stringMatching(/^button: [1-3] s \| .*you can send again in [1-3] s.* \| disabled$/));
+  await expect
+    .poll(shown)
+    .toContainEqual(expect.stringMatching(/^button: [1-3] s \| .*you can send again in [1-3] s.* \| disabled$/));
   await expect.poll(shown).toContainEqual(expect.stringMatching(/^toast: Try again in [1-3] s$/));
   // Then it may be sent.
   await expect(send).toHaveText('Send', { timeout: 6_000 });

@@ -11,7 +11,9 @@ test.describe('settings routes', () => {
     await page.waitForURL('**/settings/appearance');
     expect(pathOf(page)).toBe('/settings/appearance');
     await expect(page.locator('.settings-content h1')).toHaveText(msg('zhs', 'settings.pages.appearance'));
-    await expect(page.locator('.settings-nav a[aria-current="page"]')).toHaveText(msg('zhs', 'settings.pages.appearance'));
+    await expect(page.locator('.settings-nav a[aria-current="page"]')).toHaveText(
+      msg('zhs', 'settings.pages.appearance'),
+    );
   });
 
   test('/settings reopens the last visited settings page', async ({ page }) => {
@@ -99,7 +101,10 @@ test('settings slides in over the page it was opened from and back out when left
       if (!transition) return;
       setTimeout(() => {
         const seen = JSON.parse(sessionStorage.getItem('test:reveals') ?? '[]') as string[];
-        sessionStorage.setItem('test:reveals', JSON.stringify([...seen, `${location.pathname} ${[...transition.types].join(',')}`]));
+        sessionStorage.setItem(
+          'test:reveals',
+          JSON.stringify([...seen, `${location.pathname} ${[...transition.types].join(',')}`]),
+        );
       });
     });
   });

@@ -18,8 +18,10 @@ test.describe('navigation guard', () => {
 
     await page.evaluate(() => {
       const main = document.getElementById('main')!;
-      main.insertAdjacentHTML('afterbegin',
-        '<p id="injected"><a id="bad" href="javascript:alert(1)">x</a> <a id="ext" href="https://example.invalid/">y</a></p>');
+      main.insertAdjacentHTML(
+        'afterbegin',
+        '<p id="injected"><a id="bad" href="javascript:alert(1)">x</a> <a id="ext" href="https://example.invalid/">y</a></p>',
+      );
     });
 
     const toasts = page.locator('#toast-area .toast');
@@ -47,7 +49,9 @@ test.describe('navigation guard', () => {
   test('the toast is in the page language', async ({ page }) => {
     await page.goto('/ja/');
     await waitForShell(page);
-    await page.evaluate(() => document.getElementById('main')!.insertAdjacentHTML('afterbegin', '<a id="bad" href="javascript:void 0">x</a>'));
+    await page.evaluate(() =>
+      document.getElementById('main')!.insertAdjacentHTML('afterbegin', '<a id="bad" href="javascript:void 0">x</a>'),
+    );
     await page.locator('#bad').click();
     await expect(page.locator('#toast-area .toast')).toContainText(msg('ja', 'toast.navigationRefused'));
   });

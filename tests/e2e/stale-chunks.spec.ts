@@ -24,14 +24,19 @@ async function islandChunk(page: Page): Promise<string> {
 async function removeChunk(page: Page, chunk: string, times: number) {
   const loads = { count: 0 };
   // Documents asked for, not load events: a stale page reloads before its own load event.
-  page.on('request', (request) => { if (request.isNavigationRequest() && request.frame() === page.mainFrame()) loads.count += 1; });
-  let refused = 0;
-  await page.route((url) => url.pathname === chunk, async (route) => {
-    if (refused < times) {
-      refused += 1;
-      await route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone with the last deploy' });
-    } else await route.continue();
+  page.on('request', (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) loads.count += 1;
   });
+  let refused = 0;
+  await page.route(
+    (url) => url.pathname === chunk,
+    async (route) => {
+      if (refused < times) {
+        refused += 1;
+        await route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone with the last deploy' });
+      } else await route.continue();
+    },
+  );
   return loads;
 }
 

@@ -9,7 +9,15 @@
  */
 import sharp from 'sharp';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { E2E_BASE_URL, msg, publishVideoByApi, showPlayIntent, signUpByApi, waitForIslands, type PublishedVideo } from './helpers.ts';
+import {
+  E2E_BASE_URL,
+  msg,
+  publishVideoByApi,
+  showPlayIntent,
+  signUpByApi,
+  waitForIslands,
+  type PublishedVideo,
+} from './helpers.ts';
 
 const SHOTS = process.env.SHOTS;
 const FIRST_LINE = 'こんにちは、世界';
@@ -51,7 +59,9 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   await signUpByApi(page, 'Subtitler');
   video = await publishVideoByApi(page, { title: 'Lanterns with subtitles', seconds: 12 });
   const add = async (body: Record<string, unknown>) => {
-    const answer = await page.request.post('/api/video/subtitle/create', { data: { videoId: video.videoId, part: 1, ...body } });
+    const answer = await page.request.post('/api/video/subtitle/create', {
+      data: { videoId: video.videoId, part: 1, ...body },
+    });
     expect(answer.status(), await answer.text()).toBe(200);
     return ((await answer.json()) as { subtitle: { id: number } }).subtitle.id;
   };
@@ -79,19 +89,34 @@ async function openAt(page: Page, path: string, at: number) {
   await page.goto(path);
   await waitForIslands(page);
   await showPlayIntent(page, 'hls.js');
-  await videoEl(page).evaluate(async (v: HTMLVideoElement) => { await v.play().catch(() => {}); v.pause(); });
+  await videoEl(page).evaluate(async (v: HTMLVideoElement) => {
+    await v.play().catch(() => {});
+    v.pause();
+  });
   await seekTo(page, at);
 }
 
 async function seekTo(page: Page, at: number) {
-  await videoEl(page).evaluate((v: HTMLVideoElement, at) => { v.pause(); v.currentTime = at; }, at);
-  await expect.poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => !v.seeking && v.readyState >= 2 && v.paused)).toBe(true);
+  await videoEl(page).evaluate((v: HTMLVideoElement, at) => {
+    v.pause();
+    v.currentTime = at;
+  }, at);
+  await expect
+    .poll(() => videoEl(page).evaluate((v: HTMLVideoElement) => !v.seeking && v.readyState >= 2 && v.paused))
+    .toBe(true);
 }
 
 /** The middle band of the picture as raw RGB (where the ASS sign is drawn). */
 async function signArea(page: Page): Promise<Buffer> {
   const box = (await page.locator('.player-stage').boundingBox())!;
-  const png = await page.screenshot({ clip: { x: box.x + box.width * 0.2, y: box.y + box.height * 0.38, width: box.width * 0.6, height: box.height * 0.24 } });
+  const png = await page.screenshot({
+    clip: {
+      x: box.x + box.width * 0.2,
+      y: box.y + box.height * 0.38,
+      width: box.width * 0.6,
+      height: box.height * 0.24,
+    },
+  });
   return sharp(png).removeAlpha().raw().toBuffer();
 }
 
@@ -103,11 +128,17 @@ function changedShare(a: Buffer, b: Buffer): number {
   return changed / (a.length / 3);
 }
 
-test('the menu chooses a track, its first line is drawn at its time above the controls, c toggles it, and ASS is drawn by libass', async ({ page }) => {
+test('the menu chooses a track, its first line is drawn at its time above the controls, c toggles it, and ASS is drawn by libass', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const errors = watchErrors(page);
   const renderers: string[] = [];
-  page.on('request', (request) => /jassub|\.wasm|cue-renderer|ass-renderer|noto-sans/i.test(request.url()) && renderers.push(request.url()));
+  page.on(
+    'request',
+    (request) =>
+      /jassub|\.wasm|cue-renderer|ass-renderer|noto-sans/i.test(request.url()) && renderers.push(request.url()),
+  );
   await page.setViewportSize({ width: 1280, height: 900 });
   await openAt(page, `/en/video/kv${video.videoId}`, 2);
 
@@ -119,8 +150,15 @@ test('the menu chooses a track, its first line is drawn at its time above the co
 
   await button.click();
   const menu = page.getByRole('menu', { name: msg('en', 'player.subtitles.menu') });
-  await expect(menu.getByRole('menuitemradio')).toHaveText([msg('en', 'player.subtitles.off'), '日本語 · Japanese', '日本語（特効） · Japanese']);
-  await expect(menu.getByRole('menuitemradio', { name: msg('en', 'player.subtitles.off') })).toHaveAttribute('aria-checked', 'true');
+  await expect(menu.getByRole('menuitemradio')).toHaveText([
+    msg('en', 'player.subtitles.off'),
+    '日本語 · Japanese',
+    '日本語（特効） · Japanese',
+  ]);
+  await expect(menu.getByRole('menuitemradio', { name: msg('en', 'player.subtitles.off') })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
   await menu.locator(`[data-subtitle-track="${vttId}"]`).click();
   await expect(menu).toHaveCount(0);
   await expect(cue(page)).toHaveText(FIRST_LINE);
@@ -167,7 +205,9 @@ test('the menu chooses a track, its first line is drawn at its time above the co
   expect(errors).toEqual([]);
 });
 
-test('in Japanese the Japanese track is on by default, on a phone and in fullscreen, and danmaku keep clear of its line', async ({ page }) => {
+test('in Japanese the Japanese track is on by default, on a phone and in fullscreen, and danmaku keep clear of its line', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const errors = watchErrors(page);
   await page.setViewportSize({ width: 375, height: 812 });
@@ -187,10 +227,21 @@ test('in Japanese the Japanese track is on by default, on a phone and in fullscr
 
   // Danmaku on stage, none over the line shown.
   type Item = { x: number; y: number; width: number; height: number };
-  const stage = () => page.locator('[data-danmaku-stage]').evaluate((c) => (c as unknown as { danmakuSnapshot: { items: Item[] } }).danmakuSnapshot.items);
+  const stage = () =>
+    page
+      .locator('[data-danmaku-stage]')
+      .evaluate((c) => (c as unknown as { danmakuSnapshot: { items: Item[] } }).danmakuSnapshot.items);
   await expect.poll(async () => (await stage()).length).toBeGreaterThan(3);
-  const line = { top: cueBox.y - stageBox.y, bottom: cueBox.y + cueBox.height - stageBox.y, left: cueBox.x - stageBox.x, right: cueBox.x + cueBox.width - stageBox.x };
-  const over = (items: Item[]) => items.filter((d) => d.y < line.bottom && d.y + d.height > line.top && d.x < line.right && d.x + d.width > line.left);
+  const line = {
+    top: cueBox.y - stageBox.y,
+    bottom: cueBox.y + cueBox.height - stageBox.y,
+    left: cueBox.x - stageBox.x,
+    right: cueBox.x + cueBox.width - stageBox.x,
+  };
+  const over = (items: Item[]) =>
+    items.filter(
+      (d) => d.y < line.bottom && d.y + d.height > line.top && d.x < line.right && d.x + d.width > line.left,
+    );
   expect(over(await stage())).toEqual([]);
 
   // Fullscreen: the line is still drawn, inside the fullscreen element.

@@ -6,14 +6,33 @@
 import sharp from 'sharp';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { derivePalette, PALETTES, SCHEME_BACKGROUNDS } from '../../src/lib/theme/theme-core.js';
-import { E2E_BASE_URL, LOCALE_CODES, homePath, localized, logInByApi, signUpByApi, waitForIslands, waitForShell } from './helpers.ts';
+import {
+  E2E_BASE_URL,
+  LOCALE_CODES,
+  homePath,
+  localized,
+  logInByApi,
+  signUpByApi,
+  waitForIslands,
+  waitForShell,
+} from './helpers.ts';
 
 const host = new URL(E2E_BASE_URL).hostname;
 const themeCookies = (values: Record<string, string>) =>
-  Object.entries(values).map(([name, value]) => ({ name, value, domain: host, path: '/', sameSite: 'Strict' as const }));
+  Object.entries(values).map(([name, value]) => ({
+    name,
+    value,
+    domain: host,
+    path: '/',
+    sameSite: 'Strict' as const,
+  }));
 
 /** A context whose pages run no module script: what the browser paints before hydration. */
-async function firstPaintContext(browser: Browser, scheme: 'light' | 'dark', cookies: Record<string, string>): Promise<BrowserContext> {
+async function firstPaintContext(
+  browser: Browser,
+  scheme: 'light' | 'dark',
+  cookies: Record<string, string>,
+): Promise<BrowserContext> {
   const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 800 } });
   await context.route('**/_astro/**/*.js', (route) => route.abort());
   await context.addCookies(themeCookies(cookies));
@@ -29,7 +48,8 @@ async function differingShare(a: Buffer, b: Buffer): Promise<number> {
   const [left, right] = await Promise.all([a, b].map((png) => sharp(png).removeAlpha().raw().toBuffer()));
   if (left.length !== right.length) return 1;
   let differing = 0;
-  for (let i = 0; i < left.length; i += 3) if (left[i] !== right[i] || left[i + 1] !== right[i + 1] || left[i + 2] !== right[i + 2]) differing++;
+  for (let i = 0; i < left.length; i += 3)
+    if (left[i] !== right[i] || left[i + 1] !== right[i + 1] || left[i + 2] !== right[i + 2]) differing++;
   return differing / (left.length / 3);
 }
 /** The colour of one pixel, as 'rrggbb'. */
@@ -66,14 +86,21 @@ test('every locale paints its first frame in the chosen scheme and accent', asyn
     expect([systemDark.theme, systemLight.theme], locale).toEqual(['dark', 'light']);
     // "System" under an emulated preference is the same frame as choosing that scheme.
     expect(await differingShare(systemDark.shot, dark.shot), `${locale}: system under dark = dark`).toBeLessThan(0.01);
-    expect(await differingShare(systemLight.shot, light.shot), `${locale}: system under light = light`).toBeLessThan(0.01);
+    expect(await differingShare(systemLight.shot, light.shot), `${locale}: system under light = light`).toBeLessThan(
+      0.01,
+    );
   }
 });
 
-test('the accent of the first frame is the palette\'s derived colour (custom colour and wallpaper too)', async ({ browser }) => {
+test("the accent of the first frame is the palette's derived colour (custom colour and wallpaper too)", async ({
+  browser,
+}) => {
   const cases: Array<[Record<string, string>, string]> = [
     [{ 'theme-color': 'green', 'theme-type': 'light' }, derivePalette(PALETTES.green, 'light').accentText],
-    [{ 'theme-color': 'custom', 'theme-color-custom': '3355cc', 'theme-type': 'dark' }, derivePalette('3355cc', 'dark').accentText],
+    [
+      { 'theme-color': 'custom', 'theme-color-custom': '3355cc', 'theme-type': 'dark' },
+      derivePalette('3355cc', 'dark').accentText,
+    ],
   ];
   for (const [cookies, expected] of cases) {
     const context = await firstPaintContext(browser, 'light', cookies);
@@ -81,7 +108,11 @@ test('the accent of the first frame is the palette\'s derived colour (custom col
     await page.goto('/settings/appearance', { waitUntil: 'domcontentloaded' });
     // The active settings link is accent-coloured text.
     const colour = await page.locator('.settings-nav a.active').evaluate((el) => getComputedStyle(el).color);
-    const hex = colour.match(/\d+/g)!.slice(0, 3).map((c) => Number(c).toString(16).padStart(2, '0')).join('');
+    const hex = colour
+      .match(/\d+/g)!
+      .slice(0, 3)
+      .map((c) => Number(c).toString(16).padStart(2, '0'))
+      .join('');
     expect(hex).toBe(expected);
     await context.close();
   }
@@ -90,7 +121,9 @@ test('the accent of the first frame is the palette\'s derived colour (custom col
   await context.addInitScript(() => localStorage.setItem('wallpaper-accent', '#20a070'));
   const page = await context.newPage();
   await page.goto('/welcome');
-  expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--accent-base').trim())).toBe('#20a070');
+  expect(
+    await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--accent-base').trim()),
+  ).toBe('#20a070');
   await context.close();
 });
 
@@ -99,7 +132,8 @@ async function appearance(page: Page): Promise<void> {
   await waitForIslands(page);
   await waitForShell(page);
 }
-const themeOf = (page: Page) => page.locator('html').evaluate((el) => ({ theme: el.dataset.theme, color: el.dataset.themeColor }));
+const themeOf = (page: Page) =>
+  page.locator('html').evaluate((el) => ({ theme: el.dataset.theme, color: el.dataset.themeColor }));
 
 test('choices on one device reach another on its next load through the server copy', async ({ browser }) => {
   test.setTimeout(120_000);
@@ -113,7 +147,8 @@ test('choices on one device reach another on its next load through the server co
   await a.locator('[data-theme-type-option="dark"]').click();
   await a.locator('[data-palette-option="cyan"]').click();
   await expect.poll(() => themeOf(a)).toEqual({ theme: 'dark', color: 'cyan' });
-  await expect.poll(async () => (await (await a.request.post(`${E2E_BASE_URL}/api/user/settings`)).json()).userSettings)
+  await expect
+    .poll(async () => (await (await a.request.post(`${E2E_BASE_URL}/api/user/settings`)).json()).userSettings)
     .toMatchObject({ themeType: 'dark', themeColor: 'cyan' });
 
   // Device B: its first load after the change syncs, and the next one paints it from the first frame.
@@ -142,5 +177,7 @@ test('choices on one device reach another on its next load through the server co
   await a.reload();
   await waitForShell(a);
   await expect.poll(() => themeOf(a)).toEqual({ theme: 'dark', color: 'cyan' });
-  expect((await (await a.request.post(`${E2E_BASE_URL}/api/user/settings`)).json()).userSettings.themeColor).toBe('cyan');
+  expect((await (await a.request.post(`${E2E_BASE_URL}/api/user/settings`)).json()).userSettings.themeColor).toBe(
+    'cyan',
+  );
 });

@@ -9,20 +9,37 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { E2E_BASE_URL, adminRequest, makePicture, logInAsAdmin, makeClip, msg, shoot, signUpByApi, waitForIslands } from './helpers.ts';
+import {
+  E2E_BASE_URL,
+  adminRequest,
+  makePicture,
+  logInAsAdmin,
+  makeClip,
+  msg,
+  shoot,
+  signUpByApi,
+  waitForIslands,
+} from './helpers.ts';
 import { damageMediaData } from '../fixtures/damaged-video.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 const dir = mkdtempSync(join(tmpdir(), 'kiraboshi-upload-e2e-'));
 
-
-const bytesUploaded = (page: Page) => page.locator('[data-upload-state]').getAttribute('data-bytes-uploaded').then(Number);
+const bytesUploaded = (page: Page) =>
+  page.locator('[data-upload-state]').getAttribute('data-bytes-uploaded').then(Number);
 /** Upload bandwidth of the page's network, bytes per second (-1: unthrottled). */
 const throttle = (cdp: CDPSession, uploadThroughput: number) =>
-  cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput });
+  cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput,
+  });
 
-test('guests are asked to log in; without a file the toast says so; a file that is no video is refused before upload', async ({ page }) => {
+test('guests are asked to log in; without a file the toast says so; a file that is no video is refused before upload', async ({
+  page,
+}) => {
   await page.goto('/upload');
   await expect(page.locator('[data-uploader="guest"]')).toContainText(msg('zhs', 'upload.loginRequired'));
 
@@ -47,7 +64,9 @@ test('guests are asked to log in; without a file the toast says so; a file that 
   expect(tusRequests).toEqual([]);
 });
 
-test('a file the browser check accepts but the server refuses while processing shows the reason in the page’s language', async ({ page }) => {
+test('a file the browser check accepts but the server refuses while processing shows the reason in the page’s language', async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   // Whole header (duration, size, codecs) and damaged frames: mediainfo.js only reads the header.
   const damaged = join(dir, 'damaged.mp4');
@@ -58,7 +77,9 @@ test('a file the browser check accepts but the server refuses while processing s
   await page.locator('input[name="video"]').setInputFiles(damaged);
   await expect(page.locator('[data-check="ok"]')).toContainText('AVC', { timeout: 15_000 });
   await page.locator('[data-start]').click();
-  await expect(page.locator('[data-upload-state]')).toHaveAttribute('data-upload-state', 'success', { timeout: 30_000 });
+  await expect(page.locator('[data-upload-state]')).toHaveAttribute('data-upload-state', 'success', {
+    timeout: 30_000,
+  });
   const processing = page.locator('[data-media-status]');
   await expect(processing).toHaveAttribute('data-media-status', 'rejected', { timeout: 30_000 });
   await expect(processing.locator('[data-refusal="CORRUPT"]')).toHaveText(msg('ja', 'upload.reason.CORRUPT'));
@@ -68,7 +89,10 @@ test('a file the browser check accepts but the server refuses while processing s
   await shoot(page, 'upload-refused-by-server');
 });
 
-test('a member uploads a clip with pause, resume and a reload, sets cover and tags, publishes; the administrator approves it', async ({ page, browser }) => {
+test('a member uploads a clip with pause, resume and a reload, sets cover and tags, publishes; the administrator approves it', async ({
+  page,
+  browser,
+}) => {
   // 50–60 s on a machine at load 10: a throttled upload, a transcode, a review. The limit is for hangs.
   test.setTimeout(150_000);
   const clip = join(dir, 'my clip.mp4');
@@ -76,7 +100,11 @@ test('a member uploads a clip with pause, resume and a reload, sets cover and ta
   const picture = await makePicture(dir);
   const existingTag = `e2e既有${randomBytes(2).toString('hex')}`;
   const admin = await adminRequest();
-  await admin.post('/api/video/tag/create', { data: { tagNameList: [{ lang: 'zhs', tagName: [{ name: existingTag, isDefault: true, isOriginalTagName: true }] }] } });
+  await admin.post('/api/video/tag/create', {
+    data: {
+      tagNameList: [{ lang: 'zhs', tagName: [{ name: existingTag, isDefault: true, isOriginalTagName: true }] }],
+    },
+  });
 
   await signUpByApi(page, '投稿者');
   await page.goto('/upload');
@@ -113,7 +141,9 @@ test('a member uploads a clip with pause, resume and a reload, sets cover and ta
   await page.locator('input[name="video"]').setInputFiles(clip);
   await expect(page.locator('[data-check="ok"]')).toBeVisible({ timeout: 15_000 });
   await page.locator('[data-start]').click();
-  await expect.poll(() => progress.getAttribute('data-resumed-from').then(Number), { timeout: 10_000 }).toBeGreaterThan(1_000_000);
+  await expect
+    .poll(() => progress.getAttribute('data-resumed-from').then(Number), { timeout: 10_000 })
+    .toBeGreaterThan(1_000_000);
   await expect(page.locator('[data-resumed]')).toBeVisible();
   await throttle(cdp, -1);
   await expect(progress).toHaveAttribute('data-upload-state', 'success', { timeout: 30_000 });
@@ -125,7 +155,9 @@ test('a member uploads a clip with pause, resume and a reload, sets cover and ta
   await page.locator('[data-cropper] .button').first().click();
   await expect(page.locator('[data-cover-preview="cover"]')).toBeVisible({ timeout: 15_000 });
   // The preview is the cover's 640 px JPEG, one of its poster set (320/640/960/1280, AVIF/WebP/JPEG).
-  const size = await page.locator('[data-cover-preview="cover"]').evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
+  const size = await page
+    .locator('[data-cover-preview="cover"]')
+    .evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
   expect(size).toEqual([640, 360]);
 
   const tagInput = form.locator('input[name="tagSearch"]');
@@ -148,7 +180,11 @@ test('a member uploads a clip with pause, resume and a reload, sets cover and ta
   await expect(form.locator('[data-field-error="originalLink"]')).toHaveText(msg('zhs', 'upload.invalid.originalLink'));
   await form.locator('input[name="copyright"][value="original"]').check();
   await form.locator('input[name="ensureOriginal"]').check();
-  await expect(page.locator('[data-media-status]')).toHaveAttribute('data-media-status', /probed|transcoding|playable|ready/, { timeout: 30_000 });
+  await expect(page.locator('[data-media-status]')).toHaveAttribute(
+    'data-media-status',
+    /probed|transcoding|playable|ready/,
+    { timeout: 30_000 },
+  );
   await shoot(page, 'upload-form');
   await form.locator('[data-submit]').click();
 
@@ -158,7 +194,9 @@ test('a member uploads a clip with pause, resume and a reload, sets cover and ta
   await expect(page.locator('[data-uploader="done"]')).toContainText(msg('zhs', 'upload.doneText'));
   await shoot(page, 'upload-done');
   // Pending: its uploader sees it, a guest does not.
-  expect((await (await page.request.get(`${E2E_BASE_URL}/api/video?videoId=${videoId}`)).json()).video.status).toBe('pending');
+  expect((await (await page.request.get(`${E2E_BASE_URL}/api/video?videoId=${videoId}`)).json()).video.status).toBe(
+    'pending',
+  );
 
   // The administrator approves it in Settings > Content.
   const adminContext = await browser.newContext();
@@ -172,21 +210,36 @@ test('a member uploads a clip with pause, resume and a reload, sets cover and ta
   await expect(item).toContainText(msg('zhs', 'video.categories.music'));
   await shoot(adminPage, 'settings-content');
   await item.locator('[data-approve]').click();
-  await expect(adminPage.locator('.toast')).toContainText(msg('zhs', 'videoReview.approved').replace('{{id}}', String(videoId)));
+  await expect(adminPage.locator('.toast')).toContainText(
+    msg('zhs', 'videoReview.approved').replace('{{id}}', String(videoId)),
+  );
   await expect(item).toHaveCount(0);
 
   const guest = await browser.newContext();
   const answer = await (await guest.request.get(`${E2E_BASE_URL}/api/video?videoId=${videoId}`)).json();
-  expect(answer.video).toMatchObject({ videoId, title, status: 'approved', image: expect.stringMatching(/^\/media\/images\/covers\//) });
+  expect(answer.video).toMatchObject({
+    videoId,
+    title,
+    status: 'approved',
+    image: expect.stringMatching(/^\/media\/images\/covers\//),
+  });
   expect(answer.video.videoTagList).toHaveLength(2);
   // Its card shows the cover in every size and format (the uploader's page is rendered on request).
   const guestPage = await guest.newPage();
   await guestPage.goto(`/user/${answer.video.uploaderId}`);
   const card = guestPage.locator(`.video-card[data-video-id="${videoId}"]`);
   const cover = (answer.video.image as string).replace(/-640\.jpg$/, '');
-  await expect(card.locator('img')).toHaveAttribute('srcset', `${cover}-320.jpg 320w, ${cover}-640.jpg 640w, ${cover}-960.jpg 960w, ${cover}-1280.jpg 1280w`);
-  await expect(card.locator('source[type="image/avif"]')).toHaveAttribute('srcset', new RegExp(`^${cover}-320\\.avif 320w, .*-1280\\.avif 1280w$`));
-  await expect.poll(() => card.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  await expect(card.locator('img')).toHaveAttribute(
+    'srcset',
+    `${cover}-320.jpg 320w, ${cover}-640.jpg 640w, ${cover}-960.jpg 960w, ${cover}-1280.jpg 1280w`,
+  );
+  await expect(card.locator('source[type="image/avif"]')).toHaveAttribute(
+    'srcset',
+    new RegExp(`^${cover}-320\\.avif 320w, .*-1280\\.avif 1280w$`),
+  );
+  await expect
+    .poll(() => card.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+    .toBe(true);
   await guest.close();
   await adminContext.close();
 });

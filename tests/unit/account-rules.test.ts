@@ -1,9 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { checkName, normalizeName, checkPassword, isValidEmail, normalizeEmail, INVITATION_CODE_RE } from '../../src/lib/validation/account.ts';
+import {
+  checkName,
+  normalizeName,
+  checkPassword,
+  isValidEmail,
+  normalizeEmail,
+  INVITATION_CODE_RE,
+} from '../../src/lib/validation/account.ts';
 
 describe('usernames and nicknames', () => {
   it('accept the scripts of the site’s audience', () => {
-    for (const name of ['mikan', 'Nguyễn Văn An', 'さくら', 'サクラー', '김하늘', '星野', '綺羅星_01', 'a-b', 'x', 'ホシノ ルリ']) {
+    for (const name of [
+      'mikan',
+      'Nguyễn Văn An',
+      'さくら',
+      'サクラー',
+      '김하늘',
+      '星野',
+      '綺羅星_01',
+      'a-b',
+      'x',
+      'ホシノ ルリ',
+    ]) {
       expect(checkName(name), name).toBeNull();
     }
   });
@@ -15,7 +33,8 @@ describe('usernames and nicknames', () => {
     expect(checkName('   ')).toBe('empty');
     expect(checkName('a'.repeat(21))).toBe('tooLong');
     expect(checkName('星'.repeat(20))).toBeNull();
-    for (const bad of ['a  b', 'a!', '<script>', 'name@x', '😀', 'ㄱ', 'a\tb', 'Привет', 'Ω']) expect(checkName(bad), bad).toBe('invalidCharacters');
+    for (const bad of ['a  b', 'a!', '<script>', 'name@x', '😀', 'ㄱ', 'a\tb', 'Привет', 'Ω'])
+      expect(checkName(bad), bad).toBe('invalidCharacters');
   });
 });
 
@@ -31,7 +50,8 @@ describe('passwords and e-mail', () => {
   it('validate and normalise addresses', () => {
     expect(isValidEmail('Mikan@Example.COM')).toBe(true);
     expect(normalizeEmail(' Mikan@Example.COM ')).toBe('Mikan@example.com');
-    for (const bad of ['no-at', 'a@b', 'a b@c.de', '<a>@c.de', `${'a'.repeat(250)}@c.de`]) expect(isValidEmail(bad), bad).toBe(false);
+    for (const bad of ['no-at', 'a@b', 'a b@c.de', '<a>@c.de', `${'a'.repeat(250)}@c.de`])
+      expect(isValidEmail(bad), bad).toBe(false);
   });
   it('know the invitation code format', () => {
     expect(INVITATION_CODE_RE.test('KIRA-AB12-9XYZ')).toBe(true);

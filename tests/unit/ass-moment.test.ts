@@ -6,11 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { scriptOfMoment } from '../../src/lib/subtitles/ass-moment.ts';
 
-const HEAD = '[Script Info]\nScriptType: v4.00+\nPlayResX: 1920\n\n[V4+ Styles]\n'
-  + 'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding\n'
-  + 'Style: Default,Noto Sans SC,72,&H00FFFFFF,&H000000FF,&H00000000,&H80000000,0,0,0,0,100,100,0,0,1,3,1,2,40,40,60,1\n\n[Events]\n'
-  + 'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n';
-const line = (start: string, end: string, text: string, kind = 'Dialogue') => `${kind}: 0,${start},${end},Default,,0,0,0,,${text}`;
+const HEAD =
+  '[Script Info]\nScriptType: v4.00+\nPlayResX: 1920\n\n[V4+ Styles]\n' +
+  'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding\n' +
+  'Style: Default,Noto Sans SC,72,&H00FFFFFF,&H000000FF,&H00000000,&H80000000,0,0,0,0,100,100,0,0,1,3,1,2,40,40,60,1\n\n[Events]\n' +
+  'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n';
+const line = (start: string, end: string, text: string, kind = 'Dialogue') =>
+  `${kind}: 0,${start},${end},Default,,0,0,0,,${text}`;
 
 describe('an ASS script cut to one moment', () => {
   it('keeps the events shown in the window, in their order, with everything around [Events] as it was', () => {
@@ -31,7 +33,19 @@ describe('an ASS script cut to one moment', () => {
   it('answers null, for the whole script, when there is nothing to leave out or the events cannot be read', () => {
     expect(scriptOfMoment(`${HEAD}${line('0:00:10.00', '0:00:11.00', 'only one')}\n`, 10, 15)).toBeNull();
     expect(scriptOfMoment('[Script Info]\nScriptType: v4.00+\n', 0, 5)).toBeNull();
-    expect(scriptOfMoment(HEAD.replace(/Format: Layer.*\n$/, 'Format: Layer, Style, Text\n') + 'Dialogue: 0,Default,hi\n', 0, 5)).toBeNull();
-    expect(scriptOfMoment(`${HEAD}${line('soon', '0:00:11.00', 'unreadable time')}\n${line('0:00:00.00', '0:00:01.00', 'x')}\n`, 10, 15)).toBeNull();
+    expect(
+      scriptOfMoment(
+        HEAD.replace(/Format: Layer.*\n$/, 'Format: Layer, Style, Text\n') + 'Dialogue: 0,Default,hi\n',
+        0,
+        5,
+      ),
+    ).toBeNull();
+    expect(
+      scriptOfMoment(
+        `${HEAD}${line('soon', '0:00:11.00', 'unreadable time')}\n${line('0:00:00.00', '0:00:01.00', 'x')}\n`,
+        10,
+        15,
+      ),
+    ).toBeNull();
   });
 });

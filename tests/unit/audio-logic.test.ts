@@ -6,7 +6,10 @@ describe('audio player rules', () => {
   it('brings a track to the target loudness, never letting its true peak pass -1 dBTP', () => {
     expect(normalisationGain(null)).toBe(1);
     // A loud master (-8 LUFS) is turned down by 6 dB.
-    expect(20 * Math.log10(normalisationGain({ integratedLufs: -8, truePeakDb: -0.2 }))).toBeCloseTo(TARGET_LUFS + 8, 5);
+    expect(20 * Math.log10(normalisationGain({ integratedLufs: -8, truePeakDb: -0.2 }))).toBeCloseTo(
+      TARGET_LUFS + 8,
+      5,
+    );
     // A quiet one (-24 LUFS, peak -3 dBTP) may rise only 2 dB, not 10.
     expect(20 * Math.log10(normalisationGain({ integratedLufs: -24, truePeakDb: -3 }))).toBeCloseTo(2, 5);
   });
@@ -35,12 +38,15 @@ describe('audio pipeline pieces', () => {
   });
 
   it('reads ebur128’s summary', () => {
-    const log = 'noise\n[Parsed_ebur128_1 @ 0x1] Summary:\n\n  Integrated loudness:\n    I:         -18.3 LUFS\n    Threshold: -28.5 LUFS\n\n  True peak:\n    Peak:       -2.1 dBFS\n';
+    const log =
+      'noise\n[Parsed_ebur128_1 @ 0x1] Summary:\n\n  Integrated loudness:\n    I:         -18.3 LUFS\n    Threshold: -28.5 LUFS\n\n  True peak:\n    Peak:       -2.1 dBFS\n';
     expect(parseLoudness(log)).toEqual({ integratedLufs: -18.3, truePeakDb: -2.1 });
     expect(parseLoudness('no summary')).toBeNull();
   });
 
   it('lists both AAC rungs in the master playlist', () => {
-    expect(audioMasterPlaylist()).toBe('#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=72000,CODECS="mp4a.40.2"\n64k/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=136000,CODECS="mp4a.40.2"\n128k/index.m3u8\n');
+    expect(audioMasterPlaylist()).toBe(
+      '#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=72000,CODECS="mp4a.40.2"\n64k/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=136000,CODECS="mp4a.40.2"\n128k/index.m3u8\n',
+    );
   });
 });

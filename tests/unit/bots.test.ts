@@ -12,7 +12,8 @@ describe('crawler recognition (SPEC §8)', () => {
       'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
       'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
       'SomeNewCrawler/1.0 (+https://example.com)',
-    ]) expect(isBot(ua), ua).toBe(true);
+    ])
+      expect(isBot(ua), ua).toBe(true);
   });
 
   it('leaves browsers alone, headless ones and phones whose names end in "bot" included', () => {
@@ -22,7 +23,8 @@ describe('crawler recognition (SPEC §8)', () => {
       'Mozilla/5.0 (Linux; Android 9; CUBOT_X19) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36',
       'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1',
       '',
-    ]) expect(isBot(ua), ua).toBe(false);
+    ])
+      expect(isBot(ua), ua).toBe(false);
     expect(isBot(undefined)).toBe(false);
   });
 });

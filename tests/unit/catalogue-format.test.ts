@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  formatClock, formatCount, formatDuration, formatUploadDate, groupByDay, pageHref, pageWindow, pagingFrom, pageCount, videoPath, watchedFraction,
+  formatClock,
+  formatCount,
+  formatDuration,
+  formatUploadDate,
+  groupByDay,
+  pageHref,
+  pageWindow,
+  pagingFrom,
+  pageCount,
+  videoPath,
+  watchedFraction,
 } from '../../src/lib/catalogue/format.ts';
 
 describe('catalogue formatting', () => {
@@ -40,10 +50,18 @@ describe('catalogue formatting', () => {
     const now = Date.UTC(2026, 10, 22, 1, 0); // 10:00 in Tokyo (UTC+9, offset -540)
     const items = [now - 60_000, now - 2 * 3_600_000, now - 12 * 3_600_000, now - 36 * 3_600_000].map((at) => ({ at }));
     const groups = groupByDay(items, (i) => i.at, 'en', now, -540);
-    expect(groups.map((g) => [g.kind, g.items.length])).toEqual([['today', 2], ['yesterday', 1], ['date', 1]]);
+    expect(groups.map((g) => [g.kind, g.items.length])).toEqual([
+      ['today', 2],
+      ['yesterday', 1],
+      ['date', 1],
+    ]);
     expect(groups[2].label).toBe('Nov 20, 2026');
     // The same moments seen from UTC fall on other days.
-    expect(groupByDay(items, (i) => i.at, 'en', now, 0).map((g) => [g.kind, g.items.length])).toEqual([['today', 1], ['yesterday', 2], ['date', 1]]);
+    expect(groupByDay(items, (i) => i.at, 'en', now, 0).map((g) => [g.kind, g.items.length])).toEqual([
+      ['today', 1],
+      ['yesterday', 2],
+      ['date', 1],
+    ]);
   });
 
   it('reads paging from the query, clamped to what the API accepts', () => {

@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { isChunkLoadFailure, RELOAD_GUARD_KEY, RELOAD_GUARD_MS, takeReloadGuard } from '../../src/lib/shell/chunk-recovery.js';
+import {
+  isChunkLoadFailure,
+  RELOAD_GUARD_KEY,
+  RELOAD_GUARD_MS,
+  takeReloadGuard,
+} from '../../src/lib/shell/chunk-recovery.js';
 
 function memoryStore(initial: Record<string, string> = {}) {
   const values = new Map(Object.entries(initial));
-  return { getItem: (key: string) => values.get(key) ?? null, setItem: (key: string, value: string) => void values.set(key, value) };
+  return {
+    getItem: (key: string) => values.get(key) ?? null,
+    setItem: (key: string, value: string) => void values.set(key, value),
+  };
 }
 
 describe('the reload guard (SPEC §9: the path is kept for 10 s)', () => {
@@ -23,15 +31,21 @@ describe('the reload guard (SPEC §9: the path is kept for 10 s)', () => {
 
   it('treats an unreadable or future-dated guard as none', () => {
     expect(takeReloadGuard('/', 10, memoryStore({ [RELOAD_GUARD_KEY]: '{not json' }))).toBe(true);
-    expect(takeReloadGuard('/', 10, memoryStore({ [RELOAD_GUARD_KEY]: JSON.stringify({ path: '/', at: 99_999 }) }))).toBe(true);
+    expect(
+      takeReloadGuard('/', 10, memoryStore({ [RELOAD_GUARD_KEY]: JSON.stringify({ path: '/', at: 99_999 }) })),
+    ).toBe(true);
     expect(takeReloadGuard('/', 10, memoryStore({ [RELOAD_GUARD_KEY]: 'null' }))).toBe(true);
   });
 });
 
 describe('what counts as a missing chunk', () => {
   it('knows how Chromium, Firefox and Safari say a module could not be fetched', () => {
-    expect(isChunkLoadFailure(new TypeError('Failed to fetch dynamically imported module: https://x/_astro/a.js'))).toBe(true);
-    expect(isChunkLoadFailure(new TypeError('error loading dynamically imported module: https://x/_astro/a.js'))).toBe(true);
+    expect(
+      isChunkLoadFailure(new TypeError('Failed to fetch dynamically imported module: https://x/_astro/a.js')),
+    ).toBe(true);
+    expect(isChunkLoadFailure(new TypeError('error loading dynamically imported module: https://x/_astro/a.js'))).toBe(
+      true,
+    );
     expect(isChunkLoadFailure(new TypeError('Importing a module script failed.'))).toBe(true);
   });
 

@@ -3,9 +3,15 @@ import { plainText, serializeSafeTree, toSafeTree, type DomLike } from '../../sr
 
 /** A small DOM-like tree: strings are text nodes, [name, ...children] are elements. */
 type Spec = string | [string, ...Spec[]];
-const dom = (spec: Spec): DomLike => typeof spec === 'string'
-  ? { nodeType: 3, nodeName: '#text', nodeValue: spec, childNodes: [] }
-  : { nodeType: 1, nodeName: spec[0].toUpperCase(), nodeValue: null, childNodes: spec.slice(1).map((s) => dom(s as Spec)) };
+const dom = (spec: Spec): DomLike =>
+  typeof spec === 'string'
+    ? { nodeType: 3, nodeName: '#text', nodeValue: spec, childNodes: [] }
+    : {
+        nodeType: 1,
+        nodeName: spec[0].toUpperCase(),
+        nodeValue: null,
+        childNodes: spec.slice(1).map((s) => dom(s as Spec)),
+      };
 const root = (...children: Spec[]) => dom(['body', ...children]);
 
 describe('comment HTML allow-list walk', () => {
@@ -14,11 +20,15 @@ describe('comment HTML allow-list walk', () => {
     expect(serializeSafeTree(tree)).toBe('<b>a</b><i>b</i><u>c</u><s>d</s><p>line</p><br>');
   });
   it('drops scripts and styles entirely and unwraps every other element to its text', () => {
-    const tree = toSafeTree(root(['script', 'alert(1)'], ['style', '*{}'], ['a', 'link'], ['span', ['b', 'kept']], ['svg', 'x'], ['img']));
+    const tree = toSafeTree(
+      root(['script', 'alert(1)'], ['style', '*{}'], ['a', 'link'], ['span', ['b', 'kept']], ['svg', 'x'], ['img']),
+    );
     expect(serializeSafeTree(tree)).toBe('link<b>kept</b>');
   });
   it('escapes text, so markup written as text stays text', () => {
-    expect(serializeSafeTree(toSafeTree(root('<img src=x onerror=alert(1)> & more')))).toBe('&lt;img src=x onerror=alert(1)&gt; &amp; more');
+    expect(serializeSafeTree(toSafeTree(root('<img src=x onerror=alert(1)> & more')))).toBe(
+      '&lt;img src=x onerror=alert(1)&gt; &amp; more',
+    );
   });
   it('ignores comments and other node kinds, and stops at a sane depth', () => {
     const commentNode: DomLike = { nodeType: 8, nodeName: '#comment', nodeValue: '<script>', childNodes: [] };

@@ -16,7 +16,9 @@ describe('preferredEncoding', () => {
 
 describe('compressBody', () => {
   it('round-trips through both encodings and shrinks repetitive JSON', async () => {
-    const json = new TextEncoder().encode(JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ id: i, text: '前方高能', color: 'ffffff' }))));
+    const json = new TextEncoder().encode(
+      JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ id: i, text: '前方高能', color: 'ffffff' }))),
+    );
     const br = await compressBody(json, 'br');
     const gz = await compressBody(json, 'gzip', 'max');
     expect(brotliDecompressSync(br).equals(Buffer.from(json))).toBe(true);
@@ -28,7 +30,11 @@ describe('compressBody', () => {
 describe('encodedAnswer', () => {
   it('gives the first viewer a quick compression, and those after the usual one made behind it', async () => {
     const { encodedAnswer } = await import('../../server/services/danmaku.ts');
-    const body = new TextEncoder().encode(JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ id: i, time: i / 7, text: `弾幕 ${i % 50}`, color: 'ffffff' }))));
+    const body = new TextEncoder().encode(
+      JSON.stringify(
+        Array.from({ length: 3000 }, (_, i) => ({ id: i, time: i / 7, text: `弾幕 ${i % 50}`, color: 'ffffff' })),
+      ),
+    );
     const entry = { version: '1.1', body, etag: 'W/"x"', checkedAt: 0, encoded: {} };
     const first = await encodedAnswer(entry, 'gzip');
     expect(gunzipSync(first).equals(Buffer.from(body))).toBe(true);

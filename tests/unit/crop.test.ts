@@ -24,8 +24,18 @@ describe('avatar crop', () => {
 describe('16:9 cover crop', () => {
   const viewport = { width: 320, height: 180 };
   it('shows the centred 16:9 band of a taller or wider picture at zoom 1', () => {
-    expect(sourceRect(1600, 1200, viewport, { zoom: 1, dx: 0, dy: 0 })).toEqual({ x: 0, y: 150, width: 1600, height: 900 });
-    expect(sourceRect(2000, 900, viewport, { zoom: 1, dx: 0, dy: 0 })).toEqual({ x: 200, y: 0, width: 1600, height: 900 });
+    expect(sourceRect(1600, 1200, viewport, { zoom: 1, dx: 0, dy: 0 })).toEqual({
+      x: 0,
+      y: 150,
+      width: 1600,
+      height: 900,
+    });
+    expect(sourceRect(2000, 900, viewport, { zoom: 1, dx: 0, dy: 0 })).toEqual({
+      x: 200,
+      y: 0,
+      width: 1600,
+      height: 900,
+    });
   });
   it('keeps a 16:9 picture whole and only lets it move once zoomed', () => {
     expect(clampCrop(1280, 720, viewport, { zoom: 1, dx: 50, dy: 50 })).toEqual({ zoom: 1, dx: 0, dy: 0 });

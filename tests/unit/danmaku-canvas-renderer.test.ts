@@ -14,13 +14,17 @@ class FakeContext {
   textBaseline = '';
   globalAlpha = 1;
   imageSmoothingEnabled = true;
-  private record = (name: string) => (...args: unknown[]) => void this.calls.push([name, ...args]);
+  private record =
+    (name: string) =>
+    (...args: unknown[]) =>
+      void this.calls.push([name, ...args]);
   scale = this.record('scale');
   setTransform = this.record('setTransform');
   clearRect = this.record('clearRect');
   strokeText = this.record('strokeText');
   fillText = this.record('fillText');
-  drawImage = (...args: unknown[]) => void this.calls.push(['drawImage', ...args, { smoothing: this.imageSmoothingEnabled, alpha: this.globalAlpha }]);
+  drawImage = (...args: unknown[]) =>
+    void this.calls.push(['drawImage', ...args, { smoothing: this.imageSmoothingEnabled, alpha: this.globalAlpha }]);
   /** Half an em per character at the font's size. */
   measureText = (text: string) => ({ width: (text.length * Number(/([\d.]+)px/.exec(this.font)?.[1] ?? 0)) / 2 });
   createLinearGradient = () => ({ addColorStop() {} });
@@ -88,7 +92,17 @@ function fakeCanvas() {
 
 let nextId = 1;
 function onStage(x: number, text = 'hello', over: Partial<Danmaku> = {}): OnStage {
-  const item: Danmaku = { id: nextId++, time: 0, text, color: 'ffffff', fontSize: 'medium', mode: 'rtl', enableRainbow: false, editDateTime: 0, ...over };
+  const item: Danmaku = {
+    id: nextId++,
+    time: 0,
+    text,
+    color: 'ffffff',
+    fontSize: 'medium',
+    mode: 'rtl',
+    enableRainbow: false,
+    editDateTime: 0,
+    ...over,
+  };
   return { item, mode: item.mode, start: 0, duration: 8, width: text.length * 10 + 6, height: 25, y: 50, x, layer: 0 };
 }
 
@@ -105,7 +119,7 @@ describe('the canvas danmaku renderer', () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it('renders each comment\'s text once, then only blits its bitmap, frame after frame', () => {
+  it("renders each comment's text once, then only blits its bitmap, frame after frame", () => {
     const stage = [onStage(100), onStage(400, 'another one'), onStage(900, '弹幕')];
     for (let frame = 0; frame < 30; frame++) {
       for (const a of stage) a.x -= 2.5;
@@ -126,7 +140,10 @@ describe('the canvas danmaku renderer', () => {
     renderer.configure({ opacity: 0.5 });
     renderer.draw([onStage(100.4), onStage(200.6)]);
     const draws = screen.ctx.calls.filter((c) => c[0] === 'drawImage');
-    expect(draws.map((c) => [c[2], c[3]])).toEqual([[100, 50], [201, 50]]);
+    expect(draws.map((c) => [c[2], c[3]])).toEqual([
+      [100, 50],
+      [201, 50],
+    ]);
     for (const c of draws) {
       expect(c[1]).toBeInstanceOf(FakeBitmap);
       expect(c[4]).toEqual({ smoothing: false, alpha: 0.5 });
@@ -188,7 +205,10 @@ describe('the canvas danmaku renderer', () => {
       a.height = height;
     }
     let budget = 2;
-    renderer.prepare(coming.map((a) => a.item), () => (budget-- > 0 ? 5 : 0)); // idle time for two
+    renderer.prepare(
+      coming.map((a) => a.item),
+      () => (budget-- > 0 ? 5 : 0),
+    ); // idle time for two
     expect(bitmaps).toHaveLength(2);
     for (const a of coming) a.x = 600;
     renderer.draw(coming);

@@ -1,6 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DanmakuEngine, type OnStage } from '../../src/lib/danmaku/engine.ts';
-import { LaneSet, canFollow, followDelay, laneCount, laneHeight, LANE_GAP_PX, MAX_WAIT_SECONDS, SCROLL_SECONDS, type Placed, type StageGeometry } from '../../src/lib/danmaku/layout.ts';
+import {
+  LaneSet,
+  canFollow,
+  followDelay,
+  laneCount,
+  laneHeight,
+  LANE_GAP_PX,
+  MAX_WAIT_SECONDS,
+  SCROLL_SECONDS,
+  type Placed,
+  type StageGeometry,
+} from '../../src/lib/danmaku/layout.ts';
 import type { DanmakuDensity } from '../../src/lib/danmaku/density.ts';
 import { MediaClock, type MediaLike } from '../../src/lib/danmaku/clock.ts';
 import type { Danmaku } from '../../src/lib/api/contracts/interaction.ts';
@@ -8,18 +19,38 @@ import type { DanmakuMode, DanmakuSize } from '../../src/lib/api/contracts/inter
 
 const STAGE: StageGeometry = { width: 1280, height: 720, area: 1, keepSubtitlesClear: false, fontScale: 1 };
 let nextId = 1;
-const d = (time: number, text: string, mode: DanmakuMode = 'rtl', fontSize: DanmakuSize = 'medium'): Danmaku =>
-  ({ id: nextId++, time, text, color: 'ffffff', fontSize, mode, enableRainbow: false, editDateTime: 0 });
+const d = (time: number, text: string, mode: DanmakuMode = 'rtl', fontSize: DanmakuSize = 'medium'): Danmaku => ({
+  id: nextId++,
+  time,
+  text,
+  color: 'ffffff',
+  fontSize,
+  mode,
+  enableRainbow: false,
+  editDateTime: 0,
+});
 /** Text width as a canvas would measure it: one em per character at the item's size. */
 const measure = (item: Danmaku) => [...item.text].length * { small: 14, medium: 20, large: 28 }[item.fontSize];
-const engine = (over: Partial<StageGeometry & { speed: number; accept: (d: Danmaku) => boolean }> = {}) => new DanmakuEngine({ ...STAGE, speed: 1, measure, ...over });
+const engine = (over: Partial<StageGeometry & { speed: number; accept: (d: Danmaku) => boolean }> = {}) =>
+  new DanmakuEngine({ ...STAGE, speed: 1, measure, ...over });
 
 /** Random but reproducible comments. */
-function crowd(count: number, seconds: number, seed = 7, modes: DanmakuMode[] = ['rtl', 'rtl', 'rtl', 'ltr', 'top', 'bottom']) {
+function crowd(
+  count: number,
+  seconds: number,
+  seed = 7,
+  modes: DanmakuMode[] = ['rtl', 'rtl', 'rtl', 'ltr', 'top', 'bottom'],
+) {
   let s = seed;
-  const rand = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  return Array.from({ length: count }, () => d(rand() * seconds, '弹'.repeat(1 + Math.floor(rand() * 30)), modes[Math.floor(rand() * modes.length)],
-    (['small', 'medium', 'large'] as const)[Math.floor(rand() * 3)]));
+  const rand = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  return Array.from({ length: count }, () =>
+    d(
+      rand() * seconds,
+      '弹'.repeat(1 + Math.floor(rand() * 30)),
+      modes[Math.floor(rand() * modes.length)],
+      (['small', 'medium', 'large'] as const)[Math.floor(rand() * 3)],
+    ),
+  );
 }
 
 /**
@@ -40,7 +71,10 @@ function assertNoOverlap(stage: readonly OnStage[]) {
     for (let j = i + 1; j < stage.length; j++) {
       const [a, b] = [stage[i], stage[j]];
       if (flowOf(a.mode) !== flowOf(b.mode) || !overlapY(a, b)) continue;
-      if (overlapX(a, b)) throw new Error(`${a.mode} comments ${a.item.id} and ${b.item.id} overlap at x ${a.x.toFixed(1)}/${b.x.toFixed(1)}, y ${a.y}/${b.y}`);
+      if (overlapX(a, b))
+        throw new Error(
+          `${a.mode} comments ${a.item.id} and ${b.item.id} overlap at x ${a.x.toFixed(1)}/${b.x.toFixed(1)}, y ${a.y}/${b.y}`,
+        );
     }
   }
 }
@@ -85,7 +119,7 @@ describe('lane rules', () => {
     const unit = laneHeight(STAGE);
     expect(laneCount(STAGE)).toBe(Math.floor(720 / unit));
     expect(laneCount({ ...STAGE, area: 0.25 })).toBe(Math.floor(180 / unit));
-    expect(laneCount({ ...STAGE, keepSubtitlesClear: true })).toBe(Math.floor(720 * 0.85 / unit));
+    expect(laneCount({ ...STAGE, keepSubtitlesClear: true })).toBe(Math.floor((720 * 0.85) / unit));
   });
 });
 
@@ -231,17 +265,22 @@ describe('densities', () => {
     const e = engine({ density: 'all' });
     e.load(list);
     let late = 0;
-    for (let t = 0; t <= 22; t += 1 / 10) for (const a of e.advance(t)) {
-      seen.add(a.item.id);
-      if (a.start !== a.item.time) late++; // each entered at its moment, never later
-    }
+    for (let t = 0; t <= 22; t += 1 / 10)
+      for (const a of e.advance(t)) {
+        seen.add(a.item.id);
+        if (a.start !== a.item.time) late++; // each entered at its moment, never later
+      }
     expect(late).toBe(0);
     expect(seen.size).toBe(list.length);
   });
 
   it('fills the first layer before opening another, and a new layer sits part of a lane lower', () => {
     const e = engine({ density: 'all', height: laneHeight({ fontScale: 1, density: 'all' }) * 3 + 10 });
-    const lanes = laneCount({ ...STAGE, height: laneHeight({ fontScale: 1, density: 'all' }) * 3 + 10, density: 'all' });
+    const lanes = laneCount({
+      ...STAGE,
+      height: laneHeight({ fontScale: 1, density: 'all' }) * 3 + 10,
+      density: 'all',
+    });
     e.load(Array.from({ length: lanes + 1 }, () => blocker(1)));
     const stage = e.advance(1.1);
     expect(stage.filter((a) => a.layer === 0)).toHaveLength(lanes);
@@ -287,7 +326,8 @@ describe('the overflow path', () => {
     expect(upcoming).toEqual(['五', '七', '九', '十二']);
     // Played through, each enters at its own moment, in order.
     const entered: string[] = [];
-    for (let t = 3.02; t <= 13; t += 1 / 30) for (const a of e.advance(t)) if (!entered.includes(a.item.text)) entered.push(a.item.text);
+    for (let t = 3.02; t <= 13; t += 1 / 30)
+      for (const a of e.advance(t)) if (!entered.includes(a.item.text)) entered.push(a.item.text);
     expect(entered).toEqual(['一', '二', '五', '七', '九', '十二']);
     // A seek back replays the merged list: the same as one loaded whole.
     const whole = engine();
@@ -377,7 +417,14 @@ describe('the overflow path', () => {
 
 describe('the media clock', () => {
   type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-  const media = (over: Partial<MediaLike>): Mutable<MediaLike> => ({ currentTime: 10, playbackRate: 1, paused: false, seeking: false, readyState: 4, ...over });
+  const media = (over: Partial<MediaLike>): Mutable<MediaLike> => ({
+    currentTime: 10,
+    playbackRate: 1,
+    paused: false,
+    seeking: false,
+    readyState: 4,
+    ...over,
+  });
   it('extrapolates smoothly between reports at the playback rate', () => {
     const m = media({ playbackRate: 2 });
     const clock = new MediaClock(m);

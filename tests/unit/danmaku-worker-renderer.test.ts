@@ -18,14 +18,26 @@ class FakeWorker extends EventTarget {
   }
 }
 let workers: FakeWorker[] = [];
-vi.mock('../../src/lib/danmaku/render-worker-start.ts', () => ({ startRenderWorker: () => { const w = new FakeWorker(); workers.push(w); return w; } }));
+vi.mock('../../src/lib/danmaku/render-worker-start.ts', () => ({
+  startRenderWorker: () => {
+    const w = new FakeWorker();
+    workers.push(w);
+    return w;
+  },
+}));
 
-const { WorkerDanmakuRenderer, createDanmakuRenderer, canDrawInWorker } = await import('../../src/lib/danmaku/worker-renderer.ts');
+const { WorkerDanmakuRenderer, createDanmakuRenderer, canDrawInWorker } = await import(
+  '../../src/lib/danmaku/worker-renderer.ts'
+);
 const { CanvasDanmakuRenderer } = await import('../../src/lib/danmaku/canvas-renderer.ts');
 
 function fakeCanvas() {
   return {
-    style: {} as Record<string, string>, width: 0, height: 0, isConnected: true, transfers: 0,
+    style: {} as Record<string, string>,
+    width: 0,
+    height: 0,
+    isConnected: true,
+    transfers: 0,
     transferControlToOffscreen() {
       if (this.transfers++) throw new Error('InvalidStateError: already transferred');
       return { offscreen: true };
@@ -36,7 +48,17 @@ function fakeCanvas() {
 
 let nextId = 1;
 function onStage(x: number, over: Partial<OnStage> = {}, item: Partial<Danmaku> = {}): OnStage {
-  const d: Danmaku = { id: nextId++, time: 0, text: 'hello', color: 'ffffff', fontSize: 'medium', mode: 'rtl', enableRainbow: false, editDateTime: 0, ...item };
+  const d: Danmaku = {
+    id: nextId++,
+    time: 0,
+    text: 'hello',
+    color: 'ffffff',
+    fontSize: 'medium',
+    mode: 'rtl',
+    enableRainbow: false,
+    editDateTime: 0,
+    ...item,
+  };
   return { item: d, mode: d.mode, start: 0, duration: 8, width: 56, height: 25, y: 50, x, layer: 0, ...over };
 }
 
@@ -45,8 +67,17 @@ describe('drawing danmaku in a worker', () => {
     workers = [];
     vi.stubGlobal('Worker', FakeWorker);
     vi.stubGlobal('OffscreenCanvas', class {});
-    vi.stubGlobal('HTMLCanvasElement', class { transferControlToOffscreen() {} });
-    vi.stubGlobal('document', { createElement: () => ({ getContext: () => ({ font: '', measureText: (t: string) => ({ width: t.length * 10 }) }) }) });
+    vi.stubGlobal(
+      'HTMLCanvasElement',
+      class {
+        transferControlToOffscreen() {}
+      },
+    );
+    vi.stubGlobal('document', {
+      createElement: () => ({
+        getContext: () => ({ font: '', measureText: (t: string) => ({ width: t.length * 10 }) }),
+      }),
+    });
     vi.stubGlobal('navigator', { hardwareConcurrency: 8 });
   });
   afterEach(() => vi.unstubAllGlobals());
@@ -130,15 +161,36 @@ describe('drawing danmaku in a worker', () => {
 });
 
 describe("the worker's copy of the stage", () => {
-  const item = (id: number): Danmaku => ({ id, time: 0, text: 'x', color: 'ffffff', fontSize: 'medium', mode: 'rtl', enableRainbow: false, editDateTime: 0 });
-  const frame = (at: number, rate: number, entries: number[][], specs = entries.map(([id]) => ({ item: item(id), width: 40, height: 25, framed: id === 2 }))) =>
-    ({ type: 'frame' as const, at, rate, stage: new Float64Array(entries.flat()), specs, forget: [] });
+  const item = (id: number): Danmaku => ({
+    id,
+    time: 0,
+    text: 'x',
+    color: 'ffffff',
+    fontSize: 'medium',
+    mode: 'rtl',
+    enableRainbow: false,
+    editDateTime: 0,
+  });
+  const frame = (
+    at: number,
+    rate: number,
+    entries: number[][],
+    specs = entries.map(([id]) => ({ item: item(id), width: 40, height: 25, framed: id === 2 })),
+  ) => ({ type: 'frame' as const, at, rate, stage: new Float64Array(entries.flat()), specs, forget: [] });
 
   it('moves scrolling comments on at their speed while the video runs, for a short while only', () => {
     const replica = new StageReplica();
-    replica.apply(frame(1000, 1, [[1, 500, 10, -160], [2, 620, 40, 0]]));
+    replica.apply(
+      frame(1000, 1, [
+        [1, 500, 10, -160],
+        [2, 620, 40, 0],
+      ]),
+    );
     expect(FRAME_STRIDE).toBe(4);
-    expect(replica.at(1000).map((d) => [d.item.id, d.x, d.y])).toEqual([[1, 500, 10], [2, 620, 40]]);
+    expect(replica.at(1000).map((d) => [d.item.id, d.x, d.y])).toEqual([
+      [1, 500, 10],
+      [2, 620, 40],
+    ]);
     expect(replica.at(1050).map((d) => d.x)).toEqual([492, 620]);
     expect(replica.at(1000 + HOLD_MS * 5).map((d) => d.x)).toEqual([500 - 0.16 * HOLD_MS, 620]); // no guessing far ahead
     expect(replica.moving(1050)).toBe(true);
@@ -158,7 +210,18 @@ describe("the worker's copy of the stage", () => {
   it('draws only comments it was told about, forgets on request and empties on reset', () => {
     const replica = new StageReplica();
     replica.apply(frame(0, 1, [[1, 1, 1, 0]]));
-    replica.apply({ ...frame(10, 1, [[1, 1, 1, 0], [3, 2, 2, 0]], []), forget: [1] });
+    replica.apply({
+      ...frame(
+        10,
+        1,
+        [
+          [1, 1, 1, 0],
+          [3, 2, 2, 0],
+        ],
+        [],
+      ),
+      forget: [1],
+    });
     expect(replica.at(10)).toEqual([]);
     replica.apply(frame(20, 1, [[3, 2, 2, 0]]));
     expect(replica.at(20)).toHaveLength(1);

@@ -1,7 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
-import { GESTURE_DEBOUNCE_MS, WEBKIT_PINCH_SCALE_FACTOR, WHEEL_ZOOM_CONSTANT, debounced, onPinch, onScroll, onWheel, webkitScaleToDelta, wheelZoomFactor } from '../../src/lib/gestures/gestures.ts';
+import {
+  GESTURE_DEBOUNCE_MS,
+  WEBKIT_PINCH_SCALE_FACTOR,
+  WHEEL_ZOOM_CONSTANT,
+  debounced,
+  onPinch,
+  onScroll,
+  onWheel,
+  webkitScaleToDelta,
+  wheelZoomFactor,
+} from '../../src/lib/gestures/gestures.ts';
 
-const event = <T extends object>(type: string, fields: T) => Object.assign(new Event(type, { cancelable: true }), fields);
+const event = <T extends object>(type: string, fields: T) =>
+  Object.assign(new Event(type, { cancelable: true }), fields);
 
 describe('gestures (SPEC §4)', () => {
   it('needs a handler, like the directives that throw without one (SPEC §5)', () => {
@@ -64,7 +75,11 @@ describe('gestures (SPEC §4)', () => {
     target.dispatchEvent(new Event('scroll'));
     target.scrollTop = 100;
     target.dispatchEvent(new Event('scroll'));
-    expect(states.map((s) => [s.phase, s.dy, s.y])).toEqual([['start', 40, 40], ['change', 40, 40], ['change', 60, 100]]);
+    expect(states.map((s) => [s.phase, s.dy, s.y])).toEqual([
+      ['start', 40, 40],
+      ['change', 40, 40],
+      ['change', 60, 100],
+    ]);
     timers.pop()!();
     expect(states.at(-1)).toMatchObject({ phase: 'end', y: 100 });
   });
@@ -79,7 +94,12 @@ describe('gestures (SPEC §4)', () => {
     target.dispatchEvent(event('pointermove', { pointerId: 2, clientX: 300, clientY: 100 }));
     target.dispatchEvent(event('pointermove', { pointerId: 1, clientX: 150, clientY: 100 }));
     target.dispatchEvent(event('pointerup', { pointerId: 2 }));
-    expect(states.map((s) => [s.phase, s.scale])).toEqual([['start', 1], ['change', 2], ['change', 1.5], ['end', 1.5]]);
+    expect(states.map((s) => [s.phase, s.scale])).toEqual([
+      ['start', 1],
+      ['change', 2],
+      ['change', 1.5],
+      ['end', 1.5],
+    ]);
   });
 
   it('pinch with WebKit gesture events', () => {
@@ -96,8 +116,18 @@ describe('gestures (SPEC §4)', () => {
   it('debounced() reports the last value at the end', () => {
     const seen: Array<[string, number]> = [];
     let fire = () => {};
-    const push = debounced<number>((phase, value) => seen.push([phase, value]), 10, { set: (fn) => (fire = fn), clear: () => undefined });
-    push(1); push(2); fire();
-    expect(seen).toEqual([['start', 1], ['change', 1], ['change', 2], ['end', 2]]);
+    const push = debounced<number>((phase, value) => seen.push([phase, value]), 10, {
+      set: (fn) => (fire = fn),
+      clear: () => undefined,
+    });
+    push(1);
+    push(2);
+    fire();
+    expect(seen).toEqual([
+      ['start', 1],
+      ['change', 1],
+      ['change', 2],
+      ['end', 2],
+    ]);
   });
 });

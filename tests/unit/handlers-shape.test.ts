@@ -19,7 +19,11 @@ const ROUTE_KEY = /^(GET|POST|PUT|PATCH|DELETE) /;
  */
 const SEVERAL_STATEMENTS = new Set<string>([]);
 
-interface Found { key: string; file: string; oneExpression: boolean }
+interface Found {
+  key: string;
+  file: string;
+  oneExpression: boolean;
+}
 
 /** Every handler of the handler files: its key, and whether it is one expression. */
 function handlers(): { found: Found[]; authorizeCalls: string[] } {
@@ -30,18 +34,27 @@ function handlers(): { found: Found[]; authorizeCalls: string[] } {
     // Functions declared in the file by name (a handler may be one: `tus`, or made by one: `vote(1, false)`).
     const declared = new Map<string, ts.Expression>();
     const visit = (node: ts.Node) => {
-      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) declared.set(node.name.text, node.initializer);
-      if (ts.isIdentifier(node) && (node.text === 'authorize' || node.text === 'refusal')) authorizeCalls.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`);
+      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer)
+        declared.set(node.name.text, node.initializer);
+      if (ts.isIdentifier(node) && (node.text === 'authorize' || node.text === 'refusal'))
+        authorizeCalls.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`);
       ts.forEachChild(node, visit);
     };
     visit(source);
     const isOneExpression = (expression: ts.Expression): boolean => {
-      if (ts.isArrowFunction(expression)) return !ts.isBlock(expression.body) || isOneExpression(expression.body as never);
-      if (ts.isIdentifier(expression)) return declared.has(expression.text) && isOneExpression(declared.get(expression.text)!);
+      if (ts.isArrowFunction(expression))
+        return !ts.isBlock(expression.body) || isOneExpression(expression.body as never);
+      if (ts.isIdentifier(expression))
+        return declared.has(expression.text) && isOneExpression(declared.get(expression.text)!);
       // A handler made by a factory of the file: the factory and what it returns are one expression each.
       if (ts.isCallExpression(expression) && ts.isIdentifier(expression.expression)) {
         const factory = declared.get(expression.expression.text);
-        return !!factory && ts.isArrowFunction(factory) && !ts.isBlock(factory.body) && isOneExpression(factory.body as ts.Expression);
+        return (
+          !!factory &&
+          ts.isArrowFunction(factory) &&
+          !ts.isBlock(factory.body) &&
+          isOneExpression(factory.body as ts.Expression)
+        );
       }
       return false;
     };
@@ -68,8 +81,17 @@ describe('the handlers', () => {
   });
 
   test('are one expression, but for the listed ones', () => {
-    const several = found.filter((h) => !h.oneExpression).map((h) => h.key).sort();
-    expect(several.filter((key) => !SEVERAL_STATEMENTS.has(key)), 'new handlers of several statements').toEqual([]);
-    expect([...SEVERAL_STATEMENTS].filter((key) => !several.includes(key)), 'now one expression: take them off the list').toEqual([]);
+    const several = found
+      .filter((h) => !h.oneExpression)
+      .map((h) => h.key)
+      .sort();
+    expect(
+      several.filter((key) => !SEVERAL_STATEMENTS.has(key)),
+      'new handlers of several statements',
+    ).toEqual([]);
+    expect(
+      [...SEVERAL_STATEMENTS].filter((key) => !several.includes(key)),
+      'now one expression: take them off the list',
+    ).toEqual([]);
   });
 });

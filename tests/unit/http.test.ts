@@ -15,10 +15,14 @@ beforeAll(async () => {
     req.on('end', () => {
       received.push({ method: req.method!, url: req.url!, body, headers: req.headers });
       const path = req.url!.split('?')[0];
-      if (path === '/api/ok') return res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"success":true,"n":1}');
+      if (path === '/api/ok')
+        return res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"success":true,"n":1}');
       if (path === '/api/hang') return; // never answers
-      if (path === '/api/history/filter' && req.url!.includes('show=liked')) return res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"success":true,"result":[]}');
-      res.writeHead(500, { 'Content-Type': 'application/json' }).end('{"success":false,"code":"INTERNAL","message":"x"}');
+      if (path === '/api/history/filter' && req.url!.includes('show=liked'))
+        return res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"success":true,"result":[]}');
+      res
+        .writeHead(500, { 'Content-Type': 'application/json' })
+        .end('{"success":false,"code":"INTERNAL","message":"x"}');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -35,12 +39,17 @@ afterEach(() => {
 describe('HTTP helper', () => {
   it('builds URLs from the base, path and query', () => {
     expect(buildUrl('/api/', 'video/exists', { videoId: 5, skip: undefined })).toBe('/api/video/exists?videoId=5');
-    expect(buildUrl('/api/', '/block/list', { type: 'tag', page: 1, ids: [1, 2] })).toBe('/api/block/list?type=tag&page=1&ids=1&ids=2');
+    expect(buildUrl('/api/', '/block/list', { type: 'tag', page: 1, ids: [1, 2] })).toBe(
+      '/api/block/list?type=tag&page=1&ids=1&ids=2',
+    );
   });
 
   it('sends credentials and JSON, and parses the answer', async () => {
     const spy = vi.fn(fetch);
-    await expect(request('ok', { method: 'POST', body: { a: 1 }, fetchImpl: spy })).resolves.toEqual({ success: true, n: 1 });
+    await expect(request('ok', { method: 'POST', body: { a: 1 }, fetchImpl: spy })).resolves.toEqual({
+      success: true,
+      n: 1,
+    });
     expect(spy.mock.calls[0][1]).toMatchObject({ credentials: 'include', method: 'POST' });
     expect(received[0]).toMatchObject({ method: 'POST', body: '{"a":1}' });
     expect(received[0].headers['content-type']).toBe('application/json');

@@ -20,7 +20,10 @@ describe('the image provider setting (PUBLIC_IMAGE_PROVIDER, PUBLIC_IMAGE_PROVID
 
   it('reads the template provider from the environment, PUBLIC_ or not', () => {
     const config = readRuntimeConfig({ PUBLIC_IMAGE_PROVIDER: 'template', PUBLIC_IMAGE_PROVIDER_URL: TEMPLATE });
-    expect(readImageProvider(config.imageProvider, config.imageProviderUrl)).toEqual({ kind: 'template', url: TEMPLATE });
+    expect(readImageProvider(config.imageProvider, config.imageProviderUrl)).toEqual({
+      kind: 'template',
+      url: TEMPLATE,
+    });
   });
 
   it('refuses a provider it does not know, and a template without {width} or {src}', () => {
@@ -32,12 +35,16 @@ describe('the image provider setting (PUBLIC_IMAGE_PROVIDER, PUBLIC_IMAGE_PROVID
 
   it('stops the server from starting with such a setting', () => {
     expect(() => readServerConfig({ PUBLIC_IMAGE_PROVIDER: 'template' })).toThrow(/PUBLIC_IMAGE_PROVIDER_URL/);
-    expect(readServerConfig({ PUBLIC_IMAGE_PROVIDER: 'template', PUBLIC_IMAGE_PROVIDER_URL: TEMPLATE }).runtime.imageProviderUrl).toBe(TEMPLATE);
+    expect(
+      readServerConfig({ PUBLIC_IMAGE_PROVIDER: 'template', PUBLIC_IMAGE_PROVIDER_URL: TEMPLATE }).runtime
+        .imageProviderUrl,
+    ).toBe(TEMPLATE);
   });
 
   it('fills the template with the width and the percent-encoded source', () => {
-    expect(resizedImageUrl(imgproxy as Extract<typeof imgproxy, { kind: 'template' }>, '/media/a b.jpg?v=1', 320))
-      .toBe('https://img.example/rs:320/plain/%2Fmedia%2Fa%20b.jpg%3Fv%3D1');
+    expect(resizedImageUrl(imgproxy as Extract<typeof imgproxy, { kind: 'template' }>, '/media/a b.jpg?v=1', 320)).toBe(
+      'https://img.example/rs:320/plain/%2Fmedia%2Fa%20b.jpg%3Fv%3D1',
+    );
   });
 });
 
@@ -46,7 +53,9 @@ describe('posters and covers', () => {
     const local = posterSources(POSTER)!;
     expect(local.src).toBe(POSTER);
     expect(local.sets.map((s) => s.type)).toEqual(['image/avif', 'image/webp']);
-    expect(local.jpgSrcset).toBe([320, 640, 960, 1280].map((w) => `/media/videos/4/poster-0123456789ab-${w}.jpg ${w}w`).join(', '));
+    expect(local.jpgSrcset).toBe(
+      [320, 640, 960, 1280].map((w) => `/media/videos/4/poster-0123456789ab-${w}.jpg ${w}w`).join(', '),
+    );
     expect(posterSources('/media/covers/old.png')).toBeNull();
   });
 
@@ -55,11 +64,15 @@ describe('posters and covers', () => {
     const original = encodeURIComponent('/media/videos/4/poster-0123456789ab-1280.jpg');
     expect(sources.src).toBe(`https://img.example/rs:640/plain/${original}`);
     expect(sources.sets).toEqual([]);
-    expect(sources.jpgSrcset).toBe([320, 640, 960, 1280].map((w) => `https://img.example/rs:${w}/plain/${original} ${w}w`).join(', '));
+    expect(sources.jpgSrcset).toBe(
+      [320, 640, 960, 1280].map((w) => `https://img.example/rs:${w}/plain/${original} ${w}w`).join(', '),
+    );
   });
 
   it('template: a picture without a set is resized too; no picture stays none', () => {
-    expect(posterSources('/media/covers/old.png', imgproxy)!.src).toBe(`https://img.example/rs:640/plain/${encodeURIComponent('/media/covers/old.png')}`);
+    expect(posterSources('/media/covers/old.png', imgproxy)!.src).toBe(
+      `https://img.example/rs:640/plain/${encodeURIComponent('/media/covers/old.png')}`,
+    );
     expect(posterSources('', imgproxy)).toBeNull();
   });
 });
@@ -68,23 +81,39 @@ describe('photos', () => {
   const image = { base: '/media/photos/3/7', widths: [320, 640, 1280], animated: false };
 
   it('local: the files of each width and format', () => {
-    expect(pictureSources(image)).toMatchObject({ src: '/media/photos/3/7/640.jpg', smallest: '/media/photos/3/7/320.jpg', webp: expect.stringContaining('/media/photos/3/7/1280.webp 1280w') });
+    expect(pictureSources(image)).toMatchObject({
+      src: '/media/photos/3/7/640.jpg',
+      smallest: '/media/photos/3/7/320.jpg',
+      webp: expect.stringContaining('/media/photos/3/7/1280.webp 1280w'),
+    });
   });
 
   it('template: the largest file resized to each width written', () => {
     const sources = pictureSources(image, imgproxy)!;
     const original = encodeURIComponent('/media/photos/3/7/1280.jpg');
-    expect(sources).toMatchObject({ avif: null, webp: null, src: `https://img.example/rs:640/plain/${original}`, smallest: `https://img.example/rs:320/plain/${original}` });
+    expect(sources).toMatchObject({
+      avif: null,
+      webp: null,
+      src: `https://img.example/rs:640/plain/${original}`,
+      smallest: `https://img.example/rs:320/plain/${original}`,
+    });
     expect(sources.jpeg.split(', ')).toHaveLength(3);
     // An animation's original is its WebP, which keeps the motion.
-    expect(pictureSources({ ...image, animated: true }, imgproxy)!.src).toContain(encodeURIComponent('/media/photos/3/7/1280.webp'));
+    expect(pictureSources({ ...image, animated: true }, imgproxy)!.src).toContain(
+      encodeURIComponent('/media/photos/3/7/1280.webp'),
+    );
   });
 });
 
 describe('the Content-Security-Policy', () => {
   it('lets pictures come from the resizing service', () => {
     const imgSrc = (imageProviderUrl?: string) => {
-      const headers = createSecurityHeaders({ apiBase: '/api/', videoManifestUrl: '/media/videos/{videoId}/master.m3u8', inContextScriptUrl: 'https://cdn.example/jipt.js', imageProviderUrl });
+      const headers = createSecurityHeaders({
+        apiBase: '/api/',
+        videoManifestUrl: '/media/videos/{videoId}/master.m3u8',
+        inContextScriptUrl: 'https://cdn.example/jipt.js',
+        imageProviderUrl,
+      });
       return /img-src ([^;]*)/.exec(headers.headersFor('/en')['Content-Security-Policy'] ?? '')?.[1] ?? '';
     };
     expect(imgSrc(TEMPLATE).split(' ')).toContain('https://img.example');

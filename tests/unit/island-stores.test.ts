@@ -8,7 +8,9 @@ import { useHydratedStore } from '../../src/islands/use-hydrated-store.ts';
 
 const ISLANDS = join(process.cwd(), 'src', 'islands');
 const sources = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
 
 describe('islands reading shared stores', () => {
   it('render the server snapshot, whatever the store holds, so the first client render can match it', () => {
@@ -19,7 +21,9 @@ describe('islands reading shared stores', () => {
 
   it('go through useHydratedStore only: a plain useStore would hydrate with the browser value (React #418)', () => {
     const direct = sources(ISLANDS)
-      .filter((file) => !file.endsWith('use-hydrated-store.ts') && readFileSync(file, 'utf8').includes('@nanostores/react'))
+      .filter(
+        (file) => !file.endsWith('use-hydrated-store.ts') && readFileSync(file, 'utf8').includes('@nanostores/react'),
+      )
       .map((file) => relative(ISLANDS, file));
     expect(direct).toEqual([]);
   });

@@ -19,7 +19,9 @@ describe('the generic loader (SPEC §4: idle, pending, success, error)', () => {
   it('goes to error and keeps what was shown before', async () => {
     const loader = createLoader<string[]>(() => {}, loadedWith(['first page']));
     const failure = new Error('network');
-    await loader.run(async () => { throw failure; });
+    await loader.run(async () => {
+      throw failure;
+    });
     expect(loader.get()).toEqual({ state: 'error', data: ['first page'], error: failure });
     await loader.run(async () => ['again']);
     expect(loader.get()).toEqual({ state: 'success', data: ['again'], error: undefined });
@@ -28,7 +30,12 @@ describe('the generic loader (SPEC §4: idle, pending, success, error)', () => {
   it('drops an answer that arrives after a newer load started', async () => {
     const loader = createLoader<string>(() => {});
     let answerSlow!: (value: string) => void;
-    const slow = loader.run(() => new Promise<string>((resolve) => { answerSlow = resolve; }));
+    const slow = loader.run(
+      () =>
+        new Promise<string>((resolve) => {
+          answerSlow = resolve;
+        }),
+    );
     await loader.run(async () => 'newer');
     answerSlow('older');
     await slow;

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { LOCALES, LOCALE_INFO, splitLocale, localizePath, switchLocalePath, isLocaleRoot } from '../../src/lib/i18n/locales.ts';
-import { detectLocale, matchBrowserLanguages, parseAcceptLanguage, localeCookieAttributes } from '../../src/lib/i18n/detect.ts';
+import {
+  LOCALES,
+  LOCALE_INFO,
+  splitLocale,
+  localizePath,
+  switchLocalePath,
+  isLocaleRoot,
+} from '../../src/lib/i18n/locales.ts';
+import {
+  detectLocale,
+  matchBrowserLanguages,
+  parseAcceptLanguage,
+  localeCookieAttributes,
+} from '../../src/lib/i18n/detect.ts';
 
 describe('locale table', () => {
   it('has the ten codes with the spec language tags', () => {

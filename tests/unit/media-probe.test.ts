@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binaryPath, probeVideo, run, streamSeconds } from '../../server/media/ffmpeg.ts';
 
 describe('the length of an upload', () => {
-  it('is read from a stream\'s duration, or from the DURATION tag Matroska writes per stream', () => {
+  it("is read from a stream's duration, or from the DURATION tag Matroska writes per stream", () => {
     expect(streamSeconds({ duration: '2.040000' })).toBe(2.04);
     expect(streamSeconds({ tags: { DURATION: '00:01:02.500000000' } })).toBe(62.5);
     expect(streamSeconds({ duration: 'N/A', tags: { DURATION: '00:00:02.000000000' } })).toBe(2);
@@ -17,9 +17,39 @@ describe('the length of an upload', () => {
     let folder: string;
     beforeAll(async () => {
       folder = await mkdtemp(join(tmpdir(), 'kiraboshi-probe-'));
-      await writeFile(join(folder, 'late.srt'), '1\n00:00:00,500 --> 00:00:01,500\nEarly\n\n2\n00:00:07,000 --> 00:00:08,000\nLong after the end\n');
-      const made = await run(binaryPath('ffmpeg'), ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=2', '-f', 'lavfi', '-i', 'sine=duration=2',
-        '-i', join(folder, 'late.srt'), '-map', '0:v', '-map', '1:a', '-map', '2:s', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-c:s', 'srt', join(folder, 'late.mkv')]);
+      await writeFile(
+        join(folder, 'late.srt'),
+        '1\n00:00:00,500 --> 00:00:01,500\nEarly\n\n2\n00:00:07,000 --> 00:00:08,000\nLong after the end\n',
+      );
+      const made = await run(binaryPath('ffmpeg'), [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=320x240:rate=25:duration=2',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=duration=2',
+        '-i',
+        join(folder, 'late.srt'),
+        '-map',
+        '0:v',
+        '-map',
+        '1:a',
+        '-map',
+        '2:s',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-c:a',
+        'aac',
+        '-c:s',
+        'srt',
+        join(folder, 'late.mkv'),
+      ]);
       expect(made.code, made.stderr).toBe(0);
     });
     afterAll(() => rm(folder, { recursive: true, force: true }));

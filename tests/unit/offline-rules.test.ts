@@ -1,13 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { PREFETCH_REUSE_MS, READS_SENT_AS_POST, isSiteWrite, localeShellUrls, navigationSkipsPreload, offlinePageFor, strategyFor } from '../../src/lib/offline/rules.ts';
+import {
+  PREFETCH_REUSE_MS,
+  READS_SENT_AS_POST,
+  isSiteWrite,
+  localeShellUrls,
+  navigationSkipsPreload,
+  offlinePageFor,
+  strategyFor,
+} from '../../src/lib/offline/rules.ts';
 import { assetsOfPage, webManifest } from '../../src/integrations/offline-app.ts';
 import { ROUTES } from '../../src/lib/api/routes/index.ts';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 
-const request = (path: string, extra: Partial<{ method: string; mode: string; keepalive: boolean; sameOrigin: boolean; accept: string }> = {}) =>
-  ({ method: 'GET', mode: 'cors', keepalive: false, sameOrigin: true, accept: '*/*', url: new URL(path, 'https://kira.example'), ...extra });
+const request = (
+  path: string,
+  extra: Partial<{ method: string; mode: string; keepalive: boolean; sameOrigin: boolean; accept: string }> = {},
+) => ({
+  method: 'GET',
+  mode: 'cors',
+  keepalive: false,
+  sameOrigin: true,
+  accept: '*/*',
+  url: new URL(path, 'https://kira.example'),
+  ...extra,
+});
 
 describe('service worker rules', () => {
   it('counts changes made through the API as writes, and asks the server for pages in the preload window after one', () => {
@@ -67,19 +85,25 @@ describe('service worker rules', () => {
 });
 
 describe('offline app build', () => {
-  it('finds the shell: a page\'s hashed files and what its scripts import statically, not dynamically', async () => {
+  it("finds the shell: a page's hashed files and what its scripts import statically, not dynamically", async () => {
     const root = mkdtempSync(join(tmpdir(), 'kiraboshi-shell-'));
     mkdirSync(join(root, '_astro'));
     mkdirSync(join(root, 'offline'));
-    writeFileSync(join(root, 'offline', 'index.html'), '<link rel="stylesheet" href="/_astro/a.css"><script type="module" src="/_astro/boot.js"></script>');
-    writeFileSync(join(root, '_astro', 'boot.js'), 'import{x}from"./shared.js";import"./side.js";const l=()=>import("./lazy.js");');
+    writeFileSync(
+      join(root, 'offline', 'index.html'),
+      '<link rel="stylesheet" href="/_astro/a.css"><script type="module" src="/_astro/boot.js"></script>',
+    );
+    writeFileSync(
+      join(root, '_astro', 'boot.js'),
+      'import{x}from"./shared.js";import"./side.js";const l=()=>import("./lazy.js");',
+    );
     writeFileSync(join(root, '_astro', 'shared.js'), 'export const x=1;');
     writeFileSync(join(root, '_astro', 'side.js'), 'import {x} from "./shared.js";');
     const assets = await assetsOfPage(root, join(root, 'offline', 'index.html'));
     expect(assets.sort()).toEqual(['/_astro/a.css', '/_astro/boot.js', '/_astro/shared.js', '/_astro/side.js']);
   });
 
-  it('writes a standalone manifest started at the locale\'s home', () => {
+  it("writes a standalone manifest started at the locale's home", () => {
     const manifest = webManifest('ja', '綺羅星', '綺羅星', '…', 'ja-JP');
     expect(manifest).toMatchObject({ start_url: '/ja/', scope: '/', display: 'standalone', lang: 'ja-JP' });
     expect(manifest.icons.filter((i) => i.purpose === 'any').map((i) => i.sizes)).toContain('512x512');

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { createPageCache, sharedLifetime, type CapturedPage, type PageRequest } from '../../server/site/page-cache.ts';
 
-const page = (body: string, cacheControl = 'public, max-age=0, s-maxage=60, stale-while-revalidate=600', extra: Record<string, string> = {}): CapturedPage =>
-  ({ status: 200, headers: { 'cache-control': cacheControl, 'content-type': 'text/html', ...extra }, body: Buffer.from(body) });
+const page = (
+  body: string,
+  cacheControl = 'public, max-age=0, s-maxage=60, stale-while-revalidate=600',
+  extra: Record<string, string> = {},
+): CapturedPage => ({
+  status: 200,
+  headers: { 'cache-control': cacheControl, 'content-type': 'text/html', ...extra },
+  body: Buffer.from(body),
+});
 
-const request = (target: string, headers: Record<string, string> = {}, encoding: string | null = 'br'): PageRequest =>
-  ({ target, encoding, crawler: false, header: (name) => headers[name] });
+const request = (
+  target: string,
+  headers: Record<string, string> = {},
+  encoding: string | null = 'br',
+): PageRequest => ({ target, encoding, crawler: false, header: (name) => headers[name] });
 
 function setup(maxBytes = 1024 * 1024) {
   let clock = 0;
@@ -23,7 +33,10 @@ function setup(maxBytes = 1024 * 1024) {
 
 describe('the page cache for guests', () => {
   it('reads the shared lifetimes a page allows, and nothing from a private page', () => {
-    expect(sharedLifetime('public, max-age=0, s-maxage=60, stale-while-revalidate=600')).toEqual({ freshMs: 60_000, staleMs: 600_000 });
+    expect(sharedLifetime('public, max-age=0, s-maxage=60, stale-while-revalidate=600')).toEqual({
+      freshMs: 60_000,
+      staleMs: 600_000,
+    });
     expect(sharedLifetime('public, max-age=30')).toEqual({ freshMs: 30_000, staleMs: 0 });
     expect(sharedLifetime('private, no-store')).toBeNull();
     expect(sharedLifetime('public, s-maxage=60, no-cache')).toBeNull();

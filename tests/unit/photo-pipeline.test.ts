@@ -8,8 +8,12 @@ import { inspectPhoto, readCameraData, renderPhoto, type PhotoFormat } from '../
 import { animatedGif, jpegWithGps, plainPng, pngBomb } from '../fixtures/photos.ts';
 
 let dir: string;
-beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'photo-pipeline-')); });
-afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'photo-pipeline-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 async function file(name: string, bytes: Buffer | string): Promise<string> {
   const path = join(dir, name);
@@ -21,7 +25,9 @@ async function render(path: string) {
   const inspection = await inspectPhoto(path);
   if (!inspection.ok) throw new Error(inspection.reason);
   const outputs = new Map<string, Buffer>();
-  const result = await renderPhoto(path, inspection, async (width: number, format: PhotoFormat, bytes: Buffer) => { outputs.set(`${width}.${format}`, bytes); });
+  const result = await renderPhoto(path, inspection, async (width: number, format: PhotoFormat, bytes: Buffer) => {
+    outputs.set(`${width}.${format}`, bytes);
+  });
   return { result, outputs };
 }
 
@@ -33,7 +39,17 @@ describe('photo pipeline', () => {
     expect(before?.latitude).toBeCloseTo(35.658, 2);
     const { result, outputs } = await render(source);
     expect(result.widths).toEqual([320, 640, 1280]);
-    expect([...outputs.keys()].sort()).toEqual(['1280.avif', '1280.jpg', '1280.webp', '320.avif', '320.jpg', '320.webp', '640.avif', '640.jpg', '640.webp']);
+    expect([...outputs.keys()].sort()).toEqual([
+      '1280.avif',
+      '1280.jpg',
+      '1280.webp',
+      '320.avif',
+      '320.jpg',
+      '320.webp',
+      '640.avif',
+      '640.jpg',
+      '640.webp',
+    ]);
     for (const [name, bytes] of outputs) {
       const tags = await exifr.parse(bytes, { gps: true, tiff: true, exif: true, xmp: true }).catch(() => undefined);
       expect(tags?.latitude, name).toBeUndefined();
@@ -50,7 +66,11 @@ describe('photo pipeline', () => {
     const { result, outputs } = await render(source);
     expect({ width: result.width, height: result.height }).toEqual({ width: 1000, height: 1600 });
     const meta = await sharp(outputs.get('640.jpg')!).metadata();
-    expect({ width: meta.width, height: meta.height, orientation: meta.orientation }).toEqual({ width: 640, height: 1024, orientation: undefined });
+    expect({ width: meta.width, height: meta.height, orientation: meta.orientation }).toEqual({
+      width: 640,
+      height: 1024,
+      orientation: undefined,
+    });
   });
 
   it('renders one variant at its own width for an image narrower than 320, and a blurred placeholder', async () => {
@@ -77,10 +97,20 @@ describe('photo pipeline', () => {
   });
 
   it('refuses what is not an image, and images of other formats', async () => {
-    expect(await inspectPhoto(await file('text.jpg', 'just some words, not a picture'))).toEqual({ ok: false, reason: 'NOT_AN_IMAGE' });
-    const tiff = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } }).tiff().toBuffer();
-    expect(await inspectPhoto(await file('scan.tiff', tiff))).toEqual({ ok: false, reason: 'UNSUPPORTED_IMAGE_FORMAT' });
-    const avif = await sharp(await plainPng(64, 64)).avif().toBuffer();
+    expect(await inspectPhoto(await file('text.jpg', 'just some words, not a picture'))).toEqual({
+      ok: false,
+      reason: 'NOT_AN_IMAGE',
+    });
+    const tiff = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } })
+      .tiff()
+      .toBuffer();
+    expect(await inspectPhoto(await file('scan.tiff', tiff))).toEqual({
+      ok: false,
+      reason: 'UNSUPPORTED_IMAGE_FORMAT',
+    });
+    const avif = await sharp(await plainPng(64, 64))
+      .avif()
+      .toBuffer();
     expect(await inspectPhoto(await file('ok.avif', avif))).toMatchObject({ ok: true, format: 'heif' });
   });
 

@@ -41,9 +41,14 @@ describe('photo addresses and sources', () => {
 
   it('lists every width in each format, without AVIF for an animation', () => {
     const sources = pictureSources({ base: '/media/photos/3/7', widths: [320, 640, 1280], animated: false })!;
-    expect(sources.avif).toBe('/media/photos/3/7/320.avif 320w, /media/photos/3/7/640.avif 640w, /media/photos/3/7/1280.avif 1280w');
+    expect(sources.avif).toBe(
+      '/media/photos/3/7/320.avif 320w, /media/photos/3/7/640.avif 640w, /media/photos/3/7/1280.avif 1280w',
+    );
     expect(sources.src).toBe('/media/photos/3/7/640.jpg');
-    expect(pictureSources({ base: '/m/1/2', widths: [200], animated: true })).toMatchObject({ avif: null, src: '/m/1/2/200.jpg' });
+    expect(pictureSources({ base: '/m/1/2', widths: [200], animated: true })).toMatchObject({
+      avif: null,
+      src: '/m/1/2/200.jpg',
+    });
     expect(pictureSources({ base: '', widths: [], animated: false })).toBeNull();
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { estimateFrameRate, FALLBACK_FRAME_RATE, FrameTracker, frameStartAt, frameStepTarget } from '../../src/lib/player/frames.ts';
+import {
+  estimateFrameRate,
+  FALLBACK_FRAME_RATE,
+  FrameTracker,
+  frameStartAt,
+  frameStepTarget,
+} from '../../src/lib/player/frames.ts';
 import { previewLayout } from '../../src/lib/player/storyboard.ts';
 import { parseFrameRate } from '../../server/media/ffmpeg.ts';
 import { LADDER, masterPlaylist } from '../../server/media/hls.ts';
@@ -22,7 +28,9 @@ describe('frame rate', () => {
     const source = { width: 1280, height: 720, hasAudio: true, frameRate: 30000 / 1001 };
     const master = masterPlaylist(LADDER.slice(0, 2), source);
     expect(master.match(/FRAME-RATE=29\.970,/g)).toHaveLength(2);
-    expect(master).toContain('#EXT-X-STREAM-INF:BANDWIDTH=896000,RESOLUTION=640x360,FRAME-RATE=29.970,CODECS="avc1.4d401e,mp4a.40.2"');
+    expect(master).toContain(
+      '#EXT-X-STREAM-INF:BANDWIDTH=896000,RESOLUTION=640x360,FRAME-RATE=29.970,CODECS="avc1.4d401e,mp4a.40.2"',
+    );
     expect(masterPlaylist(LADDER.slice(0, 1), { ...source, frameRate: null })).not.toContain('FRAME-RATE');
   });
 
@@ -69,7 +77,7 @@ describe('frame steps', () => {
     for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeCloseTo(0.04, 9);
     expect(tracker.stepTarget(times.at(-1)!, -1, 25)).toBeCloseTo(times.at(-2)!, 9);
     // At 29.97 fps the frame on screen at 1 s is frame 29; the step goes to the middle of frame 30.
-    expect(tracker.stepTarget(1, 1, 30000 / 1001)).toBeCloseTo(30.5 * 1001 / 30000, 9);
+    expect(tracker.stepTarget(1, 1, 30000 / 1001)).toBeCloseTo((30.5 * 1001) / 30000, 9);
   });
 
   it('start from the frame on screen when the browser says which it is (frames need not start on the 1/rate grid)', () => {
@@ -87,14 +95,26 @@ describe('storyboard preview', () => {
 
   it('shows the tile of the hovered time at its own size on a wide bar', () => {
     const layout = previewLayout(board, 25, 40, 1000);
-    expect(layout.frame).toEqual({ tile: 12, width: 160, height: 90, backgroundSize: '1600px 180px', backgroundPosition: '-320px -90px' });
+    expect(layout.frame).toEqual({
+      tile: 12,
+      width: 160,
+      height: 90,
+      backgroundSize: '1600px 180px',
+      backgroundPosition: '-320px -90px',
+    });
     expect(layout.left).toBe(625);
     expect(previewLayout(board, 40, 40, 1000).frame!.tile).toBe(19);
   });
 
   it('scales the tile down on a narrow bar', () => {
     const layout = previewLayout(board, 3, 40, 360);
-    expect(layout.frame).toEqual({ tile: 1, width: 108, height: 61, backgroundSize: '1080px 121.5px', backgroundPosition: '-108px 0px' });
+    expect(layout.frame).toEqual({
+      tile: 1,
+      width: 108,
+      height: 61,
+      backgroundSize: '1080px 121.5px',
+      backgroundPosition: '-108px 0px',
+    });
   });
 
   it('keeps the preview inside the bar at both ends', () => {

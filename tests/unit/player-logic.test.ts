@@ -9,7 +9,11 @@ import { DanmakuEngine } from '../../src/lib/danmaku/engine.ts';
 import { mergePlayerSettings, DEFAULT_PLAYER_SETTINGS } from '../../src/lib/stores/player-settings.ts';
 import type { Danmaku } from '../../src/lib/api/contracts/interaction.ts';
 
-const ladder = [{ index: 0, height: 360, bitrate: 800e3 }, { index: 1, height: 720, bitrate: 2.8e6 }, { index: 2, height: 1080, bitrate: 5e6 }];
+const ladder = [
+  { index: 0, height: 360, bitrate: 800e3 },
+  { index: 1, height: 720, bitrate: 2.8e6 },
+  { index: 2, height: 1080, bitrate: 5e6 },
+];
 
 describe('quality choice', () => {
   it('leaves automatic to hls.js and finds the remembered rung', () => {
@@ -24,7 +28,11 @@ describe('quality choice', () => {
   });
   it('lists one entry per height, highest first', () => {
     const dup = [...ladder, { index: 3, height: 720, bitrate: 1.5e6 }];
-    expect(menuLevels(dup).map((l) => [l.height, l.index])).toEqual([[1080, 2], [720, 1], [360, 0]]);
+    expect(menuLevels(dup).map((l) => [l.height, l.index])).toEqual([
+      [1080, 2],
+      [720, 1],
+      [360, 0],
+    ]);
     expect(levelLabel({ height: 0, bitrate: 128_000 })).toBe('128 kb/s');
   });
 });
@@ -51,7 +59,13 @@ describe('resuming from history', () => {
 
 describe('the media clock never steps back while playing', () => {
   it('holds still when a report lands a hair behind the extrapolation', () => {
-    const m: { -readonly [K in keyof MediaLike]: MediaLike[K] } = { currentTime: 10, playbackRate: 1, paused: false, seeking: false, readyState: 4 };
+    const m: { -readonly [K in keyof MediaLike]: MediaLike[K] } = {
+      currentTime: 10,
+      playbackRate: 1,
+      paused: false,
+      seeking: false,
+      readyState: 4,
+    };
     const clock = new MediaClock(m);
     clock.now(0);
     const ahead = clock.now(100); // 10.1
@@ -64,9 +78,26 @@ describe('the media clock never steps back while playing', () => {
 });
 
 describe('the engine with comments added late', () => {
-  const d = (id: number, time: number): Danmaku => ({ id, time, text: 'hi', color: 'ffffff', fontSize: 'medium', mode: 'rtl', enableRainbow: false, editDateTime: 0 });
+  const d = (id: number, time: number): Danmaku => ({
+    id,
+    time,
+    text: 'hi',
+    color: 'ffffff',
+    fontSize: 'medium',
+    mode: 'rtl',
+    enableRainbow: false,
+    editDateTime: 0,
+  });
   it('lets one just past enter, and does not count long-gone ones as dropped', () => {
-    const e = new DanmakuEngine({ width: 800, height: 450, area: 1, keepSubtitlesClear: false, fontScale: 1, speed: 1, measure: () => 40 });
+    const e = new DanmakuEngine({
+      width: 800,
+      height: 450,
+      area: 1,
+      keepSubtitlesClear: false,
+      fontScale: 1,
+      speed: 1,
+      measure: () => 40,
+    });
     e.advance(0);
     e.advance(0.5);
     e.advance(1.2);
@@ -77,7 +108,15 @@ describe('the engine with comments added late', () => {
     expect(e.dropped).toBe(0);
   });
   it('moves back a little without rebuilding on clock jitter', () => {
-    const e = new DanmakuEngine({ width: 800, height: 450, area: 1, keepSubtitlesClear: false, fontScale: 1, speed: 1, measure: () => 40 });
+    const e = new DanmakuEngine({
+      width: 800,
+      height: 450,
+      area: 1,
+      keepSubtitlesClear: false,
+      fontScale: 1,
+      speed: 1,
+      measure: () => 40,
+    });
     e.load([d(1, 0)]);
     const x1 = e.advance(1)[0].x;
     const x2 = e.advance(0.95)[0].x;
@@ -110,7 +149,10 @@ describe('screenshot rung', () => {
     expect(captureLevel([], 360)).toBe(null); // native HLS lists no rungs
   });
   it('picks the heavier of two rungs of the same height', () => {
-    const twins = [{ index: 0, height: 720, bitrate: 2e6 }, { index: 1, height: 720, bitrate: 3e6 }];
+    const twins = [
+      { index: 0, height: 720, bitrate: 2e6 },
+      { index: 1, height: 720, bitrate: 3e6 },
+    ];
     expect(topLevel(twins)?.index).toBe(1);
   });
 });
@@ -124,12 +166,23 @@ describe('what the device lets the player do', () => {
   it('falls back to the video element’s own fullscreen on an iPhone (no element API), else to nothing', () => {
     expect(fullscreenWay({} as never, video, { fullscreenEnabled: undefined as never })).toBe('video');
     expect(fullscreenWay(root, video, { fullscreenEnabled: false })).toBe('video'); // refused by a policy
-    expect(fullscreenWay({} as never, { webkitSupportsFullscreen: false, webkitEnterFullscreen: () => {} }, { fullscreenEnabled: undefined as never })).toBe(null);
+    expect(
+      fullscreenWay(
+        {} as never,
+        { webkitSupportsFullscreen: false, webkitEnterFullscreen: () => {} },
+        { fullscreenEnabled: undefined as never },
+      ),
+    ).toBe(null);
     expect(fullscreenWay({} as never, {}, { fullscreenEnabled: undefined as never })).toBe(null);
   });
   it('knows when the volume is the device’s alone (iOS keeps media volume at 1)', () => {
     expect(volumeIsAdjustable({ volume: 1 })).toBe(true);
-    const ios = { get volume() { return 1; }, set volume(_: number) {} };
+    const ios = {
+      get volume() {
+        return 1;
+      },
+      set volume(_: number) {},
+    };
     expect(volumeIsAdjustable(ios)).toBe(false);
   });
 });

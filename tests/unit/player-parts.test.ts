@@ -9,7 +9,8 @@ describe('parts of a video', () => {
   it('reads ?p as a 1-based part and falls back to P1', () => {
     expect(partFromSearch('?p=2', 3)).toBe(1);
     expect(partFromSearch('?p=3&t=4', 3)).toBe(2);
-    for (const bad of ['', '?p=0', '?p=4', '?p=-1', '?p=abc', '?p=1e1', '?p=99999']) expect(partFromSearch(bad, 3)).toBe(0);
+    for (const bad of ['', '?p=0', '?p=4', '?p=-1', '?p=abc', '?p=1e1', '?p=99999'])
+      expect(partFromSearch(bad, 3)).toBe(0);
     expect(partFromSearch(new URLSearchParams('p=2'), 1)).toBe(0);
   });
 

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  bufferedRanges, escapeStep, initialPlayerState, levelPlaying, playerClasses, playerReducer, seekTarget, stageTap, timeShown,
-  type PlayerEvent, type PlayerState,
+  bufferedRanges,
+  escapeStep,
+  initialPlayerState,
+  levelPlaying,
+  playerClasses,
+  playerReducer,
+  seekTarget,
+  stageTap,
+  timeShown,
+  type PlayerEvent,
+  type PlayerState,
 } from '../../src/lib/player/player-state.ts';
 import { readPlaybackStats, type StatsMedia } from '../../src/lib/player/playback-stats.ts';
 import type { HlsSource } from '../../src/lib/player/hls-source.ts';
@@ -9,12 +18,25 @@ import { anchorToRecord } from '../../src/lib/player/resume.ts';
 import { audioForVolume, isTypingTarget, sliderToVolume, steppedVolume } from '../../src/lib/player/shortcuts.ts';
 
 const run = (...events: PlayerEvent[]) => events.reduce(playerReducer, initialPlayerState);
-const ranges = (...pairs: Array<[number, number]>) => ({ length: pairs.length, start: (i: number) => pairs[i][0], end: (i: number) => pairs[i][1] });
-const ladder = [{ index: 0, height: 360, bitrate: 800e3 }, { index: 1, height: 720, bitrate: 2.8e6 }];
+const ranges = (...pairs: Array<[number, number]>) => ({
+  length: pairs.length,
+  start: (i: number) => pairs[i][0],
+  end: (i: number) => pairs[i][1],
+});
+const ladder = [
+  { index: 0, height: 360, bitrate: 800e3 },
+  { index: 1, height: 720, bitrate: 2.8e6 },
+];
 
 describe('the player state', () => {
   it('follows the element: playing, stalls, time, duration, rate', () => {
-    const s = run({ type: 'paused', paused: false }, { type: 'waiting', waiting: true }, { type: 'time', time: 12.5 }, { type: 'duration', duration: 90 }, { type: 'rate', rate: 1.5 });
+    const s = run(
+      { type: 'paused', paused: false },
+      { type: 'waiting', waiting: true },
+      { type: 'time', time: 12.5 },
+      { type: 'duration', duration: 90 },
+      { type: 'rate', rate: 1.5 },
+    );
     expect(s).toMatchObject({ paused: false, waiting: true, time: 12.5, duration: 90, rate: 1.5 });
     expect(run({ type: 'duration', duration: Number.POSITIVE_INFINITY }).duration).toBe(0); // a live or unknown length
     expect(run({ type: 'duration', duration: Number.NaN }).duration).toBe(0);
@@ -30,11 +52,18 @@ describe('the player state', () => {
   });
 
   it('forgets the rungs of the last source, and keeps the one picked until the source switches', () => {
-    const s = run({ type: 'sourceAttached', kind: 'hls.js' }, { type: 'levels', levels: ladder }, { type: 'levelSwitched', index: 0 });
+    const s = run(
+      { type: 'sourceAttached', kind: 'hls.js' },
+      { type: 'levels', levels: ladder },
+      { type: 'levelSwitched', index: 0 },
+    );
     expect(levelPlaying(s)).toEqual(ladder[0]);
     const picked = playerReducer({ ...s, panel: 'quality' }, { type: 'qualityPicked', index: 1 });
     expect(picked).toMatchObject({ levelIndex: 1, panel: null });
-    expect(playerReducer({ ...s, panel: 'quality' }, { type: 'qualityPicked', index: null })).toMatchObject({ levelIndex: 0, panel: null }); // automatic
+    expect(playerReducer({ ...s, panel: 'quality' }, { type: 'qualityPicked', index: null })).toMatchObject({
+      levelIndex: 0,
+      panel: null,
+    }); // automatic
     const reset = playerReducer(s, { type: 'sourceReset' });
     expect(reset).toMatchObject({ levels: [], levelIndex: -1, sourceKind: 'hls.js' });
     expect(levelPlaying(reset)).toBeNull();
@@ -51,7 +80,12 @@ describe('the player state', () => {
 
   it('names the root element after the modes it is in', () => {
     expect(playerClasses(initialPlayerState)).toBe('player');
-    const s = run({ type: 'webFullscreen', on: true }, { type: 'fullscreen', on: true }, { type: 'controls', shown: false }, { type: 'list', open: true });
+    const s = run(
+      { type: 'webFullscreen', on: true },
+      { type: 'fullscreen', on: true },
+      { type: 'controls', shown: false },
+      { type: 'list', open: true },
+    );
     expect(playerClasses(s)).toBe('player is-web-fullscreen is-fullscreen controls-hidden with-list');
   });
 
@@ -72,22 +106,52 @@ describe('the element, read and moved', () => {
   });
 
   it('reads buffered ranges as pairs', () => {
-    expect(bufferedRanges({ buffered: ranges([0, 4], [10, 12]) })).toEqual([[0, 4], [10, 12]]);
+    expect(bufferedRanges({ buffered: ranges([0, 4], [10, 12]) })).toEqual([
+      [0, 4],
+      [10, 12],
+    ]);
     expect(bufferedRanges({ buffered: ranges() })).toEqual([]);
   });
 
   it('reads the statistics from the element, the source and the overlay', () => {
     const media: StatsMedia = {
-      videoWidth: 1280, videoHeight: 720, currentTime: 5, buffered: ranges([0, 3], [4, 9.5]),
+      videoWidth: 1280,
+      videoHeight: 720,
+      currentTime: 5,
+      buffered: ranges([0, 3], [4, 9.5]),
       getVideoPlaybackQuality: () => ({ droppedVideoFrames: 2, totalVideoFrames: 300 }),
     };
-    const source = { kind: 'hls.js', levels: ladder, currentLevel: () => 1, isAuto: () => false, bandwidth: () => 4e6 } as unknown as HlsSource;
+    const source = {
+      kind: 'hls.js',
+      levels: ladder,
+      currentLevel: () => 1,
+      isAuto: () => false,
+      bandwidth: () => 4e6,
+    } as unknown as HlsSource;
     expect(readPlaybackStats(media, source, { stats: { onStage: 7, waiting: 3 }, dropped: 1 })).toEqual({
-      width: 1280, height: 720, level: ladder[1], auto: false, source: 'hls.js', bandwidth: 4e6,
-      bufferAhead: 4.5, droppedFrames: 2, totalFrames: 300, danmakuOnStage: 7, danmakuWaiting: 3, danmakuDropped: 1,
+      width: 1280,
+      height: 720,
+      level: ladder[1],
+      auto: false,
+      source: 'hls.js',
+      bandwidth: 4e6,
+      bufferAhead: 4.5,
+      droppedFrames: 2,
+      totalFrames: 300,
+      danmakuOnStage: 7,
+      danmakuWaiting: 3,
+      danmakuDropped: 1,
     });
     const bare = readPlaybackStats({ ...media, currentTime: 3.5, getVideoPlaybackQuality: undefined }, null, null);
-    expect(bare).toMatchObject({ level: null, auto: true, source: '—', bandwidth: null, bufferAhead: 0, droppedFrames: 0, danmakuOnStage: 0 });
+    expect(bare).toMatchObject({
+      level: null,
+      auto: true,
+      source: '—',
+      bandwidth: null,
+      bufferAhead: 0,
+      droppedFrames: 0,
+      danmakuOnStage: 0,
+    });
   });
 });
 
@@ -111,11 +175,25 @@ describe('what the controls decide', () => {
   it('on touch a tap shows or hides the controls, a double tap plays or pauses, a third starts a new pair', () => {
     const first = stageTap({ pointerType: 'touch', at: 5000, lastTap: 0, panelOpen: false, controlsShown: true });
     expect(first).toEqual({ act: 'hideControls', lastTap: 5000 });
-    const second = stageTap({ pointerType: 'touch', at: 5200, lastTap: first.lastTap, panelOpen: false, controlsShown: false });
+    const second = stageTap({
+      pointerType: 'touch',
+      at: 5200,
+      lastTap: first.lastTap,
+      panelOpen: false,
+      controlsShown: false,
+    });
     expect(second).toEqual({ act: 'togglePlay', lastTap: 0 });
-    const third = stageTap({ pointerType: 'touch', at: 5350, lastTap: second.lastTap, panelOpen: false, controlsShown: false });
+    const third = stageTap({
+      pointerType: 'touch',
+      at: 5350,
+      lastTap: second.lastTap,
+      panelOpen: false,
+      controlsShown: false,
+    });
     expect(third).toEqual({ act: 'showControls', lastTap: 5350 });
-    expect(stageTap({ pointerType: 'touch', at: 5700, lastTap: 5350, panelOpen: false, controlsShown: true }).act).toBe('hideControls'); // 350 ms: two taps
+    expect(stageTap({ pointerType: 'touch', at: 5700, lastTap: 5350, panelOpen: false, controlsShown: true }).act).toBe(
+      'hideControls',
+    ); // 350 ms: two taps
   });
 
   it('keeps the keys of a text field, not of a slider or a box', () => {

@@ -5,10 +5,11 @@ import { createPrefetchQueue, PREFETCH_PARALLEL, prefetchTarget } from '../../sr
 function manualLoads() {
   const pending = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
   const started: string[] = [];
-  const load = (url: string) => new Promise<void>((resolve, reject) => {
-    started.push(url);
-    pending.set(url, { resolve, reject });
-  });
+  const load = (url: string) =>
+    new Promise<void>((resolve, reject) => {
+      started.push(url);
+      pending.set(url, { resolve, reject });
+    });
   return { load, started, pending };
 }
 
@@ -70,11 +71,15 @@ describe('the route preload queue (SPEC §9: at most 4 in parallel)', () => {
 describe('which links are preloaded', () => {
   const here = { href: 'https://kiraboshi.example/en/search?q=a#top', origin: 'https://kiraboshi.example' };
   const link = (href: string, attributes: Record<string, string> = {}) => ({
-    href, target: attributes.target ?? '', hasAttribute: (name: string) => name in attributes,
+    href,
+    target: attributes.target ?? '',
+    hasAttribute: (name: string) => name in attributes,
   });
 
   it('another page of the site, without its hash', () => {
-    expect(prefetchTarget(link('https://kiraboshi.example/en/video/kv12#comments'), here)).toBe('https://kiraboshi.example/en/video/kv12');
+    expect(prefetchTarget(link('https://kiraboshi.example/en/video/kv12#comments'), here)).toBe(
+      'https://kiraboshi.example/en/video/kv12',
+    );
   });
 
   it('not the page shown, another site, the API, media, downloads, new tabs or marked links', () => {

@@ -31,15 +31,20 @@ describe('the route table', () => {
 });
 
 describe('the client derived from the table', () => {
-  const answering = (seen: Array<{ url: string; init: RequestInit }>) => (async (url: string, init: RequestInit) => {
-    seen.push({ url, init });
-    return new Response(JSON.stringify({ success: true }), { status: 200 });
-  }) as typeof fetch;
+  const answering = (seen: Array<{ url: string; init: RequestInit }>) =>
+    (async (url: string, init: RequestInit) => {
+      seen.push({ url, init });
+      return new Response(JSON.stringify({ success: true }), { status: 200 });
+    }) as typeof fetch;
 
   test('sends a GET’s input as the query and another method’s as a JSON body, at the key’s path', async () => {
     const seen: Array<{ url: string; init: RequestInit }> = [];
     await call('GET video/search', { keyword: '弾幕', page: 2 }, { fetchImpl: answering(seen), base: '/api/' });
-    await call('POST video/danmaku/emit', { videoId: 1, time: 2, text: 'hi', color: 'ffffff' }, { fetchImpl: answering(seen), base: '/api/' });
+    await call(
+      'POST video/danmaku/emit',
+      { videoId: 1, time: 2, text: 'hi', color: 'ffffff' },
+      { fetchImpl: answering(seen), base: '/api/' },
+    );
     await call('DELETE history/clear', undefined, { fetchImpl: answering(seen), base: '/api/' });
     expect(seen.map(({ url, init }) => [init.method, url, init.body ?? null])).toEqual([
       ['GET', `/api/video/search?keyword=${encodeURIComponent('弾幕')}&page=2`, null],

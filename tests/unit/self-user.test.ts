@@ -12,7 +12,8 @@ function network(answer: (path: string) => Promise<Response>): string[] {
   return asked;
 }
 
-const json = (status: number, body: unknown) => Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
+const json = (status: number, body: unknown) =>
+  Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -21,9 +22,11 @@ afterEach(() => {
 
 describe('the self user store', () => {
   it('logs out when the server refuses the session', async () => {
-    const asked = network((path) => (path.endsWith('/user/self')
-      ? json(401, { success: false, code: 'NOT_LOGGED_IN', message: 'log in' })
-      : json(200, { success: true })));
+    const asked = network((path) =>
+      path.endsWith('/user/self')
+        ? json(401, { success: false, code: 'NOT_LOGGED_IN', message: 'log in' })
+        : json(200, { success: true }),
+    );
     expect(await fetchSelfUser()).toBe(null);
     expect(asked).toEqual(['/api/user/self', '/api/user/logout']);
     expect($selfUser.get()).toMatchObject({ isLogined: false, isEffectiveCheckOnce: true });

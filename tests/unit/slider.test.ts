@@ -6,8 +6,11 @@ describe('the slider of /dev/test-slider', () => {
   const opacity = { min: 0, max: 1, step: 0.05 };
 
   it('moves one step by arrows, ten by Page Up/Down, to the ends by Home/End, and never past them', () => {
-    expect(['ArrowRight', 'ArrowUp', 'ArrowLeft', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End'].map((key) => valueAfterKey(50, key, volume)))
-      .toEqual([51, 51, 49, 49, 60, 40, 0, 100]);
+    expect(
+      ['ArrowRight', 'ArrowUp', 'ArrowLeft', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End'].map((key) =>
+        valueAfterKey(50, key, volume),
+      ),
+    ).toEqual([51, 51, 49, 49, 60, 40, 0, 100]);
     expect(valueAfterKey(100, 'ArrowRight', volume)).toBe(100);
     expect(valueAfterKey(95, 'PageUp', volume)).toBe(100);
     expect(valueAfterKey(3, 'PageDown', volume)).toBe(0);

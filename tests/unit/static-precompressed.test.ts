@@ -37,13 +37,18 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function get(path: string, encoding: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function get(
+  path: string,
+  encoding: string,
+): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     request(`${base}${path}`, { headers: { 'Accept-Encoding': encoding } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 

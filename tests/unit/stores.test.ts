@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { $toasts, showToast, dismissToast, TOAST_DEFAULT_DURATION_MS } from '../../src/lib/stores/toast.ts';
-import { $loading, startLoading, finishLoading, failLoading, estimatedProgress, LOADING } from '../../src/lib/stores/loading.ts';
+import {
+  $loading,
+  startLoading,
+  finishLoading,
+  failLoading,
+  estimatedProgress,
+  LOADING,
+} from '../../src/lib/stores/loading.ts';
 import { createCharacter } from '../../src/lib/shell/easter-egg.ts';
 import { safeJson } from '../../src/lib/safe-json.ts';
 import { readRuntimeConfig, videoManifestUrl } from '../../src/lib/config.ts';
@@ -96,9 +103,18 @@ describe('shell helpers', () => {
   it('reads the runtime configuration with working local defaults', () => {
     const config = readRuntimeConfig({});
     expect(config.apiBase).toBe('/api/');
-    expect(config.i18n).toMatchObject({ detectBrowserLanguage: true, fallbackLocale: 'zhs', rootRedirect: null, rootRedirectStatus: 302 });
+    expect(config.i18n).toMatchObject({
+      detectBrowserLanguage: true,
+      fallbackLocale: 'zhs',
+      rootRedirect: null,
+      rootRedirectStatus: 302,
+    });
     expect(videoManifestUrl(config, 12)).toBe('/media/videos/12/master.m3u8');
-    const custom = readRuntimeConfig({ PUBLIC_API_BASE: 'https://api.example/v1', VIDEO_MANIFEST_URL: 'https://cdn.example/{videoId}/{videoId}.m3u8', I18N_DOMAIN_LOCALES: 'en.example=en, bad=xx' });
+    const custom = readRuntimeConfig({
+      PUBLIC_API_BASE: 'https://api.example/v1',
+      VIDEO_MANIFEST_URL: 'https://cdn.example/{videoId}/{videoId}.m3u8',
+      I18N_DOMAIN_LOCALES: 'en.example=en, bad=xx',
+    });
     expect(custom.apiBase).toBe('https://api.example/v1/');
     expect(videoManifestUrl(custom, 3)).toBe('https://cdn.example/3/3.m3u8');
     expect(custom.i18n.domainLocales).toEqual({ 'en.example': 'en' });
@@ -124,18 +140,40 @@ describe('server configuration', () => {
   it('keeps uploads in files unless S3_BUCKET names a bucket, with defaults for self-hosted S3', async () => {
     const { readServerConfig } = await import('../../server/config.ts');
     expect(readServerConfig({}).uploadS3).toBeUndefined();
-    const s3 = { S3_BUCKET: 'videos', S3_ENDPOINT: 'http://127.0.0.1:3900', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' };
+    const s3 = {
+      S3_BUCKET: 'videos',
+      S3_ENDPOINT: 'http://127.0.0.1:3900',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    };
     expect(readServerConfig(s3).uploadS3).toEqual({
-      bucket: 'videos', endpoint: 'http://127.0.0.1:3900', region: 'us-east-1', credentials: { accessKeyId: 'id', secretAccessKey: 'secret' }, forcePathStyle: true,
+      bucket: 'videos',
+      endpoint: 'http://127.0.0.1:3900',
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+      forcePathStyle: true,
     });
-    expect(readServerConfig({ S3_BUCKET: 'videos', S3_REGION: 'eu-west-3', S3_FORCE_PATH_STYLE: '0' }).uploadS3)
-      .toEqual({ bucket: 'videos', endpoint: undefined, region: 'eu-west-3', credentials: undefined, forcePathStyle: false });
+    expect(
+      readServerConfig({ S3_BUCKET: 'videos', S3_REGION: 'eu-west-3', S3_FORCE_PATH_STYLE: '0' }).uploadS3,
+    ).toEqual({
+      bucket: 'videos',
+      endpoint: undefined,
+      region: 'eu-west-3',
+      credentials: undefined,
+      forcePathStyle: false,
+    });
   });
   it('refuses a half-configured S3 store with a message naming what is missing', async () => {
     const { readServerConfig } = await import('../../server/config.ts');
-    expect(() => readServerConfig({ S3_ENDPOINT: 'http://127.0.0.1:3900', S3_ACCESS_KEY_ID: 'id' })).toThrow(/S3_ENDPOINT, S3_ACCESS_KEY_ID are set but S3_BUCKET is not/);
-    expect(() => readServerConfig({ S3_BUCKET: 'videos', S3_ACCESS_KEY_ID: 'id' })).toThrow(/S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/);
-    expect(() => readServerConfig({ S3_BUCKET: 'videos', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT must be a URL/);
+    expect(() => readServerConfig({ S3_ENDPOINT: 'http://127.0.0.1:3900', S3_ACCESS_KEY_ID: 'id' })).toThrow(
+      /S3_ENDPOINT, S3_ACCESS_KEY_ID are set but S3_BUCKET is not/,
+    );
+    expect(() => readServerConfig({ S3_BUCKET: 'videos', S3_ACCESS_KEY_ID: 'id' })).toThrow(
+      /S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/,
+    );
+    expect(() => readServerConfig({ S3_BUCKET: 'videos', S3_ENDPOINT: 'minio:9000' })).toThrow(
+      /S3_ENDPOINT must be a URL/,
+    );
   });
 });
 

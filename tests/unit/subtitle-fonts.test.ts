@@ -8,7 +8,13 @@
 import { readFileSync } from 'node:fs';
 import { create, type Font } from 'fontkitten';
 import { describe, expect, it } from 'vitest';
-import { FontPastLimit, charactersOf, fallbackFontFor, fontAsSfnt, fontNamesOf } from '../../server/media/subtitle-fonts.ts';
+import {
+  FontPastLimit,
+  charactersOf,
+  fallbackFontFor,
+  fontAsSfnt,
+  fontNamesOf,
+} from '../../server/media/subtitle-fonts.ts';
 import { unpackWoff } from '../../src/lib/subtitles/woff.ts';
 
 const FILES = 'node_modules/@fontsource/noto-sans-sc/files';
@@ -38,7 +44,9 @@ describe('fontAsSfnt', () => {
       expect(plain.characterSet).toEqual(packed.characterSet);
       // And the same outline for a glyph (a kanji in the CJK file, a letter in the Latin one).
       const probe = name.includes('chinese') ? '星' : 'K';
-      expect(plain.glyphForCodePoint(probe.codePointAt(0)!).path.toSVG()).toBe(packed.glyphForCodePoint(probe.codePointAt(0)!).path.toSVG());
+      expect(plain.glyphForCodePoint(probe.codePointAt(0)!).path.toSVG()).toBe(
+        packed.glyphForCodePoint(probe.codePointAt(0)!).path.toSVG(),
+      );
     }
   });
 
@@ -49,7 +57,9 @@ describe('fontAsSfnt', () => {
     // Claims more than the limit: refused before anything is unpacked.
     await expect(fontAsSfnt(woff2, 1000)).rejects.toBeInstanceOf(FontPastLimit);
     await expect(fontAsSfnt(woff2.slice(0, 3000), 20e6)).rejects.toThrow();
-    await expect(fontAsSfnt(read(`${FILES}/noto-sans-sc-latin-400-normal.woff`).slice(0, 2000), 20e6)).rejects.toThrow(/WOFF/);
+    await expect(fontAsSfnt(read(`${FILES}/noto-sans-sc-latin-400-normal.woff`).slice(0, 2000), 20e6)).rejects.toThrow(
+      /WOFF/,
+    );
   });
 });
 
@@ -63,7 +73,9 @@ describe('a track’s cut of the fallback font', () => {
   });
 
   it('keeps exactly those characters the fallback has, under the family name libass matches', async () => {
-    const characters = charactersOf([{ start: 0, end: 1, text: '今日はいい天気ですね、ありがとう。这首歌我听了一百遍 Kiraboshi! 🌟' }]);
+    const characters = charactersOf([
+      { start: 0, end: 1, text: '今日はいい天気ですね、ありがとう。这首歌我听了一百遍 Kiraboshi! 🌟' },
+    ]);
     const cut = await fallbackFontFor(characters);
     const wholeBytes = await unpackWoff(read(WHOLE_FALLBACK));
     const whole = font(wholeBytes);
@@ -72,7 +84,10 @@ describe('a track’s cut of the fallback font', () => {
     // libass picks its default family by this name (src/lib/subtitles/ass-renderer.ts).
     expect(mine.familyName).toBe(whole.familyName);
     expect(mine.familyName.toLowerCase()).toBe('noto sans sc thin');
-    const wanted = [...characters].map((c) => c.codePointAt(0)!).filter((cp) => whole.hasGlyphForCodePoint(cp)).sort((a, b) => a - b);
+    const wanted = [...characters]
+      .map((c) => c.codePointAt(0)!)
+      .filter((cp) => whole.hasGlyphForCodePoint(cp))
+      .sort((a, b) => a - b);
     // (0xFFFF is the end marker of the cmap's last segment, not a character.)
     expect(mine.characterSet.filter((cp) => cp !== 0xffff).sort((a, b) => a - b)).toEqual(wanted);
     // The star is not in the fallback, so not in the cut either; the kanji are, drawn the same.
@@ -87,9 +102,20 @@ describe('the names a font answers to', () => {
   it('reads the family, full and PostScript names as libass matches a script’s font names, and null for what is no font', async () => {
     const sfnt = (path: string) => fontAsSfnt(read(path), 20e6);
     // @fontsource's CJK file names its family "Noto Sans SC Thin", its Latin one "Noto Sans SC".
-    expect(fontNamesOf(await sfnt(`${FILES}/noto-sans-sc-chinese-simplified-700-normal.woff2`))).toEqual(['noto sans sc thin', 'noto sans sc thin bold', 'notosansscthin-bold']);
-    expect(fontNamesOf(await sfnt(`${FILES}/noto-sans-sc-latin-400-normal.woff`))).toEqual(['noto sans sc', 'noto sans sc regular', 'notosanssc-regular']);
-    expect(fontNamesOf(await sfnt('node_modules/jassub/dist/default.woff2'))).toEqual(['liberation sans', 'liberationsans']);
+    expect(fontNamesOf(await sfnt(`${FILES}/noto-sans-sc-chinese-simplified-700-normal.woff2`))).toEqual([
+      'noto sans sc thin',
+      'noto sans sc thin bold',
+      'notosansscthin-bold',
+    ]);
+    expect(fontNamesOf(await sfnt(`${FILES}/noto-sans-sc-latin-400-normal.woff`))).toEqual([
+      'noto sans sc',
+      'noto sans sc regular',
+      'notosanssc-regular',
+    ]);
+    expect(fontNamesOf(await sfnt('node_modules/jassub/dist/default.woff2'))).toEqual([
+      'liberation sans',
+      'liberationsans',
+    ]);
     expect(fontNamesOf(new TextEncoder().encode('This is not a font, whatever its name says.'))).toBeNull();
   });
 });

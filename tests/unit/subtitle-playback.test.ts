@@ -36,9 +36,15 @@ describe('which subtitle track shows', () => {
 });
 
 describe('the WebVTT the player reads', () => {
-  const cues = parseWebVtt('WEBVTT\n\nNOTE a note\n\n00:00:01.000 --> 00:00:03.500\nこんにちは\n<i>世界</i>\n\n00:00:02.000 --> 00:00:04.000 line:0\nsign\n\n1:00:00.000 --> 1:00:01.000\nlate\n');
+  const cues = parseWebVtt(
+    'WEBVTT\n\nNOTE a note\n\n00:00:01.000 --> 00:00:03.500\nこんにちは\n<i>世界</i>\n\n00:00:02.000 --> 00:00:04.000 line:0\nsign\n\n1:00:00.000 --> 1:00:01.000\nlate\n',
+  );
   it('reads timings, text and top lines', () => {
-    expect(cues.map((c) => [c.start, c.end, c.top])).toEqual([[1, 3.5, false], [2, 4, true], [3600, 3601, false]]);
+    expect(cues.map((c) => [c.start, c.end, c.top])).toEqual([
+      [1, 3.5, false],
+      [2, 4, true],
+      [3600, 3601, false],
+    ]);
     expect(cues[0]!.text).toBe('こんにちは\n<i>世界</i>');
   });
   it('knows the cues shown at a time (end excluded)', () => {
@@ -51,11 +57,31 @@ describe('the WebVTT the player reads', () => {
 });
 
 describe('danmaku keep clear of the subtitle line shown', () => {
-  const bottom = (id: number): Danmaku => ({ id, time: 1, text: `b${id}`, color: 'ffffff', fontSize: 'medium', mode: 'bottom', enableRainbow: false, editDateTime: 0 });
-  const make = () => new DanmakuEngine({ width: 800, height: 450, area: 1, keepSubtitlesClear: false, fontScale: 1, speed: 1, measure: () => 40 });
+  const bottom = (id: number): Danmaku => ({
+    id,
+    time: 1,
+    text: `b${id}`,
+    color: 'ffffff',
+    fontSize: 'medium',
+    mode: 'bottom',
+    enableRainbow: false,
+    editDateTime: 0,
+  });
+  const make = () =>
+    new DanmakuEngine({
+      width: 800,
+      height: 450,
+      area: 1,
+      keepSubtitlesClear: false,
+      fontScale: 1,
+      speed: 1,
+      measure: () => 40,
+    });
   const line = { top: 350, bottom: 400, left: 300, right: 500 };
   const over = (items: readonly { y: number; height: number; x: number; width: number }[]) =>
-    items.filter((a) => a.y < line.bottom && a.y + a.height > line.top && a.x < line.right && a.x + a.width > line.left);
+    items.filter(
+      (a) => a.y < line.bottom && a.y + a.height > line.top && a.x < line.right && a.x + a.width > line.left,
+    );
 
   it('takes no lane across the line for comments entering while it shows', () => {
     const engine = make();

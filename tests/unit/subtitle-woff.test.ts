@@ -34,7 +34,9 @@ describe('unpackWoff', () => {
         const offset = view.getUint32(12 + i * 16 + 8);
         expect(offset % 4).toBe(0);
         expect(view.getUint32(12 + i * 16)).toBe(source.getUint32(at));
-        expect(Buffer.from(sfnt.subarray(offset, offset + expected.byteLength)).equals(Buffer.from(expected))).toBe(true);
+        expect(Buffer.from(sfnt.subarray(offset, offset + expected.byteLength)).equals(Buffer.from(expected))).toBe(
+          true,
+        );
       }
     });
   }

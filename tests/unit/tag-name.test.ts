@@ -7,7 +7,13 @@ const miku: Tag = {
   tagNameList: [
     { lang: 'ja', tagName: [{ name: '初音ミク', isDefault: true, isOriginalTagName: true }] },
     { lang: 'zht', tagName: [{ name: '初音未來', isDefault: true, isOriginalTagName: false }] },
-    { lang: 'en', tagName: [{ name: 'Miku', isDefault: false, isOriginalTagName: false }, { name: 'Hatsune Miku', isDefault: true, isOriginalTagName: false }] },
+    {
+      lang: 'en',
+      tagName: [
+        { name: 'Miku', isDefault: false, isOriginalTagName: false },
+        { name: 'Hatsune Miku', isDefault: true, isOriginalTagName: false },
+      ],
+    },
   ],
 };
 
@@ -22,7 +28,10 @@ describe('a tag shown in the viewer’s language', () => {
     expect(tagDisplayName(miku, 'fr')).toBe('Hatsune Miku'); // French reads English before the original
   });
   it('uses English, then any name, when no name is marked original', () => {
-    const plain: Tag = { tagId: 2, tagNameList: [{ lang: 'other', tagName: [{ name: 'Lo-fi', isDefault: true, isOriginalTagName: false }] }] };
+    const plain: Tag = {
+      tagId: 2,
+      tagNameList: [{ lang: 'other', tagName: [{ name: 'Lo-fi', isDefault: true, isOriginalTagName: false }] }],
+    };
     expect(tagDisplayName(plain, 'zhs')).toBe('Lo-fi');
   });
 });

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
-  AA_CONTROL, AA_TEXT, PALETTES, PALETTE_NAMES, SCHEME_BACKGROUNDS, SOFT_SHARE, THEME_DEFAULTS,
-  contrast, derivePalette, mix, normalizeHex, paletteBase, reconcileThemeValues, storeThemeValue,
+  AA_CONTROL,
+  AA_TEXT,
+  PALETTES,
+  PALETTE_NAMES,
+  SCHEME_BACKGROUNDS,
+  SOFT_SHARE,
+  THEME_DEFAULTS,
+  contrast,
+  derivePalette,
+  mix,
+  normalizeHex,
+  paletteBase,
+  reconcileThemeValues,
+  storeThemeValue,
 } from '../../src/lib/theme/theme-core.js';
 import { THEME_INLINE_SCRIPT } from '../../src/lib/theme/inline-script.ts';
 
@@ -12,7 +24,9 @@ function fakeDocument(initial: Record<string, string> = {}) {
   return {
     writes,
     jar,
-    get cookie() { return [...jar].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; '); },
+    get cookie() {
+      return [...jar].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
+    },
     set cookie(line: string) {
       writes.push(line);
       const [pair] = line.split('; ');
@@ -23,7 +37,12 @@ function fakeDocument(initial: Record<string, string> = {}) {
 }
 function fakeStorage(initial: Record<string, string> = {}) {
   const map = new Map(Object.entries(initial));
-  return { map, getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => void map.set(k, v), removeItem: (k: string) => void map.delete(k) };
+  return {
+    map,
+    getItem: (k: string) => map.get(k) ?? null,
+    setItem: (k: string, v: string) => void map.set(k, v),
+    removeItem: (k: string) => void map.delete(k),
+  };
 }
 
 describe('contrast arithmetic', () => {
@@ -39,7 +58,15 @@ describe('contrast arithmetic', () => {
 
 describe('every palette meets WCAG AA in light and dark', () => {
   // The fixed palettes, the custom default, and custom or wallpaper colours at the extremes.
-  const bases = { ...PALETTES, customDefault: 'f06e8e', white: 'ffffff', black: '000000', grey: '777777', lime: 'ccff00', navy: '000080' };
+  const bases = {
+    ...PALETTES,
+    customDefault: 'f06e8e',
+    white: 'ffffff',
+    black: '000000',
+    grey: '777777',
+    lime: 'ccff00',
+    navy: '000080',
+  };
   for (const scheme of ['light', 'dark'] as const) {
     for (const [name, base] of Object.entries(bases)) {
       it(`${name} in ${scheme}`, () => {
@@ -49,7 +76,10 @@ describe('every palette meets WCAG AA in light and dark', () => {
           expect(contrast(c.accent, bg), `accent fill on ${bg}`).toBeGreaterThanOrEqual(AA_CONTROL);
           expect(contrast(c.accentText, bg), `accent text on ${bg}`).toBeGreaterThanOrEqual(AA_TEXT);
           // Chips and active items: accent text on the soft tint over each background.
-          expect(contrast(c.accentText, mix(c.accent, bg, SOFT_SHARE)), `accent text on tint over ${bg}`).toBeGreaterThanOrEqual(AA_TEXT);
+          expect(
+            contrast(c.accentText, mix(c.accent, bg, SOFT_SHARE)),
+            `accent text on tint over ${bg}`,
+          ).toBeGreaterThanOrEqual(AA_TEXT);
         }
         expect(contrast(c.onAccent, c.accent), 'text on the accent fill').toBeGreaterThanOrEqual(AA_TEXT);
       });
@@ -109,20 +139,58 @@ describe('theme cookies and storage (SPEC §4)', () => {
   });
   it('works with storage blocked (cookies alone)', () => {
     const doc = fakeDocument({ 'theme-type': 'dark' });
-    const blocked = { getItem() { throw new Error('denied'); }, setItem() { throw new Error('denied'); } };
+    const blocked = {
+      getItem() {
+        throw new Error('denied');
+      },
+      setItem() {
+        throw new Error('denied');
+      },
+    };
     expect(reconcileThemeValues(doc, blocked)['theme-type']).toBe('dark');
   });
 });
 
 describe('the inline first-paint script', () => {
-  function runInline(options: { cookies?: Record<string, string>; storage?: Record<string, string>; prefersDark: boolean }) {
+  function runInline(options: {
+    cookies?: Record<string, string>;
+    storage?: Record<string, string>;
+    prefersDark: boolean;
+  }) {
     const styles = new Map<string, string>();
-    const meta = { content: '', setAttribute(_: string, v: string) { this.content = v; } };
-    const root = { dataset: {} as Record<string, string>, style: { setProperty: (k: string, v: string) => void styles.set(k, v), getPropertyValue: (k: string) => styles.get(k) ?? '' } };
-    const doc = Object.assign(fakeDocument(options.cookies), { documentElement: root, getElementById: (id: string) => (id === 'theme-color-meta' ? meta : null) });
+    const meta = {
+      content: '',
+      setAttribute(_: string, v: string) {
+        this.content = v;
+      },
+    };
+    const root = {
+      dataset: {} as Record<string, string>,
+      style: {
+        setProperty: (k: string, v: string) => void styles.set(k, v),
+        getPropertyValue: (k: string) => styles.get(k) ?? '',
+      },
+    };
+    const doc = Object.assign(fakeDocument(options.cookies), {
+      documentElement: root,
+      getElementById: (id: string) => (id === 'theme-color-meta' ? meta : null),
+    });
     const storage = fakeStorage(options.storage);
-    const win = { matchMedia: (q: string) => ({ matches: q.includes('dark') && options.prefersDark }), localStorage: storage, addEventListener: () => {} };
-    const run = new Function('document', 'window', 'localStorage', 'matchMedia', 'location', 'addEventListener', 'sessionStorage', THEME_INLINE_SCRIPT);
+    const win = {
+      matchMedia: (q: string) => ({ matches: q.includes('dark') && options.prefersDark }),
+      localStorage: storage,
+      addEventListener: () => {},
+    };
+    const run = new Function(
+      'document',
+      'window',
+      'localStorage',
+      'matchMedia',
+      'location',
+      'addEventListener',
+      'sessionStorage',
+      THEME_INLINE_SCRIPT,
+    );
     run(doc, win, storage, win.matchMedia, { pathname: '/' }, () => {}, storage);
     return { root, styles, meta, doc };
   }
@@ -132,7 +200,10 @@ describe('the inline first-paint script', () => {
     expect(runInline({ prefersDark: true, storage: { 'theme-type': 'light' } }).root.dataset.theme).toBe('light');
   });
   it('applies the derived colours of a custom accent and of the wallpaper accent', () => {
-    const custom = runInline({ prefersDark: false, storage: { 'theme-color': 'custom', 'theme-color-custom': '2255aa' } });
+    const custom = runInline({
+      prefersDark: false,
+      storage: { 'theme-color': 'custom', 'theme-color-custom': '2255aa' },
+    });
     expect(custom.styles.get('--accent-base')).toBe('#2255aa');
     expect(custom.styles.get('--accent')).toBe(`#${derivePalette('2255aa', 'light').accent}`);
     const wallpaper = runInline({ prefersDark: true, storage: { 'wallpaper-accent': '#33aa66' } });

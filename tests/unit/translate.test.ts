@@ -4,10 +4,11 @@ import { CATALOGS } from '../../src/lib/i18n/catalogs.ts';
 
 function strings(node: unknown, prefix = ''): Array<[string, string]> {
   return Object.entries(node as Record<string, unknown>).flatMap(([key, value]) =>
-    typeof value === 'string' ? [[`${prefix}${key}`, value] as [string, string]] : strings(value, `${prefix}${key}.`));
+    typeof value === 'string' ? [[`${prefix}${key}`, value] as [string, string]] : strings(value, `${prefix}${key}.`),
+  );
 }
 
-describe('the islands\' translator', () => {
+describe("the islands' translator", () => {
   const { t } = createTranslator('en', { a: { b: 'Page {{page}} of {{ pages }}', plain: 'Hi' } });
   it('looks up dotted keys and interpolates', () => {
     expect(t('a.plain')).toBe('Hi');

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { draftKey, draftValue, fileIdentity, isBlankDraft, keptAltTexts, mergeDraft, restoredPartTitle } from '../../src/lib/upload/draft.ts';
+import {
+  draftKey,
+  draftValue,
+  fileIdentity,
+  isBlankDraft,
+  keptAltTexts,
+  mergeDraft,
+  restoredPartTitle,
+} from '../../src/lib/upload/draft.ts';
 
 describe('upload drafts', () => {
   it('keeps one draft per member and form', () => {
@@ -14,8 +22,9 @@ describe('upload drafts', () => {
     expect(isBlankDraft({ pushToFeed: true })).toBe(false);
   });
   it('writes each part of a form over its own fields only', () => {
-    expect(mergeDraft({ partTitles: ['a'], form: { meta: { title: 'old' } } }, { form: { meta: { title: 'new' } } }))
-      .toEqual({ partTitles: ['a'], form: { meta: { title: 'new' } } });
+    expect(
+      mergeDraft({ partTitles: ['a'], form: { meta: { title: 'old' } } }, { form: { meta: { title: 'new' } } }),
+    ).toEqual({ partTitles: ['a'], form: { meta: { title: 'new' } } });
     expect(mergeDraft(undefined, { title: 't' })).toEqual({ title: 't' });
   });
   it('titles a part chosen again as the draft had it, else from its file', () => {
@@ -36,10 +45,16 @@ describe('upload drafts', () => {
     const sunrise = { name: 'sunrise.jpg', size: 1200, lastModified: 1 };
     const harbour = { name: 'harbour.jpg', size: 900, lastModified: 2 };
     expect(fileIdentity(sunrise)).not.toBe(fileIdentity({ ...sunrise, lastModified: 3 }));
-    const kept = keptAltTexts({}, [{ file: sunrise, alt: 'The sun over the bay' }, { file: harbour, alt: '  ' }]);
+    const kept = keptAltTexts({}, [
+      { file: sunrise, alt: 'The sun over the bay' },
+      { file: harbour, alt: '  ' },
+    ]);
     expect(kept).toEqual({ [fileIdentity(sunrise)]: 'The sun over the bay' });
     // Restored, with only the harbour chosen again and described: the sunrise's words stay.
-    expect(keptAltTexts(kept, [{ file: harbour, alt: 'Boats at rest' }])).toEqual({ [fileIdentity(sunrise)]: 'The sun over the bay', [fileIdentity(harbour)]: 'Boats at rest' });
+    expect(keptAltTexts(kept, [{ file: harbour, alt: 'Boats at rest' }])).toEqual({
+      [fileIdentity(sunrise)]: 'The sun over the bay',
+      [fileIdentity(harbour)]: 'Boats at rest',
+    });
     // An alt text emptied in the form is not kept.
     expect(keptAltTexts(kept, [{ file: sunrise, alt: '' }])).toEqual({});
     expect(isBlankDraft({ title: '', alts: {} })).toBe(true);

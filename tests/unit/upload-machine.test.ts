@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addSample, canApply, initialUpload, MISSING_MEDIA_ID, percentDone, secondsLeft, transition, uploadSpeed,
-  type UploadEvent, type UploadSnapshot, type UploadState,
+  addSample,
+  canApply,
+  initialUpload,
+  MISSING_MEDIA_ID,
+  percentDone,
+  secondsLeft,
+  transition,
+  uploadSpeed,
+  type UploadEvent,
+  type UploadSnapshot,
+  type UploadState,
 } from '../../src/lib/upload/machine.ts';
 import { factsFromTracks, refusalOf } from '../../src/lib/upload/media-info.ts';
 
@@ -34,7 +43,11 @@ describe('the upload state machine (SPEC §4)', () => {
 
   it('fails with "Can not find the video ID" when the upload service returned no media id', () => {
     for (const mediaId of [null, undefined, '']) {
-      expect(transition(uploading(), { type: 'finish', mediaId })).toMatchObject({ state: 'error', error: MISSING_MEDIA_ID, mediaId: null });
+      expect(transition(uploading(), { type: 'finish', mediaId })).toMatchObject({
+        state: 'error',
+        error: MISSING_MEDIA_ID,
+        mediaId: null,
+      });
     }
     expect(MISSING_MEDIA_ID).toBe('Can not find the video ID');
   });
@@ -98,13 +111,43 @@ describe('the media-info check before an upload', () => {
     { '@type': 'Audio', Format: 'AAC' },
   ];
   it('reads duration and codecs from mediainfo tracks', () => {
-    expect(factsFromTracks(clip)).toEqual({ duration: 20.04, videoCodec: 'AVC', audioCodec: 'AAC', width: 1280, height: 720 });
-    expect(factsFromTracks([{ '@type': 'General' }])).toEqual({ duration: null, videoCodec: null, audioCodec: null, width: null, height: null });
+    expect(factsFromTracks(clip)).toEqual({
+      duration: 20.04,
+      videoCodec: 'AVC',
+      audioCodec: 'AAC',
+      width: 1280,
+      height: 720,
+    });
+    expect(factsFromTracks([{ '@type': 'General' }])).toEqual({
+      duration: null,
+      videoCodec: null,
+      audioCodec: null,
+      width: null,
+      height: null,
+    });
   });
   it('refuses a file without video and one longer than the limit', () => {
     expect(refusalOf(factsFromTracks(clip), 1800)).toBeNull();
-    expect(refusalOf(factsFromTracks([{ '@type': 'General', Duration: 1800.5 }, { '@type': 'Video', Format: 'AVC' }]), 1800)).toBe('TOO_LONG');
-    expect(refusalOf(factsFromTracks([{ '@type': 'General', Duration: 1800 }, { '@type': 'Video', Format: 'AVC' }]), 1800)).toBeNull();
-    expect(refusalOf(factsFromTracks([{ '@type': 'General' }, { '@type': 'Audio', Format: 'MP3' }]), 1800)).toBe('NOT_A_VIDEO');
+    expect(
+      refusalOf(
+        factsFromTracks([
+          { '@type': 'General', Duration: 1800.5 },
+          { '@type': 'Video', Format: 'AVC' },
+        ]),
+        1800,
+      ),
+    ).toBe('TOO_LONG');
+    expect(
+      refusalOf(
+        factsFromTracks([
+          { '@type': 'General', Duration: 1800 },
+          { '@type': 'Video', Format: 'AVC' },
+        ]),
+        1800,
+      ),
+    ).toBeNull();
+    expect(refusalOf(factsFromTracks([{ '@type': 'General' }, { '@type': 'Audio', Format: 'MP3' }]), 1800)).toBe(
+      'NOT_A_VIDEO',
+    );
   });
 });

@@ -1,15 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import {
-  PLACEHOLDER_ITEM, applyShifts, canOperate, clampPosition, nextDisplayIndex, orderedWithPlaceholder, shiftsAfterDelete, shiftsForMove, type Placed,
+  PLACEHOLDER_ITEM,
+  applyShifts,
+  canOperate,
+  clampPosition,
+  nextDisplayIndex,
+  orderedWithPlaceholder,
+  shiftsAfterDelete,
+  shiftsForMove,
+  type Placed,
 } from '../../src/lib/wallpaper/list.ts';
-import { BRIGHTNESS_THRESHOLD, brightness, dominantColour, textColourOver, toHex } from '../../src/lib/wallpaper/colour.ts';
+import {
+  BRIGHTNESS_THRESHOLD,
+  brightness,
+  dominantColour,
+  textColourOver,
+  toHex,
+} from '../../src/lib/wallpaper/colour.ts';
 import { WorkerPool, type PoolWorker } from '../../src/lib/wallpaper/worker-pool.ts';
 import { DEFAULT_BACKGROUND_IMAGE, parseBackgroundImage } from '../../src/lib/stores/background-image.ts';
 import { fitWithin, WALLPAPER_MAX_EDGE } from '../../src/lib/wallpaper/downscale.ts';
 
 // Keys deliberately unrelated to positions: displayIndex is the order, the key only names the row.
 const list = (): Placed[] => [
-  { key: 7, displayIndex: 0 }, { key: 3, displayIndex: 1 }, { key: 9, displayIndex: 2 }, { key: 4, displayIndex: 3 },
+  { key: 7, displayIndex: 0 },
+  { key: 3, displayIndex: 1 },
+  { key: 9, displayIndex: 2 },
+  { key: 4, displayIndex: 3 },
 ];
 const order = (items: Placed[]) => [...items].sort((a, b) => a.displayIndex - b.displayIndex).map((i) => i.key);
 
@@ -35,8 +52,14 @@ describe('wallpaper list operations (SPEC §4-§5)', () => {
 
   it('shifts every later image down by one on delete, and only those', () => {
     const shifts = shiftsAfterDelete(list(), 3)!;
-    expect([...shifts]).toEqual([[9, 1], [4, 2]]);
-    const after = applyShifts(list().filter((i) => i.key !== 3), shifts);
+    expect([...shifts]).toEqual([
+      [9, 1],
+      [4, 2],
+    ]);
+    const after = applyShifts(
+      list().filter((i) => i.key !== 3),
+      shifts,
+    );
     expect(after.map((i) => i.displayIndex).sort()).toEqual([0, 1, 2]);
     expect(order(after)).toEqual([7, 9, 4]);
     expect(shiftsAfterDelete(list(), 4)!.size).toBe(0); // the last one: nobody moves
@@ -83,7 +106,9 @@ describe('wallpaper colours (SPEC §9)', () => {
 
   it('finds the dominant colour, skipping transparent and near-white pixels', () => {
     const pixels: number[] = [];
-    const push = (rgb: number[], a: number, n: number) => { for (let i = 0; i < n; i++) pixels.push(...rgb, a); };
+    const push = (rgb: number[], a: number, n: number) => {
+      for (let i = 0; i < n; i++) pixels.push(...rgb, a);
+    };
     push([30, 120, 200], 255, 3000); // blue: most of the image
     push([240, 60, 60], 255, 1000);
     push([255, 255, 255], 255, 6000); // white background: ignored
@@ -101,9 +126,16 @@ class FakeWorker implements PoolWorker {
   static live: FakeWorker[] = [];
   private listeners: ((event: MessageEvent) => void)[] = [];
   pending: { id: number; payload: unknown }[] = [];
-  constructor() { FakeWorker.started++; FakeWorker.live.push(this); }
-  postMessage(message: unknown) { this.pending.push(message as { id: number; payload: unknown }); }
-  addEventListener(type: string, listener: (event: never) => void) { if (type === 'message') this.listeners.push(listener as never); }
+  constructor() {
+    FakeWorker.started++;
+    FakeWorker.live.push(this);
+  }
+  postMessage(message: unknown) {
+    this.pending.push(message as { id: number; payload: unknown });
+  }
+  addEventListener(type: string, listener: (event: never) => void) {
+    if (type === 'message') this.listeners.push(listener as never);
+  }
   terminate() {}
   answer() {
     const task = this.pending.shift()!;
@@ -119,7 +151,8 @@ describe('palette worker pool', () => {
     const results = Array.from({ length: 12 }, (_, i) => pool.run(i));
     expect(FakeWorker.started).toBe(5);
     expect(FakeWorker.live.every((w) => w.pending.length === 1)).toBe(true);
-    while (FakeWorker.live.some((w) => w.pending.length)) for (const w of FakeWorker.live) if (w.pending.length) w.answer();
+    while (FakeWorker.live.some((w) => w.pending.length))
+      for (const w of FakeWorker.live) if (w.pending.length) w.answer();
     expect(await Promise.all(results)).toEqual(Array.from({ length: 12 }, (_, i) => `done ${i}`));
     expect(FakeWorker.started).toBe(5);
     expect(() => new WorkerPool(() => new FakeWorker(), 0)).toThrow();
@@ -131,12 +164,25 @@ describe('BackgroundImage setting (SPEC §3)', () => {
     expect(DEFAULT_BACKGROUND_IMAGE).toEqual({ imageIndex: -1, opacity: 0.2, tint: 0.75, blur: 0 });
     expect(parseBackgroundImage(null)).toEqual(DEFAULT_BACKGROUND_IMAGE);
     expect(parseBackgroundImage('{not json')).toEqual(DEFAULT_BACKGROUND_IMAGE);
-    expect(parseBackgroundImage('{"imageIndex":-4,"opacity":3,"tint":-1,"blur":"x"}')).toEqual({ imageIndex: -1, opacity: 1, tint: 0, blur: 0 });
-    expect(parseBackgroundImage('{"imageIndex":5,"opacity":0.5,"tint":0.5,"blur":8}')).toEqual({ imageIndex: 5, opacity: 0.5, tint: 0.5, blur: 8 });
+    expect(parseBackgroundImage('{"imageIndex":-4,"opacity":3,"tint":-1,"blur":"x"}')).toEqual({
+      imageIndex: -1,
+      opacity: 1,
+      tint: 0,
+      blur: 0,
+    });
+    expect(parseBackgroundImage('{"imageIndex":5,"opacity":0.5,"tint":0.5,"blur":8}')).toEqual({
+      imageIndex: 5,
+      opacity: 0.5,
+      tint: 0.5,
+      blur: 8,
+    });
   });
 
   it('downscales large images to the maximum edge, keeping the aspect ratio', () => {
-    expect(fitWithin(6000, 4000)).toEqual({ width: WALLPAPER_MAX_EDGE, height: Math.round(4000 * WALLPAPER_MAX_EDGE / 6000) });
+    expect(fitWithin(6000, 4000)).toEqual({
+      width: WALLPAPER_MAX_EDGE,
+      height: Math.round((4000 * WALLPAPER_MAX_EDGE) / 6000),
+    });
     expect(fitWithin(1000, 800)).toEqual({ width: 1000, height: 800 });
   });
 });

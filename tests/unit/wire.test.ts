@@ -30,14 +30,24 @@ describe('types at the edge of the wire', () => {
   });
 
   test('an id is a JSON number, never text or a boolean or a list that looks like one', () => {
-    for (const value of [true, [[2]], [2], '0x2', ' 2 ', '2e0', '2', 2.5, 0, -2, 2 ** 53, null]) expect(positiveId.safeParse(value).success, JSON.stringify(value)).toBe(false);
+    for (const value of [true, [[2]], [2], '0x2', ' 2 ', '2e0', '2', 2.5, 0, -2, 2 ** 53, null])
+      expect(positiveId.safeParse(value).success, JSON.stringify(value)).toBe(false);
     expect(positiveId.parse(2)).toBe(2);
     expect(tagSearchVideosBody.safeParse({ tagId: [1], page: '2' }).success).toBe(false);
   });
 
   test('a query string gives numbers from digits alone, where its schema wants numbers', () => {
-    const schema = pagedQuery().extend({ uid: positiveId, tagId: z.array(positiveId).optional(), keyword: z.string().optional() });
-    expect(queryValues(schema, { uid: '12', page: '3', keyword: '42', tagId: '7' })).toEqual({ uid: 12, page: 3, keyword: '42', tagId: [7] });
+    const schema = pagedQuery().extend({
+      uid: positiveId,
+      tagId: z.array(positiveId).optional(),
+      keyword: z.string().optional(),
+    });
+    expect(queryValues(schema, { uid: '12', page: '3', keyword: '42', tagId: '7' })).toEqual({
+      uid: 12,
+      page: 3,
+      keyword: '42',
+      tagId: [7],
+    });
     for (const text of ['0x2', ' 2 ', '2e0', '+2', '-2', '2.0', '', '١٢']) {
       expect(queryValues(schema, { uid: text }).uid).toBe(text);
       expect(schema.safeParse(queryValues(schema, { uid: text })).success, text).toBe(false);
@@ -56,8 +66,11 @@ describe('types at the edge of the wire', () => {
 
   test('removes bidi controls and zero-width characters from shown text, keeping emoji sequences whole', () => {
     expect(stripInvisibleFormatting('\u202Etxt.exe\u202C')).toBe('txt.exe');
-    expect(stripInvisibleFormatting('a\u200Bb\u200Cc\u200Dd\u2060e\uFEFFf\u200Eg\u200Fh\u2066i\u2069')).toBe('abcdefghi');
-    for (const emoji of ['👩\u200D💻', '👨\u200D👩\u200D👧', '🏳️\u200D🌈', '👍🏽\u200D🔥']) expect(stripInvisibleFormatting(emoji)).toBe(emoji);
+    expect(stripInvisibleFormatting('a\u200Bb\u200Cc\u200Dd\u2060e\uFEFFf\u200Eg\u200Fh\u2066i\u2069')).toBe(
+      'abcdefghi',
+    );
+    for (const emoji of ['👩\u200D💻', '👨\u200D👩\u200D👧', '🏳️\u200D🌈', '👍🏽\u200D🔥'])
+      expect(stripInvisibleFormatting(emoji)).toBe(emoji);
     expect(stripInvisibleFormatting('\u200D👩')).toBe('👩');
     expect(stripInvisibleFormatting('弹幕 é ñ 😀 \t\n')).toBe('弹幕 é ñ 😀 \t\n');
     // In a schema, before the length rules: only invisible text is empty text.

@@ -18,7 +18,13 @@ export async function sharedBody(c: Context<AppEnv>, answer: CachedList, cacheCo
   c.header('Cache-Control', cacheControl);
   c.header('Vary', 'Cookie, Accept-Encoding');
   c.header('ETag', answer.etag);
-  if (c.req.header('If-None-Match')?.split(',').some((tag) => tag.trim() === answer.etag)) return c.body(null, 304);
+  if (
+    c.req
+      .header('If-None-Match')
+      ?.split(',')
+      .some((tag) => tag.trim() === answer.etag)
+  )
+    return c.body(null, 304);
   c.header('Content-Type', 'application/json');
   const encoding = preferredEncoding(c.req.header('Accept-Encoding'));
   if (!encoding) return c.body(answer.body);
@@ -30,12 +36,21 @@ export async function sharedBody(c: Context<AppEnv>, answer: CachedList, cacheCo
  * The danmaku pool's answer: one built for the viewer (never kept in a shared cache), or the one
  * serialized for everyone, which shared caches may keep a few seconds once the target is public.
  */
-export const poolAnswer = async <T extends object>(ctx: Pick<HandlerContext, 'c' | 'cache'>, isPublic: boolean, found: { personal: T } | { shared: CachedList }) =>
-  'shared' in found ? sharedBody(ctx.c, found.shared, isPublic ? 'public, max-age=5' : 'private, no-store') : answerFor(ctx, Promise.resolve({ answer: found.personal, personal: true }));
+export const poolAnswer = async <T extends object>(
+  ctx: Pick<HandlerContext, 'c' | 'cache'>,
+  isPublic: boolean,
+  found: { personal: T } | { shared: CachedList },
+) =>
+  'shared' in found
+    ? sharedBody(ctx.c, found.shared, isPublic ? 'public, max-age=5' : 'private, no-store')
+    : answerFor(ctx, Promise.resolve({ answer: found.personal, personal: true }));
 
 /** A stream of events; for HEAD, the headers a stream would have, without opening one nobody reads (or counting a viewer). */
-export const eventStream = (c: Context<AppEnv>, headers: Record<string, string>, open: () => Promise<Response>): Promise<Response> =>
-  c.req.method === 'HEAD' ? Promise.resolve(new Response(null, { headers })) : open();
+export const eventStream = (
+  c: Context<AppEnv>,
+  headers: Record<string, string>,
+  open: () => Promise<Response>,
+): Promise<Response> => (c.req.method === 'HEAD' ? Promise.resolve(new Response(null, { headers })) : open());
 
 /** Cuts a stream's client off at the socket (one who falls behind): its queue goes at once, nothing is logged. */
 export const cutOff = (c: Context<AppEnv>): (() => void) | undefined => {
@@ -53,5 +68,8 @@ export async function formFile(c: Context<AppEnv>, maxBytes: number): Promise<Ui
 }
 
 /** A file to download: its type, its name and its text. */
-export const attachment = (c: Context<AppEnv>, { contentType, filename, body }: { contentType: string; filename: string; body: string }): Response =>
+export const attachment = (
+  c: Context<AppEnv>,
+  { contentType, filename, body }: { contentType: string; filename: string; body: string },
+): Response =>
   c.body(body, 200, { 'Content-Type': contentType, 'Content-Disposition': `attachment; filename="${filename}"` });

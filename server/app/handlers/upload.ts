@@ -13,18 +13,30 @@ import { logged } from './logged.ts';
  */
 export function tusAnswer(services: Services, c: Context<AppEnv>): Promise<Response> {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  const hasBody = c.req.method === 'PATCH' || (c.req.method === 'POST' && c.req.header('content-type') === 'application/offset+octet-stream');
-  return services.uploads.handle(c.req.raw, incoming && hasBody ? coalescedBody(incoming) : undefined, c.get('requestId'));
+  const hasBody =
+    c.req.method === 'PATCH' ||
+    (c.req.method === 'POST' && c.req.header('content-type') === 'application/offset+octet-stream');
+  return services.uploads.handle(
+    c.req.raw,
+    incoming && hasBody ? coalescedBody(incoming) : undefined,
+    c.get('requestId'),
+  );
 }
 const tus = async (_input: undefined, { services, c }: HandlerContext) => tusAnswer(services, c);
 
 /** SPEC §7 uploads: the file (tus), the cover, the commit, and what became of the file. */
 export const uploadHandlers: HandlerSet<'video/cover/' | 'video/upload' | 'video/media/' | 'video/tus'> = {
-  'GET video/cover/preUpload': async (_input, { services, actor, origin, apiPrefix }) =>
-    ({ success: true, result: services.images.grant(origin, apiPrefix, 'cover', actor.uid) }),
+  'GET video/cover/preUpload': async (_input, { services, actor, origin, apiPrefix }) => ({
+    success: true,
+    result: services.images.grant(origin, apiPrefix, 'cover', actor.uid),
+  }),
   'POST video/upload': async (body, { services, actor, logger }) =>
-    logged(logger, 'video committed', services.videoUploads.commit(actor.uid, body, logger), ({ videoId, streamTracks }) => ({ videoId, uid: actor.uid, parts: body.videoPart.length, streamTracks }))
-      .then(({ videoId }) => ({ success: true, videoId })),
+    logged(
+      logger,
+      'video committed',
+      services.videoUploads.commit(actor.uid, body, logger),
+      ({ videoId, streamTracks }) => ({ videoId, uid: actor.uid, parts: body.videoPart.length, streamTracks }),
+    ).then(({ videoId }) => ({ success: true, videoId })),
   // The file's owner only (the entry's resource).
   'GET video/media/status': async (_input, { resource }) => ({ success: true, ...resource.answer }),
   'POST video/tus': tus,

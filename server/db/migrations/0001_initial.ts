@@ -27,7 +27,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('video_id', 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity())
     .addColumn('uploader_uid', 'bigint', (c) => c.notNull().references('users.uid'))
     .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('pending').check(sql`status IN ('pending', 'approved', 'deleted')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().defaultTo('pending').check(sql`status IN ('pending', 'approved', 'deleted')`),
+    )
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
 }

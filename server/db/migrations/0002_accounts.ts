@@ -26,7 +26,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
     .addColumn('used_at', 'timestamptz')
     .execute();
-  await sql`CREATE INDEX verification_codes_lookup ON verification_codes (lower(email), purpose, created_at DESC)`.execute(db);
+  await sql`CREATE INDEX verification_codes_lookup ON verification_codes (lower(email), purpose, created_at DESC)`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('invitation_codes')
@@ -37,7 +39,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('used_at', 'timestamptz')
     .addColumn('disabled', 'boolean', (c) => c.notNull().defaultTo(false))
     .execute();
-  await db.schema.createIndex('invitation_codes_creator').on('invitation_codes').columns(['creator_uid', 'created_at']).execute();
+  await db.schema
+    .createIndex('invitation_codes_creator')
+    .on('invitation_codes')
+    .columns(['creator_uid', 'created_at'])
+    .execute();
 
   // Fixed-window counters for rate limits, shared by every server instance.
   await db.schema
@@ -53,7 +59,16 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('invitation_codes').execute();
   await db.schema.dropTable('verification_codes').execute();
   await sql`DROP INDEX users_email_lower`.execute(db);
-  for (const column of ['email', 'password_hash', 'signature', 'avatar', 'gender', 'interface_language', 'is_updated_after_review', 'updated_at']) {
+  for (const column of [
+    'email',
+    'password_hash',
+    'signature',
+    'avatar',
+    'gender',
+    'interface_language',
+    'is_updated_after_review',
+    'updated_at',
+  ]) {
     await db.schema.alterTable('users').dropColumn(column).execute();
   }
 }

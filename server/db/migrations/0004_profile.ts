@@ -11,5 +11,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const column of ['user_birthday', 'labels', 'website_name', 'website_url']) await db.schema.alterTable('users').dropColumn(column).execute();
+  for (const column of ['user_birthday', 'labels', 'website_name', 'website_url'])
+    await db.schema.alterTable('users').dropColumn(column).execute();
 }

@@ -7,8 +7,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('media_id', 'text', (c) => c.primaryKey())
     .addColumn('upload_id', 'text', (c) => c.notNull().references('uploads.id').onDelete('cascade'))
     .addColumn('uid', 'bigint', (c) => c.notNull().references('users.uid').onDelete('cascade'))
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('uploaded')
-      .check(sql`status IN ('uploaded', 'probed', 'rejected', 'failed')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().defaultTo('uploaded').check(sql`status IN ('uploaded', 'probed', 'rejected', 'failed')`),
+    )
     .addColumn('reason', 'text')
     .addColumn('duration_ms', 'integer')
     .addColumn('width', 'integer')
@@ -24,7 +25,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('payload', 'jsonb', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('queued').check(sql`status IN ('queued', 'running', 'done', 'failed')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().defaultTo('queued').check(sql`status IN ('queued', 'running', 'done', 'failed')`),
+    )
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('run_after', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('locked_until', 'timestamptz')

@@ -7,12 +7,18 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
 
-  await db.schema.alterTable('videos')
+  await db.schema
+    .alterTable('videos')
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('category', 'text', (c) => c.notNull().defaultTo('misc')
-      .check(sql`category IN ('anime', 'music', 'otomad', 'tech', 'design', 'game', 'misc')`))
-    .addColumn('copyright', 'text', (c) => c.notNull().defaultTo('original')
-      .check(sql`copyright IN ('original', 'authorized-repost', 'repost')`))
+    .addColumn('category', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('misc')
+        .check(sql`category IN ('anime', 'music', 'otomad', 'tech', 'design', 'game', 'misc')`),
+    )
+    .addColumn('copyright', 'text', (c) =>
+      c.notNull().defaultTo('original').check(sql`copyright IN ('original', 'authorized-repost', 'repost')`),
+    )
     .addColumn('original_author', 'text')
     .addColumn('original_link', 'text')
     .addColumn('push_to_feed', 'boolean', (c) => c.notNull().defaultTo(false))
@@ -32,7 +38,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX videos_search ON videos USING gin (search_text gin_trgm_ops)`.execute(db);
 
   // A video has one or more parts, each an uploaded media item (the first is the main one).
-  await db.schema.createTable('video_parts')
+  await db.schema
+    .createTable('video_parts')
     .addColumn('video_id', 'bigint', (c) => c.notNull().references('videos.video_id').onDelete('cascade'))
     .addColumn('part_index', 'integer', (c) => c.notNull())
     .addColumn('title', 'text', (c) => c.notNull().defaultTo(''))
@@ -41,13 +48,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('video_parts_media', ['media_id'])
     .execute();
 
-  await db.schema.createTable('tags')
+  await db.schema
+    .createTable('tags')
     .addColumn('tag_id', 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity())
     .addColumn('created_by', 'bigint', (c) => c.references('users.uid'))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   // A tag's names per language; one is the default of its language, one is the original name.
-  await db.schema.createTable('tag_names')
+  await db.schema
+    .createTable('tag_names')
     .addColumn('tag_id', 'bigint', (c) => c.notNull().references('tags.tag_id').onDelete('cascade'))
     .addColumn('lang', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
@@ -59,7 +68,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX tag_names_search ON tag_names USING gin (name_lower gin_trgm_ops)`.execute(db);
   await sql`CREATE INDEX tag_names_prefix ON tag_names (name_lower text_pattern_ops)`.execute(db);
 
-  await db.schema.createTable('video_tags')
+  await db.schema
+    .createTable('video_tags')
     .addColumn('video_id', 'bigint', (c) => c.notNull().references('videos.video_id').onDelete('cascade'))
     .addColumn('tag_id', 'bigint', (c) => c.notNull().references('tags.tag_id').onDelete('cascade'))
     .addColumn('position', 'integer', (c) => c.notNull())
@@ -68,7 +78,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('video_tags_tag').on('video_tags').columns(['tag_id', 'video_id']).execute();
 
   // One counted view per viewer (member or hashed address) per video per hour.
-  await db.schema.createTable('video_views')
+  await db.schema
+    .createTable('video_views')
     .addColumn('video_id', 'bigint', (c) => c.notNull().references('videos.video_id').onDelete('cascade'))
     .addColumn('viewer_key', 'text', (c) => c.notNull())
     .addColumn('hour', 'timestamptz', (c) => c.notNull())
@@ -78,10 +89,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['video_views', 'video_tags', 'tag_names', 'tags', 'video_parts']) await db.schema.dropTable(table).execute();
-  await db.schema.alterTable('videos')
-    .dropColumn('description').dropColumn('category').dropColumn('copyright').dropColumn('original_author')
-    .dropColumn('original_link').dropColumn('push_to_feed').dropColumn('ensure_original').dropColumn('cover')
-    .dropColumn('duration_ms').dropColumn('watched_count').dropColumn('search_text').dropColumn('reviewed_by')
-    .dropColumn('reviewed_at').dropColumn('deleted_by').dropColumn('deleted_at').execute();
+  for (const table of ['video_views', 'video_tags', 'tag_names', 'tags', 'video_parts'])
+    await db.schema.dropTable(table).execute();
+  await db.schema
+    .alterTable('videos')
+    .dropColumn('description')
+    .dropColumn('category')
+    .dropColumn('copyright')
+    .dropColumn('original_author')
+    .dropColumn('original_link')
+    .dropColumn('push_to_feed')
+    .dropColumn('ensure_original')
+    .dropColumn('cover')
+    .dropColumn('duration_ms')
+    .dropColumn('watched_count')
+    .dropColumn('search_text')
+    .dropColumn('reviewed_by')
+    .dropColumn('reviewed_at')
+    .dropColumn('deleted_by')
+    .dropColumn('deleted_at')
+    .execute();
 }

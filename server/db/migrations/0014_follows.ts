@@ -9,7 +9,8 @@ import { sql, type Kysely } from 'kysely';
  * bench/feed.ts shows the plan and its cost.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('follows')
+  await db.schema
+    .createTable('follows')
     .addColumn('follower_uid', 'bigint', (c) => c.notNull().references('users.uid').onDelete('cascade'))
     .addColumn('followed_uid', 'bigint', (c) => c.notNull().references('users.uid').onDelete('cascade'))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
@@ -18,7 +19,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await sql`CREATE INDEX follows_following ON follows (follower_uid, created_at DESC, followed_uid DESC)`.execute(db);
   await sql`CREATE INDEX follows_followers ON follows (followed_uid, created_at DESC, follower_uid DESC)`.execute(db);
-  await sql`CREATE INDEX videos_feed ON videos (uploader_uid, created_at DESC, video_id DESC) WHERE status = 'approved' AND push_to_feed`.execute(db);
+  await sql`CREATE INDEX videos_feed ON videos (uploader_uid, created_at DESC, video_id DESC) WHERE status = 'approved' AND push_to_feed`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -8,19 +8,25 @@ import { sql, type Kysely } from 'kysely';
  * newest first", "a collection's videos in order", and "which collections hold this video".
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('collections')
+  await db.schema
+    .createTable('collections')
     .addColumn('collection_id', 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity())
     .addColumn('owner_uid', 'bigint', (c) => c.notNull().references('users.uid').onDelete('cascade'))
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('visibility', 'text', (c) => c.notNull().defaultTo('private').check(sql`visibility IN ('public', 'private')`))
+    .addColumn('visibility', 'text', (c) =>
+      c.notNull().defaultTo('private').check(sql`visibility IN ('public', 'private')`),
+    )
     .addColumn('cover_video_id', 'bigint', (c) => c.references('videos.video_id').onDelete('set null'))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   await sql`CREATE INDEX collections_owner ON collections (owner_uid, created_at DESC, collection_id DESC)`.execute(db);
-  await db.schema.createTable('collection_videos')
-    .addColumn('collection_id', 'bigint', (c) => c.notNull().references('collections.collection_id').onDelete('cascade'))
+  await db.schema
+    .createTable('collection_videos')
+    .addColumn('collection_id', 'bigint', (c) =>
+      c.notNull().references('collections.collection_id').onDelete('cascade'),
+    )
     .addColumn('video_id', 'bigint', (c) => c.notNull().references('videos.video_id').onDelete('cascade'))
     .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('added_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))

@@ -12,14 +12,20 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const table of ['uploads', 'media']) {
-    await db.schema.alterTable(table)
+    await db.schema
+      .alterTable(table)
       .addColumn('kind', 'text', (c) => c.notNull().defaultTo('video').check(sql`kind IN ('video', 'audio', 'photo')`))
       .execute();
   }
   for (const table of ['danmaku', 'comments', 'watch_history']) {
-    await sql`ALTER TABLE ${sql.table(table)} DROP CONSTRAINT IF EXISTS ${sql.id(`${table}_video_id_fkey`)}`.execute(db);
-    await db.schema.alterTable(table)
-      .addColumn('target_type', 'text', (c) => c.notNull().defaultTo('video').check(sql`target_type IN ('video', 'audio', 'photo')`))
+    await sql`ALTER TABLE ${sql.table(table)} DROP CONSTRAINT IF EXISTS ${sql.id(`${table}_video_id_fkey`)}`.execute(
+      db,
+    );
+    await db.schema
+      .alterTable(table)
+      .addColumn('target_type', 'text', (c) =>
+        c.notNull().defaultTo('video').check(sql`target_type IN ('video', 'audio', 'photo')`),
+      )
       .execute();
   }
   await sql`DROP INDEX danmaku_by_time`.execute(db);
@@ -29,9 +35,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE comments DROP CONSTRAINT comments_floor`.execute(db);
   await sql`ALTER TABLE comments ADD CONSTRAINT comments_floor UNIQUE (video_id, target_type, floor)`.execute(db);
   await sql`ALTER TABLE watch_history DROP CONSTRAINT watch_history_pk`.execute(db);
-  await sql`ALTER TABLE watch_history ADD CONSTRAINT watch_history_pk PRIMARY KEY (uid, target_type, video_id)`.execute(db);
+  await sql`ALTER TABLE watch_history ADD CONSTRAINT watch_history_pk PRIMARY KEY (uid, target_type, video_id)`.execute(
+    db,
+  );
 
-  await db.schema.createTable('comment_floors')
+  await db.schema
+    .createTable('comment_floors')
     .addColumn('target_type', 'text', (c) => c.notNull())
     .addColumn('target_id', 'bigint', (c) => c.notNull())
     .addColumn('floor', 'integer', (c) => c.notNull())
@@ -49,7 +58,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       DELETE FROM comment_floors WHERE target_type = TG_ARGV[0] AND target_id = target;
       RETURN OLD;
     END $$`.execute(db);
-  await sql`CREATE TRIGGER videos_forget_target AFTER DELETE ON videos FOR EACH ROW EXECUTE FUNCTION forget_media_target('video', 'video_id')`.execute(db);
+  await sql`CREATE TRIGGER videos_forget_target AFTER DELETE ON videos FOR EACH ROW EXECUTE FUNCTION forget_media_target('video', 'video_id')`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
@@ -69,7 +80,9 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX danmaku_by_age ON danmaku (video_id, created_at, id)`.execute(db);
   for (const table of ['danmaku', 'comments', 'watch_history']) {
     await db.schema.alterTable(table).dropColumn('target_type').execute();
-    await sql`ALTER TABLE ${sql.table(table)} ADD CONSTRAINT ${sql.id(`${table}_video_id_fkey`)} FOREIGN KEY (video_id) REFERENCES videos (video_id) ON DELETE CASCADE`.execute(db);
+    await sql`ALTER TABLE ${sql.table(table)} ADD CONSTRAINT ${sql.id(`${table}_video_id_fkey`)} FOREIGN KEY (video_id) REFERENCES videos (video_id) ON DELETE CASCADE`.execute(
+      db,
+    );
   }
   for (const table of ['uploads', 'media']) await db.schema.alterTable(table).dropColumn('kind').execute();
 }

@@ -8,16 +8,23 @@ import { sql, type Kysely } from 'kysely';
  * widths written and a blurred placeholder; camera data only when the uploader agreed.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('photos')
+  await db.schema
+    .createTable('photos')
     .addColumn('photo_id', 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity())
     .addColumn('uploader_uid', 'bigint', (c) => c.notNull().references('users.uid').onDelete('cascade'))
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('copyright', 'text', (c) => c.notNull().check(sql`copyright IN ('original', 'authorized-repost', 'repost')`))
+    .addColumn('copyright', 'text', (c) =>
+      c.notNull().check(sql`copyright IN ('original', 'authorized-repost', 'repost')`),
+    )
     .addColumn('original_author', 'text')
     .addColumn('keep_camera_data', 'boolean', (c) => c.notNull().defaultTo(false))
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('processing')
-      .check(sql`status IN ('processing', 'pending', 'approved', 'failed', 'deleted')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('processing')
+        .check(sql`status IN ('processing', 'pending', 'approved', 'failed', 'deleted')`),
+    )
     .addColumn('failure', 'text')
     .addColumn('search_text', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
@@ -30,7 +37,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX photos_uploader ON photos (uploader_uid, created_at DESC)`.execute(db);
   await sql`CREATE INDEX photos_search ON photos USING gin (search_text gin_trgm_ops)`.execute(db);
 
-  await db.schema.createTable('photo_images')
+  await db.schema
+    .createTable('photo_images')
     .addColumn('image_id', 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity())
     .addColumn('photo_id', 'bigint', (c) => c.notNull().references('photos.photo_id').onDelete('cascade'))
     .addColumn('position', 'integer', (c) => c.notNull())
@@ -45,7 +53,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await sql`CREATE INDEX photo_images_order ON photo_images (photo_id, position)`.execute(db);
 
-  await db.schema.createTable('photo_tags')
+  await db.schema
+    .createTable('photo_tags')
     .addColumn('photo_id', 'bigint', (c) => c.notNull().references('photos.photo_id').onDelete('cascade'))
     .addColumn('tag_id', 'bigint', (c) => c.notNull().references('tags.tag_id').onDelete('cascade'))
     .addColumn('position', 'integer', (c) => c.notNull())
@@ -53,7 +62,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('photo_tags_tag').on('photo_tags').columns(['tag_id', 'photo_id']).execute();
   // A post deleted for good (with its uploader's account) takes its comments and history with it (0017).
-  await sql`CREATE TRIGGER photos_forget_target AFTER DELETE ON photos FOR EACH ROW EXECUTE FUNCTION forget_media_target('photo', 'photo_id')`.execute(db);
+  await sql`CREATE TRIGGER photos_forget_target AFTER DELETE ON photos FOR EACH ROW EXECUTE FUNCTION forget_media_target('photo', 'photo_id')`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

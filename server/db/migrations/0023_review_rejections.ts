@@ -11,10 +11,14 @@ const TABLES = ['videos', 'audio_tracks', 'photos'] as const;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const table of TABLES) {
-    await sql`ALTER TABLE ${sql.table(table)} ADD COLUMN rejection_reason text, ADD COLUMN rejection_note text`.execute(db);
+    await sql`ALTER TABLE ${sql.table(table)} ADD COLUMN rejection_reason text, ADD COLUMN rejection_note text`.execute(
+      db,
+    );
   }
   await sql`UPDATE users SET is_updated_after_review = false
-    WHERE is_updated_after_review AND (roles && ARRAY['root', 'administrator']::text[] OR lower(email) LIKE '%@demo.kiraboshi.localhost')`.execute(db);
+    WHERE is_updated_after_review AND (roles && ARRAY['root', 'administrator']::text[] OR lower(email) LIKE '%@demo.kiraboshi.localhost')`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

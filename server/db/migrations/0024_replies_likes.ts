@@ -15,7 +15,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ADD COLUMN mentions jsonb NOT NULL DEFAULT '[]'::jsonb,
     ADD COLUMN pinned boolean NOT NULL DEFAULT false`.execute(db);
   await sql`CREATE INDEX comments_thread ON comments (parent_id, id) WHERE parent_id IS NOT NULL`.execute(db);
-  await sql`CREATE INDEX comments_top_level ON comments (video_id, target_type, id) WHERE parent_id IS NULL`.execute(db);
+  await sql`CREATE INDEX comments_top_level ON comments (video_id, target_type, id) WHERE parent_id IS NULL`.execute(
+    db,
+  );
   await sql`CREATE UNIQUE INDEX comments_one_pin ON comments (video_id, target_type) WHERE pinned`.execute(db);
 
   await sql`CREATE TABLE media_likes (

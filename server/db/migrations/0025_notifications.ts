@@ -16,7 +16,8 @@ import { sql, type Kysely } from 'kysely';
  *   claimed by one process (an upsert that only wins when the hour is over).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('notifications')
+  await db.schema
+    .createTable('notifications')
     .addColumn('id', 'bigserial', (c) => c.primaryKey())
     .addColumn('recipient_uid', 'bigint', (c) => c.notNull().references('users.uid').onDelete('cascade'))
     .addColumn('kind', 'text', (c) => c.notNull())
@@ -32,19 +33,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   await sql`CREATE INDEX notifications_list ON notifications (recipient_uid, created_at DESC, id DESC)`.execute(db);
-  await sql`CREATE INDEX notifications_tab ON notifications (recipient_uid, category, created_at DESC, id DESC)`.execute(db);
+  await sql`CREATE INDEX notifications_tab ON notifications (recipient_uid, category, created_at DESC, id DESC)`.execute(
+    db,
+  );
   await sql`CREATE INDEX notifications_unread ON notifications (recipient_uid) WHERE NOT is_read`.execute(db);
   await sql`CREATE INDEX notifications_mail ON notifications (recipient_uid) WHERE mail_pending`.execute(db);
   await sql`CREATE UNIQUE INDEX notifications_group ON notifications (recipient_uid, group_key)`.execute(db);
 
-  await db.schema.createTable('notification_settings')
+  await db.schema
+    .createTable('notification_settings')
     .addColumn('uid', 'bigint', (c) => c.notNull().references('users.uid').onDelete('cascade'))
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('channel', 'text', (c) => c.notNull().check(sql`channel IN ('site', 'email', 'off')`))
     .addPrimaryKeyConstraint('notification_settings_pk', ['uid', 'kind'])
     .execute();
 
-  await db.schema.createTable('notification_digests')
+  await db.schema
+    .createTable('notification_digests')
     .addColumn('uid', 'bigint', (c) => c.primaryKey().references('users.uid').onDelete('cascade'))
     .addColumn('sent_at', 'timestamptz', (c) => c.notNull())
     .execute();

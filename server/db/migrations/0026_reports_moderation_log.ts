@@ -13,7 +13,8 @@ import { sql, type Kysely } from 'kysely';
  *   also watched…" in related videos.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('reports')
+  await db.schema
+    .createTable('reports')
     .addColumn('report_id', 'bigserial', (c) => c.primaryKey())
     .addColumn('reporter_uid', 'bigint', (c) => c.notNull().references('users.uid').onDelete('cascade'))
     .addColumn('target_type', 'text', (c) => c.notNull())
@@ -30,11 +31,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('resolved_at', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await sql`CREATE UNIQUE INDEX reports_one_open ON reports (reporter_uid, target_type, target_id) WHERE status = 'open'`.execute(db);
+  await sql`CREATE UNIQUE INDEX reports_one_open ON reports (reporter_uid, target_type, target_id) WHERE status = 'open'`.execute(
+    db,
+  );
   await sql`CREATE INDEX reports_queue ON reports (status, report_id DESC)`.execute(db);
   await sql`CREATE INDEX reports_of_target ON reports (target_type, target_id) WHERE status = 'open'`.execute(db);
 
-  await db.schema.createTable('moderation_log')
+  await db.schema
+    .createTable('moderation_log')
     .addColumn('entry_id', 'bigserial', (c) => c.primaryKey())
     .addColumn('actor_uid', 'bigint', (c) => c.notNull())
     .addColumn('action', 'text', (c) => c.notNull())

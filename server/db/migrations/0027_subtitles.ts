@@ -8,7 +8,8 @@ import { sql, type Kysely } from 'kysely';
  * importing uploader's account: the file's sender hashes are not kept).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('video_subtitles')
+  await db.schema
+    .createTable('video_subtitles')
     .addColumn('subtitle_id', 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity())
     .addColumn('video_id', 'bigint', (c) => c.notNull().references('videos.video_id').onDelete('cascade'))
     .addColumn('part_index', 'integer', (c) => c.notNull())

@@ -9,7 +9,8 @@ import { sql, type Kysely } from 'kysely';
  * the video, whichever comes last).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('media')
+  await db.schema
+    .alterTable('media')
     .addColumn('stream_subtitles', 'jsonb')
     .addColumn('stream_subtitles_adopted', 'boolean', (c) => c.notNull().defaultTo(sql`false`))
     .execute();

@@ -22,7 +22,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       WHERE gram IS NOT NULL
     $$`.execute(db);
   for (const table of TABLES) {
-    await sql`CREATE INDEX ${sql.id(`${table}_search_grams`)} ON ${sql.table(table)} USING gin (search_grams(search_text))`.execute(db);
+    await sql`CREATE INDEX ${sql.id(`${table}_search_grams`)} ON ${sql.table(table)} USING gin (search_grams(search_text))`.execute(
+      db,
+    );
   }
 }
 

@@ -8,7 +8,9 @@ import { sql, type Kysely } from 'kysely';
  * index-only scan of that category alone (1.8 ms).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`CREATE INDEX videos_category_listing ON videos (category, created_at DESC, video_id DESC) WHERE status = 'approved'`.execute(db);
+  await sql`CREATE INDEX videos_category_listing ON videos (category, created_at DESC, video_id DESC) WHERE status = 'approved'`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

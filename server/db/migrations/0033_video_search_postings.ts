@@ -31,8 +31,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           LATERAL generate_series(1, char_length(word) - 2) AS at
       ) pieces WHERE char_length(term) < 3 OR term !~ '[ぁ-ヿ㐀-䶿一-鿿豈-﫿가-힯]'
     $$`.execute(db);
-  await sql`CREATE TABLE video_title_terms (term text NOT NULL, bucket smallint NOT NULL, video_id integer NOT NULL)`.execute(db);
-  await sql`CREATE TABLE video_tag_ranks (tag_id integer NOT NULL, bucket smallint NOT NULL, video_id integer NOT NULL)`.execute(db);
+  await sql`CREATE TABLE video_title_terms (term text NOT NULL, bucket smallint NOT NULL, video_id integer NOT NULL)`.execute(
+    db,
+  );
+  await sql`CREATE TABLE video_tag_ranks (tag_id integer NOT NULL, bucket smallint NOT NULL, video_id integer NOT NULL)`.execute(
+    db,
+  );
   await sql`INSERT INTO video_title_terms SELECT term, search_bucket(v.watched_count), v.video_id
     FROM videos v, unnest(search_title_terms(v.search_text)) AS term WHERE v.status = 'approved'`.execute(db);
   await sql`INSERT INTO video_tag_ranks SELECT t.tag_id, search_bucket(v.watched_count), v.video_id
@@ -58,7 +62,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       END IF;
       RETURN NULL;
     END $$`.execute(db);
-  await sql`CREATE TRIGGER video_search_postings_written AFTER INSERT OR DELETE ON videos FOR EACH ROW EXECUTE FUNCTION video_search_postings()`.execute(db);
+  await sql`CREATE TRIGGER video_search_postings_written AFTER INSERT OR DELETE ON videos FOR EACH ROW EXECUTE FUNCTION video_search_postings()`.execute(
+    db,
+  );
   await sql`CREATE TRIGGER video_search_postings_changed AFTER UPDATE OF status, search_text, watched_count ON videos FOR EACH ROW
     WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.search_text IS DISTINCT FROM NEW.search_text
       OR search_bucket(OLD.watched_count) <> search_bucket(NEW.watched_count))
@@ -82,7 +88,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       END IF;
       RETURN NULL;
     END $$`.execute(db);
-  await sql`CREATE TRIGGER video_tag_search_postings AFTER INSERT OR DELETE ON video_tags FOR EACH ROW EXECUTE FUNCTION video_tag_search_postings()`.execute(db);
+  await sql`CREATE TRIGGER video_tag_search_postings AFTER INSERT OR DELETE ON video_tags FOR EACH ROW EXECUTE FUNCTION video_tag_search_postings()`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,10 +1,27 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type PointerEvent,
+} from 'react';
 import { useStartTime } from '../use-start-time.ts';
 import type { AudioDetail } from '../../lib/api/contracts/audio.ts';
 import type { Danmaku } from '../../lib/api/contracts/interaction.ts';
 import { countAudioPlay, emitDanmaku, getDanmaku } from '../../lib/api/index.ts';
 import { attachHls, type HlsSource } from '../../lib/player/hls-source.ts';
-import { AUDIO_RATES, DANMAKU_FLIGHT_SECONDS, inFlight, normalisationGain, timeAtX } from '../../lib/player/audio-logic.ts';
+import {
+  AUDIO_RATES,
+  DANMAKU_FLIGHT_SECONDS,
+  inFlight,
+  normalisationGain,
+  timeAtX,
+} from '../../lib/player/audio-logic.ts';
 import { formatClock } from '../../lib/catalogue/format.ts';
 import { localizePath, type Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
@@ -22,7 +39,20 @@ import { PosterImage } from '../../components/PosterImage.tsx';
 import './audio.css';
 import '../../styles/danmaku-sender.css';
 
-type Track = Pick<AudioDetail, 'audioId' | 'title' | 'artist' | 'cover' | 'duration' | 'manifestUrl' | 'waveform' | 'loudness' | 'queue' | 'uploaderNickname' | 'uploader'>;
+type Track = Pick<
+  AudioDetail,
+  | 'audioId'
+  | 'title'
+  | 'artist'
+  | 'cover'
+  | 'duration'
+  | 'manifestUrl'
+  | 'waveform'
+  | 'loudness'
+  | 'queue'
+  | 'uploaderNickname'
+  | 'uploader'
+>;
 
 const NORMALISE_KEY = 'kiraboshi.audio.normalise';
 const SEEK_STEP_S = 5;
@@ -72,7 +102,10 @@ function paint(canvas: HTMLCanvasElement, peaks: readonly number[], playedFracti
  */
 export default function AudioPlayer({ locale, messages, track }: { locale: Locale; messages: Messages; track: Track }) {
   const translate = useIslandTranslation(locale, messages);
-  const t = useCallback((key: string, options?: Record<string, unknown>) => String(translate(key, options as never)), [translate]);
+  const t = useCallback(
+    (key: string, options?: Record<string, unknown>) => String(translate(key, options as never)),
+    [translate],
+  );
   const self = useSelfUser();
   const audio = useRef<HTMLAudioElement>(null);
   useStartTime(audio);
@@ -86,7 +119,8 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
   const settings = usePlayerSettings();
   const { loop } = settings;
   const volume = settings.audio.muted ? 0 : settings.audio.volume;
-  const setVolume = (level: number) => updatePlayerSettings('audio', { volume: Math.min(1, Math.max(0, level)), muted: level <= 0 });
+  const setVolume = (level: number) =>
+    updatePlayerSettings('audio', { volume: Math.min(1, Math.max(0, level)), muted: level <= 0 });
   const [panelOpen, setPanelOpen] = useState(false);
   const [normalise, setNormalise] = useState(true);
   const [danmaku, setDanmaku] = useState<Danmaku[]>([]);
@@ -95,7 +129,13 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
   const duration = track.duration / 1000;
   const blocking = useDanmakuBlocking(settings, self.isLogined);
   const shown = useMemo(() => danmaku.filter(danmakuFilter(blocking)), [danmaku, blocking]);
-  useHistoryReporting(audio, { type: 'audio', id: track.audioId }, { offset: 0, length: duration, last: true }, self.isLogined, t);
+  useHistoryReporting(
+    audio,
+    { type: 'audio', id: track.audioId },
+    { offset: 0, length: duration, last: true },
+    self.isLogined,
+    t,
+  );
   const next = track.queue[0] ?? null;
   const nextHref = next ? localizePath(`/audio/ka${next.audioId}`, locale) : null;
 
@@ -104,12 +144,17 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
     const element = audio.current;
     if (!element) return;
     let cancelled = false;
-    void attachHls(element, track.manifestUrl, { onFatal: () => showToast({ message: t('audio.player.failed'), severity: 'error' }) }).then((s) => {
+    void attachHls(element, track.manifestUrl, {
+      onFatal: () => showToast({ message: t('audio.player.failed'), severity: 'error' }),
+    }).then((s) => {
       if (cancelled) return s.destroy();
       source.current = s;
       if (new URLSearchParams(location.search).has('autoplay')) void element.play().catch(() => {});
     });
-    void getDanmaku(track.audioId, undefined, 'audio').then((answer) => !cancelled && setDanmaku(answer.danmaku), () => {});
+    void getDanmaku(track.audioId, undefined, 'audio').then(
+      (answer) => !cancelled && setDanmaku(answer.danmaku),
+      () => {},
+    );
     return () => {
       cancelled = true;
       source.current?.destroy();
@@ -117,9 +162,12 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
   }, [track.audioId, track.manifestUrl]);
 
   // Normalisation goes through a gain node, made at the first play (browsers allow audio then).
-  const applyGain = useCallback((on: boolean) => {
-    if (graph.current) graph.current.gain.gain.value = on ? normalisationGain(track.loudness) : 1;
-  }, [track.loudness]);
+  const applyGain = useCallback(
+    (on: boolean) => {
+      if (graph.current) graph.current.gain.gain.value = on ? normalisationGain(track.loudness) : 1;
+    },
+    [track.loudness],
+  );
   useEffect(() => applyGain(normalise), [normalise, applyGain]);
   const ensureGraph = () => {
     if (graph.current || !audio.current || typeof AudioContext === 'undefined') return;
@@ -139,9 +187,12 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
       void element.play().catch(() => {});
     } else element.pause();
   }, [normalise]);
-  const seekTo = useCallback((seconds: number) => {
-    if (audio.current) audio.current.currentTime = Math.max(0, Math.min(duration, seconds));
-  }, [duration]);
+  const seekTo = useCallback(
+    (seconds: number) => {
+      if (audio.current) audio.current.currentTime = Math.max(0, Math.min(duration, seconds));
+    },
+    [duration],
+  );
 
   useEffect(() => {
     const element = audio.current;
@@ -156,11 +207,18 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
   useEffect(() => {
     if (!('mediaSession' in navigator)) return;
     navigator.mediaSession.metadata = new MediaMetadata({
-      title: track.title, artist: track.artist || track.uploaderNickname || track.uploader, album: 'Kiraboshi',
+      title: track.title,
+      artist: track.artist || track.uploaderNickname || track.uploader,
+      album: 'Kiraboshi',
       artwork: track.cover ? [{ src: track.cover, sizes: '512x512', type: 'image/jpeg' }] : [],
     });
     const handlers: Array<[MediaSessionAction, MediaSessionActionHandler | null]> = [
-      ['play', () => { if (audio.current?.paused) toggle(); }],
+      [
+        'play',
+        () => {
+          if (audio.current?.paused) toggle();
+        },
+      ],
       ['pause', () => audio.current?.pause()],
       ['seekbackward', (d) => seekTo((audio.current?.currentTime ?? 0) - (d.seekOffset ?? SEEK_STEP_S))],
       ['seekforward', (d) => seekTo((audio.current?.currentTime ?? 0) + (d.seekOffset ?? SEEK_STEP_S))],
@@ -181,14 +239,19 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement | null;
-      if (e.ctrlKey || e.metaKey || e.altKey || target?.closest('input, textarea, select, [contenteditable="true"]')) return;
+      if (e.ctrlKey || e.metaKey || e.altKey || target?.closest('input, textarea, select, [contenteditable="true"]'))
+        return;
       const element = audio.current;
       if (!element) return;
       const actions: Record<string, () => void> = {
-        ' ': toggle, k: toggle,
-        ArrowLeft: () => seekTo(element.currentTime - SEEK_STEP_S), ArrowRight: () => seekTo(element.currentTime + SEEK_STEP_S),
-        ArrowUp: () => setVolume(+(volume + 0.1).toFixed(2)), ArrowDown: () => setVolume(+(volume - 0.1).toFixed(2)),
-        l: () => updatePlayerSettings('loop', !loop), m: () => updatePlayerSettings('audio', { muted: volume > 0, volume: settings.audio.volume || 1 }),
+        ' ': toggle,
+        k: toggle,
+        ArrowLeft: () => seekTo(element.currentTime - SEEK_STEP_S),
+        ArrowRight: () => seekTo(element.currentTime + SEEK_STEP_S),
+        ArrowUp: () => setVolume(+(volume + 0.1).toFixed(2)),
+        ArrowDown: () => setVolume(+(volume - 0.1).toFixed(2)),
+        l: () => updatePlayerSettings('loop', !loop),
+        m: () => updatePlayerSettings('audio', { muted: volume > 0, volume: settings.audio.volume || 1 }),
         n: () => nextHref && location.assign(`${nextHref}?autoplay`),
       };
       const action = actions[e.key.length === 1 ? e.key.toLowerCase() : e.key];
@@ -213,7 +276,12 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
     seekTo(timeAtX(e.clientX - box.left, box.width, duration));
   };
   const onSliderKey = (e: ReactKeyboardEvent) => {
-    const steps: Record<string, number> = { ArrowLeft: -SEEK_STEP_S, ArrowRight: SEEK_STEP_S, PageDown: -30, PageUp: 30 };
+    const steps: Record<string, number> = {
+      ArrowLeft: -SEEK_STEP_S,
+      ArrowRight: SEEK_STEP_S,
+      PageDown: -30,
+      PageUp: 30,
+    };
     if (e.key in steps) seekTo(time + steps[e.key]);
     else if (e.key === 'Home') seekTo(0);
     else if (e.key === 'End') seekTo(duration);
@@ -226,7 +294,13 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
     if (!text.trim() || sending) return;
     setSending(true);
     try {
-      const { danmaku: sent } = await emitDanmaku({ videoId: track.audioId, mediaType: 'audio', time: audio.current?.currentTime ?? 0, text, color: 'ffffff' });
+      const { danmaku: sent } = await emitDanmaku({
+        videoId: track.audioId,
+        mediaType: 'audio',
+        time: audio.current?.currentTime ?? 0,
+        text,
+        color: 'ffffff',
+      });
       setDanmaku((all) => [...all, sent].sort((a, b) => a.time - b.time));
       setText('');
     } catch (error) {
@@ -243,53 +317,178 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
   return (
     <section className="card audio-player" data-audio-player={track.audioId}>
       <div className="audio-head">
-        {track.cover ? <PosterImage className="audio-cover" image={track.cover} loading="high" sizes={AUDIO_PLAYER_IMAGE_SIZES} width={160} height={160} /> : <span className="audio-cover audio-cover-empty" aria-hidden="true">♪</span>}
+        {track.cover ? (
+          <PosterImage
+            className="audio-cover"
+            image={track.cover}
+            loading="high"
+            sizes={AUDIO_PLAYER_IMAGE_SIZES}
+            width={160}
+            height={160}
+          />
+        ) : (
+          <span className="audio-cover audio-cover-empty" aria-hidden="true">
+            ♪
+          </span>
+        )}
         <div className="audio-controls">
-          <button type="button" className="button audio-play" onClick={toggle} aria-label={playing ? t('audio.player.pause') : t('audio.player.play')} data-play>
+          <button
+            type="button"
+            className="button audio-play"
+            onClick={toggle}
+            aria-label={playing ? t('audio.player.pause') : t('audio.player.play')}
+            data-play
+          >
             <span aria-hidden="true">{playing ? '❚❚' : '▶'}</span>
           </button>
-          <span className="audio-clock" data-clock>{formatClock(time)} / {formatClock(duration)}</span>
-          <label className="audio-option">{t('audio.player.rate')}
+          <span className="audio-clock" data-clock>
+            {formatClock(time)} / {formatClock(duration)}
+          </span>
+          <label className="audio-option">
+            {t('audio.player.rate')}
             <select value={rate} onChange={(e) => setRate(Number(e.target.value))} data-rate>
-              {AUDIO_RATES.map((r) => <option key={r} value={r}>{r}×</option>)}
+              {AUDIO_RATES.map((r) => (
+                <option key={r} value={r}>
+                  {r}×
+                </option>
+              ))}
             </select>
           </label>
-          <label className="audio-option check"><input type="checkbox" checked={loop} onChange={(e) => updatePlayerSettings('loop', e.target.checked)} data-loop /> {t('audio.player.loop')}</label>
-          <label className="audio-option check" title={track.loudness ? t('audio.player.loudness', { lufs: track.loudness.integratedLufs.toFixed(1) }) : undefined}>
-            <input type="checkbox" checked={normalise} data-normalise onChange={(e) => {
-              setNormalise(e.target.checked);
-              localStorage.setItem(NORMALISE_KEY, e.target.checked ? 'on' : 'off');
-            }} /> {t('audio.player.normalise')}
+          <label className="audio-option check">
+            <input
+              type="checkbox"
+              checked={loop}
+              onChange={(e) => updatePlayerSettings('loop', e.target.checked)}
+              data-loop
+            />{' '}
+            {t('audio.player.loop')}
           </label>
-          <label className="audio-option">{t('audio.player.volume')}
-            <input type="range" min="0" max="1" step="0.05" value={volume} onChange={(e) => setVolume(Number(e.target.value))} data-volume />
+          <label
+            className="audio-option check"
+            title={
+              track.loudness
+                ? t('audio.player.loudness', { lufs: track.loudness.integratedLufs.toFixed(1) })
+                : undefined
+            }
+          >
+            <input
+              type="checkbox"
+              checked={normalise}
+              data-normalise
+              onChange={(e) => {
+                setNormalise(e.target.checked);
+                localStorage.setItem(NORMALISE_KEY, e.target.checked ? 'on' : 'off');
+              }}
+            />{' '}
+            {t('audio.player.normalise')}
           </label>
-          <label className="audio-option check"><input type="checkbox" checked={look.enabled} onChange={(e) => updatePlayerSettings('danmaku', { enabled: e.target.checked })} data-danmaku-toggle /> {t('player.toggleDanmaku')}</label>
-          <button type="button" className="button secondary" aria-expanded={panelOpen} onClick={() => setPanelOpen(!panelOpen)} data-danmaku-settings-button>{t('player.danmakuSettings')}</button>
-          {nextHref && <a className="button secondary" href={`${nextHref}?autoplay`} data-next>{t('audio.player.next')}</a>}
+          <label className="audio-option">
+            {t('audio.player.volume')}
+            <input
+              type="range"
+              min="0"
+              max="1"
+              step="0.05"
+              value={volume}
+              onChange={(e) => setVolume(Number(e.target.value))}
+              data-volume
+            />
+          </label>
+          <label className="audio-option check">
+            <input
+              type="checkbox"
+              checked={look.enabled}
+              onChange={(e) => updatePlayerSettings('danmaku', { enabled: e.target.checked })}
+              data-danmaku-toggle
+            />{' '}
+            {t('player.toggleDanmaku')}
+          </label>
+          <button
+            type="button"
+            className="button secondary"
+            aria-expanded={panelOpen}
+            onClick={() => setPanelOpen(!panelOpen)}
+            data-danmaku-settings-button
+          >
+            {t('player.danmakuSettings')}
+          </button>
+          {nextHref && (
+            <a className="button secondary" href={`${nextHref}?autoplay`} data-next>
+              {t('audio.player.next')}
+            </a>
+          )}
         </div>
       </div>
-      {panelOpen && <Suspense fallback={null}><DanmakuSettings t={t} value={look} hasSubtitles={false} onChange={(change) => updatePlayerSettings('danmaku', change)} /></Suspense>}
+      {panelOpen && (
+        <Suspense fallback={null}>
+          <DanmakuSettings
+            t={t}
+            value={look}
+            hasSubtitles={false}
+            onChange={(change) => updatePlayerSettings('danmaku', change)}
+          />
+        </Suspense>
+      )}
       <div className="audio-wave">
-        <canvas ref={canvas} className="audio-waveform" role="slider" tabIndex={0} aria-label={t('audio.player.seek')}
-          aria-valuemin={0} aria-valuemax={Math.round(duration)} aria-valuenow={Math.round(time)} aria-valuetext={formatClock(time)}
-          onPointerDown={(e) => { e.currentTarget.setPointerCapture(e.pointerId); seekFromPointer(e); }}
-          onPointerMove={(e) => e.buttons === 1 && seekFromPointer(e)} onKeyDown={onSliderKey} data-waveform />
+        <canvas
+          ref={canvas}
+          className="audio-waveform"
+          role="slider"
+          tabIndex={0}
+          aria-label={t('audio.player.seek')}
+          aria-valuemin={0}
+          aria-valuemax={Math.round(duration)}
+          aria-valuenow={Math.round(time)}
+          aria-valuetext={formatClock(time)}
+          onPointerDown={(e) => {
+            e.currentTarget.setPointerCapture(e.pointerId);
+            seekFromPointer(e);
+          }}
+          onPointerMove={(e) => e.buttons === 1 && seekFromPointer(e)}
+          onKeyDown={onSliderKey}
+          data-waveform
+        />
         <div className="audio-danmaku" aria-live="off" data-danmaku-layer>
           {flying.map((d, i) => (
-            <span key={d.id} className="audio-danmaku-item" data-danmaku={d.id}
-              style={{ color: `#${d.color}`, top: `${(i % lanes) * 24 + 4}px`, animationDuration: `${flight / rate}s`, opacity: look.opacity, fontSize: `${look.fontSizeScale}em` }}>{d.text}</span>
+            <span
+              key={d.id}
+              className="audio-danmaku-item"
+              data-danmaku={d.id}
+              style={{
+                color: `#${d.color}`,
+                top: `${(i % lanes) * 24 + 4}px`,
+                animationDuration: `${flight / rate}s`,
+                opacity: look.opacity,
+                fontSize: `${look.fontSizeScale}em`,
+              }}
+            >
+              {d.text}
+            </span>
           ))}
         </div>
       </div>
       {self.isLogined ? (
         <form className="audio-danmaku-form danmaku-sender" onSubmit={send}>
-          <input className="danmaku-input" value={text} maxLength={100} onChange={(e) => setText(e.target.value)} placeholder={t('audio.player.danmakuPlaceholder')} aria-label={t('audio.player.danmakuPlaceholder')} data-danmaku-input />
-          <button type="submit" className="btn" disabled={sending || !text.trim()} data-danmaku-send>{t('audio.player.send')}</button>
+          <input
+            className="danmaku-input"
+            value={text}
+            maxLength={100}
+            onChange={(e) => setText(e.target.value)}
+            placeholder={t('audio.player.danmakuPlaceholder')}
+            aria-label={t('audio.player.danmakuPlaceholder')}
+            data-danmaku-input
+          />
+          <button type="submit" className="btn" disabled={sending || !text.trim()} data-danmaku-send>
+            {t('audio.player.send')}
+          </button>
         </form>
-      ) : self.isEffectiveCheckOnce && <p className="field-hint">{t('audio.player.loginToSend')}</p>}
+      ) : (
+        self.isEffectiveCheckOnce && <p className="field-hint">{t('audio.player.loginToSend')}</p>
+      )}
       <p className="field-hint audio-shortcuts">{t('audio.player.shortcuts')}</p>
-      <audio ref={audio} preload="metadata"
+      <audio
+        ref={audio}
+        preload="metadata"
         onPlay={() => {
           setPlaying(true);
           if (!counted.current) {
@@ -297,14 +496,22 @@ export default function AudioPlayer({ locale, messages, track }: { locale: Local
             void countAudioPlay(track.audioId).catch(() => {});
           }
         }}
-        onPause={() => setPlaying(false)} onTimeUpdate={(e) => setTime(e.currentTarget.currentTime)}
-        onEnded={() => { if (!loop && nextHref) location.assign(`${nextHref}?autoplay`); }} data-audio />
+        onPause={() => setPlaying(false)}
+        onTimeUpdate={(e) => setTime(e.currentTarget.currentTime)}
+        onEnded={() => {
+          if (!loop && nextHref) location.assign(`${nextHref}?autoplay`);
+        }}
+        data-audio
+      />
       {track.queue.length > 0 && (
         <nav className="audio-queue" aria-label={t('audio.player.queue')}>
           <h2>{t('audio.player.queue')}</h2>
           <ol>
             {track.queue.slice(0, 5).map((q) => (
-              <li key={q.audioId}><a href={localizePath(`/audio/ka${q.audioId}`, locale)}>{q.title}</a> <span className="field-hint">{formatClock(q.duration / 1000)}</span></li>
+              <li key={q.audioId}>
+                <a href={localizePath(`/audio/ka${q.audioId}`, locale)}>{q.title}</a>{' '}
+                <span className="field-hint">{formatClock(q.duration / 1000)}</span>
+              </li>
             ))}
           </ol>
         </nav>

@@ -26,18 +26,25 @@ export async function openAuthDialog(mode: AuthMode = 'login'): Promise<void> {
   const code = document.documentElement.dataset.locale;
   const locale = isLocale(code) ? code : DEFAULT_LOCALE;
   const [{ createElement }, { createRoot }, { default: AuthDialog }, messages] = await Promise.all([
-    import('react'), import('react-dom/client'), import('./AuthDialog.tsx'), loadMessages(locale),
+    import('react'),
+    import('react-dom/client'),
+    import('./AuthDialog.tsx'),
+    loadMessages(locale),
   ]);
   const mount = document.createElement('div');
   document.getElementById('popover-mount')?.append(mount);
   const root = createRoot(mount);
   const { t } = createTranslator(locale, messages);
-  root.render(createElement(AuthDialog, {
-    t, initialMode: mode, locale,
-    onClose: () => {
-      root.unmount();
-      mount.remove();
-      open = false;
-    },
-  }));
+  root.render(
+    createElement(AuthDialog, {
+      t,
+      initialMode: mode,
+      locale,
+      onClose: () => {
+        root.unmount();
+        mount.remove();
+        open = false;
+      },
+    }),
+  );
 }

@@ -9,7 +9,11 @@ export const LIVE_CHECK_DELAY_MS = 500;
  * is well). A stale answer never overwrites a newer value's, and a failed check (the per-address
  * lookup limit, the network) says nothing: the submit still checks everything.
  */
-export function useLiveCheck(value: string, worthAsking: (value: string) => boolean, ask: (value: string) => Promise<string>): string {
+export function useLiveCheck(
+  value: string,
+  worthAsking: (value: string) => boolean,
+  ask: (value: string) => Promise<string>,
+): string {
   const [note, setNote] = useState('');
   const latest = useRef({ worthAsking, ask });
   latest.current = { worthAsking, ask };
@@ -18,7 +22,12 @@ export function useLiveCheck(value: string, worthAsking: (value: string) => bool
     if (!value || !latest.current.worthAsking(value)) return;
     let current = true;
     const timer = setTimeout(() => {
-      latest.current.ask(value).then((answer) => { if (current) setNote(answer); }, () => undefined);
+      latest.current.ask(value).then(
+        (answer) => {
+          if (current) setNote(answer);
+        },
+        () => undefined,
+      );
     }, LIVE_CHECK_DELAY_MS);
     return () => {
       current = false;

@@ -11,7 +11,15 @@ import { useHydratedStore } from '../use-hydrated-store.ts';
 import './user-block-actions.css';
 
 /** "Block" and "Hide" on a user's page, for members looking at someone else. */
-export default function UserBlockActions({ locale, uid, messages }: { locale: Locale; uid: number; messages: Messages }) {
+export default function UserBlockActions({
+  locale,
+  uid,
+  messages,
+}: {
+  locale: Locale;
+  uid: number;
+  messages: Messages;
+}) {
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   const lists = useHydratedStore($blockLists, EMPTY_BLOCK_LISTS);
@@ -31,10 +39,11 @@ export default function UserBlockActions({ locale, uid, messages }: { locale: Lo
       if (kind === 'block') await (blocked ? unblockUser(uid) : blockUser(uid));
       else await (hidden ? unhideUser(uid) : hideUser(uid));
       await loadBlockLists();
-      const done = kind === 'block' ? (blocked ? 'unblocked' : 'blocked') : (hidden ? 'unhidden' : 'hidden');
+      const done = kind === 'block' ? (blocked ? 'unblocked' : 'blocked') : hidden ? 'unhidden' : 'hidden';
       showToast({ message: t(`blockLists.user.${done}`), severity: 'success' });
     } catch (error) {
-      const message = error instanceof HttpError ? (error.body as { message?: string } | undefined)?.message : undefined;
+      const message =
+        error instanceof HttpError ? (error.body as { message?: string } | undefined)?.message : undefined;
       showToast({ message: message ?? t('api.internal'), severity: 'error' });
     } finally {
       setBusy(false);
@@ -44,14 +53,32 @@ export default function UserBlockActions({ locale, uid, messages }: { locale: Lo
   return (
     <div data-user-block-actions>
       <div className="user-block-actions">
-        <button type="button" className="button secondary" aria-pressed={blocked} disabled={busy} onClick={() => void toggle('block')} data-block-user>
+        <button
+          type="button"
+          className="button secondary"
+          aria-pressed={blocked}
+          disabled={busy}
+          onClick={() => void toggle('block')}
+          data-block-user
+        >
           {t(blocked ? 'blockLists.user.unblock' : 'blockLists.user.block')}
         </button>
-        <button type="button" className="button secondary" aria-pressed={hidden} disabled={busy} onClick={() => void toggle('hide')} data-hide-user>
+        <button
+          type="button"
+          className="button secondary"
+          aria-pressed={hidden}
+          disabled={busy}
+          onClick={() => void toggle('hide')}
+          data-hide-user
+        >
           {t(hidden ? 'blockLists.user.unhide' : 'blockLists.user.hide')}
         </button>
       </div>
-      {(blocked || hidden) && <p className="user-block-notice" role="status">{t(blocked ? 'blockLists.user.blockedNotice' : 'blockLists.user.hiddenNotice')}</p>}
+      {(blocked || hidden) && (
+        <p className="user-block-notice" role="status">
+          {t(blocked ? 'blockLists.user.blockedNotice' : 'blockLists.user.hiddenNotice')}
+        </p>
+      )}
     </div>
   );
 }

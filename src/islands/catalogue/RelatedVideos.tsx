@@ -7,16 +7,37 @@ import { useIslandTranslation } from '../use-island-translation.ts';
 import './related.css';
 
 /** One entry of the list, whichever kind of media it is. */
-interface RelatedItem { id: number; href: string; image: string; duration: number; title: string; by: string }
+interface RelatedItem {
+  id: number;
+  href: string;
+  image: string;
+  duration: number;
+  title: string;
+  by: string;
+}
 
 /** Asks for what is related to a video (GET video/related) or a track (GET audio/related). */
 async function fetchRelated(mediaType: 'video' | 'audio', id: number, locale: Locale): Promise<RelatedItem[]> {
   if (mediaType === 'audio') {
     const { tracks } = await call('GET audio/related', { audioId: id, limit: 12 });
-    return tracks.map((t) => ({ id: t.audioId, href: audioPath(t.audioId, locale), image: t.cover, duration: t.duration, title: t.title, by: t.artist || t.uploaderNickname || t.uploader }));
+    return tracks.map((t) => ({
+      id: t.audioId,
+      href: audioPath(t.audioId, locale),
+      image: t.cover,
+      duration: t.duration,
+      title: t.title,
+      by: t.artist || t.uploaderNickname || t.uploader,
+    }));
   }
   const { videos } = await call('GET video/related', { videoId: id, limit: 12 });
-  return videos.map((v) => ({ id: v.videoId, href: videoPath(v.videoId, locale), image: v.image, duration: v.duration, title: v.title, by: v.uploaderNickname || v.uploader }));
+  return videos.map((v) => ({
+    id: v.videoId,
+    href: videoPath(v.videoId, locale),
+    image: v.image,
+    duration: v.duration,
+    title: v.title,
+    by: v.uploaderNickname || v.uploader,
+  }));
 }
 
 /**
@@ -24,7 +45,17 @@ async function fetchRelated(mediaType: 'video' | 'audio', id: number, locale: Lo
  * uploader, and what the members who watched (or listened to) this one also did; what the viewer
  * blocked or hid is left out by the server. Nothing shows when there is nothing related.
  */
-export default function RelatedVideos({ locale, messages, videoId, mediaType = 'video' }: { locale: Locale; messages: Messages; videoId: number; mediaType?: 'video' | 'audio' }) {
+export default function RelatedVideos({
+  locale,
+  messages,
+  videoId,
+  mediaType = 'video',
+}: {
+  locale: Locale;
+  messages: Messages;
+  videoId: number;
+  mediaType?: 'video' | 'audio';
+}) {
   const t = useIslandTranslation(locale, messages);
   const [items, setItems] = useState<RelatedItem[] | null>(null);
   useEffect(() => {
@@ -43,7 +74,11 @@ export default function RelatedVideos({ locale, messages, videoId, mediaType = '
           <li key={item.id}>
             <a href={item.href} {...{ [mediaType === 'audio' ? 'data-related-track' : 'data-related-video']: item.id }}>
               <span className="video-related-thumb">
-                {item.image ? <img src={item.image} alt="" width="160" height={mediaType === 'audio' ? 160 : 90} loading="lazy" /> : <span aria-hidden="true" />}
+                {item.image ? (
+                  <img src={item.image} alt="" width="160" height={mediaType === 'audio' ? 160 : 90} loading="lazy" />
+                ) : (
+                  <span aria-hidden="true" />
+                )}
                 <span className="video-related-duration">{formatDuration(item.duration)}</span>
               </span>
               <span className="video-related-text">

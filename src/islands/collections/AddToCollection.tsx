@@ -1,5 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { addToCollection, collectionsContaining, createCollection, listCollections, removeFromCollection } from '../../lib/api/calls/collection.ts';
+import {
+  addToCollection,
+  collectionsContaining,
+  createCollection,
+  listCollections,
+  removeFromCollection,
+} from '../../lib/api/calls/collection.ts';
 import type { CollectionSummary } from '../../lib/api/contracts/collection.ts';
 import { COLLECTION_TITLE_MAX, type CollectionVisibility } from '../../lib/api/contracts/collection.constants.ts';
 import type { MediaType } from '../../lib/api/contracts/common.constants.ts';
@@ -14,7 +20,12 @@ import { serverMessage } from '../../lib/api/http.ts';
 import './collections.css';
 
 /** videoId: the video's id, or the track's or photo post's (mediaType). */
-interface Props { locale: Locale; messages: Messages; videoId: number; mediaType?: MediaType }
+interface Props {
+  locale: Locale;
+  messages: Messages;
+  videoId: number;
+  mediaType?: MediaType;
+}
 
 /**
  * "Add to collection" on the video, track and photo post pages: a dialog listing the member's
@@ -63,7 +74,10 @@ export default function AddToCollection({ locale, messages, videoId, mediaType =
     setBusy(collection.collectionId);
     try {
       await (had ? removeFromCollection : addToCollection)(collection.collectionId, videoId, mediaType);
-      showToast({ message: t(had ? 'collections.removed' : 'collections.added', { title: collection.title }), severity: 'success' });
+      showToast({
+        message: t(had ? 'collections.removed' : 'collections.added', { title: collection.title }),
+        severity: 'success',
+      });
     } catch (error) {
       setHolding(holding);
       showToast({ message: serverMessage(error) ?? t('collections.failed'), severity: 'error' });
@@ -92,24 +106,51 @@ export default function AddToCollection({ locale, messages, videoId, mediaType =
   useEffect(() => {
     const node = dialog.current;
     // A click on the backdrop (the dialog element itself, outside its card) closes it.
-    const onClick = (event: MouseEvent) => { if (event.target === node) node?.close(); };
+    const onClick = (event: MouseEvent) => {
+      if (event.target === node) node?.close();
+    };
     node?.addEventListener('click', onClick);
     return () => node?.removeEventListener('click', onClick);
   }, []);
 
   return (
     <div className="collections-ui add-to-collection" data-add-to-collection>
-      <button type="button" className="button secondary add-to-collection-button" onClick={open} aria-haspopup="dialog" data-add-to-collection-button>
-        <span aria-hidden="true">★</span>{t('collections.add')}
+      <button
+        type="button"
+        className="button secondary add-to-collection-button"
+        onClick={open}
+        aria-haspopup="dialog"
+        data-add-to-collection-button
+      >
+        <span aria-hidden="true">★</span>
+        {t('collections.add')}
       </button>
-      <dialog ref={dialog} className="collection-dialog" aria-labelledby={`add-to-collection-${videoId}`} data-collection-dialog>
+      <dialog
+        ref={dialog}
+        className="collection-dialog"
+        aria-labelledby={`add-to-collection-${videoId}`}
+        data-collection-dialog
+      >
         <div className="collection-dialog-card">
           <header className="collection-dialog-head">
             <h2 id={`add-to-collection-${videoId}`}>{t('collections.dialogTitle')}</h2>
-            <button type="button" className="icon-button" onClick={() => dialog.current?.close()} aria-label={t('collections.close')} data-collection-dialog-close>✕</button>
+            <button
+              type="button"
+              className="icon-button"
+              onClick={() => dialog.current?.close()}
+              aria-label={t('collections.close')}
+              data-collection-dialog-close
+            >
+              ✕
+            </button>
           </header>
           {failed ? (
-            <p className="list-error" role="alert">{t('collections.loadFailed')} <button type="button" className="button secondary" onClick={() => viewer && void load(viewer.uid)}>{t('collections.retry')}</button></p>
+            <p className="list-error" role="alert">
+              {t('collections.loadFailed')}{' '}
+              <button type="button" className="button secondary" onClick={() => viewer && void load(viewer.uid)}>
+                {t('collections.retry')}
+              </button>
+            </p>
           ) : collections === null ? (
             <p aria-busy="true">…</p>
           ) : collections.length === 0 ? (
@@ -121,10 +162,18 @@ export default function AddToCollection({ locale, messages, videoId, mediaType =
                 return (
                   <li key={c.collectionId}>
                     <label>
-                      <input type="checkbox" checked={checked} disabled={busy !== null || (!checked && !mayEdit)} onChange={() => void toggle(c)}
-                        data-collection-choice={c.collectionId} />
+                      <input
+                        type="checkbox"
+                        checked={checked}
+                        disabled={busy !== null || (!checked && !mayEdit)}
+                        onChange={() => void toggle(c)}
+                        data-collection-choice={c.collectionId}
+                      />
                       <span className="collection-choice-title">{c.title}</span>
-                      <span className="collection-choice-meta">{c.visibility === 'private' ? t('collections.private') : t('collections.public')} · {t('collections.videoCount', { count: c.videoCount })}</span>
+                      <span className="collection-choice-meta">
+                        {c.visibility === 'private' ? t('collections.private') : t('collections.public')} ·{' '}
+                        {t('collections.videoCount', { count: c.videoCount })}
+                      </span>
                     </label>
                   </li>
                 );
@@ -136,15 +185,37 @@ export default function AddToCollection({ locale, messages, videoId, mediaType =
               <h3>{t('collections.newCollection')}</h3>
               <label className="field">
                 <span className="field-label">{t('collections.titleLabel')}</span>
-                <input value={title} onChange={(e) => setTitle(e.target.value)} maxLength={COLLECTION_TITLE_MAX} required data-collection-new-title />
+                <input
+                  value={title}
+                  onChange={(e) => setTitle(e.target.value)}
+                  maxLength={COLLECTION_TITLE_MAX}
+                  required
+                  data-collection-new-title
+                />
               </label>
               <fieldset className="collection-visibility">
                 <legend className="field-label">{t('collections.visibilityLabel')}</legend>
                 {(['private', 'public'] as const).map((v) => (
-                  <label key={v}><input type="radio" name={`visibility-${videoId}`} value={v} checked={visibility === v} onChange={() => setVisibility(v)} /> {t(`collections.${v}`)}</label>
+                  <label key={v}>
+                    <input
+                      type="radio"
+                      name={`visibility-${videoId}`}
+                      value={v}
+                      checked={visibility === v}
+                      onChange={() => setVisibility(v)}
+                    />{' '}
+                    {t(`collections.${v}`)}
+                  </label>
                 ))}
               </fieldset>
-              <button type="submit" className="button" disabled={busy !== null || !title.trim()} data-collection-new-submit>{t('collections.create')}</button>
+              <button
+                type="submit"
+                className="button"
+                disabled={busy !== null || !title.trim()}
+                data-collection-new-submit
+              >
+                {t('collections.create')}
+              </button>
             </form>
           )}
         </div>

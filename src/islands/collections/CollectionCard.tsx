@@ -8,7 +8,17 @@ import '../../styles/catalogue.css';
 import './collections.css';
 
 /** A collection in a list: its cover, title, visibility and counts (unavailable videos apart), and any actions below. */
-export function CollectionCard({ collection: c, locale, t, children }: { collection: CollectionSummary; locale: Locale; t: TFunction; children?: ReactNode }) {
+export function CollectionCard({
+  collection: c,
+  locale,
+  t,
+  children,
+}: {
+  collection: CollectionSummary;
+  locale: Locale;
+  t: TFunction;
+  children?: ReactNode;
+}) {
   const href = collectionPath(c.collectionId, locale);
   return (
     <article className="collection-card" data-collection-id={c.collectionId} data-visibility={c.visibility}>
@@ -18,9 +28,15 @@ export function CollectionCard({ collection: c, locale, t, children }: { collect
         {c.visibility === 'private' && <span className="collection-private">{t('collections.private')}</span>}
       </a>
       <div className="video-info">
-        <a className="video-title" href={href} data-collection-title>{c.title}</a>
+        <a className="video-title" href={href} data-collection-title>
+          {c.title}
+        </a>
         {c.description && <p className="collection-description">{c.description}</p>}
-        {c.unavailableCount > 0 && <p className="collection-unavailable" data-unavailable-count={c.unavailableCount}>{t('collections.unavailable', { count: c.unavailableCount })}</p>}
+        {c.unavailableCount > 0 && (
+          <p className="collection-unavailable" data-unavailable-count={c.unavailableCount}>
+            {t('collections.unavailable', { count: c.unavailableCount })}
+          </p>
+        )}
         {children}
       </div>
     </article>

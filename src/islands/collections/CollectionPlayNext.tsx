@@ -22,7 +22,15 @@ function readChoice(): boolean {
  * `ended` (of the last part) opens the collection's next video, keeping the collection in the
  * address, and that video starts playing when it has loaded.
  */
-export default function CollectionPlayNext({ locale, messages, nextHref }: { locale: Locale; messages: Messages; nextHref: string | null }) {
+export default function CollectionPlayNext({
+  locale,
+  messages,
+  nextHref,
+}: {
+  locale: Locale;
+  messages: Messages;
+  nextHref: string | null;
+}) {
   const t = useIslandTranslation(locale, messages);
   // Off while hydrating (what the server rendered), then the stored choice.
   const [enabled, setEnabled] = useState(false);
@@ -35,9 +43,14 @@ export default function CollectionPlayNext({ locale, messages, nextHref }: { loc
     try {
       arrived = sessionStorage.getItem(ARRIVED_BY_AUTOPLAY_KEY) === '1';
       sessionStorage.removeItem(ARRIVED_BY_AUTOPLAY_KEY);
-    } catch { /* storage refused: nothing to resume */ }
+    } catch {
+      /* storage refused: nothing to resume */
+    }
     // Data saver: the next video waits for a press of play like any other.
-    const start = () => { if (arrived && readChoice() && !isDataSaverOn()) video.play().catch(() => undefined); arrived = false; };
+    const start = () => {
+      if (arrived && readChoice() && !isDataSaverOn()) video.play().catch(() => undefined);
+      arrived = false;
+    };
     if (video.readyState >= 2) start();
     else video.addEventListener('canplay', start, { once: true });
     const onEnded = () => {
@@ -45,7 +58,11 @@ export default function CollectionPlayNext({ locale, messages, nextHref }: { loc
       // A video of several parts goes on only after its last part.
       const parts = document.querySelectorAll('.player-parts button');
       if (parts.length > 1 && parts[parts.length - 1].getAttribute('aria-current') !== 'true') return;
-      try { sessionStorage.setItem(ARRIVED_BY_AUTOPLAY_KEY, '1'); } catch { /* the next video then waits for a click */ }
+      try {
+        sessionStorage.setItem(ARRIVED_BY_AUTOPLAY_KEY, '1');
+      } catch {
+        /* the next video then waits for a click */
+      }
       location.assign(nextHref);
     };
     video.addEventListener('ended', onEnded);
@@ -57,12 +74,22 @@ export default function CollectionPlayNext({ locale, messages, nextHref }: { loc
 
   const change = (on: boolean) => {
     setEnabled(on);
-    try { localStorage.setItem(AUTOPLAY_NEXT_KEY, on ? '1' : '0'); } catch { /* kept for this page only */ }
+    try {
+      localStorage.setItem(AUTOPLAY_NEXT_KEY, on ? '1' : '0');
+    } catch {
+      /* kept for this page only */
+    }
   };
 
   return (
     <label className="collection-autoplay" data-autoplay-next>
-      <input type="checkbox" role="switch" checked={enabled} onChange={(e) => change(e.target.checked)} data-autoplay-next-switch />
+      <input
+        type="checkbox"
+        role="switch"
+        checked={enabled}
+        onChange={(e) => change(e.target.checked)}
+        data-autoplay-next-switch
+      />
       <span>{t('collections.autoplayNext')}</span>
     </label>
   );

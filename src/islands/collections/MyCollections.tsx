@@ -1,11 +1,22 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { TFunction } from 'i18next';
 import {
-  createCollection, deleteCollection, getCollection, listCollections, removeFromCollection, reorderCollection, updateCollection,
+  createCollection,
+  deleteCollection,
+  getCollection,
+  listCollections,
+  removeFromCollection,
+  reorderCollection,
+  updateCollection,
 } from '../../lib/api/calls/collection.ts';
 import { serverMessage } from '../../lib/api/http.ts';
 import type { CollectionSummary } from '../../lib/api/contracts/collection.ts';
-import { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX, COLLECTION_VIDEOS_MAX, type CollectionVisibility } from '../../lib/api/contracts/collection.constants.ts';
+import {
+  COLLECTION_DESCRIPTION_MAX,
+  COLLECTION_TITLE_MAX,
+  COLLECTION_VIDEOS_MAX,
+  type CollectionVisibility,
+} from '../../lib/api/contracts/collection.constants.ts';
 import { itemSummary } from '../../lib/catalogue/media-cards.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
@@ -16,14 +27,30 @@ import { useSelfUser } from '../use-self-user.ts';
 import { CollectionCard } from './CollectionCard.tsx';
 
 const PAGE = 100;
-const failedToast = (t: TFunction, error: unknown) => showToast({ message: serverMessage(error) ?? t('collections.failed'), severity: 'error' });
+const failedToast = (t: TFunction, error: unknown) =>
+  showToast({ message: serverMessage(error) ?? t('collections.failed'), severity: 'error' });
 
-interface Fields { title: string; description: string; visibility: CollectionVisibility }
+interface Fields {
+  title: string;
+  description: string;
+  visibility: CollectionVisibility;
+}
 
 /** Title, description and visibility: the create form and each collection's edit form. */
-function CollectionForm({ t, initial, submitLabel, onSubmit, onCancel, idPrefix }: {
-  t: TFunction; initial: Fields; submitLabel: string; idPrefix: string;
-  onSubmit: (fields: Fields) => Promise<boolean>; onCancel?: () => void;
+function CollectionForm({
+  t,
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+  idPrefix,
+}: {
+  t: TFunction;
+  initial: Fields;
+  submitLabel: string;
+  idPrefix: string;
+  onSubmit: (fields: Fields) => Promise<boolean>;
+  onCancel?: () => void;
 }) {
   const [fields, setFields] = useState(initial);
   const [busy, setBusy] = useState(false);
@@ -37,35 +64,71 @@ function CollectionForm({ t, initial, submitLabel, onSubmit, onCancel, idPrefix 
     <form className="collection-form" onSubmit={(e) => void submit(e)} data-collection-form={idPrefix}>
       <label className="field">
         <span className="field-label">{t('collections.titleLabel')}</span>
-        <input value={fields.title} maxLength={COLLECTION_TITLE_MAX} required onChange={(e) => setFields({ ...fields, title: e.target.value })} data-field="title" />
+        <input
+          value={fields.title}
+          maxLength={COLLECTION_TITLE_MAX}
+          required
+          onChange={(e) => setFields({ ...fields, title: e.target.value })}
+          data-field="title"
+        />
       </label>
       <label className="field">
         <span className="field-label">{t('collections.descriptionLabel')}</span>
-        <textarea value={fields.description} maxLength={COLLECTION_DESCRIPTION_MAX} rows={2} onChange={(e) => setFields({ ...fields, description: e.target.value })} data-field="description" />
+        <textarea
+          value={fields.description}
+          maxLength={COLLECTION_DESCRIPTION_MAX}
+          rows={2}
+          onChange={(e) => setFields({ ...fields, description: e.target.value })}
+          data-field="description"
+        />
       </label>
       <fieldset className="collection-visibility">
         <legend className="field-label">{t('collections.visibilityLabel')}</legend>
         {(['private', 'public'] as const).map((v) => (
-          <label key={v}><input type="radio" name={`${idPrefix}-visibility`} value={v} checked={fields.visibility === v} onChange={() => setFields({ ...fields, visibility: v })} /> {t(`collections.${v}`)}</label>
+          <label key={v}>
+            <input
+              type="radio"
+              name={`${idPrefix}-visibility`}
+              value={v}
+              checked={fields.visibility === v}
+              onChange={() => setFields({ ...fields, visibility: v })}
+            />{' '}
+            {t(`collections.${v}`)}
+          </label>
         ))}
       </fieldset>
       <div className="collection-form-actions">
-        <button type="submit" className="button" disabled={busy || !fields.title.trim()}>{submitLabel}</button>
-        {onCancel && <button type="button" className="button secondary" onClick={onCancel}>{t('collections.cancel')}</button>}
+        <button type="submit" className="button" disabled={busy || !fields.title.trim()}>
+          {submitLabel}
+        </button>
+        {onCancel && (
+          <button type="button" className="button secondary" onClick={onCancel}>
+            {t('collections.cancel')}
+          </button>
+        )}
       </div>
     </form>
   );
 }
 
 type Entry = ReturnType<typeof itemSummary>;
-const isCover = (collection: CollectionSummary, entry: Entry) => entry.type === 'video' && collection.coverVideoId === entry.id;
+const isCover = (collection: CollectionSummary, entry: Entry) =>
+  entry.type === 'video' && collection.coverVideoId === entry.id;
 
 /**
  * A collection's videos, tracks and photo posts in order, to rearrange: drag a row, or focus it
  * and press Alt+↑/↓ (or its buttons); each move is saved at once and announced. Also: take an
  * item out, choose a video as the cover.
  */
-function VideoOrder({ t, collection, onChanged }: { t: TFunction; collection: CollectionSummary; onChanged: () => void }) {
+function VideoOrder({
+  t,
+  collection,
+  onChanged,
+}: {
+  t: TFunction;
+  collection: CollectionSummary;
+  onChanged: () => void;
+}) {
   const [videos, setVideos] = useState<Entry[] | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const dragged = useRef<number | null>(null);
@@ -83,7 +146,9 @@ function VideoOrder({ t, collection, onChanged }: { t: TFunction; collection: Co
       }
       if (live) setVideos(all);
     })().catch((error) => failedToast(t, error));
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [id, t]);
 
   const move = async (from: number, to: number) => {
@@ -96,7 +161,10 @@ function VideoOrder({ t, collection, onChanged }: { t: TFunction; collection: Co
     setAnnouncement(t('collections.moved', { title: moved.title, position: to + 1 }));
     requestAnimationFrame(() => rows.current.get(moved.key)?.focus());
     try {
-      await reorderCollection(id, next.map((v) => ({ mediaType: v.type, id: v.id })));
+      await reorderCollection(
+        id,
+        next.map((v) => ({ mediaType: v.type, id: v.id })),
+      );
       onChanged();
     } catch (error) {
       setVideos(before);
@@ -126,7 +194,8 @@ function VideoOrder({ t, collection, onChanged }: { t: TFunction; collection: Co
   };
 
   const onKey = (event: KeyboardEvent, index: number) => {
-    if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') || event.target !== event.currentTarget) return;
+    if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') || event.target !== event.currentTarget)
+      return;
     event.preventDefault();
     void move(index, index + (event.key === 'ArrowUp' ? -1 : 1));
   };
@@ -135,30 +204,101 @@ function VideoOrder({ t, collection, onChanged }: { t: TFunction; collection: Co
   if (!videos.length) return <p className="collection-order-empty">{t('collections.empty')}</p>;
   return (
     <div className="collection-order" data-collection-order={id}>
-      <p className="field-hint" id={`order-hint-${id}`}>{t('collections.reorderHint')}</p>
-      <p className="visually-hidden" role="status" aria-live="polite">{announcement}</p>
+      <p className="field-hint" id={`order-hint-${id}`}>
+        {t('collections.reorderHint')}
+      </p>
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {announcement}
+      </p>
       <ol className="collection-order-list" aria-describedby={`order-hint-${id}`}>
         {videos.map((video, index) => (
-          <li key={video.key} ref={(node) => { if (node) rows.current.set(video.key, node); else rows.current.delete(video.key); }}
-            tabIndex={0} draggable data-order-video={video.id} data-order-kind={video.type} aria-label={`${index + 1}. ${video.title}`}
+          <li
+            key={video.key}
+            ref={(node) => {
+              if (node) rows.current.set(video.key, node);
+              else rows.current.delete(video.key);
+            }}
+            tabIndex={0}
+            draggable
+            data-order-video={video.id}
+            data-order-kind={video.type}
+            aria-label={`${index + 1}. ${video.title}`}
             className={isCover(collection, video) ? 'is-cover' : undefined}
             onKeyDown={(e) => onKey(e, index)}
-            onDragStart={(e) => { dragged.current = index; e.dataTransfer.effectAllowed = 'move'; e.dataTransfer.setData('text/plain', video.key); }}
-            onDragOver={(e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'move'; }}
-            onDrop={(e) => { e.preventDefault(); if (dragged.current !== null) void move(dragged.current, index); dragged.current = null; }}>
-            <span className="collection-order-handle" aria-hidden="true">⋮⋮</span>
-            <span className="collection-order-number" aria-hidden="true">{index + 1}</span>
-            {video.image ? <img src={video.image} alt="" width={64} height={36} loading="lazy" /> : <span className="collection-order-thumb" aria-hidden="true" />}
+            onDragStart={(e) => {
+              dragged.current = index;
+              e.dataTransfer.effectAllowed = 'move';
+              e.dataTransfer.setData('text/plain', video.key);
+            }}
+            onDragOver={(e) => {
+              e.preventDefault();
+              e.dataTransfer.dropEffect = 'move';
+            }}
+            onDrop={(e) => {
+              e.preventDefault();
+              if (dragged.current !== null) void move(dragged.current, index);
+              dragged.current = null;
+            }}
+          >
+            <span className="collection-order-handle" aria-hidden="true">
+              ⋮⋮
+            </span>
+            <span className="collection-order-number" aria-hidden="true">
+              {index + 1}
+            </span>
+            {video.image ? (
+              <img src={video.image} alt="" width={64} height={36} loading="lazy" />
+            ) : (
+              <span className="collection-order-thumb" aria-hidden="true" />
+            )}
             <span className="collection-order-title">{video.title}</span>
             <span className="collection-order-actions">
-              <button type="button" className="icon-button" disabled={index === 0} onClick={() => void move(index, index - 1)} aria-label={t('collections.moveUp', { title: video.title })} data-move-up>↑</button>
-              <button type="button" className="icon-button" disabled={index === videos.length - 1} onClick={() => void move(index, index + 1)} aria-label={t('collections.moveDown', { title: video.title })} data-move-down>↓</button>
+              <button
+                type="button"
+                className="icon-button"
+                disabled={index === 0}
+                onClick={() => void move(index, index - 1)}
+                aria-label={t('collections.moveUp', { title: video.title })}
+                data-move-up
+              >
+                ↑
+              </button>
+              <button
+                type="button"
+                className="icon-button"
+                disabled={index === videos.length - 1}
+                onClick={() => void move(index, index + 1)}
+                aria-label={t('collections.moveDown', { title: video.title })}
+                data-move-down
+              >
+                ↓
+              </button>
               {video.type === 'video' && (
-                <button type="button" className="icon-button" aria-pressed={isCover(collection, video)} onClick={() => void setCover(video)} aria-label={t('collections.setCover', { title: video.title })} title={t('collections.coverBadge')}>
-                  <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path fill="currentColor" d="M19 3H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2Zm0 16H5V5h14v14Zm-5.04-6.71-2.75 3.54-1.96-2.36L6.5 17h11l-3.54-4.71Z" /></svg>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-pressed={isCover(collection, video)}
+                  onClick={() => void setCover(video)}
+                  aria-label={t('collections.setCover', { title: video.title })}
+                  title={t('collections.coverBadge')}
+                >
+                  <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+                    <path
+                      fill="currentColor"
+                      d="M19 3H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2Zm0 16H5V5h14v14Zm-5.04-6.71-2.75 3.54-1.96-2.36L6.5 17h11l-3.54-4.71Z"
+                    />
+                  </svg>
                 </button>
               )}
-              <button type="button" className="icon-button" onClick={() => void remove(video)} aria-label={t('collections.remove', { title: video.title })} data-remove-video>✕</button>
+              <button
+                type="button"
+                className="icon-button"
+                onClick={() => void remove(video)}
+                aria-label={t('collections.remove', { title: video.title })}
+                data-remove-video
+              >
+                ✕
+              </button>
             </span>
           </li>
         ))}
@@ -188,11 +328,27 @@ export default function MyCollections({ locale, messages }: { locale: Locale; me
       setFailed(true);
     }
   }, [uid]);
-  useEffect(() => { void load(); }, [load]);
-  useEffect(() => { if (confirming) confirmDialog.current?.showModal(); }, [confirming]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  useEffect(() => {
+    if (confirming) confirmDialog.current?.showModal();
+  }, [confirming]);
 
-  if (!self.isEffectiveCheckOnce) return <div className="card list-empty" aria-busy="true">…</div>;
-  if (!uid) return <LoginPrompt message={t('collections.guest')} action={t('collections.login')} state={{ 'data-collections-state': 'guest' }} />;
+  if (!self.isEffectiveCheckOnce)
+    return (
+      <div className="card list-empty" aria-busy="true">
+        …
+      </div>
+    );
+  if (!uid)
+    return (
+      <LoginPrompt
+        message={t('collections.guest')}
+        action={t('collections.login')}
+        state={{ 'data-collections-state': 'guest' }}
+      />
+    );
 
   const create = async (fields: Fields) => {
     try {
@@ -232,23 +388,71 @@ export default function MyCollections({ locale, messages }: { locale: Locale; me
     <div className="collections-ui my-collections" data-collections-state={collections ? 'ready' : 'loading'}>
       <details className="card collection-create" data-collection-create>
         <summary>{t('collections.newCollection')}</summary>
-        <CollectionForm t={t} idPrefix="new" initial={{ title: '', description: '', visibility: 'private' }} submitLabel={t('collections.create')} onSubmit={create} />
+        <CollectionForm
+          t={t}
+          idPrefix="new"
+          initial={{ title: '', description: '', visibility: 'private' }}
+          submitLabel={t('collections.create')}
+          onSubmit={create}
+        />
       </details>
-      {failed && <p className="card list-empty list-error" role="alert">{t('collections.loadFailed')} <button type="button" className="button secondary" onClick={() => void load()}>{t('collections.retry')}</button></p>}
-      {collections && !collections.length && <p className="card list-empty" data-collections-empty>{t('collections.mineEmpty')}</p>}
+      {failed && (
+        <p className="card list-empty list-error" role="alert">
+          {t('collections.loadFailed')}{' '}
+          <button type="button" className="button secondary" onClick={() => void load()}>
+            {t('collections.retry')}
+          </button>
+        </p>
+      )}
+      {collections && !collections.length && (
+        <p className="card list-empty" data-collections-empty>
+          {t('collections.mineEmpty')}
+        </p>
+      )}
       {collections && collections.length > 0 && (
         <ul className="collection-grid">
           {collections.map((c) => (
-            <li key={c.collectionId} className={ordering === c.collectionId || editing === c.collectionId ? 'is-open' : undefined}>
+            <li
+              key={c.collectionId}
+              className={ordering === c.collectionId || editing === c.collectionId ? 'is-open' : undefined}
+            >
               <CollectionCard collection={c} locale={locale} t={t}>
                 {editing === c.collectionId ? (
-                  <CollectionForm t={t} idPrefix={`edit-${c.collectionId}`} initial={{ title: c.title, description: c.description, visibility: c.visibility }}
-                    submitLabel={t('collections.save')} onSubmit={(fields) => save(c.collectionId, fields)} onCancel={() => setEditing(null)} />
+                  <CollectionForm
+                    t={t}
+                    idPrefix={`edit-${c.collectionId}`}
+                    initial={{ title: c.title, description: c.description, visibility: c.visibility }}
+                    submitLabel={t('collections.save')}
+                    onSubmit={(fields) => save(c.collectionId, fields)}
+                    onCancel={() => setEditing(null)}
+                  />
                 ) : (
                   <div className="collection-actions">
-                    <button type="button" className="button secondary" onClick={() => setEditing(c.collectionId)} data-collection-edit>{t('collections.edit')}</button>
-                    <button type="button" className="button secondary" aria-expanded={ordering === c.collectionId} onClick={() => setOrdering(ordering === c.collectionId ? null : c.collectionId)} data-collection-order-toggle>{t('collections.manage')}</button>
-                    <button type="button" className="button secondary collection-delete" onClick={() => setConfirming(c)} data-collection-delete>{t('collections.delete')}</button>
+                    <button
+                      type="button"
+                      className="button secondary"
+                      onClick={() => setEditing(c.collectionId)}
+                      data-collection-edit
+                    >
+                      {t('collections.edit')}
+                    </button>
+                    <button
+                      type="button"
+                      className="button secondary"
+                      aria-expanded={ordering === c.collectionId}
+                      onClick={() => setOrdering(ordering === c.collectionId ? null : c.collectionId)}
+                      data-collection-order-toggle
+                    >
+                      {t('collections.manage')}
+                    </button>
+                    <button
+                      type="button"
+                      className="button secondary collection-delete"
+                      onClick={() => setConfirming(c)}
+                      data-collection-delete
+                    >
+                      {t('collections.delete')}
+                    </button>
                   </div>
                 )}
                 {ordering === c.collectionId && <VideoOrder t={t} collection={c} onChanged={() => void load()} />}
@@ -257,12 +461,38 @@ export default function MyCollections({ locale, messages }: { locale: Locale; me
           ))}
         </ul>
       )}
-      <dialog ref={confirmDialog} className="collection-dialog" role="alertdialog" aria-labelledby="collection-confirm-text" onClose={() => setConfirming(null)} data-collection-confirm>
+      <dialog
+        ref={confirmDialog}
+        className="collection-dialog"
+        role="alertdialog"
+        aria-labelledby="collection-confirm-text"
+        onClose={() => setConfirming(null)}
+        data-collection-confirm
+      >
         <div className="collection-dialog-card">
-          <p id="collection-confirm-text">{confirming && t('collections.confirmDelete', { title: confirming.title })}</p>
+          <p id="collection-confirm-text">
+            {confirming && t('collections.confirmDelete', { title: confirming.title })}
+          </p>
           <div className="collection-form-actions">
-            <button type="button" className="button danger" onClick={() => confirming && void remove(confirming)} data-collection-confirm-delete>{t('collections.delete')}</button>
-            <button type="button" className="button secondary" autoFocus onClick={() => { confirmDialog.current?.close(); setConfirming(null); }}>{t('collections.cancel')}</button>
+            <button
+              type="button"
+              className="button danger"
+              onClick={() => confirming && void remove(confirming)}
+              data-collection-confirm-delete
+            >
+              {t('collections.delete')}
+            </button>
+            <button
+              type="button"
+              className="button secondary"
+              autoFocus
+              onClick={() => {
+                confirmDialog.current?.close();
+                setConfirming(null);
+              }}
+            >
+              {t('collections.cancel')}
+            </button>
           </div>
         </div>
       </dialog>

@@ -52,14 +52,19 @@ export default function CommentEditor({ t, busy, onSend, mentionSource, placehol
     if (!node || node.nodeType !== Node.TEXT_NODE || !editor.current?.contains(node)) return null;
     const before = (node.nodeValue ?? '').slice(0, selection!.anchorOffset);
     const match = TYPED_MENTION.exec(before);
-    return match ? { node, end: selection!.anchorOffset, start: selection!.anchorOffset - match[0].length, prefix: match[1] } : null;
+    return match
+      ? { node, end: selection!.anchorOffset, start: selection!.anchorOffset - match[0].length, prefix: match[1] }
+      : null;
   };
 
   const suggest = () => {
     const typed = mentionSource ? typedMention() : null;
     const ask = ++asked.current;
     if (!typed) return setSuggestions([]);
-    mentionSource!(typed.prefix).then((users) => ask === asked.current && (setSuggestions(users), setActive(0)), () => setSuggestions([]));
+    mentionSource!(typed.prefix).then(
+      (users) => ask === asked.current && (setSuggestions(users), setActive(0)),
+      () => setSuggestions([]),
+    );
   };
 
   /** Replaces the "@prefix" being typed by the member's whole name and a space. */
@@ -82,9 +87,16 @@ export default function CommentEditor({ t, busy, onSend, mentionSource, placehol
     if (!root) return;
     const selection = document.getSelection();
     const inside = !!selection?.anchorNode && root.contains(selection.anchorNode);
-    setPressed(inside
-      ? { bold: document.queryCommandState('bold'), italic: document.queryCommandState('italic'), underline: document.queryCommandState('underline'), strikeThrough: document.queryCommandState('strikeThrough') }
-      : NONE_PRESSED);
+    setPressed(
+      inside
+        ? {
+            bold: document.queryCommandState('bold'),
+            italic: document.queryCommandState('italic'),
+            underline: document.queryCommandState('underline'),
+            strikeThrough: document.queryCommandState('strikeThrough'),
+          }
+        : NONE_PRESSED,
+    );
     setEmpty(!plainText(toSafeTree(root)).trim());
   };
 
@@ -134,29 +146,70 @@ export default function CommentEditor({ t, busy, onSend, mentionSource, placehol
     <div className="comment-editor" data-comment-editor>
       <div className="comment-toolbar" role="toolbar" aria-label={t('comments.formatting')}>
         {FORMATS.map((f) => (
-          <button key={f.command} type="button" className={`comment-format ${f.className}`} aria-pressed={pressed[f.command]}
-            aria-label={t(f.label)} title={t(f.label)} data-format={f.command}
+          <button
+            key={f.command}
+            type="button"
+            className={`comment-format ${f.className}`}
+            aria-pressed={pressed[f.command]}
+            aria-label={t(f.label)}
+            title={t(f.label)}
+            data-format={f.command}
             // Keep the selection in the editor while clicking a button.
-            onMouseDown={(e) => e.preventDefault()} onClick={() => format(f.command)}>
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={() => format(f.command)}
+          >
             {f.glyph}
           </button>
         ))}
       </div>
-      <div ref={editor} className="comment-input" contentEditable={!busy} suppressContentEditableWarning role="textbox" aria-multiline="true"
-        aria-label={placeholder ?? t('comments.placeholder')} data-placeholder={placeholder ?? t('comments.placeholder')} data-empty={empty || undefined}
-        aria-autocomplete={mentionSource ? 'list' : undefined} aria-expanded={mentionSource ? suggestions.length > 0 : undefined}
-        onInput={() => { refresh(); suggest(); }} onKeyDown={onKeyDown} onBlur={() => setTimeout(() => setSuggestions([]), 150)} onPaste={(e) => {
+      <div
+        ref={editor}
+        className="comment-input"
+        contentEditable={!busy}
+        suppressContentEditableWarning
+        role="textbox"
+        aria-multiline="true"
+        aria-label={placeholder ?? t('comments.placeholder')}
+        data-placeholder={placeholder ?? t('comments.placeholder')}
+        data-empty={empty || undefined}
+        aria-autocomplete={mentionSource ? 'list' : undefined}
+        aria-expanded={mentionSource ? suggestions.length > 0 : undefined}
+        onInput={() => {
+          refresh();
+          suggest();
+        }}
+        onKeyDown={onKeyDown}
+        onBlur={() => setTimeout(() => setSuggestions([]), 150)}
+        onPaste={(e) => {
           // Pasted text arrives as text; formatting comes only from the buttons.
           e.preventDefault();
           document.execCommand('insertText', false, e.clipboardData.getData('text/plain'));
-        }} />
+        }}
+      />
       {suggestions.length > 0 && (
-        <ul className="mention-suggestions" role="listbox" aria-label={t('conversation.mentionSuggestions')} data-mention-suggestions>
+        <ul
+          className="mention-suggestions"
+          role="listbox"
+          aria-label={t('conversation.mentionSuggestions')}
+          data-mention-suggestions
+        >
           {suggestions.map((user, i) => (
             // biome-ignore lint/a11y/useKeyWithClickEvents: the editor's arrow keys and Enter choose an option (combobox pattern)
-            <li key={user.uid} role="option" aria-selected={i === active} data-mention-option={user.username}
-              onMouseDown={(e) => e.preventDefault()} onClick={() => choose(user)}>
-              {user.avatar ? <img src={user.avatar} alt="" width="24" height="24" /> : <span className="mention-initial" aria-hidden="true">{[...user.username][0]}</span>}
+            <li
+              key={user.uid}
+              role="option"
+              aria-selected={i === active}
+              data-mention-option={user.username}
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => choose(user)}
+            >
+              {user.avatar ? (
+                <img src={user.avatar} alt="" width="24" height="24" />
+              ) : (
+                <span className="mention-initial" aria-hidden="true">
+                  {[...user.username][0]}
+                </span>
+              )}
               <span>{user.userNickname || user.username}</span> <small>@{user.username}</small>
             </li>
           ))}
@@ -164,8 +217,14 @@ export default function CommentEditor({ t, busy, onSend, mentionSource, placehol
       )}
       <div className="comment-editor-footer">
         <span className="field-hint">{t('comments.sendHint')}</span>
-        {onCancel && <button type="button" className="button secondary" onClick={onCancel} data-reply-cancel>{t('conversation.cancelReply')}</button>}
-        <button type="button" className="button" disabled={busy || empty} onClick={() => void send()} data-comment-send>{t('comments.send')}</button>
+        {onCancel && (
+          <button type="button" className="button secondary" onClick={onCancel} data-reply-cancel>
+            {t('conversation.cancelReply')}
+          </button>
+        )}
+        <button type="button" className="button" disabled={busy || empty} onClick={() => void send()} data-comment-send>
+          {t('comments.send')}
+        </button>
       </div>
     </div>
   );

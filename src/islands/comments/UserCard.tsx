@@ -18,7 +18,19 @@ const HOVER_CLOSE_MS = 250;
  * the name, or by resting the mouse on it; Esc or a click elsewhere closes it. The profile is read
  * once, when the card first opens.
  */
-export default function CommentAuthor({ locale, uid, name, t, messages }: { locale: Locale; uid: number; name: string; t: TFunction; messages: Messages }) {
+export default function CommentAuthor({
+  locale,
+  uid,
+  name,
+  t,
+  messages,
+}: {
+  locale: Locale;
+  uid: number;
+  name: string;
+  t: TFunction;
+  messages: Messages;
+}) {
   const [open, setOpen] = useState(false);
   const [profile, setProfile] = useState<PublicProfile | null>(null);
   const [failed, setFailed] = useState(false);
@@ -32,11 +44,24 @@ export default function CommentAuthor({ locale, uid, name, t, messages }: { loca
   useEffect(() => {
     if (!open || profile) return;
     let live = true;
-    call('GET user/info', { uid }).then(({ result }) => live && setProfile(result), () => live && setFailed(true));
-    return () => { live = false; };
+    call('GET user/info', { uid }).then(
+      ({ result }) => live && setProfile(result),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
   }, [open, profile, uid]);
 
-  useDismiss(open, box, () => { pinned.current = false; setOpen(false); }, toggleRef);
+  useDismiss(
+    open,
+    box,
+    () => {
+      pinned.current = false;
+      setOpen(false);
+    },
+    toggleRef,
+  );
   useEffect(() => () => clearTimeout(hover.current), []);
 
   const later = (next: boolean, ms: number) => {
@@ -45,30 +70,66 @@ export default function CommentAuthor({ locale, uid, name, t, messages }: { loca
   };
   const shown = profile ? shownName(profile) : name;
   return (
-    <span className="comment-author-box" ref={box}
-      onPointerEnter={(e) => e.pointerType === 'mouse' && later(true, HOVER_OPEN_MS)} onPointerLeave={(e) => e.pointerType === 'mouse' && later(false, HOVER_CLOSE_MS)}>
-      <button type="button" ref={toggleRef} className="comment-author" aria-expanded={open} aria-controls={open ? cardId : undefined}
-        onClick={() => { clearTimeout(hover.current); pinned.current = !open; setOpen(!open); }} data-user-card-toggle={uid}>
+    <span
+      className="comment-author-box"
+      ref={box}
+      onPointerEnter={(e) => e.pointerType === 'mouse' && later(true, HOVER_OPEN_MS)}
+      onPointerLeave={(e) => e.pointerType === 'mouse' && later(false, HOVER_CLOSE_MS)}
+    >
+      <button
+        type="button"
+        ref={toggleRef}
+        className="comment-author"
+        aria-expanded={open}
+        aria-controls={open ? cardId : undefined}
+        onClick={() => {
+          clearTimeout(hover.current);
+          pinned.current = !open;
+          setOpen(!open);
+        }}
+        data-user-card-toggle={uid}
+      >
         {name}
       </button>
       {open && (
-        <span className="user-card" id={cardId} role="group" aria-label={t('followLists.cardOf', { name })} data-user-card={uid}>
+        <span
+          className="user-card"
+          id={cardId}
+          role="group"
+          aria-label={t('followLists.cardOf', { name })}
+          data-user-card={uid}
+        >
           {profile ? (
             <>
               <span className="user-card-head">
                 <Avatar src={profile.avatar} name={shown} size={48} />
                 <span className="user-card-names">
-                  <a className="user-card-name" href={userPath(uid, locale)}>{shown}</a>
+                  <a className="user-card-name" href={userPath(uid, locale)}>
+                    {shown}
+                  </a>
                   <small className="user-card-username">@{profile.username}</small>
                 </span>
               </span>
               <span className="user-card-signature">{profile.signature || t('followLists.noSignature')}</span>
               <span className="user-card-actions">
-                <FollowButton locale={locale} uid={uid} name={shown} messages={messages} followerCount={profile.followerCount} known={{ isFollowing: profile.isFollowing }} />
-                <a className="user-card-visit" href={userPath(uid, locale)}>{t('followLists.visit')}</a>
+                <FollowButton
+                  locale={locale}
+                  uid={uid}
+                  name={shown}
+                  messages={messages}
+                  followerCount={profile.followerCount}
+                  known={{ isFollowing: profile.isFollowing }}
+                />
+                <a className="user-card-visit" href={userPath(uid, locale)}>
+                  {t('followLists.visit')}
+                </a>
               </span>
             </>
-          ) : failed ? <span role="alert">{t('followLists.loadFailed')}</span> : <span aria-busy="true">…</span>}
+          ) : failed ? (
+            <span role="alert">{t('followLists.loadFailed')}</span>
+          ) : (
+            <span aria-busy="true">…</span>
+          )}
         </span>
       )}
     </span>

@@ -16,12 +16,17 @@ export default function FirstRunForm({ locale, messages }: { locale: Locale; mes
   const { busy, error, run } = useAction(t('api.internal'));
   const [form, setForm] = useState({ token: '', email: '', username: '', userNickname: '', password: '' });
   const [done, setDone] = useState(false);
-  const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: event.target.value }));
+  const set = (key: keyof typeof form) => (event: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [key]: event.target.value }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      await call('POST firstRun', { ...form, userNickname: form.userNickname || undefined, clientLanguage: locale === 'ii' ? undefined : locale });
+      await call('POST firstRun', {
+        ...form,
+        userNickname: form.userNickname || undefined,
+        clientLanguage: locale === 'ii' ? undefined : locale,
+      });
       await fetchSelfUser();
       setDone(true);
     });
@@ -31,7 +36,9 @@ export default function FirstRunForm({ locale, messages }: { locale: Locale; mes
     return (
       <div className="first-run-done" role="status" data-first-run-done>
         <p>{t('firstRun.done')}</p>
-        <a className="button" href={localizePath('/settings/content', locale)}>{t('firstRun.toReview')}</a>
+        <a className="button" href={localizePath('/settings/content', locale)}>
+          {t('firstRun.toReview')}
+        </a>
       </div>
     );
   }
@@ -44,16 +51,43 @@ export default function FirstRunForm({ locale, messages }: { locale: Locale; mes
         <input type="email" name="email" autoComplete="email" required value={form.email} onChange={set('email')} />
       </Field>
       <Field label={t('auth.username')} hint={t('auth.usernameHint')}>
-        <input name="username" autoComplete="username" required maxLength={40} value={form.username} onChange={set('username')} />
+        <input
+          name="username"
+          autoComplete="username"
+          required
+          maxLength={40}
+          value={form.username}
+          onChange={set('username')}
+        />
       </Field>
       <Field label={t('auth.nickname')}>
-        <input name="userNickname" autoComplete="nickname" maxLength={40} value={form.userNickname} onChange={set('userNickname')} />
+        <input
+          name="userNickname"
+          autoComplete="nickname"
+          maxLength={40}
+          value={form.userNickname}
+          onChange={set('userNickname')}
+        />
       </Field>
       <Field label={t('auth.password')} hint={t('auth.passwordHint')}>
-        <input type="password" name="password" autoComplete="new-password" required minLength={8} value={form.password} onChange={set('password')} />
+        <input
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          value={form.password}
+          onChange={set('password')}
+        />
       </Field>
-      {error && <p className="auth-error" role="alert">{error}</p>}
-      <button type="submit" className="button auth-submit" disabled={busy}>{busy ? t('auth.working') : t('firstRun.submit')}</button>
+      {error && (
+        <p className="auth-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="button auth-submit" disabled={busy}>
+        {busy ? t('auth.working') : t('firstRun.submit')}
+      </button>
     </form>
   );
 }

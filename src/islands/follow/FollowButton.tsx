@@ -37,7 +37,10 @@ export default function FollowButton({ locale, uid, name, messages, followerCoun
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   const viewer = self.userInfo;
-  const [state, setState] = useState<{ following: boolean; count: number | null }>({ following: known?.isFollowing ?? false, count: followerCount ?? null });
+  const [state, setState] = useState<{ following: boolean; count: number | null }>({
+    following: known?.isFollowing ?? false,
+    count: followerCount ?? null,
+  });
   const [busy, setBusy] = useState(false);
 
   // The page may come from a shared cache: the viewer's own state and a fresh count come from user/info.
@@ -48,7 +51,9 @@ export default function FollowButton({ locale, uid, name, messages, followerCoun
       ({ result }) => live && setState({ following: result.isFollowing, count: result.followerCount }),
       () => undefined,
     );
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [uid, viewer?.uid]);
 
   const isSelf = viewer?.uid === uid;
@@ -64,7 +69,8 @@ export default function FollowButton({ locale, uid, name, messages, followerCoun
       onChange?.(answer.isFollowing);
     } catch (error) {
       setState(before);
-      const message = error instanceof HttpError ? (error.body as { message?: string } | undefined)?.message : undefined;
+      const message =
+        error instanceof HttpError ? (error.body as { message?: string } | undefined)?.message : undefined;
       showToast({ message: message ?? t('follow.failed'), severity: 'error' });
     } finally {
       setBusy(false);
@@ -76,14 +82,25 @@ export default function FollowButton({ locale, uid, name, messages, followerCoun
   return (
     <div className="follow-box" data-follow-box data-uid={uid}>
       {!isSelf && (state.following || mayFollow) && (
-        <button type="button" className={`button follow-button${state.following ? ' secondary' : ''}`} disabled={busy} aria-busy={busy || undefined}
-          title={state.following ? t('follow.unfollowTitle', { name }) : undefined} onClick={() => void toggle()}
-          data-follow-button data-following={state.following}>
+        <button
+          type="button"
+          className={`button follow-button${state.following ? ' secondary' : ''}`}
+          disabled={busy}
+          aria-busy={busy || undefined}
+          title={state.following ? t('follow.unfollowTitle', { name }) : undefined}
+          onClick={() => void toggle()}
+          data-follow-button
+          data-following={state.following}
+        >
           <span aria-hidden="true">{state.following ? '✓' : '+'}</span>
           {t(state.following ? 'follow.following' : 'follow.follow')}
         </button>
       )}
-      {state.count !== null && <span className="follow-count" role="status" data-follower-count={state.count}>{t('follow.followers', { count: state.count })}</span>}
+      {state.count !== null && (
+        <span className="follow-count" role="status" data-follower-count={state.count}>
+          {t('follow.followers', { count: state.count })}
+        </span>
+      )}
     </div>
   );
 }

@@ -12,7 +12,12 @@ import LoadMore from './LoadMore.tsx';
 import { Avatar, shownName } from './Avatar.tsx';
 import './follow.css';
 
-interface Props { locale: Locale; uid: number; side: 'followers' | 'followings'; messages: Messages }
+interface Props {
+  locale: Locale;
+  uid: number;
+  side: 'followers' | 'followings';
+  messages: Messages;
+}
 
 /**
  * /user/{uid}/followers and /followings: the people on one side of a user's follows, newest
@@ -23,8 +28,11 @@ export default function FollowList({ locale, uid, side, messages }: Props) {
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   const viewerUid = self.userInfo?.uid ?? null;
-  const fetchPage = useCallback((cursor?: string) =>
-    getFollowPeople(side, uid, cursor).then((page) => ({ items: page.result, nextCursor: page.nextCursor })), [side, uid]);
+  const fetchPage = useCallback(
+    (cursor?: string) =>
+      getFollowPeople(side, uid, cursor).then((page) => ({ items: page.result, nextCursor: page.nextCursor })),
+    [side, uid],
+  );
   const pages = useCursorPages<FollowPerson>(fetchPage);
   const { items: people, failed, load } = pages;
 
@@ -36,13 +44,24 @@ export default function FollowList({ locale, uid, side, messages }: Props) {
     return (
       <div className="card list-empty" role="alert" data-follow-list-state="failed">
         <p>{t('followLists.loadFailed')}</p>
-        <button type="button" className="button secondary" onClick={() => void load()}>{t('followLists.retry')}</button>
+        <button type="button" className="button secondary" onClick={() => void load()}>
+          {t('followLists.retry')}
+        </button>
       </div>
     );
   }
-  if (people === null) return <div className="card list-empty" aria-busy="true" data-follow-list-state="loading">…</div>;
+  if (people === null)
+    return (
+      <div className="card list-empty" aria-busy="true" data-follow-list-state="loading">
+        …
+      </div>
+    );
   if (!people.length) {
-    return <p className="card list-empty" data-follow-list-state="empty">{t(side === 'followers' ? 'followLists.noFollowers' : 'followLists.noFollowings')}</p>;
+    return (
+      <p className="card list-empty" data-follow-list-state="empty">
+        {t(side === 'followers' ? 'followLists.noFollowers' : 'followLists.noFollowings')}
+      </p>
+    );
   }
   return (
     <section className="follow-list" data-follow-list={side} data-follow-list-state="ready">
@@ -58,12 +77,22 @@ export default function FollowList({ locale, uid, side, messages }: Props) {
                   {person.signature && <small className="follow-person-signature">{person.signature}</small>}
                 </span>
               </a>
-              <FollowButton key={`${person.uid}:${viewerUid}`} locale={locale} uid={person.uid} name={name} messages={messages} known={{ isFollowing: person.isFollowing }} />
+              <FollowButton
+                key={`${person.uid}:${viewerUid}`}
+                locale={locale}
+                uid={person.uid}
+                name={name}
+                messages={messages}
+                known={{ isFollowing: person.isFollowing }}
+              />
             </li>
           );
         })}
       </ul>
-      <LoadMore pages={pages} labels={{ more: t('followLists.loadMore'), end: t('followLists.end'), failed: t('followLists.loadFailed') }} />
+      <LoadMore
+        pages={pages}
+        labels={{ more: t('followLists.loadMore'), end: t('followLists.end'), failed: t('followLists.loadFailed') }}
+      />
     </section>
   );
 }

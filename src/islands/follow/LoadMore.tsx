@@ -1,5 +1,8 @@
 /** The foot of a cursor-paged list: "load more" while there is a next page, else the end; a failed page says so. */
-export default function LoadMore({ pages, labels }: {
+export default function LoadMore({
+  pages,
+  labels,
+}: {
   pages: { nextCursor: string | null; loading: boolean; failed: boolean; load: (cursor?: string) => Promise<void> };
   labels: { more: string; end: string; failed: string };
 }) {
@@ -7,11 +10,24 @@ export default function LoadMore({ pages, labels }: {
   return (
     <div className="feed-more">
       {nextCursor ? (
-        <button type="button" className="button secondary" disabled={loading} aria-busy={loading || undefined} onClick={() => void load(nextCursor)} data-load-more>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={loading}
+          aria-busy={loading || undefined}
+          onClick={() => void load(nextCursor)}
+          data-load-more
+        >
           {labels.more}
         </button>
-      ) : <p className="feed-end">{labels.end}</p>}
-      {failed && <p className="list-error" role="alert">{labels.failed}</p>}
+      ) : (
+        <p className="feed-end">{labels.end}</p>
+      )}
+      {failed && (
+        <p className="list-error" role="alert">
+          {labels.failed}
+        </p>
+      )}
     </div>
   );
 }

@@ -28,31 +28,47 @@ export default function HistoryPage({ locale, messages }: { locale: Locale; mess
 
   useEffect(() => {
     if (!uid) return;
-    void getUserSettings().then((r) => setRecording(r.userSettings.historyEnabled), () => undefined);
+    void getUserSettings().then(
+      (r) => setRecording(r.userSettings.historyEnabled),
+      () => undefined,
+    );
   }, [uid]);
 
   // The filter asks the server (history/filter?videoTitle), debounced while typing.
   useEffect(() => {
     if (!uid) return;
     let live = true;
-    const timer = setTimeout(() => {
-      // A failed call answers SPEC §8's fallback (success false): the page says so in the reader's language.
-      void getHistory(filter, show).then((r) => {
-        if (!live) return;
-        if (!r.success) return setFailed(true);
-        setItems(r.result);
-        setFailed(false);
-      });
-    }, items === null ? 0 : FILTER_DELAY_MS);
-    return () => { live = false; clearTimeout(timer); };
+    const timer = setTimeout(
+      () => {
+        // A failed call answers SPEC §8's fallback (success false): the page says so in the reader's language.
+        void getHistory(filter, show).then((r) => {
+          if (!live) return;
+          if (!r.success) return setFailed(true);
+          setItems(r.result);
+          setFailed(false);
+        });
+      },
+      items === null ? 0 : FILTER_DELAY_MS,
+    );
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only the filter and the member start a query
   }, [uid, filter, show]);
 
   const groups = useMemo(() => groupByDay(items ?? [], (i) => i.lastUpdateDateTime, locale), [items, locale]);
 
-  if (!self.isEffectiveCheckOnce) return <div className="card" aria-busy="true">…</div>;
+  if (!self.isEffectiveCheckOnce)
+    return (
+      <div className="card" aria-busy="true">
+        …
+      </div>
+    );
   if (!uid) {
-    return <LoginPrompt message={t('history.guest')} action={t('history.login')} state={{ 'data-history-state': 'guest' }} />;
+    return (
+      <LoginPrompt message={t('history.guest')} action={t('history.login')} state={{ 'data-history-state': 'guest' }} />
+    );
   }
 
   const clearAll = async () => {
@@ -78,17 +94,37 @@ export default function HistoryPage({ locale, messages }: { locale: Locale; mess
       )}
       <div className="history-toolbar">
         <label className="field">
-          <input type="search" value={filter} maxLength={100} placeholder={t('history.filterPlaceholder')} aria-label={t('history.filterLabel')}
-            onChange={(e) => setFilter(e.target.value)} data-history-filter />
+          <input
+            type="search"
+            value={filter}
+            maxLength={100}
+            placeholder={t('history.filterPlaceholder')}
+            aria-label={t('history.filterLabel')}
+            onChange={(e) => setFilter(e.target.value)}
+            data-history-filter
+          />
         </label>
         <div className="comments-sort history-show" role="group" aria-label={t('conversation.historyShow')}>
           {(['all', 'liked'] as const).map((option) => (
-            <button key={option} type="button" className="comment-sort" aria-pressed={show === option} onClick={() => setShow(option)} data-history-show={option}>
+            <button
+              key={option}
+              type="button"
+              className="comment-sort"
+              aria-pressed={show === option}
+              onClick={() => setShow(option)}
+              data-history-show={option}
+            >
               {option === 'all' ? t('conversation.historyAll') : t('conversation.historyLiked')}
             </button>
           ))}
         </div>
-        <button type="button" className="button secondary" disabled={!items?.length || confirming} onClick={() => setConfirming(true)} data-history-clear>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={!items?.length || confirming}
+          onClick={() => setConfirming(true)}
+          data-history-clear
+        >
           {t('history.clear')}
         </button>
       </div>
@@ -96,32 +132,64 @@ export default function HistoryPage({ locale, messages }: { locale: Locale; mess
         <div className="card history-confirm" role="alertdialog" aria-labelledby="history-confirm-text">
           <p id="history-confirm-text">{t('history.clearConfirm')}</p>
           <div className="history-confirm-actions">
-            <button type="button" className="button secondary" onClick={() => setConfirming(false)}>{t('history.cancel')}</button>
-            <button type="button" className="button danger" disabled={clearing} onClick={() => void clearAll()} data-history-clear-confirm>{t('history.confirmClear')}</button>
+            <button type="button" className="button secondary" onClick={() => setConfirming(false)}>
+              {t('history.cancel')}
+            </button>
+            <button
+              type="button"
+              className="button danger"
+              disabled={clearing}
+              onClick={() => void clearAll()}
+              data-history-clear-confirm
+            >
+              {t('history.confirmClear')}
+            </button>
           </div>
         </div>
       )}
       {failed ? (
-        <p className="card list-error" role="alert">{t('history.loadFailed')}</p>
+        <p className="card list-error" role="alert">
+          {t('history.loadFailed')}
+        </p>
       ) : items === null ? (
-        <p className="card list-empty" aria-busy="true">…</p>
+        <p className="card list-empty" aria-busy="true">
+          …
+        </p>
       ) : !items.length ? (
-        <p className="card list-empty" data-state="empty">{filter.trim() ? t('history.noMatch', { title: filter.trim() }) : show === 'liked' ? t('conversation.historyNoLiked') : t('history.empty')}</p>
-      ) : groups.map((group) => (
-        <section key={`${group.kind}${group.label}`} className="history-day" data-history-day={group.kind}>
-          <h2 className="history-day-title">{group.kind === 'date' ? group.label : t(`history.${group.kind}`)}</h2>
-          <VideoGrid>
-            {group.items.map((item) => (
-              <li key={`${item.category}${item.id}`}>
-                {item.category === 'photo' ? <VideoCard video={item} locale={locale} t={t} href={photoPostPath(item.id, locale)} />
-                  : <VideoCard video={item} locale={locale} t={t} progress={watchedFraction(item.anchor, item.duration)}
-                    href={item.category === 'audio' ? audioPath(item.id, locale) : undefined}
-                    extra={<p className="history-anchor">{t('history.watchedTo', { time: formatClock(item.anchor) })}</p>} />}
-              </li>
-            ))}
-          </VideoGrid>
-        </section>
-      ))}
+        <p className="card list-empty" data-state="empty">
+          {filter.trim()
+            ? t('history.noMatch', { title: filter.trim() })
+            : show === 'liked'
+              ? t('conversation.historyNoLiked')
+              : t('history.empty')}
+        </p>
+      ) : (
+        groups.map((group) => (
+          <section key={`${group.kind}${group.label}`} className="history-day" data-history-day={group.kind}>
+            <h2 className="history-day-title">{group.kind === 'date' ? group.label : t(`history.${group.kind}`)}</h2>
+            <VideoGrid>
+              {group.items.map((item) => (
+                <li key={`${item.category}${item.id}`}>
+                  {item.category === 'photo' ? (
+                    <VideoCard video={item} locale={locale} t={t} href={photoPostPath(item.id, locale)} />
+                  ) : (
+                    <VideoCard
+                      video={item}
+                      locale={locale}
+                      t={t}
+                      progress={watchedFraction(item.anchor, item.duration)}
+                      href={item.category === 'audio' ? audioPath(item.id, locale) : undefined}
+                      extra={
+                        <p className="history-anchor">{t('history.watchedTo', { time: formatClock(item.anchor) })}</p>
+                      }
+                    />
+                  )}
+                </li>
+              ))}
+            </VideoGrid>
+          </section>
+        ))
+      )}
     </div>
   );
 }

@@ -13,8 +13,12 @@ import './likes.css';
 
 /** The item's own answer carries its like count (and for a member whether they like it). */
 async function likeFactsOf(mediaType: MediaType, id: number) {
-  const answer = mediaType === 'audio' ? await call('GET audio', { audioId: id })
-    : mediaType === 'photo' ? await call('GET photo', { photoId: id }) : await call('GET video', { videoId: id });
+  const answer =
+    mediaType === 'audio'
+      ? await call('GET audio', { audioId: id })
+      : mediaType === 'photo'
+        ? await call('GET photo', { photoId: id })
+        : await call('GET video', { videoId: id });
   return { count: answer.likeCount ?? 0, liked: answer.isLiked ?? false };
 }
 
@@ -24,7 +28,17 @@ async function likeFactsOf(mediaType: MediaType, id: number) {
  * button changes at once and goes back, with a toast, when the server refuses. Guests see the
  * count; pressing opens the login dialog.
  */
-export default function LikeButton({ locale, mediaType, id, messages }: { locale: Locale; mediaType: MediaType; id: number; messages: Messages }) {
+export default function LikeButton({
+  locale,
+  mediaType,
+  id,
+  messages,
+}: {
+  locale: Locale;
+  mediaType: MediaType;
+  id: number;
+  messages: Messages;
+}) {
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   const [state, setState] = useState<{ liked: boolean; count: number | null }>({ liked: false, count: null });
@@ -32,8 +46,13 @@ export default function LikeButton({ locale, mediaType, id, messages }: { locale
 
   useEffect(() => {
     let live = true;
-    likeFactsOf(mediaType, id).then((facts) => live && setState(facts), () => undefined);
-    return () => { live = false; };
+    likeFactsOf(mediaType, id).then(
+      (facts) => live && setState(facts),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
   }, [mediaType, id, self.userInfo?.uid]);
 
   const toggle = async () => {
@@ -47,7 +66,8 @@ export default function LikeButton({ locale, mediaType, id, messages }: { locale
       setState({ liked: answer.isLiked, count: answer.likeCount });
     } catch (error) {
       setState(before);
-      const message = error instanceof HttpError ? (error.body as { message?: string } | undefined)?.message : undefined;
+      const message =
+        error instanceof HttpError ? (error.body as { message?: string } | undefined)?.message : undefined;
       showToast({ message: message ?? t('conversation.failed'), severity: 'error' });
     } finally {
       setBusy(false);
@@ -55,9 +75,19 @@ export default function LikeButton({ locale, mediaType, id, messages }: { locale
   };
 
   return (
-    <button type="button" className="like-button" aria-pressed={state.liked} disabled={busy} onClick={() => void toggle()}
-      title={state.liked ? t('conversation.unlike') : t('conversation.like')} data-like-button data-liked={state.liked}>
-      <span aria-hidden="true" className="like-heart">{state.liked ? '♥' : '♡'}</span>
+    <button
+      type="button"
+      className="like-button"
+      aria-pressed={state.liked}
+      disabled={busy}
+      onClick={() => void toggle()}
+      title={state.liked ? t('conversation.unlike') : t('conversation.like')}
+      data-like-button
+      data-liked={state.liked}
+    >
+      <span aria-hidden="true" className="like-heart">
+        {state.liked ? '♥' : '♡'}
+      </span>
       {/* The name says what a press does and includes the count that is shown (WCAG 2.5.3). */}
       <span className="like-label">{state.liked ? t('conversation.unlike') : t('conversation.like')}</span>
       <span data-like-count>{state.count ?? '–'}</span>

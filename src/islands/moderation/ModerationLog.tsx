@@ -17,7 +17,11 @@ export default function ModerationLog({ locale, messages }: { locale: Locale; me
   const [log, setLog] = useState<ApiOutput<'GET moderation/log'> | null>(null);
   const { busy, error, run } = useAction(t('moderation.queue.failed'));
   const load = async (cursor?: string) => {
-    const page = await call('GET moderation/log', { pageSize: PAGE_SIZE, ...(action ? { action } : {}), ...(cursor ? { cursor } : {}) });
+    const page = await call('GET moderation/log', {
+      pageSize: PAGE_SIZE,
+      ...(action ? { action } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
     setLog((shown) => (cursor && shown ? { ...page, entries: [...shown.entries, ...page.entries] } : page));
   };
   useEffect(() => void run(() => load()), [action]);
@@ -28,25 +32,51 @@ export default function ModerationLog({ locale, messages }: { locale: Locale; me
         {t('moderation.log.kind')}
         <select value={action} onChange={(event) => setAction(event.target.value as StaffAction | '')} data-log-filter>
           <option value="">{t('moderation.queue.allKinds')}</option>
-          {STAFF_ACTIONS.map((a) => <option key={a} value={a}>{t(`moderation.log.actions.${a.replace('.', '_')}`)}</option>)}
+          {STAFF_ACTIONS.map((a) => (
+            <option key={a} value={a}>
+              {t(`moderation.log.actions.${a.replace('.', '_')}`)}
+            </option>
+          ))}
         </select>
       </label>
-      {error && <p className="auth-error" role="alert">{error}</p>}
+      {error && (
+        <p className="auth-error" role="alert">
+          {error}
+        </p>
+      )}
       {log && log.entries.length === 0 && <p className="field-hint">{t('moderation.log.empty')}</p>}
       <table className="moderation-log-table">
-        <thead><tr><th>{t('moderation.log.when')}</th><th>{t('moderation.log.who')}</th><th>{t('moderation.log.what')}</th><th>{t('moderation.log.target')}</th></tr></thead>
+        <thead>
+          <tr>
+            <th>{t('moderation.log.when')}</th>
+            <th>{t('moderation.log.who')}</th>
+            <th>{t('moderation.log.what')}</th>
+            <th>{t('moderation.log.target')}</th>
+          </tr>
+        </thead>
         <tbody>
           {log?.entries.map((entry) => (
             <tr key={entry.entryId} data-log-entry={entry.action}>
               <td>{time(entry.createdDateTime)}</td>
               <td>{entry.actor.username ?? `#${entry.actor.uid}`}</td>
               <td>{t(`moderation.log.actions.${entry.action.replace('.', '_')}`)}</td>
-              <td>{entry.targetType} #{entry.targetId}</td>
+              <td>
+                {entry.targetType} #{entry.targetId}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
-      {log?.nextCursor && <button type="button" className="button secondary" disabled={busy} onClick={() => void run(() => load(log.nextCursor!))}>{t('moderation.queue.more')}</button>}
+      {log?.nextCursor && (
+        <button
+          type="button"
+          className="button secondary"
+          disabled={busy}
+          onClick={() => void run(() => load(log.nextCursor!))}
+        >
+          {t('moderation.queue.more')}
+        </button>
+      )}
     </section>
   );
 }

@@ -27,16 +27,42 @@ export function useMetaSave(t: TFunction, onSaved: (backToReview: boolean) => vo
 }
 
 /** An editor's end: whether saving sends a public upload back to review (`texts`: the warning and the note), the error, save and cancel. */
-export function EditorFooter({ t, approved, reReview, texts, error, busy, onCancel }: {
-  t: TFunction; approved: boolean; reReview: boolean; texts: { warning: string; note: string }; error: string; busy: boolean; onCancel: () => void;
+export function EditorFooter({
+  t,
+  approved,
+  reReview,
+  texts,
+  error,
+  busy,
+  onCancel,
+}: {
+  t: TFunction;
+  approved: boolean;
+  reReview: boolean;
+  texts: { warning: string; note: string };
+  error: string;
+  busy: boolean;
+  onCancel: () => void;
 }) {
   return (
     <>
-      {approved && <p className={reReview ? 'my-video-notice' : 'field-hint'} role="status" data-re-review>{reReview ? texts.warning : texts.note}</p>}
-      {error && <p className="auth-error" role="alert">{error}</p>}
+      {approved && (
+        <p className={reReview ? 'my-video-notice' : 'field-hint'} role="status" data-re-review>
+          {reReview ? texts.warning : texts.note}
+        </p>
+      )}
+      {error && (
+        <p className="auth-error" role="alert">
+          {error}
+        </p>
+      )}
       <div className="review-actions">
-        <button type="submit" className="button" disabled={busy} data-save>{t(reReview ? 'myVideos.saveForReview' : 'myVideos.save')}</button>
-        <button type="button" className="button secondary" onClick={onCancel}>{t('myVideos.cancel')}</button>
+        <button type="submit" className="button" disabled={busy} data-save>
+          {t(reReview ? 'myVideos.saveForReview' : 'myVideos.save')}
+        </button>
+        <button type="button" className="button secondary" onClick={onCancel}>
+          {t('myVideos.cancel')}
+        </button>
       </div>
     </>
   );

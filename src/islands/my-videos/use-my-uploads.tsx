@@ -19,12 +19,15 @@ export function rejectionText(t: TFunction, reason: string): string {
  * own uploads, the one being edited, the one to delete once confirmed in the dialog, reloading
  * after a save or a deletion (and going back a page when the last item of the last page went).
  */
-export function useMyUploads<T extends { title: string }>(t: TFunction, options: {
-  fetchPage: (query: { page: number; pageSize: number }) => Promise<{ items: T[]; count: number }>;
-  remove: (item: T) => Promise<unknown>;
-  /** The toast after a save that sent the item back to review. */
-  savedForReview: string;
-}) {
+export function useMyUploads<T extends { title: string }>(
+  t: TFunction,
+  options: {
+    fetchPage: (query: { page: number; pageSize: number }) => Promise<{ items: T[]; count: number }>;
+    remove: (item: T) => Promise<unknown>;
+    /** The toast after a save that sent the item back to review. */
+    savedForReview: string;
+  },
+) {
   const self = useSelfUser();
   const [page, setPage] = useState(1);
   const [data, setData] = useState<{ items: T[]; count: number } | null>(null);
@@ -34,10 +37,16 @@ export function useMyUploads<T extends { title: string }>(t: TFunction, options:
   const { busy, error, run } = useAction(t('api.internal'));
   const load = () => options.fetchPage({ page, pageSize: MY_UPLOADS_PAGE_SIZE }).then(setData);
 
-  useEffect(() => { if (self.userInfo) void run(load); }, [self.userInfo?.uid, page]);
+  useEffect(() => {
+    if (self.userInfo) void run(load);
+  }, [self.userInfo?.uid, page]);
   const pages = Math.max(1, Math.ceil((data?.count ?? 0) / MY_UPLOADS_PAGE_SIZE));
-  useEffect(() => { if (data && page > pages) setPage(pages); }, [data, page, pages]);
-  useEffect(() => { if (deleting) dialog.current?.showModal(); }, [deleting]);
+  useEffect(() => {
+    if (data && page > pages) setPage(pages);
+  }, [data, page, pages]);
+  useEffect(() => {
+    if (deleting) dialog.current?.showModal();
+  }, [deleting]);
 
   const confirmDelete = () => {
     const item = deleting;
@@ -49,25 +58,65 @@ export function useMyUploads<T extends { title: string }>(t: TFunction, options:
       await load();
     });
   };
-  const saved = (backToReview: boolean) => run(async () => {
-    setEditing(null);
-    showToast({ message: backToReview ? options.savedForReview : t('myVideos.saved'), severity: 'success' });
-    await load();
-  });
-  return { self, page, setPage, pages, data, editing, setEditing, deleting, setDeleting, dialog, busy, error, confirmDelete, saved };
+  const saved = (backToReview: boolean) =>
+    run(async () => {
+      setEditing(null);
+      showToast({ message: backToReview ? options.savedForReview : t('myVideos.saved'), severity: 'success' });
+      await load();
+    });
+  return {
+    self,
+    page,
+    setPage,
+    pages,
+    data,
+    editing,
+    setEditing,
+    deleting,
+    setDeleting,
+    dialog,
+    busy,
+    error,
+    confirmDelete,
+    saved,
+  };
 }
 
 /** The confirmation before deleting one of the member's uploads. */
-export function DeleteUploadDialog({ t, dialog, id, title, text, onConfirm, onClose }: {
-  t: TFunction; dialog: RefObject<HTMLDialogElement | null>; id: string; title: string; text: string; onConfirm: () => void; onClose: () => void;
+export function DeleteUploadDialog({
+  t,
+  dialog,
+  id,
+  title,
+  text,
+  onConfirm,
+  onClose,
+}: {
+  t: TFunction;
+  dialog: RefObject<HTMLDialogElement | null>;
+  id: string;
+  title: string;
+  text: string;
+  onConfirm: () => void;
+  onClose: () => void;
 }) {
   return (
-    <dialog ref={dialog} className="auth-dialog confirm-dialog" aria-labelledby={id} onClose={onClose} data-delete-dialog>
+    <dialog
+      ref={dialog}
+      className="auth-dialog confirm-dialog"
+      aria-labelledby={id}
+      onClose={onClose}
+      data-delete-dialog
+    >
       <h2 id={id}>{title}</h2>
       <p>{text}</p>
       <div className="review-actions">
-        <button type="button" className="button danger" onClick={onConfirm} data-confirm-delete>{t('myVideos.delete')}</button>
-        <button type="button" className="button secondary" onClick={() => dialog.current?.close()} autoFocus>{t('myVideos.cancel')}</button>
+        <button type="button" className="button danger" onClick={onConfirm} data-confirm-delete>
+          {t('myVideos.delete')}
+        </button>
+        <button type="button" className="button secondary" onClick={() => dialog.current?.close()} autoFocus>
+          {t('myVideos.cancel')}
+        </button>
       </div>
     </dialog>
   );

@@ -21,11 +21,16 @@ function hrefOf(n: Notification, locale: Locale): string | undefined {
   const target = n.target;
   if (!target) return undefined;
   switch (target.type) {
-    case 'video': return videoPath(target.id, locale);
-    case 'audio': return audioPath(target.id, locale);
-    case 'photo': return photoPostPath(target.id, locale);
-    case 'user': return userPath(target.id, locale);
-    default: return undefined;
+    case 'video':
+      return videoPath(target.id, locale);
+    case 'audio':
+      return audioPath(target.id, locale);
+    case 'photo':
+      return photoPostPath(target.id, locale);
+    case 'user':
+      return userPath(target.id, locale);
+    default:
+      return undefined;
   }
 }
 
@@ -40,11 +45,17 @@ export default function MessageCentre({ locale, messages }: { locale: Locale; me
   const uid = self.userInfo?.uid;
   const unread = useHydratedStore($unreadNotifications, null);
   const [tab, setTab] = useState<Tab>('all');
-  const fetchPage = useCallback(async (cursor?: string) => {
-    const answer = await call('GET notification/list', { cursor, ...(tab === 'all' ? {} : { kind: tab as NotificationCategory }) });
-    $unreadNotifications.set(answer.unreadCount);
-    return { items: answer.notifications, nextCursor: answer.nextCursor };
-  }, [tab]);
+  const fetchPage = useCallback(
+    async (cursor?: string) => {
+      const answer = await call('GET notification/list', {
+        cursor,
+        ...(tab === 'all' ? {} : { kind: tab as NotificationCategory }),
+      });
+      $unreadNotifications.set(answer.unreadCount);
+      return { items: answer.notifications, nextCursor: answer.nextCursor };
+    },
+    [tab],
+  );
   const { items, nextCursor, loading, failed, load } = useCursorPages<Notification>(fetchPage);
   const [readIds, setReadIds] = useState<ReadonlySet<number>>(new Set());
 
@@ -58,7 +69,12 @@ export default function MessageCentre({ locale, messages }: { locale: Locale; me
     setSeenUnread(unread);
   }, [unread]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  if (!self.isEffectiveCheckOnce) return <div className="card" aria-busy="true">…</div>;
+  if (!self.isEffectiveCheckOnce)
+    return (
+      <div className="card" aria-busy="true">
+        …
+      </div>
+    );
   if (!uid) return null;
 
   const markRead = async (ids: number[] | 'all') => {
@@ -72,15 +88,34 @@ export default function MessageCentre({ locale, messages }: { locale: Locale; me
       <div className="message-centre-bar">
         <div className="message-tabs" role="tablist">
           {TABS.map((name) => (
-            <button key={name} type="button" role="tab" aria-selected={tab === name} className="message-tab" data-tab={name}
-              onClick={() => setTab(name)}>{t(`notifications.tabs.${name}`)}</button>
+            <button
+              key={name}
+              type="button"
+              role="tab"
+              aria-selected={tab === name}
+              className="message-tab"
+              data-tab={name}
+              onClick={() => setTab(name)}
+            >
+              {t(`notifications.tabs.${name}`)}
+            </button>
           ))}
         </div>
-        <button type="button" className="button" disabled={!unread} onClick={() => void markRead('all')} data-mark-all-read>
+        <button
+          type="button"
+          className="button"
+          disabled={!unread}
+          onClick={() => void markRead('all')}
+          data-mark-all-read
+        >
           {t('notifications.ui.markAllRead')}
         </button>
       </div>
-      {failed && <p className="card" role="alert">{t('notifications.ui.loadFailed')}</p>}
+      {failed && (
+        <p className="card" role="alert">
+          {t('notifications.ui.loadFailed')}
+        </p>
+      )}
       {items !== null && items.length === 0 && <p className="card message-empty">{t('notifications.ui.empty')}</p>}
       <ul className="message-list">
         {(items ?? []).map((n) => {
@@ -89,13 +124,31 @@ export default function MessageCentre({ locale, messages }: { locale: Locale; me
           const first = n.actors[0];
           return (
             <li key={n.id} className="message-item" data-notification={n.kind} data-read={isRead ? '' : undefined}>
-              {first ? <Avatar src={first.avatar} name={shownName(first)} size={40} /> : <span className="message-system-icon" aria-hidden="true">✦</span>}
+              {first ? (
+                <Avatar src={first.avatar} name={shownName(first)} size={40} />
+              ) : (
+                <span className="message-system-icon" aria-hidden="true">
+                  ✦
+                </span>
+              )}
               <div className="message-body">
-                {href
-                  ? <a className="message-text" href={href} onClick={() => { if (!isRead) void markRead([n.id]); }}>{n.text}</a>
-                  : <span className="message-text">{n.text}</span>}
+                {href ? (
+                  <a
+                    className="message-text"
+                    href={href}
+                    onClick={() => {
+                      if (!isRead) void markRead([n.id]);
+                    }}
+                  >
+                    {n.text}
+                  </a>
+                ) : (
+                  <span className="message-text">{n.text}</span>
+                )}
                 {n.excerpt && <q className="message-excerpt">{n.excerpt}</q>}
-                <time className="message-time" dateTime={new Date(n.createdAt).toISOString()}>{formatUploadDate(n.createdAt, locale)}</time>
+                <time className="message-time" dateTime={new Date(n.createdAt).toISOString()}>
+                  {formatUploadDate(n.createdAt, locale)}
+                </time>
               </div>
               {!isRead && <span className="message-unread-dot" aria-hidden="true" />}
             </li>
@@ -103,9 +156,13 @@ export default function MessageCentre({ locale, messages }: { locale: Locale; me
         })}
       </ul>
       {nextCursor && (
-        <button type="button" className="button message-more" disabled={loading} onClick={() => void load(nextCursor)}>{t('notifications.ui.loadMore')}</button>
+        <button type="button" className="button message-more" disabled={loading} onClick={() => void load(nextCursor)}>
+          {t('notifications.ui.loadMore')}
+        </button>
       )}
-      <p className="message-settings-link"><a href={localizePath('/settings/notifications', locale)}>{t('notifications.ui.settingsLink')}</a></p>
+      <p className="message-settings-link">
+        <a href={localizePath('/settings/notifications', locale)}>{t('notifications.ui.settingsLink')}</a>
+      </p>
     </section>
   );
 }

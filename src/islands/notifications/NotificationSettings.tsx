@@ -1,6 +1,12 @@
 import { useEffect, useState } from 'react';
 import { call } from '../../lib/api/client.ts';
-import { NOTIFICATION_CHANNELS, NOTIFICATION_KINDS, STAFF_ONLY_KINDS, type NotificationChannel, type NotificationKind } from '../../lib/notifications/kinds.ts';
+import {
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_KINDS,
+  STAFF_ONLY_KINDS,
+  type NotificationChannel,
+  type NotificationKind,
+} from '../../lib/notifications/kinds.ts';
 import { can } from '../../lib/policy/policy.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
@@ -18,13 +24,22 @@ export default function NotificationSettings({ locale, messages }: { locale: Loc
 
   useEffect(() => {
     if (!uid) return;
-    call('GET notification/settings', undefined).then((r) => setSettings(r.settings),
-      () => showToast({ message: t('notifications.ui.loadFailed'), severity: 'error' }));
+    call('GET notification/settings', undefined).then(
+      (r) => setSettings(r.settings),
+      () => showToast({ message: t('notifications.ui.loadFailed'), severity: 'error' }),
+    );
   }, [uid, t]);
 
-  if (!self.isEffectiveCheckOnce || (uid && !settings)) return <div className="card" aria-busy="true">…</div>;
+  if (!self.isEffectiveCheckOnce || (uid && !settings))
+    return (
+      <div className="card" aria-busy="true">
+        …
+      </div>
+    );
   if (!uid || !settings) return null;
-  const kinds = NOTIFICATION_KINDS.filter((kind) => !STAFF_ONLY_KINDS.includes(kind) || can(self.userInfo, 'notification.staffKinds'));
+  const kinds = NOTIFICATION_KINDS.filter(
+    (kind) => !STAFF_ONLY_KINDS.includes(kind) || can(self.userInfo, 'notification.staffKinds'),
+  );
 
   const change = async (kind: NotificationKind, channel: NotificationChannel) => {
     const before = settings;
@@ -44,8 +59,16 @@ export default function NotificationSettings({ locale, messages }: { locale: Loc
       {kinds.map((kind) => (
         <label key={kind} className="notification-setting">
           <span className="field-label">{t(`notifications.kinds.${kind}`)}</span>
-          <select value={settings[kind]} onChange={(e) => void change(kind, e.target.value as NotificationChannel)} data-kind={kind}>
-            {NOTIFICATION_CHANNELS.map((channel) => <option key={channel} value={channel}>{t(`notifications.channels.${channel}`)}</option>)}
+          <select
+            value={settings[kind]}
+            onChange={(e) => void change(kind, e.target.value as NotificationChannel)}
+            data-kind={kind}
+          >
+            {NOTIFICATION_CHANNELS.map((channel) => (
+              <option key={channel} value={channel}>
+                {t(`notifications.channels.${channel}`)}
+              </option>
+            ))}
           </select>
         </label>
       ))}

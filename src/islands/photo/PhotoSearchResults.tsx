@@ -11,7 +11,19 @@ import PhotoTiles from './PhotoTiles.tsx';
  * results carry the page's error state). `initial`: what the page found on the server (null: ask
  * the API once mounted).
  */
-export default function PhotoSearchResults({ locale, t, keyword, tagIds, initial }: { locale: Locale; t: TFunction; keyword: string; tagIds: number[]; initial: SearchPhotos | null }) {
+export default function PhotoSearchResults({
+  locale,
+  t,
+  keyword,
+  tagIds,
+  initial,
+}: {
+  locale: Locale;
+  t: TFunction;
+  keyword: string;
+  tagIds: number[];
+  initial: SearchPhotos | null;
+}) {
   const [list, setList] = useState<SearchPhotos | null>(initial);
   const tagKey = tagIds.join(',');
   useEffect(() => {
@@ -19,9 +31,16 @@ export default function PhotoSearchResults({ locale, t, keyword, tagIds, initial
     let live = true;
     setList(null);
     const page = { page: 1, pageSize: SHOWN };
-    const asked = keyword ? call('GET photo/search', { keyword, ...page }) : call('POST photo/search/tag', { tagId: tagIds, ...page });
-    asked.then((answer) => live && setList(answer), () => live && setList(null));
-    return () => { live = false; };
+    const asked = keyword
+      ? call('GET photo/search', { keyword, ...page })
+      : call('POST photo/search/tag', { tagId: tagIds, ...page });
+    asked.then(
+      (answer) => live && setList(answer),
+      () => live && setList(null),
+    );
+    return () => {
+      live = false;
+    };
   }, [keyword, tagKey]); // eslint-disable-line react-hooks/exhaustive-deps
   if (!list?.photos.length) return null;
   return (

@@ -5,7 +5,14 @@ import { getMediaStatus } from '../../lib/api/index.ts';
 import type { ApiErrorBody } from '../../lib/api/errors.ts';
 import type { Tag } from '../../lib/api/contracts/video.ts';
 import { COPYRIGHTS, type Copyright } from '../../lib/api/contracts/video.constants.ts';
-import { PHOTO_ALT_MAX, PHOTO_DESCRIPTION_MAX, PHOTO_MAX_BYTES, PHOTO_MAX_IMAGES, PHOTO_MIME_TYPES, PHOTO_TITLE_MAX } from '../../lib/api/contracts/photo.constants.ts';
+import {
+  PHOTO_ALT_MAX,
+  PHOTO_DESCRIPTION_MAX,
+  PHOTO_MAX_BYTES,
+  PHOTO_MAX_IMAGES,
+  PHOTO_MIME_TYPES,
+  PHOTO_TITLE_MAX,
+} from '../../lib/api/contracts/photo.constants.ts';
 import { publicConfig } from '../../lib/public-config.ts';
 import { startTusUpload, type TusUploadHandle, type UploadProgressView } from '../../lib/upload/tus-upload.ts';
 import { percentDone } from '../../lib/upload/machine.ts';
@@ -21,13 +28,18 @@ import { DraftNotice, useUploadDraft } from '../uploader/use-upload-draft.tsx';
 import { draftValue, fileIdentity, isBlankDraft, keptAltTexts } from '../../lib/upload/draft.ts';
 import '../../styles/photo-upload.css';
 
-const endpoint = () => buildUrl(publicConfig.apiBase.endsWith('/') ? publicConfig.apiBase : `${publicConfig.apiBase}/`, 'video/tus');
+const endpoint = () =>
+  buildUrl(publicConfig.apiBase.endsWith('/') ? publicConfig.apiBase : `${publicConfig.apiBase}/`, 'video/tus');
 const PROBE_POLL_MS = 700;
 
 /** One chosen image: its file, a preview, its alt text, and what became of its upload. */
 interface Entry {
-  key: number; file: File; preview: string; alt: string;
-  progress: number; mediaId: string | null;
+  key: number;
+  file: File;
+  preview: string;
+  alt: string;
+  progress: number;
+  mediaId: string | null;
   /** uploading → checking (the server's probe) → ready; or refused with the server's reason. */
   phase: 'uploading' | 'checking' | 'ready' | 'refused' | 'error';
   message: string;
@@ -68,8 +80,11 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
   // The draft: the post's words and choices (not the images, but their alt texts), kept once something is typed.
   const alts = keptAltTexts(restoredAlts, entries);
   const draftFields = { title, description, tags, copyright, originalAuthor, keepCameraData, alts };
-  const draft = useUploadDraft(self.isLogined ? self.userInfo?.uid ?? null : null, 'photo',
-    isBlankDraft({ title, description, tags, originalAuthor, alts }) ? null : draftFields);
+  const draft = useUploadDraft(
+    self.isLogined ? (self.userInfo?.uid ?? null) : null,
+    'photo',
+    isBlankDraft({ title, description, tags, originalAuthor, alts }) ? null : draftFields,
+  );
   const applied = useRef(false);
   useEffect(() => {
     if (!draft.restored || applied.current) return;
@@ -82,9 +97,19 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
     setOriginalAuthor((v) => draftValue(kept, 'originalAuthor', v));
     setKeepCameraData((v) => draftValue(kept, 'keepCameraData', v));
     const keptAlts = draftValue<Record<string, unknown>>(kept, 'alts', {});
-    setRestoredAlts(Object.fromEntries(Object.entries(keptAlts).filter((pair): pair is [string, string] => typeof pair[1] === 'string')));
+    setRestoredAlts(
+      Object.fromEntries(
+        Object.entries(keptAlts).filter((pair): pair is [string, string] => typeof pair[1] === 'string'),
+      ),
+    );
     // Images chosen before the draft was read get theirs at once.
-    setEntries((all) => all.map((e) => (e.alt || typeof keptAlts[fileIdentity(e.file)] !== 'string' ? e : { ...e, alt: keptAlts[fileIdentity(e.file)] as string })));
+    setEntries((all) =>
+      all.map((e) =>
+        e.alt || typeof keptAlts[fileIdentity(e.file)] !== 'string'
+          ? e
+          : { ...e, alt: keptAlts[fileIdentity(e.file)] as string },
+      ),
+    );
   }, [draft.restored]);
   const discardDraft = () => {
     draft.discard();
@@ -98,42 +123,72 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
     setEntries((all) => all.map((e) => ({ ...e, alt: '' })));
   };
 
-  const update = useCallback((key: number, change: Partial<Entry>) => setEntries((all) => all.map((e) => (e.key === key ? { ...e, ...change } : e))), []);
-  useEffect(() => () => { for (const e of entries) URL.revokeObjectURL(e.preview); }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  const update = useCallback(
+    (key: number, change: Partial<Entry>) =>
+      setEntries((all) => all.map((e) => (e.key === key ? { ...e, ...change } : e))),
+    [],
+  );
+  useEffect(
+    () => () => {
+      for (const e of entries) URL.revokeObjectURL(e.preview);
+    },
+    [],
+  ); // eslint-disable-line react-hooks/exhaustive-deps
 
   /** After the last byte: the server's probe says whether the image will be accepted. */
-  const awaitProbe = useCallback(async (key: number, mediaId: string) => {
-    for (;;) {
-      const status = await getMediaStatus(mediaId).catch(() => null);
-      if (status?.status === 'probed') return update(key, { phase: 'ready' });
-      if (status?.status === 'rejected' || status?.status === 'failed') {
-        return update(key, { phase: 'refused', message: t(`photo.refusal.${status.reason ?? 'CORRUPT'}`) });
+  const awaitProbe = useCallback(
+    async (key: number, mediaId: string) => {
+      for (;;) {
+        const status = await getMediaStatus(mediaId).catch(() => null);
+        if (status?.status === 'probed') return update(key, { phase: 'ready' });
+        if (status?.status === 'rejected' || status?.status === 'failed') {
+          return update(key, { phase: 'refused', message: t(`photo.refusal.${status.reason ?? 'CORRUPT'}`) });
+        }
+        await new Promise((resolve) => setTimeout(resolve, PROBE_POLL_MS));
       }
-      await new Promise((resolve) => setTimeout(resolve, PROBE_POLL_MS));
-    }
-  }, [t, update]);
+    },
+    [t, update],
+  );
 
-  const startUpload = useCallback(async (entry: Entry) => {
-    const handle = await startTusUpload(entry.file, t('photo.upload.fileNotFound'), {
-      endpoint: endpoint(), locale, kind: 'photo',
-      onChange: (view: UploadProgressView) => {
-        if (view.state === 'error') update(entry.key, { phase: 'error', message: view.error ?? '' });
-        else if (view.state === 'success' && view.mediaId) {
-          update(entry.key, { progress: 100, mediaId: view.mediaId, phase: 'checking' });
-          void awaitProbe(entry.key, view.mediaId);
-        } else update(entry.key, { progress: percentDone(view.bytesUploaded, view.bytesTotal) });
-      },
-    });
-    if (handle) handles.current.set(entry.key, handle);
-  }, [awaitProbe, locale, t, update]);
+  const startUpload = useCallback(
+    async (entry: Entry) => {
+      const handle = await startTusUpload(entry.file, t('photo.upload.fileNotFound'), {
+        endpoint: endpoint(),
+        locale,
+        kind: 'photo',
+        onChange: (view: UploadProgressView) => {
+          if (view.state === 'error') update(entry.key, { phase: 'error', message: view.error ?? '' });
+          else if (view.state === 'success' && view.mediaId) {
+            update(entry.key, { progress: 100, mediaId: view.mediaId, phase: 'checking' });
+            void awaitProbe(entry.key, view.mediaId);
+          } else update(entry.key, { progress: percentDone(view.bytesUploaded, view.bytesTotal) });
+        },
+      });
+      if (handle) handles.current.set(entry.key, handle);
+    },
+    [awaitProbe, locale, t, update],
+  );
 
-  if (!self.isEffectiveCheckOnce) return <div className="card" aria-busy="true" data-photo-uploader="checking">…</div>;
+  if (!self.isEffectiveCheckOnce)
+    return (
+      <div className="card" aria-busy="true" data-photo-uploader="checking">
+        …
+      </div>
+    );
   if (!self.isLogined) {
     return (
       <section className="card coming-soon" data-photo-uploader="guest">
-        <div className="star" aria-hidden="true">✦</div>
+        <div className="star" aria-hidden="true">
+          ✦
+        </div>
         <p>{t('photo.upload.loginRequired')}</p>
-        <button type="button" className="button" onClick={() => void import('../auth/open-auth-dialog.ts').then((m) => m.openAuthDialog('login'))}>{t('upload.login')}</button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => void import('../auth/open-auth-dialog.ts').then((m) => m.openAuthDialog('login'))}
+        >
+          {t('upload.login')}
+        </button>
       </section>
     );
   }
@@ -142,7 +197,9 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
       <section className="card" data-photo-uploader="done" role="status">
         <h2>{t('photo.upload.doneTitle')}</h2>
         <p>{t('photo.upload.doneText')}</p>
-        <a className="button" href={photoPostPath(published, locale)}>{t('photo.upload.openPost')}</a>
+        <a className="button" href={photoPostPath(published, locale)}>
+          {t('photo.upload.openPost')}
+        </a>
       </section>
     );
   }
@@ -151,7 +208,8 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
     if (!files) return;
     const room = PHOTO_MAX_IMAGES - entries.length;
     const picked = [...files];
-    if (picked.length > room) showToast({ message: t('photo.upload.tooMany', { max: PHOTO_MAX_IMAGES }), severity: 'error' });
+    if (picked.length > room)
+      showToast({ message: t('photo.upload.tooMany', { max: PHOTO_MAX_IMAGES }), severity: 'error' });
     const accepted: Entry[] = [];
     for (const file of picked.slice(0, Math.max(0, room))) {
       if (!(PHOTO_MIME_TYPES as readonly string[]).includes(file.type)) {
@@ -162,7 +220,16 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
         showToast({ message: t('photo.upload.tooLarge', { name: file.name }), severity: 'error' });
         continue;
       }
-      accepted.push({ key: nextKey++, file, preview: URL.createObjectURL(file), alt: alts[fileIdentity(file)] ?? '', progress: 0, mediaId: null, phase: 'uploading', message: '' });
+      accepted.push({
+        key: nextKey++,
+        file,
+        preview: URL.createObjectURL(file),
+        alt: alts[fileIdentity(file)] ?? '',
+        progress: 0,
+        mediaId: null,
+        phase: 'uploading',
+        message: '',
+      });
     }
     setEntries((all) => [...all, ...accepted]);
     for (const entry of accepted) void startUpload(entry);
@@ -170,17 +237,20 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
   const remove = (key: number) => {
     handles.current.get(key)?.pause();
     handles.current.delete(key);
-    setEntries((all) => all.filter((e) => {
-      if (e.key === key) URL.revokeObjectURL(e.preview);
-      return e.key !== key;
-    }));
+    setEntries((all) =>
+      all.filter((e) => {
+        if (e.key === key) URL.revokeObjectURL(e.preview);
+        return e.key !== key;
+      }),
+    );
   };
-  const move = (index: number, by: number) => setEntries((all) => {
-    const next = [...all];
-    const [moved] = next.splice(index, 1);
-    next.splice(index + by, 0, moved);
-    return next;
-  });
+  const move = (index: number, by: number) =>
+    setEntries((all) => {
+      const next = [...all];
+      const [moved] = next.splice(index, 1);
+      next.splice(index + by, 0, moved);
+      return next;
+    });
 
   const missingAlt = entries.filter((e) => !e.alt.trim()).length;
   const allReady = entries.length > 0 && entries.every((e) => e.phase === 'ready');
@@ -193,8 +263,13 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
     setPublishing(true);
     try {
       const answer = await call('POST photo/upload', {
-        title: title.trim(), description: description.trim(), copyright, originalAuthor: copyright === 'original' ? null : originalAuthor.trim(),
-        keepCameraData, tags: tags.map((tag) => tag.tagId), images: entries.map((e) => ({ mediaId: e.mediaId!, alt: e.alt.trim() })),
+        title: title.trim(),
+        description: description.trim(),
+        copyright,
+        originalAuthor: copyright === 'original' ? null : originalAuthor.trim(),
+        keepCameraData,
+        tags: tags.map((tag) => tag.tagId),
+        images: entries.map((e) => ({ mediaId: e.mediaId!, alt: e.alt.trim() })),
       });
       draft.clear();
       setPublished(answer.photoId);
@@ -213,12 +288,46 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
 
   return (
     <div className="photo-uploader" data-photo-uploader="form">
-      {draft.restored && <DraftNotice t={t} locale={locale} savedAt={draft.restored.savedAt} onDiscard={discardDraft} message={(time) => t('upload.draft.restored', { time })} />}
-      <div className={`card photo-drop${dragging ? ' dragging' : ''}`} onDragOver={(e) => { e.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
+      {draft.restored && (
+        <DraftNotice
+          t={t}
+          locale={locale}
+          savedAt={draft.restored.savedAt}
+          onDiscard={discardDraft}
+          message={(time) => t('upload.draft.restored', { time })}
+        />
+      )}
+      <div
+        className={`card photo-drop${dragging ? ' dragging' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
         <p>{t('photo.upload.drop')}</p>
         <p className="photo-hint">{t('photo.upload.limits', { max: PHOTO_MAX_IMAGES })}</p>
-        <button type="button" className="button" onClick={() => input.current?.click()} disabled={entries.length >= PHOTO_MAX_IMAGES}>{t('photo.upload.pick')}</button>
-        <input ref={input} type="file" accept={PHOTO_MIME_TYPES.join(',')} multiple hidden data-photo-files onChange={(e) => { add(e.currentTarget.files); e.currentTarget.value = ''; }} />
+        <button
+          type="button"
+          className="button"
+          onClick={() => input.current?.click()}
+          disabled={entries.length >= PHOTO_MAX_IMAGES}
+        >
+          {t('photo.upload.pick')}
+        </button>
+        <input
+          ref={input}
+          type="file"
+          accept={PHOTO_MIME_TYPES.join(',')}
+          multiple
+          hidden
+          data-photo-files
+          onChange={(e) => {
+            add(e.currentTarget.files);
+            e.currentTarget.value = '';
+          }}
+        />
       </div>
 
       {entries.length > 0 && (
@@ -230,22 +339,66 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
               <li key={entry.key} className="card photo-entry" data-phase={entry.phase}>
                 <img src={entry.preview} alt="" className="photo-entry-preview" />
                 <div className="photo-entry-body">
-                  <p className="photo-entry-name">{index + 1}. {entry.file.name}</p>
-                  <p className="photo-entry-state" role="status">
-                    {entry.phase === 'uploading' ? <progress max={100} value={entry.progress} aria-label={t('photo.upload.progress', { name: entry.file.name })} />
-                      : entry.phase === 'checking' ? t('photo.upload.checking')
-                      : entry.phase === 'ready' ? t('photo.upload.ready')
-                      : <span className="photo-error">{entry.message}</span>}
+                  <p className="photo-entry-name">
+                    {index + 1}. {entry.file.name}
                   </p>
-                  <label className="field" htmlFor={altId}><span className="field-label">{t('photo.upload.alt')}</span></label>
-                  <div className="field"><textarea id={altId} value={entry.alt} maxLength={PHOTO_ALT_MAX} rows={2} required aria-invalid={altMissing}
-                    aria-describedby={`${altId}-hint`} placeholder={t('photo.upload.altPlaceholder')} data-alt-input
-                    onChange={(e) => update(entry.key, { alt: e.currentTarget.value })} /></div>
-                  <small id={`${altId}-hint`} className={altMissing ? 'photo-error' : 'field-hint'}>{t('photo.upload.altHint')}</small>
+                  <p className="photo-entry-state" role="status">
+                    {entry.phase === 'uploading' ? (
+                      <progress
+                        max={100}
+                        value={entry.progress}
+                        aria-label={t('photo.upload.progress', { name: entry.file.name })}
+                      />
+                    ) : entry.phase === 'checking' ? (
+                      t('photo.upload.checking')
+                    ) : entry.phase === 'ready' ? (
+                      t('photo.upload.ready')
+                    ) : (
+                      <span className="photo-error">{entry.message}</span>
+                    )}
+                  </p>
+                  <label className="field" htmlFor={altId}>
+                    <span className="field-label">{t('photo.upload.alt')}</span>
+                  </label>
+                  <div className="field">
+                    <textarea
+                      id={altId}
+                      value={entry.alt}
+                      maxLength={PHOTO_ALT_MAX}
+                      rows={2}
+                      required
+                      aria-invalid={altMissing}
+                      aria-describedby={`${altId}-hint`}
+                      placeholder={t('photo.upload.altPlaceholder')}
+                      data-alt-input
+                      onChange={(e) => update(entry.key, { alt: e.currentTarget.value })}
+                    />
+                  </div>
+                  <small id={`${altId}-hint`} className={altMissing ? 'photo-error' : 'field-hint'}>
+                    {t('photo.upload.altHint')}
+                  </small>
                   <div className="photo-entry-actions">
-                    <button type="button" className="button secondary" onClick={() => move(index, -1)} disabled={index === 0} aria-label={t('photo.upload.moveEarlier', { index: index + 1 })}>↑</button>
-                    <button type="button" className="button secondary" onClick={() => move(index, 1)} disabled={index === entries.length - 1} aria-label={t('photo.upload.moveLater', { index: index + 1 })}>↓</button>
-                    <button type="button" className="button secondary" onClick={() => remove(entry.key)}>{t('photo.upload.remove')}</button>
+                    <button
+                      type="button"
+                      className="button secondary"
+                      onClick={() => move(index, -1)}
+                      disabled={index === 0}
+                      aria-label={t('photo.upload.moveEarlier', { index: index + 1 })}
+                    >
+                      ↑
+                    </button>
+                    <button
+                      type="button"
+                      className="button secondary"
+                      onClick={() => move(index, 1)}
+                      disabled={index === entries.length - 1}
+                      aria-label={t('photo.upload.moveLater', { index: index + 1 })}
+                    >
+                      ↓
+                    </button>
+                    <button type="button" className="button secondary" onClick={() => remove(entry.key)}>
+                      {t('photo.upload.remove')}
+                    </button>
                   </div>
                 </div>
               </li>
@@ -256,33 +409,81 @@ export default function PhotoUploader({ locale, messages }: { locale: Locale; me
 
       <section className="card photo-fields" aria-labelledby="photo-details-title">
         <h2 id="photo-details-title">{t('photo.upload.details')}</h2>
-        <label className="field"><span className="field-label">{t('upload.title')}</span>
-          <input value={title} maxLength={PHOTO_TITLE_MAX} required aria-invalid={tried && titleMissing} data-photo-title onChange={(e) => setTitle(e.currentTarget.value)} />
+        <label className="field">
+          <span className="field-label">{t('upload.title')}</span>
+          <input
+            value={title}
+            maxLength={PHOTO_TITLE_MAX}
+            required
+            aria-invalid={tried && titleMissing}
+            data-photo-title
+            onChange={(e) => setTitle(e.currentTarget.value)}
+          />
         </label>
-        <label className="field"><span className="field-label">{t('upload.description')}</span>
-          <textarea value={description} maxLength={PHOTO_DESCRIPTION_MAX} rows={4} placeholder={t('photo.upload.descriptionPlaceholder')} onChange={(e) => setDescription(e.currentTarget.value)} />
+        <label className="field">
+          <span className="field-label">{t('upload.description')}</span>
+          <textarea
+            value={description}
+            maxLength={PHOTO_DESCRIPTION_MAX}
+            rows={4}
+            placeholder={t('photo.upload.descriptionPlaceholder')}
+            onChange={(e) => setDescription(e.currentTarget.value)}
+          />
         </label>
         <fieldset>
           <legend className="field-label">{t('upload.copyright')}</legend>
           {COPYRIGHTS.map((c) => (
-            <label key={c} className="photo-radio"><input type="radio" name="photo-copyright" checked={copyright === c} onChange={() => setCopyright(c)} /> {t(`upload.copyrights.${c}`)}</label>
+            <label key={c} className="photo-radio">
+              <input type="radio" name="photo-copyright" checked={copyright === c} onChange={() => setCopyright(c)} />{' '}
+              {t(`upload.copyrights.${c}`)}
+            </label>
           ))}
         </fieldset>
         {copyright !== 'original' && (
-          <label className="field"><span className="field-label">{t('upload.originalAuthor')}</span>
-            <input value={originalAuthor} maxLength={100} required aria-invalid={tried && authorMissing} onChange={(e) => setOriginalAuthor(e.currentTarget.value)} />
+          <label className="field">
+            <span className="field-label">{t('upload.originalAuthor')}</span>
+            <input
+              value={originalAuthor}
+              maxLength={100}
+              required
+              aria-invalid={tried && authorMissing}
+              onChange={(e) => setOriginalAuthor(e.currentTarget.value)}
+            />
           </label>
         )}
-        <pending.Provider><TagPicker locale={locale} t={t as never} tags={tags} onChange={setTags} /></pending.Provider>
-        <label className="photo-radio"><input type="checkbox" checked={keepCameraData} onChange={(e) => setKeepCameraData(e.currentTarget.checked)} /> {t('photo.upload.keepCamera')}</label>
+        <pending.Provider>
+          <TagPicker locale={locale} t={t as never} tags={tags} onChange={setTags} />
+        </pending.Provider>
+        <label className="photo-radio">
+          <input
+            type="checkbox"
+            checked={keepCameraData}
+            onChange={(e) => setKeepCameraData(e.currentTarget.checked)}
+          />{' '}
+          {t('photo.upload.keepCamera')}
+        </label>
         <small className="field-hint">{t('photo.upload.privacy')}</small>
       </section>
 
       <div className="photo-publish">
         <PendingNotice message={pending.message} />
-        {missingAlt > 0 && entries.length > 0 && <p className={tried ? 'photo-error' : 'photo-hint'} role="status" data-alt-reminder>{t('photo.upload.altReminder', { count: missingAlt })}</p>}
-        <button type="button" className="button" onClick={() => void publish()} disabled={publishing || !entries.length} data-photo-publish>
-          {publishing ? t('photo.upload.publishing') : allReady || !entries.length ? t('photo.upload.publish') : t('photo.upload.waiting')}
+        {missingAlt > 0 && entries.length > 0 && (
+          <p className={tried ? 'photo-error' : 'photo-hint'} role="status" data-alt-reminder>
+            {t('photo.upload.altReminder', { count: missingAlt })}
+          </p>
+        )}
+        <button
+          type="button"
+          className="button"
+          onClick={() => void publish()}
+          disabled={publishing || !entries.length}
+          data-photo-publish
+        >
+          {publishing
+            ? t('photo.upload.publishing')
+            : allReady || !entries.length
+              ? t('photo.upload.publish')
+              : t('photo.upload.waiting')}
         </button>
       </div>
     </div>

@@ -1,4 +1,11 @@
-import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type WheelEvent as ReactWheelEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type PointerEvent as ReactPointerEvent,
+  type WheelEvent as ReactWheelEvent,
+} from 'react';
 import type { PhotoImage } from '../../lib/api/contracts/photo.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { Messages } from '../../lib/i18n/translate.ts';
@@ -18,9 +25,22 @@ const IDENTITY: View = { scale: 1, x: 0, y: 0 };
 function cameraLine(camera: PhotoImage['camera']): string {
   if (!camera) return '';
   const c = camera as Record<string, string | number | undefined>;
-  const exposure = typeof c.exposureTime === 'number' ? (c.exposureTime < 1 ? `1/${Math.round(1 / c.exposureTime)} s` : `${c.exposureTime} s`) : '';
-  return [[c.make, c.model].filter(Boolean).join(' '), c.lens, typeof c.focalLength === 'number' ? `${c.focalLength} mm` : '',
-    typeof c.fNumber === 'number' ? `ƒ/${c.fNumber}` : '', exposure, typeof c.iso === 'number' ? `ISO ${c.iso}` : ''].filter(Boolean).join(' · ');
+  const exposure =
+    typeof c.exposureTime === 'number'
+      ? c.exposureTime < 1
+        ? `1/${Math.round(1 / c.exposureTime)} s`
+        : `${c.exposureTime} s`
+      : '';
+  return [
+    [c.make, c.model].filter(Boolean).join(' '),
+    c.lens,
+    typeof c.focalLength === 'number' ? `${c.focalLength} mm` : '',
+    typeof c.fNumber === 'number' ? `ƒ/${c.fNumber}` : '',
+    exposure,
+    typeof c.iso === 'number' ? `ISO ${c.iso}` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /**
@@ -29,12 +49,25 @@ function cameraLine(camera: PhotoImage['camera']): string {
  * buttons, the thumbnails and ←/→ to move; full screen (F). Zoom is a CSS transform of the image
  * (no re-layout), kept inside the stage by clampView.
  */
-export default function PhotoViewer({ locale, messages, images, title, photoId }: { locale: Locale; messages: Messages; images: PhotoImage[]; title: string; photoId: number }) {
+export default function PhotoViewer({
+  locale,
+  messages,
+  images,
+  title,
+  photoId,
+}: {
+  locale: Locale;
+  messages: Messages;
+  images: PhotoImage[];
+  title: string;
+  photoId: number;
+}) {
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   // A member's visit goes into their history (as a video's view does), once per page view.
   useEffect(() => {
-    if (self.isLogined) void call('POST history/record', { videoId: photoId, mediaType: 'photo', anchor: 0 }).catch(() => undefined);
+    if (self.isLogined)
+      void call('POST history/record', { videoId: photoId, mediaType: 'photo', anchor: 0 }).catch(() => undefined);
   }, [self.isLogined, photoId]);
   const [index, setIndex] = useState(0);
   const [view, setView] = useState<View>(IDENTITY);
@@ -52,21 +85,30 @@ export default function PhotoViewer({ locale, messages, images, title, photoId }
   const boxes = useCallback(() => {
     const s = stage.current!.getBoundingClientRect();
     const i = img.current!;
-    return { stage: { width: s.width, height: s.height, left: s.left, top: s.top }, image: { width: i.offsetWidth, height: i.offsetHeight, left: i.offsetLeft, top: i.offsetTop } };
+    return {
+      stage: { width: s.width, height: s.height, left: s.left, top: s.top },
+      image: { width: i.offsetWidth, height: i.offsetHeight, left: i.offsetLeft, top: i.offsetTop },
+    };
   }, []);
-  const applyZoom = useCallback((factor: number, clientX?: number, clientY?: number) => {
-    if (!stage.current || !img.current) return;
-    const b = boxes();
-    const x = (clientX ?? b.stage.left + b.stage.width / 2) - b.stage.left;
-    const y = (clientY ?? b.stage.top + b.stage.height / 2) - b.stage.top;
-    setView((v) => clampView(zoomAt(v, factor, x - b.image.left, y - b.image.top, MAX_SCALE), b.image, b.stage));
-  }, [boxes]);
+  const applyZoom = useCallback(
+    (factor: number, clientX?: number, clientY?: number) => {
+      if (!stage.current || !img.current) return;
+      const b = boxes();
+      const x = (clientX ?? b.stage.left + b.stage.width / 2) - b.stage.left;
+      const y = (clientY ?? b.stage.top + b.stage.height / 2) - b.stage.top;
+      setView((v) => clampView(zoomAt(v, factor, x - b.image.left, y - b.image.top, MAX_SCALE), b.image, b.stage));
+    },
+    [boxes],
+  );
 
-  const go = useCallback((to: number) => {
-    if (to < 0 || to >= images.length) return;
-    setIndex(to);
-    setView(IDENTITY);
-  }, [images.length]);
+  const go = useCallback(
+    (to: number) => {
+      if (to < 0 || to >= images.length) return;
+      setIndex(to);
+      setView(IDENTITY);
+    },
+    [images.length],
+  );
 
   const toggleFullscreen = useCallback(() => {
     if (document.fullscreenElement) void document.exitFullscreen();
@@ -82,9 +124,16 @@ export default function PhotoViewer({ locale, messages, images, title, photoId }
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) return;
     const actions: Record<string, () => void> = {
-      ArrowLeft: () => go(index - 1), ArrowRight: () => go(index + 1), Home: () => go(0), End: () => go(images.length - 1),
-      '+': () => applyZoom(1.5), '=': () => applyZoom(1.5), '-': () => applyZoom(1 / 1.5), '0': () => setView(IDENTITY),
-      f: toggleFullscreen, F: toggleFullscreen,
+      ArrowLeft: () => go(index - 1),
+      ArrowRight: () => go(index + 1),
+      Home: () => go(0),
+      End: () => go(images.length - 1),
+      '+': () => applyZoom(1.5),
+      '=': () => applyZoom(1.5),
+      '-': () => applyZoom(1 / 1.5),
+      '0': () => setView(IDENTITY),
+      f: toggleFullscreen,
+      F: toggleFullscreen,
     };
     const action = actions[event.key];
     if (action && !event.ctrlKey && !event.metaKey && !event.altKey) {
@@ -101,7 +150,13 @@ export default function PhotoViewer({ locale, messages, images, title, photoId }
       if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
       const target = event.target as Element | null;
       if (target && root.current?.contains(target)) return; // the viewer's own handler has it
-      if (target instanceof Element && target.closest('input, textarea, select, [contenteditable], [role="menu"], [role="slider"], [role="listbox"], [role="tablist"], dialog, video, audio')) return;
+      if (
+        target instanceof Element &&
+        target.closest(
+          'input, textarea, select, [contenteditable], [role="menu"], [role="slider"], [role="listbox"], [role="tablist"], dialog, video, audio',
+        )
+      )
+        return;
       event.preventDefault();
       go(index + (event.key === 'ArrowLeft' ? -1 : 1));
     };
@@ -129,7 +184,13 @@ export default function PhotoViewer({ locale, messages, images, title, photoId }
     if ((event.target as HTMLElement).closest('button')) return;
     stage.current?.setPointerCapture?.(event.pointerId);
     pointers.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
-    gesture.current = { startX: event.clientX, startY: event.clientY, view, moved: false, ...(pointers.current.size === 2 ? { pinchDistance: distance() } : {}) };
+    gesture.current = {
+      startX: event.clientX,
+      startY: event.clientY,
+      view,
+      moved: false,
+      ...(pointers.current.size === 2 ? { pinchDistance: distance() } : {}),
+    };
   };
   const onPointerMove = (event: ReactPointerEvent) => {
     if (!pointers.current.has(event.pointerId) || !gesture.current) return;
@@ -183,38 +244,126 @@ export default function PhotoViewer({ locale, messages, images, title, photoId }
 
   const camera = cameraLine(image.camera);
   return (
-    <div className="photo-viewer" ref={root} tabIndex={0} onKeyDown={onKeyDown} role="region" aria-roledescription={t('photo.viewer.role')}
-      aria-label={title} data-photo-viewer data-index={index} data-scale={view.scale.toFixed(2)}>
-      <div className="photo-stage" ref={stage} data-zoomed={view.scale > 1} onWheel={onWheel}
-        onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={onPointerUp} onPointerCancel={onPointerUp}>
-        <span className="photo-counter" aria-live="polite">{t('photo.viewer.position', { index: index + 1, count: images.length })}</span>
+    <div
+      className="photo-viewer"
+      ref={root}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      role="region"
+      aria-roledescription={t('photo.viewer.role')}
+      aria-label={title}
+      data-photo-viewer
+      data-index={index}
+      data-scale={view.scale.toFixed(2)}
+    >
+      <div
+        className="photo-stage"
+        ref={stage}
+        data-zoomed={view.scale > 1}
+        onWheel={onWheel}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerCancel={onPointerUp}
+      >
+        <span className="photo-counter" aria-live="polite">
+          {t('photo.viewer.position', { index: index + 1, count: images.length })}
+        </span>
         <div className="photo-tools">
-          <button type="button" onClick={() => applyZoom(1.5)} aria-label={t('photo.viewer.zoomIn')} title={t('photo.viewer.zoomIn')}>＋</button>
-          <button type="button" onClick={() => applyZoom(1 / 1.5)} aria-label={t('photo.viewer.zoomOut')} title={t('photo.viewer.zoomOut')} disabled={view.scale <= 1}>－</button>
-          <button type="button" onClick={toggleFullscreen} aria-pressed={fullscreen} aria-label={t(fullscreen ? 'photo.viewer.exitFullscreen' : 'photo.viewer.fullscreen')}
-            title={t(fullscreen ? 'photo.viewer.exitFullscreen' : 'photo.viewer.fullscreen')}>{fullscreen ? '⤡' : '⤢'}</button>
+          <button
+            type="button"
+            onClick={() => applyZoom(1.5)}
+            aria-label={t('photo.viewer.zoomIn')}
+            title={t('photo.viewer.zoomIn')}
+          >
+            ＋
+          </button>
+          <button
+            type="button"
+            onClick={() => applyZoom(1 / 1.5)}
+            aria-label={t('photo.viewer.zoomOut')}
+            title={t('photo.viewer.zoomOut')}
+            disabled={view.scale <= 1}
+          >
+            －
+          </button>
+          <button
+            type="button"
+            onClick={toggleFullscreen}
+            aria-pressed={fullscreen}
+            aria-label={t(fullscreen ? 'photo.viewer.exitFullscreen' : 'photo.viewer.fullscreen')}
+            title={t(fullscreen ? 'photo.viewer.exitFullscreen' : 'photo.viewer.fullscreen')}
+          >
+            {fullscreen ? '⤡' : '⤢'}
+          </button>
         </div>
-        {images.length > 1 && <>
-          <button type="button" className="photo-nav" data-dir="prev" onClick={() => go(index - 1)} disabled={index === 0} aria-label={t('photo.viewer.previous')}>‹</button>
-          <button type="button" className="photo-nav" data-dir="next" onClick={() => go(index + 1)} disabled={index === images.length - 1} aria-label={t('photo.viewer.next')}>›</button>
-        </>}
+        {images.length > 1 && (
+          <>
+            <button
+              type="button"
+              className="photo-nav"
+              data-dir="prev"
+              onClick={() => go(index - 1)}
+              disabled={index === 0}
+              aria-label={t('photo.viewer.previous')}
+            >
+              ‹
+            </button>
+            <button
+              type="button"
+              className="photo-nav"
+              data-dir="next"
+              onClick={() => go(index + 1)}
+              disabled={index === images.length - 1}
+              aria-label={t('photo.viewer.next')}
+            >
+              ›
+            </button>
+          </>
+        )}
         {sources ? (
           <picture key={image.imageId}>
             {sources.avif && <source type="image/avif" srcSet={sources.avif} sizes="100vw" />}
             {sources.webp && <source type="image/webp" srcSet={sources.webp} sizes="100vw" />}
-            <img ref={img} src={sources.src} srcSet={sources.jpeg} sizes="100vw" alt={image.alt} width={image.width} height={image.height} draggable={false}
-              style={{ transform: `translate(${view.x}px, ${view.y}px) scale(${view.scale})`, backgroundImage: image.placeholder ? `url(${image.placeholder})` : undefined }} />
+            <img
+              ref={img}
+              src={sources.src}
+              srcSet={sources.jpeg}
+              sizes="100vw"
+              alt={image.alt}
+              width={image.width}
+              height={image.height}
+              draggable={false}
+              style={{
+                transform: `translate(${view.x}px, ${view.y}px) scale(${view.scale})`,
+                backgroundImage: image.placeholder ? `url(${image.placeholder})` : undefined,
+              }}
+            />
           </picture>
-        ) : <p className="photo-tile-empty">{t('photo.processing')}</p>}
+        ) : (
+          <p className="photo-tile-empty">{t('photo.processing')}</p>
+        )}
       </div>
-      <p className="photo-caption" data-alt-text>{image.alt}{camera && <span className="photo-camera" data-camera>{camera}</span>}</p>
+      <p className="photo-caption" data-alt-text>
+        {image.alt}
+        {camera && (
+          <span className="photo-camera" data-camera>
+            {camera}
+          </span>
+        )}
+      </p>
       {images.length > 1 && (
         <ol className="photo-thumbs" aria-label={t('photo.viewer.thumbnails')}>
           {images.map((thumb, i) => {
             const s = pictureSources(thumb, siteImages);
             return (
               <li key={thumb.imageId}>
-                <button type="button" aria-current={i === index} onClick={() => go(i)} aria-label={t('photo.viewer.show', { index: i + 1, alt: thumb.alt })}>
+                <button
+                  type="button"
+                  aria-current={i === index}
+                  onClick={() => go(i)}
+                  aria-label={t('photo.viewer.show', { index: i + 1, alt: thumb.alt })}
+                >
                   {s ? <img src={s.smallest} alt="" width={56} height={56} loading="lazy" /> : <span>{i + 1}</span>}
                 </button>
               </li>

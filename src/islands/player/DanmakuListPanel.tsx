@@ -22,15 +22,25 @@ const MAX_ROWS = 1000;
  * context menu (right click, long press, the menu key) offers to report it.
  */
 export default function DanmakuListPanel({ t, locale, list, onJump, onClose }: Props) {
-  const dateFormat = useMemo(() => new Intl.DateTimeFormat(LOCALE_INFO[locale].htmlLang,
-    { month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }), [locale]);
+  const dateFormat = useMemo(
+    () =>
+      new Intl.DateTimeFormat(LOCALE_INFO[locale].htmlLang, {
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+      }),
+    [locale],
+  );
   const self = useSelfUser();
   const [menu, setMenu] = useState<{ x: number; y: number; danmaku: Danmaku } | null>(null);
   const [reporting, setReporting] = useState<ReportTarget | null>(null);
   useEffect(() => {
     if (!menu) return;
     const close = () => setMenu(null);
-    const onKey = (event: KeyboardEvent) => { if (event.key === 'Escape') close(); };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') close();
+    };
     window.addEventListener('click', close);
     window.addEventListener('keydown', onKey);
     return () => {
@@ -48,7 +58,9 @@ export default function DanmakuListPanel({ t, locale, list, onJump, onClose }: P
       <header>
         <h2>{t('player.danmakuList')}</h2>
         <span className="danmaku-list-count">{t('player.danmakuCount', { count: list.length })}</span>
-        <button type="button" className="danmaku-list-close" aria-label={t('player.close')} onClick={onClose}>×</button>
+        <button type="button" className="danmaku-list-close" aria-label={t('player.close')} onClick={onClose}>
+          ×
+        </button>
       </header>
       {list.length === 0 ? (
         <p className="field-hint">{t('player.noDanmaku')}</p>
@@ -60,25 +72,48 @@ export default function DanmakuListPanel({ t, locale, list, onJump, onClose }: P
             <span role="columnheader">{t('player.sentAt')}</span>
           </div>
           {list.slice(0, MAX_ROWS).map((d) => (
-            <button type="button" role="row" key={d.id} className="danmaku-row" onClick={() => onJump(d.time)} title={t('player.jumpTo', { time: formatTimecode(d.time) })}
+            <button
+              type="button"
+              role="row"
+              key={d.id}
+              className="danmaku-row"
+              onClick={() => onJump(d.time)}
+              title={t('player.jumpTo', { time: formatTimecode(d.time) })}
               data-danmaku-row={d.id}
               onContextMenu={(event) => {
                 event.preventDefault();
                 const box = event.currentTarget.getBoundingClientRect();
                 // The menu key gives no pointer position: place the menu under the row then.
                 setMenu({ x: event.clientX || box.left + 16, y: event.clientY || box.bottom, danmaku: d });
-              }}>
+              }}
+            >
               <span role="cell">{formatTimecode(d.time)}</span>
-              <span role="cell" className="danmaku-text">{d.text}</span>
+              <span role="cell" className="danmaku-text">
+                {d.text}
+              </span>
               <span role="cell">{dateFormat.format(d.editDateTime)}</span>
             </button>
           ))}
         </div>
       )}
       {menu && (
-        <ul className="danmaku-menu" role="menu" style={{ left: Math.min(menu.x, window.innerWidth - 200), top: Math.min(menu.y, window.innerHeight - 60) }} data-danmaku-menu>
+        <ul
+          className="danmaku-menu"
+          role="menu"
+          style={{ left: Math.min(menu.x, window.innerWidth - 200), top: Math.min(menu.y, window.innerHeight - 60) }}
+          data-danmaku-menu
+        >
           <li role="none">
-            <button type="button" role="menuitem" autoFocus onClick={(event) => { event.stopPropagation(); report(menu.danmaku); }} data-danmaku-report>
+            <button
+              type="button"
+              role="menuitem"
+              autoFocus
+              onClick={(event) => {
+                event.stopPropagation();
+                report(menu.danmaku);
+              }}
+              data-danmaku-report
+            >
               ⚑ {t('moderation.report.danmaku')}
             </button>
           </li>

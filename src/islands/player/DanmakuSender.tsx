@@ -4,13 +4,32 @@ import { useDismiss } from '../use-dismiss.ts';
 import { retryAfterOf } from '../../lib/api/http.ts';
 import { useRetryCountdown } from '../use-retry-countdown.ts';
 
-const PALETTE = ['ffffff', 'fe0302', 'ff7204', 'ffaa02', 'ffd302', '00cd00', '00a2ff', '4266be', '89d5ff', 'cc0273', 'f06e8e', '000000'];
+const PALETTE = [
+  'ffffff',
+  'fe0302',
+  'ff7204',
+  'ffaa02',
+  'ffd302',
+  '00cd00',
+  '00a2ff',
+  '4266be',
+  '89d5ff',
+  'cc0273',
+  'f06e8e',
+  '000000',
+];
 
 interface Props {
   t: (key: string, options?: Record<string, unknown>) => string;
   loggedIn: boolean;
   onLogin: () => void;
-  onSend: (body: { text: string; color: string; fontSize: DanmakuSize; mode: DanmakuMode; enableRainbow: boolean }) => Promise<unknown>;
+  onSend: (body: {
+    text: string;
+    color: string;
+    fontSize: DanmakuSize;
+    mode: DanmakuMode;
+    enableRainbow: boolean;
+  }) => Promise<unknown>;
 }
 
 /**
@@ -55,39 +74,88 @@ export default function DanmakuSender({ t, loggedIn, onLogin, onSend }: Props) {
     return (
       <div className="danmaku-sender is-guest" data-danmaku-sender>
         <span>{t('player.loginToSend')}</span>
-        <button type="button" className="btn btn-primary" onClick={onLogin}>{t('player.login')}</button>
+        <button type="button" className="btn btn-primary" onClick={onLogin}>
+          {t('player.login')}
+        </button>
       </div>
     );
   }
   return (
     <div className="danmaku-sender" data-danmaku-sender>
       <div className="danmaku-style-wrap" ref={styleBox}>
-        <button type="button" className="icon-btn" ref={styleButton} aria-expanded={styleOpen} aria-label={t('player.danmakuStyle')} title={t('player.danmakuStyle')} onClick={() => setStyleOpen(!styleOpen)} data-danmaku-style-button>
-          <span className="style-swatch" style={{ background: rainbow ? 'linear-gradient(90deg,#ff5e5e,#ffd35e,#5eff8b,#5ec8ff,#9b5eff)' : `#${color}` }} />
+        <button
+          type="button"
+          className="icon-btn"
+          ref={styleButton}
+          aria-expanded={styleOpen}
+          aria-label={t('player.danmakuStyle')}
+          title={t('player.danmakuStyle')}
+          onClick={() => setStyleOpen(!styleOpen)}
+          data-danmaku-style-button
+        >
+          <span
+            className="style-swatch"
+            style={{
+              background: rainbow ? 'linear-gradient(90deg,#ff5e5e,#ffd35e,#5eff8b,#5ec8ff,#9b5eff)' : `#${color}`,
+            }}
+          />
         </button>
         {styleOpen && (
-          <div className="player-popover danmaku-style" role="dialog" aria-label={t('player.danmakuStyle')} data-danmaku-style>
+          <div
+            className="player-popover danmaku-style"
+            role="dialog"
+            aria-label={t('player.danmakuStyle')}
+            data-danmaku-style
+          >
             <fieldset>
               <legend>{t('player.fontSize')}</legend>
               {(['small', 'medium', 'large'] as const).map((s) => (
-                <label key={s} className="chip"><input type="radio" name="dm-size" checked={fontSize === s} onChange={() => setFontSize(s)} />{t(`player.size.${s}`)}</label>
+                <label key={s} className="chip">
+                  <input type="radio" name="dm-size" checked={fontSize === s} onChange={() => setFontSize(s)} />
+                  {t(`player.size.${s}`)}
+                </label>
               ))}
             </fieldset>
             <fieldset>
               <legend>{t('player.mode')}</legend>
               {(['rtl', 'ltr', 'top', 'bottom'] as const).map((m) => (
-                <label key={m} className="chip"><input type="radio" name="dm-mode" checked={mode === m} onChange={() => setMode(m)} />{t(`player.modes.${m}`)}</label>
+                <label key={m} className="chip">
+                  <input type="radio" name="dm-mode" checked={mode === m} onChange={() => setMode(m)} />
+                  {t(`player.modes.${m}`)}
+                </label>
               ))}
             </fieldset>
             <fieldset>
               <legend>{t('player.color')}</legend>
               <div className="palette">
                 {PALETTE.map((c) => (
-                  <button key={c} type="button" className="swatch" aria-label={`#${c}`} aria-pressed={color === c && !rainbow} style={{ background: `#${c}` }} onClick={() => { setColor(c); setRainbow(false); }} />
+                  <button
+                    key={c}
+                    type="button"
+                    className="swatch"
+                    aria-label={`#${c}`}
+                    aria-pressed={color === c && !rainbow}
+                    style={{ background: `#${c}` }}
+                    onClick={() => {
+                      setColor(c);
+                      setRainbow(false);
+                    }}
+                  />
                 ))}
-                <input type="color" aria-label={t('player.customColor')} value={`#${color}`} onChange={(e) => { setColor(e.target.value.slice(1)); setRainbow(false); }} />
+                <input
+                  type="color"
+                  aria-label={t('player.customColor')}
+                  value={`#${color}`}
+                  onChange={(e) => {
+                    setColor(e.target.value.slice(1));
+                    setRainbow(false);
+                  }}
+                />
               </div>
-              <label className="check"><input type="checkbox" checked={rainbow} onChange={(e) => setRainbow(e.target.checked)} /> {t('player.rainbow')}</label>
+              <label className="check">
+                <input type="checkbox" checked={rainbow} onChange={(e) => setRainbow(e.target.checked)} />{' '}
+                {t('player.rainbow')}
+              </label>
             </fieldset>
           </div>
         )}
@@ -105,10 +173,20 @@ export default function DanmakuSender({ t, loggedIn, onLogin, onSend }: Props) {
         }}
         data-danmaku-input
       />
-      <span className={`danmaku-count ${length > DANMAKU_TEXT_MAX ? 'is-over' : ''}`}>{length}/{DANMAKU_TEXT_MAX}</span>
-      <button type="button" className="btn btn-primary" disabled={!length || length > DANMAKU_TEXT_MAX || busy || waitLeft > 0} onClick={() => void send()} data-danmaku-send
-        aria-label={waitLeft ? t('player.waitToSend', { seconds: waitLeft }) : undefined} data-danmaku-wait={waitLeft || undefined}>
-        {waitLeft ? t('player.waitSeconds', { seconds: waitLeft }) : t('player.send')}</button>
+      <span className={`danmaku-count ${length > DANMAKU_TEXT_MAX ? 'is-over' : ''}`}>
+        {length}/{DANMAKU_TEXT_MAX}
+      </span>
+      <button
+        type="button"
+        className="btn btn-primary"
+        disabled={!length || length > DANMAKU_TEXT_MAX || busy || waitLeft > 0}
+        onClick={() => void send()}
+        data-danmaku-send
+        aria-label={waitLeft ? t('player.waitToSend', { seconds: waitLeft }) : undefined}
+        data-danmaku-wait={waitLeft || undefined}
+      >
+        {waitLeft ? t('player.waitSeconds', { seconds: waitLeft }) : t('player.send')}
+      </button>
     </div>
   );
 }

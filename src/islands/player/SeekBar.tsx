@@ -80,15 +80,31 @@ export default function SeekBar({ currentTime, duration, buffered, danmaku, stor
         if (e.key === 'End') onSeek(Math.max(0, duration - 0.1));
       }}
     >
-      <svg className="seek-density" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true" data-density={density.map((v) => Number(v.toFixed(3))).join(' ')}>
+      <svg
+        className="seek-density"
+        viewBox="0 0 100 100"
+        preserveAspectRatio="none"
+        aria-hidden="true"
+        data-density={density.map((v) => Number(v.toFixed(3))).join(' ')}
+      >
         <path d={curve} />
       </svg>
       <div className="seek-track">
         {buffered.map(([start, end]) => (
-          <div key={start} className="seek-buffered" style={{ left: `${(start / duration) * 100}%`, width: `${((end - start) / duration) * 100}%` }} />
+          <div
+            key={start}
+            className="seek-buffered"
+            style={{ left: `${(start / duration) * 100}%`, width: `${((end - start) / duration) * 100}%` }}
+          />
         ))}
-        <div className="seek-played" style={{ width: `${dragging && hover !== null ? (hover / duration) * 100 : played}%` }} />
-        <div className="seek-thumb" style={{ left: `${dragging && hover !== null ? (hover / duration) * 100 : played}%` }} />
+        <div
+          className="seek-played"
+          style={{ width: `${dragging && hover !== null ? (hover / duration) * 100 : played}%` }}
+        />
+        <div
+          className="seek-thumb"
+          style={{ left: `${dragging && hover !== null ? (hover / duration) * 100 : played}%` }}
+        />
       </div>
       {preview !== null && layout && (
         <div className="seek-preview" style={{ left: layout.left }} data-seek-preview>
@@ -96,8 +112,11 @@ export default function SeekBar({ currentTime, duration, buffered, danmaku, stor
             <div
               className="seek-frame"
               style={{
-                width: layout.frame.width, height: layout.frame.height, backgroundImage: `url("${storyboard.url}")`,
-                backgroundSize: layout.frame.backgroundSize, backgroundPosition: layout.frame.backgroundPosition,
+                width: layout.frame.width,
+                height: layout.frame.height,
+                backgroundImage: `url("${storyboard.url}")`,
+                backgroundSize: layout.frame.backgroundSize,
+                backgroundPosition: layout.frame.backgroundPosition,
               }}
               data-tile={layout.frame.tile}
             />

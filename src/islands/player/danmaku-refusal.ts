@@ -9,7 +9,8 @@ import { showToast } from '../../lib/stores/toast.ts';
 export function toastSendRefusal(error: unknown, fallback: string): void {
   const message = error instanceof HttpError ? (error.body as { message?: string } | undefined)?.message : undefined;
   showToast({
-    message: message || fallback, severity: error instanceof HttpError && error.status === 429 ? 'warning' : 'error',
+    message: message || fallback,
+    severity: error instanceof HttpError && error.status === 429 ? 'warning' : 'error',
     retryAfterSeconds: retryAfterOf(error),
   });
 }

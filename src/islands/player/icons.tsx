@@ -28,8 +28,18 @@ export type IconName = keyof typeof PATHS;
 
 export function Icon({ name, size = 22 }: { name: IconName; size?: number }) {
   return (
-    <svg className="player-icon" width={size} height={size} viewBox="0 0 24 24" fill={name === 'play' || name === 'pause' || name === 'stop' ? 'currentColor' : 'none'}
-      stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      className="player-icon"
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill={name === 'play' || name === 'pause' || name === 'stop' ? 'currentColor' : 'none'}
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d={PATHS[name]} />
     </svg>
   );

@@ -27,5 +27,8 @@ export function useDanmakuBlocking(settings: PlayerSettings, member: boolean): D
       stop?.();
     };
   }, [member]);
-  return useMemo(() => ({ ...settings.danmaku.block, keywords: lists.keywords, regexes: lists.regexes }), [settings.danmaku.block, lists]);
+  return useMemo(
+    () => ({ ...settings.danmaku.block, keywords: lists.keywords, regexes: lists.regexes }),
+    [settings.danmaku.block, lists],
+  );
 }

@@ -11,8 +11,14 @@ import type { PartSpan } from '../../lib/player/part-span.ts';
 type DanmakuSendBody = Parameters<DanmakuOverlay['send']>[0];
 
 const overlayOptions = (s: PlayerSettings, blocking: DanmakuBlocking): OverlayOptions => ({
-  enabled: s.danmaku.enabled, opacity: s.danmaku.opacity, fontScale: s.danmaku.fontSizeScale, speed: s.danmaku.speed, area: s.danmaku.area,
-  keepSubtitlesClear: s.danmaku.keepSubtitlesClear, density: s.danmaku.density, blocking,
+  enabled: s.danmaku.enabled,
+  opacity: s.danmaku.opacity,
+  fontScale: s.danmaku.fontSizeScale,
+  speed: s.danmaku.speed,
+  area: s.danmaku.area,
+  keepSubtitlesClear: s.danmaku.keepSubtitlesClear,
+  density: s.danmaku.density,
+  blocking,
 });
 
 interface Options {
@@ -31,7 +37,11 @@ interface Options {
  * display settings or the block lists change; the list loaded so far goes to the player state.
  * `send` puts a new comment on stage and says why when the server refuses it.
  */
-export function useDanmakuOverlay(videoRef: RefObject<HTMLVideoElement | null>, canvasRef: RefObject<HTMLCanvasElement | null>, { videoId, span, settings, member, dispatch, t }: Options) {
+export function useDanmakuOverlay(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  canvasRef: RefObject<HTMLCanvasElement | null>,
+  { videoId, span, settings, member, dispatch, t }: Options,
+) {
   const blocking = useDanmakuBlocking(settings, member);
   // The lists known when a part's overlay is made (later changes reconfigure it below).
   const blockingNow = useRef(blocking);
@@ -44,7 +54,14 @@ export function useDanmakuOverlay(videoRef: RefObject<HTMLVideoElement | null>, 
     if (!v || !c) return;
     const settingsNow = $playerSettings.get();
     const lists = blockingNow.current;
-    const o = new DanmakuOverlay(v, c, videoId, overlayOptions(settingsNow, { ...settingsNow.danmaku.block, keywords: lists.keywords, regexes: lists.regexes }), { onList: (all) => dispatch({ type: 'danmaku', list: [...all] }) }, span);
+    const o = new DanmakuOverlay(
+      v,
+      c,
+      videoId,
+      overlayOptions(settingsNow, { ...settingsNow.danmaku.block, keywords: lists.keywords, regexes: lists.regexes }),
+      { onList: (all) => dispatch({ type: 'danmaku', list: [...all] }) },
+      span,
+    );
     overlay.current = o;
     return () => {
       o.destroy();
@@ -55,16 +72,19 @@ export function useDanmakuOverlay(videoRef: RefObject<HTMLVideoElement | null>, 
     overlay.current?.configure(overlayOptions(settings, blocking));
   }, [settings.danmaku, blocking]);
 
-  const send = useCallback(async (body: DanmakuSendBody) => {
-    const o = overlay.current;
-    if (!o) return;
-    try {
-      await o.send(body);
-    } catch (error) {
-      toastSendRefusal(error, t('player.sendFailed'));
-      throw error;
-    }
-  }, [t]);
+  const send = useCallback(
+    async (body: DanmakuSendBody) => {
+      const o = overlay.current;
+      if (!o) return;
+      try {
+        await o.send(body);
+      } catch (error) {
+        toastSendRefusal(error, t('player.sendFailed'));
+        throw error;
+      }
+    },
+    [t],
+  );
 
   return { overlay, send };
 }

@@ -10,7 +10,13 @@ import { fullscreenWay, type WebkitVideo } from '../../lib/player/device.ts';
  * elements, the video's own fullscreen), web fullscreen (the player fills the window) and
  * picture-in-picture. The document's and the element's own reports go to the player state.
  */
-export function useFullscreen(rootRef: RefObject<HTMLElement | null>, videoRef: RefObject<HTMLVideoElement | null>, webFullscreen: boolean, dispatch: Dispatch<PlayerEvent>, t: Translate) {
+export function useFullscreen(
+  rootRef: RefObject<HTMLElement | null>,
+  videoRef: RefObject<HTMLVideoElement | null>,
+  webFullscreen: boolean,
+  dispatch: Dispatch<PlayerEvent>,
+  t: Translate,
+) {
   useEffect(() => {
     const onChange = () => dispatch({ type: 'fullscreen', on: document.fullscreenElement === rootRef.current });
     document.addEventListener('fullscreenchange', onChange);
@@ -38,28 +44,31 @@ export function useFullscreen(rootRef: RefObject<HTMLElement | null>, videoRef: 
     };
   }, []);
 
-  return useMemo(() => ({
-    toggleFullscreen: () => {
-      if (document.fullscreenElement) {
-        void document.exitFullscreen();
-        return;
-      }
-      const video = videoRef.current as (HTMLVideoElement & WebkitVideo) | null;
-      const way = fullscreenWay(rootRef.current, video);
-      if (way === 'player') void rootRef.current!.requestFullscreen().catch(() => {});
-      // The system player takes over (its own controls, and its exit); the danmaku stay behind.
-      else if (way === 'video') video!.webkitEnterFullscreen!();
-    },
-    togglePip: async () => {
-      const v = videoRef.current!;
-      try {
-        if (document.pictureInPictureElement) await document.exitPictureInPicture();
-        else if (typeof v.requestPictureInPicture !== 'function') throw new Error('picture-in-picture unsupported');
-        else await v.requestPictureInPicture();
-      } catch {
-        // Refused by the browser (unsupported, turned off by a policy, no video yet): say so.
-        showToast({ message: t('player.pipFailed'), severity: 'warning' });
-      }
-    },
-  }), [t]);
+  return useMemo(
+    () => ({
+      toggleFullscreen: () => {
+        if (document.fullscreenElement) {
+          void document.exitFullscreen();
+          return;
+        }
+        const video = videoRef.current as (HTMLVideoElement & WebkitVideo) | null;
+        const way = fullscreenWay(rootRef.current, video);
+        if (way === 'player') void rootRef.current!.requestFullscreen().catch(() => {});
+        // The system player takes over (its own controls, and its exit); the danmaku stay behind.
+        else if (way === 'video') video!.webkitEnterFullscreen!();
+      },
+      togglePip: async () => {
+        const v = videoRef.current!;
+        try {
+          if (document.pictureInPictureElement) await document.exitPictureInPicture();
+          else if (typeof v.requestPictureInPicture !== 'function') throw new Error('picture-in-picture unsupported');
+          else await v.requestPictureInPicture();
+        } catch {
+          // Refused by the browser (unsupported, turned off by a policy, no video yet): say so.
+          showToast({ message: t('player.pipFailed'), severity: 'warning' });
+        }
+      },
+    }),
+    [t],
+  );
 }

@@ -15,26 +15,34 @@ import type { MediaTarget } from '../../lib/api/contracts/common.constants.ts';
  * when the page goes away or is hidden: mobile browsers may discard a hidden page without any pagehide).
  * A position in another part is offered to `onOtherPart` (the player may go to that part).
  */
-export function useHistoryReporting(mediaRef: RefObject<HTMLMediaElement | null>, { type, id }: MediaTarget, span: PartSpan, member: boolean, t: Translate,
-  onOtherPart?: (anchor: number) => void): void {
+export function useHistoryReporting(
+  mediaRef: RefObject<HTMLMediaElement | null>,
+  { type, id }: MediaTarget,
+  span: PartSpan,
+  member: boolean,
+  t: Translate,
+  onOtherPart?: (anchor: number) => void,
+): void {
   useEffect(() => {
     if (!member) return;
     const v = mediaRef.current!;
     let cancelled = false;
-    void getHistoryAnchor(id, type).then(({ anchor }) => {
-      // The position is on the video's timeline: it resumes only in the part it lies in.
-      const inPart = anchor === null ? null : timeInPart(anchor, span);
-      if (cancelled || anchor === null) return;
-      if (inPart === null) return onOtherPart?.(anchor);
-      const apply = () => {
-        const at = resumePosition(inPart, v.duration);
-        if (at === null || v.currentTime > 1) return;
-        v.currentTime = at;
-        showToast({ message: t('player.resumed', { time: formatClock(at) }), severity: 'info' });
-      };
-      if (v.readyState >= 1) apply();
-      else v.addEventListener('loadedmetadata', apply, { once: true });
-    }).catch(() => {});
+    void getHistoryAnchor(id, type)
+      .then(({ anchor }) => {
+        // The position is on the video's timeline: it resumes only in the part it lies in.
+        const inPart = anchor === null ? null : timeInPart(anchor, span);
+        if (cancelled || anchor === null) return;
+        if (inPart === null) return onOtherPart?.(anchor);
+        const apply = () => {
+          const at = resumePosition(inPart, v.duration);
+          if (at === null || v.currentTime > 1) return;
+          v.currentTime = at;
+          showToast({ message: t('player.resumed', { time: formatClock(at) }), severity: 'info' });
+        };
+        if (v.readyState >= 1) apply();
+        else v.addEventListener('loadedmetadata', apply, { once: true });
+      })
+      .catch(() => {});
     let lastRecorded: number | null = null;
     const record = (keepalive = false) => {
       const anchor = anchorToRecord(v.currentTime, lastRecorded);

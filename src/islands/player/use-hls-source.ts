@@ -17,7 +17,13 @@ const INTENT_EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'focusin'] as
  * the one playing go to the player state; the source itself (null until attached) serves quality
  * picks, frame steps, screenshots and the statistics.
  */
-export function useHlsSource(videoRef: RefObject<HTMLVideoElement | null>, playerRef: RefObject<HTMLElement | null>, link: string | null | undefined, dispatch: Dispatch<PlayerEvent>, onFatal: () => void): RefObject<HlsSource | null> {
+export function useHlsSource(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  playerRef: RefObject<HTMLElement | null>,
+  link: string | null | undefined,
+  dispatch: Dispatch<PlayerEvent>,
+  onFatal: () => void,
+): RefObject<HlsSource | null> {
   const source = useRef<HlsSource | null>(null);
   /** Once the viewer has meant to play in this player, the next part's stream attaches at once. */
   const engaged = useRef(false);
@@ -40,7 +46,10 @@ export function useHlsSource(videoRef: RefObject<HTMLVideoElement | null>, playe
     const autoplay = !saving && $playerSettings.get().autoplay;
     let playWhenAttached = autoplay || playNext.current;
     playNext.current = false;
-    const onPlay = () => { playWhenAttached = true; start(); };
+    const onPlay = () => {
+      playWhenAttached = true;
+      start();
+    };
     const stopListening = () => {
       v.removeEventListener('play', onPlay);
       for (const type of INTENT_EVENTS) player.removeEventListener(type, start);

@@ -12,7 +12,11 @@ const REOPEN_MS = 5_000;
  * flies it at once framed as new). EventSource reconnects by itself with the last id it got; a
  * stream it gave up on (an error answer) is opened again with that id. Answers how many watch.
  */
-export function useLiveDanmaku(videoRef: RefObject<HTMLVideoElement | null>, overlay: RefObject<DanmakuOverlay | null>, videoId: number): number | null {
+export function useLiveDanmaku(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  overlay: RefObject<DanmakuOverlay | null>,
+  videoId: number,
+): number | null {
   const [watching, setWatching] = useState<number | null>(null);
 
   useEffect(() => {
@@ -24,13 +28,17 @@ export function useLiveDanmaku(videoRef: RefObject<HTMLVideoElement | null>, ove
     let stopped = false;
 
     const open = () => {
-      source = new EventSource(streamUrl('GET video/danmaku/live', { videoId, lastEventId }), { withCredentials: true });
+      source = new EventSource(streamUrl('GET video/danmaku/live', { videoId, lastEventId }), {
+        withCredentials: true,
+      });
       source.onmessage = (event) => {
         const danmaku = JSON.parse(event.data) as Danmaku;
         lastEventId = danmaku.id;
         overlay.current?.receive(danmaku);
       };
-      source.addEventListener('watching', (event) => setWatching((JSON.parse((event as MessageEvent).data) as DanmakuWatchingEvent).watching));
+      source.addEventListener('watching', (event) =>
+        setWatching((JSON.parse((event as MessageEvent).data) as DanmakuWatchingEvent).watching),
+      );
       source.onerror = () => {
         // A dropped connection is retried by EventSource itself; a refused one ends it.
         if (source?.readyState !== EventSource.CLOSED || stopped) return;

@@ -30,7 +30,10 @@ interface Options {
  * The video element: it follows the settings (volume, loop, pitch), its events become player
  * state, a view is counted once playback really starts, and the controls act on it.
  */
-export function useMediaElement(videoRef: RefObject<HTMLVideoElement | null>, { videoId, link, settings, source, dispatch }: Options): MediaControls {
+export function useMediaElement(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  { videoId, link, settings, source, dispatch }: Options,
+): MediaControls {
   const frames = useRef(new FrameTracker());
 
   // Frames on screen, for frame steps at the stream's own rate.
@@ -90,7 +93,8 @@ export function useMediaElement(videoRef: RefObject<HTMLVideoElement | null>, { 
         source.current?.load(to); // a seek before play starts loading there
         v.currentTime = seekTarget(to, v.duration);
         dispatch({ type: 'time', time: v.currentTime });
-        if (resume && v.paused && $playerSettings.get().controller.autoResumePlayAfterSeeking) void v.play().catch(() => {});
+        if (resume && v.paused && $playerSettings.get().controller.autoResumePlayAfterSeeking)
+          void v.play().catch(() => {});
       },
       stop: () => {
         video().pause();

@@ -12,13 +12,21 @@ export type { PartSpan };
  * and forward go between parts and a shared link opens that part; the page reads ?p itself
  * before rendering. When a part ends, the next one follows (unless looping).
  */
-export function usePartAddress(videoRef: RefObject<HTMLVideoElement | null>, count: number, current: number, dispatch: Dispatch<PlayerEvent>) {
+export function usePartAddress(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  count: number,
+  current: number,
+  dispatch: Dispatch<PlayerEvent>,
+) {
   /** Shows part `index`; `replace` names it in the address without a history entry of its own. */
-  const select = useCallback((index: number, replace = false) => {
-    if (index === current || index < 0 || index >= count) return;
-    history[replace ? 'replaceState' : 'pushState'](history.state, '', partSearch(location.href, index));
-    dispatch({ type: 'part', index });
-  }, [count, current, dispatch]);
+  const select = useCallback(
+    (index: number, replace = false) => {
+      if (index === current || index < 0 || index >= count) return;
+      history[replace ? 'replaceState' : 'pushState'](history.state, '', partSearch(location.href, index));
+      dispatch({ type: 'part', index });
+    },
+    [count, current, dispatch],
+  );
 
   useEffect(() => {
     if (count < 2) return;

@@ -6,7 +6,12 @@ import { readPlaybackStats, type PlaybackStats } from '../../lib/player/playback
 const REFRESH_MS = 500;
 
 /** The statistics panel's figures, read at once and refreshed while the panel is open. */
-export function usePlaybackStats(open: boolean, videoRef: RefObject<HTMLVideoElement | null>, source: RefObject<HlsSource | null>, overlay: RefObject<DanmakuOverlay | null>): PlaybackStats | null {
+export function usePlaybackStats(
+  open: boolean,
+  videoRef: RefObject<HTMLVideoElement | null>,
+  source: RefObject<HlsSource | null>,
+  overlay: RefObject<DanmakuOverlay | null>,
+): PlaybackStats | null {
   const [stats, setStats] = useState<PlaybackStats | null>(null);
   useEffect(() => {
     if (!open) return;

@@ -5,13 +5,22 @@ import { downloadBlob, takeScreenshot } from '../../lib/player/screenshot.ts';
 import { screenshotName } from '../../lib/player/shortcuts.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 
-interface Options { link: string | null | undefined; title: string; videoId: number; t: Translate }
+interface Options {
+  link: string | null | undefined;
+  title: string;
+  videoId: number;
+  t: Translate;
+}
 
 /**
  * Screenshots of the frame on screen, downloaded as '<title> (kv<id>) - <time>.png'. One at a
  * time: the top rung may take a moment, and a double click must not make two files (`busy`).
  */
-export function useScreenshot(videoRef: RefObject<HTMLVideoElement | null>, source: RefObject<HlsSource | null>, { link, title, videoId, t }: Options) {
+export function useScreenshot(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  source: RefObject<HlsSource | null>,
+  { link, title, videoId, t }: Options,
+) {
   const shooting = useRef(false);
   const [busy, setBusy] = useState(false);
   const shoot = async () => {

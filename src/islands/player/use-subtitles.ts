@@ -38,14 +38,23 @@ export interface SubtitleControls {
  * layer by a renderer loaded only then (src/lib/subtitles/subtitle-loader.ts), and the lines it
  * shows go to the danmaku overlay, which keeps clear of them when the viewer asked it to.
  */
-export function useSubtitles(layerRef: RefObject<HTMLDivElement | null>, videoRef: RefObject<HTMLVideoElement | null>, { videoId, partIndex, locale, overlay, controls, t }: Options): SubtitleControls {
+export function useSubtitles(
+  layerRef: RefObject<HTMLDivElement | null>,
+  videoRef: RefObject<HTMLVideoElement | null>,
+  { videoId, partIndex, locale, overlay, controls, t }: Options,
+): SubtitleControls {
   const [all, setAll] = useState<Subtitle[]>([]);
   const tracks = useMemo(() => all.filter((track) => track.part === partIndex + 1), [all, partIndex]);
   const [current, setCurrent] = useState<Subtitle | null>(null);
 
   useEffect(() => {
     let live = true;
-    listSubtitles(videoId).then((answer) => live && setAll(answer.subtitles), () => { /* no tracks shown: the video plays as before */ });
+    listSubtitles(videoId).then(
+      (answer) => live && setAll(answer.subtitles),
+      () => {
+        /* no tracks shown: the video plays as before */
+      },
+    );
     return () => {
       live = false;
     };
@@ -58,15 +67,23 @@ export function useSubtitles(layerRef: RefObject<HTMLDivElement | null>, videoRe
 
   const prepare = useCallback((track: Subtitle) => {
     if (track.format !== 'ass' || track.id === currentRef.current?.id) return;
-    import('../../lib/subtitles/subtitle-loader.ts').then(({ prepareSubtitleRenderer }) => prepareSubtitleRenderer(track), () => { /* the choice, if it comes, will say */ });
+    import('../../lib/subtitles/subtitle-loader.ts').then(
+      ({ prepareSubtitleRenderer }) => prepareSubtitleRenderer(track),
+      () => {
+        /* the choice, if it comes, will say */
+      },
+    );
   }, []);
 
-  const choose = useCallback((track: Subtitle | null) => {
-    // Its files start loading now, not once the player has drawn the choice and its effect runs.
-    if (track) prepare(track);
-    rememberSubtitleChoice(locale, choiceOf(track));
-    setCurrent(track);
-  }, [locale, prepare]);
+  const choose = useCallback(
+    (track: Subtitle | null) => {
+      // Its files start loading now, not once the player has drawn the choice and its effect runs.
+      if (track) prepare(track);
+      rememberSubtitleChoice(locale, choiceOf(track));
+      setCurrent(track);
+    },
+    [locale, prepare],
+  );
 
   const currentRef = useRef(current);
   currentRef.current = current;
@@ -88,14 +105,21 @@ export function useSubtitles(layerRef: RefObject<HTMLDivElement | null>, videoRe
     const onLines = (boxes: readonly LineBox[]) => overlay.current?.setSubtitleLines(boxes);
     layer.dataset.subtitleFormat = current.format;
     void import('../../lib/subtitles/subtitle-loader.ts')
-      .then(({ loadSubtitleRenderer }) => loadSubtitleRenderer(current, {
-        video, layer, onLines,
-        onError: () => showToast({ message: t('player.subtitles.failed'), severity: 'error' }),
-      }))
-      .then((made) => {
-        if (cancelled) made.destroy();
-        else renderer = made;
-      }, () => !cancelled && showToast({ message: t('player.subtitles.failed'), severity: 'error' }));
+      .then(({ loadSubtitleRenderer }) =>
+        loadSubtitleRenderer(current, {
+          video,
+          layer,
+          onLines,
+          onError: () => showToast({ message: t('player.subtitles.failed'), severity: 'error' }),
+        }),
+      )
+      .then(
+        (made) => {
+          if (cancelled) made.destroy();
+          else renderer = made;
+        },
+        () => !cancelled && showToast({ message: t('player.subtitles.failed'), severity: 'error' }),
+      );
     return () => {
       cancelled = true;
       renderer?.destroy();

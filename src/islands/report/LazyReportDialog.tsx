@@ -15,5 +15,9 @@ interface Props {
 export default function LazyReportDialog(props: Props) {
   const [wanted, setWanted] = useState(false);
   if (props.target && !wanted) setWanted(true);
-  return wanted ? <Suspense fallback={null}><ReportDialog {...props} /></Suspense> : null;
+  return wanted ? (
+    <Suspense fallback={null}>
+      <ReportDialog {...props} />
+    </Suspense>
+  ) : null;
 }

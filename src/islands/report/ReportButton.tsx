@@ -11,7 +11,17 @@ import LazyReportDialog from './LazyReportDialog.tsx';
  * "Report" on video, track, photo post and user pages; guests get the login dialog. Not shown to
  * the item's own author (`ownerUid`): the server refuses such a report too (CANNOT_REPORT_OWN).
  */
-export default function ReportButton({ locale, messages, target, ownerUid }: { locale: Locale; messages: Messages; target: ReportTarget; ownerUid?: number }) {
+export default function ReportButton({
+  locale,
+  messages,
+  target,
+  ownerUid,
+}: {
+  locale: Locale;
+  messages: Messages;
+  target: ReportTarget;
+  ownerUid?: number;
+}) {
   const translate = useIslandTranslation(locale, messages);
   const t = (key: string, options?: Record<string, unknown>) => String(translate(key, options as never));
   const self = useSelfUser();
@@ -19,9 +29,15 @@ export default function ReportButton({ locale, messages, target, ownerUid }: { l
   if (ownerUid !== undefined && self.userInfo?.uid === ownerUid) return null;
   return (
     <>
-      <button type="button" className="button secondary report-button" aria-haspopup="dialog" data-report-button
-        onClick={() => (self.isLogined ? setOpen(true) : void openAuthDialog('login'))}>
-        <span aria-hidden="true">⚑</span>{t('moderation.report.action')}
+      <button
+        type="button"
+        className="button secondary report-button"
+        aria-haspopup="dialog"
+        data-report-button
+        onClick={() => (self.isLogined ? setOpen(true) : void openAuthDialog('login'))}
+      >
+        <span aria-hidden="true">⚑</span>
+        {t('moderation.report.action')}
       </button>
       <LazyReportDialog t={t} target={open ? target : null} onClose={() => setOpen(false)} />
     </>

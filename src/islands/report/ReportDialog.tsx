@@ -1,11 +1,20 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { call } from '../../lib/api/client.ts';
-import { REPORT_REASONS, REPORT_TEXT_MAX, type ReportReason, type ReportTargetType } from '../../lib/api/contracts/moderation.constants.ts';
+import {
+  REPORT_REASONS,
+  REPORT_TEXT_MAX,
+  type ReportReason,
+  type ReportTargetType,
+} from '../../lib/api/contracts/moderation.constants.ts';
 import { serverMessage } from '../../lib/api/http.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import './report.css';
 
-export interface ReportTarget { type: ReportTargetType; id: number; time?: number }
+export interface ReportTarget {
+  type: ReportTargetType;
+  id: number;
+  time?: number;
+}
 
 interface Props {
   t: (key: string, options?: Record<string, unknown>) => string;
@@ -40,7 +49,13 @@ export default function ReportDialog({ t, target, onClose }: Props) {
     setBusy(true);
     setError('');
     try {
-      await call('POST report/create', { targetType: target.type, targetId: target.id, reason, text, ...(target.time === undefined ? {} : { time: target.time }) });
+      await call('POST report/create', {
+        targetType: target.type,
+        targetId: target.id,
+        reason,
+        text,
+        ...(target.time === undefined ? {} : { time: target.time }),
+      });
       showToast({ message: t('moderation.report.sent'), severity: 'success' });
       onClose();
     } catch (failure) {
@@ -52,26 +67,58 @@ export default function ReportDialog({ t, target, onClose }: Props) {
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: a press on the backdrop closes it; Esc closes the dialog natively
-    <dialog ref={dialog} className="report-dialog" aria-labelledby="report-dialog-title" onClose={onClose} onClick={(event) => { if (event.target === dialog.current) onClose(); }} data-report-dialog>
+    <dialog
+      ref={dialog}
+      className="report-dialog"
+      aria-labelledby="report-dialog-title"
+      onClose={onClose}
+      onClick={(event) => {
+        if (event.target === dialog.current) onClose();
+      }}
+      data-report-dialog
+    >
       <form className="report-dialog-card" onSubmit={send}>
-        <h2 id="report-dialog-title">{target ? t('moderation.report.title', { target: t(`moderation.targets.${target.type}`) }) : ''}</h2>
+        <h2 id="report-dialog-title">
+          {target ? t('moderation.report.title', { target: t(`moderation.targets.${target.type}`) }) : ''}
+        </h2>
         <fieldset>
           <legend>{t('moderation.report.reason')}</legend>
           {REPORT_REASONS.map((r) => (
             <label key={r} className="report-reason">
-              <input type="radio" name="report-reason" value={r} checked={reason === r} onChange={() => setReason(r)} data-report-reason={r} />
+              <input
+                type="radio"
+                name="report-reason"
+                value={r}
+                checked={reason === r}
+                onChange={() => setReason(r)}
+                data-report-reason={r}
+              />
               {t(`moderation.reasons.${r}`)}
             </label>
           ))}
         </fieldset>
         <label className="report-text">
           {t('moderation.report.details')}
-          <textarea value={text} maxLength={REPORT_TEXT_MAX} rows={3} onChange={(event) => setText(event.target.value)} data-report-text />
+          <textarea
+            value={text}
+            maxLength={REPORT_TEXT_MAX}
+            rows={3}
+            onChange={(event) => setText(event.target.value)}
+            data-report-text
+          />
         </label>
-        {error && <p className="auth-error" role="alert">{error}</p>}
+        {error && (
+          <p className="auth-error" role="alert">
+            {error}
+          </p>
+        )}
         <div className="report-actions">
-          <button type="button" className="button secondary" onClick={onClose}>{t('moderation.report.cancel')}</button>
-          <button type="submit" className="button" disabled={busy} data-report-send>{t('moderation.report.send')}</button>
+          <button type="button" className="button secondary" onClick={onClose}>
+            {t('moderation.report.cancel')}
+          </button>
+          <button type="submit" className="button" disabled={busy} data-report-send>
+            {t('moderation.report.send')}
+          </button>
         </div>
       </form>
     </dialog>

@@ -3,7 +3,12 @@ import { changeBlockList, getBlockList } from '../../lib/api/calls/block.ts';
 import { searchTags } from '../../lib/api/calls/video.ts';
 import type { BlockListItem } from '../../lib/api/contracts/block.ts';
 import type { Tag } from '../../lib/api/contracts/video.ts';
-import { BLOCK_KEYWORD_MAX, BLOCK_LIST_LIMITS, BLOCK_REGEX_MAX, type BlockListType } from '../../lib/validation/block-lists.ts';
+import {
+  BLOCK_KEYWORD_MAX,
+  BLOCK_LIST_LIMITS,
+  BLOCK_REGEX_MAX,
+  type BlockListType,
+} from '../../lib/validation/block-lists.ts';
 import { loadBlockLists } from '../../lib/stores/block-lists.ts';
 import { showToast } from '../../lib/stores/toast.ts';
 import { tagDisplayName } from '../../lib/tags/tag-name.ts';
@@ -46,8 +51,18 @@ export default function BlockAndHide({ locale, messages }: { locale: Locale; mes
     if (self.isLogined) void run(load);
   }, [self.isLogined, load]);
 
-  if (!self.isEffectiveCheckOnce) return <div className="card" aria-busy="true">…</div>;
-  if (!self.isLogined) return <div className="card"><p>{t('validation.notLoggedIn')}</p></div>;
+  if (!self.isEffectiveCheckOnce)
+    return (
+      <div className="card" aria-busy="true">
+        …
+      </div>
+    );
+  if (!self.isLogined)
+    return (
+      <div className="card">
+        <p>{t('validation.notLoggedIn')}</p>
+      </div>
+    );
 
   const switchTab = (next: BlockListType) => {
     setTab(next);
@@ -59,13 +74,17 @@ export default function BlockAndHide({ locale, messages }: { locale: Locale; mes
   };
 
   /** Adds or removes, then refreshes this list and the store the player and comments read. */
-  const change = (value: string, add: boolean) => run(async () => {
-    const { added } = await changeBlockList(tab, value, add);
-    showToast({ message: t(add ? (added ? 'blockLists.added' : 'blockLists.alreadyThere') : 'blockLists.removed'), severity: 'success' });
-    if (add) setInput('');
-    await load();
-    void loadBlockLists();
-  });
+  const change = (value: string, add: boolean) =>
+    run(async () => {
+      const { added } = await changeBlockList(tab, value, add);
+      showToast({
+        message: t(add ? (added ? 'blockLists.added' : 'blockLists.alreadyThere') : 'blockLists.removed'),
+        severity: 'success',
+      });
+      if (add) setInput('');
+      await load();
+      void loadBlockLists();
+    });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -91,8 +110,17 @@ export default function BlockAndHide({ locale, messages }: { locale: Locale; mes
       <p className="block-intro">{t('blockLists.intro')}</p>
       <div className="block-tabs" role="tablist" aria-label={t('blockLists.lists')}>
         {TABS.map((name) => (
-          <button key={name} type="button" role="tab" id={`block-tab-${name}`} aria-controls="block-panel" aria-selected={tab === name}
-            className="block-tab" onClick={() => switchTab(name)} data-block-tab={name}>
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            id={`block-tab-${name}`}
+            aria-controls="block-panel"
+            aria-selected={tab === name}
+            className="block-tab"
+            onClick={() => switchTab(name)}
+            data-block-tab={name}
+          >
             {t(`blockLists.tabs.${name}`)}
           </button>
         ))}
@@ -102,29 +130,62 @@ export default function BlockAndHide({ locale, messages }: { locale: Locale; mes
         <p className="field-hint">{t(`blockLists.explain.${tab}`)}</p>
         <form className="block-add" onSubmit={submit}>
           <FormFields ready={ready}>
-          <label className="field">
-            <span className="field-label">{field.label}</span>
-            <input name="value" value={input} onChange={(e) => setInput(e.target.value)} autoComplete="off" spellCheck={false} required
-              inputMode={'inputMode' in field ? field.inputMode : undefined} pattern={'pattern' in field ? field.pattern : undefined} maxLength={field.maxLength} />
-          </label>
-          <button type="submit" className="button" disabled={busy || count >= limit}>{t(tab === 'tag' ? 'blockLists.findTag' : 'blockLists.add')}</button>
+            <label className="field">
+              <span className="field-label">{field.label}</span>
+              <input
+                name="value"
+                value={input}
+                onChange={(e) => setInput(e.target.value)}
+                autoComplete="off"
+                spellCheck={false}
+                required
+                inputMode={'inputMode' in field ? field.inputMode : undefined}
+                pattern={'pattern' in field ? field.pattern : undefined}
+                maxLength={field.maxLength}
+              />
+            </label>
+            <button type="submit" className="button" disabled={busy || count >= limit}>
+              {t(tab === 'tag' ? 'blockLists.findTag' : 'blockLists.add')}
+            </button>
           </FormFields>
         </form>
-        <p className="block-usage" data-block-usage>{t('blockLists.usage', { count, limit })}</p>
-        {error && <p className="auth-error" role="alert" data-block-error>{error}</p>}
+        <p className="block-usage" data-block-usage>
+          {t('blockLists.usage', { count, limit })}
+        </p>
+        {error && (
+          <p className="auth-error" role="alert" data-block-error>
+            {error}
+          </p>
+        )}
 
         {tab === 'tag' && tagResults && (
           <div className="block-tag-results" aria-live="polite">
-            {tagResults.length === 0 ? <p className="field-hint">{t('blockLists.noTagFound')}</p> : tagResults.map((tag) => (
-              <button key={tag.tagId} type="button" className="tag-chip block-tag-choice" disabled={busy}
-                onClick={() => { setTagResults(null); void change(String(tag.tagId), true); }}>
-                + {tagDisplayName(tag, locale)}
-              </button>
-            ))}
+            {tagResults.length === 0 ? (
+              <p className="field-hint">{t('blockLists.noTagFound')}</p>
+            ) : (
+              tagResults.map((tag) => (
+                <button
+                  key={tag.tagId}
+                  type="button"
+                  className="tag-chip block-tag-choice"
+                  disabled={busy}
+                  onClick={() => {
+                    setTagResults(null);
+                    void change(String(tag.tagId), true);
+                  }}
+                >
+                  + {tagDisplayName(tag, locale)}
+                </button>
+              ))
+            )}
           </div>
         )}
 
-        {items?.length === 0 && <p className="block-empty" data-block-empty>{t('blockLists.empty')}</p>}
+        {items?.length === 0 && (
+          <p className="block-empty" data-block-empty>
+            {t('blockLists.empty')}
+          </p>
+        )}
         <ul className="block-items">
           {items?.map((item) => (
             <li key={`${item.type}:${item.value}`} className="block-item" data-block-item={item.value}>
@@ -132,11 +193,17 @@ export default function BlockAndHide({ locale, messages }: { locale: Locale; mes
                 {item.uid !== null ? (
                   <>
                     <span className="block-avatar" aria-hidden="true">
-                      {item.avatar ? <img src={item.avatar} alt="" width="36" height="36" /> : [...(item.userNickname || item.username || '?')][0]}
+                      {item.avatar ? (
+                        <img src={item.avatar} alt="" width="36" height="36" />
+                      ) : (
+                        [...(item.userNickname || item.username || '?')][0]
+                      )}
                     </span>
                     <span className="block-item-text">
                       <a href={localizePath(`/user/${item.uid}`, locale)}>{item.userNickname || item.username}</a>
-                      <span className="user-meta">@{item.username} · UID {item.uid}</span>
+                      <span className="user-meta">
+                        @{item.username} · UID {item.uid}
+                      </span>
                     </span>
                   </>
                 ) : item.tag ? (
@@ -146,8 +213,13 @@ export default function BlockAndHide({ locale, messages }: { locale: Locale; mes
                 )}
               </div>
               <span className="user-meta block-date">{date(item.createDateTime)}</span>
-              <button type="button" className="button secondary" disabled={busy} onClick={() => void change(item.value, false)}
-                aria-label={`${t('blockLists.remove')}: ${item.userNickname || item.username || (item.tag ? tagDisplayName(item.tag, locale) : item.value)}`}>
+              <button
+                type="button"
+                className="button secondary"
+                disabled={busy}
+                onClick={() => void change(item.value, false)}
+                aria-label={`${t('blockLists.remove')}: ${item.userNickname || item.username || (item.tag ? tagDisplayName(item.tag, locale) : item.value)}`}
+              >
                 {t('blockLists.remove')}
               </button>
             </li>
@@ -155,9 +227,20 @@ export default function BlockAndHide({ locale, messages }: { locale: Locale; mes
         </ul>
         {pages > 1 && (
           <nav className="pager">
-            <button type="button" className="button secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>{t('blockLists.previous')}</button>
-            <span>{page} / {pages}</span>
-            <button type="button" className="button secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>{t('blockLists.next')}</button>
+            <button type="button" className="button secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              {t('blockLists.previous')}
+            </button>
+            <span>
+              {page} / {pages}
+            </span>
+            <button
+              type="button"
+              className="button secondary"
+              disabled={page >= pages}
+              onClick={() => setPage(page + 1)}
+            >
+              {t('blockLists.next')}
+            </button>
           </nav>
         )}
       </div>

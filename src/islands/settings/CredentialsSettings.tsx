@@ -42,38 +42,107 @@ export default function CredentialsSettings({ locale, messages }: { locale: Loca
     <>
       <form className="card security-card auth-form" onSubmit={submitPassword} data-change-password>
         <h2>{t('credentials.changePassword')}</h2>
-        <Input label={t('credentials.currentPassword')} type="password" name="oldPassword" autoComplete="current-password"
-          value={passwords.oldPassword} onChange={(e) => setPasswords({ ...passwords, oldPassword: e.target.value })} />
-        <Input label={t('credentials.newPassword')} type="password" name="newPassword" autoComplete="new-password" minLength={8}
-          value={passwords.newPassword} onChange={(e) => setPasswords({ ...passwords, newPassword: e.target.value })} />
+        <Input
+          label={t('credentials.currentPassword')}
+          type="password"
+          name="oldPassword"
+          autoComplete="current-password"
+          value={passwords.oldPassword}
+          onChange={(e) => setPasswords({ ...passwords, oldPassword: e.target.value })}
+        />
+        <Input
+          label={t('credentials.newPassword')}
+          type="password"
+          name="newPassword"
+          autoComplete="new-password"
+          minLength={8}
+          value={passwords.newPassword}
+          onChange={(e) => setPasswords({ ...passwords, newPassword: e.target.value })}
+        />
         <div className="code-row">
-          <Input label={t('auth.verificationCode')} name="code" inputMode="numeric" maxLength={6} autoComplete="one-time-code"
-            value={passwords.code} onChange={(e) => setPasswords({ ...passwords, code: e.target.value })} />
-          <button type="button" className="button secondary" disabled={pw.busy}
-            onClick={() => void pw.run(async () => { await requestChangePasswordCode(locale); showToast({ message: t('security.emailCodeSent'), severity: 'info' }); })}>
+          <Input
+            label={t('auth.verificationCode')}
+            name="code"
+            inputMode="numeric"
+            maxLength={6}
+            autoComplete="one-time-code"
+            value={passwords.code}
+            onChange={(e) => setPasswords({ ...passwords, code: e.target.value })}
+          />
+          <button
+            type="button"
+            className="button secondary"
+            disabled={pw.busy}
+            onClick={() =>
+              void pw.run(async () => {
+                await requestChangePasswordCode(locale);
+                showToast({ message: t('security.emailCodeSent'), severity: 'info' });
+              })
+            }
+          >
             {t('credentials.sendCodeToMe')}
           </button>
         </div>
-        {pw.error && <p className="auth-error" role="alert">{pw.error}</p>}
-        <button type="submit" className="button" disabled={pw.busy}>{t('credentials.changePassword')}</button>
+        {pw.error && (
+          <p className="auth-error" role="alert">
+            {pw.error}
+          </p>
+        )}
+        <button type="submit" className="button" disabled={pw.busy}>
+          {t('credentials.changePassword')}
+        </button>
       </form>
       <form className="card security-card auth-form" onSubmit={submitEmail} data-change-email>
         <h2>{t('credentials.changeEmail')}</h2>
         <p className="field-hint">{t('credentials.currentEmail', { email })}</p>
-        <Input label={t('credentials.newEmail')} type="email" name="newEmail" autoComplete="email"
-          value={emails.newEmail} onChange={(e) => setEmails({ ...emails, newEmail: e.target.value })} />
-        <Input label={t('credentials.currentPassword')} type="password" name="password" autoComplete="current-password"
-          value={emails.password} onChange={(e) => setEmails({ ...emails, password: e.target.value })} />
+        <Input
+          label={t('credentials.newEmail')}
+          type="email"
+          name="newEmail"
+          autoComplete="email"
+          value={emails.newEmail}
+          onChange={(e) => setEmails({ ...emails, newEmail: e.target.value })}
+        />
+        <Input
+          label={t('credentials.currentPassword')}
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          value={emails.password}
+          onChange={(e) => setEmails({ ...emails, password: e.target.value })}
+        />
         <div className="code-row">
-          <Input label={t('auth.verificationCode')} name="code" inputMode="numeric" maxLength={6} autoComplete="one-time-code"
-            value={emails.code} onChange={(e) => setEmails({ ...emails, code: e.target.value })} />
-          <button type="button" className="button secondary" disabled={em.busy}
-            onClick={() => void em.run(async () => { await requestChangeEmailCode(emails.newEmail.trim(), locale); showToast({ message: t('security.emailCodeSent'), severity: 'info' }); })}>
+          <Input
+            label={t('auth.verificationCode')}
+            name="code"
+            inputMode="numeric"
+            maxLength={6}
+            autoComplete="one-time-code"
+            value={emails.code}
+            onChange={(e) => setEmails({ ...emails, code: e.target.value })}
+          />
+          <button
+            type="button"
+            className="button secondary"
+            disabled={em.busy}
+            onClick={() =>
+              void em.run(async () => {
+                await requestChangeEmailCode(emails.newEmail.trim(), locale);
+                showToast({ message: t('security.emailCodeSent'), severity: 'info' });
+              })
+            }
+          >
             {t('credentials.sendCodeToNew')}
           </button>
         </div>
-        {em.error && <p className="auth-error" role="alert">{em.error}</p>}
-        <button type="submit" className="button" disabled={em.busy}>{t('credentials.changeEmail')}</button>
+        {em.error && (
+          <p className="auth-error" role="alert">
+            {em.error}
+          </p>
+        )}
+        <button type="submit" className="button" disabled={em.busy}>
+          {t('credentials.changeEmail')}
+        </button>
       </form>
     </>
   );

@@ -13,20 +13,43 @@ export default function Dashboard({ locale, messages }: { locale: Locale; messag
   useEffect(() => {
     if (!userInfo) return;
     void getMyInvitationCodes().then(({ invitationCodeResult: codes }) =>
-      setInvitations({ made: codes.length, used: codes.filter((c) => c.usedDateTime).length }));
+      setInvitations({ made: codes.length, used: codes.filter((c) => c.usedDateTime).length }),
+    );
   }, [userInfo?.uid]);
 
-  if (!isEffectiveCheckOnce) return <div className="card" aria-busy="true">…</div>;
-  if (!userInfo) return <div className="card"><p>{t('validation.notLoggedIn')}</p></div>;
+  if (!isEffectiveCheckOnce)
+    return (
+      <div className="card" aria-busy="true">
+        …
+      </div>
+    );
+  if (!userInfo)
+    return (
+      <div className="card">
+        <p>{t('validation.notLoggedIn')}</p>
+      </div>
+    );
   const link = (page: string) => <a href={localizePath(`/settings/${page}`, locale)}>{t('dashboard.manage')}</a>;
   const rows: Array<[string, string, React.ReactNode?]> = [
-    // biome-ignore lint/correctness/useJsxKeyInIterable: the cells of one row, rendered by position, not a list
-    [t('dashboard.uid'), String(userInfo.uid), <a href={localizePath(`/user/${userInfo.uid}`, locale)}>{t('nav.user')}</a>],
+    [
+      t('dashboard.uid'),
+      String(userInfo.uid),
+      // biome-ignore lint/correctness/useJsxKeyInIterable: the cells of one row, rendered by position, not a list
+      <a href={localizePath(`/user/${userInfo.uid}`, locale)}>{t('nav.user')}</a>,
+    ],
     [t('dashboard.email'), userInfo.email ?? '', link('security')],
     [t('dashboard.roles'), userInfo.roles.map((r) => t(`dashboard.role.${r}`)).join(', ')],
     [t('dashboard.joined'), new Date(userInfo.userCreateDateTime).toLocaleDateString(LOCALE_INFO[locale].htmlLang)],
-    [t('dashboard.twoFactor'), t(`dashboard.${{ none: 'none', totp: 'totp', email: 'byEmail' }[userInfo.authenticatorType]}`), link('security')],
-    [t('dashboard.invitations'), invitations ? t('dashboard.invitationCount', invitations) : '…', link('invitation-code')],
+    [
+      t('dashboard.twoFactor'),
+      t(`dashboard.${{ none: 'none', totp: 'totp', email: 'byEmail' }[userInfo.authenticatorType]}`),
+      link('security'),
+    ],
+    [
+      t('dashboard.invitations'),
+      invitations ? t('dashboard.invitationCount', invitations) : '…',
+      link('invitation-code'),
+    ],
   ];
   return (
     <section className="card" data-dashboard>

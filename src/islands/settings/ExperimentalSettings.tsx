@@ -10,7 +10,14 @@ export default function ExperimentalSettings({ locale, messages }: { locale: Loc
   return (
     <>
       <p className="field-hint">{t('experimental.intro')}</p>
-      <SwitchList t={t} store={$experimental} defaults={DEFAULT_EXPERIMENTAL} keys={EXPERIMENTAL_FLAGS} prefix="experimental" name="experimental" />
+      <SwitchList
+        t={t}
+        store={$experimental}
+        defaults={DEFAULT_EXPERIMENTAL}
+        keys={EXPERIMENTAL_FLAGS}
+        prefix="experimental"
+        name="experimental"
+      />
     </>
   );
 }

@@ -7,5 +7,9 @@ import type { ReactNode } from 'react';
  * that cannot be typed into yet loses nothing. `display: contents` keeps the form's layout.
  */
 export default function FormFields({ ready, children }: { ready: boolean; children: ReactNode }) {
-  return <fieldset className="form-fields" disabled={!ready}>{children}</fieldset>;
+  return (
+    <fieldset className="form-fields" disabled={!ready}>
+      {children}
+    </fieldset>
+  );
 }

@@ -18,10 +18,22 @@ export default function InstallApp({ locale, messages }: { locale: Locale; messa
       <p>{t('install.body')}</p>
       <p className="field-hint">{t(`install.state.${state}`)}</p>
       {state === 'available' && (
-        <button type="button" className="button" disabled={busy} data-install-button
-          onClick={() => { setBusy(true); void promptInstall().finally(() => setBusy(false)); }}>{t('install.button')}</button>
+        <button
+          type="button"
+          className="button"
+          disabled={busy}
+          data-install-button
+          onClick={() => {
+            setBusy(true);
+            void promptInstall().finally(() => setBusy(false));
+          }}
+        >
+          {t('install.button')}
+        </button>
       )}
-      <p className="field-hint" data-connection={online ? 'online' : 'offline'}>{t(online ? 'install.online' : 'install.offline')}</p>
+      <p className="field-hint" data-connection={online ? 'online' : 'offline'}>
+        {t(online ? 'install.online' : 'install.offline')}
+      </p>
     </section>
   );
 }

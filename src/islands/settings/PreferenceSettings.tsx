@@ -7,5 +7,14 @@ import { SwitchList } from './SwitchList.tsx';
 /** Settings > Preference: how videos open, how dates read, the guest avatar, the data saver. */
 export default function PreferenceSettings({ locale, messages }: { locale: Locale; messages: Messages }) {
   const t = useIslandTranslation(locale, messages);
-  return <SwitchList t={t} store={$appSettings} defaults={DEFAULT_APP_SETTINGS} keys={PREFERENCE_SWITCHES} prefix="preference" name="preference" />;
+  return (
+    <SwitchList
+      t={t}
+      store={$appSettings}
+      defaults={DEFAULT_APP_SETTINGS}
+      keys={PREFERENCE_SWITCHES}
+      prefix="preference"
+      name="preference"
+    />
+  );
 }

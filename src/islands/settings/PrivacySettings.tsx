@@ -17,12 +17,24 @@ export default function PrivacySettings({ locale, messages }: { locale: Locale; 
 
   useEffect(() => {
     if (!uid) return;
-    getUserSettings().then((r) => setHistoryEnabled(r.userSettings.historyEnabled),
-      () => showToast({ message: t('privacy.loadFailed'), severity: 'error' }));
+    getUserSettings().then(
+      (r) => setHistoryEnabled(r.userSettings.historyEnabled),
+      () => showToast({ message: t('privacy.loadFailed'), severity: 'error' }),
+    );
   }, [uid, t]);
 
-  if (!self.isEffectiveCheckOnce) return <div className="card" aria-busy="true">…</div>;
-  if (!uid) return <div className="card" data-privacy-state="guest"><p>{t('privacy.guest')}</p></div>;
+  if (!self.isEffectiveCheckOnce)
+    return (
+      <div className="card" aria-busy="true">
+        …
+      </div>
+    );
+  if (!uid)
+    return (
+      <div className="card" data-privacy-state="guest">
+        <p>{t('privacy.guest')}</p>
+      </div>
+    );
 
   const change = async (value: boolean) => {
     setSaving(true);
@@ -46,8 +58,15 @@ export default function PrivacySettings({ locale, messages }: { locale: Locale; 
           <span className="field-label">{t('privacy.recordHistory')}</span>
           <span className="field-hint">{t('privacy.recordHistoryHint')}</span>
         </span>
-        <input type="checkbox" role="switch" className="switch" checked={historyEnabled ?? false} disabled={historyEnabled === null || saving}
-          onChange={(e) => void change(e.target.checked)} data-history-switch />
+        <input
+          type="checkbox"
+          role="switch"
+          className="switch"
+          checked={historyEnabled ?? false}
+          disabled={historyEnabled === null || saving}
+          onChange={(e) => void change(e.target.checked)}
+          data-history-switch
+        />
       </label>
     </section>
   );

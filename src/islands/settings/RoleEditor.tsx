@@ -15,8 +15,20 @@ const EDITABLE: readonly Role[] = ['administrator', 'developer', 'user'];
  * them) a dialog to grant and revoke them. Only changes the policy allows can be ticked; the
  * server checks the same rule.
  */
-export default function RoleEditor({ t, actor, uid, name, roles, onChanged }: {
-  t: TFunction; actor: Actor | null; uid: number; name: string; roles: readonly string[]; onChanged: (roles: string[]) => void;
+export default function RoleEditor({
+  t,
+  actor,
+  uid,
+  name,
+  roles,
+  onChanged,
+}: {
+  t: TFunction;
+  actor: Actor | null;
+  uid: number;
+  name: string;
+  roles: readonly string[];
+  onChanged: (roles: string[]) => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [chosen, setChosen] = useState<string[]>([...roles]);
@@ -27,7 +39,11 @@ export default function RoleEditor({ t, actor, uid, name, roles, onChanged }: {
     const nextRoles = next(role, !chosen.includes(role));
     return can(actor, 'user.roles', { currentRoles: roles, nextRoles });
   };
-  const changeable = !banned && EDITABLE.some((role) => can(actor, 'user.roles', { currentRoles: roles, nextRoles: next(role, !roles.includes(role)) }));
+  const changeable =
+    !banned &&
+    EDITABLE.some((role) =>
+      can(actor, 'user.roles', { currentRoles: roles, nextRoles: next(role, !roles.includes(role)) }),
+    );
 
   const open = () => {
     setChosen([...roles]);
@@ -47,9 +63,17 @@ export default function RoleEditor({ t, actor, uid, name, roles, onChanged }: {
   return (
     <div className="role-editor" data-roles={roles.join(' ')}>
       <span className="field-label">{t('roles.current')}</span>
-      <ul className="role-list">{roles.map((role) => <li key={role} className={`role-chip role-${role}`}>{t(`roles.names.${role}`)}</li>)}</ul>
+      <ul className="role-list">
+        {roles.map((role) => (
+          <li key={role} className={`role-chip role-${role}`}>
+            {t(`roles.names.${role}`)}
+          </li>
+        ))}
+      </ul>
       {changeable ? (
-        <button type="button" className="button secondary" onClick={open} aria-haspopup="dialog" data-change-roles>{t('roles.change')}</button>
+        <button type="button" className="button secondary" onClick={open} aria-haspopup="dialog" data-change-roles>
+          {t('roles.change')}
+        </button>
       ) : (
         <span className="field-hint">{t(banned ? 'roles.bannedHint' : 'roles.notAllowed')}</span>
       )}
@@ -61,19 +85,38 @@ export default function RoleEditor({ t, actor, uid, name, roles, onChanged }: {
               <legend className="field-label">{t('roles.choose')}</legend>
               {EDITABLE.map((role) => (
                 <label key={role} className="role-choice">
-                  <input type="checkbox" name="role" value={role} checked={chosen.includes(role)} disabled={!allowed(role)}
-                    onChange={(e) => setChosen(next(role, e.target.checked))} aria-describedby={`role-${uid}-${role}`} />
+                  <input
+                    type="checkbox"
+                    name="role"
+                    value={role}
+                    checked={chosen.includes(role)}
+                    disabled={!allowed(role)}
+                    onChange={(e) => setChosen(next(role, e.target.checked))}
+                    aria-describedby={`role-${uid}-${role}`}
+                  />
                   <span>{t(`roles.names.${role}`)}</span>
-                  <span className="field-hint" id={`role-${uid}-${role}`}>{t(`roles.describe.${role}`)}</span>
+                  <span className="field-hint" id={`role-${uid}-${role}`}>
+                    {t(`roles.describe.${role}`)}
+                  </span>
                 </label>
               ))}
               {roles.includes('root') && <p className="field-hint">{t('roles.rootKept')}</p>}
             </fieldset>
-            {!can(actor, 'user.roles', { currentRoles: roles, nextRoles: ['administrator'] }) && <p className="field-hint">{t('roles.rootOnly')}</p>}
-            {error && <p className="auth-error" role="alert">{error}</p>}
+            {!can(actor, 'user.roles', { currentRoles: roles, nextRoles: ['administrator'] }) && (
+              <p className="field-hint">{t('roles.rootOnly')}</p>
+            )}
+            {error && (
+              <p className="auth-error" role="alert">
+                {error}
+              </p>
+            )}
             <div className="review-actions">
-              <button type="submit" className="button" disabled={busy} data-save-roles>{t('roles.save')}</button>
-              <button type="button" className="button secondary" onClick={() => dialog.current?.close()}>{t('roles.cancel')}</button>
+              <button type="submit" className="button" disabled={busy} data-save-roles>
+                {t('roles.save')}
+              </button>
+              <button type="button" className="button secondary" onClick={() => dialog.current?.close()}>
+                {t('roles.cancel')}
+              </button>
             </div>
           </FormFields>
         </form>

@@ -31,31 +31,55 @@ export default function UserBlock({ locale, messages }: { locale: Locale; messag
       await load();
     });
   };
-  const unban = (uid: number) => run(async () => {
-    await updateUserRoles(uid, ['user']);
-    showToast({ message: t('admin.unbanned', { uid }), severity: 'success' });
-    await load();
-  });
+  const unban = (uid: number) =>
+    run(async () => {
+      await updateUserRoles(uid, ['user']);
+      showToast({ message: t('admin.unbanned', { uid }), severity: 'success' });
+      await load();
+    });
 
   return (
     <section className="card admin-list" data-user-block>
       <form className="code-row" onSubmit={ban}>
         <FormFields ready={ready}>
-        <label className="field"><span className="field-label">{t('admin.banUid')}</span>
-          <input name="uid" inputMode="numeric" required value={uidInput} onChange={(e) => setUidInput(e.target.value)} /></label>
-        <button type="submit" className="button" disabled={busy}>{t('admin.ban')}</button>
+          <label className="field">
+            <span className="field-label">{t('admin.banUid')}</span>
+            <input
+              name="uid"
+              inputMode="numeric"
+              required
+              value={uidInput}
+              onChange={(e) => setUidInput(e.target.value)}
+            />
+          </label>
+          <button type="submit" className="button" disabled={busy}>
+            {t('admin.ban')}
+          </button>
         </FormFields>
       </form>
-      {error && <p className="auth-error" role="alert">{error}</p>}
+      {error && (
+        <p className="auth-error" role="alert">
+          {error}
+        </p>
+      )}
       {banned.length === 0 && <p className="field-hint">{t('admin.noBanned')}</p>}
       <ul className="review-items">
         {banned.map((u) => (
           <li key={u.uid} className="review-item" data-uid={u.uid}>
             <div>
-              <a href={localizePath(`/user/${u.uid}`, locale)}><strong>{u.userNickname || u.username}</strong></a> <span className="user-meta">UID {u.uid}</span>
-              <p className="user-meta">{t('admin.bannedSince', { date: new Date(u.editDateTime).toLocaleDateString(LOCALE_INFO[locale].htmlLang) })}</p>
+              <a href={localizePath(`/user/${u.uid}`, locale)}>
+                <strong>{u.userNickname || u.username}</strong>
+              </a>{' '}
+              <span className="user-meta">UID {u.uid}</span>
+              <p className="user-meta">
+                {t('admin.bannedSince', {
+                  date: new Date(u.editDateTime).toLocaleDateString(LOCALE_INFO[locale].htmlLang),
+                })}
+              </p>
             </div>
-            <button type="button" className="button secondary" disabled={busy} onClick={() => void unban(u.uid)}>{t('admin.unban')}</button>
+            <button type="button" className="button secondary" disabled={busy} onClick={() => void unban(u.uid)}>
+              {t('admin.unban')}
+            </button>
           </li>
         ))}
       </ul>

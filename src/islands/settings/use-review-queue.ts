@@ -29,18 +29,22 @@ export function useReviewQueue<Page>(options: {
   const load = () => options.load(page).then(setData);
   useEffect(() => void run(load), [page]);
   const pages = Math.max(1, Math.ceil((data ? options.count(data) : 0) / pageSize));
-  useEffect(() => { if (data && page > pages) setPage(pages); }, [data, page, pages]);
+  useEffect(() => {
+    if (data && page > pages) setPage(pages);
+  }, [data, page, pages]);
 
-  const approve = (id: number) => run(async () => {
-    await options.approve(id);
-    showToast({ message: t(`${texts}.approved`, { id }), severity: 'success' });
-    await load();
-  });
-  const reject = (id: number, rejection: Rejection) => run(async () => {
-    await options.reject(id, rejection);
-    setRejecting(null);
-    showToast({ message: t('rejection.done', { id: options.label(id) }), severity: 'success' });
-    await load();
-  });
+  const approve = (id: number) =>
+    run(async () => {
+      await options.approve(id);
+      showToast({ message: t(`${texts}.approved`, { id }), severity: 'success' });
+      await load();
+    });
+  const reject = (id: number, rejection: Rejection) =>
+    run(async () => {
+      await options.reject(id, rejection);
+      setRejecting(null);
+      showToast({ message: t('rejection.done', { id: options.label(id) }), severity: 'success' });
+      await load();
+    });
   return { data, page, pages, setPage, busy, error, approve, reject, rejecting, setRejecting };
 }

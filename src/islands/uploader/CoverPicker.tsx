@@ -6,8 +6,24 @@ import { useReportPending } from './pending-work.tsx';
 
 /** A video's cover is 16:9 (stored at 1280×720), a track's square like an album's (1000×1000). */
 const SHAPES = {
-  video: { aspect: 16 / 9, width: 1280, label: '16:9', height: 180, hint: 'upload.coverHint', posterUsed: 'upload.posterUsed', posterPending: 'upload.posterPending' },
-  audio: { aspect: 1, width: 1000, label: '1:1', height: 320, hint: 'audio.form.coverHint', posterUsed: 'audio.form.embeddedCoverUsed', posterPending: 'audio.form.embeddedCoverPending' },
+  video: {
+    aspect: 16 / 9,
+    width: 1280,
+    label: '16:9',
+    height: 180,
+    hint: 'upload.coverHint',
+    posterUsed: 'upload.posterUsed',
+    posterPending: 'upload.posterPending',
+  },
+  audio: {
+    aspect: 1,
+    width: 1000,
+    label: '1:1',
+    height: 320,
+    hint: 'audio.form.coverHint',
+    posterUsed: 'audio.form.embeddedCoverUsed',
+    posterPending: 'audio.form.embeddedCoverPending',
+  },
 } as const;
 
 /**
@@ -16,8 +32,20 @@ const SHAPES = {
  * track's embedded cover). A framing not confirmed, or a cover still uploading, holds the form
  * back (pending-work.tsx) rather than letting it go without the cover.
  */
-export default function CoverPicker({ t, cover, posterUrl, onChange, invalid, kind = 'video' }: {
-  t: TFunction; cover: string | null; posterUrl: string | null; onChange: (url: string | null) => void; invalid?: string; kind?: keyof typeof SHAPES;
+export default function CoverPicker({
+  t,
+  cover,
+  posterUrl,
+  onChange,
+  invalid,
+  kind = 'video',
+}: {
+  t: TFunction;
+  cover: string | null;
+  posterUrl: string | null;
+  onChange: (url: string | null) => void;
+  invalid?: string;
+  kind?: keyof typeof SHAPES;
 }) {
   const shape = SHAPES[kind];
   const [picked, setPicked] = useState<File | null>(null);
@@ -28,8 +56,14 @@ export default function CoverPicker({ t, cover, posterUrl, onChange, invalid, ki
     box.current?.scrollIntoView({ block: 'center' });
     box.current?.querySelector<HTMLElement>('[data-cropper] .error-actions button')?.focus();
   };
-  useReportPending('cover', picked ? { message: t('upload.cropPending'), focus: focusCropper }
-    : busy ? { message: t('upload.coverPending'), focus: () => box.current?.scrollIntoView({ block: 'center' }) } : null);
+  useReportPending(
+    'cover',
+    picked
+      ? { message: t('upload.cropPending'), focus: focusCropper }
+      : busy
+        ? { message: t('upload.coverPending'), focus: () => box.current?.scrollIntoView({ block: 'center' }) }
+        : null,
+  );
 
   const upload = async (blob: Blob) => {
     setPicked(null);
@@ -48,26 +82,74 @@ export default function CoverPicker({ t, cover, posterUrl, onChange, invalid, ki
       <span className="field-label">{t('upload.cover')}</span>
       <div className="cover-row">
         <figure className={kind === 'audio' ? 'cover-preview cover-square' : 'cover-preview'}>
-          {preview ? <img src={preview} alt={t('upload.cover')} width={320} height={shape.height} data-cover-preview={cover ? 'cover' : 'poster'} />
-            : <div className="cover-empty" aria-hidden="true">{shape.label}</div>}
-          <figcaption className="field-hint">{cover ? t('upload.coverSet') : posterUrl ? t(shape.posterUsed) : t(shape.posterPending)}</figcaption>
+          {preview ? (
+            <img
+              src={preview}
+              alt={t('upload.cover')}
+              width={320}
+              height={shape.height}
+              data-cover-preview={cover ? 'cover' : 'poster'}
+            />
+          ) : (
+            <div className="cover-empty" aria-hidden="true">
+              {shape.label}
+            </div>
+          )}
+          <figcaption className="field-hint">
+            {cover ? t('upload.coverSet') : posterUrl ? t(shape.posterUsed) : t(shape.posterPending)}
+          </figcaption>
         </figure>
         <div className="cover-actions">
           <label className="button secondary">
             {busy ? t('upload.coverUploading') : t('upload.chooseCover')}
-            <input type="file" name="cover" accept="image/jpeg,image/png,image/webp,image/gif,image/avif" hidden disabled={busy}
-              onChange={(e) => { setPicked(e.target.files?.[0] ?? null); e.target.value = ''; }} />
+            <input
+              type="file"
+              name="cover"
+              accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
+              hidden
+              disabled={busy}
+              onChange={(e) => {
+                setPicked(e.target.files?.[0] ?? null);
+                e.target.value = '';
+              }}
+            />
           </label>
-          {cover && <button type="button" className="button secondary" onClick={() => onChange(null)}>{t('upload.removeCover')}</button>}
+          {cover && (
+            <button type="button" className="button secondary" onClick={() => onChange(null)}>
+              {t('upload.removeCover')}
+            </button>
+          )}
         </div>
       </div>
       {picked && (
-        <ImageCropper key={`${picked.name}-${picked.lastModified}`} file={picked} aspect={shape.aspect} viewportWidth={viewportWidth} outputWidth={shape.width}
-          outputType="image/webp" labels={{ title: t('upload.cropTitle'), hint: t('upload.cropHint'), zoom: t('upload.zoom'), confirm: t('upload.useCover'), cancel: t('upload.cancel') }}
-          onCancel={() => setPicked(null)} onConfirm={(blob) => void upload(blob)} onInvalid={() => { setPicked(null); setError(t('upload.coverNotImage')); }} />
+        <ImageCropper
+          key={`${picked.name}-${picked.lastModified}`}
+          file={picked}
+          aspect={shape.aspect}
+          viewportWidth={viewportWidth}
+          outputWidth={shape.width}
+          outputType="image/webp"
+          labels={{
+            title: t('upload.cropTitle'),
+            hint: t('upload.cropHint'),
+            zoom: t('upload.zoom'),
+            confirm: t('upload.useCover'),
+            cancel: t('upload.cancel'),
+          }}
+          onCancel={() => setPicked(null)}
+          onConfirm={(blob) => void upload(blob)}
+          onInvalid={() => {
+            setPicked(null);
+            setError(t('upload.coverNotImage'));
+          }}
+        />
       )}
       <span className="field-hint">{t(shape.hint)}</span>
-      {(error || invalid) && <span className="auth-error" role="alert">{error || invalid}</span>}
+      {(error || invalid) && (
+        <span className="auth-error" role="alert">
+          {error || invalid}
+        </span>
+      )}
     </div>
   );
 }

@@ -15,8 +15,20 @@ type CommitPart = VideoUploadBody['videoPart'][number];
  * The metadata of the video and its commit (POST video/upload) with its parts in order. Sent
  * before every part is checked by the pipeline, it waits, then goes by itself.
  */
-export default function VideoForm({ locale, t, parts, checked, blocked, posterUrl, fileName, onCommitted, initial, onDraft }: {
-  locale: Locale; t: TFunction;
+export default function VideoForm({
+  locale,
+  t,
+  parts,
+  checked,
+  blocked,
+  posterUrl,
+  fileName,
+  onCommitted,
+  initial,
+  onDraft,
+}: {
+  locale: Locale;
+  t: TFunction;
   /** The fields of a restored draft (onDraft's last values), if any. */
   initial?: DraftFields | null;
   /** The fields as they change, for the draft. */
@@ -27,13 +39,22 @@ export default function VideoForm({ locale, t, parts, checked, blocked, posterUr
   checked: boolean;
   /** A part was refused: it must be removed first. */
   blocked: boolean;
-  posterUrl: string | null; fileName: string; onCommitted: (videoId: number) => void;
+  posterUrl: string | null;
+  fileName: string;
+  onCommitted: (videoId: number) => void;
 }) {
   const [meta, setMeta] = useState<MetaValues>(() => ({
-    title: fileName.replace(/\.[^.]+$/, '').slice(0, VIDEO_TITLE_MAX), description: '', category: '', tags: [], cover: null,
+    title: fileName.replace(/\.[^.]+$/, '').slice(0, VIDEO_TITLE_MAX),
+    description: '',
+    category: '',
+    tags: [],
+    cover: null,
     ...draftValue<Partial<MetaValues>>(initial, 'meta', {}),
   }));
-  const [rights, setRights] = useState<Rights>(() => ({ ...NO_RIGHTS_GIVEN, ...draftValue<Partial<Rights>>(initial, 'rights', {}) }));
+  const [rights, setRights] = useState<Rights>(() => ({
+    ...NO_RIGHTS_GIVEN,
+    ...draftValue<Partial<Rights>>(initial, 'rights', {}),
+  }));
   const { copyright, ensureOriginal, originalAuthor, originalLink } = rights;
   const [pushToFeed, setPushToFeed] = useState(() => draftValue(initial, 'pushToFeed', true));
   useEffect(() => onDraft?.({ meta, rights, pushToFeed }), [meta, rights, pushToFeed, onDraft]);
@@ -67,10 +88,17 @@ export default function VideoForm({ locale, t, parts, checked, blocked, posterUr
     setFormError('');
     try {
       const { videoId } = await commitVideo({
-        title, description, image: cover, videoPart, videoCategory: category, copyright,
+        title,
+        description,
+        image: cover,
+        videoPart,
+        videoCategory: category,
+        copyright,
         originalAuthor: copyright === 'original' ? null : originalAuthor.trim() || null,
         originalLink: copyright === 'original' ? null : originalLink.trim() || null,
-        pushToFeed, ensureOriginal: copyright === 'original' && ensureOriginal, videoTagList: tags.map((tag) => tag.tagId),
+        pushToFeed,
+        ensureOriginal: copyright === 'original' && ensureOriginal,
+        videoTagList: tags.map((tag) => tag.tagId),
       });
       onCommitted(videoId);
     } catch (error) {
@@ -87,19 +115,53 @@ export default function VideoForm({ locale, t, parts, checked, blocked, posterUr
     <form className="card auth-form upload-form" onSubmit={submit} data-upload-form>
       <h2 className="upload-step-title">{t('upload.detailsTitle')}</h2>
       <pending.Provider>
-      <VideoMetaFields locale={locale} t={t} values={meta} onChange={(changes) => setMeta((m) => ({ ...m, ...changes }))} errors={errors} posterUrl={posterUrl}>
-      <CopyrightFields t={t} value={rights} onChange={(changes) => setRights((r) => ({ ...r, ...changes }))} errors={errors} />
-      </VideoMetaFields>
+        <VideoMetaFields
+          locale={locale}
+          t={t}
+          values={meta}
+          onChange={(changes) => setMeta((m) => ({ ...m, ...changes }))}
+          errors={errors}
+          posterUrl={posterUrl}
+        >
+          <CopyrightFields
+            t={t}
+            value={rights}
+            onChange={(changes) => setRights((r) => ({ ...r, ...changes }))}
+            errors={errors}
+          />
+        </VideoMetaFields>
       </pending.Provider>
-      <label className="check"><input type="checkbox" name="pushToFeed" checked={pushToFeed} onChange={(e) => setPushToFeed(e.target.checked)} /> {t('upload.pushToFeed')}</label>
+      <label className="check">
+        <input
+          type="checkbox"
+          name="pushToFeed"
+          checked={pushToFeed}
+          onChange={(e) => setPushToFeed(e.target.checked)}
+        />{' '}
+        {t('upload.pushToFeed')}
+      </label>
       <PendingNotice message={pending.message} />
-      {formError && <p className="auth-error" role="alert" data-form-error>{formError}</p>}
+      {formError && (
+        <p className="auth-error" role="alert" data-form-error>
+          {formError}
+        </p>
+      )}
       <div className="error-actions">
-        <button type="submit" className="button" disabled={busy || waiting || !parts || blocked} aria-busy={busy || waiting || undefined} data-submit>
+        <button
+          type="submit"
+          className="button"
+          disabled={busy || waiting || !parts || blocked}
+          aria-busy={busy || waiting || undefined}
+          data-submit
+        >
           {busy ? t('upload.publishing') : waiting ? t('parts.waiting') : t('upload.publish')}
         </button>
         {!parts && !blocked && <span className="field-hint">{t('upload.publishAfterUpload')}</span>}
-        {blocked && <span className="field-hint" data-parts-blocked>{t('parts.blocked')}</span>}
+        {blocked && (
+          <span className="field-hint" data-parts-blocked>
+            {t('parts.blocked')}
+          </span>
+        )}
       </div>
     </form>
   );

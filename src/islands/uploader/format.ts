@@ -10,6 +10,7 @@ export function byteFormatters(locale: Locale) {
   const kbps = unit('kilobyte-per-second');
   return {
     size: (bytes: number) => (bytes >= 1e6 ? mb.format(bytes / 1e6) : kb.format(bytes / 1e3)),
-    speed: (bytesPerSecond: number) => (bytesPerSecond >= 1e6 ? mbps.format(bytesPerSecond / 1e6) : kbps.format(bytesPerSecond / 1e3)),
+    speed: (bytesPerSecond: number) =>
+      bytesPerSecond >= 1e6 ? mbps.format(bytesPerSecond / 1e6) : kbps.format(bytesPerSecond / 1e3),
   };
 }

@@ -31,9 +31,13 @@ export function usePendingWork() {
     first?.focus();
     return !!first;
   }, []);
-  const Provider = useMemo(() => function PendingWorkProvider({ children }: { children: ReactNode }) {
-    return <PendingWorkContext.Provider value={report}>{children}</PendingWorkContext.Provider>;
-  }, [report]);
+  const Provider = useMemo(
+    () =>
+      function PendingWorkProvider({ children }: { children: ReactNode }) {
+        return <PendingWorkContext.Provider value={report}>{children}</PendingWorkContext.Provider>;
+      },
+    [report],
+  );
   return { check, message, Provider };
 }
 
@@ -52,5 +56,9 @@ export function useReportPending(key: string, entry: PendingEntry | null): void 
 
 /** The reason shown beside a form's submit button while pending work holds it back. */
 export function PendingNotice({ message }: { message: string }) {
-  return message ? <p className="auth-error" role="alert" data-pending-work>{message}</p> : null;
+  return message ? (
+    <p className="auth-error" role="alert" data-pending-work>
+      {message}
+    </p>
+  ) : null;
 }

@@ -35,10 +35,14 @@ export function useUploadDraft(uid: number | null, kind: DraftKind, fields: Draf
   useEffect(() => {
     if (uid === null || readFor.current === uid) return;
     readFor.current = uid;
-    loadDraft(uid, kind).then(
-      (draft) => { if (draft && !isBlankDraft(draft.fields)) setRestored({ fields: draft.fields, savedAt: draft.savedAt }); },
-      (error: unknown) => console.warn('upload drafts unavailable', error),
-    ).finally(() => setLoaded(true));
+    loadDraft(uid, kind)
+      .then(
+        (draft) => {
+          if (draft && !isBlankDraft(draft.fields)) setRestored({ fields: draft.fields, savedAt: draft.savedAt });
+        },
+        (error: unknown) => console.warn('upload drafts unavailable', error),
+      )
+      .finally(() => setLoaded(true));
   }, [uid, kind]);
 
   useEffect(() => {
@@ -49,11 +53,15 @@ export function useUploadDraft(uid: number | null, kind: DraftKind, fields: Draf
     const save = () => {
       if (saved || stopped.current) return;
       saved = true;
-      saveDraft(uid, kind, JSON.parse(text) as DraftFields).catch((error: unknown) => console.warn('draft not saved', error));
+      saveDraft(uid, kind, JSON.parse(text) as DraftFields).catch((error: unknown) =>
+        console.warn('draft not saved', error),
+      );
     };
     const timer = setTimeout(save, SAVE_DELAY_MS);
     // The tab closing (or hidden, as a phone's browser does before ending it) saves the last change at once.
-    const now = () => { if (document.visibilityState === 'hidden') save(); };
+    const now = () => {
+      if (document.visibilityState === 'hidden') save();
+    };
     addEventListener('pagehide', save);
     document.addEventListener('visibilitychange', now);
     return () => {
@@ -68,21 +76,40 @@ export function useUploadDraft(uid: number | null, kind: DraftKind, fields: Draf
     if (uid !== null) deleteDraft(uid, kind).catch((error: unknown) => console.warn('draft not deleted', error));
   };
   return {
-    restored, loaded,
+    restored,
+    loaded,
     discard: forget,
-    clear: () => { stopped.current = true; forget(); },
+    clear: () => {
+      stopped.current = true;
+      forget();
+    },
   };
 }
 
 /** The notice of a restored draft: when it was saved, what happens next, and a way to discard it. */
-export function DraftNotice({ t, locale, savedAt, message, onDiscard }: {
-  t: TFunction; locale: Locale; savedAt: number; message: (time: string) => string; onDiscard: () => void;
+export function DraftNotice({
+  t,
+  locale,
+  savedAt,
+  message,
+  onDiscard,
+}: {
+  t: TFunction;
+  locale: Locale;
+  savedAt: number;
+  message: (time: string) => string;
+  onDiscard: () => void;
 }) {
-  const time = new Date(savedAt).toLocaleString(LOCALE_INFO[locale].htmlLang, { dateStyle: 'medium', timeStyle: 'short' });
+  const time = new Date(savedAt).toLocaleString(LOCALE_INFO[locale].htmlLang, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
   return (
     <div className="card draft-notice" role="status" data-draft-notice>
       <p>{message(time)}</p>
-      <button type="button" className="button secondary" onClick={onDiscard} data-draft-discard>{t('upload.draft.discard')}</button>
+      <button type="button" className="button secondary" onClick={onDiscard} data-draft-discard>
+        {t('upload.draft.discard')}
+      </button>
     </div>
   );
 }

@@ -14,9 +14,10 @@ export type ApiInput<K extends ApiRoute> = InputOf<Table[K]>;
 export type ApiOutput<K extends ApiRoute> = OutputOf<Table[K]>;
 
 export type CallOptions = Omit<RequestOptions, 'method' | 'query' | 'body'>;
-type CallArgs<K extends ApiRoute> = undefined extends ApiInput<K>
-  ? [input?: ApiInput<K>, options?: CallOptions]
-  : [input: ApiInput<K>, options?: CallOptions];
+type CallArgs<K extends ApiRoute> =
+  undefined extends ApiInput<K>
+    ? [input?: ApiInput<K>, options?: CallOptions]
+    : [input: ApiInput<K>, options?: CallOptions];
 
 /** Calls one endpoint of the table: a GET sends its input as the query, the rest as a JSON body. */
 export function call<K extends ApiRoute>(route: K, ...[input, options]: CallArgs<K>): Promise<ApiOutput<K>> {

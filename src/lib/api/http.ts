@@ -36,7 +36,11 @@ export function retryAfterOf(error: unknown): number | undefined {
  * a name taken, a limit reached). Logged quietly; 5xx and answers without a code are errors.
  */
 const isHandledRefusal = (status: number, body: unknown) =>
-  status < 500 && typeof body === 'object' && body !== null && (body as { success?: unknown }).success === false && typeof (body as { code?: unknown }).code === 'string';
+  status < 500 &&
+  typeof body === 'object' &&
+  body !== null &&
+  (body as { success?: unknown }).success === false &&
+  typeof (body as { code?: unknown }).code === 'string';
 
 export class TimeoutError extends Error {
   constructor(url: string, ms: number) {
@@ -87,11 +91,22 @@ export function buildUrl(base: string, path: string, query?: Query): string {
 export const REQUEST_FAILED_EVENT = 'kiraboshi:request-failed';
 
 function announceFailure(): void {
-  if (typeof dispatchEvent === 'function' && typeof CustomEvent === 'function') dispatchEvent(new CustomEvent(REQUEST_FAILED_EVENT));
+  if (typeof dispatchEvent === 'function' && typeof CustomEvent === 'function')
+    dispatchEvent(new CustomEvent(REQUEST_FAILED_EVENT));
 }
 
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', query, body, headers, timeoutMs = REQUEST_TIMEOUT_MS, signal, base = defaultBase, fetchImpl = fetch, keepalive } = options;
+  const {
+    method = 'GET',
+    query,
+    body,
+    headers,
+    timeoutMs = REQUEST_TIMEOUT_MS,
+    signal,
+    base = defaultBase,
+    fetchImpl = fetch,
+    keepalive,
+  } = options;
   const url = buildUrl(base, path, query);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new TimeoutError(url, timeoutMs)), timeoutMs);
@@ -105,7 +120,10 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     const response = await fetchImpl(url, {
       method,
       credentials: 'include',
-      headers: body === undefined || isForm ? { ...languageHeader, ...headers } : { 'Content-Type': 'application/json', ...languageHeader, ...headers },
+      headers:
+        body === undefined || isForm
+          ? { ...languageHeader, ...headers }
+          : { 'Content-Type': 'application/json', ...languageHeader, ...headers },
       body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
       signal: controller.signal,
       ...(keepalive ? { keepalive } : {}),
@@ -120,7 +138,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     if (!response.ok) {
       const error = new HttpError(response.status, parsed);
       if (response.status >= 500) announceFailure();
-      if (isHandledRefusal(response.status, parsed)) console.debug(error.message, url, (parsed as { code: string }).code);
+      if (isHandledRefusal(response.status, parsed))
+        console.debug(error.message, url, (parsed as { code: string }).code);
       else console.error(error.message, url);
       throw error;
     }

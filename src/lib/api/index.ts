@@ -1,5 +1,13 @@
 // The browser's API: one typed function per call of SPEC §7, on the shared contract.
-export { request, setApiBase, buildUrl, HttpError, TimeoutError, REQUEST_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from './http.ts';
+export {
+  request,
+  setApiBase,
+  buildUrl,
+  HttpError,
+  TimeoutError,
+  REQUEST_TIMEOUT_MS,
+  UPLOAD_TIMEOUT_MS,
+} from './http.ts';
 export * from './calls/video.ts';
 export * from './calls/user.ts';
 export * from './calls/interaction.ts';

@@ -1,5 +1,8 @@
 /** Named rate limits (per client address, per account or per member), in one place. */
-export interface Limit { limit: number; windowMs: number }
+export interface Limit {
+  limit: number;
+  windowMs: number;
+}
 
 export const LIMITS = {
   // Logins: every attempt from an address, and every attempt at one account from one address,
@@ -28,7 +31,16 @@ export type RateLimitName = keyof typeof LIMITS;
 
 /** The counter's key prefix of each limit (kept from before the table: counters survive a deploy). */
 export const LIMIT_KEY_PREFIX: Record<RateLimitName, string> = {
-  loginPerIp: 'login-ip', loginPerAccountIp: 'login-account-ip', loginFailuresPerAccount: 'login-failures', registerPerIp: 'register', codePerIp: 'code',
-  lookupPerIp: 'lookup', danmakuPerUser: 'danmaku', danmakuBurstPerUser: 'danmaku-burst', commentPerUser: 'comment', followPerUser: 'follow',
-  collectionPerUser: 'collection', reportPerUser: 'report',
+  loginPerIp: 'login-ip',
+  loginPerAccountIp: 'login-account-ip',
+  loginFailuresPerAccount: 'login-failures',
+  registerPerIp: 'register',
+  codePerIp: 'code',
+  lookupPerIp: 'lookup',
+  danmakuPerUser: 'danmaku',
+  danmakuBurstPerUser: 'danmaku-burst',
+  commentPerUser: 'comment',
+  followPerUser: 'follow',
+  collectionPerUser: 'collection',
+  reportPerUser: 'report',
 };

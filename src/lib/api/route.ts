@@ -26,7 +26,11 @@ export type CacheRule = 'public' | 'private' | 'no-store' | 'none';
  * (a danmaku past the end of the video, a comment on a hidden video cost the sender nothing). Either
  * way it is data here, so the OpenAPI document states it (`x-rate-limit`).
  */
-export interface RateRule { limit: RateLimitName; by: 'ip' | 'uid'; counted?: 'service' }
+export interface RateRule {
+  limit: RateLimitName;
+  by: 'ip' | 'uid';
+  counted?: 'service';
+}
 
 /**
  * The thing a call acts on, read once the input is parsed and before the handler runs
@@ -43,12 +47,39 @@ export interface RateRule { limit: RateLimitName; by: 'ip' | 'uid'; counted?: 's
  * - writableTarget: the same, and its uploader did not block the caller (danmaku, comments, votes);
  * - imageGrant: the signed upload address of the image service (the query of the request).
  */
-export type ResourceName = 'video' | 'audio' | 'photo' | 'subtitle' | 'collection' | 'comment' | 'media' | 'visibleVideo' | 'visibleTarget' | 'writableTarget' | 'imageGrant';
+export type ResourceName =
+  | 'video'
+  | 'audio'
+  | 'photo'
+  | 'subtitle'
+  | 'collection'
+  | 'comment'
+  | 'media'
+  | 'visibleVideo'
+  | 'visibleTarget'
+  | 'writableTarget'
+  | 'imageGrant';
 
 export interface RouteDef {
   summary: string;
   /** Family in the OpenAPI document (SPEC §7's groups). */
-  tag: 'video' | 'danmaku' | 'comment' | 'upload' | 'user' | 'account' | 'admin' | 'history' | 'block' | 'feed' | 'collection' | 'audio' | 'photo' | 'like' | 'system' | 'moderation';
+  tag:
+    | 'video'
+    | 'danmaku'
+    | 'comment'
+    | 'upload'
+    | 'user'
+    | 'account'
+    | 'admin'
+    | 'history'
+    | 'block'
+    | 'feed'
+    | 'collection'
+    | 'audio'
+    | 'photo'
+    | 'like'
+    | 'system'
+    | 'moderation';
   /** The policy table's action; its resource rule (owner, staff) is checked on `resource` once loaded. */
   permission: Action;
   resource?: ResourceName;
@@ -80,14 +111,21 @@ export interface RouteDef {
 export type RouteTableShape = Record<RouteKey, RouteDef>;
 
 /** Declares a family's entries, checking their shape while keeping each entry's exact schemas. */
-export const defineRoutes = <const T extends { [K in keyof T]: K extends RouteKey ? RouteDef : never }>(routes: T): T => routes;
+export const defineRoutes = <const T extends { [K in keyof T]: K extends RouteKey ? RouteDef : never }>(routes: T): T =>
+  routes;
 
 /** What a call sends: the query of a GET, the body of the rest; nothing when the entry takes none. */
-export type InputOf<D> = D extends { query: infer S extends z.ZodType } ? z.input<S>
-  : D extends { body: infer S extends z.ZodType } ? z.input<S> : undefined;
+export type InputOf<D> = D extends { query: infer S extends z.ZodType }
+  ? z.input<S>
+  : D extends { body: infer S extends z.ZodType }
+    ? z.input<S>
+    : undefined;
 /** What the handler receives: the input after its schema parsed it (defaults filled, text trimmed). */
-export type ParsedInputOf<D> = D extends { query: infer S extends z.ZodType } ? z.output<S>
-  : D extends { body: infer S extends z.ZodType } ? z.output<S> : undefined;
+export type ParsedInputOf<D> = D extends { query: infer S extends z.ZodType }
+  ? z.output<S>
+  : D extends { body: infer S extends z.ZodType }
+    ? z.output<S>
+    : undefined;
 /** What a call answers on success. */
 export type OutputOf<D> = D extends { response: infer S extends z.ZodType } ? z.output<S> : never;
 /** What a handler returns (before its schema is applied). */

@@ -42,7 +42,9 @@ function wants(schema: z.ZodType): 'number' | 'numbers' | 'text' {
 /** The fields of an object schema (under any wrapper), or none. */
 function fieldsOf(schema: z.ZodType): Record<string, z.ZodType> {
   const inner = unwrap(schema);
-  return typeOf(inner) === 'object' ? (inner as unknown as { _zod: { def: { shape: Record<string, z.ZodType> } } })._zod.def.shape : {};
+  return typeOf(inner) === 'object'
+    ? (inner as unknown as { _zod: { def: { shape: Record<string, z.ZodType> } } })._zod.def.shape
+    : {};
 }
 
 const number = (text: string): number | string => (DIGITS.test(text) ? Number(text) : text);

@@ -6,7 +6,8 @@
 import { BLOCK_REGEX_FLAGS } from '../validation/regex-safety.ts';
 
 /** Keywords as they are compared: trimmed, lower-cased, empty ones dropped. */
-export const normalizeKeywords = (keywords: readonly string[]): string[] => keywords.map((k) => k.trim().toLowerCase()).filter(Boolean);
+export const normalizeKeywords = (keywords: readonly string[]): string[] =>
+  keywords.map((k) => k.trim().toLowerCase()).filter(Boolean);
 
 /** The expressions compiled with the filters' flags; one that does not compile never matches. */
 export function compileBlockRegexes(sources: readonly string[]): RegExp[] {

@@ -28,7 +28,12 @@ export function formatCount(count: number, locale: Locale): string {
 
 /** A date in the locale's own format (2026/11/22, 22/11/2026, Nov 22, 2026 …). */
 export function formatDate(epochMs: number, locale: Locale, timeZone?: string): string {
-  return new Intl.DateTimeFormat(intlLang(locale), { year: 'numeric', month: 'short', day: 'numeric', timeZone }).format(epochMs);
+  return new Intl.DateTimeFormat(intlLang(locale), {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    timeZone,
+  }).format(epochMs);
 }
 
 /** Upload dates: relative while recent ("3 hours ago"), the date after a week. */
@@ -56,13 +61,19 @@ export function watchedFraction(anchorSeconds: number, durationMs: number): numb
 export const videoPath = (videoId: number, locale: Locale) => localizePath(`/video/kv${videoId}`, locale);
 export const userPath = (uid: number, locale: Locale) => localizePath(`/user/${uid}`, locale);
 export const audioPath = (audioId: number, locale: Locale) => localizePath(`/audio/ka${audioId}`, locale);
-export const collectionPath = (collectionId: number, locale: Locale) => localizePath(`/collections/${collectionId}`, locale);
+export const collectionPath = (collectionId: number, locale: Locale) =>
+  localizePath(`/collections/${collectionId}`, locale);
 /** A video played from a collection: the collection stays in the address (the page shows its list and what comes next). */
-export const videoInCollectionPath = (videoId: number, collectionId: number, locale: Locale) => `${videoPath(videoId, locale)}?collection=${collectionId}`;
+export const videoInCollectionPath = (videoId: number, collectionId: number, locale: Locale) =>
+  `${videoPath(videoId, locale)}?collection=${collectionId}`;
 
 // ---- Grouping by day (history) ----
 export type DayKind = 'today' | 'yesterday' | 'date';
-export interface DayGroup<T> { kind: DayKind; /** the date in the locale's format (for kind 'date') */ label: string; items: T[] }
+export interface DayGroup<T> {
+  kind: DayKind /** the date in the locale's format (for kind 'date') */;
+  label: string;
+  items: T[];
+}
 
 /** Local calendar day number of a time (days since the epoch, in the viewer's time zone). */
 function localDay(epochMs: number, offsetMinutes: number): number {
@@ -73,8 +84,13 @@ function localDay(epochMs: number, offsetMinutes: number): number {
  * Items (already newest first) in runs of the same local day: today, yesterday, then dates.
  * `offsetMinutes` is Date#getTimezoneOffset() of the viewer (tests pass it explicitly).
  */
-export function groupByDay<T>(items: readonly T[], timeOf: (item: T) => number, locale: Locale, now = Date.now(),
-  offsetMinutes = new Date(now).getTimezoneOffset()): DayGroup<T>[] {
+export function groupByDay<T>(
+  items: readonly T[],
+  timeOf: (item: T) => number,
+  locale: Locale,
+  now = Date.now(),
+  offsetMinutes = new Date(now).getTimezoneOffset(),
+): DayGroup<T>[] {
   const today = localDay(now, offsetMinutes);
   const groups: Array<DayGroup<T> & { day: number }> = [];
   for (const item of items) {
@@ -96,19 +112,27 @@ export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
 /** page and pageSize from a page's query string, clamped to what the API accepts. */
-export function pagingFrom(params: URLSearchParams, defaultSize = DEFAULT_PAGE_SIZE): { page: number; pageSize: number } {
+export function pagingFrom(
+  params: URLSearchParams,
+  defaultSize = DEFAULT_PAGE_SIZE,
+): { page: number; pageSize: number } {
   const int = (value: string | null, fallback: number, max: number) => {
     const n = Number(value);
     return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : fallback;
   };
-  return { page: int(params.get('page'), 1, 10_000), pageSize: int(params.get('pageSize'), defaultSize, MAX_PAGE_SIZE) };
+  return {
+    page: int(params.get('page'), 1, 10_000),
+    pageSize: int(params.get('pageSize'), defaultSize, MAX_PAGE_SIZE),
+  };
 }
 
 export const pageCount = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
 
 /** The page numbers a pager shows: first, last and two around the current one; null marks a gap. */
 export function pageWindow(current: number, total: number): Array<number | null> {
-  const wanted = new Set([1, total, current - 2, current - 1, current, current + 1, current + 2].filter((p) => p >= 1 && p <= total));
+  const wanted = new Set(
+    [1, total, current - 2, current - 1, current, current + 1, current + 2].filter((p) => p >= 1 && p <= total),
+  );
   const sorted = [...wanted].sort((a, b) => a - b);
   const out: Array<number | null> = [];
   sorted.forEach((p, i) => {

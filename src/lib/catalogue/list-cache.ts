@@ -1,5 +1,8 @@
 /** Whom an on-demand list page was made for (SiteLocals.listViewer). */
-export interface ListViewer { viewerUid: number | null; member: boolean }
+export interface ListViewer {
+  viewerUid: number | null;
+  member: boolean;
+}
 export const GUEST_LIST_VIEWER: ListViewer = { viewerUid: null, member: false };
 
 /**

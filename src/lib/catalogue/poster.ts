@@ -15,7 +15,8 @@ export const POSTER_FORMATS = ['avif', 'webp', 'jpg'] as const;
 export type PosterFormat = (typeof POSTER_FORMATS)[number];
 export const POSTER_DEFAULT_WIDTH = 640;
 
-export const posterFileName = (token: string, width: number, format: PosterFormat) => `poster-${token}-${width}.${format}`;
+export const posterFileName = (token: string, width: number, format: PosterFormat) =>
+  `poster-${token}-${width}.${format}`;
 
 /** Immutable poster variants (the static file server caches them for a year). */
 export const POSTER_VARIANT_PATTERN = /\/poster-[0-9a-f]{12}-\d+\.(avif|webp|jpg)$/;
@@ -39,15 +40,25 @@ export function posterSources(image: string, provider: ImageProvider = LOCAL_IMA
   const match = DEFAULT_VARIANT.exec(image);
   if (provider.kind === 'template') {
     if (!image) return null;
-    const original = match ? `${image.slice(0, match.index)}${posterFileName(match[1]!, POSTER_WIDTHS[POSTER_WIDTHS.length - 1], 'jpg')}` : image;
-    return { src: resizedImageUrl(provider, original, POSTER_DEFAULT_WIDTH), sets: [], jpgSrcset: resizedSrcset(provider, original, POSTER_WIDTHS) };
+    const original = match
+      ? `${image.slice(0, match.index)}${posterFileName(match[1]!, POSTER_WIDTHS[POSTER_WIDTHS.length - 1], 'jpg')}`
+      : image;
+    return {
+      src: resizedImageUrl(provider, original, POSTER_DEFAULT_WIDTH),
+      sets: [],
+      jpgSrcset: resizedSrcset(provider, original, POSTER_WIDTHS),
+    };
   }
   if (!match) return null;
   const base = image.slice(0, match.index);
-  const srcset = (format: PosterFormat) => POSTER_WIDTHS.map((w) => `${base}${posterFileName(match[1]!, w, format)} ${w}w`).join(', ');
+  const srcset = (format: PosterFormat) =>
+    POSTER_WIDTHS.map((w) => `${base}${posterFileName(match[1]!, w, format)} ${w}w`).join(', ');
   return {
     src: image,
-    sets: [{ type: 'image/avif', srcset: srcset('avif') }, { type: 'image/webp', srcset: srcset('webp') }],
+    sets: [
+      { type: 'image/avif', srcset: srcset('avif') },
+      { type: 'image/webp', srcset: srcset('webp') },
+    ],
     jpgSrcset: srcset('jpg'),
   };
 }
@@ -73,4 +84,5 @@ export const EAGER_CARDS = 4;
  * paint does not share the connection with cards a phone only shows on scrolling.
  */
 export const HIGH_PRIORITY_CARDS = 2;
-export const cardLoading = (index: number): PictureLoading => (index < HIGH_PRIORITY_CARDS ? 'high' : index < EAGER_CARDS ? 'eager' : 'lazy');
+export const cardLoading = (index: number): PictureLoading =>
+  index < HIGH_PRIORITY_CARDS ? 'high' : index < EAGER_CARDS ? 'eager' : 'lazy';

@@ -14,10 +14,19 @@ export const SEARCH_TRACK_ROW = 12;
 /** The photo posts shown under the videos. */
 export const SEARCH_PHOTO_ROW = 12;
 
-export interface SearchQuery { keyword: string; tagIds: number[]; page: number; pageSize: number }
+export interface SearchQuery {
+  keyword: string;
+  tagIds: number[];
+  page: number;
+  pageSize: number;
+}
 
 export function readSearchQuery(params: URLSearchParams): SearchQuery {
-  const tagIds = (params.get('tag') ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0).slice(0, MAX_SEARCH_TAGS);
+  const tagIds = (params.get('tag') ?? '')
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0)
+    .slice(0, MAX_SEARCH_TAGS);
   return { keyword: (params.get('keyword') ?? '').trim(), tagIds, ...pagingFrom(params) };
 }
 
@@ -30,7 +39,10 @@ export function trackQueryOf(query: SearchQuery): { keyword: string } | { tagId:
   return query.tagIds.length === 1 ? { tagId: query.tagIds[0]! } : null;
 }
 
-export interface SearchPhotos { photosCount: number; photos: PhotoThumb[] }
+export interface SearchPhotos {
+  photosCount: number;
+  photos: PhotoThumb[];
+}
 
 /**
  * What the page found before the island hydrated: nothing asked (`idle`); the results (`done`:
@@ -42,4 +54,11 @@ export type SearchInitial =
   | { state: 'idle' }
   | { state: 'error' }
   | { state: 'invalid'; message: string; issues: Array<{ path: string; message: string }> }
-  | { state: 'done'; videosCount: number; videos: VideoThumb[]; tags: Tag[]; tracks: AudioThumb[] | null; photos: SearchPhotos | null };
+  | {
+      state: 'done';
+      videosCount: number;
+      videos: VideoThumb[];
+      tags: Tag[];
+      tracks: AudioThumb[] | null;
+      photos: SearchPhotos | null;
+    };

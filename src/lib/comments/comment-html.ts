@@ -9,10 +9,34 @@ export type SafeNode = string | { tag: CommentTag; children: SafeNode[] };
 
 /** Element names (lower-case) and the tag each becomes. */
 const ALLOWED: Record<string, CommentTag> = {
-  b: 'b', strong: 'b', i: 'i', em: 'i', u: 'u', s: 's', strike: 's', del: 's', br: 'br', p: 'p', div: 'p',
+  b: 'b',
+  strong: 'b',
+  i: 'i',
+  em: 'i',
+  u: 'u',
+  s: 's',
+  strike: 's',
+  del: 's',
+  br: 'br',
+  p: 'p',
+  div: 'p',
 };
 /** Elements whose content is not text a person wrote. */
-const DROPPED = new Set(['script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'textarea', 'select', 'title', 'head']);
+const DROPPED = new Set([
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'textarea',
+  'select',
+  'title',
+  'head',
+]);
 const MAX_DEPTH = 12;
 
 export interface DomLike {
@@ -47,10 +71,26 @@ export function toSafeTree(root: DomLike, depth = 0): SafeNode[] {
 const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function serializeSafeTree(nodes: SafeNode[]): string {
-  return nodes.map((n) => (typeof n === 'string' ? escapeText(n) : n.tag === 'br' ? '<br>' : `<${n.tag}>${serializeSafeTree(n.children)}</${n.tag}>`)).join('');
+  return nodes
+    .map((n) =>
+      typeof n === 'string'
+        ? escapeText(n)
+        : n.tag === 'br'
+          ? '<br>'
+          : `<${n.tag}>${serializeSafeTree(n.children)}</${n.tag}>`,
+    )
+    .join('');
 }
 
 /** The visible text of a tree (what "is it empty?" and keyword filters look at). */
 export function plainText(nodes: SafeNode[]): string {
-  return nodes.map((n) => (typeof n === 'string' ? n : n.tag === 'br' || n.tag === 'p' ? `${plainText(n.children)}\n` : plainText(n.children))).join('');
+  return nodes
+    .map((n) =>
+      typeof n === 'string'
+        ? n
+        : n.tag === 'br' || n.tag === 'p'
+          ? `${plainText(n.children)}\n`
+          : plainText(n.children),
+    )
+    .join('');
 }

@@ -80,7 +80,8 @@ export class CanvasDanmakuRenderer implements DanmakuRenderer {
   prepare(upcoming: readonly Danmaku[], timeLeft: () => number) {
     for (const item of upcoming) {
       if (timeLeft() < 1) return;
-      if (!this.painter.has(item.id)) this.painter.render(item, this.measure(item), itemHeight(item.fontSize, this.fontScale));
+      if (!this.painter.has(item.id))
+        this.painter.render(item, this.measure(item), itemHeight(item.fontSize, this.fontScale));
     }
   }
 

@@ -47,7 +47,8 @@ export class MediaClock {
       this.anchorMedia = reported;
       this.anchorWall = wallMs;
       const behind = this.lastAnswer - reported;
-      return (this.lastAnswer = behind > 0 && behind < MAX_EXTRAPOLATION * Math.max(1, m.playbackRate) ? this.lastAnswer : reported);
+      return (this.lastAnswer =
+        behind > 0 && behind < MAX_EXTRAPOLATION * Math.max(1, m.playbackRate) ? this.lastAnswer : reported);
     }
     const extrapolated = ((wallMs - this.anchorWall) / 1000) * m.playbackRate;
     const time = reported + Math.min(Math.max(0, extrapolated), MAX_EXTRAPOLATION * Math.max(1, m.playbackRate));

@@ -13,8 +13,18 @@
 import type { Danmaku } from '../api/contracts/interaction.ts';
 import type { DanmakuMode } from '../api/contracts/interaction.constants.ts';
 import {
-  LaneSet, MAX_WAIT_SECONDS, followDelay, itemHeight, laneCount, laneGap, laneHeight, lanesFor, lifetime, scrollDistance,
-  type Placed, type StageGeometry,
+  LaneSet,
+  MAX_WAIT_SECONDS,
+  followDelay,
+  itemHeight,
+  laneCount,
+  laneGap,
+  laneHeight,
+  lanesFor,
+  lifetime,
+  scrollDistance,
+  type Placed,
+  type StageGeometry,
 } from './layout.ts';
 import { WaitQueue, WaitingLine } from './wait-queue.ts';
 
@@ -44,10 +54,18 @@ export interface OnStage {
 }
 
 /** A subtitle line's box on the stage (px from its top left). */
-export interface ClearZone { top: number; bottom: number; left: number; right: number }
+export interface ClearZone {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
 
 /** Lanes of one layer. Right-to-left and left-to-right share one set (they would cross head-on in a lane); top and bottom have their own. */
-interface Layer { offset: number; lanes: Record<DanmakuMode, LaneSet> }
+interface Layer {
+  offset: number;
+  lanes: Record<DanmakuMode, LaneSet>;
+}
 
 /**
  * "all" opens at most this many layers (some 13 000 comments on a 720p stage); past that a
@@ -180,7 +198,12 @@ export class DanmakuEngine {
 
   private filterVisible() {
     const zones = this.zones;
-    this.visible = zones.length ? this.active.filter((a) => !zones.some((z) => a.y < z.bottom && a.y + a.height > z.top && a.x < z.right && a.x + a.width > z.left)) : this.active;
+    this.visible = zones.length
+      ? this.active.filter(
+          (a) =>
+            !zones.some((z) => a.y < z.bottom && a.y + a.height > z.top && a.x < z.right && a.x + a.width > z.left),
+        )
+      : this.active;
   }
 
   /** Comments waiting for a lane now. */
@@ -334,20 +357,24 @@ export class DanmakuEngine {
     const scrolling = item.mode === 'rtl' || item.mode === 'ltr';
     const gap = laneGap(options.density);
     // Opposite directions in one lane meet head-on: the lane is free for the other only once empty.
-    const freeAt = (prev: Placed | null) => (prev === null ? -Infinity
-      : scrolling && prev.mode === item.mode ? prev.start + followDelay(prev, width, duration, options.width, gap)
-      : prev.start + prev.duration);
+    const freeAt = (prev: Placed | null) =>
+      prev === null
+        ? -Infinity
+        : scrolling && prev.mode === item.mode
+          ? prev.start + followDelay(prev, width, duration, options.width, gap)
+          : prev.start + prev.duration;
     const overlap = options.density === 'all';
     const unit = laneHeight(options);
     const lanesInAll = laneCount(options);
     // A lane across a subtitle line shown now is not free while it shows.
     const zones = this.zones;
-    const layerFree = (offset: number) => (zones.length
-      ? (prev: Placed | null, lane: number) => {
-        const top = item.mode === 'bottom' ? lanesInAll * unit - offset - (lane + 1) * unit : offset + lane * unit;
-        return zones.some((z) => top < z.bottom && top + unit > z.top) ? Infinity : freeAt(prev);
-      }
-      : freeAt);
+    const layerFree = (offset: number) =>
+      zones.length
+        ? (prev: Placed | null, lane: number) => {
+            const top = item.mode === 'bottom' ? lanesInAll * unit - offset - (lane + 1) * unit : offset + lane * unit;
+            return zones.some((z) => top < z.bottom && top + unit > z.top) ? Infinity : freeAt(prev);
+          }
+        : freeAt;
     let layerIndex = 0;
     let run = this.layers[0].lanes[item.mode].soonest(span, start, layerFree(this.layers[0].offset));
     while (overlap && run.at > start) {
@@ -367,7 +394,10 @@ export class DanmakuEngine {
     layer.lanes[item.mode].take(run.lane, span, { start, width, duration, mode: item.mode });
     const height = itemHeight(item.fontSize, options.fontScale);
     // Centred on its run of lanes (a dense lane is shorter than a comment's bitmap, never than its text).
-    const top = item.mode === 'bottom' ? laneCount(options) * unit - layer.offset - (run.lane + span) * unit : layer.offset + run.lane * unit;
+    const top =
+      item.mode === 'bottom'
+        ? laneCount(options) * unit - layer.offset - (run.lane + span) * unit
+        : layer.offset + run.lane * unit;
     const y = top + (span * unit - height) / 2;
     this.active.push({ item, mode: item.mode, start, duration, width, height, y, x: options.width, layer: layerIndex });
     return start;

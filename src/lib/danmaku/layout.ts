@@ -20,7 +20,6 @@ export const MAX_WAIT_SECONDS = 1.5;
 export const SUBTITLE_CLEAR_SHARE = 0.15;
 export const LINE_HEIGHT = 1.25;
 
-
 const DENSITY: Record<DanmakuDensity, { lineHeight: number; gap: number }> = {
   readable: { lineHeight: LINE_HEIGHT, gap: LANE_GAP_PX },
   dense: { lineHeight: 1.1, gap: 8 },
@@ -45,7 +44,8 @@ export function laneHeight(g: Pick<StageGeometry, 'fontScale' | 'density'>): num
 }
 
 /** The height comments may use (px): the display area, above the subtitle band when asked. */
-export const usableHeight = (g: StageGeometry) => g.height * Math.min(g.area, g.keepSubtitlesClear ? 1 - SUBTITLE_CLEAR_SHARE : 1);
+export const usableHeight = (g: StageGeometry) =>
+  g.height * Math.min(g.area, g.keepSubtitlesClear ? 1 - SUBTITLE_CLEAR_SHARE : 1);
 
 /**
  * Lanes that fit below `offset` px (a layer of the "all" density starts part of a lane down).
@@ -62,7 +62,8 @@ export const itemHeight = (size: DanmakuSize, fontScale: number) => Math.ceil(FO
 export const lanesFor = (size: DanmakuSize) => Math.max(1, Math.ceil(FONT_PX[size] / FONT_PX.medium));
 
 /** How long an item is on stage, in video seconds. */
-export const lifetime = (mode: DanmakuMode, speed: number) => (mode === 'top' || mode === 'bottom' ? FIXED_SECONDS : SCROLL_SECONDS / speed);
+export const lifetime = (mode: DanmakuMode, speed: number) =>
+  mode === 'top' || mode === 'bottom' ? FIXED_SECONDS : SCROLL_SECONDS / speed;
 
 /**
  * Where a scrolling item's leading edge is, measured from the edge it entered at (px), `elapsed`
@@ -71,14 +72,25 @@ export const lifetime = (mode: DanmakuMode, speed: number) => (mode === 'top' ||
 export const scrollDistance = (stageWidth: number, itemWidth: number, elapsed: number, duration: number) =>
   ((stageWidth + itemWidth) * elapsed) / duration;
 
-export interface Placed { start: number; width: number; duration: number; mode?: DanmakuMode }
+export interface Placed {
+  start: number;
+  width: number;
+  duration: number;
+  mode?: DanmakuMode;
+}
 
 /**
  * How long after `prev` entered a scrolling item of `width` (crossing in `duration`) may follow
  * it in the same lane: once prev's tail is `gap` px inside the stage, and, when the newcomer is
  * faster (longer), late enough that it cannot catch prev's tail before prev has left.
  */
-export function followDelay(prev: Placed, width: number, duration: number, stageWidth: number, gap = LANE_GAP_PX): number {
+export function followDelay(
+  prev: Placed,
+  width: number,
+  duration: number,
+  stageWidth: number,
+  gap = LANE_GAP_PX,
+): number {
   const prevSpeed = (stageWidth + prev.width) / prev.duration;
   const tailIn = (prev.width + gap) / prevSpeed;
   const newSpeed = (stageWidth + width) / duration;
@@ -87,12 +99,22 @@ export function followDelay(prev: Placed, width: number, duration: number, stage
 }
 
 /** Whether a scrolling item may follow `prev` in the same lane entering at `start` (followDelay). */
-export function canFollow(prev: Placed, width: number, start: number, duration: number, stageWidth: number, gap = LANE_GAP_PX): boolean {
+export function canFollow(
+  prev: Placed,
+  width: number,
+  start: number,
+  duration: number,
+  stageWidth: number,
+  gap = LANE_GAP_PX,
+): boolean {
   return start - prev.start >= followDelay(prev, width, duration, stageWidth, gap);
 }
 
 /** The run of lanes an item may take, and the video time from which it may (−Infinity: any time). */
-export interface LaneRun { lane: number; at: number }
+export interface LaneRun {
+  lane: number;
+  at: number;
+}
 
 /**
  * Lanes of one kind (scrolling, or fixed at the top or the bottom). Each lane remembers its last

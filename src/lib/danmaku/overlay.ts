@@ -24,11 +24,23 @@ import { timeInPart, videoTimeOf, type PartSpan } from '../player/part-span.ts';
 const WHOLE_VIDEO: PartSpan = { offset: 0, length: 0, last: true };
 
 export interface StageSnapshotItem {
-  id: number; text: string; mode: Danmaku['mode']; color: string; fontSize: Danmaku['fontSize']; rainbow: boolean;
-  x: number; y: number; width: number; height: number;
+  id: number;
+  text: string;
+  mode: Danmaku['mode'];
+  color: string;
+  fontSize: Danmaku['fontSize'];
+  rainbow: boolean;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
   isNew: boolean;
 }
-export interface StageSnapshot { time: number; enabled: boolean; items: readonly StageSnapshotItem[] }
+export interface StageSnapshot {
+  time: number;
+  enabled: boolean;
+  items: readonly StageSnapshotItem[];
+}
 
 export interface OverlayOptions {
   enabled: boolean;
@@ -77,7 +89,14 @@ export class DanmakuOverlay {
   /** The part shown, on the video's timeline (parts.ts): its danmaku only, at times within it. */
   private readonly span: PartSpan;
 
-  constructor(video: HTMLVideoElement, canvas: HTMLCanvasElement, videoId: number, options: OverlayOptions, events: OverlayEvents = {}, span: PartSpan = WHOLE_VIDEO) {
+  constructor(
+    video: HTMLVideoElement,
+    canvas: HTMLCanvasElement,
+    videoId: number,
+    options: OverlayOptions,
+    events: OverlayEvents = {},
+    span: PartSpan = WHOLE_VIDEO,
+  ) {
     this.video = video;
     this.canvas = canvas;
     this.videoId = videoId;
@@ -90,8 +109,15 @@ export class DanmakuOverlay {
     const { width, height } = this.stageSize();
     this.renderer.resize(width, height, this.pixelRatio());
     this.engine = new DanmakuEngine({
-      width, height, area: options.area, keepSubtitlesClear: options.keepSubtitlesClear, fontScale: options.fontScale, speed: options.speed, density: options.density,
-      measure: this.renderer.measure, accept: danmakuFilter(options.blocking),
+      width,
+      height,
+      area: options.area,
+      keepSubtitlesClear: options.keepSubtitlesClear,
+      fontScale: options.fontScale,
+      speed: options.speed,
+      density: options.density,
+      measure: this.renderer.measure,
+      accept: danmakuFilter(options.blocking),
     });
     this.clock = new MediaClock(video);
     // The canvas's own CSS size is set by the renderer, so its container is what changes.
@@ -121,11 +147,26 @@ export class DanmakuOverlay {
 
   /** The stage as the last frame left it (see the module comment). */
   snapshot(): StageSnapshot {
-    const items = this.engine.stage.map((a) => Object.freeze({
-      id: a.item.id, text: a.item.text, mode: a.mode, color: a.item.color, fontSize: a.item.fontSize, rainbow: a.item.enableRainbow,
-      x: a.x, y: a.y, width: a.width, height: a.height, isNew: this.fresh.has(a.item.id),
-    }));
-    return Object.freeze({ time: this.lastTime, enabled: this.options.enabled, items: Object.freeze(this.options.enabled ? items : []) });
+    const items = this.engine.stage.map((a) =>
+      Object.freeze({
+        id: a.item.id,
+        text: a.item.text,
+        mode: a.mode,
+        color: a.item.color,
+        fontSize: a.item.fontSize,
+        rainbow: a.item.enableRainbow,
+        x: a.x,
+        y: a.y,
+        width: a.width,
+        height: a.height,
+        isNew: this.fresh.has(a.item.id),
+      }),
+    );
+    return Object.freeze({
+      time: this.lastTime,
+      enabled: this.options.enabled,
+      items: Object.freeze(this.options.enabled ? items : []),
+    });
   }
 
   private stageSize() {
@@ -157,11 +198,21 @@ export class DanmakuOverlay {
     const o = this.options;
     this.renderer.configure({ fontScale: o.fontScale, opacity: o.opacity });
     this.canvas.style.visibility = o.enabled ? 'visible' : 'hidden';
-    const layoutChanged = ['fontScale', 'speed', 'area', 'keepSubtitlesClear', 'density', 'blocking'].some((k) => previous[k as keyof OverlayOptions] !== o[k as keyof OverlayOptions]);
+    const layoutChanged = ['fontScale', 'speed', 'area', 'keepSubtitlesClear', 'density', 'blocking'].some(
+      (k) => previous[k as keyof OverlayOptions] !== o[k as keyof OverlayOptions],
+    );
     if (o.density !== previous.density) this.resize();
-    if (o.keepSubtitlesClear !== previous.keepSubtitlesClear) this.engine.setClearZones(o.keepSubtitlesClear ? this.subtitleLines : []);
+    if (o.keepSubtitlesClear !== previous.keepSubtitlesClear)
+      this.engine.setClearZones(o.keepSubtitlesClear ? this.subtitleLines : []);
     if (layoutChanged) {
-      this.engine.configure({ fontScale: o.fontScale, speed: o.speed, area: o.area, keepSubtitlesClear: o.keepSubtitlesClear, density: o.density, accept: danmakuFilter(o.blocking) });
+      this.engine.configure({
+        fontScale: o.fontScale,
+        speed: o.speed,
+        area: o.area,
+        keepSubtitlesClear: o.keepSubtitlesClear,
+        density: o.density,
+        accept: danmakuFilter(o.blocking),
+      });
     }
   }
 
@@ -172,8 +223,14 @@ export class DanmakuOverlay {
   async send(body: Omit<DanmakuEmitBody, 'videoId' | 'time'>): Promise<Danmaku> {
     const time = this.video.currentTime;
     const optimistic: Danmaku = {
-      id: temporaryId--, time, text: body.text.trim(), color: (body.color ?? 'ffffff').replace('#', '').toLowerCase(), fontSize: body.fontSize ?? 'medium',
-      mode: body.mode ?? 'rtl', enableRainbow: body.enableRainbow ?? false, editDateTime: Date.now(),
+      id: temporaryId--,
+      time,
+      text: body.text.trim(),
+      color: (body.color ?? 'ffffff').replace('#', '').toLowerCase(),
+      fontSize: body.fontSize ?? 'medium',
+      mode: body.mode ?? 'rtl',
+      enableRainbow: body.enableRainbow ?? false,
+      editDateTime: Date.now(),
     };
     this.engine.add([optimistic]);
     try {
@@ -259,7 +316,8 @@ export class DanmakuOverlay {
 
   /** Between frames: the bitmaps of the next second's comments (see CanvasDanmakuRenderer.prepare; the worker renderer needs none). */
   private prepare = (deadline: IdleDeadline) => {
-    if (this.options.enabled) this.renderer.prepare(this.engine.upcoming(PREPARE_AHEAD_SECONDS), () => deadline.timeRemaining());
+    if (this.options.enabled)
+      this.renderer.prepare(this.engine.upcoming(PREPARE_AHEAD_SECONDS), () => deadline.timeRemaining());
     this.idle = whenIdle(this.prepare);
   };
 
@@ -267,13 +325,20 @@ export class DanmakuOverlay {
     this.frame = requestAnimationFrame(this.tick);
     const time = this.clock.now(now);
     this.lastTime = time;
-    for (const segment of segmentsToLoad(this.span.offset + time, this.segmentSeconds, this.segmentCount, this.loaded)) void this.loadSegment(segment);
+    for (const segment of segmentsToLoad(this.span.offset + time, this.segmentSeconds, this.segmentCount, this.loaded))
+      void this.loadSegment(segment);
     if (!this.options.enabled) return;
     const stage = this.engine.advance(time);
     this.renderer.draw(stage, this.clock.rate, now);
     const frameMs = this.lastFrameAt ? now - this.lastFrameAt : 0;
     this.lastFrameAt = now;
-    this.stats = { frames: this.stats.frames + 1, slowFrames: this.stats.slowFrames + (frameMs > 20 ? 1 : 0), lastFrameMs: frameMs, onStage: stage.length, waiting: this.engine.waitingCount };
+    this.stats = {
+      frames: this.stats.frames + 1,
+      slowFrames: this.stats.slowFrames + (frameMs > 20 ? 1 : 0),
+      lastFrameMs: frameMs,
+      onStage: stage.length,
+      waiting: this.engine.waitingCount,
+    };
   };
 }
 
@@ -282,8 +347,11 @@ const ALL_DENSITY_MAX_DPR = 1.5;
 /** How far ahead comments are prepared: within the renderer's bitmap lifetime (120 frames). */
 const PREPARE_AHEAD_SECONDS = 1;
 // Browsers without idle callbacks (Safari) simply draw each bitmap in the frame it is first needed.
-const whenIdle = (callback: IdleRequestCallback) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(callback, { timeout: 500 }) : 0);
-const cancelIdle = (handle: number) => { if (handle && typeof cancelIdleCallback === 'function') cancelIdleCallback(handle); };
+const whenIdle = (callback: IdleRequestCallback) =>
+  typeof requestIdleCallback === 'function' ? requestIdleCallback(callback, { timeout: 500 }) : 0;
+const cancelIdle = (handle: number) => {
+  if (handle && typeof cancelIdleCallback === 'function') cancelIdleCallback(handle);
+};
 
 function insertSorted(list: readonly Danmaku[], item: Danmaku): Danmaku[] {
   const index = list.findIndex((d) => d.time > item.time);

@@ -7,7 +7,12 @@
 import type { Danmaku } from '../api/contracts/interaction.ts';
 
 /** A comment the worker is told about once (again when its size changes): what its bitmap needs. */
-export interface SpriteSpec { item: Danmaku; width: number; height: number; framed: boolean }
+export interface SpriteSpec {
+  item: Danmaku;
+  width: number;
+  height: number;
+  framed: boolean;
+}
 
 /** Numbers per comment in a frame's `stage`: id, x, y (CSS px), and x's speed in px per second of video time. */
 export const FRAME_STRIDE = 4;
@@ -27,7 +32,11 @@ export type ToWorker =
   | { type: 'stats' };
 
 /** Frames drawn since the worker started, those more than 20 ms after the one before, ms spent drawing. */
-export interface WorkerStats { frames: number; slowFrames: number; drawMs: number }
+export interface WorkerStats {
+  frames: number;
+  slowFrames: number;
+  drawMs: number;
+}
 export type FromWorker = { type: 'stats'; stats: WorkerStats };
 
 /** Moving comments on without news from the page for longer than this would guess too much. */

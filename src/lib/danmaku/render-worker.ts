@@ -26,10 +26,11 @@ const stats: WorkerStats = { frames: 0, slowFrames: 0, drawMs: 0 };
 let lastFrameAt = 0;
 const epochNow = () => performance.timeOrigin + performance.now();
 
-const nextFrame: (callback: () => void) => void = typeof scope.requestAnimationFrame === 'function'
-  ? (callback) => scope.requestAnimationFrame(callback)
-  // Without animation frames in workers, draw as soon as the page's frame arrives.
-  : (callback) => setTimeout(callback, 0);
+const nextFrame: (callback: () => void) => void =
+  typeof scope.requestAnimationFrame === 'function'
+    ? (callback) => scope.requestAnimationFrame(callback)
+    : // Without animation frames in workers, draw as soon as the page's frame arrives.
+      (callback) => setTimeout(callback, 0);
 
 function schedule() {
   if (scheduled || !painter) return;

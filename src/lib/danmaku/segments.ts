@@ -6,7 +6,12 @@
 export const PRELOAD_SECONDS = 30;
 
 /** The segments that should be loaded at video time `time` (in order, without those loaded). */
-export function segmentsToLoad(time: number, segmentSeconds: number, segmentCount: number, loaded: ReadonlySet<number>): number[] {
+export function segmentsToLoad(
+  time: number,
+  segmentSeconds: number,
+  segmentCount: number,
+  loaded: ReadonlySet<number>,
+): number[] {
   if (!(segmentSeconds > 0)) return [];
   const current = Math.max(0, Math.floor(time / segmentSeconds));
   const wanted = [current];

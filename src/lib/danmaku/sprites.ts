@@ -9,7 +9,8 @@
 import type { Danmaku } from '../api/contracts/interaction.ts';
 import { FONT_PX } from './layout.ts';
 
-export const DANMAKU_FONT_FAMILY = '"Noto Sans CJK SC", "PingFang SC", "Hiragino Sans", "Microsoft YaHei", system-ui, sans-serif';
+export const DANMAKU_FONT_FAMILY =
+  '"Noto Sans CJK SC", "PingFang SC", "Hiragino Sans", "Microsoft YaHei", system-ui, sans-serif';
 export const OUTLINE_PX = 3;
 /** The frame around a comment marked as new (live, arrived after its moment): gold, seen on dark and light video. */
 const NEW_FRAME_PX = 2;
@@ -22,11 +23,22 @@ export const danmakuFont = (item: Pick<Danmaku, 'fontSize'>, fontScale: number) 
   `${item.fontSize === 'large' ? 600 : 500} ${FONT_PX[item.fontSize] * fontScale}px ${DANMAKU_FONT_FAMILY}`;
 
 /** What drawing needs of a comment on stage (the engine's OnStage is one): CSS px. */
-export interface Drawable { item: Danmaku; x: number; y: number; width: number; height: number }
+export interface Drawable {
+  item: Danmaku;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 type Surface = HTMLCanvasElement | OffscreenCanvas;
 type Context2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
-interface Sprite { image: HTMLCanvasElement | ImageBitmap | OffscreenCanvas; usedAt: number; width: number; height: number }
+interface Sprite {
+  image: HTMLCanvasElement | ImageBitmap | OffscreenCanvas;
+  usedAt: number;
+  width: number;
+  height: number;
+}
 
 /** Text widths in CSS px at a font scale, each comment measured once (the engine's measure function). */
 export function textMeasure(ctx: Context2D) {
@@ -170,7 +182,8 @@ export class SpritePainter {
     }
     this.drewSomething = stage.length > 0;
     // Bitmaps of comments that left the stage a while ago are let go.
-    if (this.frame % SPRITE_FRAMES === 0) for (const [id, s] of this.sprites) if (this.frame - s.usedAt > SPRITE_FRAMES) this.dropSprite(id);
+    if (this.frame % SPRITE_FRAMES === 0)
+      for (const [id, s] of this.sprites) if (this.frame - s.usedAt > SPRITE_FRAMES) this.dropSprite(id);
     return overBudget;
   }
 

@@ -7,7 +7,10 @@
  */
 import type { Danmaku } from '../api/contracts/interaction.ts';
 
-export interface Waiting { item: Danmaku; at: number }
+export interface Waiting {
+  item: Danmaku;
+  at: number;
+}
 
 /** One line of waiting comments: an array with a moving head, compacted now and then. */
 export class WaitingLine {
@@ -32,12 +35,17 @@ export class WaitingLine {
   }
   /** Rare paths (a refused send, a confirmed id). */
   rewrite(change: (item: Danmaku) => Danmaku | null) {
-    this.items = this.items.slice(this.head).map(change).filter((d): d is Danmaku => d !== null);
+    this.items = this.items
+      .slice(this.head)
+      .map(change)
+      .filter((d): d is Danmaku => d !== null);
     this.head = 0;
   }
 }
 
-const before = (a: Waiting, b: Waiting) => a.at < b.at || (a.at === b.at && (a.item.time < b.item.time || (a.item.time === b.item.time && a.item.id < b.item.id)));
+const before = (a: Waiting, b: Waiting) =>
+  a.at < b.at ||
+  (a.at === b.at && (a.item.time < b.item.time || (a.item.time === b.item.time && a.item.id < b.item.id)));
 
 export class WaitQueue {
   private heap: Waiting[] = [];

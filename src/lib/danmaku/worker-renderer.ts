@@ -28,9 +28,13 @@ const WORKER_MIN_CORES = 4;
 
 /** Whether this browser can draw danmaku from a worker, and has the cores for it to pay. */
 export function canDrawInWorker(): boolean {
-  return typeof Worker === 'function' && typeof OffscreenCanvas === 'function'
-    && typeof HTMLCanvasElement !== 'undefined' && typeof HTMLCanvasElement.prototype.transferControlToOffscreen === 'function'
-    && (globalThis.navigator?.hardwareConcurrency ?? WORKER_MIN_CORES) >= WORKER_MIN_CORES;
+  return (
+    typeof Worker === 'function' &&
+    typeof OffscreenCanvas === 'function' &&
+    typeof HTMLCanvasElement !== 'undefined' &&
+    typeof HTMLCanvasElement.prototype.transferControlToOffscreen === 'function' &&
+    (globalThis.navigator?.hardwareConcurrency ?? WORKER_MIN_CORES) >= WORKER_MIN_CORES
+  );
 }
 
 /** The renderer for a player canvas: in a worker where the browser can, else on the main thread. */
@@ -46,11 +50,18 @@ export function createDanmakuRenderer(canvas: HTMLCanvasElement): DanmakuRendere
   return new CanvasDanmakuRenderer(canvas);
 }
 
-interface Owner { worker: Worker; holders: number }
+interface Owner {
+  worker: Worker;
+  holders: number;
+}
 const owners = new WeakMap<HTMLCanvasElement, Owner>();
 
 /** Sizes the worker was last told for each comment, and the frame it was last on stage. */
-interface Sent { width: number; height: number; seen: number }
+interface Sent {
+  width: number;
+  height: number;
+  seen: number;
+}
 const FORGET_AFTER_FRAMES = 120;
 
 export class WorkerDanmakuRenderer implements DanmakuRenderer {
@@ -146,7 +157,8 @@ export class WorkerDanmakuRenderer implements DanmakuRenderer {
       numbers[i + 1] = a.x;
       numbers[i + 2] = a.y;
       // Scrolling comments cross stage width + their own in their lifetime (layout.ts scrollDistance).
-      numbers[i + 3] = a.mode === 'rtl' ? -(width + a.width) / a.duration : a.mode === 'ltr' ? (width + a.width) / a.duration : 0;
+      numbers[i + 3] =
+        a.mode === 'rtl' ? -(width + a.width) / a.duration : a.mode === 'ltr' ? (width + a.width) / a.duration : 0;
       i += FRAME_STRIDE;
     }
     const forget: number[] = [];
@@ -154,7 +166,9 @@ export class WorkerDanmakuRenderer implements DanmakuRenderer {
       for (const [id, s] of this.sent) if (this.frame - s.seen > FORGET_AFTER_FRAMES) forget.push(id);
       for (const id of forget) this.sent.delete(id);
     }
-    this.post({ type: 'frame', at: performance.timeOrigin + at, rate, stage: numbers, specs, forget }, this.owner, [numbers.buffer]);
+    this.post({ type: 'frame', at: performance.timeOrigin + at, rate, stage: numbers, specs, forget }, this.owner, [
+      numbers.buffer,
+    ]);
   }
 
   destroy() {

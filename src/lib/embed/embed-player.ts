@@ -13,14 +13,27 @@ import type { DanmakuOverlay } from '../danmaku/overlay.ts';
 import { attachHls, type HlsSource } from '../player/hls-source.ts';
 
 /** The danmaku engine, its blocking rule and the player's default settings: fetched on the first intent to play. */
-const danmakuParts = () => Promise.all([import('../danmaku/overlay.ts'), import('../danmaku/filter.ts'), import('../stores/player-settings.ts')]);
+const danmakuParts = () =>
+  Promise.all([
+    import('../danmaku/overlay.ts'),
+    import('../danmaku/filter.ts'),
+    import('../stores/player-settings.ts'),
+  ]);
 
-export interface EmbedOptions { start: number; autoplay: boolean; danmaku: boolean }
+export interface EmbedOptions {
+  start: number;
+  autoplay: boolean;
+  danmaku: boolean;
+}
 
 /** The embed's options from its data attributes (written by the page from the address). */
 export function embedOptionsOf(root: HTMLElement): EmbedOptions {
   const start = Number(root.dataset.start);
-  return { start: Number.isFinite(start) && start > 0 ? start : 0, autoplay: root.dataset.autoplay === '1', danmaku: root.dataset.danmaku !== '0' };
+  return {
+    start: Number.isFinite(start) && start > 0 ? start : 0,
+    autoplay: root.dataset.autoplay === '1',
+    danmaku: root.dataset.danmaku !== '0',
+  };
 }
 
 export function startEmbed(root: HTMLElement): void {
@@ -29,7 +42,11 @@ export function startEmbed(root: HTMLElement): void {
   if (!media || !source) return;
   const options = embedOptionsOf(root);
   const seekToStart = () => {
-    if (options.start && media.currentTime < 0.5) media.currentTime = Math.min(options.start, Number.isFinite(media.duration) ? Math.max(0, media.duration - 0.5) : options.start);
+    if (options.start && media.currentTime < 0.5)
+      media.currentTime = Math.min(
+        options.start,
+        Number.isFinite(media.duration) ? Math.max(0, media.duration - 0.5) : options.start,
+      );
   };
   media.addEventListener('loadedmetadata', seekToStart, { once: true });
 
@@ -49,7 +66,14 @@ export function startEmbed(root: HTMLElement): void {
       void danmakuParts().then(([{ DanmakuOverlay }, { NO_BLOCKING }, { DEFAULT_PLAYER_SETTINGS }]) => {
         const d = DEFAULT_PLAYER_SETTINGS.danmaku;
         overlay = new DanmakuOverlay(media, canvas, Number(root.dataset.videoId), {
-          enabled, opacity: d.opacity, fontScale: d.fontSizeScale, speed: d.speed, area: d.area, keepSubtitlesClear: d.keepSubtitlesClear, density: d.density, blocking: NO_BLOCKING,
+          enabled,
+          opacity: d.opacity,
+          fontScale: d.fontSizeScale,
+          speed: d.speed,
+          area: d.area,
+          keepSubtitlesClear: d.keepSubtitlesClear,
+          density: d.density,
+          blocking: NO_BLOCKING,
         });
       });
     };
@@ -65,10 +89,14 @@ export function startEmbed(root: HTMLElement): void {
     const attach = () => {
       playing = true;
       showDanmaku();
-      return (attached ??= attachHls(media, source, { startPosition: options.start || undefined, loadBeforePlay: true }));
+      return (attached ??= attachHls(media, source, {
+        startPosition: options.start || undefined,
+        loadBeforePlay: true,
+      }));
     };
     const intent = () => void attach();
-    for (const event of ['pointerenter', 'touchstart', 'focusin'] as const) root.addEventListener(event, intent, { once: true, passive: true });
+    for (const event of ['pointerenter', 'touchstart', 'focusin'] as const)
+      root.addEventListener(event, intent, { once: true, passive: true });
     media.addEventListener('play', () => {
       if (!attached) void attach().then(() => media.play().catch(() => {}));
     });
@@ -87,7 +115,9 @@ export function startEmbed(root: HTMLElement): void {
     const intent = () => {
       if (media.preload === 'none') media.preload = 'metadata';
     };
-    if (!eager) for (const event of ['pointerenter', 'touchstart', 'focusin'] as const) root.addEventListener(event, intent, { once: true, passive: true });
+    if (!eager)
+      for (const event of ['pointerenter', 'touchstart', 'focusin'] as const)
+        root.addEventListener(event, intent, { once: true, passive: true });
     if (options.autoplay) {
       media.muted = true;
       void media.play().catch(() => {});

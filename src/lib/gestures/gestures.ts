@@ -11,9 +11,25 @@ export const WEBKIT_PINCH_SCALE_FACTOR = 260;
 /** Scroll and wheel end after this long without an event. */
 export const GESTURE_DEBOUNCE_MS = 150;
 
-export interface PinchState { phase: GesturePhase; /** Scale since the pinch started (1 = unchanged). */ scale: number; /** Scale change since the last event. */ step: number }
-export interface ScrollState { phase: GesturePhase; x: number; y: number; dx: number; dy: number }
-export interface WheelState { phase: GesturePhase; dx: number; dy: number; /** Zoom asked for by this event (1 = none). */ zoom: number; ctrlKey: boolean }
+export interface PinchState {
+  phase: GesturePhase /** Scale since the pinch started (1 = unchanged). */;
+  scale: number /** Scale change since the last event. */;
+  step: number;
+}
+export interface ScrollState {
+  phase: GesturePhase;
+  x: number;
+  y: number;
+  dx: number;
+  dy: number;
+}
+export interface WheelState {
+  phase: GesturePhase;
+  dx: number;
+  dy: number /** Zoom asked for by this event (1 = none). */;
+  zoom: number;
+  ctrlKey: boolean;
+}
 
 /** The zoom factor of one wheel event's vertical delta (in pixels): up zooms in. */
 export function wheelZoomFactor(deltaY: number): number {
@@ -29,11 +45,18 @@ function requireHandler(name: string, handler: unknown): void {
   if (typeof handler !== 'function') throw new TypeError(`the ${name} gesture needs a handler`);
 }
 
-interface Timers { set: (fn: () => void, ms: number) => unknown; clear: (id: unknown) => void }
+interface Timers {
+  set: (fn: () => void, ms: number) => unknown;
+  clear: (id: unknown) => void;
+}
 const realTimers: Timers = { set: (fn, ms) => setTimeout(fn, ms), clear: (id) => clearTimeout(id as number) };
 
 /** start on the first event, change on each, end once `ms` pass without one. */
-export function debounced<T>(emit: (phase: GesturePhase, value: T) => void, ms = GESTURE_DEBOUNCE_MS, timers: Timers = realTimers) {
+export function debounced<T>(
+  emit: (phase: GesturePhase, value: T) => void,
+  ms = GESTURE_DEBOUNCE_MS,
+  timers: Timers = realTimers,
+) {
   let timer: unknown = null;
   let last: T | undefined;
   return (value: T) => {
@@ -41,21 +64,37 @@ export function debounced<T>(emit: (phase: GesturePhase, value: T) => void, ms =
     else timers.clear(timer);
     emit('change', value);
     last = value;
-    timer = timers.set(() => { timer = null; emit('end', last as T); }, ms);
+    timer = timers.set(() => {
+      timer = null;
+      emit('end', last as T);
+    }, ms);
   };
 }
 
 /** Scroll of an element (or window): start, change, end after the debounce. Returns the unbinding function. */
-export function onScroll(target: EventTarget & { scrollLeft?: number; scrollTop?: number }, handler: (state: ScrollState) => void, options: { debounceMs?: number; timers?: Timers } = {}): () => void {
+export function onScroll(
+  target: EventTarget & { scrollLeft?: number; scrollTop?: number },
+  handler: (state: ScrollState) => void,
+  options: { debounceMs?: number; timers?: Timers } = {},
+): () => void {
   requireHandler('scroll', handler);
-  let x = 0, y = 0;
-  const position = () => ('scrollY' in target ? { x: (target as Window).scrollX, y: (target as Window).scrollY } : { x: target.scrollLeft ?? 0, y: target.scrollTop ?? 0 });
+  let x = 0,
+    y = 0;
+  const position = () =>
+    'scrollY' in target
+      ? { x: (target as Window).scrollX, y: (target as Window).scrollY }
+      : { x: target.scrollLeft ?? 0, y: target.scrollTop ?? 0 };
   ({ x, y } = position());
-  const emit = debounced<ScrollState>((phase, state) => handler({ ...state, phase }), options.debounceMs, options.timers);
+  const emit = debounced<ScrollState>(
+    (phase, state) => handler({ ...state, phase }),
+    options.debounceMs,
+    options.timers,
+  );
   const listener = () => {
     const now = position();
     const state = { phase: 'change' as GesturePhase, x: now.x, y: now.y, dx: now.x - x, dy: now.y - y };
-    x = now.x; y = now.y;
+    x = now.x;
+    y = now.y;
     emit(state);
   };
   target.addEventListener('scroll', listener, { passive: true });
@@ -67,9 +106,17 @@ export function onScroll(target: EventTarget & { scrollLeft?: number; scrollTop?
  * own page zoom is held back; with `captureZoom` every wheel over the target is the target's
  * zoom and the page does not scroll.
  */
-export function onWheel(target: EventTarget, handler: (state: WheelState) => void, options: { debounceMs?: number; timers?: Timers; captureZoom?: boolean } = {}): () => void {
+export function onWheel(
+  target: EventTarget,
+  handler: (state: WheelState) => void,
+  options: { debounceMs?: number; timers?: Timers; captureZoom?: boolean } = {},
+): () => void {
   requireHandler('wheel', handler);
-  const emit = debounced<WheelState>((phase, state) => handler({ ...state, phase }), options.debounceMs, options.timers);
+  const emit = debounced<WheelState>(
+    (phase, state) => handler({ ...state, phase }),
+    options.debounceMs,
+    options.timers,
+  );
   const listener = (event: Event) => {
     const wheel = event as WheelEvent;
     if (wheel.ctrlKey || options.captureZoom) event.preventDefault();
@@ -97,7 +144,11 @@ export function onPinch(target: EventTarget, handler: (state: PinchState) => voi
   const down = (event: Event) => {
     const e = event as PointerEvent;
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    if (pointers.size === 2) { startDistance = distance() || 1; scale = 1; handler({ phase: 'start', scale: 1, step: 1 }); }
+    if (pointers.size === 2) {
+      startDistance = distance() || 1;
+      scale = 1;
+      handler({ phase: 'start', scale: 1, step: 1 });
+    }
   };
   const move = (event: Event) => {
     const e = event as PointerEvent;
@@ -116,7 +167,12 @@ export function onPinch(target: EventTarget, handler: (state: PinchState) => voi
   };
   // Safari: gesture events carry the scale; converted through the wheel's zoom rule.
   let webkitScale = 1;
-  const gestureStart = (event: Event) => { event.preventDefault(); webkitScale = 1; scale = 1; handler({ phase: 'start', scale: 1, step: 1 }); };
+  const gestureStart = (event: Event) => {
+    event.preventDefault();
+    webkitScale = 1;
+    scale = 1;
+    handler({ phase: 'start', scale: 1, step: 1 });
+  };
   const gestureChange = (event: Event) => {
     event.preventDefault();
     const next = (event as Event & { scale: number }).scale;
@@ -125,11 +181,21 @@ export function onPinch(target: EventTarget, handler: (state: PinchState) => voi
     scale *= step;
     handler({ phase: 'change', scale, step });
   };
-  const gestureEnd = (event: Event) => { event.preventDefault(); handler({ phase: 'end', scale, step: 1 }); };
+  const gestureEnd = (event: Event) => {
+    event.preventDefault();
+    handler({ phase: 'end', scale, step: 1 });
+  };
   const bindings: Array<[string, (event: Event) => void]> = [
-    ['pointerdown', down], ['pointermove', move], ['pointerup', up], ['pointercancel', up],
-    ['gesturestart', gestureStart], ['gesturechange', gestureChange], ['gestureend', gestureEnd],
+    ['pointerdown', down],
+    ['pointermove', move],
+    ['pointerup', up],
+    ['pointercancel', up],
+    ['gesturestart', gestureStart],
+    ['gesturechange', gestureChange],
+    ['gestureend', gestureEnd],
   ];
   for (const [type, listener] of bindings) target.addEventListener(type, listener);
-  return () => { for (const [type, listener] of bindings) target.removeEventListener(type, listener); };
+  return () => {
+    for (const [type, listener] of bindings) target.removeEventListener(type, listener);
+  };
 }

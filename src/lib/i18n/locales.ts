@@ -22,7 +22,12 @@ export interface LocaleInfo {
 }
 
 export const LOCALE_INFO: Record<Locale, LocaleInfo> = {
-  zhs: { code: 'zhs', htmlLang: 'zh-Hans-CN', nativeName: '简体中文', matches: ['zh-hans', 'zh-cn', 'zh-sg', 'zh-my', 'zh'] },
+  zhs: {
+    code: 'zhs',
+    htmlLang: 'zh-Hans-CN',
+    nativeName: '简体中文',
+    matches: ['zh-hans', 'zh-cn', 'zh-sg', 'zh-my', 'zh'],
+  },
   zht: { code: 'zht', htmlLang: 'zh-Hant-TW', nativeName: '繁體中文', matches: ['zh-hant-tw', 'zh-tw', 'zh-hant'] },
   en: { code: 'en', htmlLang: 'en-US', nativeName: 'English', matches: ['en'] },
   ja: { code: 'ja', htmlLang: 'ja-JP', nativeName: '日本語', matches: ['ja'] },
@@ -30,7 +35,12 @@ export const LOCALE_INFO: Record<Locale, LocaleInfo> = {
   vi: { code: 'vi', htmlLang: 'vi-VN', nativeName: 'Tiếng Việt', matches: ['vi'] },
   id: { code: 'id', htmlLang: 'id-ID', nativeName: 'Bahasa Indonesia', matches: ['id', 'in', 'ms'] },
   fr: { code: 'fr', htmlLang: 'fr-FR', nativeName: 'Français', matches: ['fr'] },
-  yue: { code: 'yue', htmlLang: 'zh-Hant-HK', nativeName: '粵語', matches: ['yue', 'zh-hant-hk', 'zh-hk', 'zh-mo', 'zh-hant-mo'] },
+  yue: {
+    code: 'yue',
+    htmlLang: 'zh-Hant-HK',
+    nativeName: '粵語',
+    matches: ['yue', 'zh-hant-hk', 'zh-hk', 'zh-mo', 'zh-hant-mo'],
+  },
   ii: { code: 'ii', htmlLang: 'ii', nativeName: 'ii · In-context translation', matches: [] },
 };
 

@@ -31,7 +31,9 @@ export function createTranslator(_locale: Locale, messages: Messages): { t: TFun
     for (const part of key.split('.')) node = node && typeof node === 'object' ? (node as Messages)[part] : undefined;
     if (typeof node !== 'string') return key;
     if (!options) return node;
-    return node.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_whole, name: string) => (options[name] === undefined || options[name] === null ? '' : String(options[name])));
+    return node.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_whole, name: string) =>
+      options[name] === undefined || options[name] === null ? '' : String(options[name]),
+    );
   };
   return { t: t as unknown as TFunction };
 }

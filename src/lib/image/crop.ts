@@ -4,12 +4,20 @@
  * leaves a gap. Pure arithmetic, shared by the crop view and the canvas that draws the result.
  * A viewport given as a number is a square of that side.
  */
-export interface CropState { zoom: number; dx: number; dy: number }
-export interface Viewport { width: number; height: number }
+export interface CropState {
+  zoom: number;
+  dx: number;
+  dy: number;
+}
+export interface Viewport {
+  width: number;
+  height: number;
+}
 export const MIN_ZOOM = 1;
 export const MAX_ZOOM = 4;
 
-const box = (viewport: number | Viewport): Viewport => (typeof viewport === 'number' ? { width: viewport, height: viewport } : viewport);
+const box = (viewport: number | Viewport): Viewport =>
+  typeof viewport === 'number' ? { width: viewport, height: viewport } : viewport;
 
 /** Displayed scale of the picture (pixels of viewport per pixel of picture). */
 export function displayScale(width: number, height: number, viewport: number | Viewport, zoom: number): number {

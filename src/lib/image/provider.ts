@@ -20,19 +20,35 @@ export const LOCAL_IMAGES: ImageProvider = { kind: 'local' };
 /** The provider PUBLIC_IMAGE_PROVIDER and PUBLIC_IMAGE_PROVIDER_URL name; a setting that cannot work throws, saying why. */
 export function readImageProvider(name: string | undefined, url: string | undefined): ImageProvider {
   if (!name || name === 'local') return LOCAL_IMAGES;
-  if (name !== 'template') throw new Error(`PUBLIC_IMAGE_PROVIDER must be ${IMAGE_PROVIDERS.join(' or ')}, not "${name}"`);
-  if (!url || !url.includes('{src}') || !url.includes('{width}') || !URL.canParse(url.replace(/\{\w+\}/g, 'x'), 'http://site.invalid/')) {
-    throw new Error(`PUBLIC_IMAGE_PROVIDER=template needs PUBLIC_IMAGE_PROVIDER_URL, an address with {width} and {src} such as https://img.example/{width}/{src}, not "${url ?? ''}"`);
+  if (name !== 'template')
+    throw new Error(`PUBLIC_IMAGE_PROVIDER must be ${IMAGE_PROVIDERS.join(' or ')}, not "${name}"`);
+  if (
+    !url ||
+    !url.includes('{src}') ||
+    !url.includes('{width}') ||
+    !URL.canParse(url.replace(/\{\w+\}/g, 'x'), 'http://site.invalid/')
+  ) {
+    throw new Error(
+      `PUBLIC_IMAGE_PROVIDER=template needs PUBLIC_IMAGE_PROVIDER_URL, an address with {width} and {src} such as https://img.example/{width}/{src}, not "${url ?? ''}"`,
+    );
   }
   return { kind: 'template', url };
 }
 
 /** The provider's address of `src` at `width` pixels wide. */
-export function resizedImageUrl(provider: Extract<ImageProvider, { kind: 'template' }>, src: string, width: number): string {
+export function resizedImageUrl(
+  provider: Extract<ImageProvider, { kind: 'template' }>,
+  src: string,
+  width: number,
+): string {
   return provider.url.replaceAll('{width}', String(Math.round(width))).replaceAll('{src}', encodeURIComponent(src));
 }
 
 /** A `srcset` of `src` at each of `widths`, made by the provider. */
-export function resizedSrcset(provider: Extract<ImageProvider, { kind: 'template' }>, src: string, widths: readonly number[]): string {
+export function resizedSrcset(
+  provider: Extract<ImageProvider, { kind: 'template' }>,
+  src: string,
+  widths: readonly number[],
+): string {
   return widths.map((w) => `${resizedImageUrl(provider, src, w)} ${w}w`).join(', ');
 }

@@ -8,7 +8,11 @@ export type NavigationVerdict =
   | { ok: true; url: URL; external: boolean }
   | { ok: false; reason: 'script-protocol' | 'external-not-allowed' | 'invalid' };
 
-export function checkNavigation(target: string, currentOrigin: string, allowedOrigins: readonly string[] = []): NavigationVerdict {
+export function checkNavigation(
+  target: string,
+  currentOrigin: string,
+  allowedOrigins: readonly string[] = [],
+): NavigationVerdict {
   let url: URL;
   try {
     // Control characters and whitespace inside a scheme ("java\tscript:") are stripped by browsers; do the same.

@@ -22,7 +22,10 @@ export const audioSitemapPath = (file: number) => `/sitemap-audio-${file}.xml`;
 
 function alternates(origin: string, route: string): string {
   return [
-    ...SITEMAP_LOCALES.map((alt) => `<xhtml:link rel="alternate" hreflang="${LOCALE_INFO[alt].htmlLang}" href="${escapeXml(origin + localizePath(route, alt))}"/>`),
+    ...SITEMAP_LOCALES.map(
+      (alt) =>
+        `<xhtml:link rel="alternate" hreflang="${LOCALE_INFO[alt].htmlLang}" href="${escapeXml(origin + localizePath(route, alt))}"/>`,
+    ),
     `<xhtml:link rel="alternate" hreflang="x-default" href="${escapeXml(origin + localizePath(route, DEFAULT_LOCALE))}"/>`,
   ].join('');
 }
@@ -31,7 +34,9 @@ function alternates(origin: string, route: string): string {
 export function localizedUrls(origin: string, route: string, lastmod?: Date): string {
   const mod = lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : '';
   const links = alternates(origin, route);
-  return SITEMAP_LOCALES.map((locale) => `<url><loc>${escapeXml(origin + localizePath(route, locale))}</loc>${mod}${links}</url>`).join('');
+  return SITEMAP_LOCALES.map(
+    (locale) => `<url><loc>${escapeXml(origin + localizePath(route, locale))}</loc>${mod}${links}</url>`,
+  ).join('');
 }
 
 export function urlSet(entries: string): string {
@@ -39,7 +44,12 @@ export function urlSet(entries: string): string {
 }
 
 export function sitemapIndex(origin: string, sitemaps: Array<{ path: string; lastmod?: Date }>): string {
-  const items = sitemaps.map((s) => `<sitemap><loc>${escapeXml(origin + s.path)}</loc>${s.lastmod ? `<lastmod>${s.lastmod.toISOString()}</lastmod>` : ''}</sitemap>`).join('');
+  const items = sitemaps
+    .map(
+      (s) =>
+        `<sitemap><loc>${escapeXml(origin + s.path)}</loc>${s.lastmod ? `<lastmod>${s.lastmod.toISOString()}</lastmod>` : ''}</sitemap>`,
+    )
+    .join('');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${items}</sitemapindex>`;
 }
 
@@ -47,11 +57,15 @@ export function sitemapIndex(origin: string, sitemaps: Array<{ path: string; las
  * The answer for one numbered file of an item sitemap (videos, audio tracks): its items' pages in
  * every language, or 404 for a file number that is not one or a file without approved items.
  */
-export async function numberedSitemapFile(fileParam: string | undefined, origin: string,
-  itemsOf: (file: number) => Promise<Array<{ route: string; updated: Date }>>): Promise<Response> {
+export async function numberedSitemapFile(
+  fileParam: string | undefined,
+  origin: string,
+  itemsOf: (file: number) => Promise<Array<{ route: string; updated: Date }>>,
+): Promise<Response> {
   const file = /^[1-9]\d{0,8}$/.test(fileParam ?? '') ? Number(fileParam) : null;
   const items = file ? await itemsOf(file) : [];
-  if (!items.length) return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  if (!items.length)
+    return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
   const body = urlSet(items.map((item) => localizedUrls(origin, item.route, item.updated)).join(''));
   return new Response(body, { headers: { ...SITEMAP_HEADERS, 'Cache-Control': 'public, max-age=300' } });
 }

@@ -2,7 +2,10 @@ import { LOCALES, DEFAULT_LOCALE, isLocale, type Locale } from '../i18n/locales.
 
 /** getStaticPaths for a page under src/pages/[...locale]/: one path per locale, none prefixed for the default. */
 export function localeStaticPaths(): Array<{ params: { locale: string | undefined }; props: { locale: Locale } }> {
-  return LOCALES.map((locale) => ({ params: { locale: locale === DEFAULT_LOCALE ? undefined : locale }, props: { locale } }));
+  return LOCALES.map((locale) => ({
+    params: { locale: locale === DEFAULT_LOCALE ? undefined : locale },
+    props: { locale },
+  }));
 }
 
 /** The locale of an on-demand page's [...locale] parameter; null when it names no locale (the page is then a 404). */

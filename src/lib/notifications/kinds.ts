@@ -4,7 +4,15 @@
  * settings); framework-free.
  */
 export const NOTIFICATION_KINDS = [
-  'reply', 'comment', 'mention', 'follow', 'like', 'uploadApproved', 'uploadRejected', 'reportResolved', 'reportNew',
+  'reply',
+  'comment',
+  'mention',
+  'follow',
+  'like',
+  'uploadApproved',
+  'uploadRejected',
+  'reportResolved',
+  'reportNew',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -13,8 +21,15 @@ export const NOTIFICATION_CATEGORIES = ['reply', 'mention', 'like', 'system'] as
 export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
 
 export const CATEGORY_OF: Record<NotificationKind, NotificationCategory> = {
-  reply: 'reply', comment: 'reply', mention: 'mention', like: 'like',
-  follow: 'system', uploadApproved: 'system', uploadRejected: 'system', reportResolved: 'system', reportNew: 'system',
+  reply: 'reply',
+  comment: 'reply',
+  mention: 'mention',
+  like: 'like',
+  follow: 'system',
+  uploadApproved: 'system',
+  uploadRejected: 'system',
+  reportResolved: 'system',
+  reportNew: 'system',
 };
 
 /** site: in the message centre; email: there and in the hourly e-mail digest; off: not at all. */

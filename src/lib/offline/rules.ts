@@ -4,7 +4,13 @@
  */
 import { LOCALES, splitLocale, localizePath, type Locale } from '../i18n/locales.ts';
 
-export const CACHE_NAMES = { pages: 'kiraboshi-pages', api: 'kiraboshi-api', assets: 'kiraboshi-assets', locale: 'kiraboshi-locale', writes: 'kiraboshi-writes' } as const;
+export const CACHE_NAMES = {
+  pages: 'kiraboshi-pages',
+  api: 'kiraboshi-api',
+  assets: 'kiraboshi-assets',
+  locale: 'kiraboshi-locale',
+  writes: 'kiraboshi-writes',
+} as const;
 /** A page or an API answer slower than this comes from the cache when one is there. */
 export const NETWORK_TIMEOUT_SECONDS = 6;
 export const OFFLINE_ROUTE = '/offline';
@@ -12,7 +18,14 @@ export const OFFLINE_ROUTE = '/offline';
 export type Strategy = 'keepalive' | 'page' | 'api' | 'asset' | 'messages' | 'network';
 
 /** `accept`: the request's Accept header ('' when it has none). */
-interface RequestFacts { method: string; url: URL; mode: string; keepalive: boolean; sameOrigin: boolean; accept: string }
+interface RequestFacts {
+  method: string;
+  url: URL;
+  mode: string;
+  keepalive: boolean;
+  sameOrigin: boolean;
+  accept: string;
+}
 
 export function strategyFor({ method, url, mode, keepalive, sameOrigin, accept }: RequestFacts): Strategy {
   // A request meant to outlive its page (the player's last history write) is sent by the worker itself.

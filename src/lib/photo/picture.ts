@@ -11,9 +11,18 @@ import { LOCAL_IMAGES, resizedImageUrl, resizedSrcset, type ImageProvider } from
  * `avif` and `webp` are null from a template provider, which picks the format itself; `jpeg` is then
  * its one srcset. `src` is about 640 px wide, `smallest` the smallest size (thumbnails).
  */
-export interface PictureSources { avif: string | null; webp: string | null; jpeg: string; src: string; smallest: string }
+export interface PictureSources {
+  avif: string | null;
+  webp: string | null;
+  jpeg: string;
+  src: string;
+  smallest: string;
+}
 
-export function pictureSources(image: Pick<PhotoImage, 'base' | 'widths' | 'animated'>, provider: ImageProvider = LOCAL_IMAGES): PictureSources | null {
+export function pictureSources(
+  image: Pick<PhotoImage, 'base' | 'widths' | 'animated'>,
+  provider: ImageProvider = LOCAL_IMAGES,
+): PictureSources | null {
   if (!image.base || !image.widths.length) return null;
   const set = (ext: string) => image.widths.map((w) => `${image.base}/${w}.${ext} ${w}w`).join(', ');
   const middle = image.widths.find((w) => w >= 640) ?? image.widths[image.widths.length - 1];
@@ -21,18 +30,25 @@ export function pictureSources(image: Pick<PhotoImage, 'base' | 'widths' | 'anim
     // The largest size written is the original the service resizes (an animated one stays a GIF/WebP: the service keeps it).
     const original = `${image.base}/${Math.max(...image.widths)}.${image.animated ? 'webp' : 'jpg'}`;
     return {
-      avif: null, webp: null, jpeg: resizedSrcset(provider, original, image.widths),
-      src: resizedImageUrl(provider, original, middle!), smallest: resizedImageUrl(provider, original, image.widths[0]!),
+      avif: null,
+      webp: null,
+      jpeg: resizedSrcset(provider, original, image.widths),
+      src: resizedImageUrl(provider, original, middle!),
+      smallest: resizedImageUrl(provider, original, image.widths[0]!),
     };
   }
   return {
-    avif: image.animated ? null : set('avif'), webp: set('webp'), jpeg: set('jpg'), src: `${image.base}/${middle}.jpg`,
+    avif: image.animated ? null : set('avif'),
+    webp: set('webp'),
+    jpeg: set('jpg'),
+    src: `${image.base}/${middle}.jpg`,
     smallest: `${image.base}/${image.widths[0]}.${image.animated ? 'webp' : 'jpg'}`,
   };
 }
 
 /** Width over height (1 when unknown), for layout before the image arrives. */
-export const aspectOf = (image: Pick<PhotoImage, 'width' | 'height'>) => (image.width && image.height ? image.width / image.height : 1);
+export const aspectOf = (image: Pick<PhotoImage, 'width' | 'height'>) =>
+  image.width && image.height ? image.width / image.height : 1;
 
 export const photoPostPath = (photoId: number, locale: Locale) => localizePath(`/photo/kp${photoId}`, locale);
 

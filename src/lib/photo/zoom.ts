@@ -2,8 +2,17 @@
  * The viewer's zoom and pan as plain arithmetic (framework-free, unit-tested): the image is drawn
  * translated by (x, y) and scaled by `scale` around its top-left corner.
  */
-export interface View { scale: number; x: number; y: number }
-interface Box { width: number; height: number; left: number; top: number }
+export interface View {
+  scale: number;
+  x: number;
+  y: number;
+}
+interface Box {
+  width: number;
+  height: number;
+  left: number;
+  top: number;
+}
 
 /** Zooms by `factor` keeping the point (px, py) of the image box (unscaled coordinates) where it is. */
 export function zoomAt(view: View, factor: number, px: number, py: number, maxScale: number): View {
@@ -24,5 +33,9 @@ export function clampView(view: View, image: Box, stage: Pick<Box, 'width' | 'he
     if (scaled <= stageSize) return (stageSize - scaled) / 2 - start;
     return Math.min(-start, Math.max(stageSize - scaled - start, offset));
   };
-  return { scale: view.scale, x: axis(view.x, image.width, image.left, stage.width), y: axis(view.y, image.height, image.top, stage.height) };
+  return {
+    scale: view.scale,
+    x: axis(view.x, image.width, image.left, stage.width),
+    y: axis(view.y, image.height, image.top, stage.height),
+  };
 }

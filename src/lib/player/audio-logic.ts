@@ -23,7 +23,11 @@ export const timeAtX = (x: number, width: number, durationSeconds: number) =>
 export const DANMAKU_FLIGHT_SECONDS = 5;
 
 /** The danmaku in flight at `now`: sent at a moment within the last `flight` seconds (DANMAKU_FLIGHT_SECONDS at the usual speed). */
-export function inFlight<T extends { time: number }>(all: readonly T[], now: number, flight = DANMAKU_FLIGHT_SECONDS): T[] {
+export function inFlight<T extends { time: number }>(
+  all: readonly T[],
+  now: number,
+  flight = DANMAKU_FLIGHT_SECONDS,
+): T[] {
   return all.filter((d) => d.time <= now && now - d.time < flight);
 }
 

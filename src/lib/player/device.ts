@@ -5,15 +5,23 @@
  */
 
 /** iOS Safari's own video fullscreen (the video element, with the system's controls). */
-export interface WebkitVideo { webkitEnterFullscreen?: () => void; webkitSupportsFullscreen?: boolean }
+export interface WebkitVideo {
+  webkitEnterFullscreen?: () => void;
+  webkitSupportsFullscreen?: boolean;
+}
 
 /**
  * How the player goes fullscreen: the whole player (danmaku and controls come along) where the
  * Fullscreen API exists and is allowed; else the video alone, as iPhones do; else not at all.
  */
-export function fullscreenWay(root: Pick<Element, 'requestFullscreen'> | null, video: WebkitVideo | null, doc: Pick<Document, 'fullscreenEnabled'> = document): 'player' | 'video' | null {
+export function fullscreenWay(
+  root: Pick<Element, 'requestFullscreen'> | null,
+  video: WebkitVideo | null,
+  doc: Pick<Document, 'fullscreenEnabled'> = document,
+): 'player' | 'video' | null {
   if (root && typeof root.requestFullscreen === 'function' && doc.fullscreenEnabled !== false) return 'player';
-  if (video && typeof video.webkitEnterFullscreen === 'function' && video.webkitSupportsFullscreen !== false) return 'video';
+  if (video && typeof video.webkitEnterFullscreen === 'function' && video.webkitSupportsFullscreen !== false)
+    return 'video';
   return null;
 }
 

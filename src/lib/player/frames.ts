@@ -33,7 +33,10 @@ export function frameStartAt(time: number, frameRate: number): number {
 }
 
 /** What the browser reports of presented frames (VideoFrameCallbackMetadata). */
-export interface PresentedFrame { mediaTime: number; presentedFrames: number }
+export interface PresentedFrame {
+  mediaTime: number;
+  presentedFrames: number;
+}
 
 /** Follows the frames a video presents: the one on screen now, and the frame rate they show. */
 export class FrameTracker {
@@ -55,14 +58,17 @@ export class FrameTracker {
 
   /** The advertised rate when there is one, else the measured one, else FALLBACK_FRAME_RATE. */
   frameRate(advertised: number | null): number {
-    return advertised && advertised > 0 ? advertised : estimateFrameRate(this.durations) ?? FALLBACK_FRAME_RATE;
+    return advertised && advertised > 0 ? advertised : (estimateFrameRate(this.durations) ?? FALLBACK_FRAME_RATE);
   }
 
   /** Where a step from `currentTime` goes: from the frame on screen when it is the one at that time. */
   stepTarget(currentTime: number, direction: 1 | -1, advertised: number | null): number {
     const rate = this.frameRate(advertised);
     const shown = this.last?.mediaTime;
-    const onScreen = shown !== undefined && shown <= currentTime + 1e-6 && currentTime - shown < 1 / rate ? shown : frameStartAt(currentTime, rate);
+    const onScreen =
+      shown !== undefined && shown <= currentTime + 1e-6 && currentTime - shown < 1 / rate
+        ? shown
+        : frameStartAt(currentTime, rate);
     return frameStepTarget(onScreen, rate, direction);
   }
 }

@@ -49,7 +49,8 @@ export interface AttachOptions {
   loadBeforePlay?: boolean;
 }
 
-export const canUseMse = () => typeof window !== 'undefined' && ('MediaSource' in window || 'ManagedMediaSource' in window);
+export const canUseMse = () =>
+  typeof window !== 'undefined' && ('MediaSource' in window || 'ManagedMediaSource' in window);
 
 export async function attachHls(video: HTMLMediaElement, url: string, options: AttachOptions = {}): Promise<HlsSource> {
   const nativeHls = video.canPlayType('application/vnd.apple.mpegurl') !== '';
@@ -58,9 +59,22 @@ export async function attachHls(video: HTMLMediaElement, url: string, options: A
     video.preload = options.loadBeforePlay === false ? 'none' : 'auto';
     video.src = url;
     return {
-      kind: 'native', playPressed, levels: [], setLevel: () => {}, currentLevel: () => -1, isAuto: () => true, bandwidth: () => null, frameRate: () => null, timestampOffset: () => null,
-      load: () => { video.preload = 'auto'; },
-      destroy: () => { video.removeAttribute('src'); video.load(); },
+      kind: 'native',
+      playPressed,
+      levels: [],
+      setLevel: () => {},
+      currentLevel: () => -1,
+      isAuto: () => true,
+      bandwidth: () => null,
+      frameRate: () => null,
+      timestampOffset: () => null,
+      load: () => {
+        video.preload = 'auto';
+      },
+      destroy: () => {
+        video.removeAttribute('src');
+        video.load();
+      },
     };
   }
   // The light build: our renditions mux audio into each rung and carry no subtitles or DRM, so
@@ -69,7 +83,14 @@ export async function attachHls(video: HTMLMediaElement, url: string, options: A
   // Play pressed while hls.js was loading (the player attaches on intent): the element already
   // plays (not paused) and sends no further 'play' event, so loading starts now.
   const loadBeforePlay = (options.loadBeforePlay ?? true) || !video.paused;
-  const hls = new Hls({ capLevelToPlayerSize: false, startLevel: -1, startPosition: options.startPosition ?? -1, enableWorker: true, backBufferLength: 60, autoStartLoad: loadBeforePlay });
+  const hls = new Hls({
+    capLevelToPlayerSize: false,
+    startLevel: -1,
+    startPosition: options.startPosition ?? -1,
+    enableWorker: true,
+    backBufferLength: 60,
+    autoStartLoad: loadBeforePlay,
+  });
   let loading = loadBeforePlay;
   const startLoading = (at?: number) => {
     if (loading) return;
@@ -109,7 +130,9 @@ export async function attachHls(video: HTMLMediaElement, url: string, options: A
     options.onLevels?.(source.levels);
   });
   // Our renditions have no discontinuities: one offset (the latest, should hls.js remap) for the whole video.
-  hls.on(Hls.Events.INIT_PTS_FOUND, (_event, data) => { initPts = data.initPTS / data.timescale; });
+  hls.on(Hls.Events.INIT_PTS_FOUND, (_event, data) => {
+    initPts = data.initPTS / data.timescale;
+  });
   hls.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => options.onLevelSwitched?.(data.level));
   hls.on(Hls.Events.ERROR, (_event, data) => {
     if (!data.fatal) return;

@@ -8,4 +8,5 @@ export function loadSegmentsBeforePlay(settings: { autoplay: boolean }): boolean
 }
 
 /** The `preload` attribute of the video element that goes with that decision. */
-export const preloadAttribute = (settings: { autoplay: boolean }): 'auto' | 'none' => (loadSegmentsBeforePlay(settings) ? 'auto' : 'none');
+export const preloadAttribute = (settings: { autoplay: boolean }): 'auto' | 'none' =>
+  loadSegmentsBeforePlay(settings) ? 'auto' : 'none';

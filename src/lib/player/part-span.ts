@@ -4,7 +4,11 @@
  * need, so the audio player, whose track is one part, carries only this).
  */
 /** Where a part lies on the video's timeline, in seconds; the last part also owns anything past its end. */
-export interface PartSpan { offset: number; length: number; last: boolean }
+export interface PartSpan {
+  offset: number;
+  length: number;
+  last: boolean;
+}
 
 /** A time on the video's timeline as a time in the part, or null when it lies in another part. */
 export function timeInPart(videoTime: number, span: PartSpan): number | null {
@@ -17,6 +21,9 @@ export function timeInPart(videoTime: number, span: PartSpan): number | null {
  * last frame a hair past the probed length, which would land on the next part).
  */
 export function videoTimeOf(partTime: number, span: PartSpan): number {
-  const inside = span.length > 0 && !span.last ? Math.min(Math.max(0, partTime), Math.max(0, span.length - 0.05)) : Math.max(0, partTime);
+  const inside =
+    span.length > 0 && !span.last
+      ? Math.min(Math.max(0, partTime), Math.max(0, span.length - 0.05))
+      : Math.max(0, partTime);
   return span.offset + inside;
 }

@@ -10,7 +10,14 @@ import type { Storyboard } from '../api/contracts/video.ts';
 import { DEFAULT_VIDEO_MANIFEST_URL, videoManifestUrl } from '../config.ts';
 
 /** A part as the player plays it (duration in ms, from the server's probe). */
-export interface PlayerPart { id: number; title: string; link: string | null; poster: string | null; storyboard: Storyboard | null; duration: number }
+export interface PlayerPart {
+  id: number;
+  title: string;
+  link: string | null;
+  poster: string | null;
+  storyboard: Storyboard | null;
+  duration: number;
+}
 
 import type { PartSpan } from './part-span.ts';
 
@@ -21,7 +28,12 @@ import type { PartSpan } from './part-span.ts';
  * other parts, which the template cannot name, each part plays its own link. A part without a
  * link (not published) has no stream, whatever the template says.
  */
-export function partStreamUrl(config: { videoManifestUrl: string }, videoId: number, partIndex: number, link: string | null | undefined): string | null {
+export function partStreamUrl(
+  config: { videoManifestUrl: string },
+  videoId: number,
+  partIndex: number,
+  link: string | null | undefined,
+): string | null {
   if (!link) return null;
   if (partIndex !== 0 || config.videoManifestUrl === DEFAULT_VIDEO_MANIFEST_URL) return link;
   return videoManifestUrl(config, videoId);

@@ -37,15 +37,26 @@ export interface StatsDanmaku {
   readonly dropped: number;
 }
 
-export function readPlaybackStats(media: StatsMedia, source: HlsSource | null, danmaku: StatsDanmaku | null): PlaybackStats {
+export function readPlaybackStats(
+  media: StatsMedia,
+  source: HlsSource | null,
+  danmaku: StatsDanmaku | null,
+): PlaybackStats {
   const quality = media.getVideoPlaybackQuality?.();
   const now = media.currentTime;
   const ahead = bufferedRanges(media).find(([a, b]) => a <= now && now <= b);
   return {
-    width: media.videoWidth, height: media.videoHeight,
-    level: source ? source.levels[source.currentLevel()] ?? null : null, auto: source?.isAuto() ?? true,
-    source: source?.kind ?? '—', bandwidth: source?.bandwidth() ?? null,
-    bufferAhead: ahead ? ahead[1] - now : 0, droppedFrames: quality?.droppedVideoFrames ?? 0, totalFrames: quality?.totalVideoFrames ?? 0,
-    danmakuOnStage: danmaku?.stats.onStage ?? 0, danmakuWaiting: danmaku?.stats.waiting ?? 0, danmakuDropped: danmaku?.dropped ?? 0,
+    width: media.videoWidth,
+    height: media.videoHeight,
+    level: source ? (source.levels[source.currentLevel()] ?? null) : null,
+    auto: source?.isAuto() ?? true,
+    source: source?.kind ?? '—',
+    bandwidth: source?.bandwidth() ?? null,
+    bufferAhead: ahead ? ahead[1] - now : 0,
+    droppedFrames: quality?.droppedVideoFrames ?? 0,
+    totalFrames: quality?.totalVideoFrames ?? 0,
+    danmakuOnStage: danmaku?.stats.onStage ?? 0,
+    danmakuWaiting: danmaku?.stats.waiting ?? 0,
+    danmakuDropped: danmaku?.dropped ?? 0,
   };
 }

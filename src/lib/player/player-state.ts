@@ -39,8 +39,24 @@ export interface PlayerState {
 }
 
 export const initialPlayerState: PlayerState = {
-  partIndex: 0, paused: true, waiting: false, time: 0, duration: 0, buffered: [], rate: 1, sourceKind: '', levels: [], levelIndex: -1,
-  danmaku: [], panel: null, statsOpen: false, listOpen: false, fullscreen: false, webFullscreen: false, pictureInPicture: false, controlsShown: true,
+  partIndex: 0,
+  paused: true,
+  waiting: false,
+  time: 0,
+  duration: 0,
+  buffered: [],
+  rate: 1,
+  sourceKind: '',
+  levels: [],
+  levelIndex: -1,
+  danmaku: [],
+  panel: null,
+  statsOpen: false,
+  listOpen: false,
+  fullscreen: false,
+  webFullscreen: false,
+  pictureInPicture: false,
+  controlsShown: true,
 };
 
 export type PlayerEvent =
@@ -84,28 +100,50 @@ function patch(state: PlayerState, change: Partial<PlayerState>): PlayerState {
 
 export function playerReducer(state: PlayerState, event: PlayerEvent): PlayerState {
   switch (event.type) {
-    case 'paused': return patch(state, { paused: event.paused });
-    case 'waiting': return patch(state, { waiting: event.waiting });
-    case 'time': return patch(state, { time: event.time });
-    case 'duration': return patch(state, { duration: Number.isFinite(event.duration) ? event.duration : 0 });
-    case 'buffered': return patch(state, { buffered: event.ranges });
-    case 'rate': return patch(state, { rate: event.rate });
-    case 'pictureInPicture': return patch(state, { pictureInPicture: event.on });
-    case 'sourceReset': return patch(state, { levels: state.levels.length ? [] : state.levels, levelIndex: -1 });
-    case 'sourceAttached': return patch(state, { sourceKind: event.kind });
-    case 'levels': return patch(state, { levels: event.levels });
-    case 'levelSwitched': return patch(state, { levelIndex: event.index });
-    case 'qualityPicked': return patch(state, { levelIndex: event.index ?? state.levelIndex, panel: null });
-    case 'danmaku': return patch(state, { danmaku: event.list });
-    case 'part': return patch(state, { partIndex: event.index });
-    case 'panel': return patch(state, { panel: event.panel });
-    case 'togglePanel': return patch(state, { panel: state.panel === event.panel ? null : event.panel });
-    case 'stats': return patch(state, { statsOpen: event.open });
-    case 'closePanels': return patch(state, { panel: null, statsOpen: false });
-    case 'list': return patch(state, { listOpen: event.open });
-    case 'fullscreen': return patch(state, { fullscreen: event.on });
-    case 'webFullscreen': return patch(state, { webFullscreen: event.on });
-    case 'controls': return patch(state, { controlsShown: event.shown });
+    case 'paused':
+      return patch(state, { paused: event.paused });
+    case 'waiting':
+      return patch(state, { waiting: event.waiting });
+    case 'time':
+      return patch(state, { time: event.time });
+    case 'duration':
+      return patch(state, { duration: Number.isFinite(event.duration) ? event.duration : 0 });
+    case 'buffered':
+      return patch(state, { buffered: event.ranges });
+    case 'rate':
+      return patch(state, { rate: event.rate });
+    case 'pictureInPicture':
+      return patch(state, { pictureInPicture: event.on });
+    case 'sourceReset':
+      return patch(state, { levels: state.levels.length ? [] : state.levels, levelIndex: -1 });
+    case 'sourceAttached':
+      return patch(state, { sourceKind: event.kind });
+    case 'levels':
+      return patch(state, { levels: event.levels });
+    case 'levelSwitched':
+      return patch(state, { levelIndex: event.index });
+    case 'qualityPicked':
+      return patch(state, { levelIndex: event.index ?? state.levelIndex, panel: null });
+    case 'danmaku':
+      return patch(state, { danmaku: event.list });
+    case 'part':
+      return patch(state, { partIndex: event.index });
+    case 'panel':
+      return patch(state, { panel: event.panel });
+    case 'togglePanel':
+      return patch(state, { panel: state.panel === event.panel ? null : event.panel });
+    case 'stats':
+      return patch(state, { statsOpen: event.open });
+    case 'closePanels':
+      return patch(state, { panel: null, statsOpen: false });
+    case 'list':
+      return patch(state, { listOpen: event.open });
+    case 'fullscreen':
+      return patch(state, { fullscreen: event.on });
+    case 'webFullscreen':
+      return patch(state, { webFullscreen: event.on });
+    case 'controls':
+      return patch(state, { controlsShown: event.shown });
   }
 }
 
@@ -118,8 +156,15 @@ export const timeShown = (state: PlayerState, countdown: boolean): string =>
 
 /** The classes of the player's root element. */
 export const playerClasses = (state: PlayerState): string =>
-  ['player', state.webFullscreen && 'is-web-fullscreen', state.fullscreen && 'is-fullscreen', !state.controlsShown && 'controls-hidden', state.listOpen && 'with-list']
-    .filter(Boolean).join(' ');
+  [
+    'player',
+    state.webFullscreen && 'is-web-fullscreen',
+    state.fullscreen && 'is-fullscreen',
+    !state.controlsShown && 'controls-hidden',
+    state.listOpen && 'with-list',
+  ]
+    .filter(Boolean)
+    .join(' ');
 
 /** Where a seek to `to` lands: not before the start, and a hair before the end (so 'ended' does not fire). */
 export const seekTarget = (to: number, duration: number): number =>
@@ -133,7 +178,10 @@ export const bufferedRanges = (media: { buffered: Pick<TimeRanges, 'length' | 's
  * What Esc leaves, innermost first: an open menu or the statistics, then fullscreen, then web
  * fullscreen; null when there is nothing to leave (the key then goes on to the page).
  */
-export function escapeStep(state: Pick<PlayerState, 'panel' | 'statsOpen' | 'webFullscreen'>, inFullscreen: boolean): 'panels' | 'fullscreen' | 'webFullscreen' | null {
+export function escapeStep(
+  state: Pick<PlayerState, 'panel' | 'statsOpen' | 'webFullscreen'>,
+  inFullscreen: boolean,
+): 'panels' | 'fullscreen' | 'webFullscreen' | null {
   if (state.panel || state.statsOpen) return 'panels';
   if (inFullscreen) return 'fullscreen';
   if (state.webFullscreen) return 'webFullscreen';
@@ -159,9 +207,15 @@ export interface StageTap {
  * the tap only closes it. `lastTap` is what the next tap compares with: a third quick tap starts
  * a new pair instead of toggling playback back.
  */
-export function stageTap(tap: StageTap): { act: 'closePanel' | 'togglePlay' | 'showControls' | 'hideControls'; lastTap: number } {
+export function stageTap(tap: StageTap): {
+  act: 'closePanel' | 'togglePlay' | 'showControls' | 'hideControls';
+  lastTap: number;
+} {
   if (tap.panelOpen) return { act: 'closePanel', lastTap: tap.lastTap };
   if (tap.pointerType === 'mouse') return { act: 'togglePlay', lastTap: tap.lastTap };
   const double = tap.at - tap.lastTap < DOUBLE_TAP_MS;
-  return { act: double ? 'togglePlay' : tap.controlsShown ? 'hideControls' : 'showControls', lastTap: double ? 0 : tap.at };
+  return {
+    act: double ? 'togglePlay' : tap.controlsShown ? 'hideControls' : 'showControls',
+    lastTap: double ? 0 : tap.at,
+  };
 }

@@ -38,7 +38,10 @@ export function captureLevel(levels: readonly QualityLevel[], playingHeight: num
  * hls.js plays (native HLS gives no rung control: the frame on screen is the best there is).
  * Null when the element has no frame yet.
  */
-export async function takeScreenshot(video: HTMLVideoElement, options: { url: string | null; source: HlsSource | null; timeoutMs?: number }): Promise<Screenshot | null> {
+export async function takeScreenshot(
+  video: HTMLVideoElement,
+  options: { url: string | null; source: HlsSource | null; timeoutMs?: number },
+): Promise<Screenshot | null> {
   if (!video.videoWidth) return null;
   const time = video.currentTime;
   // Drawn now, before any await: the fallback is the frame of the click even while playing.
@@ -48,9 +51,18 @@ export async function takeScreenshot(video: HTMLVideoElement, options: { url: st
   let canvas = shown;
   if (level && url) {
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new Error('the top rung took too long')), options.timeoutMs ?? TOP_RUNG_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => abort.abort(new Error('the top rung took too long')),
+      options.timeoutMs ?? TOP_RUNG_TIMEOUT_MS,
+    );
     try {
-      canvas = await frameFromRung(url, level, { time, offset: source!.timestampOffset() }, video.videoHeight, abort.signal);
+      canvas = await frameFromRung(
+        url,
+        level,
+        { time, offset: source!.timestampOffset() },
+        video.videoHeight,
+        abort.signal,
+      );
     } catch (error) {
       console.warn('screenshot: saving the frame shown, the top rung failed', error);
     } finally {
@@ -80,13 +92,21 @@ function drawFrame(video: HTMLVideoElement): HTMLCanvasElement {
 }
 
 const pngOf = (canvas: HTMLCanvasElement) =>
-  new Promise<Blob>((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the canvas gave no PNG'))), 'image/png'));
+  new Promise<Blob>((resolve, reject) =>
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the canvas gave no PNG'))), 'image/png'),
+  );
 
 /**
  * The frame at `at.time` of the page's element (whose hls.js maps stream timestamps with
  * `at.offset`) from `level`, drawn at that rung's own size; the instance is destroyed whatever happens.
  */
-async function frameFromRung(url: string, level: QualityLevel, at: { time: number; offset: number | null }, playingHeight: number, signal: AbortSignal): Promise<HTMLCanvasElement> {
+async function frameFromRung(
+  url: string,
+  level: QualityLevel,
+  at: { time: number; offset: number | null },
+  playingHeight: number,
+  signal: AbortSignal,
+): Promise<HTMLCanvasElement> {
   const v = document.createElement('video');
   v.muted = true;
   v.playsInline = true;
@@ -151,12 +171,16 @@ function presented(v: HTMLVideoElement, time: number): Promise<void> {
     };
     if (!framePresented) v.requestVideoFrameCallback(onFrame);
     const onSeeked = () => {
-      if (v.seeking || v.readyState < HTMLMediaElement.HAVE_CURRENT_DATA || Math.abs(v.currentTime - time) > 1e-3) return;
+      if (v.seeking || v.readyState < HTMLMediaElement.HAVE_CURRENT_DATA || Math.abs(v.currentTime - time) > 1e-3)
+        return;
       v.removeEventListener('seeked', onSeeked);
       seekedThere = true;
       // A browser that never presents frames of a video off the page (no callback comes) still
       // has the decoded frame after seeked: wait briefly for the callback, not for the time limit.
-      setTimeout(() => { framePresented = true; done(); }, PRESENT_GRACE_MS);
+      setTimeout(() => {
+        framePresented = true;
+        done();
+      }, PRESENT_GRACE_MS);
       done();
     };
     v.addEventListener('seeked', onSeeked);

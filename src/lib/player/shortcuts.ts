@@ -3,9 +3,20 @@
  * /settings/shortcut-key to list them.
  */
 export type PlayerAction =
-  | 'togglePlay' | 'exitFullscreen' | 'toggleFullscreen' | 'toggleDanmaku' | 'toggleMute'
-  | 'volumeUp' | 'volumeDown' | 'seekBack' | 'seekForward' | 'rateDown' | 'rateUp'
-  | 'previousFrame' | 'nextFrame' | 'toggleSubtitles';
+  | 'togglePlay'
+  | 'exitFullscreen'
+  | 'toggleFullscreen'
+  | 'toggleDanmaku'
+  | 'toggleMute'
+  | 'volumeUp'
+  | 'volumeDown'
+  | 'seekBack'
+  | 'seekForward'
+  | 'rateDown'
+  | 'rateUp'
+  | 'previousFrame'
+  | 'nextFrame'
+  | 'toggleSubtitles';
 
 export interface Shortcut {
   action: PlayerAction;
@@ -41,7 +52,10 @@ export const RATE_MIN = 0.25;
 export const RATE_MAX = 4;
 
 /** The action for a key press, or null (typing in a field never triggers a shortcut). */
-export function actionFor(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>, typingInField: boolean): PlayerAction | null {
+export function actionFor(
+  event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>,
+  typingInField: boolean,
+): PlayerAction | null {
   if (typingInField || event.altKey) return null;
   const ctrl = event.ctrlKey || event.metaKey;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
@@ -50,7 +64,9 @@ export function actionFor(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKe
 }
 
 /** What a key press lands on: typing in a text field keeps its keys (sliders and boxes do not type). */
-export function isTypingTarget(target: { isContentEditable?: boolean; tagName?: string; type?: string } | null): boolean {
+export function isTypingTarget(
+  target: { isContentEditable?: boolean; tagName?: string; type?: string } | null,
+): boolean {
   if (!target) return false;
   const field = !!target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName ?? '');
   return field && !(target.tagName === 'INPUT' && /^(range|checkbox|radio)$/.test(target.type ?? ''));
@@ -86,6 +102,9 @@ export function formatTimecode(seconds: number): string {
 
 /** Screenshot file name: '<title> (kv<id>) - <timecode>' with characters files cannot hold replaced. */
 export function screenshotName(title: string, videoId: number, seconds: number): string {
-  const safe = `${title} (kv${videoId}) - ${formatTimecode(seconds).replaceAll(':', '-')}`.replace(/[\\/:*?"<>|\p{Cc}]+/gu, '_');
+  const safe = `${title} (kv${videoId}) - ${formatTimecode(seconds).replaceAll(':', '-')}`.replace(
+    /[\\/:*?"<>|\p{Cc}]+/gu,
+    '_',
+  );
   return `${safe}.png`;
 }

@@ -17,7 +17,12 @@ export interface PreviewLayout {
   frame: { tile: number; width: number; height: number; backgroundSize: string; backgroundPosition: string } | null;
 }
 
-export function previewLayout(board: Storyboard | null, time: number, duration: number, barWidth: number): PreviewLayout {
+export function previewLayout(
+  board: Storyboard | null,
+  time: number,
+  duration: number,
+  barWidth: number,
+): PreviewLayout {
   let frame: PreviewLayout['frame'] = null;
   let half = LABEL_HALF_WIDTH;
   if (board && board.count > 0) {
@@ -27,7 +32,9 @@ export function previewLayout(board: Storyboard | null, time: number, duration: 
     const h = board.tileHeight * scale;
     const px = (n: number) => `${Number(n.toFixed(2))}px`;
     frame = {
-      tile, width: Math.round(w), height: Math.round(h),
+      tile,
+      width: Math.round(w),
+      height: Math.round(h),
       backgroundSize: `${px(board.columns * w)} ${px(board.rows * h)}`,
       backgroundPosition: `${px(-(tile % board.columns) * w)} ${px(-Math.floor(tile / board.columns) * h)}`,
     };

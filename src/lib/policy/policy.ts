@@ -10,10 +10,14 @@ export const ROLES = ['root', 'administrator', 'developer', 'user', 'blocked'] a
 export type Role = (typeof ROLES)[number];
 
 /** Whoever is asking: a logged-in account (any roles), or null for a guest. */
-export interface Actor { uid: number; roles: readonly string[] }
+export interface Actor {
+  uid: number;
+  roles: readonly string[];
+}
 
 /** The one staff test; not exported: everything else asks `can()` with an action of the table. */
-const isStaff = (actor: Actor | null) => !!actor && (actor.roles.includes('root') || actor.roles.includes('administrator'));
+const isStaff = (actor: Actor | null) =>
+  !!actor && (actor.roles.includes('root') || actor.roles.includes('administrator'));
 
 /**
  * Who may, before any resource is known:
@@ -36,18 +40,42 @@ export type Subject = 'anyone' | 'signedIn' | 'member' | 'uploader' | 'staff' | 
  */
 export type ResourceRule = 'owner' | 'ownerOrStaff' | 'roleChange' | 'signedGrant' | 'visible';
 
-export interface Rule { subject: Subject; resource?: ResourceRule; note: string }
+export interface Rule {
+  subject: Subject;
+  resource?: ResourceRule;
+  note: string;
+}
 
 export const POLICY = {
   // Reading what is public; also the account calls a guest makes (register, log in, recover).
   'catalogue.read': { subject: 'anyone', note: 'public lists, videos, tags, danmaku, comments, profiles' },
   // Seeing one item (its page, its danmaku and comments, its files), by its state.
-  'video.view': { subject: 'anyone', resource: 'visible', note: 'a video: anyone once approved; its uploader and staff while pending' },
-  'audio.view': { subject: 'anyone', resource: 'visible', note: 'an audio track: anyone once approved; its uploader and staff while pending' },
-  'photo.view': { subject: 'anyone', resource: 'visible', note: 'a photo post: anyone once approved; its uploader and staff before' },
-  'media.view': { subject: 'anyone', resource: 'visible', note: 'an uploaded file (renditions, poster, cover): as its video or track; its uploader and staff before it is in one' },
+  'video.view': {
+    subject: 'anyone',
+    resource: 'visible',
+    note: 'a video: anyone once approved; its uploader and staff while pending',
+  },
+  'audio.view': {
+    subject: 'anyone',
+    resource: 'visible',
+    note: 'an audio track: anyone once approved; its uploader and staff while pending',
+  },
+  'photo.view': {
+    subject: 'anyone',
+    resource: 'visible',
+    note: 'a photo post: anyone once approved; its uploader and staff before',
+  },
+  'media.view': {
+    subject: 'anyone',
+    resource: 'visible',
+    note: 'an uploaded file (renditions, poster, cover): as its video or track; its uploader and staff before it is in one',
+  },
   'account.guest': { subject: 'anyone', note: 'existence checks, registration, login, password recovery' },
-  'image.upload': { subject: 'anyone', resource: 'signedGrant', note: 'the signed upload URL names the user and expires: it is the permission' },
+  'image.upload': {
+    subject: 'anyone',
+    resource: 'signedGrant',
+    note: 'the signed upload URL names the user and expires: it is the permission',
+  },
   // One's own account.
   'account.self': { subject: 'signedIn', note: 'own info, settings, second factors, credentials, history' },
   'invitation.create': { subject: 'member', note: 'new invitation codes (an account old enough)' },
@@ -60,12 +88,22 @@ export const POLICY = {
   'follow.clean': { subject: 'signedIn', note: 'stop following, also when banned' },
   'feed.read': { subject: 'signedIn', note: 'own feed of followed uploaders' },
   // Notifications: one's own message centre and its settings, also when banned.
-  'notification.read': { subject: 'signedIn', note: 'own notifications: list, unread count, live count, marking read, settings' },
-  'notification.staffKinds': { subject: 'staff', note: 'receive (and set the channel of) the staff-only kinds, such as a new report' },
+  'notification.read': {
+    subject: 'signedIn',
+    note: 'own notifications: list, unread count, live count, marking read, settings',
+  },
+  'notification.staffKinds': {
+    subject: 'staff',
+    note: 'receive (and set the channel of) the staff-only kinds, such as a new report',
+  },
   // Collections: anyone reads the public ones (private ones only their owner, checked by the service).
   'collection.create': { subject: 'member', note: 'new collections of one’s own' },
   'collection.edit': { subject: 'member', resource: 'owner', note: 'change, fill and reorder own collection' },
-  'collection.clean': { subject: 'signedIn', resource: 'owner', note: 'delete own collection or take videos out, also when banned' },
+  'collection.clean': {
+    subject: 'signedIn',
+    resource: 'owner',
+    note: 'delete own collection or take videos out, also when banned',
+  },
   'collection.mine': { subject: 'signedIn', note: 'which of one’s collections hold a video' },
   // Writing beside a video.
   'tag.create': { subject: 'member', note: 'new tags' },
@@ -75,18 +113,34 @@ export const POLICY = {
   'comment.deleteOwn': { subject: 'signedIn', resource: 'owner', note: 'delete own comment' },
   'comment.deleteAny': { subject: 'staff', note: 'delete anyone’s comment' },
   'comment.pin': { subject: 'member', resource: 'owner', note: 'pin one comment under one’s own upload' },
-  'comment.deleteUnderOwnUpload': { subject: 'signedIn', resource: 'owner', note: 'delete any comment under one’s own upload' },
+  'comment.deleteUnderOwnUpload': {
+    subject: 'signedIn',
+    resource: 'owner',
+    note: 'delete any comment under one’s own upload',
+  },
   // Likes of videos, tracks and photo posts.
   'like.give': { subject: 'member', note: 'like a visible item whose uploader did not block the member' },
   'like.retract': { subject: 'signedIn', note: 'take back one’s like, also when banned' },
   // Videos.
   'video.upload': { subject: 'uploader', note: 'resumable uploads, covers, committing a video' },
-  'upload.resume': { subject: 'signedIn', resource: 'owner', note: 'offset, next bytes or removal of own unfinished upload' },
+  'upload.resume': {
+    subject: 'signedIn',
+    resource: 'owner',
+    note: 'offset, next bytes or removal of own unfinished upload',
+  },
   'media.status': { subject: 'signedIn', resource: 'owner', note: 'processing state of own uploaded file' },
   'video.delete': { subject: 'signedIn', resource: 'ownerOrStaff', note: 'delete a video' },
   'video.mine': { subject: 'signedIn', note: 'list own videos with their status and counts' },
-  'video.edit': { subject: 'member', resource: 'ownerOrStaff', note: 'change a video’s title, description, tags, category, cover' },
-  'subtitle.edit': { subject: 'member', resource: 'ownerOrStaff', note: 'add or remove a video’s subtitle tracks; import danmaku into it' },
+  'video.edit': {
+    subject: 'member',
+    resource: 'ownerOrStaff',
+    note: 'change a video’s title, description, tags, category, cover',
+  },
+  'subtitle.edit': {
+    subject: 'member',
+    resource: 'ownerOrStaff',
+    note: 'add or remove a video’s subtitle tracks; import danmaku into it',
+  },
   'video.review': { subject: 'staff', note: 'review queue, approval, refusal with a reason' },
   // Photo posts.
   'photo.upload': { subject: 'uploader', note: 'committing a post of uploaded images' },
@@ -96,16 +150,29 @@ export const POLICY = {
   'audio.upload': { subject: 'uploader', note: 'resumable audio uploads, covers, committing a track' },
   'audio.delete': { subject: 'signedIn', resource: 'ownerOrStaff', note: 'delete an audio track' },
   'audio.mine': { subject: 'signedIn', note: 'list own tracks with their status' },
-  'audio.edit': { subject: 'member', resource: 'ownerOrStaff', note: 'change a track’s title, artist, description, tags, category, cover' },
+  'audio.edit': {
+    subject: 'member',
+    resource: 'ownerOrStaff',
+    note: 'change a track’s title, artist, description, tags, category, cover',
+  },
   'audio.review': { subject: 'staff', note: 'audio review queue, approval, refusal with a reason' },
   // Administration.
-  'user.review': { subject: 'staff', note: 'profile review queue, banned users (a reviewer’s own profile counts as reviewed)' },
+  'user.review': {
+    subject: 'staff',
+    note: 'profile review queue, banned users (a reviewer’s own profile counts as reviewed)',
+  },
   'settings.admin': { subject: 'staff', note: 'the administration pages of settings' },
-  'staff.entries': { subject: 'staff', note: 'see the staff-only entries every page’s shell holds: the administration group of settings, in-context translation in the language menu' },
+  'staff.entries': {
+    subject: 'staff',
+    note: 'see the staff-only entries every page’s shell holds: the administration group of settings, in-context translation in the language menu',
+  },
   'user.roles': { subject: 'staff', resource: 'roleChange', note: 'grant and revoke roles' },
   'jobs.manage': { subject: 'staff', note: 'media jobs: their states and errors, retrying failed ones' },
   // Reports and the moderation log.
-  'report.create': { subject: 'member', note: 'report a video, track, photo post, comment, danmaku or user (one open report per target)' },
+  'report.create': {
+    subject: 'member',
+    note: 'report a video, track, photo post, comment, danmaku or user (one open report per target)',
+  },
   'report.review': { subject: 'staff', note: 'the report queue, and resolving a report (dismiss, hide, delete, ban)' },
   'moderation.log': { subject: 'staff', note: 'read the log of staff actions (nobody edits or deletes it)' },
 } as const satisfies Record<string, Rule>;
@@ -113,14 +180,22 @@ export const POLICY = {
 export type Action = keyof typeof POLICY;
 
 /** Site settings the policy depends on (UPLOAD_ROLE). */
-export interface PolicyContext { whoMayUpload: 'members' | 'staff' }
+export interface PolicyContext {
+  whoMayUpload: 'members' | 'staff';
+}
 const DEFAULT_CONTEXT: PolicyContext = { whoMayUpload: 'members' };
 
 /**
  * The resource a rule looks at: its owner, for role changes the target's roles now and next, for
  * visibility its state (approved, deleted, or any other: not yet public; null: not yet in an item).
  */
-export interface Resource { ownerUid?: number; currentRoles?: readonly string[]; nextRoles?: readonly string[]; signedGrant?: boolean; status?: string | null }
+export interface Resource {
+  ownerUid?: number;
+  currentRoles?: readonly string[];
+  nextRoles?: readonly string[];
+  signedGrant?: boolean;
+  status?: string | null;
+}
 
 export type Refusal = 'UNAUTHORIZED' | 'USER_BLOCKED' | 'FORBIDDEN';
 
@@ -131,21 +206,28 @@ function subjectRefusal(actor: Actor | null, subject: Subject, context: PolicyCo
   if (subject === 'anyone') return null;
   if (!actor) return 'UNAUTHORIZED';
   switch (subject) {
-    case 'signedIn': return null;
-    case 'member': return isBlocked(actor) ? 'USER_BLOCKED' : null;
+    case 'signedIn':
+      return null;
+    case 'member':
+      return isBlocked(actor) ? 'USER_BLOCKED' : null;
     case 'uploader':
       if (isBlocked(actor)) return 'USER_BLOCKED';
       return context.whoMayUpload === 'staff' && !isStaff(actor) ? 'FORBIDDEN' : null;
-    case 'staff': return isStaff(actor) ? null : 'FORBIDDEN';
-    case 'root': return actor.roles.includes('root') ? null : 'FORBIDDEN';
+    case 'staff':
+      return isStaff(actor) ? null : 'FORBIDDEN';
+    case 'root':
+      return actor.roles.includes('root') ? null : 'FORBIDDEN';
   }
 }
 
 function resourceAllows(actor: Actor | null, rule: ResourceRule, resource: Resource): boolean {
   switch (rule) {
-    case 'owner': return !!actor && resource.ownerUid === actor.uid;
-    case 'ownerOrStaff': return !!actor && (resource.ownerUid === actor.uid || isStaff(actor));
-    case 'signedGrant': return resource.signedGrant === true;
+    case 'owner':
+      return !!actor && resource.ownerUid === actor.uid;
+    case 'ownerOrStaff':
+      return !!actor && (resource.ownerUid === actor.uid || isStaff(actor));
+    case 'signedGrant':
+      return resource.signedGrant === true;
     case 'visible':
       if (resource.status === 'approved') return true;
       return resource.status !== 'deleted' && !!actor && (resource.ownerUid === actor.uid || isStaff(actor));
@@ -161,7 +243,12 @@ function resourceAllows(actor: Actor | null, rule: ResourceRule, resource: Resou
  * Why the actor may not do this, or null when they may. Without a resource only the subject is
  * checked (what the route middleware knows); with one, the resource rule too.
  */
-export function refusal(actor: Actor | null, action: Action, resource?: Resource, context: PolicyContext = DEFAULT_CONTEXT): Refusal | null {
+export function refusal(
+  actor: Actor | null,
+  action: Action,
+  resource?: Resource,
+  context: PolicyContext = DEFAULT_CONTEXT,
+): Refusal | null {
   const rule: Rule = POLICY[action];
   const refused = subjectRefusal(actor, rule.subject, context);
   if (refused || !resource || !rule.resource) return refused;

@@ -14,5 +14,9 @@ export function feedScopeOf(search: URLSearchParams): FeedScope | null {
 }
 
 export function feedPath(scope: FeedScope): string {
-  return scope.kind === 'user' ? `/feeds/videos.xml?uid=${scope.uid}` : scope.kind === 'tag' ? `/feeds/videos.xml?tag=${scope.tagId}` : '/feeds/videos.xml';
+  return scope.kind === 'user'
+    ? `/feeds/videos.xml?uid=${scope.uid}`
+    : scope.kind === 'tag'
+      ? `/feeds/videos.xml?tag=${scope.tagId}`
+      : '/feeds/videos.xml';
 }

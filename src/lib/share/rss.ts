@@ -31,13 +31,28 @@ export interface Feed {
 
 const escapeXml = (text: string): string =>
   // Characters XML 1.0 does not allow (control characters) are dropped, the rest escaped.
-  text.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  text
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 
-const imageType = (url: string) => (/\.png$/i.test(url) ? 'image/png' : /\.webp$/i.test(url) ? 'image/webp' : /\.avif$/i.test(url) ? 'image/avif' : 'image/jpeg');
+const imageType = (url: string) =>
+  /\.png$/i.test(url)
+    ? 'image/png'
+    : /\.webp$/i.test(url)
+      ? 'image/webp'
+      : /\.avif$/i.test(url)
+        ? 'image/avif'
+        : 'image/jpeg';
 const element = (name: string, text: string) => `<${name}>${escapeXml(text)}</${name}>`;
 const attributes = (values: Record<string, string | number | undefined>) =>
-  Object.entries(values).filter(([, v]) => v !== undefined).map(([k, v]) => ` ${k}="${escapeXml(String(v))}"`).join('');
+  Object.entries(values)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => ` ${k}="${escapeXml(String(v))}"`)
+    .join('');
 
 function renderItem(item: FeedItem): string {
   const duration = Math.round(item.media.durationSeconds);
@@ -52,11 +67,15 @@ function renderItem(item: FeedItem): string {
     ...item.categories.map((name) => element('category', name)),
     // The poster as the enclosure: readers show an image enclosure as the item's picture, and an
     // HLS playlist is nothing a podcast app could download. Its length is unknown: 0, as readers expect.
-    item.thumbnail ? `<enclosure${attributes({ url: item.thumbnail.url, type: imageType(item.thumbnail.url), length: 0 })}/>` : '',
+    item.thumbnail
+      ? `<enclosure${attributes({ url: item.thumbnail.url, type: imageType(item.thumbnail.url), length: 0 })}/>`
+      : '',
     `<media:content${attributes({ url: item.media.url, type: item.media.type, medium: 'video', duration: duration || undefined })}>`,
     element('media:title', item.title),
     element('media:description', item.description),
-    item.thumbnail ? `<media:thumbnail${attributes({ url: item.thumbnail.url, width: item.thumbnail.width, height: item.thumbnail.height })}/>` : '',
+    item.thumbnail
+      ? `<media:thumbnail${attributes({ url: item.thumbnail.url, width: item.thumbnail.width, height: item.thumbnail.height })}/>`
+      : '',
     '</media:content>',
     '</item>',
   ].join('');

@@ -46,18 +46,37 @@ export function ogLocale(locale: Locale): string {
 export const absoluteUrl = (pathOrUrl: string, origin: string): string => new URL(pathOrUrl, origin).href;
 
 /** A poster or cover for a card: the 1280 px JPEG of a poster set, the picture itself otherwise, the site card when none. */
-export function cardImage(image: string | null | undefined, origin: string): { url: string; width?: number; height?: number } {
-  if (!image) return { url: absoluteUrl(SITE_CARD_IMAGE.path, origin), width: SITE_CARD_IMAGE.width, height: SITE_CARD_IMAGE.height };
+export function cardImage(
+  image: string | null | undefined,
+  origin: string,
+): { url: string; width?: number; height?: number } {
+  if (!image)
+    return {
+      url: absoluteUrl(SITE_CARD_IMAGE.path, origin),
+      width: SITE_CARD_IMAGE.width,
+      height: SITE_CARD_IMAGE.height,
+    };
   // Any size or format of a poster set (the video page's poster is its 1280 px WebP): the 1280 px JPEG, which every reader takes.
-  if (POSTER_VARIANT_PATTERN.test(image)) return { url: absoluteUrl(image.replace(/-\d+\.(avif|webp|jpg)$/, `-${CARD_POSTER_WIDTH}.jpg`), origin), width: CARD_POSTER_WIDTH, height: Math.round((CARD_POSTER_WIDTH * 9) / 16) };
+  if (POSTER_VARIANT_PATTERN.test(image))
+    return {
+      url: absoluteUrl(image.replace(/-\d+\.(avif|webp|jpg)$/, `-${CARD_POSTER_WIDTH}.jpg`), origin),
+      width: CARD_POSTER_WIDTH,
+      height: Math.round((CARD_POSTER_WIDTH * 9) / 16),
+    };
   const sources = posterSources(image);
   if (!sources) return { url: absoluteUrl(image, origin) };
-  const large = sources.jpgSrcset.split(', ').find((entry) => entry.endsWith(` ${CARD_POSTER_WIDTH}w`))?.split(' ')[0];
-  return large ? { url: absoluteUrl(large, origin), width: CARD_POSTER_WIDTH, height: Math.round((CARD_POSTER_WIDTH * 9) / 16) } : { url: absoluteUrl(image, origin) };
+  const large = sources.jpgSrcset
+    .split(', ')
+    .find((entry) => entry.endsWith(` ${CARD_POSTER_WIDTH}w`))
+    ?.split(' ')[0];
+  return large
+    ? { url: absoluteUrl(large, origin), width: CARD_POSTER_WIDTH, height: Math.round((CARD_POSTER_WIDTH * 9) / 16) }
+    : { url: absoluteUrl(image, origin) };
 }
 
 export const embedPath = (kind: ShareKind, id: number): string => `/embed/${kind === 'video' ? 'kv' : 'ka'}${id}`;
-export const pagePath = (kind: ShareKind, id: number): string => (kind === 'video' ? `/video/kv${id}` : `/audio/ka${id}`);
+export const pagePath = (kind: ShareKind, id: number): string =>
+  kind === 'video' ? `/video/kv${id}` : `/audio/ka${id}`;
 
 /** The iframe another site pastes to show the player. */
 export function embedCode(kind: ShareKind, id: number, origin: string, size = EMBED_SIZE[kind]): string {
@@ -86,8 +105,10 @@ export function startTimeFrom(search: URLSearchParams | string): number | null {
 /** The largest id the site hands out (ids.ts: at most 15 digits). */
 const ID = '([1-9]\\d{0,14})';
 const PAGE_PATTERNS: Array<[RegExp, ShareKind]> = [
-  [new RegExp(`^/video/kv${ID}/?$`), 'video'], [new RegExp(`^/audio/ka${ID}/?$`), 'audio'],
-  [new RegExp(`^/embed/kv${ID}/?$`), 'video'], [new RegExp(`^/embed/ka${ID}/?$`), 'audio'],
+  [new RegExp(`^/video/kv${ID}/?$`), 'video'],
+  [new RegExp(`^/audio/ka${ID}/?$`), 'audio'],
+  [new RegExp(`^/embed/kv${ID}/?$`), 'video'],
+  [new RegExp(`^/embed/ka${ID}/?$`), 'audio'],
 ];
 
 export type ShareTarget = { kind: ShareKind; id: number; locale: Locale };
@@ -115,7 +136,9 @@ export function shareTargetOf(url: string, siteOrigin: string): ShareTarget | 'f
 /** A card whose addresses may be site paths, made absolute against the site's origin. */
 export function absoluteCard(card: ShareCard, origin: string): ShareCard {
   return {
-    ...card, url: absoluteUrl(card.url, origin), image: absoluteUrl(card.image, origin),
+    ...card,
+    url: absoluteUrl(card.url, origin),
+    image: absoluteUrl(card.image, origin),
     ...(card.player ? { player: { ...card.player, url: absoluteUrl(card.player.url, origin) } } : {}),
     ...(card.oembed ? { oembed: absoluteUrl(card.oembed, origin) } : {}),
   };
@@ -132,29 +155,58 @@ export function cardDescription(text: string | null | undefined, fallback: strin
  * The card of a video's or a track's page: its poster or cover, the embed player, the oEmbed
  * address (PUBLIC_API_BASE's `oembed`, naming the page in the language shown).
  */
-export function mediaCard(kind: ShareKind, id: number, media: { title: string; description: string; image: string; fallbackDescription: string },
-  page: { path: string; apiBase: string; origin: string }): Partial<ShareCard> {
+export function mediaCard(
+  kind: ShareKind,
+  id: number,
+  media: { title: string; description: string; image: string; fallbackDescription: string },
+  page: { path: string; apiBase: string; origin: string },
+): Partial<ShareCard> {
   const image = cardImage(media.image, page.origin);
   const pageUrl = absoluteUrl(page.path, page.origin);
   return {
-    title: media.title, description: cardDescription(media.description, media.fallbackDescription),
-    type: kind === 'video' ? 'video.other' : 'music.song', url: page.path,
-    image: image.url, imageWidth: image.width, imageHeight: image.height,
+    title: media.title,
+    description: cardDescription(media.description, media.fallbackDescription),
+    type: kind === 'video' ? 'video.other' : 'music.song',
+    url: page.path,
+    image: image.url,
+    imageWidth: image.width,
+    imageHeight: image.height,
     player: { url: embedPath(kind, id), ...EMBED_SIZE[kind] },
     oembed: `${page.apiBase}oembed?format=json&url=${encodeURIComponent(pageUrl)}`,
   };
 }
 
 /** The origin absolute addresses are written with: PUBLIC_SITE_URL when set, else the address this page was asked at. */
-export const shareOrigin = (configured: string, requestOrigin: string | undefined): string => configured || requestOrigin || 'http://localhost:4321';
+export const shareOrigin = (configured: string, requestOrigin: string | undefined): string =>
+  configured || requestOrigin || 'http://localhost:4321';
 
 /** A photo post's card (OpenGraph has no photo type: an article whose picture is the first photo, at most 1280 wide). */
-export function photoCard(post: { title: string; description: string; fallbackDescription: string; path: string;
-  first?: { base: string; widths: number[]; width: number; height: number } }): Partial<ShareCard> {
+export function photoCard(post: {
+  title: string;
+  description: string;
+  fallbackDescription: string;
+  path: string;
+  first?: { base: string; widths: number[]; width: number; height: number };
+}): Partial<ShareCard> {
   const first = post.first;
-  const width = first && first.base ? ([...first.widths].sort((a, b) => a - b).filter((w) => w <= CARD_POSTER_WIDTH).pop() ?? Math.min(...first.widths)) : 0;
+  const width =
+    first && first.base
+      ? ([...first.widths]
+          .sort((a, b) => a - b)
+          .filter((w) => w <= CARD_POSTER_WIDTH)
+          .pop() ?? Math.min(...first.widths))
+      : 0;
   return {
-    title: post.title, description: cardDescription(post.description, post.fallbackDescription), type: 'article', url: post.path,
-    ...(first && width ? { image: `${first.base}/${width}.jpg`, imageWidth: width, imageHeight: Math.round((first.height * width) / first.width) } : {}),
+    title: post.title,
+    description: cardDescription(post.description, post.fallbackDescription),
+    type: 'article',
+    url: post.path,
+    ...(first && width
+      ? {
+          image: `${first.base}/${width}.jpg`,
+          imageWidth: width,
+          imageHeight: Math.round((first.height * width) / first.width),
+        }
+      : {}),
   };
 }

@@ -47,7 +47,7 @@ function countDown(el: HTMLElement, seconds: number, template: string): void {
     const left = Math.ceil((until - Date.now()) / 1000);
     el.textContent = left > 0 ? template.replace('{{seconds}}', String(left)) : '';
     // On to the next whole second, while the toast is on screen (it is attached right after the first tick).
-    if (left > 0 && (el.isConnected || !started)) setTimeout(tick, ((until - Date.now()) % 1000) || 1000);
+    if (left > 0 && (el.isConnected || !started)) setTimeout(tick, (until - Date.now()) % 1000 || 1000);
     started = true;
   };
   let started = false;
@@ -107,7 +107,10 @@ function renderToasts(area: HTMLElement, closeLabel: string, retryIn: string): v
         action.type = 'button';
         action.className = 'toast-action';
         action.textContent = label;
-        action.addEventListener('click', () => { dismissToast(toast.id); run(); });
+        action.addEventListener('click', () => {
+          dismissToast(toast.id);
+          run();
+        });
         el.append(action);
       }
       el.append(close);
@@ -150,16 +153,20 @@ function wireTooltips(area: HTMLElement): void {
 }
 
 function wireNavigationGuard(data: ShellData): void {
-  document.addEventListener('click', (event) => {
-    const anchor = (event.target as Element | null)?.closest('a[href]');
-    if (!anchor) return;
-    const verdict = checkNavigation(anchor.getAttribute('href') ?? '', location.origin, data.allowedExternalOrigins);
-    if (!verdict.ok) {
-      event.preventDefault();
-      showToast({ message: data.messages.toast.navigationRefused, severity: 'warning' });
-      console.warn(`Navigation refused (${verdict.reason}):`, anchor.getAttribute('href'));
-    }
-  }, { capture: true });
+  document.addEventListener(
+    'click',
+    (event) => {
+      const anchor = (event.target as Element | null)?.closest('a[href]');
+      if (!anchor) return;
+      const verdict = checkNavigation(anchor.getAttribute('href') ?? '', location.origin, data.allowedExternalOrigins);
+      if (!verdict.ok) {
+        event.preventDefault();
+        showToast({ message: data.messages.toast.navigationRefused, severity: 'warning' });
+        console.warn(`Navigation refused (${verdict.reason}):`, anchor.getAttribute('href'));
+      }
+    },
+    { capture: true },
+  );
 }
 
 function wireLanguageMenu(): void {
@@ -302,14 +309,22 @@ function trackSettingsRoutes(): void {
 /** A chosen wallpaper is drawn by a module loaded only then: pages without one pay nothing. */
 function restoreWallpaper(): void {
   let chosen = false;
-  try { chosen = parseBackgroundImage(localStorage.getItem(BACKGROUND_IMAGE_KEY)).imageIndex >= 0; } catch { /* no storage */ }
-  if (chosen) import('../wallpaper/background.ts').then((m) => m.restoreWallpaper()).catch((error) => console.error('wallpaper', error));
+  try {
+    chosen = parseBackgroundImage(localStorage.getItem(BACKGROUND_IMAGE_KEY)).imageIndex >= 0;
+  } catch {
+    /* no storage */
+  }
+  if (chosen)
+    import('../wallpaper/background.ts')
+      .then((m) => m.restoreWallpaper())
+      .catch((error) => console.error('wallpaper', error));
 }
 
 /** Experimental "page transitions" off: the outgoing page skips the cross-document transition. */
 function honourPageTransitionsFlag(): void {
   addEventListener('pageswap', (event) => {
-    if (!flagOn('pageTransitions')) (event as Event & { viewTransition?: { skipTransition(): void } | null }).viewTransition?.skipTransition();
+    if (!flagOn('pageTransitions'))
+      (event as Event & { viewTransition?: { skipTransition(): void } | null }).viewTransition?.skipTransition();
   });
 }
 
@@ -319,9 +334,13 @@ function registerServiceWorker(locale: string): void {
       console.error('serviceWorker is not supported in current browser!');
       return;
     }
-    navigator.serviceWorker.register('/sw.js').catch((error) => console.error('service worker registration failed', error));
+    navigator.serviceWorker
+      .register('/sw.js')
+      .catch((error) => console.error('service worker registration failed', error));
     // The worker keeps this locale's messages and offline page (the default one's are precached).
-    void navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: 'locale', locale }));
+    void navigator.serviceWorker.ready.then((registration) =>
+      registration.active?.postMessage({ type: 'locale', locale }),
+    );
   });
   // After a logout, the member's kept pages and answers leave this browser's offline copy.
   $selfUser.listen(({ isLogined }, previous) => {
@@ -332,7 +351,9 @@ function registerServiceWorker(locale: string): void {
 /** "A new version is out": a toast that stays until the reader reloads or closes it. */
 function promptReload(data: ShellData): void {
   showToast({
-    message: data.messages.toast.newVersion, severity: 'info', duration: Number.POSITIVE_INFINITY,
+    message: data.messages.toast.newVersion,
+    severity: 'info',
+    duration: Number.POSITIVE_INFINITY,
     action: { label: data.messages.toast.reload, run: () => location.reload() },
   });
 }
@@ -352,7 +373,10 @@ function watchForNewBuild(data: ShellData): void {
       if (latest.id && latest.id !== data.buildId) {
         prompted = true;
         clearInterval(interval);
-        void navigator.serviceWorker?.getRegistration().then((registration) => registration?.update()).catch(() => undefined);
+        void navigator.serviceWorker
+          ?.getRegistration()
+          .then((registration) => registration?.update())
+          .catch(() => undefined);
         promptReload(data);
       }
     } catch (error) {
@@ -361,7 +385,9 @@ function watchForNewBuild(data: ShellData): void {
   };
   const interval = setInterval(check, BUILD_CHECK_INTERVAL_MS);
   addEventListener('online', () => void check());
-  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') void check(); });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') void check();
+  });
 }
 
 export function bootShell(options: { openAuthDialog: (mode?: 'login' | 'register') => Promise<void> }): void {

@@ -14,7 +14,8 @@ export var RELOAD_GUARD_KEY = 'kiraboshi.reloadGuard';
 
 // How Chromium, Firefox and Safari word a module that could not be fetched. Plain "Failed to
 // fetch" is an API call that failed, never a chunk.
-var MODULE_LOAD_FAILURE = /dynamically imported module|Importing a module script failed|error loading dynamically imported/i;
+var MODULE_LOAD_FAILURE =
+  /dynamically imported module|Importing a module script failed|error loading dynamically imported/i;
 
 /** @param {unknown} error */
 export function isChunkLoadFailure(error) {
@@ -29,7 +30,11 @@ export function isChunkLoadFailure(error) {
  */
 export function takeReloadGuard(path, now, store) {
   var guard = null;
-  try { guard = JSON.parse(store.getItem(RELOAD_GUARD_KEY) || '{}'); } catch (e) { /* unreadable: none */ }
+  try {
+    guard = JSON.parse(store.getItem(RELOAD_GUARD_KEY) || '{}');
+  } catch (e) {
+    /* unreadable: none */
+  }
   var at = guard && typeof guard.at === 'number' ? guard.at : NaN;
   if (guard && guard.path === path && now >= at && now - at < RELOAD_GUARD_MS) return false;
   store.setItem(RELOAD_GUARD_KEY, JSON.stringify({ path: path, at: now }));
@@ -67,8 +72,15 @@ export function watchChunkErrors(win) {
     if (answered) return;
     answered = true;
     var mayReload = false;
-    try { mayReload = takeReloadGuard(win.location.pathname + win.location.search, Date.now(), win.sessionStorage); } catch (e) { /* no storage: never reload blindly */ }
-    if (mayReload) { win.location.reload(); return; }
+    try {
+      mayReload = takeReloadGuard(win.location.pathname + win.location.search, Date.now(), win.sessionStorage);
+    } catch (e) {
+      /* no storage: never reload blindly */
+    }
+    if (mayReload) {
+      win.location.reload();
+      return;
+    }
     /** @type {any} */ (win).__kiraboshiStaleBuild = true;
     win.dispatchEvent(new CustomEvent(STALE_BUILD_EVENT));
   });

@@ -7,12 +7,18 @@
 function keyframesNamed(name: string): Keyframe[] {
   for (const sheet of Array.from(document.styleSheets)) {
     let rules: CSSRuleList;
-    try { rules = sheet.cssRules; } catch { continue; }
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      continue;
+    }
     for (const rule of Array.from(rules)) {
       if (!(rule instanceof CSSKeyframesRule) || rule.name !== name) continue;
       return Array.from(rule.cssRules as CSSRuleList, (frame) => {
         const { keyText, style } = frame as CSSKeyframeRule;
-        const keyframe: Keyframe = { offset: keyText === 'from' ? 0 : keyText === 'to' ? 1 : Number.parseFloat(keyText) / 100 };
+        const keyframe: Keyframe = {
+          offset: keyText === 'from' ? 0 : keyText === 'to' ? 1 : Number.parseFloat(keyText) / 100,
+        };
         for (let i = 0; i < style.length; i++) {
           const property = style.item(i);
           keyframe[property.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] = style.getPropertyValue(property);
@@ -24,7 +30,9 @@ function keyframesNamed(name: string): Keyframe[] {
   return [];
 }
 
-const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches || document.documentElement.hasAttribute('data-reduced-motion');
+const reducedMotion = () =>
+  matchMedia('(prefers-reduced-motion: reduce)').matches ||
+  document.documentElement.hasAttribute('data-reduced-motion');
 
 async function play(tile: HTMLElement): Promise<void> {
   const target = tile.querySelector<HTMLElement>('[data-animated]')!;
@@ -34,9 +42,18 @@ async function play(tile: HTMLElement): Promise<void> {
   for (const animation of target.getAnimations()) animation.cancel();
   tile.dataset.state = 'running';
   for (const name of names) {
-    const animation = target.animate(keyframesNamed(name), { duration, iterations, easing: tile.dataset.easing ?? 'ease', fill: 'both' });
+    const animation = target.animate(keyframesNamed(name), {
+      duration,
+      iterations,
+      easing: tile.dataset.easing ?? 'ease',
+      fill: 'both',
+    });
     if (iterations === Infinity) return;
-    try { await animation.finished; } catch { return; } // cancelled by a replay
+    try {
+      await animation.finished;
+    } catch {
+      return;
+    } // cancelled by a replay
   }
   // Back to the element's own look (a sequence may end hidden, as a toast that has left).
   for (const animation of target.getAnimations()) animation.cancel();

@@ -12,7 +12,8 @@ export function wireMobile(root: HTMLElement): void {
   const words = JSON.parse(root.dataset.words ?? '{}') as Record<string, string>;
   // env() is only readable through a property that uses it: a hidden probe padded by the safe areas.
   const probe = document.createElement('div');
-  probe.style.cssText = 'position:fixed;visibility:hidden;pointer-events:none;padding:env(safe-area-inset-top) env(safe-area-inset-right) env(safe-area-inset-bottom) env(safe-area-inset-left)';
+  probe.style.cssText =
+    'position:fixed;visibility:hidden;pointer-events:none;padding:env(safe-area-inset-top) env(safe-area-inset-right) env(safe-area-inset-bottom) env(safe-area-inset-left)';
   document.body.append(probe);
 
   const render = () => {
@@ -25,7 +26,9 @@ export function wireMobile(root: HTMLElement): void {
     out('touchPoints').textContent = String(navigator.maxTouchPoints);
     out('standalone').textContent = matchMedia('(display-mode: standalone)').matches ? words.yes! : words.no!;
     const style = getComputedStyle(probe);
-    const insets = Object.fromEntries(SIDES.map((side) => [side, Math.round(Number.parseFloat(style.getPropertyValue(`padding-${side}`)) || 0)]));
+    const insets = Object.fromEntries(
+      SIDES.map((side) => [side, Math.round(Number.parseFloat(style.getPropertyValue(`padding-${side}`)) || 0)]),
+    );
     out('safeArea').textContent = fill(root.dataset.safeArea ?? '', insets);
   };
   render();

@@ -11,12 +11,18 @@ function wireScroll(box: HTMLElement): void {
   const scrollOut = document.querySelector<HTMLElement>('[data-scroll-readout]');
   const wheelOut = document.querySelector<HTMLElement>('[data-wheel-readout]');
   onScroll(box, ({ phase, y }) => {
-    if (scrollOut) { scrollOut.textContent = fill(scrollOut.dataset.template ?? '', { phase: phases[phase], y: Math.round(y) }); scrollOut.dataset.phase = phase; }
+    if (scrollOut) {
+      scrollOut.textContent = fill(scrollOut.dataset.template ?? '', { phase: phases[phase], y: Math.round(y) });
+      scrollOut.dataset.phase = phase;
+    }
   });
   let zoom = 1;
   onWheel(box, ({ phase, zoom: step, ctrlKey }) => {
     if (phase === 'change' && ctrlKey) zoom = Math.min(8, Math.max(0.125, zoom * step));
-    if (wheelOut) { wheelOut.textContent = fill(wheelOut.dataset.template ?? '', { phase: phases[phase], zoom: zoom.toFixed(2) }); wheelOut.dataset.phase = phase; }
+    if (wheelOut) {
+      wheelOut.textContent = fill(wheelOut.dataset.template ?? '', { phase: phases[phase], zoom: zoom.toFixed(2) });
+      wheelOut.dataset.phase = phase;
+    }
   });
 }
 
@@ -28,8 +34,12 @@ function wirePointer(area: HTMLElement): void {
   const hover = document.querySelector<HTMLElement>('[data-pointer-hover]');
   const fine = document.querySelector<HTMLElement>('[data-pointer-fine]');
   const facts = () => {
-    if (hover) hover.textContent = fill(hover.dataset.template ?? '', { value: matchMedia('(hover: hover)').matches ? yes : no });
-    if (fine) fine.textContent = fill(fine.dataset.template ?? '', { value: matchMedia('(pointer: fine)').matches ? yes : no });
+    if (hover)
+      hover.textContent = fill(hover.dataset.template ?? '', {
+        value: matchMedia('(hover: hover)').matches ? yes : no,
+      });
+    if (fine)
+      fine.textContent = fill(fine.dataset.template ?? '', { value: matchMedia('(pointer: fine)').matches ? yes : no });
   };
   facts();
   matchMedia('(pointer: fine)').addEventListener('change', facts);
@@ -67,12 +77,16 @@ function wireColours(list: HTMLElement): void {
       const colour = rgb(`var(${item.dataset.colour})`);
       const hex = `#${colour.map((c) => Math.round(c).toString(16).padStart(2, '0')).join('')}`;
       const out = item.querySelector<HTMLElement>('[data-colour-value]');
-      if (out) out.textContent = `${hex} · ${fill(list.dataset.contrast ?? '', { ratio: contrastRatio(colour, background).toFixed(2) })}`;
+      if (out)
+        out.textContent = `${hex} · ${fill(list.dataset.contrast ?? '', { ratio: contrastRatio(colour, background).toFixed(2) })}`;
       item.querySelector<HTMLElement>('.swatch')?.style.setProperty('background', hex);
     }
   };
   render();
-  new MutationObserver(render).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'style', 'data-theme-color'] });
+  new MutationObserver(render).observe(document.documentElement, {
+    attributes: true,
+    attributeFilter: ['data-theme', 'style', 'data-theme-color'],
+  });
 }
 
 /** /dev/test-font: the font stack the page resolved, and how many web fonts it loaded (none: system fonts). */
@@ -90,7 +104,11 @@ function wireComponents(root: HTMLElement): void {
   for (const button of root.querySelectorAll<HTMLButtonElement>('[data-toast]')) {
     button.addEventListener('click', async () => {
       const { showToast } = await import('../stores/toast.ts');
-      showToast({ message: root.dataset.toastMessage, severity: button.dataset.toast as 'success' | 'warning' | 'error' | 'info', icon: button.dataset.toastIcon });
+      showToast({
+        message: root.dataset.toastMessage,
+        severity: button.dataset.toast as 'success' | 'warning' | 'error' | 'info',
+        icon: button.dataset.toastIcon,
+      });
     });
   }
 }
@@ -104,7 +122,10 @@ async function wireLarger(): Promise<void> {
     for (const slider of sliders) {
       const scale = Number(slider.dataset.scale ?? 1);
       const format = slider.dataset.format;
-      const number = new Intl.NumberFormat(lang, { style: format === 'percent' ? 'percent' : 'decimal', maximumFractionDigits: 2 });
+      const number = new Intl.NumberFormat(lang, {
+        style: format === 'percent' ? 'percent' : 'decimal',
+        maximumFractionDigits: 2,
+      });
       mountSlider(slider, (value) => `${format === 'times' ? '×' : ''}${number.format(value * scale)}`);
     }
   }

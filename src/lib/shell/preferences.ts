@@ -15,7 +15,15 @@ export function isVideoPath(pathname: string): boolean {
 /** "Open videos in a new tab": a plain click on a link to a video of this site opens a tab. */
 function openVideosInNewTab(): void {
   document.addEventListener('click', (event) => {
-    if (event.defaultPrevented || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.ctrlKey ||
+      event.metaKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     if (!preferenceOn('isOpenVideoInNewTab')) return;
     const anchor = (event.target as Element | null)?.closest<HTMLAnchorElement>('a[href]');
     if (!anchor || anchor.target || anchor.hasAttribute('download')) return;

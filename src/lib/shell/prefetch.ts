@@ -17,7 +17,10 @@ export interface PrefetchQueue {
 }
 
 /** A queue that runs at most `limit` loads at once, each URL once; a failed load frees its slot like a finished one. */
-export function createPrefetchQueue(load: (url: string) => Promise<unknown>, limit: number = PREFETCH_PARALLEL): PrefetchQueue {
+export function createPrefetchQueue(
+  load: (url: string) => Promise<unknown>,
+  limit: number = PREFETCH_PARALLEL,
+): PrefetchQueue {
   const seen = new Set<string>();
   const waiting: string[] = [];
   let running = 0;
@@ -42,8 +45,12 @@ export function createPrefetchQueue(load: (url: string) => Promise<unknown>, lim
       pump();
       return true;
     },
-    get running() { return running; },
-    get waiting() { return waiting.length; },
+    get running() {
+      return running;
+    },
+    get waiting() {
+      return waiting.length;
+    },
   };
 }
 
@@ -52,7 +59,10 @@ export function createPrefetchQueue(load: (url: string) => Promise<unknown>, lim
  * tab, not a download, not the API or media (which are not pages), not the page already shown,
  * and not one marked `data-no-prefetch` (a logout, an action).
  */
-export function prefetchTarget(link: { href: string; target?: string; hasAttribute(name: string): boolean }, here: { href: string; origin: string }): string | null {
+export function prefetchTarget(
+  link: { href: string; target?: string; hasAttribute(name: string): boolean },
+  here: { href: string; origin: string },
+): string | null {
   if (!link.href || (link.target && link.target !== '_self')) return null;
   if (link.hasAttribute('download') || link.hasAttribute('data-no-prefetch')) return null;
   let url: URL;

@@ -7,8 +7,34 @@
  * inert <template>, so nothing in the input runs or loads; pasted HTML is sanitised the same way
  * before it enters the editor.
  */
-const KEEP: Record<string, string> = { B: 'strong', STRONG: 'strong', I: 'em', EM: 'em', A: 'a', UL: 'ul', OL: 'ol', LI: 'li', P: 'p', DIV: 'p', BR: 'br' };
-const DROP = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'IFRAME', 'OBJECT', 'EMBED', 'NOSCRIPT', 'SVG', 'MATH', 'TEXTAREA', 'SELECT', 'HEAD', 'TITLE']);
+const KEEP: Record<string, string> = {
+  B: 'strong',
+  STRONG: 'strong',
+  I: 'em',
+  EM: 'em',
+  A: 'a',
+  UL: 'ul',
+  OL: 'ol',
+  LI: 'li',
+  P: 'p',
+  DIV: 'p',
+  BR: 'br',
+};
+const DROP = new Set([
+  'SCRIPT',
+  'STYLE',
+  'TEMPLATE',
+  'IFRAME',
+  'OBJECT',
+  'EMBED',
+  'NOSCRIPT',
+  'SVG',
+  'MATH',
+  'TEXTAREA',
+  'SELECT',
+  'HEAD',
+  'TITLE',
+]);
 const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 
 /** The address as an absolute http(s) or mailto URL, or null for anything else (javascript:, data:, junk). */
@@ -24,16 +50,25 @@ export function safeHref(href: string | null | undefined): string | null {
 
 function copyInto(from: ParentNode, to: Node, doc: Document): void {
   for (const child of Array.from(from.childNodes)) {
-    if (child.nodeType === Node.TEXT_NODE) { to.appendChild(doc.createTextNode(child.textContent ?? '')); continue; }
+    if (child.nodeType === Node.TEXT_NODE) {
+      to.appendChild(doc.createTextNode(child.textContent ?? ''));
+      continue;
+    }
     if (child.nodeType !== Node.ELEMENT_NODE) continue; // comments, processing instructions
     const element = child as Element;
     const name = element.tagName.toUpperCase();
     if (DROP.has(name)) continue;
     const tag = KEEP[name];
     const href = tag === 'a' ? safeHref(element.getAttribute('href')) : null;
-    if (!tag || (tag === 'a' && !href)) { copyInto(element, to, doc); continue; }
+    if (!tag || (tag === 'a' && !href)) {
+      copyInto(element, to, doc);
+      continue;
+    }
     const kept = doc.createElement(tag);
-    if (href) { kept.setAttribute('href', href); kept.setAttribute('rel', 'noopener noreferrer nofollow'); }
+    if (href) {
+      kept.setAttribute('href', href);
+      kept.setAttribute('rel', 'noopener noreferrer nofollow');
+    }
     copyInto(element, kept, doc);
     to.appendChild(kept);
   }
@@ -70,7 +105,12 @@ export function wireRichTextEditor(root: HTMLElement): void {
   };
   const syncToolbar = () => {
     for (const button of root.querySelectorAll<HTMLButtonElement>('[data-command][aria-pressed]')) {
-      button.setAttribute('aria-pressed', String(editor.contains(getSelection()?.anchorNode ?? null) && document.queryCommandState(button.dataset.command!)));
+      button.setAttribute(
+        'aria-pressed',
+        String(
+          editor.contains(getSelection()?.anchorNode ?? null) && document.queryCommandState(button.dataset.command!),
+        ),
+      );
     }
   };
   const run = (command: Command) => {
@@ -87,7 +127,8 @@ export function wireRichTextEditor(root: HTMLElement): void {
   }
   root.querySelector<HTMLButtonElement>('[data-link-open]')!.addEventListener('click', () => {
     const selection = getSelection();
-    savedRange = selection?.rangeCount && editor.contains(selection.anchorNode) ? selection.getRangeAt(0).cloneRange() : null;
+    savedRange =
+      selection?.rangeCount && editor.contains(selection.anchorNode) ? selection.getRangeAt(0).cloneRange() : null;
     linkForm.hidden = false;
     linkError.hidden = true;
     linkInput.focus();
@@ -99,15 +140,27 @@ export function wireRichTextEditor(root: HTMLElement): void {
     linkInput.setAttribute('aria-invalid', String(!href));
     if (!href) return;
     editor.focus();
-    if (savedRange) { getSelection()?.removeAllRanges(); getSelection()?.addRange(savedRange); }
+    if (savedRange) {
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(savedRange);
+    }
     // With nothing selected, the address itself becomes the link's text.
-    if (getSelection()?.isCollapsed) document.execCommand('insertHTML', false, `<a href="${href.replace(/"/g, '&quot;')}">${href.replace(/</g, '&lt;')}</a>`);
+    if (getSelection()?.isCollapsed)
+      document.execCommand(
+        'insertHTML',
+        false,
+        `<a href="${href.replace(/"/g, '&quot;')}">${href.replace(/</g, '&lt;')}</a>`,
+      );
     else document.execCommand('createLink', false, href);
     linkForm.hidden = true;
     linkInput.value = '';
     render();
   });
-  linkForm.addEventListener('reset', () => { linkForm.hidden = true; linkError.hidden = true; editor.focus(); });
+  linkForm.addEventListener('reset', () => {
+    linkForm.hidden = true;
+    linkError.hidden = true;
+    editor.focus();
+  });
   editor.addEventListener('input', render);
   // Pasted HTML is sanitised before it reaches the page (plain text the browser inserts as text).
   editor.addEventListener('paste', (event) => {

@@ -5,7 +5,11 @@
  * and a press anywhere on the track jumps there. aria-valuenow/-valuetext follow the value; a
  * disabled slider (aria-disabled="true") takes no input. Used by /dev/test-slider.
  */
-export interface SliderRange { min: number; max: number; step: number }
+export interface SliderRange {
+  min: number;
+  max: number;
+  step: number;
+}
 
 /** The value rounded to the slider's steps and kept within its ends. */
 export function clampToStep(value: number, { min, max, step }: SliderRange): number {
@@ -19,17 +23,29 @@ export function clampToStep(value: number, { min, max, step }: SliderRange): num
 export function valueAfterKey(value: number, key: string, range: SliderRange): number | null {
   const page = range.step * 10;
   const moves: Record<string, number> = {
-    ArrowRight: value + range.step, ArrowUp: value + range.step,
-    ArrowLeft: value - range.step, ArrowDown: value - range.step,
-    PageUp: value + page, PageDown: value - page,
-    Home: range.min, End: range.max,
+    ArrowRight: value + range.step,
+    ArrowUp: value + range.step,
+    ArrowLeft: value - range.step,
+    ArrowDown: value - range.step,
+    PageUp: value + page,
+    PageDown: value - page,
+    Home: range.min,
+    End: range.max,
   };
   return key in moves ? clampToStep(moves[key]!, range) : null;
 }
 
 /** Wires one slider; `text` makes the value's spoken and shown text. Answers a setter. */
-export function mountSlider(slider: HTMLElement, text: (value: number) => string, onChange?: (value: number) => void): (value: number) => void {
-  const range: SliderRange = { min: Number(slider.getAttribute('aria-valuemin')), max: Number(slider.getAttribute('aria-valuemax')), step: Number(slider.dataset.step ?? 1) };
+export function mountSlider(
+  slider: HTMLElement,
+  text: (value: number) => string,
+  onChange?: (value: number) => void,
+): (value: number) => void {
+  const range: SliderRange = {
+    min: Number(slider.getAttribute('aria-valuemin')),
+    max: Number(slider.getAttribute('aria-valuemax')),
+    step: Number(slider.dataset.step ?? 1),
+  };
   const fill = slider.querySelector<HTMLElement>('[data-slider-fill]');
   const thumb = slider.querySelector<HTMLElement>('[data-slider-thumb]');
   const output = slider.id ? document.querySelector<HTMLOutputElement>(`output[for="${slider.id}"]`) : null;

@@ -38,6 +38,7 @@ export function preferenceOn(key: PreferenceSwitch, settings: AppSettings = $app
 
 /** Data saver: chosen here, or asked for by the browser (Save-Data, e.g. a phone's data saver). */
 export function isDataSaverOn(settings: AppSettings = $appSettings.get()): boolean {
-  const connection = (globalThis.navigator as (Navigator & { connection?: { saveData?: boolean } }) | undefined)?.connection;
+  const connection = (globalThis.navigator as (Navigator & { connection?: { saveData?: boolean } }) | undefined)
+    ?.connection;
   return settings.dataSaver === 'true' || connection?.saveData === true;
 }

@@ -22,7 +22,11 @@ const within = (value: unknown, min: number, max: number, fallback: number) =>
 export function parseBackgroundImage(text: string | null | undefined): BackgroundImageSetting {
   const d = DEFAULT_BACKGROUND_IMAGE;
   let raw: Partial<Record<keyof BackgroundImageSetting, unknown>> = {};
-  try { raw = text ? JSON.parse(text) ?? {} : {}; } catch { /* the defaults */ }
+  try {
+    raw = text ? (JSON.parse(text) ?? {}) : {};
+  } catch {
+    /* the defaults */
+  }
   const index = raw.imageIndex;
   return {
     imageIndex: typeof index === 'number' && Number.isInteger(index) && index >= -1 ? index : d.imageIndex,

@@ -30,7 +30,9 @@ async function listOf(type: BlockListType): Promise<BlockListItem[]> {
 /** Loads the viewer's lists (call once logged in); on failure the lists stay as they were. */
 export async function loadBlockLists(): Promise<BlockLists> {
   try {
-    const [block, hide, tag, keyword, regex] = await Promise.all((['block', 'hide', 'tag', 'keyword', 'regex'] as const).map(listOf));
+    const [block, hide, tag, keyword, regex] = await Promise.all(
+      (['block', 'hide', 'tag', 'keyword', 'regex'] as const).map(listOf),
+    );
     const lists: BlockLists = {
       users: block.map((i) => i.uid ?? Number(i.value)),
       hiddenUsers: hide.map((i) => i.uid ?? Number(i.value)),

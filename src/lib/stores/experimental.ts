@@ -12,7 +12,10 @@ export const DEFAULT_EXPERIMENTAL: Record<ExperimentalFlag, 'true' | 'false'> = 
   pageTransitions: 'true',
 };
 
-export const $experimental = persistentMap<Record<ExperimentalFlag, 'true' | 'false'>>('experimental:', DEFAULT_EXPERIMENTAL);
+export const $experimental = persistentMap<Record<ExperimentalFlag, 'true' | 'false'>>(
+  'experimental:',
+  DEFAULT_EXPERIMENTAL,
+);
 
 export function flagOn(flag: ExperimentalFlag): boolean {
   return $experimental.get()[flag] === 'true';

@@ -17,15 +17,23 @@ let deferred: InstallPromptEvent | null = null;
 
 /** Called once by the shell, early, so the browser's one prompt event is never missed. */
 export function watchInstallPrompt(): void {
-  if (matchMedia('(display-mode: standalone)').matches) { $installState.set('installed'); return; }
+  if (matchMedia('(display-mode: standalone)').matches) {
+    $installState.set('installed');
+    return;
+  }
   addEventListener('beforeinstallprompt', (event) => {
     event.preventDefault(); // shown from the settings instead of the browser's own bar
     deferred = event as InstallPromptEvent;
     $installState.set('available');
   });
-  addEventListener('appinstalled', () => { deferred = null; $installState.set('installed'); });
+  addEventListener('appinstalled', () => {
+    deferred = null;
+    $installState.set('installed');
+  });
   // No offer within a few seconds of load: the browser installs from its menu, if at all.
-  setTimeout(() => { if ($installState.get() === 'unknown') $installState.set('manual'); }, 3000);
+  setTimeout(() => {
+    if ($installState.get() === 'unknown') $installState.set('manual');
+  }, 3000);
 }
 
 /** Shows the browser's install dialog; resolves with whether the visitor accepted. */

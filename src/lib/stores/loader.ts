@@ -5,7 +5,11 @@
  * lists add a page to what they hold.
  */
 export type LoadState = 'idle' | 'pending' | 'success' | 'error';
-export interface Loaded<T> { state: LoadState; data: T | undefined; error: unknown }
+export interface Loaded<T> {
+  state: LoadState;
+  data: T | undefined;
+  error: unknown;
+}
 
 export const idle = <T>(): Loaded<T> => ({ state: 'idle', data: undefined, error: undefined });
 export const loadedWith = <T>(data: T): Loaded<T> => ({ state: 'success', data, error: undefined });
@@ -32,7 +36,8 @@ export function createLoader<T>(onChange: (loaded: Loaded<T>) => void, initial: 
       set({ ...current, state: 'pending', error: undefined });
       try {
         const answer = await load();
-        if (ticket === newest) set({ state: 'success', data: merge ? merge(current.data, answer) : answer, error: undefined });
+        if (ticket === newest)
+          set({ state: 'success', data: merge ? merge(current.data, answer) : answer, error: undefined });
       } catch (error) {
         if (ticket === newest) set({ ...current, state: 'error', error });
       }

@@ -6,9 +6,20 @@ import { map } from 'nanostores';
  * progress is recomputed and repainted that often, not on every frame (the bar's width transition
  * smooths the steps), so a slow page costs the main thread ten small updates a second.
  */
-export const LOADING = { durationMs: 2000, throttleMs: 200, hideDelayMs: 500, resetDelayMs: 400, repaintMs: 100 } as const;
+export const LOADING = {
+  durationMs: 2000,
+  throttleMs: 200,
+  hideDelayMs: 500,
+  resetDelayMs: 400,
+  repaintMs: 100,
+} as const;
 
-export interface LoadingState { isLoading: boolean; progress: number; error: boolean; visible: boolean }
+export interface LoadingState {
+  isLoading: boolean;
+  progress: number;
+  error: boolean;
+  visible: boolean;
+}
 export const $loading = map<LoadingState>({ isLoading: false, progress: 0, error: false, visible: false });
 
 let timer: ReturnType<typeof setInterval> | undefined;
@@ -17,7 +28,7 @@ let hide: ReturnType<typeof setTimeout> | undefined;
 
 /** Estimated progress after `elapsed` ms: approaches but never reaches 100 within the duration. */
 export function estimatedProgress(elapsed: number, duration: number = LOADING.durationMs): number {
-  return Math.min(95, (100 * (2 / Math.PI)) * Math.atan((elapsed / duration) * 2));
+  return Math.min(95, 100 * (2 / Math.PI) * Math.atan((elapsed / duration) * 2));
 }
 
 export function startLoading(): void {
@@ -36,7 +47,10 @@ export function finishLoading({ error = false } = {}): void {
   $loading.set({ ...$loading.get(), progress: 100, error, isLoading: false });
   hide = setTimeout(() => {
     $loading.setKey('visible', false);
-    setTimeout(() => $loading.set({ isLoading: false, progress: 0, error: false, visible: false }), LOADING.resetDelayMs);
+    setTimeout(
+      () => $loading.set({ isLoading: false, progress: 0, error: false, visible: false }),
+      LOADING.resetDelayMs,
+    );
   }, LOADING.hideDelayMs);
 }
 

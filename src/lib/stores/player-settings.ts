@@ -19,7 +19,12 @@ export interface PlayerSettings {
     density: DanmakuDensity;
     block: { scroll: boolean; top: boolean; bottom: boolean; colored: boolean };
   };
-  controller: { showStop: boolean; showReplay: boolean; showFrameByFrame: boolean; autoResumePlayAfterSeeking: boolean };
+  controller: {
+    showStop: boolean;
+    showReplay: boolean;
+    showFrameByFrame: boolean;
+    autoResumePlayAfterSeeking: boolean;
+  };
   /** preferred: the chosen rung's height (720); 0 until one is chosen. */
   quality: { auto: boolean; preferred: number };
   /** The time display: played so far, or what is left (a countdown). */
@@ -31,7 +36,16 @@ export const DEFAULT_PLAYER_SETTINGS: PlayerSettings = {
   autoplay: false,
   audio: { volume: 1, muted: false },
   rate: { preservesPitch: true, continuousControl: false },
-  danmaku: { opacity: 1, fontSizeScale: 1, enabled: true, speed: 1, area: 1, keepSubtitlesClear: false, density: 'readable', block: { scroll: false, top: false, bottom: false, colored: false } },
+  danmaku: {
+    opacity: 1,
+    fontSizeScale: 1,
+    enabled: true,
+    speed: 1,
+    area: 1,
+    keepSubtitlesClear: false,
+    density: 'readable',
+    block: { scroll: false, top: false, bottom: false, colored: false },
+  },
   controller: { showStop: false, showReplay: false, showFrameByFrame: false, autoResumePlayAfterSeeking: true },
   quality: { auto: true, preferred: 0 },
   countdown: false,
@@ -47,8 +61,12 @@ export function mergePlayerSettings(stored: unknown): PlayerSettings {
     audio: { ...d.audio, ...s.audio },
     rate: { ...d.rate, ...s.rate },
     danmaku: {
-      ...d.danmaku, ...s.danmaku, block: { ...d.danmaku.block, ...s.danmaku?.block },
-      density: DANMAKU_DENSITIES.includes(s.danmaku?.density as DanmakuDensity) ? s.danmaku!.density : d.danmaku.density,
+      ...d.danmaku,
+      ...s.danmaku,
+      block: { ...d.danmaku.block, ...s.danmaku?.block },
+      density: DANMAKU_DENSITIES.includes(s.danmaku?.density as DanmakuDensity)
+        ? s.danmaku!.density
+        : d.danmaku.density,
     },
     controller: { ...d.controller, ...s.controller },
     quality: { ...d.quality, ...s.quality },
@@ -69,7 +87,10 @@ export const $playerSettings = persistentAtom<PlayerSettings>('player-settings',
 });
 
 /** Changes one group of settings, keeping the rest. */
-export function updatePlayerSettings<K extends keyof PlayerSettings>(key: K, change: PlayerSettings[K] extends object ? Partial<PlayerSettings[K]> : PlayerSettings[K]) {
+export function updatePlayerSettings<K extends keyof PlayerSettings>(
+  key: K,
+  change: PlayerSettings[K] extends object ? Partial<PlayerSettings[K]> : PlayerSettings[K],
+) {
   const current = $playerSettings.get();
   const value = typeof current[key] === 'object' ? { ...(current[key] as object), ...(change as object) } : change;
   $playerSettings.set({ ...current, [key]: value });

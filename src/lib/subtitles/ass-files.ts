@@ -27,11 +27,44 @@ const ASS_WORKER = { workerUrl, wasmUrl, modernWasmUrl } as const;
  */
 function runsModernBuild(): boolean {
   try {
-    return WebAssembly.validate(Uint8Array.of(
-      0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, 0x03, 0x02, 0x01, 0x00,
-      0x0a, 0x2b, 0x01, 0x29, 0x00, 0xfd, 0x0c, ...new Array<number>(16).fill(0), 0xfd, 0x0c, ...new Array<number>(16).fill(0),
-      0xfd, 0x80, 0x02, 0x0b,
-    ));
+    return WebAssembly.validate(
+      Uint8Array.of(
+        0x00,
+        0x61,
+        0x73,
+        0x6d,
+        0x01,
+        0x00,
+        0x00,
+        0x00,
+        0x01,
+        0x05,
+        0x01,
+        0x60,
+        0x00,
+        0x01,
+        0x7b,
+        0x03,
+        0x02,
+        0x01,
+        0x00,
+        0x0a,
+        0x2b,
+        0x01,
+        0x29,
+        0x00,
+        0xfd,
+        0x0c,
+        ...new Array<number>(16).fill(0),
+        0xfd,
+        0x0c,
+        ...new Array<number>(16).fill(0),
+        0xfd,
+        0x80,
+        0x02,
+        0x0b,
+      ),
+    );
   } catch {
     return false;
   }
@@ -48,7 +81,11 @@ function warmAssWorker(): void {
   if (workerWarmed) return;
   workerWarmed = true;
   for (const url of [workerUrl, runsModernBuild() ? modernWasmUrl : wasmUrl]) {
-    fetch(url, { credentials: 'same-origin' }).then((response) => response.arrayBuffer()).catch(() => { workerWarmed = false; });
+    fetch(url, { credentials: 'same-origin' })
+      .then((response) => response.arrayBuffer())
+      .catch(() => {
+        workerWarmed = false;
+      });
   }
 }
 
@@ -80,13 +117,17 @@ export function fetchAssFiles(track: TrackToDraw): AssFiles {
   const aborter = new AbortController();
   // The track's cut of the fallback, else (none made, or it failed to load) the whole one.
   const fallback = track.fallbackFont
-    ? fetchBytes(track.fallbackFont, aborter.signal).then((bytes) => bytes ?? fetchBytes(fallbackFontUrl, aborter.signal))
+    ? fetchBytes(track.fallbackFont, aborter.signal).then(
+        (bytes) => bytes ?? fetchBytes(fallbackFontUrl, aborter.signal),
+      )
     : fetchBytes(fallbackFontUrl, aborter.signal);
   // Marks on the page's timeline (bench/subtitles.ts reads them): where the time to the first line goes.
-  const fonts = Promise.all([fallback, ...(track.fonts ?? []).map((url) => fetchBytes(url, aborter.signal))]).then((list) => {
-    performance.mark('subtitles:fonts-fetched');
-    return list.filter((bytes) => bytes !== null);
-  });
+  const fonts = Promise.all([fallback, ...(track.fonts ?? []).map((url) => fetchBytes(url, aborter.signal))]).then(
+    (list) => {
+      performance.mark('subtitles:fonts-fetched');
+      return list.filter((bytes) => bytes !== null);
+    },
+  );
   const text = fetchText(track.url, aborter.signal).then((body) => {
     performance.mark('subtitles:script-fetched');
     return body;

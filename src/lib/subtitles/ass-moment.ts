@@ -26,7 +26,10 @@ export function scriptOfMoment(script: string, from: number, to: number): string
   if (end < 0) end = lines.length;
   const formatLine = lines.slice(eventsAt + 1, end).find((line) => /^\s*Format\s*:/i.test(line));
   if (!formatLine) return null;
-  const fields = formatLine.slice(formatLine.indexOf(':') + 1).split(',').map((field) => field.trim().toLowerCase());
+  const fields = formatLine
+    .slice(formatLine.indexOf(':') + 1)
+    .split(',')
+    .map((field) => field.trim().toLowerCase());
   const startField = fields.indexOf('start');
   const endField = fields.indexOf('end');
   if (startField < 0 || endField < 0) return null;

@@ -30,7 +30,15 @@ import JASSUB from 'jassub';
 import type { AssFiles } from './ass-files.ts';
 import { scriptOfMoment } from './ass-moment.ts';
 import { activeCues, longestCue, parseWebVtt, type Cue } from './webvtt.ts';
-import { fetchText, pictureBox, sameBoxes, type LineBox, type RendererHost, type SubtitleRenderer, type TrackToDraw } from './renderer.ts';
+import {
+  fetchText,
+  pictureBox,
+  sameBoxes,
+  type LineBox,
+  type RendererHost,
+  type SubtitleRenderer,
+  type TrackToDraw,
+} from './renderer.ts';
 
 /** The family name inside the bundled Noto Sans SC file (see above). */
 const FALLBACK_FAMILY = 'noto sans sc thin';
@@ -60,7 +68,10 @@ export function createAssRenderer(track: TrackToDraw, host: RendererHost, files:
     const made = (instance = new JASSUB({
       // The worker starts at once, on an empty script: the real one and the fonts go to it as
       // soon as both it and they are here (below).
-      video: host.video, canvas, subContent: EMPTY_SCRIPT, ...files.worker,
+      video: host.video,
+      canvas,
+      subContent: EMPTY_SCRIPT,
+      ...files.worker,
       // Nothing for jassub to fetch on its own: each font it adds makes libass re-read all of them,
       // and it asked for its Liberation Sans whenever a line in that family had a glyph the family
       // lacks (kana in a Latin font), a CJK re-read in the middle of the first lines for nothing.
@@ -74,7 +85,10 @@ export function createAssRenderer(track: TrackToDraw, host: RendererHost, files:
     // is up, and without fonts every draw has libass look for each family in vain and log it.
     // While `busy` says a draw is under way, jassub only notes that a frame is waiting.
     made.busy = true;
-    const [subContent] = await Promise.all([files.text, made.ready.then(() => performance.mark('subtitles:worker-ready'))]);
+    const [subContent] = await Promise.all([
+      files.text,
+      made.ready.then(() => performance.mark('subtitles:worker-ready')),
+    ]);
     if (destroyed) return;
     // Parsed while the fonts may still be on their way: first only the lines of this moment,
     // the whole script once they are drawn.
@@ -89,7 +103,16 @@ export function createAssRenderer(track: TrackToDraw, host: RendererHost, files:
     canvas.dataset.ready = '';
     made.busy = false;
     // Drawn now rather than at the next video frame (and a paused video presents none).
-    if (v.readyState >= 2) await made.manualRender({ mediaTime: v.currentTime, width: v.videoWidth, height: v.videoHeight, expectedDisplayTime: performance.now() }, true);
+    if (v.readyState >= 2)
+      await made.manualRender(
+        {
+          mediaTime: v.currentTime,
+          width: v.videoWidth,
+          height: v.videoHeight,
+          expectedDisplayTime: performance.now(),
+        },
+        true,
+      );
     if (destroyed) return;
     performance.mark('subtitles:draw-asked');
     if (moment) {
@@ -111,15 +134,27 @@ export function createAssRenderer(track: TrackToDraw, host: RendererHost, files:
     const left = Math.floor(picture.x);
     const right = Math.ceil(picture.x + picture.width);
     const next: LineBox[] = [];
-    if (shown.some((cue) => !cue.top)) next.push({ top: Math.floor(picture.y + picture.height - band), bottom: Math.ceil(picture.y + picture.height), left, right });
-    if (shown.some((cue) => cue.top)) next.push({ top: Math.floor(picture.y), bottom: Math.ceil(picture.y + band), left, right });
+    if (shown.some((cue) => !cue.top))
+      next.push({
+        top: Math.floor(picture.y + picture.height - band),
+        bottom: Math.ceil(picture.y + picture.height),
+        left,
+        right,
+      });
+    if (shown.some((cue) => cue.top))
+      next.push({ top: Math.floor(picture.y), bottom: Math.ceil(picture.y + band), left, right });
     if (!sameBoxes(next, boxes)) host.onLines((boxes = next));
   };
-  void fetchText(track.vttUrl, aborter.signal).then((text) => {
-    cues = parseWebVtt(text);
-    longest = longestCue(cues);
-    frame = requestAnimationFrame(tick);
-  }, () => { /* Without its WebVTT the track still draws; danmaku just do not know when. */ });
+  void fetchText(track.vttUrl, aborter.signal).then(
+    (text) => {
+      cues = parseWebVtt(text);
+      longest = longestCue(cues);
+      frame = requestAnimationFrame(tick);
+    },
+    () => {
+      /* Without its WebVTT the track still draws; danmaku just do not know when. */
+    },
+  );
 
   return {
     destroy() {

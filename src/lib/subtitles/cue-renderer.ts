@@ -6,7 +6,14 @@
  * player. The boxes of the lines shown go to the host for danmaku to keep clear of.
  */
 import { activeCues, cueNodes, longestCue, parseWebVtt, type Cue } from './webvtt.ts';
-import { fetchText, sameBoxes, type LineBox, type RendererHost, type SubtitleRenderer, type TrackToDraw } from './renderer.ts';
+import {
+  fetchText,
+  sameBoxes,
+  type LineBox,
+  type RendererHost,
+  type SubtitleRenderer,
+  type TrackToDraw,
+} from './renderer.ts';
 
 export function createCueRenderer(track: TrackToDraw, host: RendererHost): SubtitleRenderer {
   const aborter = new AbortController();
@@ -22,17 +29,26 @@ export function createCueRenderer(track: TrackToDraw, host: RendererHost): Subti
   let frame = 0;
 
   const draw = (list: Cue[]) => {
-    const render = (box: HTMLElement, of: Cue[]) => box.replaceChildren(...of.map((cue) => {
-      const line = document.createElement('div');
-      line.className = 'subtitle-cue';
-      const text = document.createElement('span');
-      text.lang = track.language;
-      text.append(cueNodes(cue.text));
-      line.append(text);
-      return line;
-    }));
-    render(bottom, list.filter((cue) => !cue.top));
-    render(top, list.filter((cue) => cue.top));
+    const render = (box: HTMLElement, of: Cue[]) =>
+      box.replaceChildren(
+        ...of.map((cue) => {
+          const line = document.createElement('div');
+          line.className = 'subtitle-cue';
+          const text = document.createElement('span');
+          text.lang = track.language;
+          text.append(cueNodes(cue.text));
+          line.append(text);
+          return line;
+        }),
+      );
+    render(
+      bottom,
+      list.filter((cue) => !cue.top),
+    );
+    render(
+      top,
+      list.filter((cue) => cue.top),
+    );
   };
 
   const measure = (): LineBox[] => {
@@ -40,7 +56,12 @@ export function createCueRenderer(track: TrackToDraw, host: RendererHost): Subti
     const origin = host.layer.getBoundingClientRect();
     return [...host.layer.querySelectorAll('.subtitle-cue > span')].map((span) => {
       const r = span.getBoundingClientRect();
-      return { top: Math.floor(r.top - origin.top), bottom: Math.ceil(r.bottom - origin.top), left: Math.floor(r.left - origin.left), right: Math.ceil(r.right - origin.left) };
+      return {
+        top: Math.floor(r.top - origin.top),
+        bottom: Math.ceil(r.bottom - origin.top),
+        left: Math.floor(r.left - origin.left),
+        right: Math.ceil(r.right - origin.left),
+      };
     });
   };
 
@@ -56,13 +77,16 @@ export function createCueRenderer(track: TrackToDraw, host: RendererHost): Subti
     if (!sameBoxes(next, boxes)) host.onLines((boxes = next));
   };
 
-  void fetchText(track.vttUrl, aborter.signal).then((text) => {
-    cues = parseWebVtt(text);
-    longest = longestCue(cues);
-    frame = requestAnimationFrame(tick);
-  }, (error: unknown) => {
-    if (!aborter.signal.aborted) host.onError(error);
-  });
+  void fetchText(track.vttUrl, aborter.signal).then(
+    (text) => {
+      cues = parseWebVtt(text);
+      longest = longestCue(cues);
+      frame = requestAnimationFrame(tick);
+    },
+    (error: unknown) => {
+      if (!aborter.signal.aborted) host.onError(error);
+    },
+  );
 
   return {
     destroy() {

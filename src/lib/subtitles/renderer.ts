@@ -4,7 +4,12 @@
  * are, so danmaku can keep clear of them. Both are loaded only once a track is chosen
  * (subtitle-loader.ts).
  */
-export interface LineBox { top: number; bottom: number; left: number; right: number }
+export interface LineBox {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
 
 export interface RendererHost {
   video: HTMLVideoElement;
@@ -20,14 +25,25 @@ export interface RendererHost {
  * A track to draw; an ASS track's `fonts` are those of its part's uploaded file (MKV attachments)
  * its lines name, its `fallbackFont` its own cut of the bundled fallback (null: the whole one).
  */
-export interface TrackToDraw { format: 'ass' | 'srt' | 'vtt'; url: string; vttUrl: string; language: string; fonts?: readonly string[]; fallbackFont?: string | null }
+export interface TrackToDraw {
+  format: 'ass' | 'srt' | 'vtt';
+  url: string;
+  vttUrl: string;
+  language: string;
+  fonts?: readonly string[];
+  fallbackFont?: string | null;
+}
 
 export interface SubtitleRenderer {
   destroy(): void;
 }
 
 export const sameBoxes = (a: readonly LineBox[], b: readonly LineBox[]) =>
-  a.length === b.length && a.every((box, i) => box.top === b[i]!.top && box.bottom === b[i]!.bottom && box.left === b[i]!.left && box.right === b[i]!.right);
+  a.length === b.length &&
+  a.every(
+    (box, i) =>
+      box.top === b[i]!.top && box.bottom === b[i]!.bottom && box.left === b[i]!.left && box.right === b[i]!.right,
+  );
 
 /** The WebVTT of a track (every format has one): its cues' times say when a line is shown. */
 export async function fetchText(url: string, signal: AbortSignal): Promise<string> {

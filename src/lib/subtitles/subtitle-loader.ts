@@ -30,8 +30,17 @@ export function prepareSubtitleRenderer(track: TrackToDraw): void {
   if (prepared) prepared.files.abort();
   dropPrepared();
   const files = fetchAssFiles(track);
-  prepared = { url: track.url, files, timer: setTimeout(() => { files.abort(); dropPrepared(); }, PREPARED_FOR_MS) };
-  import('./ass-renderer.ts').catch(() => { /* the choice, if it comes, will say */ });
+  prepared = {
+    url: track.url,
+    files,
+    timer: setTimeout(() => {
+      files.abort();
+      dropPrepared();
+    }, PREPARED_FOR_MS),
+  };
+  import('./ass-renderer.ts').catch(() => {
+    /* the choice, if it comes, will say */
+  });
 }
 
 export async function loadSubtitleRenderer(track: TrackToDraw, host: RendererHost): Promise<SubtitleRenderer> {

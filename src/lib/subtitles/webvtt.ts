@@ -4,7 +4,12 @@
  * Read here into cues the player draws itself (the browser's own cue rendering cannot be
  * styled, moved above the control bar, or measured for danmaku to keep clear of).
  */
-export interface Cue { start: number; end: number; text: string; top: boolean }
+export interface Cue {
+  start: number;
+  end: number;
+  text: string;
+  top: boolean;
+}
 
 const TIMING = /^\s*((?:\d+:)?\d{1,2}:\d{2}[.,]\d{3})\s+-->\s+((?:\d+:)?\d{1,2}:\d{2}[.,]\d{3})(.*)$/;
 
@@ -23,7 +28,10 @@ export function parseWebVtt(text: string): Cue[] {
     const [, from, to, settings] = TIMING.exec(lines[at]!)!;
     const start = seconds(from!);
     const end = seconds(to!);
-    const body = lines.slice(at + 1).join('\n').trim();
+    const body = lines
+      .slice(at + 1)
+      .join('\n')
+      .trim();
     if (end > start && body) cues.push({ start, end, text: body, top: /(^|\s)line:0%?(\s|$)/.test(settings ?? '') });
   }
   return cues.sort((a, b) => a.start - b.start || a.end - b.end);

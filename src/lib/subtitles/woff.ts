@@ -26,10 +26,17 @@ export async function unpackWoff(bytes: Uint8Array): Promise<Uint8Array> {
     const length = woff.getUint32(at + 8);
     const originalLength = woff.getUint32(at + 12);
     if (offset + length > bytes.byteLength || length > originalLength) throw new Error('malformed WOFF table');
-    return { tag: woff.getUint32(at), checksum: woff.getUint32(at + 16), originalLength, data: bytes.subarray(offset, offset + length) };
+    return {
+      tag: woff.getUint32(at),
+      checksum: woff.getUint32(at + 16),
+      originalLength,
+      data: bytes.subarray(offset, offset + length),
+    };
   });
   // A table stored smaller than it is was compressed; one of equal length was stored as it is.
-  const bodies = await Promise.all(tables.map((table) => (table.data.byteLength < table.originalLength ? inflate(table.data) : table.data)));
+  const bodies = await Promise.all(
+    tables.map((table) => (table.data.byteLength < table.originalLength ? inflate(table.data) : table.data)),
+  );
   const headerLength = 12 + 16 * count;
   const padded = (n: number) => (n + 3) & ~3;
   const out = new Uint8Array(tables.reduce((total, table) => total + padded(table.originalLength), headerLength));

@@ -5,7 +5,14 @@
  * inline first-paint script).
  */
 import { atom } from 'nanostores';
-import { applyTheme, reconcileThemeValues, REDUCED_MOTION_KEY, storeThemeValue, THEME_KEYS, WALLPAPER_ACCENT_KEY } from './theme-core.js';
+import {
+  applyTheme,
+  reconcileThemeValues,
+  REDUCED_MOTION_KEY,
+  storeThemeValue,
+  THEME_KEYS,
+  WALLPAPER_ACCENT_KEY,
+} from './theme-core.js';
 import { getUserSettings, updateUserSettings } from '../api/calls/user.ts';
 import type { UserSettings } from '../api/contracts/account.ts';
 import { uidCookie } from '../stores/self-user.ts';
@@ -21,7 +28,13 @@ export const SERVER_FIELD_OF: Record<string, SyncedSetting> = {
   [THEME_KEYS.coloredSideBar]: 'coloredSideBar',
 };
 
-const safeStorage = (): Storage | null => { try { return localStorage; } catch { return null; } };
+const safeStorage = (): Storage | null => {
+  try {
+    return localStorage;
+  } catch {
+    return null;
+  }
+};
 
 /** The theme values in effect (cookies and storage reconciled, defaults filled in). */
 export const $themeValues = atom<ThemeValues>({});
@@ -110,7 +123,12 @@ export async function syncThemeFromServer(): Promise<void> {
 
 /** This device's reduce-motion choice: no animations or transitions, whatever the system says. */
 export function setReducedMotion(on: boolean): void {
-  try { if (on) localStorage.setItem(REDUCED_MOTION_KEY, 'true'); else localStorage.removeItem(REDUCED_MOTION_KEY); } catch { /* storage blocked */ }
+  try {
+    if (on) localStorage.setItem(REDUCED_MOTION_KEY, 'true');
+    else localStorage.removeItem(REDUCED_MOTION_KEY);
+  } catch {
+    /* storage blocked */
+  }
   refreshTheme();
 }
 
@@ -125,6 +143,13 @@ export function watchThemeInputs(): void {
     refreshTheme();
   }).observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
   window.addEventListener('storage', (event: StorageEvent) => {
-    if (event.key === null || event.key === WALLPAPER_ACCENT_KEY || event.key === REDUCED_MOTION_KEY || event.key.startsWith('theme-') || event.key === THEME_KEYS.coloredSideBar) refreshTheme();
+    if (
+      event.key === null ||
+      event.key === WALLPAPER_ACCENT_KEY ||
+      event.key === REDUCED_MOTION_KEY ||
+      event.key.startsWith('theme-') ||
+      event.key === THEME_KEYS.coloredSideBar
+    )
+      refreshTheme();
   });
 }

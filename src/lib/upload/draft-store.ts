@@ -18,8 +18,13 @@ function database(): Promise<IDBPDatabase<DraftsSchema>> {
     upgrade(db) {
       db.createObjectStore(DRAFTS_STORE, { keyPath: 'key' });
     },
-    blocking() { void opening?.then((db) => db.close()); opening = null; },
-    terminated() { opening = null; },
+    blocking() {
+      void opening?.then((db) => db.close());
+      opening = null;
+    },
+    terminated() {
+      opening = null;
+    },
   }).catch((error: unknown) => {
     opening = null;
     throw error;
@@ -36,7 +41,12 @@ export async function loadDraft(uid: number, kind: DraftKind): Promise<UploadDra
  * Writes `changes` over the member's draft of a form, in one transaction (two parts of a form
  * saving at once both keep their fields). Answers the draft as written.
  */
-export async function saveDraft(uid: number, kind: DraftKind, changes: DraftFields, now = Date.now()): Promise<UploadDraft> {
+export async function saveDraft(
+  uid: number,
+  kind: DraftKind,
+  changes: DraftFields,
+  now = Date.now(),
+): Promise<UploadDraft> {
   const tx = (await database()).transaction(DRAFTS_STORE, 'readwrite');
   const key = draftKey(uid, kind);
   const previous = await tx.store.get(key);

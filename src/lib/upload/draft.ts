@@ -47,7 +47,8 @@ export function restoredPartTitle(titles: unknown, index: number, fallback: stri
 export function draftValue<T>(fields: DraftFields | null | undefined, name: string, fallback: T): T {
   const value = fields?.[name];
   if (value === undefined || value === null) return fallback;
-  if (fallback !== null && (Array.isArray(fallback) !== Array.isArray(value) || typeof value !== typeof fallback)) return fallback;
+  if (fallback !== null && (Array.isArray(fallback) !== Array.isArray(value) || typeof value !== typeof fallback))
+    return fallback;
   return value as T;
 }
 
@@ -56,13 +57,17 @@ export function draftValue<T>(fields: DraftFields | null | undefined, name: stri
  * image's alt text under it, so choosing the same file again after closing the tab brings its
  * words back (the file itself is never kept).
  */
-export const fileIdentity = (file: { name: string; size: number; lastModified: number }): string => `${file.name}:${file.size}:${file.lastModified}`;
+export const fileIdentity = (file: { name: string; size: number; lastModified: number }): string =>
+  `${file.name}:${file.size}:${file.lastModified}`;
 
 /**
  * The alt texts to keep: those kept before (images not chosen again yet) with the written ones
  * of the images now in the form over them; blank ones are left out.
  */
-export function keptAltTexts(before: Record<string, string>, entries: ReadonlyArray<{ file: { name: string; size: number; lastModified: number }; alt: string }>): Record<string, string> {
+export function keptAltTexts(
+  before: Record<string, string>,
+  entries: ReadonlyArray<{ file: { name: string; size: number; lastModified: number }; alt: string }>,
+): Record<string, string> {
   const alts: Record<string, string> = { ...before };
   for (const entry of entries) {
     const id = fileIdentity(entry.file);

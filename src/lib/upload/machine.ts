@@ -28,18 +28,31 @@ export type UploadEvent =
   | { type: 'finish'; mediaId: string | null | undefined }
   | { type: 'fail'; error: string };
 
-export const initialUpload: UploadSnapshot = { state: 'pending', bytesUploaded: 0, bytesTotal: 0, mediaId: null, error: null };
+export const initialUpload: UploadSnapshot = {
+  state: 'pending',
+  bytesUploaded: 0,
+  bytesTotal: 0,
+  mediaId: null,
+  error: null,
+};
 
 /** Whether an event is allowed in a state; the buttons of the island follow this. */
 export function canApply(state: UploadState, type: UploadEvent['type']): boolean {
   switch (type) {
-    case 'create': return state === 'pending';
-    case 'start': return state === 'created';
-    case 'progress': return state === 'uploading';
-    case 'pause': return state === 'uploading';
-    case 'resume': return state === 'pausing';
-    case 'finish': return state === 'uploading';
-    case 'fail': return state !== 'success' && state !== 'error';
+    case 'create':
+      return state === 'pending';
+    case 'start':
+      return state === 'created';
+    case 'progress':
+      return state === 'uploading';
+    case 'pause':
+      return state === 'uploading';
+    case 'resume':
+      return state === 'pausing';
+    case 'finish':
+      return state === 'uploading';
+    case 'fail':
+      return state !== 'success' && state !== 'error';
   }
 }
 
@@ -47,21 +60,30 @@ export function canApply(state: UploadState, type: UploadEvent['type']): boolean
 export function transition(snapshot: UploadSnapshot, event: UploadEvent): UploadSnapshot {
   if (!canApply(snapshot.state, event.type)) return snapshot;
   switch (event.type) {
-    case 'create': return { ...initialUpload, state: 'created', bytesTotal: event.bytesTotal };
-    case 'start': return { ...snapshot, state: 'uploading' };
-    case 'progress': return { ...snapshot, bytesUploaded: event.bytesUploaded, bytesTotal: event.bytesTotal };
-    case 'pause': return { ...snapshot, state: 'pausing' };
-    case 'resume': return { ...snapshot, state: 'uploading' };
+    case 'create':
+      return { ...initialUpload, state: 'created', bytesTotal: event.bytesTotal };
+    case 'start':
+      return { ...snapshot, state: 'uploading' };
+    case 'progress':
+      return { ...snapshot, bytesUploaded: event.bytesUploaded, bytesTotal: event.bytesTotal };
+    case 'pause':
+      return { ...snapshot, state: 'pausing' };
+    case 'resume':
+      return { ...snapshot, state: 'uploading' };
     case 'finish':
       return event.mediaId
         ? { ...snapshot, state: 'success', mediaId: event.mediaId, bytesUploaded: snapshot.bytesTotal }
         : { ...snapshot, state: 'error', error: MISSING_MEDIA_ID };
-    case 'fail': return { ...snapshot, state: 'error', error: event.error };
+    case 'fail':
+      return { ...snapshot, state: 'error', error: event.error };
   }
 }
 
 /** A progress sample: bytes confirmed at a moment (ms). */
-export interface ProgressSample { at: number; bytes: number }
+export interface ProgressSample {
+  at: number;
+  bytes: number;
+}
 
 /** How far back the speed looks: long enough to smooth chunks, short enough to follow changes. */
 export const SPEED_WINDOW_MS = 5000;
@@ -70,7 +92,11 @@ export const SPEED_WINDOW_MS = 5000;
  * Adds a sample and drops the ones older than the window (keeping one at or before the window's
  * start, so the speed always spans the window once there is history).
  */
-export function addSample(samples: readonly ProgressSample[], sample: ProgressSample, windowMs = SPEED_WINDOW_MS): ProgressSample[] {
+export function addSample(
+  samples: readonly ProgressSample[],
+  sample: ProgressSample,
+  windowMs = SPEED_WINDOW_MS,
+): ProgressSample[] {
   // Bytes going back (a resume from the server's offset) start a new measurement.
   const last = samples.at(-1);
   const kept = last && sample.bytes < last.bytes ? [] : [...samples];

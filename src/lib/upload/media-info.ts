@@ -25,14 +25,21 @@ export function refusalOf(facts: MediaFacts, maxDurationSeconds: number): LocalR
   return null;
 }
 
-interface Track { '@type': string; Duration?: number | string; Format?: string; Width?: number | string; Height?: number | string }
+interface Track {
+  '@type': string;
+  Duration?: number | string;
+  Format?: string;
+  Width?: number | string;
+  Height?: number | string;
+}
 
 /** Pure: the facts out of mediainfo's object result. */
 export function factsFromTracks(tracks: readonly Track[]): MediaFacts {
   const general = tracks.find((t) => t['@type'] === 'General');
   const video = tracks.find((t) => t['@type'] === 'Video');
   const audio = tracks.find((t) => t['@type'] === 'Audio');
-  const num = (value: number | string | undefined) => (value === undefined || value === '' || !Number.isFinite(Number(value)) ? null : Number(value));
+  const num = (value: number | string | undefined) =>
+    value === undefined || value === '' || !Number.isFinite(Number(value)) ? null : Number(value);
   return {
     duration: num(general?.Duration) ?? num(video?.Duration),
     videoCodec: video?.Format ?? null,
@@ -48,7 +55,8 @@ let instance: Promise<MediaInfoInstance> | undefined;
 /** Reads the file's facts; rejects when mediainfo cannot be loaded (the caller then lets the server judge). */
 export async function readMediaFacts(file: File): Promise<MediaFacts> {
   instance ??= import('mediainfo.js').then(({ default: mediaInfoFactory }) =>
-    mediaInfoFactory<'object'>({ format: 'object', locateFile: () => `/${MEDIA_INFO_WASM}` }));
+    mediaInfoFactory<'object'>({ format: 'object', locateFile: () => `/${MEDIA_INFO_WASM}` }),
+  );
   let mediaInfo: MediaInfoInstance;
   try {
     mediaInfo = await instance;
@@ -56,7 +64,9 @@ export async function readMediaFacts(file: File): Promise<MediaFacts> {
     instance = undefined;
     throw error;
   }
-  const result = await mediaInfo.analyzeData(file.size, async (chunkSize, offset) =>
-    new Uint8Array(await file.slice(offset, offset + chunkSize).arrayBuffer()));
+  const result = await mediaInfo.analyzeData(
+    file.size,
+    async (chunkSize, offset) => new Uint8Array(await file.slice(offset, offset + chunkSize).arrayBuffer()),
+  );
   return factsFromTracks((result.media?.track ?? []) as unknown as Track[]);
 }

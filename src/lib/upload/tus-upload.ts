@@ -6,13 +6,22 @@
  */
 import type { DetailedError } from 'tus-js-client';
 import { showToast } from '../stores/toast.ts';
-import { addSample, initialUpload, transition, uploadSpeed, type ProgressSample, type UploadEvent, type UploadSnapshot } from './machine.ts';
+import {
+  addSample,
+  initialUpload,
+  transition,
+  uploadSpeed,
+  type ProgressSample,
+  type UploadEvent,
+  type UploadSnapshot,
+} from './machine.ts';
 import { MAX_AUDIO_DURATION_S } from '../api/contracts/audio.constants.ts';
 import { buildUrl } from '../api/http.ts';
 import { publicConfig } from '../public-config.ts';
 
 /** The resumable upload endpoint (every kind of media): the API base + video/tus. */
-export const tusEndpoint = () => buildUrl(publicConfig.apiBase.endsWith('/') ? publicConfig.apiBase : `${publicConfig.apiBase}/`, 'video/tus');
+export const tusEndpoint = () =>
+  buildUrl(publicConfig.apiBase.endsWith('/') ? publicConfig.apiBase : `${publicConfig.apiBase}/`, 'video/tus');
 
 /** SPEC §9. */
 export const UPLOAD_CHUNK_SIZE = 52_428_800;
@@ -41,7 +50,11 @@ export interface TusUploadOptions {
 
 export type UploadKind = 'video' | 'audio' | 'photo';
 /** The longest file of each kind the server takes (0: the kind has no duration). */
-const MAX_DURATION_SECONDS: Record<UploadKind, number> = { video: MAX_VIDEO_DURATION_SECONDS, audio: MAX_AUDIO_DURATION_S, photo: 0 };
+const MAX_DURATION_SECONDS: Record<UploadKind, number> = {
+  video: MAX_VIDEO_DURATION_SECONDS,
+  audio: MAX_AUDIO_DURATION_S,
+  photo: 0,
+};
 
 export interface TusUploadHandle {
   pause: () => void;
@@ -65,7 +78,11 @@ function errorMessage(error: Error | DetailedError): string {
  * Starts (or resumes) the upload of `file`. Without a file it shows the toast of SPEC §5
  * (`fileNotFoundMessage`) and answers null.
  */
-export async function startTusUpload(file: File | null | undefined, fileNotFoundMessage: string, options: TusUploadOptions): Promise<TusUploadHandle | null> {
+export async function startTusUpload(
+  file: File | null | undefined,
+  fileNotFoundMessage: string,
+  options: TusUploadOptions,
+): Promise<TusUploadHandle | null> {
   if (!file) {
     showToast({ message: fileNotFoundMessage, severity: 'error' });
     return null;

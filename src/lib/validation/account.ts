@@ -34,12 +34,18 @@ export function normalizeEmail(value: string): string {
 
 export function isValidEmail(value: string): boolean {
   const email = normalizeEmail(value);
-  return email.length <= EMAIL_MAX && /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]{2,}$/u.test(email);
+  return (
+    email.length <= EMAIL_MAX && /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]{2,}$/u.test(email)
+  );
 }
 
 export type PasswordProblem = 'tooShort' | 'tooLong' | 'common';
 /** `common` is a lower-cased set of the most common passwords (the server's list). */
-export function checkPassword(password: string, common: ReadonlySet<string>, personal: string[] = []): PasswordProblem | null {
+export function checkPassword(
+  password: string,
+  common: ReadonlySet<string>,
+  personal: string[] = [],
+): PasswordProblem | null {
   const length = [...password].length;
   if (length < PASSWORD_MIN) return 'tooShort';
   if (length > PASSWORD_MAX) return 'tooLong';

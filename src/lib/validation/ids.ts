@@ -2,7 +2,14 @@
  * KVID and UID parsing of SPEC §5. The Chinese messages are the spec's exact texts; `code`
  * lets the interface show them in the visitor's language (catalog keys validation.*).
  */
-export type IdFailureCode = 'kvidEmpty' | 'kvidOutOfRange' | 'kvidInvalid' | 'kvidNotFound' | 'uidInvalid' | 'uidOutOfRange' | 'userNotFound';
+export type IdFailureCode =
+  | 'kvidEmpty'
+  | 'kvidOutOfRange'
+  | 'kvidInvalid'
+  | 'kvidNotFound'
+  | 'uidInvalid'
+  | 'uidOutOfRange'
+  | 'userNotFound';
 
 export type IdResult = { ok: true; id: number } | { ok: false; code: IdFailureCode; message: string };
 

@@ -30,10 +30,15 @@ export function resolveMentions(text: string, known: ReadonlySet<string>): strin
 export type MentionPiece = string | { uid: number; text: string };
 
 /** Splits a text node into plain text and the "@name" of the resolved mentions (case-insensitive), longest names first. */
-export function splitMentions(text: string, mentions: ReadonlyArray<{ uid: number; username: string }>): MentionPiece[] {
+export function splitMentions(
+  text: string,
+  mentions: ReadonlyArray<{ uid: number; username: string }>,
+): MentionPiece[] {
   if (!mentions.length || !text.includes('@')) return [text];
   const byName = new Map(mentions.map((m) => [m.username.toLowerCase(), m.uid]));
-  const names = [...byName.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const names = [...byName.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const pattern = new RegExp(`@(${names.join('|')})`, 'giu');
   const pieces: MentionPiece[] = [];
   let last = 0;

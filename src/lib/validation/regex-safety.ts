@@ -18,7 +18,9 @@ const MAX_UNBOUNDED = 2;
 /** A bounded repeat this large counts as unbounded. */
 const LARGE_REPEAT = 100;
 
-interface Quantifier { max: number }
+interface Quantifier {
+  max: number;
+}
 interface Node {
   /** Plain word text when the node is a literal character, else null. */
   literal: string | null;
@@ -36,9 +38,13 @@ function parse(source: string): Node[][] {
   function readQuantifier(): Quantifier | null {
     const c = source[i];
     let max: number;
-    if (c === '*' || c === '+') { i += 1; max = Infinity; }
-    else if (c === '?') { i += 1; max = 1; }
-    else if (c === '{') {
+    if (c === '*' || c === '+') {
+      i += 1;
+      max = Infinity;
+    } else if (c === '?') {
+      i += 1;
+      max = 1;
+    } else if (c === '{') {
       const m = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i));
       if (!m) return null;
       i += m[0].length;
@@ -52,7 +58,9 @@ function parse(source: string): Node[][] {
   function readEscape(): Node {
     const next = source[i + 1] ?? '';
     if (/[1-9]/.test(next) || next === 'k') throw new UnsafePattern('backreference');
-    const m = /^\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[pP]\{[^}]*\}|c[A-Za-z]|.)/su.exec(source.slice(i));
+    const m = /^\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[pP]\{[^}]*\}|c[A-Za-z]|.)/su.exec(
+      source.slice(i),
+    );
     const token = m ? m[0] : '\\';
     i += token.length;
     // An escaped punctuation mark is a literal; \d, \w, \p{…} and the like are classes.
@@ -73,7 +81,11 @@ function parse(source: string): Node[][] {
     const alternatives: Node[][] = [[]];
     while (!atEnd() && source[i] !== ')') {
       const c = source[i];
-      if (c === '|') { i += 1; alternatives.push([]); continue; }
+      if (c === '|') {
+        i += 1;
+        alternatives.push([]);
+        continue;
+      }
       let node: Node;
       if (c === '(') {
         i += 1;
@@ -97,9 +109,15 @@ function parse(source: string): Node[][] {
   return readAlternatives();
 }
 
-const hasQuantifier = (seq: Node[]): boolean => seq.some((n) => n.quantifier !== null || (n.group?.some(hasQuantifier) ?? false));
+const hasQuantifier = (seq: Node[]): boolean =>
+  seq.some((n) => n.quantifier !== null || (n.group?.some(hasQuantifier) ?? false));
 const wordOf = (seq: Node[]): string | null =>
-  seq.every((n) => n.literal !== null && n.quantifier === null) ? seq.map((n) => n.literal).join('').toLowerCase() : null;
+  seq.every((n) => n.literal !== null && n.quantifier === null)
+    ? seq
+        .map((n) => n.literal)
+        .join('')
+        .toLowerCase()
+    : null;
 
 function isPrefixFree(words: string[]): boolean {
   return words.every((a, x) => a.length > 0 && words.every((b, y) => x === y || !b.startsWith(a)));
@@ -114,7 +132,8 @@ function check(alternatives: Node[][], counter: { unbounded: number }): void {
         if (repeated && node.group.some(hasQuantifier)) throw new UnsafePattern('nested repetition');
         if (repeated && node.group.length > 1) {
           const words = node.group.map(wordOf);
-          if (words.some((w) => w === null) || !isPrefixFree(words as string[])) throw new UnsafePattern('ambiguous repeated alternation');
+          if (words.some((w) => w === null) || !isPrefixFree(words as string[]))
+            throw new UnsafePattern('ambiguous repeated alternation');
         }
         check(node.group, counter);
       }

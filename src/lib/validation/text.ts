@@ -56,5 +56,10 @@ const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
 export function stripInvisibleFormatting(text: string): string {
   if (!INVISIBLE.test(text)) return text;
   return text.replace(INVISIBLE_ALL, (ch, offset: number, whole: string) =>
-    ch === '\u200D' && EMOJI_BEFORE.test(whole.slice(Math.max(0, offset - 4), offset)) && EMOJI_AFTER.test(whole.slice(offset + 1, offset + 3)) ? ch : '');
+    ch === '\u200D' &&
+    EMOJI_BEFORE.test(whole.slice(Math.max(0, offset - 4), offset)) &&
+    EMOJI_AFTER.test(whole.slice(offset + 1, offset + 3))
+      ? ch
+      : '',
+  );
 }

@@ -13,6 +13,8 @@ export function writeWallpaperAccent(color: string | null): void {
   try {
     if (color) localStorage.setItem(WALLPAPER_ACCENT_STORAGE_KEY, color);
     else localStorage.removeItem(WALLPAPER_ACCENT_STORAGE_KEY);
-  } catch { /* storage refused (private mode): the property still holds for this page */ }
+  } catch {
+    /* storage refused (private mode): the property still holds for this page */
+  }
   root.dispatchEvent(new CustomEvent('wallpaper-accent', { detail: color }));
 }

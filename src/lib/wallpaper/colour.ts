@@ -37,11 +37,18 @@ export function textColourOver(hex: string, kind: TextKind): '#ffffff' | '#00000
  * near-white ones (as Color Thief does), quantised by median cut to `colours` colours; the
  * most populous box wins. Null when no pixel counts.
  */
-export function dominantColour(pixels: Uint8ClampedArray | Uint8Array, quality = PALETTE_QUALITY, colours = PALETTE_COLOURS): string | null {
+export function dominantColour(
+  pixels: Uint8ClampedArray | Uint8Array,
+  quality = PALETTE_QUALITY,
+  colours = PALETTE_COLOURS,
+): string | null {
   const sample: [number, number, number][] = [];
   const step = Math.max(1, Math.trunc(quality)) * 4;
   for (let i = 0; i + 3 < pixels.length; i += step) {
-    const r = pixels[i], g = pixels[i + 1], b = pixels[i + 2], a = pixels[i + 3];
+    const r = pixels[i],
+      g = pixels[i + 1],
+      b = pixels[i + 2],
+      a = pixels[i + 3];
     if (a >= 125 && !(r > 250 && g > 250 && b > 250)) sample.push([r, g, b]);
   }
   if (!sample.length) return null;

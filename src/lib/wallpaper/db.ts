@@ -1,5 +1,12 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { canOperate, nextDisplayIndex, shiftsAfterDelete, shiftsForMove, type Placed, type WallpaperRecord } from './list.ts';
+import {
+  canOperate,
+  nextDisplayIndex,
+  shiftsAfterDelete,
+  shiftsForMove,
+  type Placed,
+  type WallpaperRecord,
+} from './list.ts';
 
 /** SPEC §3: the local browser database of background images. */
 export const IMAGES_DB = 'ImagesDB';
@@ -12,7 +19,10 @@ interface ImagesSchema extends DBSchema {
 
 /** The browser refused to store more (the origin's quota is full): nothing was written. */
 export class WallpaperQuotaError extends Error {
-  constructor() { super('storage quota exceeded'); this.name = 'WallpaperQuotaError'; }
+  constructor() {
+    super('storage quota exceeded');
+    this.name = 'WallpaperQuotaError';
+  }
 }
 
 export function isQuotaError(error: unknown): boolean {
@@ -21,7 +31,9 @@ export function isQuotaError(error: unknown): boolean {
 
 const NOT_OPEN = 'the database has not been opened';
 
-export interface StoredWallpaper extends Placed { record: WallpaperRecord }
+export interface StoredWallpaper extends Placed {
+  record: WallpaperRecord;
+}
 
 /**
  * The backgroundImages store. Every change is one transaction (an image and the shifts it
@@ -33,7 +45,9 @@ export class WallpaperDb {
 
   private readonly db: IDBPDatabase<ImagesSchema>;
 
-  private constructor(db: IDBPDatabase<ImagesSchema>) { this.db = db; }
+  private constructor(db: IDBPDatabase<ImagesSchema>) {
+    this.db = db;
+  }
 
   static async open(): Promise<WallpaperDb> {
     let store: WallpaperDb | null = null;
@@ -42,14 +56,20 @@ export class WallpaperDb {
         database.createObjectStore(IMAGES_STORE, { autoIncrement: true });
       },
       // Another tab upgrading, or the browser clearing site data: stop using this connection.
-      blocking() { store?.close(); },
-      terminated() { if (store) store.open = false; },
+      blocking() {
+        store?.close();
+      },
+      terminated() {
+        if (store) store.open = false;
+      },
     });
     store = new WallpaperDb(db);
     return store;
   }
 
-  get isOpen(): boolean { return this.open; }
+  get isOpen(): boolean {
+    return this.open;
+  }
 
   close(): void {
     if (!this.open) return;
@@ -58,7 +78,10 @@ export class WallpaperDb {
   }
 
   async list(): Promise<StoredWallpaper[]> {
-    if (!this.open) { console.error(NOT_OPEN); return []; }
+    if (!this.open) {
+      console.error(NOT_OPEN);
+      return [];
+    }
     const tx = this.db.transaction(IMAGES_STORE);
     const [keys, records] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
     await tx.done;
@@ -72,7 +95,10 @@ export class WallpaperDb {
 
   /** Adds an image at the end; returns its key. A full quota throws WallpaperQuotaError with nothing written. */
   async add(image: Omit<WallpaperRecord, 'displayIndex'>): Promise<number | null> {
-    if (!this.open) { console.error(NOT_OPEN); return null; }
+    if (!this.open) {
+      console.error(NOT_OPEN);
+      return null;
+    }
     const tx = this.db.transaction(IMAGES_STORE, 'readwrite');
     try {
       const placed = await this.placed(tx.store);
@@ -81,7 +107,11 @@ export class WallpaperDb {
       return key;
     } catch (error) {
       // Whatever failed, the transaction is rolled back as a whole.
-      try { tx.abort(); } catch { /* already finished */ }
+      try {
+        tx.abort();
+      } catch {
+        /* already finished */
+      }
       await tx.done.catch(() => undefined);
       if (isQuotaError(error) || isQuotaError(tx.error)) throw new WallpaperQuotaError();
       throw error;
@@ -93,7 +123,11 @@ export class WallpaperDb {
     if (!canOperate(this.open, key)) return false;
     const tx = this.db.transaction(IMAGES_STORE, 'readwrite');
     const shifts = shiftsAfterDelete(await this.placed(tx.store), key);
-    if (!shifts) { await tx.done; console.error('cannot find the given ID in the store', key); return false; }
+    if (!shifts) {
+      await tx.done;
+      console.error('cannot find the given ID in the store', key);
+      return false;
+    }
     await tx.store.delete(key);
     await this.writeShifts(tx.store, shifts);
     await tx.done;
@@ -105,7 +139,11 @@ export class WallpaperDb {
     if (!canOperate(this.open, key)) return false;
     const tx = this.db.transaction(IMAGES_STORE, 'readwrite');
     const shifts = shiftsForMove(await this.placed(tx.store), key, target);
-    if (!shifts) { await tx.done; console.error('cannot find the given ID in the store', key); return false; }
+    if (!shifts) {
+      await tx.done;
+      console.error('cannot find the given ID in the store', key);
+      return false;
+    }
     await this.writeShifts(tx.store, shifts);
     await tx.done;
     return true;
@@ -121,13 +159,21 @@ export class WallpaperDb {
     return !!record;
   }
 
-  private async placed(store: { getAllKeys(): Promise<number[]>; getAll(): Promise<WallpaperRecord[]> }): Promise<Placed[]> {
+  private async placed(store: {
+    getAllKeys(): Promise<number[]>;
+    getAll(): Promise<WallpaperRecord[]>;
+  }): Promise<Placed[]> {
     const [keys, records] = await Promise.all([store.getAllKeys(), store.getAll()]);
     return keys.map((key, i) => ({ key, displayIndex: records[i].displayIndex }));
   }
 
-  private async writeShifts(store: { get(key: number): Promise<WallpaperRecord | undefined>; put(value: WallpaperRecord, key: number): Promise<number> },
-    shifts: ReadonlyMap<number, number>): Promise<void> {
+  private async writeShifts(
+    store: {
+      get(key: number): Promise<WallpaperRecord | undefined>;
+      put(value: WallpaperRecord, key: number): Promise<number>;
+    },
+    shifts: ReadonlyMap<number, number>,
+  ): Promise<void> {
     for (const [key, displayIndex] of shifts) {
       const record = await store.get(key);
       if (record) await store.put({ ...record, displayIndex }, key);

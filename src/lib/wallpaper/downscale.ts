@@ -4,11 +4,18 @@ export const WALLPAPER_MAX_EDGE = 2560;
 export const WALLPAPER_MAX_BYTES = 3 * 1024 * 1024;
 
 export class NotAnImageError extends Error {
-  constructor() { super('not an image'); this.name = 'NotAnImageError'; }
+  constructor() {
+    super('not an image');
+    this.name = 'NotAnImageError';
+  }
 }
 
 /** The size to draw an image at so its longest side is at most `maxEdge`. */
-export function fitWithin(width: number, height: number, maxEdge = WALLPAPER_MAX_EDGE): { width: number; height: number } {
+export function fitWithin(
+  width: number,
+  height: number,
+  maxEdge = WALLPAPER_MAX_EDGE,
+): { width: number; height: number } {
   const scale = Math.min(1, maxEdge / Math.max(width, height));
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }

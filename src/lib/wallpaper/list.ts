@@ -24,7 +24,13 @@ export interface WallpaperItem {
 
 /** The "no wallpaper" row every list starts with (SPEC §3). */
 export const NO_WALLPAPER_KEY = -1;
-export const PLACEHOLDER_ITEM: WallpaperItem = Object.freeze({ key: NO_WALLPAPER_KEY, displayIndex: -1, filename: '', url: '', color: '' });
+export const PLACEHOLDER_ITEM: WallpaperItem = Object.freeze({
+  key: NO_WALLPAPER_KEY,
+  displayIndex: -1,
+  filename: '',
+  url: '',
+  color: '',
+});
 
 export type Placed = Pick<WallpaperItem, 'key' | 'displayIndex'>;
 
@@ -35,7 +41,10 @@ export function canOperate(isOpen: boolean, key: number): boolean {
 
 /** The placeholder first, then the images by displayIndex (ties by key, the order they were added). */
 export function orderedWithPlaceholder<T extends Placed>(items: readonly T[], placeholder: T): T[] {
-  return [placeholder, ...items.filter((item) => item.key >= 0).sort((a, b) => a.displayIndex - b.displayIndex || a.key - b.key)];
+  return [
+    placeholder,
+    ...items.filter((item) => item.key >= 0).sort((a, b) => a.displayIndex - b.displayIndex || a.key - b.key),
+  ];
 }
 
 /** A new image goes to the end of the list. */

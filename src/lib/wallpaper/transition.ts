@@ -1,7 +1,9 @@
 /** Duration of the circular reveal when the wallpaper changes. */
 export const WALLPAPER_TRANSITION_MS = 500;
 
-type StartViewTransition = (options: { update: () => void; types: string[] } | (() => void)) => { ready: Promise<void> };
+type StartViewTransition = (options: { update: () => void; types: string[] } | (() => void)) => {
+  ready: Promise<void>;
+};
 
 /**
  * Runs `change` inside a view transition that reveals the new page as a circle growing from
@@ -9,8 +11,13 @@ type StartViewTransition = (options: { update: () => void; types: string[] } | (
  * elsewhere, or with reduced motion, the change happens at once.
  */
 export function withCircularTransition(origin: { x: number; y: number } | undefined, change: () => void): void {
-  const start = (document as Document & { startViewTransition?: StartViewTransition }).startViewTransition?.bind(document);
-  if (!start || matchMedia('(prefers-reduced-motion: reduce)').matches) { change(); return; }
+  const start = (document as Document & { startViewTransition?: StartViewTransition }).startViewTransition?.bind(
+    document,
+  );
+  if (!start || matchMedia('(prefers-reduced-motion: reduce)').matches) {
+    change();
+    return;
+  }
   const x = origin?.x ?? innerWidth / 2;
   const y = origin?.y ?? innerHeight / 2;
   const radius = Math.hypot(Math.max(x, innerWidth - x), Math.max(y, innerHeight - y));
@@ -20,10 +27,13 @@ export function withCircularTransition(origin: { x: number; y: number } | undefi
   } catch {
     transition = start(change); // browsers without transition types
   }
-  transition.ready.then(() => {
-    document.documentElement.animate(
-      { clipPath: [`circle(0px at ${x}px ${y}px)`, `circle(${radius}px at ${x}px ${y}px)`] },
-      { duration: WALLPAPER_TRANSITION_MS, easing: 'ease-in-out', pseudoElement: '::view-transition-new(root)' },
-    );
-  }, () => undefined);
+  transition.ready.then(
+    () => {
+      document.documentElement.animate(
+        { clipPath: [`circle(0px at ${x}px ${y}px)`, `circle(${radius}px at ${x}px ${y}px)`] },
+        { duration: WALLPAPER_TRANSITION_MS, easing: 'ease-in-out', pseudoElement: '::view-transition-new(root)' },
+      );
+    },
+    () => undefined,
+  );
 }

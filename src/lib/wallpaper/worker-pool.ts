@@ -10,7 +10,12 @@ export interface PoolWorker {
   terminate(): void;
 }
 
-interface Task<T> { id: number; payload: unknown; resolve: (value: T) => void; reject: (error: Error) => void }
+interface Task<T> {
+  id: number;
+  payload: unknown;
+  resolve: (value: T) => void;
+  reject: (error: Error) => void;
+}
 
 export class WorkerPool<T> {
   private readonly idle: PoolWorker[] = [];
@@ -27,7 +32,9 @@ export class WorkerPool<T> {
     if (!(maxWorkers >= 1)) throw new Error('a pool needs at least one worker');
   }
 
-  get size(): number { return this.idle.length + this.busy.size; }
+  get size(): number {
+    return this.idle.length + this.busy.size;
+  }
 
   run(payload: unknown): Promise<T> {
     return new Promise<T>((resolve, reject) => {

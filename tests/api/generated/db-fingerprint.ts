@@ -19,7 +19,13 @@ export async function databaseFingerprint(db: Kysely<any>): Promise<Record<strin
     if (LEFT_OUT.has(name)) continue;
     const row = COUNTED_ONLY.has(name)
       ? (await sql<{ n: string }>`SELECT count(*)::text AS n FROM ${sql.table(name)}`.execute(db)).rows[0].n
-      : (await sql<{ h: string }>`SELECT count(*)::text || ':' || md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS h FROM ${sql.table(name)} AS t`.execute(db)).rows[0].h;
+      : (
+          await sql<{
+            h: string;
+          }>`SELECT count(*)::text || ':' || md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS h FROM ${sql.table(name)} AS t`.execute(
+            db,
+          )
+        ).rows[0].h;
     fingerprint[name] = row;
   }
   return fingerprint;

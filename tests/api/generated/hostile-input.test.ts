@@ -10,7 +10,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from '../harness.ts';
 import { member } from '../media-helpers.ts';
-import { answerText, expectedMessage, hostileCases, JSON_ROUTES, localeFor, requestOf, type HostileCase } from './route-cases.ts';
+import {
+  answerText,
+  expectedMessage,
+  hostileCases,
+  JSON_ROUTES,
+  localeFor,
+  requestOf,
+  type HostileCase,
+} from './route-cases.ts';
 import { ROUTES } from '#lib/api/routes/index.ts';
 import { LIMITS } from '#lib/api/limits.ts';
 
@@ -25,8 +33,15 @@ const PARALLEL = 6;
  * reached by hostile cases, which are refused before; a valid case past them answers 429, a clear refusal.
  */
 function casesPerMember(route: string): number {
-  const rules = (ROUTES[route as keyof typeof ROUTES] as { rateLimits?: ReadonlyArray<{ limit: keyof typeof LIMITS; by: string; counted?: string }> }).rateLimits ?? [];
-  const perMember = rules.filter((rule) => rule.by === 'uid' && rule.counted !== 'service').map((rule) => LIMITS[rule.limit].limit);
+  const rules =
+    (
+      ROUTES[route as keyof typeof ROUTES] as {
+        rateLimits?: ReadonlyArray<{ limit: keyof typeof LIMITS; by: string; counted?: string }>;
+      }
+    ).rateLimits ?? [];
+  const perMember = rules
+    .filter((rule) => rule.by === 'uid' && rule.counted !== 'service')
+    .map((rule) => LIMITS[rule.limit].limit);
   return perMember.length ? Math.max(1, Math.min(...perMember) - 1) : Number.POSITIVE_INFINITY;
 }
 
@@ -59,7 +74,11 @@ describe.each(BACKENDS)('hostile input on %s', (backend) => {
       const locale = localeFor(index);
       const address = `10.${(sent >> 16) & 255}.${(sent >> 8) & 255}.${sent & 255}`;
       sent += 1;
-      const { url, init } = requestOf(server.baseUrl, c, { Cookie: await rootFor(index), 'X-Client-Language': locale, 'X-Forwarded-For': address });
+      const { url, init } = requestOf(server.baseUrl, c, {
+        Cookie: await rootFor(index),
+        'X-Client-Language': locale,
+        'X-Forwarded-For': address,
+      });
       let response: Response;
       try {
         response = await fetch(url, init);
@@ -70,8 +89,10 @@ describe.each(BACKENDS)('hostile input on %s', (backend) => {
       const text = await answerText(response);
       const status = response.status;
       if (status >= 500) return failures.push(`${c.name}: ${status} ${text.slice(0, 200)}`);
-      if (c.expectStatus && status !== c.expectStatus) return failures.push(`${c.name}: expected ${c.expectStatus}, got ${status}`);
-      if (c.schemaRefuses && status < 400) return failures.push(`${c.name}: the schema refuses it, the server answered ${status}`);
+      if (c.expectStatus && status !== c.expectStatus)
+        return failures.push(`${c.name}: expected ${c.expectStatus}, got ${status}`);
+      if (c.schemaRefuses && status < 400)
+        return failures.push(`${c.name}: the schema refuses it, the server answered ${status}`);
       if (status >= 400) {
         let body: { code?: string; message?: string } = {};
         try {
@@ -80,10 +101,12 @@ describe.each(BACKENDS)('hostile input on %s', (backend) => {
           return failures.push(`${c.name}: ${status} without a JSON error body`);
         }
         if (!body.code) return failures.push(`${c.name}: ${status} without a code`);
-        if (body.message !== expectedMessage(locale, body.code as never)) failures.push(`${c.name}: ${body.code} message not in ${locale}: ${body.message}`);
+        if (body.message !== expectedMessage(locale, body.code as never))
+          failures.push(`${c.name}: ${body.code} message not in ${locale}: ${body.message}`);
       }
     };
-    for (let i = 0; i < cases.length; i += PARALLEL) await Promise.all(cases.slice(i, i + PARALLEL).map((c, j) => run(c, i + j)));
+    for (let i = 0; i < cases.length; i += PARALLEL)
+      await Promise.all(cases.slice(i, i + PARALLEL).map((c, j) => run(c, i + j)));
     expect(failures).toEqual([]);
   });
 });

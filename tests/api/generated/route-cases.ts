@@ -13,8 +13,24 @@ import { stripControlCharacters } from '#lib/validation/text.ts';
 import { queryValues } from '#lib/api/wire.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; enum?: Json[]; const?: Json;
-  anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; minimum?: number; exclusiveMinimum?: number; maximum?: number; minLength?: number; minItems?: number; format?: string; default?: Json; pattern?: string };
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: Json[];
+  const?: Json;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  minimum?: number;
+  exclusiveMinimum?: number;
+  maximum?: number;
+  minLength?: number;
+  minItems?: number;
+  format?: string;
+  default?: Json;
+  pattern?: string;
+};
 
 export const API_ROUTES = Object.entries(ROUTES) as Array<[string, RouteDef]>;
 /** Endpoints whose input the table's middleware reads (raw ones speak their own protocol); streams too. */
@@ -32,12 +48,16 @@ export async function answerText(response: Response): Promise<string> {
   return response.text();
 }
 
-const jsonSchemaOf = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+const jsonSchemaOf = (schema: z.ZodType) =>
+  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 
 /** Known formats of the contract's text fields, so the plausible input passes where it can. */
 const PATTERN_SAMPLES: Array<[RegExp, string]> = [
-  [/^\^\\d\{6\}\$$/, '123456'], [/KIRA/, 'KIRA-AAAA-BBBB'], [/\[0-9a-f\]\{24\}/, '0123456789abcdef01234567'],
-  [/\\d\{1,15\}\\\.\\d/, '1.1'], [/0-9a-fA-F\]\{6\}/, 'ff0000'],
+  [/^\^\\d\{6\}\$$/, '123456'],
+  [/KIRA/, 'KIRA-AAAA-BBBB'],
+  [/\[0-9a-f\]\{24\}/, '0123456789abcdef01234567'],
+  [/\\d\{1,15\}\\\.\\d/, '1.1'],
+  [/0-9a-fA-F\]\{6\}/, 'ff0000'],
 ];
 
 /** A plausible value for a schema: the first choice, the smallest number, a short text. */
@@ -59,11 +79,16 @@ export function sample(schema: JsonSchema | undefined): Json {
       return 'a'.repeat(Math.max(1, schema.minLength ?? 1));
     }
     case 'integer':
-    case 'number': return Math.max(1, schema.minimum ?? 1, (schema.exclusiveMinimum ?? 0) + 1);
-    case 'boolean': return false;
-    case 'array': return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => sample(schema.items));
-    case 'object': return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, s]) => [k, sample(s)]));
-    default: return 'a';
+    case 'number':
+      return Math.max(1, schema.minimum ?? 1, (schema.exclusiveMinimum ?? 0) + 1);
+    case 'boolean':
+      return false;
+    case 'array':
+      return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => sample(schema.items));
+    case 'object':
+      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, s]) => [k, sample(s)]));
+    default:
+      return 'a';
   }
 }
 
@@ -78,16 +103,42 @@ const TEN_KB = 'q'.repeat(10 * 1024);
 
 /** Values no field should take blindly: every JSON type, edge numbers, huge and control-laden text. */
 const HOSTILE_VALUES: Array<[string, Json]> = [
-  ['empty string', ''], ['1 MB string', MEGABYTE], ['NUL in text', 'a\u0000b'], ['bell in text', '\u0007'],
-  ['number past 2^53', 2 ** 53 + 2], ['2^53+1 as text', '9007199254740993'], ['NaN as text', 'NaN'], ['Infinity as text', 'Infinity'],
-  ['negative id', -1], ['fractional id', 1.5], ['zero', 0], ['unknown enum value', 'no-such-value'],
-  ['true', true], ['null', null], ['array', ['a']], ['object', { a: 1 }], ['number', 12345],
+  ['empty string', ''],
+  ['1 MB string', MEGABYTE],
+  ['NUL in text', 'a\u0000b'],
+  ['bell in text', '\u0007'],
+  ['number past 2^53', 2 ** 53 + 2],
+  ['2^53+1 as text', '9007199254740993'],
+  ['NaN as text', 'NaN'],
+  ['Infinity as text', 'Infinity'],
+  ['negative id', -1],
+  ['fractional id', 1.5],
+  ['zero', 0],
+  ['unknown enum value', 'no-such-value'],
+  ['true', true],
+  ['null', null],
+  ['array', ['a']],
+  ['object', { a: 1 }],
+  ['number', 12345],
 ];
 const HOSTILE_QUERY_VALUES: Array<[string, string | string[]]> = [
-  ['empty', ''], ['10 KB', TEN_KB], ['NUL', 'a\u0000b'], ['2^53+1', '9007199254740993'], ['NaN', 'NaN'], ['Infinity', 'Infinity'],
-  ['-1', '-1'], ['1.5', '1.5'], ['unknown enum value', 'no-such-value'], ['repeated', ['1', '2']], ['unicode', '弾幕🎌'],
+  ['empty', ''],
+  ['10 KB', TEN_KB],
+  ['NUL', 'a\u0000b'],
+  ['2^53+1', '9007199254740993'],
+  ['NaN', 'NaN'],
+  ['Infinity', 'Infinity'],
+  ['-1', '-1'],
+  ['1.5', '1.5'],
+  ['unknown enum value', 'no-such-value'],
+  ['repeated', ['1', '2']],
+  ['unicode', '弾幕🎌'],
   // Numbers only as digits: none of these is one.
-  ['hex', '0x2'], ['padded', ' 2 '], ['exponent', '2e0'], ['signed', '+2'], ['true', 'true'],
+  ['hex', '0x2'],
+  ['padded', ' 2 '],
+  ['exponent', '2e0'],
+  ['signed', '+2'],
+  ['true', 'true'],
 ];
 
 export interface HostileCase {
@@ -104,8 +155,14 @@ export interface HostileCase {
 }
 
 const refuses = (schema: z.ZodType | undefined, value: unknown) => !!schema && !schema.safeParse(value).success;
-const hasControl = (value: Json): boolean => typeof value === 'string' ? stripControlCharacters(value) !== value
-  : Array.isArray(value) ? value.some(hasControl) : value && typeof value === 'object' ? Object.entries(value).some(([k, v]) => hasControl(k) || hasControl(v)) : false;
+const hasControl = (value: Json): boolean =>
+  typeof value === 'string'
+    ? stripControlCharacters(value) !== value
+    : Array.isArray(value)
+      ? value.some(hasControl)
+      : value && typeof value === 'object'
+        ? Object.entries(value).some(([k, v]) => hasControl(k) || hasControl(v))
+        : false;
 
 /** A call that takes no input: whatever body comes is ignored, and must break nothing. */
 function noInputCases(route: string): HostileCase[] {
@@ -124,7 +181,14 @@ function bodyCases(route: string, def: RouteDef): HostileCase[] {
     const body = JSON.stringify(value);
     // Past every endpoint's limit, unless this one takes files in its body (subtitles, danmaku XML).
     const tooLarge = Buffer.byteLength(body) > Math.max(256 * 1024, def.maxBodyBytes ?? 0);
-    return { route, name, body, contentType: 'application/json', schemaRefuses: tooLarge || hasControl(value) || refuses(def.body, value), expectStatus: tooLarge ? 413 : undefined };
+    return {
+      route,
+      name,
+      body,
+      contentType: 'application/json',
+      schemaRefuses: tooLarge || hasControl(value) || refuses(def.body, value),
+      expectStatus: tooLarge ? 413 : undefined,
+    };
   };
   const cases: HostileCase[] = [
     json('plausible input', base),
@@ -132,9 +196,30 @@ function bodyCases(route: string, def: RouteDef): HostileCase[] {
     json('array instead of object', [base]),
     json('null body', null),
     json('empty object', {}),
-    { route, name: 'malformed JSON', body: '{"videoId": 1,', contentType: 'application/json', schemaRefuses: true, expectStatus: 400 },
-    { route, name: 'wrong Content-Type', body: JSON.stringify(base), contentType: 'text/plain', schemaRefuses: true, expectStatus: 415 },
-    { route, name: 'form instead of JSON', body: 'a=1&b=2', contentType: 'application/x-www-form-urlencoded', schemaRefuses: true, expectStatus: 415 },
+    {
+      route,
+      name: 'malformed JSON',
+      body: '{"videoId": 1,',
+      contentType: 'application/json',
+      schemaRefuses: true,
+      expectStatus: 400,
+    },
+    {
+      route,
+      name: 'wrong Content-Type',
+      body: JSON.stringify(base),
+      contentType: 'text/plain',
+      schemaRefuses: true,
+      expectStatus: 415,
+    },
+    {
+      route,
+      name: 'form instead of JSON',
+      body: 'a=1&b=2',
+      contentType: 'application/x-www-form-urlencoded',
+      schemaRefuses: true,
+      expectStatus: 415,
+    },
     { route, name: 'no body', schemaRefuses: refuses(def.body, {}) },
   ];
   for (const field of Object.keys(base)) {
@@ -146,32 +231,56 @@ function bodyCases(route: string, def: RouteDef): HostileCase[] {
 }
 
 function queryCases(route: string, def: RouteDef): HostileCase[] {
-  const base = Object.fromEntries(Object.entries(plausibleInput(def) ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)])) as Record<string, string | string[]>;
+  const base = Object.fromEntries(
+    Object.entries(plausibleInput(def) ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)]),
+  ) as Record<string, string | string[]>;
   // What the server parses: control characters are stripped from query values first, then digits become numbers where the schema wants them.
   const clean = (query: Record<string, string | string[]>) => {
-    const stripped = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v.map(stripControlCharacters) : stripControlCharacters(v)]));
+    const stripped = Object.fromEntries(
+      Object.entries(query).map(([k, v]) => [
+        k,
+        Array.isArray(v) ? v.map(stripControlCharacters) : stripControlCharacters(v),
+      ]),
+    );
     return def.query ? queryValues(def.query, stripped) : stripped;
   };
-  const of = (name: string, query: Record<string, string | string[]>): HostileCase => ({ route, name, query, schemaRefuses: refuses(def.query, clean(query)) });
-  const cases = [of('plausible input', base), of('no parameters', {}), of('10 KB unknown parameter', { ...base, padding: TEN_KB })];
+  const of = (name: string, query: Record<string, string | string[]>): HostileCase => ({
+    route,
+    name,
+    query,
+    schemaRefuses: refuses(def.query, clean(query)),
+  });
+  const cases = [
+    of('plausible input', base),
+    of('no parameters', {}),
+    of('10 KB unknown parameter', { ...base, padding: TEN_KB }),
+  ];
   for (const field of Object.keys(base)) {
     const { [field]: _, ...without } = base;
     cases.push(of(`${field}: missing`, without));
-    for (const [label, value] of HOSTILE_QUERY_VALUES) cases.push(of(`${field}: ${label}`, { ...base, [field]: value }));
+    for (const [label, value] of HOSTILE_QUERY_VALUES)
+      cases.push(of(`${field}: ${label}`, { ...base, [field]: value }));
   }
   return cases;
 }
 
 /** Every hostile case of every JSON endpoint of the table. */
 export function hostileCases(): HostileCase[] {
-  return JSON_ROUTES.flatMap(([route, def]) => (splitRouteKey(route)[0] === 'GET' ? queryCases(route, def) : bodyCases(route, def)));
+  return JSON_ROUTES.flatMap(([route, def]) =>
+    splitRouteKey(route)[0] === 'GET' ? queryCases(route, def) : bodyCases(route, def),
+  );
 }
 
 /** The URL and init of a case, with the caller's language and an address of its own. */
-export function requestOf(baseUrl: string, c: { route: string; query?: Record<string, string | string[]>; body?: string; contentType?: string }, headers: Record<string, string>) {
+export function requestOf(
+  baseUrl: string,
+  c: { route: string; query?: Record<string, string | string[]>; body?: string; contentType?: string },
+  headers: Record<string, string>,
+) {
   const [method, path] = splitRouteKey(c.route);
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(c.query ?? {})) for (const value of Array.isArray(v) ? v : [v]) params.append(k, value);
+  for (const [k, v] of Object.entries(c.query ?? {}))
+    for (const value of Array.isArray(v) ? v : [v]) params.append(k, value);
   const qs = params.toString();
   return {
     url: `${baseUrl}/api/${path}${qs ? `?${qs}` : ''}`,
@@ -192,7 +301,11 @@ const catalogs = new Map<string, Record<string, Record<string, string>>>();
 /** The message a code must carry in a language, read from the catalog files themselves. */
 export function expectedMessage(locale: CatalogLocaleCode, code: ErrorCode): string {
   let catalog = catalogs.get(locale);
-  if (!catalog) catalogs.set(locale, (catalog = JSON.parse(readFileSync(join(process.cwd(), 'src', 'i18n', `${locale}.json`), 'utf8'))));
+  if (!catalog)
+    catalogs.set(
+      locale,
+      (catalog = JSON.parse(readFileSync(join(process.cwd(), 'src', 'i18n', `${locale}.json`), 'utf8'))),
+    );
   const [ns, key] = ERROR_MESSAGE_KEY[code].split('.');
   return catalog![ns][key];
 }
@@ -201,7 +314,11 @@ export function expectedMessage(locale: CatalogLocaleCode, code: ErrorCode): str
 
 /** Where a value sits in an input: keys and array indexes. */
 type FieldPath = Array<string | number>;
-interface Field { path: FieldPath; schema: JsonSchema; value: Json }
+interface Field {
+  path: FieldPath;
+  schema: JsonSchema;
+  value: Json;
+}
 
 const typesOf = (schema: JsonSchema): string[] => {
   const choice = schema.anyOf ?? schema.oneOf;
@@ -215,10 +332,11 @@ const typesOf = (schema: JsonSchema): string[] => {
 function fieldsOf(schema: JsonSchema | undefined, value: Json, path: FieldPath = []): Field[] {
   if (!schema) return [];
   const choice = schema.anyOf ?? schema.oneOf;
-  const own = choice ? choice.find((s) => s.type !== 'null') ?? schema : schema;
+  const own = choice ? (choice.find((s) => s.type !== 'null') ?? schema) : schema;
   const fields: Field[] = path.length ? [{ path, schema, value }] : [];
   if (value && typeof value === 'object' && !Array.isArray(value)) {
-    for (const [key, item] of Object.entries(value)) fields.push(...fieldsOf(own.properties?.[key], item, [...path, key]));
+    for (const [key, item] of Object.entries(value))
+      fields.push(...fieldsOf(own.properties?.[key], item, [...path, key]));
   } else if (Array.isArray(value) && value.length) fields.push(...fieldsOf(own.items, value[0], [...path, 0]));
   return fields;
 }
@@ -233,13 +351,28 @@ function withValue(base: Json, path: FieldPath, value: Json): Json {
 
 /** What the wire can send instead of a field's value: other JSON types, and a number's lookalikes. */
 const CONFUSED_ANY: Array<[string, (v: Json) => Json]> = [
-  ['true', () => true], ['false', () => false], ['in an array', (v) => [v]], ['in a nested array', (v) => [[v]]],
+  ['true', () => true],
+  ['false', () => false],
+  ['in an array', (v) => [v]],
+  ['in a nested array', (v) => [[v]]],
 ];
 const CONFUSED_NUMBER: Array<[string, Json]> = [
-  ['digits as text', '2'], ['hex text', '0x2'], ['padded text', ' 2 '], ['exponent text', '2e0'], ['signed text', '+2'],
-  ['decimal text', '2.0'], ['float', 2.5], ['past 2^53', 2 ** 53 + 2], ['1e308', 1e308], ['negative', -2], ['empty object', {}],
+  ['digits as text', '2'],
+  ['hex text', '0x2'],
+  ['padded text', ' 2 '],
+  ['exponent text', '2e0'],
+  ['signed text', '+2'],
+  ['decimal text', '2.0'],
+  ['float', 2.5],
+  ['past 2^53', 2 ** 53 + 2],
+  ['1e308', 1e308],
+  ['negative', -2],
+  ['empty object', {}],
 ];
-const CONFUSED_TEXT: Array<[string, Json]> = [['number', 2], ['object', { a: 'b' }]];
+const CONFUSED_TEXT: Array<[string, Json]> = [
+  ['number', 2],
+  ['object', { a: 'b' }],
+];
 
 /**
  * Whether JSON's own type of a value is one the field's schema allows: an id is a JSON number, so
@@ -254,7 +387,11 @@ function typeAllowed(schema: JsonSchema, value: Json): boolean {
   return types.includes(type);
 }
 
-export interface ConfusedCase { route: string; name: string; body: string }
+export interface ConfusedCase {
+  route: string;
+  name: string;
+  body: string;
+}
 
 /**
  * Type confusion for every field (nested ones too) of every JSON-body endpoint: other JSON types
@@ -277,7 +414,8 @@ export function typeConfusionCases(): ConfusedCase[] {
       ];
       for (const [label, value] of values) {
         const input = withValue(base, field.path, value);
-        if (!typeAllowed(field.schema, value) || refuses(def.body, input)) cases.push({ route, name: `${field.path.join('.')}: ${label}`, body: JSON.stringify(input) });
+        if (!typeAllowed(field.schema, value) || refuses(def.body, input))
+          cases.push({ route, name: `${field.path.join('.')}: ${label}`, body: JSON.stringify(input) });
       }
     }
   }
@@ -302,7 +440,12 @@ export function controlPathCases(apiPrefix = '/api'): Array<{ name: string; meth
       const [method, path] = splitRouteKey(route);
       return [method, `${apiPrefix}/${path.replace(/:\w+/g, 'abc')}`] as [string, string];
     }),
-    ...[`/media/hls/${mediaId}/master.m3u8`, '/media/videos/1/master.m3u8', '/media/photos/1/w640.webp', '/media/avatars/a.webp'].map((p) => ['GET', p] as [string, string]),
+    ...[
+      `/media/hls/${mediaId}/master.m3u8`,
+      '/media/videos/1/master.m3u8',
+      '/media/photos/1/w640.webp',
+      '/media/avatars/a.webp',
+    ].map((p) => ['GET', p] as [string, string]),
   ];
   const cases = new Map<string, { name: string; method: string; path: string }>();
   for (const [method, path] of paths) {

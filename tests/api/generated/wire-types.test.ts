@@ -9,16 +9,31 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from '../harness.ts';
 import { insertVideo, member } from '../media-helpers.ts';
-import { answerText, controlPathCases, DEEP_ARRAYS, DEEP_OBJECTS, JSON_ROUTES, typeConfusionCases } from './route-cases.ts';
+import {
+  answerText,
+  controlPathCases,
+  DEEP_ARRAYS,
+  DEEP_OBJECTS,
+  JSON_ROUTES,
+  typeConfusionCases,
+} from './route-cases.ts';
 import { databaseFingerprint } from './db-fingerprint.ts';
 import { splitRouteKey } from '#lib/api/route.ts';
 
 const CONFUSED = typeConfusionCases();
 const CONTROL_PATHS = controlPathCases();
-const BODY_ROUTES = JSON_ROUTES.filter(([route, def]) => def.body && splitRouteKey(route)[0] !== 'GET').map(([route]) => route);
+const BODY_ROUTES = JSON_ROUTES.filter(([route, def]) => def.body && splitRouteKey(route)[0] !== 'GET').map(
+  ([route]) => route,
+);
 const PARALLEL = 12;
 
-interface Sent { name: string; method: string; url: string; body?: string; contentType?: string }
+interface Sent {
+  name: string;
+  method: string;
+  url: string;
+  body?: string;
+  contentType?: string;
+}
 
 describe.each(BACKENDS)('the edge of the wire on %s', (backend) => {
   let server: TestServer;
@@ -31,11 +46,17 @@ describe.each(BACKENDS)('the edge of the wire on %s', (backend) => {
     // Something for a wrongly read id to act on: videos 1 and 2, and a collection holding one.
     const first = await insertVideo(server, cookie, 10_000);
     await insertVideo(server, cookie, 10_000);
-    const created = await server.api('collection/create', { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'kept', videoId: first }) });
+    const created = await server.api('collection/create', {
+      method: 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: 'kept', videoId: first }),
+    });
     expect(created.status).toBe(200);
   });
   afterAll(async () => {
-    console.log(`the edge of the wire on ${backend}: ${sent} requests (${CONFUSED.length} type confusion, ${BODY_ROUTES.length * 2} deep nesting, ${CONTROL_PATHS.length} control-character paths), all 4xx, database unchanged, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `the edge of the wire on ${backend}: ${sent} requests (${CONFUSED.length} type confusion, ${BODY_ROUTES.length * 2} deep nesting, ${CONTROL_PATHS.length} control-character paths), all 4xx, database unchanged, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     await server?.close();
   });
 
@@ -48,16 +69,27 @@ describe.each(BACKENDS)('the edge of the wire on %s', (backend) => {
       let response: Response;
       try {
         response = await fetch(r.url, {
-          method: r.method, body: r.body, signal: AbortSignal.timeout(20_000),
-          headers: { Cookie: cookie, 'X-Forwarded-For': address, ...(r.contentType ? { 'Content-Type': r.contentType } : {}) },
+          method: r.method,
+          body: r.body,
+          signal: AbortSignal.timeout(20_000),
+          headers: {
+            Cookie: cookie,
+            'X-Forwarded-For': address,
+            ...(r.contentType ? { 'Content-Type': r.contentType } : {}),
+          },
         });
       } catch (error) {
         failures.push(`${r.name}: no answer (${(error as Error).name})`);
         return;
       }
       const text = await answerText(response);
-      if (response.status < 400 || response.status >= 500) return void failures.push(`${r.name}: ${response.status} ${text.slice(0, 200)}`);
-      if (response.headers.get('content-type')?.startsWith('application/json') && !(JSON.parse(text) as { code?: string }).code) failures.push(`${r.name}: ${response.status} without a code`);
+      if (response.status < 400 || response.status >= 500)
+        return void failures.push(`${r.name}: ${response.status} ${text.slice(0, 200)}`);
+      if (
+        response.headers.get('content-type')?.startsWith('application/json') &&
+        !(JSON.parse(text) as { code?: string }).code
+      )
+        failures.push(`${r.name}: ${response.status} without a code`);
     };
     for (let i = 0; i < requests.length; i += PARALLEL) await Promise.all(requests.slice(i, i + PARALLEL).map(run));
     return failures;
@@ -66,10 +98,18 @@ describe.each(BACKENDS)('the edge of the wire on %s', (backend) => {
   test(`type confusion: ${CONFUSED.length} cases over every field of ${BODY_ROUTES.length} JSON-body endpoints, all refused, nothing changed`, async () => {
     expect(CONFUSED.length).toBeGreaterThan(500);
     const before = await databaseFingerprint(server.db);
-    const failures = await sendAll(CONFUSED.map((c) => {
-      const [method, path] = splitRouteKey(c.route);
-      return { name: `${c.route} ${c.name}`, method, url: `${server.baseUrl}/api/${path}`, body: c.body, contentType: 'application/json' };
-    }));
+    const failures = await sendAll(
+      CONFUSED.map((c) => {
+        const [method, path] = splitRouteKey(c.route);
+        return {
+          name: `${c.route} ${c.name}`,
+          method,
+          url: `${server.baseUrl}/api/${path}`,
+          body: c.body,
+          contentType: 'application/json',
+        };
+      }),
+    );
     expect(failures).toEqual([]);
     expect(await databaseFingerprint(server.db)).toEqual(before);
   }, 300_000);
@@ -78,7 +118,16 @@ describe.each(BACKENDS)('the edge of the wire on %s', (backend) => {
     const before = await databaseFingerprint(server.db);
     const requests = BODY_ROUTES.flatMap((route) => {
       const [method, path] = splitRouteKey(route);
-      return [['arrays', DEEP_ARRAYS], ['objects', DEEP_OBJECTS]].map(([kind, body]) => ({ name: `${route} (${kind})`, method, url: `${server.baseUrl}/api/${path}`, body, contentType: 'application/json' }));
+      return [
+        ['arrays', DEEP_ARRAYS],
+        ['objects', DEEP_OBJECTS],
+      ].map(([kind, body]) => ({
+        name: `${route} (${kind})`,
+        method,
+        url: `${server.baseUrl}/api/${path}`,
+        body,
+        contentType: 'application/json',
+      }));
     });
     expect(await sendAll(requests)).toEqual([]);
     expect(await databaseFingerprint(server.db)).toEqual(before);
@@ -86,7 +135,9 @@ describe.each(BACKENDS)('the edge of the wire on %s', (backend) => {
 
   test(`a control character in every path segment: ${CONTROL_PATHS.length} paths, API and /media/, all 4xx, nothing changed`, async () => {
     const before = await databaseFingerprint(server.db);
-    expect(await sendAll(CONTROL_PATHS.map((c) => ({ name: c.name, method: c.method, url: `${server.baseUrl}${c.path}` })))).toEqual([]);
+    expect(
+      await sendAll(CONTROL_PATHS.map((c) => ({ name: c.name, method: c.method, url: `${server.baseUrl}${c.path}` }))),
+    ).toEqual([]);
     expect(await databaseFingerprint(server.db)).toEqual(before);
   }, 300_000);
 });

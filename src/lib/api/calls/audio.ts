@@ -8,7 +8,10 @@ export const getPendingAudio = (query: { page: number; pageSize: number }) => ca
 export const approvePendingAudio = (audioId: number) => call('POST audio/pending/approved', { audioId });
 export const deleteAudio = (audioId: number) => call('DELETE audio/delete', { audioId });
 /** Public tracks matching a keyword, or carrying one tag. */
-export const searchAudio = (query: { keyword: string } | { tagId: number }, paging: { page: number; pageSize: number }) => call('GET audio/search', { ...query, ...paging });
+export const searchAudio = (
+  query: { keyword: string } | { tagId: number },
+  paging: { page: number; pageSize: number },
+) => call('GET audio/search', { ...query, ...paging });
 /** The caller's own tracks (pending and approved), newest first: "my tracks". */
 export const getMyTracks = (query: { page: number; pageSize: number }) => call('GET audio/mine', query);
 export const updateAudio = (body: AudioUpdateBody) => call('POST audio/update', body);

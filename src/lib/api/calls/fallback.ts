@@ -10,5 +10,10 @@ export async function withFallback<T>(call: () => Promise<T>, fallback: T, label
 
 /** True for the values SPEC §5 treats as "not provided". */
 export function isMissing(value: unknown): value is undefined | null | '' | never[] {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+  return (
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0)
+  );
 }

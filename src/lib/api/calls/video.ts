@@ -9,7 +9,8 @@ import { CALL_MESSAGES as M } from './messages.ts';
 type Page = { page?: number; pageSize?: number };
 const emptyList = (message: string): VideoListResponse => ({ success: false, message, videosCount: 0, videos: [] });
 /** A list call that resolves to an empty list with the spec's message when it fails. */
-const listOr = (message: string, list: () => Promise<VideoListResponse>) => withFallback(list, emptyList(message), message);
+const listOr = (message: string, list: () => Promise<VideoListResponse>) =>
+  withFallback(list, emptyList(message), message);
 
 // The home page, a video's page, a member's videos and the categories render on the server from
 // the services (docs/decisions/0019-server-rendered-lists.md): the browser asks for none of those
@@ -28,7 +29,11 @@ export function searchVideosByTag(tagId: number[] | undefined, query: Page = {})
 export function getTags(tagId: number[] | undefined) {
   const empty = (message: string): TagListResponse => ({ success: false, message, result: [] });
   if (tagId === undefined || isMissing(tagId)) return Promise.resolve(empty(M.noTagId));
-  return withFallback<TagListResponse>(() => call('POST video/tag/get', { tagId }), empty(M.getTagFailed), M.getTagFailed);
+  return withFallback<TagListResponse>(
+    () => call('POST video/tag/get', { tagId }),
+    empty(M.getTagFailed),
+    M.getTagFailed,
+  );
 }
 
 // Calls whose failure the caller shows (they throw HttpError with the server's code and message).
@@ -36,7 +41,8 @@ export const searchTags = (tagName: string) => call('GET video/tag/search', { ta
 export const createTag = (body: TagCreateBody) => call('POST video/tag/create', body);
 export const commitVideo = (body: VideoUploadBody) => call('POST video/upload', body);
 export const getMediaStatus = (mediaId: string) => call('GET video/media/status', { mediaId });
-export const getPendingVideos = (query: { page: number; pageSize: number }, headers?: HeadersInit) => call('GET video/pending', query, { headers });
+export const getPendingVideos = (query: { page: number; pageSize: number }, headers?: HeadersInit) =>
+  call('GET video/pending', query, { headers });
 export const approvePendingVideo = (videoId: number) => call('POST video/pending/approved', { videoId });
 export const deleteVideo = (videoId: number) => call('DELETE video/delete', { videoId });
 export const getMyVideos = (query: { page: number; pageSize: number }) => call('GET video/mine', query);
@@ -53,7 +59,12 @@ export async function uploadCover(image: Blob): Promise<string | false> {
     const form = new FormData();
     form.set('file', image, 'cover');
     // The signed address is absolute and carries its own query: not a call of the table's client.
-    const { url } = await request<ImageUploadResponse>(result.signedUrl, { method: 'POST', body: form, base: '', timeoutMs: UPLOAD_TIMEOUT_MS });
+    const { url } = await request<ImageUploadResponse>(result.signedUrl, {
+      method: 'POST',
+      body: form,
+      base: '',
+      timeoutMs: UPLOAD_TIMEOUT_MS,
+    });
     return url;
   } catch (error) {
     console.error('cover upload failed', error);

@@ -4,7 +4,17 @@
  * description, cover, tags, copyright), so tracks are checked exactly as videos are.
  */
 import { z } from 'zod';
-import { blockFlags, likeFacts, httpUrl, noteNeededWithOther, pagedQuery, positiveId, rejectionNote, reviewRejection, shownText } from './common.ts';
+import {
+  blockFlags,
+  likeFacts,
+  httpUrl,
+  noteNeededWithOther,
+  pagedQuery,
+  positiveId,
+  rejectionNote,
+  reviewRejection,
+  shownText,
+} from './common.ts';
 import { COPYRIGHTS, VIDEO_CATEGORIES } from './video.constants.ts';
 import { REVIEW_REJECTION_REASONS } from './common.constants.ts';
 import { tagSchema, uploaderInfoSchema, videoCover, videoDescription, videoTagIds, videoTitle } from './video.ts';
@@ -32,19 +42,30 @@ export type AudioThumb = z.infer<typeof audioThumb>;
 /** audio/related: tracks related to one (shared tags, uploader, listeners), as video/related is for videos. */
 export const relatedTracksQuery = z.object({ audioId: positiveId, limit: z.number().int().min(1).max(50).default(12) });
 export const relatedTracksResponse = z.object({ success: z.literal(true), tracks: z.array(audioThumb) });
-export const audioListResponse = blockFlags.extend({ success: z.literal(true), count: z.number(), tracks: z.array(audioThumb) });
+export const audioListResponse = blockFlags.extend({
+  success: z.literal(true),
+  count: z.number(),
+  tracks: z.array(audioThumb),
+});
 export type AudioListResponse = z.infer<typeof audioListResponse>;
 
 export const audioHomeQuery = pagedQuery().extend({ sort: z.enum(AUDIO_SORTS).default('newest') });
 export const audioUserQuery = pagedQuery().extend({ uid: positiveId });
-export const audioSearchQuery = pagedQuery().extend({
-  keyword: z.string().trim().min(1, 'must not be empty').max(100).optional(),
-  tagId: positiveId.optional(),
-}).refine((q) => (q.keyword === undefined) !== (q.tagId === undefined), { path: ['keyword'], message: 'give a keyword or a tag, one of them' });
+export const audioSearchQuery = pagedQuery()
+  .extend({
+    keyword: z.string().trim().min(1, 'must not be empty').max(100).optional(),
+    tagId: positiveId.optional(),
+  })
+  .refine((q) => (q.keyword === undefined) !== (q.tagId === undefined), {
+    path: ['keyword'],
+    message: 'give a keyword or a tag, one of them',
+  });
 export const audioIdQuery = z.object({ audioId: positiveId });
 export const audioIdBody = z.object({ audioId: positiveId });
 /** audio/pending/rejected: the reviewer's reason and note, which the uploader reads in "my tracks". */
-export const audioRejectBody = audioIdBody.extend(reviewRejection).refine(noteNeededWithOther, { path: ['note'], message: 'say why when the reason is OTHER' });
+export const audioRejectBody = audioIdBody
+  .extend(reviewRejection)
+  .refine(noteNeededWithOther, { path: ['note'], message: 'say why when the reason is OTHER' });
 
 /** What the player needs: the streams, the waveform to seek on, the loudness to normalise to. */
 export const audioDetailSchema = audioThumb.extend({
@@ -66,27 +87,36 @@ export const audioDetailSchema = audioThumb.extend({
   queue: z.array(audioThumb),
 });
 export type AudioDetail = z.infer<typeof audioDetailSchema>;
-export const audioResponse = blockFlags.extend({ success: z.literal(true), audio: audioDetailSchema, ...likeFacts.shape });
+export const audioResponse = blockFlags.extend({
+  success: z.literal(true),
+  audio: audioDetailSchema,
+  ...likeFacts.shape,
+});
 export type AudioResponse = z.infer<typeof audioResponse>;
 
 /** audio/upload: commit one uploaded (and probed) audio file with its metadata. */
-export const audioUploadBody = z.object({
-  mediaId,
-  title: videoTitle,
-  artist: shownText().trim().max(AUDIO_ARTIST_MAX).default(''),
-  description: videoDescription.default(''),
-  image: videoCover,
-  audioCategory: z.enum(VIDEO_CATEGORIES).default('music'),
-  copyright: z.enum(COPYRIGHTS),
-  originalAuthor: shownText().trim().max(100).nullish(),
-  originalLink: httpUrl.nullish(),
-  ensureOriginal: z.boolean().default(false),
-  audioTagList: videoTagIds.default([]),
-}).superRefine((body, ctx) => {
-  if (body.copyright === 'repost' && !body.originalAuthor) ctx.addIssue({ code: 'custom', path: ['originalAuthor'], message: 'a repost names its original author' });
-  if (body.copyright === 'repost' && !body.originalLink) ctx.addIssue({ code: 'custom', path: ['originalLink'], message: 'a repost links to the original' });
-  if (body.copyright === 'original' && !body.ensureOriginal) ctx.addIssue({ code: 'custom', path: ['ensureOriginal'], message: 'confirm that the track is your own work' });
-});
+export const audioUploadBody = z
+  .object({
+    mediaId,
+    title: videoTitle,
+    artist: shownText().trim().max(AUDIO_ARTIST_MAX).default(''),
+    description: videoDescription.default(''),
+    image: videoCover,
+    audioCategory: z.enum(VIDEO_CATEGORIES).default('music'),
+    copyright: z.enum(COPYRIGHTS),
+    originalAuthor: shownText().trim().max(100).nullish(),
+    originalLink: httpUrl.nullish(),
+    ensureOriginal: z.boolean().default(false),
+    audioTagList: videoTagIds.default([]),
+  })
+  .superRefine((body, ctx) => {
+    if (body.copyright === 'repost' && !body.originalAuthor)
+      ctx.addIssue({ code: 'custom', path: ['originalAuthor'], message: 'a repost names its original author' });
+    if (body.copyright === 'repost' && !body.originalLink)
+      ctx.addIssue({ code: 'custom', path: ['originalLink'], message: 'a repost links to the original' });
+    if (body.copyright === 'original' && !body.ensureOriginal)
+      ctx.addIssue({ code: 'custom', path: ['ensureOriginal'], message: 'confirm that the track is your own work' });
+  });
 export type AudioUploadBody = z.input<typeof audioUploadBody>;
 export const audioUploadResponse = z.object({ success: z.literal(true), audioId: z.number() });
 
@@ -121,12 +151,24 @@ export const myTrackSchema = audioThumb.extend({
 });
 export type MyTrack = z.infer<typeof myTrackSchema>;
 export const myTracksQuery = pagedQuery().extend({ pageSize: z.number().int().min(1).max(50).default(20) });
-export const myTracksResponse = z.object({ success: z.literal(true), count: z.number(), tracks: z.array(myTrackSchema) });
+export const myTracksResponse = z.object({
+  success: z.literal(true),
+  count: z.number(),
+  tracks: z.array(myTrackSchema),
+});
 export type MyTracksResponse = z.infer<typeof myTracksResponse>;
 
 export const audioPlayResponse = z.object({ success: z.literal(true), counted: z.boolean(), playCount: z.number() });
 
 /** A track waiting for review, with what the reviewer needs to listen to it. */
-export const pendingAudioSchema = audioThumb.extend({ description: z.string(), streamUrl: z.string(), tags: z.array(tagSchema) });
-export const pendingAudioResponse = z.object({ success: z.literal(true), count: z.number(), tracks: z.array(pendingAudioSchema) });
+export const pendingAudioSchema = audioThumb.extend({
+  description: z.string(),
+  streamUrl: z.string(),
+  tags: z.array(tagSchema),
+});
+export const pendingAudioResponse = z.object({
+  success: z.literal(true),
+  count: z.number(),
+  tracks: z.array(pendingAudioSchema),
+});
 export type PendingAudioResponse = z.infer<typeof pendingAudioResponse>;

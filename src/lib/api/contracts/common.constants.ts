@@ -6,7 +6,15 @@
  * Why a reviewer refuses a video, track or photo post from the review queue; the uploader reads
  * it (and the reviewer's note, at most REVIEW_NOTE_MAX characters) in their own lists.
  */
-export const REVIEW_REJECTION_REASONS = ['COPYRIGHT', 'INAPPROPRIATE', 'SPAM', 'MISLEADING', 'LOW_QUALITY', 'WRONG_CATEGORY', 'OTHER'] as const;
+export const REVIEW_REJECTION_REASONS = [
+  'COPYRIGHT',
+  'INAPPROPRIATE',
+  'SPAM',
+  'MISLEADING',
+  'LOW_QUALITY',
+  'WRONG_CATEGORY',
+  'OTHER',
+] as const;
 export type ReviewRejectionReason = (typeof REVIEW_REJECTION_REASONS)[number];
 export const REVIEW_NOTE_MAX = 500;
 
@@ -17,4 +25,7 @@ export const REVIEW_NOTE_MAX = 500;
 export const MEDIA_TYPES = ['video', 'audio', 'photo'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 /** One thing danmaku, comments and history are on. */
-export interface MediaTarget { type: MediaType; id: number }
+export interface MediaTarget {
+  type: MediaType;
+  id: number;
+}

@@ -38,7 +38,11 @@ export const blockFlags = z.object({
 /** The answer of a call that only succeeds or fails. */
 export const okResponse = z.object({ success: z.literal(true) });
 
-export const httpUrl = z.string().trim().max(500).url('must be a web address')
+export const httpUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .url('must be a web address')
   .refine((url) => /^https?:\/\//i.test(url), 'must start with http:// or https://');
 /**
  * A reviewer's refusal of an item in a review queue: one of the review reasons and a note for
@@ -46,9 +50,13 @@ export const httpUrl = z.string().trim().max(500).url('must be a web address')
  */
 export const reviewRejection = {
   reason: z.enum(REVIEW_REJECTION_REASONS),
-  note: shownText().transform((t) => t.normalize('NFC').replace(/\r\n?/g, '\n').trim()).pipe(z.string().max(REVIEW_NOTE_MAX)).default(''),
+  note: shownText()
+    .transform((t) => t.normalize('NFC').replace(/\r\n?/g, '\n').trim())
+    .pipe(z.string().max(REVIEW_NOTE_MAX))
+    .default(''),
 };
-export const noteNeededWithOther = (body: { reason: string; note: string }) => body.reason !== 'OTHER' || body.note.length > 0;
+export const noteNeededWithOther = (body: { reason: string; note: string }) =>
+  body.reason !== 'OTHER' || body.note.length > 0;
 export const noteNeeded = { path: ['note'], message: 'say why when the reason is OTHER' };
 /** What the uploader reads of a reviewer's refusal in their own lists (null: none). */
 export const rejectionNote = z.string().nullable();
@@ -69,4 +77,7 @@ export const pageQuery = z.object({
 
 // ---- Danmaku, comments and history: on a video, an audio track or a photo post ----
 /** What `videoId` names in danmaku, comment and history calls; a video when absent. */
-export const mediaType = z.enum(MEDIA_TYPES).default('video').describe('What the id names: a video (the default), an audio track or a photo post');
+export const mediaType = z
+  .enum(MEDIA_TYPES)
+  .default('video')
+  .describe('What the id names: a video (the default), an audio track or a photo post');

@@ -10,15 +10,24 @@ export const feedCursor = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not a cu
 export const followBody = z.object({ followingUid: positiveId });
 export const unfollowBody = z.object({ unfollowingUid: positiveId });
 /** A follow or unfollow: the state afterwards (the same when it was already so) and the followed user's count. */
-export const followChangeResponse = z.object({ success: z.literal(true), isFollowing: z.boolean(), followerCount: z.number() });
-export type FollowChangeResponse = z.infer<typeof followChangeResponse>;
-const cursorPage = (max: number, byDefault: number) => z.object({
-  cursor: feedCursor.optional(),
-  pageSize: z.number().int().min(1).max(max).default(byDefault),
+export const followChangeResponse = z.object({
+  success: z.literal(true),
+  isFollowing: z.boolean(),
+  followerCount: z.number(),
 });
+export type FollowChangeResponse = z.infer<typeof followChangeResponse>;
+const cursorPage = (max: number, byDefault: number) =>
+  z.object({
+    cursor: feedCursor.optional(),
+    pageSize: z.number().int().min(1).max(max).default(byDefault),
+  });
 export const followPeopleQuery = cursorPage(100, 30).extend({ uid: positiveId });
 export const followPerson = z.object({
-  uid: z.number(), username: z.string(), userNickname: z.string().nullable(), avatar: z.string(), signature: z.string(),
+  uid: z.number(),
+  username: z.string(),
+  userNickname: z.string().nullable(),
+  avatar: z.string(),
+  signature: z.string(),
   /** When the follow began (epoch ms). */
   followDateTime: z.number(),
   /** Whether the viewer follows this person (false for guests and for the viewer themself). */
@@ -26,7 +35,11 @@ export const followPerson = z.object({
 });
 export type FollowPerson = z.infer<typeof followPerson>;
 /** A page of a user's followers or followings, newest follow first; nextCursor null on the last page. */
-export const followPeopleResponse = z.object({ success: z.literal(true), result: z.array(followPerson), nextCursor: z.string().nullable() });
+export const followPeopleResponse = z.object({
+  success: z.literal(true),
+  result: z.array(followPerson),
+  nextCursor: z.string().nullable(),
+});
 export type FollowPeopleResponse = z.infer<typeof followPeopleResponse>;
 export const feedQuery = cursorPage(50, 20);
 
@@ -44,6 +57,9 @@ export type MediaItem = z.infer<typeof mediaItem>;
  * clients that only show videos read it); nextCursor null on the last page.
  */
 export const feedResponse = z.object({
-  success: z.literal(true), items: z.array(mediaItem), videos: z.array(videoThumb), nextCursor: z.string().nullable(),
+  success: z.literal(true),
+  items: z.array(mediaItem),
+  videos: z.array(videoThumb),
+  nextCursor: z.string().nullable(),
 });
 export type FeedResponse = z.infer<typeof feedResponse>;

@@ -10,9 +10,14 @@ export const danmakuEmitBody = z.object({
   mediaType,
   time: z.number().finite().min(0),
   // Counted in characters as people see them (code points), after trimming.
-  text: shownText().transform((t) => t.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim())
-    .refine((t) => [...t].length >= 1, 'must not be empty').refine((t) => [...t].length <= DANMAKU_TEXT_MAX, `at most ${DANMAKU_TEXT_MAX} characters`),
-  color: z.string().regex(/^#?[0-9a-fA-F]{6}$/, 'hex colour').transform((c) => c.replace('#', '').toLowerCase()),
+  text: shownText()
+    .transform((t) => t.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim())
+    .refine((t) => [...t].length >= 1, 'must not be empty')
+    .refine((t) => [...t].length <= DANMAKU_TEXT_MAX, `at most ${DANMAKU_TEXT_MAX} characters`),
+  color: z
+    .string()
+    .regex(/^#?[0-9a-fA-F]{6}$/, 'hex colour')
+    .transform((c) => c.replace('#', '').toLowerCase()),
   fontSize: z.enum(DANMAKU_SIZES).default('medium'),
   mode: z.enum(DANMAKU_MODES).default('rtl'),
   enableRainbow: z.boolean().default(false),
@@ -20,13 +25,23 @@ export const danmakuEmitBody = z.object({
 export type DanmakuEmitBody = z.input<typeof danmakuEmitBody>;
 /** One danmaku as everyone receives it: never the sender's id. */
 export const danmakuSchema = z.object({
-  id: z.number(), time: z.number(), text: z.string(), color: z.string(), fontSize: z.enum(DANMAKU_SIZES), mode: z.enum(DANMAKU_MODES),
-  enableRainbow: z.boolean(), editDateTime: z.number(),
+  id: z.number(),
+  time: z.number(),
+  text: z.string(),
+  color: z.string(),
+  fontSize: z.enum(DANMAKU_SIZES),
+  mode: z.enum(DANMAKU_MODES),
+  enableRainbow: z.boolean(),
+  editDateTime: z.number(),
 });
 export type Danmaku = z.infer<typeof danmakuSchema>;
 export const danmakuEmitResponse = z.object({ success: z.literal(true), danmaku: danmakuSchema });
 export type DanmakuEmitResponse = z.infer<typeof danmakuEmitResponse>;
-export const danmakuQuery = z.object({ videoId: positiveId, mediaType, segment: z.number().int().min(0).max(10_000).optional() });
+export const danmakuQuery = z.object({
+  videoId: positiveId,
+  mediaType,
+  segment: z.number().int().min(0).max(10_000).optional(),
+});
 export const danmakuListResponse = z.object({
   success: z.literal(true),
   danmaku: z.array(danmakuSchema),
@@ -41,7 +56,10 @@ export type DanmakuListResponse = z.infer<typeof danmakuListResponse>;
  * sends that as the Last-Event-ID header when it reconnects by itself (the header wins); a client
  * that opens a new stream passes it here.
  */
-export const danmakuLiveQuery = z.object({ videoId: positiveId, lastEventId: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional() });
+export const danmakuLiveQuery = z.object({
+  videoId: positiveId,
+  lastEventId: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+});
 /** The live stream's `watching` event: how many have the video open with the stream connected, across every server process. */
 export const danmakuWatchingEvent = z.object({ watching: z.number().int().min(0) });
 export type DanmakuWatchingEvent = z.infer<typeof danmakuWatchingEvent>;
@@ -49,7 +67,12 @@ export type DanmakuWatchingEvent = z.infer<typeof danmakuWatchingEvent>;
 // ---- Comments ----
 export const COMMENT_TEXT_MAX = 20_000;
 /** `parentId`: the comment answered; a reply to a reply joins the same thread (issue 27). */
-export const commentEmitBody = z.object({ videoId: positiveId, mediaType, text: shownText().min(1).max(COMMENT_TEXT_MAX), parentId: positiveId.optional() });
+export const commentEmitBody = z.object({
+  videoId: positiveId,
+  mediaType,
+  text: shownText().min(1).max(COMMENT_TEXT_MAX),
+  parentId: positiveId.optional(),
+});
 /** hot: the most upvoted (and answered) first; new: the newest first. A pinned comment always leads. */
 export const COMMENT_SORTS = ['hot', 'new'] as const;
 export type CommentSort = (typeof COMMENT_SORTS)[number];
@@ -73,14 +96,32 @@ export const commentRepliesQuery = z.object({
 /** The uploader pins (or unpins) one comment of their item; pinning another replaces it. */
 export const commentPinBody = z.object({ videoId: positiveId, mediaType, id: positiveId, pinned: z.boolean() });
 /** Who the comment editor offers after "@": people the writer follows, and people in the thread. */
-export const mentionCandidatesQuery = z.object({ videoId: positiveId, mediaType, parentId: positiveId.optional(), prefix: z.string().trim().max(20).default('') });
-export const mentionCandidate = z.object({ uid: z.number(), username: z.string(), userNickname: z.string().nullable(), avatar: z.string() });
+export const mentionCandidatesQuery = z.object({
+  videoId: positiveId,
+  mediaType,
+  parentId: positiveId.optional(),
+  prefix: z.string().trim().max(20).default(''),
+});
+export const mentionCandidate = z.object({
+  uid: z.number(),
+  username: z.string(),
+  userNickname: z.string().nullable(),
+  avatar: z.string(),
+});
 export const mentionCandidatesResponse = z.object({ success: z.literal(true), users: z.array(mentionCandidate) });
 export type MentionCandidatesResponse = z.infer<typeof mentionCandidatesResponse>;
 export const commentVoteBody = z.object({ videoId: positiveId, mediaType, id: positiveId });
 /** A comment is named "<videoId>.<floor>"; the route must be of the video the body names. */
-export const commentDeleteBody = z.object({ videoId: positiveId, mediaType, commentRoute: z.string().regex(/^\d{1,15}\.\d{1,9}$/, 'is "<videoId>.<floor>"') })
-  .refine((body) => Number(body.commentRoute.split('.')[0]) === body.videoId, { path: ['commentRoute'], message: 'belongs to another video' });
+export const commentDeleteBody = z
+  .object({
+    videoId: positiveId,
+    mediaType,
+    commentRoute: z.string().regex(/^\d{1,15}\.\d{1,9}$/, 'is "<videoId>.<floor>"'),
+  })
+  .refine((body) => Number(body.commentRoute.split('.')[0]) === body.videoId, {
+    path: ['commentRoute'],
+    message: 'belongs to another video',
+  });
 export const videoCommentSchema = z.object({
   id: z.number(),
   /** "<videoId>.<floor>" */
@@ -106,7 +147,10 @@ export const videoCommentSchema = z.object({
 });
 export type VideoComment = z.infer<typeof videoCommentSchema>;
 /** A top-level comment with how many replies it has (those the viewer may see) and the first of them. */
-export const commentThreadSchema = videoCommentSchema.extend({ replyCount: z.number(), replies: z.array(videoCommentSchema) });
+export const commentThreadSchema = videoCommentSchema.extend({
+  replyCount: z.number(),
+  replies: z.array(videoCommentSchema),
+});
 export type CommentThread = z.infer<typeof commentThreadSchema>;
 export const commentRepliesResponse = z.object({
   success: z.literal(true),
@@ -126,5 +170,11 @@ export const commentListResponse = z.object({
   videoCommentList: z.array(commentThreadSchema),
 });
 export type CommentListResponse = z.infer<typeof commentListResponse>;
-export const commentVoteResponse = z.object({ success: z.literal(true), upvoteCount: z.number(), downvoteCount: z.number(), isUpvote: z.boolean(), isDownvote: z.boolean() });
+export const commentVoteResponse = z.object({
+  success: z.literal(true),
+  upvoteCount: z.number(),
+  downvoteCount: z.number(),
+  isUpvote: z.boolean(),
+  isDownvote: z.boolean(),
+});
 export type CommentVoteResponse = z.infer<typeof commentVoteResponse>;

@@ -13,11 +13,25 @@ export const REPORT_NOTE_MAX = 1000;
 
 /** Every kind of staff action the moderation log records. */
 export const STAFF_ACTIONS = [
-  'video.approve', 'video.reject', 'video.hide', 'video.delete',
-  'audio.approve', 'audio.reject', 'audio.hide', 'audio.delete',
-  'photo.approve', 'photo.reject', 'photo.hide', 'photo.delete',
-  'comment.delete', 'danmaku.hide', 'danmaku.delete',
-  'profile.approve', 'profile.clear', 'user.roles', 'user.ban',
+  'video.approve',
+  'video.reject',
+  'video.hide',
+  'video.delete',
+  'audio.approve',
+  'audio.reject',
+  'audio.hide',
+  'audio.delete',
+  'photo.approve',
+  'photo.reject',
+  'photo.hide',
+  'photo.delete',
+  'comment.delete',
+  'danmaku.hide',
+  'danmaku.delete',
+  'profile.approve',
+  'profile.clear',
+  'user.roles',
+  'user.ban',
   'report.resolve',
 ] as const;
 export type StaffAction = (typeof STAFF_ACTIONS)[number];

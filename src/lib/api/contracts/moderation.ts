@@ -3,8 +3,14 @@ import { z } from 'zod';
 import { feedCursor } from './feed.ts';
 import { positiveId, shownText } from './common.ts';
 import { videoThumb } from './video.ts';
-import { REPORT_TARGET_TYPES, REPORT_REASONS, REPORT_ACTIONS, REPORT_TEXT_MAX, REPORT_NOTE_MAX, STAFF_ACTIONS } from './moderation.constants.ts';
-
+import {
+  REPORT_TARGET_TYPES,
+  REPORT_REASONS,
+  REPORT_ACTIONS,
+  REPORT_TEXT_MAX,
+  REPORT_NOTE_MAX,
+  STAFF_ACTIONS,
+} from './moderation.constants.ts';
 
 export const reportCreateBody = z.object({
   targetType: z.enum(REPORT_TARGET_TYPES),
@@ -12,7 +18,12 @@ export const reportCreateBody = z.object({
   reason: z.enum(REPORT_REASONS),
   text: shownText().trim().max(REPORT_TEXT_MAX, `at most ${REPORT_TEXT_MAX} characters`).default(''),
   /** The moment of a video or track the report is about, in seconds. */
-  time: z.number().finite().min(0).max(24 * 3600).optional(),
+  time: z
+    .number()
+    .finite()
+    .min(0)
+    .max(24 * 3600)
+    .optional(),
 });
 export const reportCreateResponse = z.object({ success: z.literal(true), reportId: z.number() });
 
@@ -37,7 +48,17 @@ export const reportContext = z.object({
   mediaId: z.number().optional(),
   floor: z.number().optional(),
   /** A comment's neighbours (the reported one marked). */
-  thread: z.array(z.object({ floor: z.number(), username: z.string(), text: z.string(), deleted: z.boolean(), reported: z.boolean() })).optional(),
+  thread: z
+    .array(
+      z.object({
+        floor: z.number(),
+        username: z.string(),
+        text: z.string(),
+        deleted: z.boolean(),
+        reported: z.boolean(),
+      }),
+    )
+    .optional(),
   username: z.string().optional(),
 });
 export type ReportContext = z.infer<typeof reportContext>;
@@ -59,7 +80,11 @@ export const reportItem = z.object({
   context: reportContext,
 });
 export type ReportItem = z.infer<typeof reportItem>;
-export const reportListResponse = z.object({ success: z.literal(true), reports: z.array(reportItem), nextCursor: z.string().nullable() });
+export const reportListResponse = z.object({
+  success: z.literal(true),
+  reports: z.array(reportItem),
+  nextCursor: z.string().nullable(),
+});
 
 export const reportResolveBody = z.object({
   reportId: positiveId,
@@ -84,7 +109,11 @@ export const moderationLogEntry = z.object({
   createdDateTime: z.number(),
 });
 export type ModerationLogEntry = z.infer<typeof moderationLogEntry>;
-export const moderationLogResponse = z.object({ success: z.literal(true), entries: z.array(moderationLogEntry), nextCursor: z.string().nullable() });
+export const moderationLogResponse = z.object({
+  success: z.literal(true),
+  entries: z.array(moderationLogEntry),
+  nextCursor: z.string().nullable(),
+});
 
 export const relatedVideosQuery = z.object({ videoId: positiveId, limit: z.number().int().min(1).max(50).default(12) });
 export const relatedVideosResponse = z.object({ success: z.literal(true), videos: z.array(videoThumb) });

@@ -17,7 +17,12 @@ export const MAX_TAGS_PER_PHOTO = 10;
 export const PHOTO_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif'] as const;
 
 /** Why the pipeline refuses an image; each is an API error code with its message. */
-export const PHOTO_REFUSALS = ['NOT_AN_IMAGE', 'UNSUPPORTED_IMAGE_FORMAT', 'IMAGE_TOO_LARGE', 'TOO_MANY_PIXELS'] as const;
+export const PHOTO_REFUSALS = [
+  'NOT_AN_IMAGE',
+  'UNSUPPORTED_IMAGE_FORMAT',
+  'IMAGE_TOO_LARGE',
+  'TOO_MANY_PIXELS',
+] as const;
 export type PhotoRefusal = (typeof PHOTO_REFUSALS)[number];
 
 /** A post's life: rendered, waiting for review, public, refused by the pipeline, or refused by a reviewer (only the uploader sees that). */

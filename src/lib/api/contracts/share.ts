@@ -1,7 +1,11 @@
 /** Sharing outside the site: the oEmbed endpoint (oEmbed 1.0, JSON). */
 import { z } from 'zod';
 
-const size = z.number({ error: 'must be a number' }).int('must be a whole number').min(32, 'must be at least 32').max(4096, 'must be at most 4096');
+const size = z
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(32, 'must be at least 32')
+  .max(4096, 'must be at most 4096');
 
 export const oembedQuery = z.object({
   /** The page (in any language) or embed address of a video or a track on this site. */

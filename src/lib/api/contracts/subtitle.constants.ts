@@ -24,7 +24,14 @@ export function canonicalLanguageTag(tag: string): string | null {
  * kind the site cannot read, a text stream refused as malformed, one past the part's track limit,
  * an attachment that is not a font, fonts past the limits.
  */
-export const STREAM_NOTE_CODES = ['SUBTITLE_BITMAP', 'SUBTITLE_UNSUPPORTED', 'SUBTITLE_MALFORMED', 'SUBTITLES_LIMIT', 'FONT_REFUSED', 'FONTS_LIMIT'] as const;
+export const STREAM_NOTE_CODES = [
+  'SUBTITLE_BITMAP',
+  'SUBTITLE_UNSUPPORTED',
+  'SUBTITLE_MALFORMED',
+  'SUBTITLES_LIMIT',
+  'FONT_REFUSED',
+  'FONTS_LIMIT',
+] as const;
 export type StreamNoteCode = (typeof STREAM_NOTE_CODES)[number];
 /** Fonts kept from one file's attachments: how many, each at most, all together at most. */
 export const STREAM_FONTS_MAX = 20;

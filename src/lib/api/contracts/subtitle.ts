@@ -4,11 +4,21 @@
  */
 import { z } from 'zod';
 import { positiveId } from './common.ts';
-import { DANMAKU_XML_MAX_BYTES, SUBTITLE_FORMATS, SUBTITLE_LABEL_MAX, SUBTITLE_MAX_BYTES, canonicalLanguageTag } from './subtitle.constants.ts';
+import {
+  DANMAKU_XML_MAX_BYTES,
+  SUBTITLE_FORMATS,
+  SUBTITLE_LABEL_MAX,
+  SUBTITLE_MAX_BYTES,
+  canonicalLanguageTag,
+} from './subtitle.constants.ts';
 
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 
-export const subtitleLanguage = z.string().trim().min(1, 'must not be empty').max(35)
+export const subtitleLanguage = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(35)
   .refine((tag) => canonicalLanguageTag(tag) !== null, 'is not a BCP 47 language tag')
   .transform((tag) => canonicalLanguageTag(tag)!);
 
@@ -19,7 +29,10 @@ export const subtitleCreateBody = z.object({
   language: subtitleLanguage,
   label: z.string().trim().min(1, 'must not be empty').max(SUBTITLE_LABEL_MAX),
   format: z.enum(SUBTITLE_FORMATS),
-  text: z.string().min(1, 'must not be empty').refine((text) => utf8Bytes(text) <= SUBTITLE_MAX_BYTES, 'is larger than 4 MB'),
+  text: z
+    .string()
+    .min(1, 'must not be empty')
+    .refine((text) => utf8Bytes(text) <= SUBTITLE_MAX_BYTES, 'is larger than 4 MB'),
 });
 export const subtitleSchema = z.object({
   id: positiveId,
@@ -53,6 +66,9 @@ export const danmakuExportQuery = z.object({ videoId: positiveId, format: z.enum
 export const danmakuExportResponse = z.string();
 export const danmakuImportBody = z.object({
   videoId: positiveId,
-  xml: z.string().min(1, 'must not be empty').refine((text) => utf8Bytes(text) <= DANMAKU_XML_MAX_BYTES, 'is larger than 5 MB'),
+  xml: z
+    .string()
+    .min(1, 'must not be empty')
+    .refine((text) => utf8Bytes(text) <= DANMAKU_XML_MAX_BYTES, 'is larger than 5 MB'),
 });
 export const danmakuImportResponse = z.object({ success: z.literal(true), imported: z.number(), skipped: z.number() });

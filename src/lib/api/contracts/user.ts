@@ -4,17 +4,28 @@ import type { ApiErrorBody } from '../errors.ts';
 import { blockFlags, clientLanguage, email, positiveId } from './common.ts';
 
 export const userExistsQuery = z.object({ uid: positiveId });
-export const userExistsResponse = z.object({ success: z.boolean(), exists: z.boolean(), message: z.string().optional() });
+export const userExistsResponse = z.object({
+  success: z.boolean(),
+  exists: z.boolean(),
+  message: z.string().optional(),
+});
 export type UserExistsResponse = z.infer<typeof userExistsResponse>;
 
 export const requestCodeBody = z.object({ email, clientLanguage });
 export const registerBody = z.object({
   email,
   password: z.string().min(1).max(1000),
-  verificationCode: z.string().trim().regex(/^\d{6}$/, 'must be 6 digits'),
+  verificationCode: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'must be 6 digits'),
   username: z.string().max(200),
   userNickname: z.string().max(200).optional(),
-  invitationCode: z.string().trim().toUpperCase().regex(/^KIRA-[A-Z0-9]{4}-[A-Z0-9]{4}$/, 'must look like KIRA-XXXX-XXXX'),
+  invitationCode: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^KIRA-[A-Z0-9]{4}-[A-Z0-9]{4}$/, 'must look like KIRA-XXXX-XXXX'),
   clientLanguage,
 });
 export type RegisterBody = z.input<typeof registerBody>;
@@ -33,7 +44,10 @@ export const invitationCodeBody = z.object({ invitationCode: z.string().trim().t
 /** Whether an address has an account (existsCheck), a name is free, an invitation code unused. */
 export const emailExistsResponse = z.object({ success: z.literal(true), exists: z.boolean() });
 export const usernameAvailableResponse = z.object({ success: z.literal(true), isAvailableUsername: z.boolean() });
-export const invitationCodeAvailableResponse = z.object({ success: z.literal(true), isAvailableInvitationCode: z.boolean() });
+export const invitationCodeAvailableResponse = z.object({
+  success: z.literal(true),
+  isAvailableInvitationCode: z.boolean(),
+});
 /** A code was mailed (a cool-down is the error COOLING_DOWN, with isCoolingDown and Retry-After). */
 export const codeSentResponse = z.object({ success: z.literal(true), isCoolingDown: z.boolean() });
 export type CodeSentResponse = z.infer<typeof codeSentResponse>;
@@ -63,14 +77,25 @@ export const checkResponse = z.object({ success: z.literal(true), userTokenOk: z
 export type CheckResponse = z.infer<typeof checkResponse>;
 /** What anyone may see of a user (never the e-mail address). */
 export const profileFields = z.object({
-  uid: z.number(), username: z.string(), userNickname: z.string().nullable(), avatar: z.string(), signature: z.string(),
-  gender: z.string(), userBirthday: z.string(), label: z.array(z.object({ id: z.number(), labelName: z.string() })),
-  userWebsite: z.object({ websiteName: z.string(), websiteUrl: z.string() }), userCreateDateTime: z.number(), roles: z.array(z.string()),
+  uid: z.number(),
+  username: z.string(),
+  userNickname: z.string().nullable(),
+  avatar: z.string(),
+  signature: z.string(),
+  gender: z.string(),
+  userBirthday: z.string(),
+  label: z.array(z.object({ id: z.number(), labelName: z.string() })),
+  userWebsite: z.object({ websiteName: z.string(), websiteUrl: z.string() }),
+  userCreateDateTime: z.number(),
+  roles: z.array(z.string()),
 });
 export const publicProfile = profileFields.extend({
-  userBannerImage: z.string(), isFollowing: z.boolean(), isSelf: z.boolean(),
+  userBannerImage: z.string(),
+  isFollowing: z.boolean(),
+  isSelf: z.boolean(),
   /** How many follow this user, and how many they follow. */
-  followerCount: z.number(), followingCount: z.number(),
+  followerCount: z.number(),
+  followingCount: z.number(),
 });
 export type PublicProfile = z.infer<typeof publicProfile>;
 /** user/info: the profile and the block flags between the viewer and this user. */

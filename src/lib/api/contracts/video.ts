@@ -1,12 +1,36 @@
 /** The video family's schemas: a video, its tags, lists and search, my videos, review. */
 import { z } from 'zod';
 import { REVIEW_REJECTION_REASONS } from './common.constants.ts';
-import { blockFlags, likeFacts, noteNeeded, noteNeededWithOther, pagedQuery, positiveId, rejectionNote, reviewRejection, shownText } from './common.ts';
+import {
+  blockFlags,
+  likeFacts,
+  noteNeeded,
+  noteNeededWithOther,
+  pagedQuery,
+  positiveId,
+  rejectionNote,
+  reviewRejection,
+  shownText,
+} from './common.ts';
 import { STREAM_NOTE_CODES } from './subtitle.constants.ts';
-import { COPYRIGHTS, MAX_TAGS_PER_VIDEO, MY_VIDEO_STATES, REJECTION_REASONS, TAG_LANGUAGES, TAG_NAME_MAX, VIDEO_CATEGORIES, VIDEO_DESCRIPTION_MAX, VIDEO_TITLE_MAX } from './video.constants.ts';
+import {
+  COPYRIGHTS,
+  MAX_TAGS_PER_VIDEO,
+  MY_VIDEO_STATES,
+  REJECTION_REASONS,
+  TAG_LANGUAGES,
+  TAG_NAME_MAX,
+  VIDEO_CATEGORIES,
+  VIDEO_DESCRIPTION_MAX,
+  VIDEO_TITLE_MAX,
+} from './video.constants.ts';
 
 export const videoExistsQuery = z.object({ videoId: positiveId });
-export const videoExistsResponse = z.object({ success: z.boolean(), exist: z.boolean(), message: z.string().optional() });
+export const videoExistsResponse = z.object({
+  success: z.boolean(),
+  exist: z.boolean(),
+  message: z.string().optional(),
+});
 export type VideoExistsResponse = z.infer<typeof videoExistsResponse>;
 
 /** A video in a list (API-NOTES "Thumb item"); duration in milliseconds, times in epoch ms. */
@@ -45,19 +69,39 @@ export type TagName = z.infer<typeof tagNameSchema>;
 export type TagNameGroup = z.infer<typeof tagNameGroupSchema>;
 export type Tag = z.infer<typeof tagSchema>;
 
-const tagNameText = shownText().trim().min(1, 'must not be empty').max(TAG_NAME_MAX, `at most ${TAG_NAME_MAX} characters`)
+const tagNameText = shownText()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(TAG_NAME_MAX, `at most ${TAG_NAME_MAX} characters`)
   .refine((name) => !/[\p{Cc}#,，、]/u.test(name), 'must not contain control characters, # or commas');
-export const tagCreateBody = z.object({
-  tagNameList: z.array(z.object({
-    lang: z.enum(TAG_LANGUAGES),
-    tagName: z.array(z.object({ name: tagNameText, isDefault: z.boolean().default(false), isOriginalTagName: z.boolean().default(false) })).min(1).max(5),
-  })).min(1).max(TAG_LANGUAGES.length),
-}).superRefine((body, ctx) => {
-  const langs = body.tagNameList.map((g) => g.lang);
-  if (new Set(langs).size !== langs.length) ctx.addIssue({ code: 'custom', path: ['tagNameList'], message: 'each language appears once' });
-  const originals = body.tagNameList.flatMap((g) => g.tagName).filter((n) => n.isOriginalTagName).length;
-  if (originals > 1) ctx.addIssue({ code: 'custom', path: ['tagNameList'], message: 'at most one original name' });
-});
+export const tagCreateBody = z
+  .object({
+    tagNameList: z
+      .array(
+        z.object({
+          lang: z.enum(TAG_LANGUAGES),
+          tagName: z
+            .array(
+              z.object({
+                name: tagNameText,
+                isDefault: z.boolean().default(false),
+                isOriginalTagName: z.boolean().default(false),
+              }),
+            )
+            .min(1)
+            .max(5),
+        }),
+      )
+      .min(1)
+      .max(TAG_LANGUAGES.length),
+  })
+  .superRefine((body, ctx) => {
+    const langs = body.tagNameList.map((g) => g.lang);
+    if (new Set(langs).size !== langs.length)
+      ctx.addIssue({ code: 'custom', path: ['tagNameList'], message: 'each language appears once' });
+    const originals = body.tagNameList.flatMap((g) => g.tagName).filter((n) => n.isOriginalTagName).length;
+    if (originals > 1) ctx.addIssue({ code: 'custom', path: ['tagNameList'], message: 'at most one original name' });
+  });
 export type TagCreateBody = z.input<typeof tagCreateBody>;
 export const tagCreateResponse = z.object({ success: z.literal(true), tagId: z.number() });
 export type TagCreateResponse = z.infer<typeof tagCreateResponse>;
@@ -65,14 +109,24 @@ export const tagSearchQuery = z.object({ tagName: z.string().trim().min(1).max(T
 export const tagIdsBody = z.object({ tagId: z.array(positiveId).min(1).max(50) });
 export const tagSearchResponse = z.object({ success: z.literal(true), result: z.array(tagSchema) });
 export type TagSearchResponse = z.infer<typeof tagSearchResponse>;
-export const tagListResponse = z.object({ success: z.boolean(), message: z.string().optional(), result: z.array(tagSchema) });
+export const tagListResponse = z.object({
+  success: z.boolean(),
+  message: z.string().optional(),
+  result: z.array(tagSchema),
+});
 export type TagListResponse = z.infer<typeof tagListResponse>;
 
 // ---- One video ----
 
 /** Seek-preview tiles of one part (storyboard.jpg): a grid of tileWidth × tileHeight frames. */
 export const storyboardSchema = z.object({
-  url: z.string(), intervalSeconds: z.number(), columns: z.number(), rows: z.number(), tileWidth: z.number(), tileHeight: z.number(), count: z.number(),
+  url: z.string(),
+  intervalSeconds: z.number(),
+  columns: z.number(),
+  rows: z.number(),
+  tileWidth: z.number(),
+  tileHeight: z.number(),
+  count: z.number(),
 });
 export type Storyboard = z.infer<typeof storyboardSchema>;
 export const videoPartSchema = z.object({
@@ -89,7 +143,13 @@ export const videoPartSchema = z.object({
 });
 export type VideoPart = z.infer<typeof videoPartSchema>;
 export const uploaderInfoSchema = z.object({
-  uid: z.number(), username: z.string(), userNickname: z.string().nullable(), avatar: z.string(), signature: z.string(), isFollowing: z.boolean(), isSelf: z.boolean(),
+  uid: z.number(),
+  username: z.string(),
+  userNickname: z.string().nullable(),
+  avatar: z.string(),
+  signature: z.string(),
+  isFollowing: z.boolean(),
+  isSelf: z.boolean(),
 });
 export type UploaderInfo = z.infer<typeof uploaderInfoSchema>;
 export const videoDetailSchema = z.object({
@@ -111,7 +171,12 @@ export const videoDetailSchema = z.object({
   status: z.enum(['pending', 'approved']),
 });
 export type VideoDetail = z.infer<typeof videoDetailSchema>;
-export const videoResponse = blockFlags.extend({ success: z.boolean(), message: z.string().optional(), video: videoDetailSchema.optional(), ...likeFacts.partial().shape });
+export const videoResponse = blockFlags.extend({
+  success: z.boolean(),
+  message: z.string().optional(),
+  video: videoDetailSchema.optional(),
+  ...likeFacts.partial().shape,
+});
 export type VideoResponse = z.infer<typeof videoResponse>;
 /** video/upload (commit). `duration` is never read from the browser: the server fills it from ffprobe. */
 /** The metadata fields a commit and an edit (video/update) share, checked alike. */
@@ -159,7 +224,11 @@ export const pendingVideoSchema = videoThumb.extend({
   parts: z.array(videoPartSchema),
 });
 export type PendingVideo = z.infer<typeof pendingVideoSchema>;
-export const pendingVideosResponse = z.object({ success: z.literal(true), videosCount: z.number(), videos: z.array(pendingVideoSchema) });
+export const pendingVideosResponse = z.object({
+  success: z.literal(true),
+  videosCount: z.number(),
+  videos: z.array(pendingVideoSchema),
+});
 export type PendingVideosResponse = z.infer<typeof pendingVideosResponse>;
 
 /**
@@ -167,7 +236,11 @@ export type PendingVideosResponse = z.infer<typeof pendingVideosResponse>;
  * a font (the processing report): the stream's number among the file's subtitle streams (or
  * attachments, for fonts), why, and the codec or file name when known.
  */
-export const streamNoteSchema = z.object({ stream: z.number(), code: z.enum(STREAM_NOTE_CODES), codec: z.string().nullable() });
+export const streamNoteSchema = z.object({
+  stream: z.number(),
+  code: z.enum(STREAM_NOTE_CODES),
+  codec: z.string().nullable(),
+});
 export type StreamNote = z.infer<typeof streamNoteSchema>;
 /** One of the uploader's own videos ("my videos"), with where it stands and what it gathered. */
 export const myVideoSchema = videoThumb.extend({
@@ -191,7 +264,11 @@ export const myVideoSchema = videoThumb.extend({
 });
 export type MyVideo = z.infer<typeof myVideoSchema>;
 export const myVideosQuery = pagedQuery().extend({ pageSize: z.number().int().min(1).max(50).default(20) });
-export const myVideosResponse = z.object({ success: z.literal(true), videosCount: z.number(), videos: z.array(myVideoSchema) });
+export const myVideosResponse = z.object({
+  success: z.literal(true),
+  videosCount: z.number(),
+  videos: z.array(myVideoSchema),
+});
 export type MyVideosResponse = z.infer<typeof myVideosResponse>;
 export const watchResponse = z.object({ success: z.literal(true), counted: z.boolean(), watchedCount: z.number() });
 export type WatchResponse = z.infer<typeof watchResponse>;

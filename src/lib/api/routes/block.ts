@@ -2,7 +2,14 @@ import { defineRoutes } from '../route.ts';
 import * as C from '../contracts/block.ts';
 
 const add = <B extends C.BlockBodySchema>(summary: string, body: B) =>
-  ({ tag: 'block', summary, permission: 'blockList.edit', body, response: C.blockChangeResponse, errors: ['BLOCK_LIST_FULL', 'BLOCK_SELF', 'UNSAFE_REGEX', 'INVALID_REGEX'] }) as const;
+  ({
+    tag: 'block',
+    summary,
+    permission: 'blockList.edit',
+    body,
+    response: C.blockChangeResponse,
+    errors: ['BLOCK_LIST_FULL', 'BLOCK_SELF', 'UNSAFE_REGEX', 'INVALID_REGEX'],
+  }) as const;
 const remove = <B extends C.BlockBodySchema>(summary: string, body: B) =>
   ({ tag: 'block', summary, permission: 'blockList.clean', body, response: C.blockChangeResponse }) as const;
 
@@ -12,10 +19,17 @@ const remove = <B extends C.BlockBodySchema>(summary: string, body: B) =>
  */
 export const blockRoutes = defineRoutes({
   'GET block/list': {
-    tag: 'block', summary: 'One of the member’s lists, newest first, with its limit.',
-    permission: 'blockList.clean', query: C.blockListQuery, response: C.blockListResponse, cache: 'private',
+    tag: 'block',
+    summary: 'One of the member’s lists, newest first, with its limit.',
+    permission: 'blockList.clean',
+    query: C.blockListQuery,
+    response: C.blockListResponse,
+    cache: 'private',
   },
-  'POST block/user': add('Block a user: their videos, danmaku and comments disappear, and they cannot write to yours.', C.blockUserBody),
+  'POST block/user': add(
+    'Block a user: their videos, danmaku and comments disappear, and they cannot write to yours.',
+    C.blockUserBody,
+  ),
   'DELETE block/delete/user': remove('Unblock a user.', C.blockUserBody),
   'POST block/hideuser': add('Hide a user’s videos from lists.', C.hideUserBody),
   'DELETE block/delete/hideuser': remove('Show a hidden user’s videos again.', C.hideUserBody),
