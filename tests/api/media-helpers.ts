@@ -157,14 +157,15 @@ export async function statusOf(
   return body;
 }
 
-/** An approved (or pending) video of `durationMs`, written straight to the database. */
-export async function insertVideo(
-  server: TestServer,
-  cookie: string,
-  durationMs: number,
-  status: 'approved' | 'pending' = 'approved',
-) {
-  const uid = Number(/uid=(\d+)/.exec(cookie)![1]);
+/**
+ * An upload and its media item as the pipeline leaves them once checked (status ready, one 360p
+ * rendition), written straight to the database: what video/upload then takes by `mediaId`.
+ */
+export async function insertCheckedMedia(
+  server: Pick<RunningServer, 'db'>,
+  uid: number,
+  options: { durationMs?: number; expiresAt?: Date } = {},
+): Promise<{ uploadId: string; mediaId: string }> {
   const uploadId = randomBytes(16).toString('hex');
   const mediaId = randomBytes(12).toString('hex');
   await server.db
@@ -175,7 +176,7 @@ export async function insertVideo(
       file_name: 'v.mp4',
       size: 1,
       max_duration_seconds: 1800,
-      expires_at: new Date(),
+      expires_at: options.expiresAt ?? new Date(),
       media_id: mediaId,
     })
     .execute();
@@ -186,12 +187,24 @@ export async function insertVideo(
       upload_id: uploadId,
       uid,
       status: 'ready',
-      duration_ms: durationMs,
+      duration_ms: options.durationMs ?? 60_000,
       width: 640,
       height: 360,
       renditions: [360],
     })
     .execute();
+  return { uploadId, mediaId };
+}
+
+/** An approved (or pending) video of `durationMs`, written straight to the database. */
+export async function insertVideo(
+  server: TestServer,
+  cookie: string,
+  durationMs: number,
+  status: 'approved' | 'pending' = 'approved',
+) {
+  const uid = Number(/uid=(\d+)/.exec(cookie)![1]);
+  const { mediaId } = await insertCheckedMedia(server, uid, { durationMs });
   const { video_id } = await server.db
     .insertInto('videos')
     .values({

@@ -5,10 +5,9 @@
  * notice arrives.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
 import { BACKENDS, jsonCall, startTestServer, type TestServer } from './harness.ts';
 import { useTwoProcesses } from './two-processes.ts';
-import { insertVideo, member } from './media-helpers.ts';
+import { insertCheckedMedia, insertVideo, member } from './media-helpers.ts';
 
 const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
 
@@ -31,33 +30,7 @@ async function counts(server: Pick<TestServer, 'api'>, uploader: string) {
 /** An upload through video/upload of a media item the pipeline already checked (written straight to the database). */
 async function uploadVideo(server: Pick<TestServer, 'api' | 'db'>, cookie: string): Promise<number> {
   const uid = uidOf(cookie);
-  const uploadId = randomBytes(16).toString('hex');
-  const mediaId = randomBytes(12).toString('hex');
-  await server.db
-    .insertInto('uploads')
-    .values({
-      id: uploadId,
-      uid,
-      file_name: 'c.mp4',
-      size: 1,
-      max_duration_seconds: 1800,
-      expires_at: new Date(Date.now() + 3600_000),
-      media_id: mediaId,
-    })
-    .execute();
-  await server.db
-    .insertInto('media')
-    .values({
-      media_id: mediaId,
-      upload_id: uploadId,
-      uid,
-      status: 'ready',
-      duration_ms: 60_000,
-      width: 640,
-      height: 360,
-      renditions: [360],
-    })
-    .execute();
+  const { mediaId } = await insertCheckedMedia(server, uid, { expiresAt: new Date(Date.now() + 3600_000) });
   const { status, body } = await jsonCall(server, 'video/upload', {
     method: 'POST',
     cookie,
