@@ -281,7 +281,7 @@ try {
     await fetch(`${app.baseUrl}/api/video/subtitle/list?videoId=${videoId}`, { headers: { Cookie: cookie } })
   ).json()) as { subtitles?: Array<{ id: number; fonts: string[] }> };
   const track = listed.subtitles?.[0];
-  // Every attachment before libass was given only the fonts a track names (decision 0039); since, the two its styles name.
+  // Every attachment before libass was given only the fonts a track names (decision 0036); since, the two its styles name.
   if (!track || !track.fonts.length || track.fonts.length > fontFiles.length)
     throw new Error(`expected one track with up to ${fontFiles.length} fonts, got ${JSON.stringify(listed)}`);
   console.log(

@@ -254,7 +254,7 @@ export interface VideoSubtitlesTable {
   created_at: CreatedAt;
   /** An ASS track's own cut of the fallback font is stored beside it (0035). */
   fallback_font: Generated<boolean>;
-  /** The font names an ASS track's lines use (0040), as server/media/subtitle-formats.ts's fontNameKey makes them; null before. */
+  /** The font names an ASS track's lines use (0036), as server/media/subtitle-formats.ts's fontNameKey makes them; null before. */
   font_names: string[] | null;
 }
 /** A notification to a member (0025): one event, or one group (the likes of an item in a day). */
@@ -443,7 +443,7 @@ export interface StreamNote {
 }
 /**
  * 0028: the streams' tracks (extracted files under the media folder), the fonts kept (file names under `fonts/`), and the notes.
- * `fontNames` (since 0040, in the same JSON): the names each kept font answers to; a font missing there (kept before, or
+ * `fontNames` (since 0036, in the same JSON): the names each kept font answers to; a font missing there (kept before, or
  * unreadable) is given to every ASS track.
  */
 export interface StreamSubtitles {

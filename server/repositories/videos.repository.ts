@@ -53,7 +53,7 @@ const VIDEO_BASICS_KEPT = 10_000;
 
 /**
  * How many approved videos the site, a category or an uploader has, as guests' lists show it
- * (decision 0043): counting them read every one on each call (950 000 index entries for the home
+ * (decision 0037): counting them read every one on each call (950 000 index entries for the home
  * page at 1 M). Any review, deletion or edit here (an upload is pending: in no such count) or a video notice from another process
  * forgets every count at once; VIDEO_COUNTS_MS is the backstop for a change made elsewhere.
  */

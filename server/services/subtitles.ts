@@ -35,7 +35,7 @@ const PLAYLIST_NAME = 'index.m3u8';
  * The fonts attached to a part's uploaded file (MKV attachments, kept under the part's `fonts/`)
  * that an ASS track names: libass is handed only these (and the track's cut of the fallback),
  * rather than copying, opening and searching every font the file carried. A track or font whose
- * names were not read (made before 0040) takes them all, as before.
+ * names were not read (made before 0036) takes them all, as before.
  */
 function fontsNamedBy(row: SubtitleRow, streams?: StreamSubtitles): string[] {
   const fonts = streams?.fonts ?? [];

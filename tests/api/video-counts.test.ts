@@ -1,5 +1,5 @@
 /**
- * Guests' video lists keep how many approved videos they hold (docs/decisions/0043): the home
+ * Guests' video lists keep how many approved videos they hold (docs/decisions/0037): the home
  * page no longer counts every approved video on each call. The count still follows every change
  * to the videos: at once in the process that made it, and in another process when the cache
  * notice arrives.

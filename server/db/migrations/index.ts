@@ -34,7 +34,7 @@ import * as m0032 from './0032_danmaku_segment_index.ts';
 import * as m0033 from './0033_video_search_postings.ts';
 import * as m0034 from './0034_danmaku_pool_time.ts';
 import * as m0035 from './0035_subtitle_fallback_font.ts';
-import * as m0040 from './0040_subtitle_font_names.ts';
+import * as m0036 from './0036_subtitle_font_names.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -73,5 +73,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0033_video_search_postings': m0033,
   '0034_danmaku_pool_time': m0034,
   '0035_subtitle_fallback_font': m0035,
-  '0040_subtitle_font_names': m0040,
+  '0036_subtitle_font_names': m0036,
 };
