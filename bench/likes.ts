@@ -25,6 +25,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { Worker } from 'node:worker_threads';
 import { cpus, loadavg } from 'node:os';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { insertApprovedVideo, insertMembersWithSessions } from './fixtures.ts';
 import { LIKE_COUNTER_SHARDS } from '../server/repositories/likes.repository.ts';
 
@@ -137,7 +138,7 @@ try {
         while (sent < due) inflight.push(one(cookies[from + sent++]));
         if (sent >= count) {
           clearInterval(timer);
-          Promise.all(inflight).then(() => { const cpu = process.threadCpuUsage(cpu0); done({ latencies, lateAt, failed, statuses, errorCodes, seconds: (performance.now() - start) / 1000, cpuMs: (cpu.user + cpu.system) / 1000 }); });
+          Promise.all(inflight).then(() => { const cpu = process.threadCpuUsage(cpu0); done({ latencies, lateAt, failed, statuses, errorCodes, seconds: (performance.now() - start) / 1000, cpuMs: (cpu.user + cpu.system) / 1000, startEpoch: performance.timeOrigin + start }); });
         }
       }, 10);
     });
@@ -155,6 +156,7 @@ try {
       errorCodes: Record<string, number>;
       seconds: number;
       cpuMs: number;
+      startEpoch: number;
     }>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
@@ -187,18 +189,52 @@ try {
   };
   // The warm-up's notification window closes before anything is counted.
   await new Promise((r) => setTimeout(r, 1500));
+  // The server thread's event loop delay (max per 100 ms) and GC pauses during the load, by
+  // wall clock: the per-second timeline puts them beside the latencies of the requests sent then.
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  const loopMax: [number, number][] = [];
+  const gcPauses: [number, number, number][] = [];
+  const gcObserver = new PerformanceObserver((list) => {
+    // Scavenges are short; a mark-compact (kind 4: major) would be the stop-the-world one.
+    for (const entry of list.getEntries())
+      gcPauses.push([
+        performance.timeOrigin + entry.startTime,
+        entry.duration,
+        (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ===
+        constants.NODE_PERFORMANCE_GC_MAJOR
+          ? 1
+          : 0,
+      ]);
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
+  loopDelay.enable();
+  const loopSampler = setInterval(() => {
+    loopMax.push([Date.now(), loopDelay.max / 1e6]);
+    loopDelay.reset();
+  }, 100);
   counting = true;
   // The server's thread's CPU time per like (the load generator is another thread): what a like
   // costs the server, much less moved by the machine's load than latency is.
   const cpuBefore = process.threadCpuUsage();
   const backendsBefore = await backendsCpuMs();
+  // WAL flushes to disk (fsyncs) of the whole PostgreSQL server, other databases' included: a
+  // commit that waits for its WAL causes one (shared by the commits flushed together).
+  const walSyncs = async () =>
+    backend === 'postgres'
+      ? Number((await sql<{ n: string }>`SELECT wal_sync AS n FROM pg_stat_wal`.execute(db)).rows[0].n)
+      : 0;
+  const walSyncsBefore = await walSyncs();
   const result = await runPhase({ videoId, from: WARMUP, count: TOTAL });
   await worker.terminate();
+  clearInterval(loopSampler);
+  loopDelay.disable();
+  gcObserver.disconnect();
   // The uploader's "likes" notification may be written up to a coalescing window after the last like: counted too.
   await new Promise((r) => setTimeout(r, 1500));
   counting = false;
   const cpu = process.threadCpuUsage(cpuBefore);
   const backendsMs = (await backendsCpuMs()) - backendsBefore;
+  const walSyncsDuring = (await walSyncs()) - walSyncsBefore;
 
   const quantile = (values: number[], q: number) => values[Math.min(values.length - 1, Math.floor(q * values.length))];
   const sorted = result.latencies.sort((a, b) => a - b);
@@ -216,6 +252,24 @@ try {
       .sort((x, y) => x - y);
     firstSeconds[`${b * 100} ms`] = ms.length
       ? `${ms.length} sent, p50 ${quantile(ms, 0.5).toFixed(1)}, p99 ${quantile(ms, 0.99).toFixed(1)}, max ${ms[ms.length - 1].toFixed(1)} ms`
+      : 'none sent';
+  }
+  // Every second of the load: the requests sent in it (count, p50, p99, max, over 100 ms), and the
+  // server thread's worst event loop delay and GC pauses in that wall-clock second.
+  const timeline: Record<string, string> = {};
+  const lastSent = Math.max(0, ...result.lateAt.map(([sentAt]) => sentAt));
+  for (let second = 0; second <= Math.floor(lastSent / 1000); second++) {
+    const ms = result.lateAt
+      .filter(([sentAt]) => Math.floor(sentAt / 1000) === second)
+      .map(([, l]) => l)
+      .sort((x, y) => x - y);
+    const from = result.startEpoch + second * 1000;
+    const inSecond = ([at]: number[]) => at >= from && at < from + 1000;
+    const loop = Math.max(0, ...loopMax.filter(inSecond).map(([, max]) => max));
+    const gc = gcPauses.filter(inSecond).map(([, d]) => d);
+    const majors = gcPauses.filter((p) => inSecond(p) && p[2]).length;
+    timeline[`${second} s`] = ms.length
+      ? `${ms.length} sent, p50 ${quantile(ms, 0.5).toFixed(1)}, p99 ${quantile(ms, 0.99).toFixed(1)}, max ${ms[ms.length - 1].toFixed(1)} ms, ${ms.filter((l) => l > 100).length} over 100 ms; server loop delay max ${loop.toFixed(1)} ms, GC ${gc.length} pauses (${majors} major) ${gc.reduce((a, b) => a + b, 0).toFixed(1)} ms (max ${Math.max(0, ...gc).toFixed(1)})`
       : 'none sent';
   }
   const ok = result.statuses['200'] ?? 0;
@@ -238,12 +292,15 @@ try {
     serverCpuMsPerRequest: +((cpu.user + cpu.system) / 1000 / per).toFixed(3),
     loadGeneratorCpuMsPerRequest: +(result.cpuMs / per).toFixed(3),
     postgresCpuMsPerRequest: +(backendsMs / per).toFixed(3),
+    walSyncsPerRequest: +(walSyncsDuring / per).toFixed(3),
     p50ms: +at(0.5).toFixed(1),
     p95ms: +at(0.95).toFixed(1),
     p99ms: +at(0.99).toFixed(1),
     maxms: +sorted[sorted.length - 1].toFixed(1),
     p99Under100ms: at(0.99) < 100,
     machine: { cpus: cpus().length, loadAtStart },
+    loadStartedAt: new Date(result.startEpoch).toISOString(),
+    timeline,
     firstSeconds,
   };
   let name: string;
@@ -299,6 +356,26 @@ try {
       everyLikeCounted: likeCount === ok && rows === ok && ok === TOTAL,
       everyLikerNotified: (notification?.actor_count ?? 0) === ok,
     };
+  }
+  // What the load left in the tables it wrote (updates made HOT, dead rows, pages): a counter
+  // row updated a thousand times a second leaves a version each time until it is pruned.
+  if (backend === 'postgres') {
+    const { rows: tables } = await sql<{
+      relname: string;
+      n_tup_ins: number;
+      n_tup_upd: number;
+      n_tup_hot_upd: number;
+      n_dead_tup: number;
+      heap_pages: number;
+      index_pages: number;
+      autovacuums: number;
+      autoanalyzes: number;
+    }>`SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_dead_tup,
+        pg_relation_size(relid) / 8192 AS heap_pages, pg_indexes_size(relid) / 8192 AS index_pages,
+        autovacuum_count AS autovacuums, autoanalyze_count AS autoanalyzes
+      FROM pg_stat_user_tables WHERE relname IN ('like_counter_shards', 'media_likes', 'sessions', 'notifications')
+      ORDER BY relname`.execute(db);
+    report.tables = Object.fromEntries(tables.map(({ relname, ...rest }) => [relname, rest]));
   }
   console.log(JSON.stringify(report, null, 2));
   mkdirSync('bench/results', { recursive: true });

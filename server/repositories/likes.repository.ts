@@ -16,6 +16,15 @@ export function createLikesRepository(db: Kysely<Database>) {
   /** SQL: the item's count as this statement's snapshot saw it (its own change is added by the caller). */
   const countOf = (target: MediaTarget) =>
     sql<string>`(SELECT coalesce(sum(likes), 0) FROM like_counter_shards WHERE target_type = ${target.type} AND target_id = ${target.id})`;
+  /**
+   * SQL: this statement's own (implicit) transaction commits without waiting for its WAL to reach
+   * the disk (docs/decisions/0038). A like's answer then never waits on a flush that other writers'
+   * WAL (a bulk load, a forced checkpoint) made slow: PostgreSQL has one WAL, and a commit waits
+   * for everything written before it. A crash of PostgreSQL may lose the last fraction of a second
+   * of likes, each whole (its row and its +1 commit together, so the count still equals the rows).
+   * Only in a statement run on its own: inside a transaction it would apply to all of it.
+   */
+  const commitWithoutFlush = sql`set_config('synchronous_commit', 'off', true)`;
   return {
     /**
      * Records the like and counts it on a random shard, in ONE statement (a hot item's likes are
@@ -42,7 +51,9 @@ export function createLikesRepository(db: Kysely<Database>) {
           RETURNING 1
         )
         SELECT (SELECT yes FROM blocked) AS blocked, EXISTS (SELECT 1 FROM counted) AS added,
-          ${countOf(target)} + (SELECT count(*) FROM counted) AS like_count`.execute(db);
+          ${countOf(target)} + (SELECT count(*) FROM counted) AS like_count, ${commitWithoutFlush} AS commit_mode`.execute(
+        db,
+      );
       const row = rows[0];
       return { blocked: row.blocked, added: row.added, likeCount: Number(row.like_count) };
     },
@@ -58,9 +69,8 @@ export function createLikesRepository(db: Kysely<Database>) {
           ON CONFLICT (target_type, target_id, shard) DO UPDATE SET likes = like_counter_shards.likes - 1
           RETURNING 1
         )
-        SELECT EXISTS (SELECT 1 FROM uncounted) AS removed, ${countOf(target)} - (SELECT count(*) FROM uncounted) AS like_count`.execute(
-        db,
-      );
+        SELECT EXISTS (SELECT 1 FROM uncounted) AS removed, ${countOf(target)} - (SELECT count(*) FROM uncounted) AS like_count,
+          ${commitWithoutFlush} AS commit_mode`.execute(db);
       const row = rows[0];
       return { removed: row.removed, likeCount: Number(row.like_count) };
     },

@@ -12,7 +12,8 @@ export const BACKENDS: Backend[] = process.env.TEST_DATABASE_URL ? ['pglite', 'p
 /** A fresh, empty PostgreSQL database on the test server, dropped by the returned function. */
 export async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `kiraboshi_test_${randomBytes(6).toString('hex')}`;
+  // TEST_DATABASE_PREFIX: a bench's databases named apart from the tests' (several people share one server).
+  const name = `${process.env.TEST_DATABASE_PREFIX ?? 'kiraboshi_test_'}${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   // UTF-8 collation so text search behaves as in production (CJK needs a UTF-8 LC_CTYPE).

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../server/main.ts';
 import { createRepositories } from '../../server/repositories/index.ts';
+import { createLikesRepository } from '../../server/repositories/likes.repository.ts';
+import { sql } from 'kysely';
 import { createSession } from '../../server/auth/sessions.ts';
 import { BACKENDS, freshPostgresDatabase, openDatabase, type TestServer } from './harness.ts';
 import { insertAudio, insertVideo } from './media-helpers.ts';
@@ -192,5 +194,46 @@ describe.each(BACKENDS)('hot counters on %s', (backend) => {
     expect(again.actors.map((a) => a.username)).toEqual(['liker12', 'liker1', 'liker11']);
     expect(again.isRead).toBe(false);
     expect(await list()).toHaveLength(1);
+  }, 180_000);
+
+  it('commits a like and an unlike without waiting for the disk, and only them: the same connection’s next statement waits again', async () => {
+    const { running, server } = await lastingServer();
+    cleanups.push(() => running.close());
+    const [uploader, fan] = await members(server, 'flush', 2);
+    const videoId = await insertVideo(server, uploader, 60_000);
+    const uid = Number(/uid=(\d+)/.exec(fan)![1]);
+    const uploaderUid = Number(/uid=(\d+)/.exec(uploader)![1]);
+    const item = { type: 'video' as const, id: videoId };
+    const committed = async () =>
+      Number(
+        (
+          await server.db
+            .selectFrom('media_likes')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('target_id', '=', videoId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    // Each on one connection with what follows it (decision 0038: the setting is the statement's own
+    // transaction's; left on the connection, every later commit from the pool would skip the flush).
+    const onOneConnection = <T>(act: (likes: ReturnType<typeof createLikesRepository>) => Promise<T>) =>
+      server.db.connection().execute(async (connection) => {
+        const commitMode = async () =>
+          (await sql<{ synchronous_commit: string }>`SHOW synchronous_commit`.execute(connection)).rows[0]
+            .synchronous_commit;
+        expect(await commitMode()).toBe('on');
+        const answer = await act(createLikesRepository(connection));
+        expect(await commitMode()).toBe('on');
+        return answer;
+      });
+    expect(await onOneConnection((likes) => likes.like(uid, item, uploaderUid))).toEqual({
+      blocked: false,
+      added: true,
+      likeCount: 1,
+    });
+    // Committed: read from the pool (another connection on PostgreSQL).
+    expect(await committed()).toBe(1);
+    expect(await onOneConnection((likes) => likes.unlike(uid, item))).toEqual({ removed: true, likeCount: 0 });
+    expect(await committed()).toBe(0);
   }, 180_000);
 });
