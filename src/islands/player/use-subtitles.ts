@@ -25,7 +25,7 @@ export interface SubtitleControls {
   /** The track shown, null when off. */
   current: Subtitle | null;
   choose(track: Subtitle | null): void;
-  /** The viewer points at or focuses a track in the menu: an ASS track's renderer starts loading. */
+  /** The viewer points at or focuses a track in the menu: an ASS track's renderer starts (loads, and draws unseen). */
   prepare(track: Subtitle): void;
   /** Off ↔ the last track on (the `c` key); false when the part has no track. */
   toggle(): boolean;
@@ -68,7 +68,7 @@ export function useSubtitles(
   const prepare = useCallback((track: Subtitle) => {
     if (track.format !== 'ass' || track.id === currentRef.current?.id) return;
     import('../../lib/subtitles/subtitle-loader.ts').then(
-      ({ prepareSubtitleRenderer }) => prepareSubtitleRenderer(track),
+      ({ prepareSubtitleRenderer }) => prepareSubtitleRenderer(track, videoRef.current),
       () => {
         /* the choice, if it comes, will say */
       },
