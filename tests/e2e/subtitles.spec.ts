@@ -195,7 +195,16 @@ test('the menu chooses a track, its first line is drawn at its time above the co
   await expect.poll(async () => changedShare(without, await signArea(page)), { timeout: 15_000 }).toBeGreaterThan(0.02);
   expect(renderers.some((url) => /\.wasm/.test(url))).toBe(true);
   expect(renderers.every((url) => url.startsWith(E2E_BASE_URL))).toBe(true);
-  if (SHOTS) await page.locator('.player-main').screenshot({ path: `${SHOTS}/subtitles-ass-1280.png` });
+  if (SHOTS) {
+    await page.locator('.player-main').screenshot({ path: `${SHOTS}/subtitles-ass-1280.png` });
+    await page.screenshot({ path: `${SHOTS}/subtitles-ass-page-1280.png` });
+    // The same page on a phone, the ASS track still drawn (libass redraws at the new size).
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.waitForTimeout(1_500);
+    await page.screenshot({ path: `${SHOTS}/subtitles-ass-page-375.png` });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForTimeout(1_000);
+  }
 
   // Off again: the sign is gone.
   await page.locator('body').press('c');

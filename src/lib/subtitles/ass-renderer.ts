@@ -2,14 +2,16 @@
  * ASS tracks drawn by libass compiled to WebAssembly (jassub), in a worker, on a canvas over
  * the picture: styles, positioning, karaoke and signs as the file says. Everything here (the
  * library, its worker, its wasm and the fonts) is the site's own files, bundled by Vite into a
- * chunk loaded only when an ASS track is chosen (subtitle-loader.ts); nothing comes from a CDN.
+ * chunk loaded only when an ASS track is pointed at or chosen (subtitle-loader.ts); nothing
+ * comes from a CDN.
  *
- * The script and the fonts are fetched on the page from the moment of the choice (ass-files.ts),
- * while this chunk loads and the worker starts its WebAssembly; once it is up they go to it, the
- * fonts as bytes in one batch (libass re-reads every font it holds at each batch, so one batch,
- * not one per font as jassub's own loading does), the script first cut to the lines of the
- * moment (ass-moment.ts), the whole of it once they are drawn.
- * The first line is then drawn at once, without waiting for the next video frame.
+ * The script and the fonts are fetched on the page from that moment (ass-files.ts), while this
+ * chunk loads and the worker starts its WebAssembly; once it is up they go to it, the fonts as
+ * bytes in one batch (libass re-reads every font it holds at each batch, so one batch, not one per
+ * font as jassub's own loading does), the script first cut to the lines of the moment
+ * (ass-moment.ts), the whole of it once they are shown. Started on pointing, the frame of now is
+ * drawn once unseen (below); on the choice, the first line is drawn at once, without waiting for
+ * the next video frame.
  *
  * Fonts: Noto Sans SC (@fontsource's simplified Chinese file, which also holds Latin, kana and
  * about 7900 characters) is libass's default family, so a line whose font the file does not bring
