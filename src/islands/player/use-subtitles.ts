@@ -32,6 +32,20 @@ export interface SubtitleControls {
 }
 
 /**
+ * The subtitle loader's chunk; for an ASS track, libass's renderer chunk is asked for at the same
+ * time (the loader imports it too, and gets this same load), not once the loader has run: two
+ * round trips in parallel rather than one after the other. Only for an ASS track: an SRT or
+ * WebVTT choice loads nothing of libass.
+ */
+function loaderFor(track: Subtitle) {
+  if (track.format === 'ass')
+    import('../../lib/subtitles/ass-renderer.ts').catch(() => {
+      /* the loader's own import of it fails too, and says so */
+    });
+  return import('../../lib/subtitles/subtitle-loader.ts');
+}
+
+/**
  * Subtitles in the player (issue 29, playback): the video's tracks are listed once the player
  * is in the browser; the part's track shown is the viewer's remembered choice in this interface
  * language, else the one in its language, else none; the chosen track is drawn in the subtitle
@@ -67,7 +81,7 @@ export function useSubtitles(
 
   const prepare = useCallback((track: Subtitle) => {
     if (track.format !== 'ass' || track.id === currentRef.current?.id) return;
-    import('../../lib/subtitles/subtitle-loader.ts').then(
+    loaderFor(track).then(
       ({ prepareSubtitleRenderer }) => prepareSubtitleRenderer(track, videoRef.current),
       () => {
         /* the choice, if it comes, will say */
@@ -104,7 +118,7 @@ export function useSubtitles(
     let cancelled = false;
     const onLines = (boxes: readonly LineBox[]) => overlay.current?.setSubtitleLines(boxes);
     layer.dataset.subtitleFormat = current.format;
-    void import('../../lib/subtitles/subtitle-loader.ts')
+    void loaderFor(current)
       .then(({ loadSubtitleRenderer }) =>
         loadSubtitleRenderer(current, {
           video,

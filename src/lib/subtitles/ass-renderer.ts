@@ -48,6 +48,9 @@ const FALLBACK_FAMILY = 'noto sans sc thin';
 /** What the worker starts on, before the track's own script has come (libass wants a script to start). */
 const EMPTY_SCRIPT = '[Script Info]\nScriptType: v4.00+\n';
 
+/** The space between the control bar and the lines above it (player.css's cues keep the same). */
+const CUE_GAP_PX = 6;
+
 /** The share of the picture's height a band of lines is taken to fill. */
 const BAND_SHARE = 0.2;
 
@@ -179,23 +182,43 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
   let longest = 0;
   let boxes: LineBox[] = [];
   let frame = 0;
+  let scale = '';
+  /**
+   * The scale that keeps the picture's lines above the control bar while it shows, as the cues
+   * are kept (player.css: the canvas shrinks from its top, with the cues' transition, and is whole
+   * again when the bar hides). Shrunk rather than moved up, so top-aligned signs stay in view; a
+   * CSS scale, so jassub's bitmap is only drawn smaller and libass needs no new size.
+   */
+  const fitAboveBar = (picture: ReturnType<typeof pictureBox>, layer: HTMLElement) => {
+    const bar = Number.parseFloat(layer.style.getPropertyValue('--controls-height')) || 0;
+    const below = layer.clientHeight - (picture.y + picture.height);
+    const lift = Math.max(0, bar + CUE_GAP_PX - below);
+    const next = picture.height > lift ? ((picture.height - lift) / picture.height).toFixed(4) : '1';
+    if (next !== scale) canvas.style.setProperty('--ass-scale', (scale = next));
+    return Number(next);
+  };
   const tick = () => {
     frame = requestAnimationFrame(tick);
-    const shown = activeCues(cues, video.currentTime, longest);
     const picture = pictureBox(video);
+    const layer = host?.layer;
+    // The control bar's share, only while it shows (the class the cues follow too).
+    const s = layer && !layer.closest('.controls-hidden') ? fitAboveBar(picture, layer) : 1;
+    const shown = activeCues(cues, video.currentTime, longest);
     const band = Math.round(picture.height * BAND_SHARE);
-    const left = Math.floor(picture.x);
-    const right = Math.ceil(picture.x + picture.width);
+    // The canvas's box scaled from its top middle: where its bands are on the page.
+    const y = (at: number) => picture.y + at * s;
+    const half = (picture.width * s) / 2;
+    const left = Math.floor(picture.x + picture.width / 2 - half);
+    const right = Math.ceil(picture.x + picture.width / 2 + half);
     const next: LineBox[] = [];
     if (shown.some((cue) => !cue.top))
       next.push({
-        top: Math.floor(picture.y + picture.height - band),
-        bottom: Math.ceil(picture.y + picture.height),
+        top: Math.floor(y(picture.height - band)),
+        bottom: Math.ceil(y(picture.height)),
         left,
         right,
       });
-    if (shown.some((cue) => cue.top))
-      next.push({ top: Math.floor(picture.y), bottom: Math.ceil(picture.y + band), left, right });
+    if (shown.some((cue) => cue.top)) next.push({ top: Math.floor(y(0)), bottom: Math.ceil(y(band)), left, right });
     if (!sameBoxes(next, boxes)) host?.onLines((boxes = next));
   };
 
@@ -211,11 +234,12 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
       to.layer.append(canvas);
       if (failure) report(failure);
       show().catch(report);
+      // Kept above the control bar from the first frame, even before (or without) its WebVTT.
+      frame = requestAnimationFrame(tick);
       void fetchText(track.vttUrl, aborter.signal).then(
         (text) => {
           cues = parseWebVtt(text);
           longest = longestCue(cues);
-          if (!destroyed) frame = requestAnimationFrame(tick);
         },
         () => {
           /* Without its WebVTT the track still draws; danmaku just do not know when. */
