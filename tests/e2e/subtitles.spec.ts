@@ -29,7 +29,8 @@ ${FIRST_LINE}
 00:00:07.000 --> 00:00:09.000
 二行目の字幕
 `;
-// A sign in the middle of the 640×360 picture (clear of the control bar), big, yellow, outlined.
+// A sign in the middle of the 640×360 picture (clear of the control bar), big, yellow, outlined,
+// and a bottom-aligned line, which the control bar must not cover.
 const ASS = `[Script Info]
 ScriptType: v4.00+
 PlayResX: 640
@@ -38,10 +39,12 @@ PlayResY: 360
 [V4+ Styles]
 Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
 Style: Sign,Arial,44,&H0000FFFF,&H000000FF,&H00000000,&H00000000,-1,0,0,0,100,100,0,0,1,3,0,5,10,10,10,1
+Style: Default,Arial,26,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,0,2,10,10,12,1
 
 [Events]
 Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
 Dialogue: 0,0:00:01.00,0:00:06.00,Sign,,0,0,0,,{\\pos(320,180)}字幕テスト ASS
+Dialogue: 0,0:00:01.00,0:00:06.00,Default,,0,0,0,,下の行 bottom line
 `;
 
 let video: PublishedVideo;
@@ -193,9 +196,34 @@ test('the menu chooses a track, its first line is drawn at its time above the co
   // libass's 2 MB of WebAssembly compiles in its worker: slow on a busy machine.
   await expect(page.locator('[data-subtitle-canvas][data-ready]')).toHaveCount(1, { timeout: 45_000 });
   await expect.poll(async () => changedShare(without, await signArea(page)), { timeout: 15_000 }).toBeGreaterThan(0.02);
+  // The canvas (its bottom-aligned line) shrunk above the control bar while it shows, as cues rise.
+  const canvasOverBar = async () => {
+    const canvas = (await page.locator('[data-subtitle-canvas]').boundingBox())!;
+    const bar = (await page.locator('.player-controls').boundingBox())!;
+    return canvas.y + canvas.height - bar.y;
+  };
+  await page.locator('.player-stage').hover();
+  await expect.poll(canvasOverBar).toBeLessThanOrEqual(1);
+  // The same in fullscreen.
+  await page.locator('[data-fullscreen-button]').click();
+  await expect.poll(() => page.evaluate(() => document.fullscreenElement?.className ?? null)).toContain('player-main');
+  await page.locator('.player-stage').hover({ position: { x: 40, y: 40 } });
+  await expect.poll(canvasOverBar).toBeLessThanOrEqual(1);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/subtitles-ass-fullscreen-1280.png` });
+  await page.evaluate(() => document.exitFullscreen());
+  await expect.poll(() => page.evaluate(() => document.fullscreenElement)).toBeNull();
   expect(renderers.some((url) => /\.wasm/.test(url))).toBe(true);
   expect(renderers.every((url) => url.startsWith(E2E_BASE_URL))).toBe(true);
-  if (SHOTS) await page.locator('.player-main').screenshot({ path: `${SHOTS}/subtitles-ass-1280.png` });
+  if (SHOTS) {
+    await page.locator('.player-main').screenshot({ path: `${SHOTS}/subtitles-ass-1280.png` });
+    await page.screenshot({ path: `${SHOTS}/subtitles-ass-page-1280.png` });
+    // The same page on a phone, the ASS track still drawn (libass redraws at the new size).
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.waitForTimeout(1_500);
+    await page.screenshot({ path: `${SHOTS}/subtitles-ass-page-375.png` });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForTimeout(1_000);
+  }
 
   // Off again: the sign is gone.
   await page.locator('body').press('c');

@@ -25,10 +25,24 @@ export interface SubtitleControls {
   /** The track shown, null when off. */
   current: Subtitle | null;
   choose(track: Subtitle | null): void;
-  /** The viewer points at or focuses a track in the menu: an ASS track's renderer starts loading. */
+  /** The viewer points at or focuses a track in the menu: an ASS track's renderer starts (loads, and draws unseen). */
   prepare(track: Subtitle): void;
   /** Off ↔ the last track on (the `c` key); false when the part has no track. */
   toggle(): boolean;
+}
+
+/**
+ * The subtitle loader's chunk; for an ASS track, libass's renderer chunk is asked for at the same
+ * time (the loader imports it too, and gets this same load), not once the loader has run: two
+ * round trips in parallel rather than one after the other. Only for an ASS track: an SRT or
+ * WebVTT choice loads nothing of libass.
+ */
+function loaderFor(track: Subtitle) {
+  if (track.format === 'ass')
+    import('../../lib/subtitles/ass-renderer.ts').catch(() => {
+      /* the loader's own import of it fails too, and says so */
+    });
+  return import('../../lib/subtitles/subtitle-loader.ts');
 }
 
 /**
@@ -67,8 +81,8 @@ export function useSubtitles(
 
   const prepare = useCallback((track: Subtitle) => {
     if (track.format !== 'ass' || track.id === currentRef.current?.id) return;
-    import('../../lib/subtitles/subtitle-loader.ts').then(
-      ({ prepareSubtitleRenderer }) => prepareSubtitleRenderer(track),
+    loaderFor(track).then(
+      ({ prepareSubtitleRenderer }) => prepareSubtitleRenderer(track, videoRef.current),
       () => {
         /* the choice, if it comes, will say */
       },
@@ -104,7 +118,7 @@ export function useSubtitles(
     let cancelled = false;
     const onLines = (boxes: readonly LineBox[]) => overlay.current?.setSubtitleLines(boxes);
     layer.dataset.subtitleFormat = current.format;
-    void import('../../lib/subtitles/subtitle-loader.ts')
+    void loaderFor(current)
       .then(({ loadSubtitleRenderer }) =>
         loadSubtitleRenderer(current, {
           video,

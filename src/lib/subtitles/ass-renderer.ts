@@ -2,14 +2,16 @@
  * ASS tracks drawn by libass compiled to WebAssembly (jassub), in a worker, on a canvas over
  * the picture: styles, positioning, karaoke and signs as the file says. Everything here (the
  * library, its worker, its wasm and the fonts) is the site's own files, bundled by Vite into a
- * chunk loaded only when an ASS track is chosen (subtitle-loader.ts); nothing comes from a CDN.
+ * chunk loaded only when an ASS track is pointed at or chosen (subtitle-loader.ts); nothing
+ * comes from a CDN.
  *
- * The script and the fonts are fetched on the page from the moment of the choice (ass-files.ts),
- * while this chunk loads and the worker starts its WebAssembly; once it is up they go to it, the
- * fonts as bytes in one batch (libass re-reads every font it holds at each batch, so one batch,
- * not one per font as jassub's own loading does), the script first cut to the lines of the
- * moment (ass-moment.ts), the whole of it once they are drawn.
- * The first line is then drawn at once, without waiting for the next video frame.
+ * The script and the fonts are fetched on the page from that moment (ass-files.ts), while this
+ * chunk loads and the worker starts its WebAssembly; once it is up they go to it, the fonts as
+ * bytes in one batch (libass re-reads every font it holds at each batch, so one batch, not one per
+ * font as jassub's own loading does), the script first cut to the lines of the moment
+ * (ass-moment.ts), the whole of it once they are shown. Started on pointing, the frame of now is
+ * drawn once unseen (below); on the choice, the first line is drawn at once, without waiting for
+ * the next video frame.
  *
  * Fonts: Noto Sans SC (@fontsource's simplified Chinese file, which also holds Latin, kana and
  * about 7900 characters) is libass's default family, so a line whose font the file does not bring
@@ -46,6 +48,9 @@ const FALLBACK_FAMILY = 'noto sans sc thin';
 /** What the worker starts on, before the track's own script has come (libass wants a script to start). */
 const EMPTY_SCRIPT = '[Script Info]\nScriptType: v4.00+\n';
 
+/** The space between the control bar and the lines above it (player.css's cues keep the same). */
+const CUE_GAP_PX = 6;
+
 /** The share of the picture's height a band of lines is taken to fill. */
 const BAND_SHARE = 0.2;
 
@@ -55,20 +60,67 @@ const BAND_SHARE = 0.2;
  */
 const MOMENT_AHEAD_SECONDS = 5;
 
-export function createAssRenderer(track: TrackToDraw, host: RendererHost, files: AssFiles): SubtitleRenderer {
+/** An ASS track's renderer, started before it is shown (on the viewer's intent) and shown on the choice. */
+export interface AssRenderer extends SubtitleRenderer {
+  /** Puts the track's canvas in the host's layer and draws the lines of now there at once. */
+  show(host: RendererHost): void;
+}
+
+/**
+ * Starts libass on a track: the worker and its WebAssembly, the fonts, the script of the moment,
+ * and one frame of it drawn on a canvas not yet in the page. Started when the viewer points at
+ * the track (subtitle-loader.ts), this runs the WebAssembly's first calls (V8 compiles each
+ * function of libass, FreeType and HarfBuzz on its first call, most of a second on a slow
+ * machine) and fills libass's glyph cache before the click, so the frame drawn at the click is a
+ * warm one. `show` puts the canvas in the page and draws the frame of now; until then nothing of
+ * it is seen, its failures are not reported and danmaku are told of no line.
+ */
+export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, files: AssFiles): AssRenderer {
   const aborter = new AbortController();
   const canvas = document.createElement('canvas');
   canvas.className = 'subtitle-canvas';
   canvas.dataset.subtitleCanvas = '';
-  host.layer.append(canvas);
+  let host: RendererHost | null = null;
+  let failure: unknown = null;
+  let reported = false;
+  /** A failure is told to the viewer once, and only once the track is shown (chosen). */
+  const report = (error: unknown) => {
+    if (destroyed || reported || !host) return;
+    reported = true;
+    host.onError(error);
+  };
   let instance: JASSUB | null = null;
   let destroyed = false;
-  const start = async () => {
+  /** The span the script libass holds covers (seconds), null once it holds the whole script. */
+  let momentSpan: { from: number; to: number } | null = null;
+  let whole = '';
+
+  const drawNow = (made: JASSUB) =>
+    video.readyState >= 2
+      ? made.manualRender(
+          {
+            mediaTime: video.currentTime,
+            width: video.videoWidth,
+            height: video.videoHeight,
+            expectedDisplayTime: performance.now(),
+          },
+          true,
+        )
+      : Promise.resolve();
+
+  /** The lines of `from` on given to libass: only those of the moment when the script can be cut. */
+  const setMoment = (made: JASSUB, from: number) => {
+    const moment = scriptOfMoment(whole, from, from + MOMENT_AHEAD_SECONDS);
+    momentSpan = moment ? { from, to: from + MOMENT_AHEAD_SECONDS } : null;
+    return made.renderer.setTrack(moment ?? whole);
+  };
+
+  const started = (async () => {
     performance.mark('subtitles:worker-start');
     const made = (instance = new JASSUB({
       // The worker starts at once, on an empty script: the real one and the fonts go to it as
       // soon as both it and they are here (below).
-      video: host.video,
+      video,
       canvas,
       subContent: EMPTY_SCRIPT,
       ...files.worker,
@@ -81,82 +133,119 @@ export function createAssRenderer(track: TrackToDraw, host: RendererHost, files:
       // Never the viewer's local fonts (a permission prompt) nor Google Fonts (another origin).
       queryFonts: false,
     }));
-    // No drawing until the fonts are in: jassub draws from the first video frame after its worker
-    // is up, and without fonts every draw has libass look for each family in vain and log it.
-    // While `busy` says a draw is under way, jassub only notes that a frame is waiting.
+    // No drawing by jassub's own clock until the track is shown: it draws from the first video
+    // frame after its worker is up, and without fonts every draw has libass look for each family
+    // in vain and log it. While `busy` says a draw is under way, jassub only notes that a frame is waiting.
     made.busy = true;
-    const [subContent] = await Promise.all([
-      files.text,
-      made.ready.then(() => performance.mark('subtitles:worker-ready')),
-    ]);
-    if (destroyed) return;
+    [whole] = await Promise.all([files.text, made.ready.then(() => performance.mark('subtitles:worker-ready'))]);
+    if (destroyed) return made;
     // Parsed while the fonts may still be on their way: first only the lines of this moment,
-    // the whole script once they are drawn.
-    const v = host.video;
-    const moment = scriptOfMoment(subContent, v.currentTime, v.currentTime + MOMENT_AHEAD_SECONDS);
-    const parsed = made.renderer.setTrack(moment ?? subContent);
+    // the whole script once they are shown.
+    const parsed = setMoment(made, video.currentTime);
     const fonts = await files.fonts;
-    if (destroyed) return;
+    if (destroyed) return made;
     await Promise.all([parsed, made.renderer.addFonts(fonts)]);
-    if (destroyed) return;
+    if (destroyed) return made;
     performance.mark('subtitles:fonts-added');
+    if (!host) {
+      // The frame of now, drawn on the canvas no one sees yet: libass's code compiled and its
+      // glyphs cached for the frame the click will ask for.
+      made.busy = false;
+      await drawNow(made);
+      made.busy = true;
+      performance.mark('subtitles:warm-drawn');
+    }
+    return made;
+  })();
+
+  const show = async () => {
+    const made = await started;
+    if (destroyed) return;
+    // Pointed at a while before the click (or the video moved): the lines of the new moment.
+    const now = video.currentTime;
+    if (momentSpan && (now < momentSpan.from || now + 1 > momentSpan.to)) await setMoment(made, now);
+    if (destroyed) return;
     canvas.dataset.ready = '';
     made.busy = false;
     // Drawn now rather than at the next video frame (and a paused video presents none).
-    if (v.readyState >= 2)
-      await made.manualRender(
-        {
-          mediaTime: v.currentTime,
-          width: v.videoWidth,
-          height: v.videoHeight,
-          expectedDisplayTime: performance.now(),
-        },
-        true,
-      );
+    await drawNow(made);
     if (destroyed) return;
     performance.mark('subtitles:draw-asked');
-    if (moment) {
-      await made.renderer.setTrack(subContent);
+    if (momentSpan) {
+      momentSpan = null;
+      await made.renderer.setTrack(whole);
       if (!destroyed) performance.mark('subtitles:whole-script');
     }
   };
-  start().catch((error: unknown) => !destroyed && host.onError(error));
 
   let cues: Cue[] = [];
   let longest = 0;
   let boxes: LineBox[] = [];
   let frame = 0;
+  let scale = '';
+  /**
+   * The scale that keeps the picture's lines above the control bar while it shows, as the cues
+   * are kept (player.css: the canvas shrinks from its top, with the cues' transition, and is whole
+   * again when the bar hides). Shrunk rather than moved up, so top-aligned signs stay in view; a
+   * CSS scale, so jassub's bitmap is only drawn smaller and libass needs no new size.
+   */
+  const fitAboveBar = (picture: ReturnType<typeof pictureBox>, layer: HTMLElement) => {
+    const bar = Number.parseFloat(layer.style.getPropertyValue('--controls-height')) || 0;
+    const below = layer.clientHeight - (picture.y + picture.height);
+    const lift = Math.max(0, bar + CUE_GAP_PX - below);
+    const next = picture.height > lift ? ((picture.height - lift) / picture.height).toFixed(4) : '1';
+    if (next !== scale) canvas.style.setProperty('--ass-scale', (scale = next));
+    return Number(next);
+  };
   const tick = () => {
     frame = requestAnimationFrame(tick);
-    const shown = activeCues(cues, host.video.currentTime, longest);
-    const picture = pictureBox(host.video);
+    const picture = pictureBox(video);
+    const layer = host?.layer;
+    // The control bar's share, only while it shows (the class the cues follow too).
+    const s = layer && !layer.closest('.controls-hidden') ? fitAboveBar(picture, layer) : 1;
+    const shown = activeCues(cues, video.currentTime, longest);
     const band = Math.round(picture.height * BAND_SHARE);
-    const left = Math.floor(picture.x);
-    const right = Math.ceil(picture.x + picture.width);
+    // The canvas's box scaled from its top middle: where its bands are on the page.
+    const y = (at: number) => picture.y + at * s;
+    const half = (picture.width * s) / 2;
+    const left = Math.floor(picture.x + picture.width / 2 - half);
+    const right = Math.ceil(picture.x + picture.width / 2 + half);
     const next: LineBox[] = [];
     if (shown.some((cue) => !cue.top))
       next.push({
-        top: Math.floor(picture.y + picture.height - band),
-        bottom: Math.ceil(picture.y + picture.height),
+        top: Math.floor(y(picture.height - band)),
+        bottom: Math.ceil(y(picture.height)),
         left,
         right,
       });
-    if (shown.some((cue) => cue.top))
-      next.push({ top: Math.floor(picture.y), bottom: Math.ceil(picture.y + band), left, right });
-    if (!sameBoxes(next, boxes)) host.onLines((boxes = next));
+    if (shown.some((cue) => cue.top)) next.push({ top: Math.floor(y(0)), bottom: Math.ceil(y(band)), left, right });
+    if (!sameBoxes(next, boxes)) host?.onLines((boxes = next));
   };
-  void fetchText(track.vttUrl, aborter.signal).then(
-    (text) => {
-      cues = parseWebVtt(text);
-      longest = longestCue(cues);
-      frame = requestAnimationFrame(tick);
-    },
-    () => {
-      /* Without its WebVTT the track still draws; danmaku just do not know when. */
-    },
-  );
+
+  started.catch((error: unknown) => {
+    failure = error;
+    report(error);
+  });
 
   return {
+    show(to) {
+      if (host || destroyed) return;
+      host = to;
+      to.layer.append(canvas);
+      if (failure) report(failure);
+      show().catch(report);
+      // Kept above the control bar from the first frame, even before (or without) its WebVTT.
+      frame = requestAnimationFrame(tick);
+      void fetchText(track.vttUrl, aborter.signal).then(
+        (text) => {
+          cues = parseWebVtt(text);
+          longest = longestCue(cues);
+        },
+        () => {
+          /* Without its WebVTT the track still draws; danmaku just do not know when. */
+        },
+      );
+    },
     destroy() {
       destroyed = true;
       aborter.abort();
@@ -164,7 +253,7 @@ export function createAssRenderer(track: TrackToDraw, host: RendererHost, files:
       cancelAnimationFrame(frame);
       void instance?.destroy().catch(() => {});
       canvas.remove();
-      if (boxes.length) host.onLines([]);
+      if (boxes.length) host?.onLines([]);
     },
   };
 }

@@ -1,58 +1,86 @@
 /**
  * The subtitle renderers, each loaded only when a track of its kind is chosen: the cue renderer
  * (a few kilobytes) for SRT and WebVTT, libass in WebAssembly (jassub, its worker, wasm and
- * fonts) for ASS. A page where no track is chosen loads neither.
+ * fonts) for ASS, which starts when an ASS track is pointed at. A page where no one goes near
+ * a track loads neither.
  */
 import { fetchAssFiles, type AssFiles } from './ass-files.ts';
+import type { AssRenderer } from './ass-renderer.ts';
 import type { RendererHost, SubtitleRenderer, TrackToDraw } from './renderer.ts';
 
-/** How long files fetched on intent are kept for the choice that may follow. */
+/** How long a renderer started on intent is kept for the choice that may follow. */
 const PREPARED_FOR_MS = 30_000;
 
-let prepared: { url: string; files: AssFiles; timer: ReturnType<typeof setTimeout> } | null = null;
-/** The ASS track last handed to a renderer: an intent that arrives after its choice (they race) fetches nothing. */
+interface Prepared {
+  url: string;
+  video: HTMLVideoElement | null;
+  files: AssFiles;
+  /** libass started on the track, its first frame drawn unseen (null: no video to draw over, or its chunk failed). */
+  renderer: Promise<AssRenderer | null>;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+let prepared: Prepared | null = null;
+/** The ASS track last handed to a renderer: an intent that arrives after its choice (they race) starts nothing. */
 let chosenUrl: string | null = null;
 
-function dropPrepared() {
+/** The prepared renderer given up (another track pointed at, or no choice came): its worker ends. */
+function discardPrepared() {
   if (!prepared) return;
-  clearTimeout(prepared.timer);
+  const { files, renderer, timer } = prepared;
   prepared = null;
+  clearTimeout(timer);
+  files.abort();
+  void renderer.then((made) => made?.destroy());
 }
 
 /**
  * The viewer points at (or focuses) an ASS track in the subtitle menu, or chooses it: its script
- * and fonts, the renderer's chunk, worker and WebAssembly start loading, a few hundred
- * milliseconds before the click usually comes (and, on the click, before the player has drawn
- * the choice). Nothing of this happens on a page where no one goes near a track.
+ * and fonts load, and libass starts on them over `video` (its worker, its WebAssembly, the
+ * frame of now drawn unseen: ass-renderer.ts), in the few hundred milliseconds before the click
+ * usually comes (and, on the click, before the player has drawn the choice). Nothing of this
+ * happens on a page where no one goes near a track.
  */
-export function prepareSubtitleRenderer(track: TrackToDraw): void {
-  if (track.format !== 'ass' || prepared?.url === track.url || chosenUrl === track.url) return;
-  if (prepared) prepared.files.abort();
-  dropPrepared();
+export function prepareSubtitleRenderer(track: TrackToDraw, video: HTMLVideoElement | null): void {
+  if (track.format !== 'ass' || chosenUrl === track.url) return;
+  if (prepared?.url === track.url && prepared.video === video) return;
+  discardPrepared();
   const files = fetchAssFiles(track);
-  prepared = {
-    url: track.url,
-    files,
-    timer: setTimeout(() => {
-      files.abort();
-      dropPrepared();
-    }, PREPARED_FOR_MS),
-  };
-  import('./ass-renderer.ts').catch(() => {
-    /* the choice, if it comes, will say */
-  });
+  const renderer = import('./ass-renderer.ts').then(
+    ({ createAssRenderer }) =>
+      // Given up while the chunk loaded: nothing started.
+      video && prepared?.files === files ? createAssRenderer(track, video, files) : null,
+    () => null /* the choice, if it comes, will say */,
+  );
+  prepared = { url: track.url, video, files, renderer, timer: setTimeout(discardPrepared, PREPARED_FOR_MS) };
 }
 
 export async function loadSubtitleRenderer(track: TrackToDraw, host: RendererHost): Promise<SubtitleRenderer> {
   if (track.format === 'ass') {
-    // The script and the fonts load while the renderer's chunk does, not after it.
-    if (prepared && prepared.url !== track.url) prepared.files.abort();
-    const files = prepared?.url === track.url ? prepared.files : fetchAssFiles(track);
-    dropPrepared();
+    const mine = prepared?.url === track.url ? prepared : null;
+    if (mine) {
+      clearTimeout(mine.timer);
+      prepared = null;
+    } else discardPrepared();
     chosenUrl = track.url;
+    // The script and the fonts load while the renderer's chunk does, not after it.
+    const files = mine?.files ?? fetchAssFiles(track);
     try {
       const { createAssRenderer } = await import('./ass-renderer.ts');
-      return createAssRenderer(track, host, files);
+      const started = mine && (await mine.renderer);
+      let renderer: AssRenderer;
+      if (started && mine.video === host.video) renderer = started;
+      else {
+        started?.destroy();
+        renderer = createAssRenderer(track, host.video, started ? fetchAssFiles(track) : files);
+      }
+      renderer.show(host);
+      return {
+        destroy() {
+          if (chosenUrl === track.url) chosenUrl = null;
+          renderer.destroy();
+        },
+      };
     } catch (error) {
       files.abort();
       throw error;
