@@ -47,7 +47,7 @@ export function createCommentsRepository(db: Kysely<Database>) {
       ]);
   }
   /**
-   * The ids and order keys of a target's shown thread heads but the pinned one, as `viewerUid`
+   * The ids of a target's shown thread heads but the pinned one, as `viewerUid`
    * sees them (not deleted, or deleted with a live reply; without the people they blocked), in
    * `order`: read from comments_heads_new or comments_heads_hot alone (migration 0039), whose
    * predicate these conditions repeat word for word so the planner can use them.
@@ -55,7 +55,7 @@ export function createCommentsRepository(db: Kysely<Database>) {
   function headKeys(target: MediaTarget, viewerUid: number | null, sort: CommentSort) {
     let query = db
       .selectFrom('comments as c')
-      .select(['c.id', 'c.floor', sql<number>`(c.upvote_count - c.downvote_count)`.as('score')])
+      .select('c.id')
       .where('c.video_id', '=', target.id)
       .where('c.target_type', '=', target.type)
       .where(sql<SqlBool>`c.parent_id IS NULL AND NOT c.pinned AND (c.deleted_at IS NULL OR c.live_replies > 0)`);

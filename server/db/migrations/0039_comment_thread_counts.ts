@@ -55,10 +55,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     FOR EACH ROW EXECUTE FUNCTION keep_comment_thread_counts()`.execute(db);
 
   const shownHeads = sql`parent_id IS NULL AND NOT pinned AND (deleted_at IS NULL OR live_replies > 0)`;
+  // The id (what a page picks), the author (a viewer's blocks) and, for hot, the votes the score
+  // is made of: a page's heads are chosen by an index-only scan.
   await sql`CREATE INDEX comments_heads_new ON comments (video_id, target_type, floor)
-    INCLUDE (uid) WHERE ${shownHeads}`.execute(db);
+    INCLUDE (id, uid) WHERE ${shownHeads}`.execute(db);
   await sql`CREATE INDEX comments_heads_hot ON comments (video_id, target_type, (upvote_count - downvote_count), floor)
-    INCLUDE (uid, upvote_count, downvote_count) WHERE ${shownHeads}`.execute(db);
+    INCLUDE (id, uid, upvote_count, downvote_count) WHERE ${shownHeads}`.execute(db);
   // Whose threads a viewer's blocks hide on one target (the personal part of the count).
   await sql`CREATE INDEX comments_author_heads ON comments (uid, video_id, target_type) WHERE parent_id IS NULL`.execute(
     db,
