@@ -85,7 +85,7 @@ const paths: Record<string, (r: Repositories) => Promise<unknown>> = {
   'comments page 1 (busiest video)': (r) =>
     Promise.all([
       r.comments.countOf({ type: 'video', id: busiestComments }, null),
-      r.comments.pageOf({ type: 'video', id: busiestComments }, null, { limit: 20, offset: 0, sort: 'hot' }),
+      r.comments.headsPage({ type: 'video', id: busiestComments }, null, { limit: 20, offset: 0, sort: 'hot' }),
     ]),
   related: (r) => r.videos.related(popular, null, 12),
   feed: (r) => r.videos.feedPage(reader, null, 20),

@@ -12,6 +12,11 @@
  * already seeded is used as it is, and SCALE_KEEP=1 keeps them (else they are dropped).
  * SCALE_ONLY=<text>[,<text>…] measures only the paths whose label contains one of them; SCALE_RESULT=<file> writes
  * bench/results/<file> instead of scale.json.
+ * SCALE_HOT_THREADS=<n> tops the video with the most comments up to n top-level threads after a
+ * fresh seed (the 1 M seed's busiest video had 17 541; smaller seeds have fewer), the same rows
+ * whichever code runs, so comment pages are measured at that size on a 10 k or 100 k database.
+ * The reader (1000 follows) is given block lists (an uploader hidden, a commenter blocked, a tag
+ * blocked) the first time a database is used, for the member paths.
  * Usage: node bench/scale.ts [sizes=10000,100000] [requests=100] [port=4512]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -213,6 +218,20 @@ for (const videos of SIZES) {
       seed = { options, ...report, loadAverageAfter: loadavg().map((l) => +l.toFixed(2)) };
       console.log(`  ${report.rows} rows in ${report.seconds} s: ${report.rowsPerSecond} rows/s`);
     }
+    const hotThreads = Number(process.env.SCALE_HOT_THREADS) || 0;
+    if (!reuse && hotThreads) {
+      const busiest = (await landmarksOf(opened.db)).comments;
+      const more = Math.max(0, hotThreads - busiest.top);
+      // Plain top-level comments in SQL, so both sides' databases get the same rows (scores spread, dates older than the seed's).
+      await sql`INSERT INTO comments (video_id, target_type, floor, uid, text, upvote_count, created_at)
+        SELECT ${busiest.id}, 'video', v.comment_floor + g, (SELECT min(uid) FROM users) + g % 997, '<p>top-up ' || g || '</p>',
+          (g * 7919) % 500, now() - g * interval '1 minute'
+        FROM videos v, generate_series(1, ${more}::int) g WHERE v.video_id = ${busiest.id}`.execute(opened.db);
+      await sql`UPDATE videos SET comment_floor = (SELECT max(floor) FROM comments WHERE video_id = ${busiest.id} AND target_type = 'video')
+        WHERE video_id = ${busiest.id}`.execute(opened.db);
+      await sql`VACUUM ANALYZE comments`.execute(opened.db);
+      console.log(`  ${more} threads added to video ${busiest.id} (${busiest.top} before)`);
+    }
     const marks = await landmarksOf(opened.db);
     // A session for the reader (1000 follows), as a sign-in would leave.
     const token = randomBytes(32).toString('base64url');
@@ -223,6 +242,34 @@ for (const videos of SIZES) {
     });
     const cookie = `${SESSION_COOKIE_UID}=${marks.reader.uid}; ${SESSION_COOKIE_TOKEN}=${token}`;
     const deepPage = Math.max(1, Math.min(500, Math.floor(marks.comments.top / 20)));
+    // The edge of the page before the deep one, newest first, as the list answers it (code that
+    // knows no cursor ignores it and serves the numbered page).
+    const deepAfter = (
+      await sql<{
+        floor: number;
+      }>`SELECT floor FROM comments WHERE video_id = ${marks.comments.id} AND parent_id IS NULL AND NOT pinned
+        ORDER BY floor DESC OFFSET ${Math.max(0, (deepPage - 1) * 20 - 1)} LIMIT 1`.execute(opened.db)
+    ).rows[0]?.floor;
+    // The reader's block lists, once per database, the same on either side.
+    const blocks = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM block_entries WHERE uid = ${marks.reader.uid}`.execute(opened.db);
+    if (!blocks.rows[0]!.n) {
+      await sql`INSERT INTO block_entries (uid, type, value, target_uid, tag_id)
+        SELECT ${marks.reader.uid}, 'hide', uploader_uid::text, uploader_uid, NULL FROM videos
+          WHERE uploader_uid <> ${marks.uploader.uid} GROUP BY uploader_uid ORDER BY count(*) DESC LIMIT 1`.execute(
+        opened.db,
+      );
+      await sql`INSERT INTO block_entries (uid, type, value, target_uid, tag_id)
+        SELECT ${marks.reader.uid}, 'block', uid::text, uid, NULL FROM comments
+          WHERE video_id = ${marks.comments.id} AND parent_id IS NULL AND uid <> ${marks.reader.uid} GROUP BY uid ORDER BY count(*) DESC LIMIT 1`.execute(
+        opened.db,
+      );
+      await sql`INSERT INTO block_entries (uid, type, value, target_uid, tag_id)
+        SELECT ${marks.reader.uid}, 'tag', tag_id::text, NULL, tag_id FROM video_tags GROUP BY tag_id ORDER BY count(*) DESC OFFSET 20 LIMIT 1`.execute(
+        opened.db,
+      );
+    }
     let turn = 0;
     const next = (ids: number[]) => ids[turn++ % ids.length];
     const paths: Record<string, () => { path: string; member?: boolean }> = {
@@ -235,6 +282,22 @@ for (const videos of SIZES) {
         path: `video/comment?videoId=${marks.comments.id}&page=1`,
       }),
       [`comments page ${deepPage}`]: () => ({ path: `video/comment?videoId=${marks.comments.id}&page=${deepPage}` }),
+      [`comments page ${deepPage} from the page before's edge`]: () => ({
+        path: `video/comment?videoId=${marks.comments.id}&page=${deepPage}&after=new.${deepAfter}`,
+      }),
+      'comments hot page 1': () => ({ path: `video/comment?videoId=${marks.comments.id}&page=1&sort=hot` }),
+      [`comments hot page ${deepPage}`]: () => ({
+        path: `video/comment?videoId=${marks.comments.id}&page=${deepPage}&sort=hot`,
+      }),
+      [`comments page ${deepPage}, member with blocks`]: () => ({
+        path: `video/comment?videoId=${marks.comments.id}&page=${deepPage}`,
+        member: true,
+      }),
+      'home, member with blocks': () => ({ path: 'video/home', member: true }),
+      [`user page, member with blocks (${marks.uploader.n} videos)`]: () => ({
+        path: `video/user?uid=${marks.uploader.uid}&page=1`,
+        member: true,
+      }),
       [`feed (${marks.reader.n} follows)`]: () => ({ path: 'feed/videos?pageSize=20', member: true }),
       [`user page (${marks.uploader.n} videos)`]: () => ({ path: `video/user?uid=${marks.uploader.uid}&page=1` }),
       'search 猫 (1 CJK)': () => ({ path: `video/search?keyword=${encodeURIComponent('猫')}` }),

@@ -201,6 +201,8 @@ export interface CommentsTable {
   mentions: ColumnType<CommentMention[], string | undefined, string>;
   /** The one comment the uploader pinned on their item. */
   pinned: Generated<boolean>;
+  /** A thread head's replies not deleted, kept by a trigger (0037): a deleted head shows while it has one. */
+  live_replies: ColumnType<number, never, never>;
 }
 export interface CommentMention {
   uid: number;
@@ -306,6 +308,12 @@ export interface CommentFloorsTable {
   target_type: MediaTargetType;
   target_id: number;
   floor: number;
+}
+/** A target's shown comment threads, kept by a trigger on comments (0037, decision 0039). */
+export interface CommentThreadCountsTable {
+  target_type: MediaTargetType;
+  target_id: number;
+  threads: number;
 }
 export interface WatchHistoryTable {
   uid: number;
@@ -558,6 +566,7 @@ export interface Database {
   like_counter_shards: LikeCounterShardsTable;
   watch_history: WatchHistoryTable;
   comment_floors: CommentFloorsTable;
+  comment_thread_counts: CommentThreadCountsTable;
   audio_tracks: AudioTracksTable;
   audio_tags: AudioTagsTable;
   audio_plays: AudioPlaysTable;

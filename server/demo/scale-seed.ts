@@ -476,6 +476,7 @@ export async function seedScale(
     await repo.advanceIdentities();
     const rankingsStarted = performance.now();
     await repo.fillSearchRankings(first.videos);
+    await repo.fillCommentCounts(first.videos);
     onProgress(`search rankings in ${((performance.now() - rankingsStarted) / 1000).toFixed(1)} s`);
     const writtenSeconds = (performance.now() - started) / 1000;
     const analyzeStarted = performance.now();

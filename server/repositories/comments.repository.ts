@@ -3,7 +3,14 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { CommentMention, Database } from '../db/schema.ts';
 import type { CommentSort } from '../../src/lib/api/contracts/interaction.ts';
 import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
-import { notSentByBlockedOf } from './block-lists.sql.ts';
+import { notSentByBlockedOf, usersBlockedBy } from './block-lists.sql.ts';
+
+/** A thread head's place in both orders: newest (floor) and hot (score, then floor). */
+export interface CommentHeadKey {
+  id: number;
+  floor: number;
+  score: number;
+}
 
 /** SQL: the two members have no block between them, either way. */
 export function noBlockBetween(uidColumn: string, otherUid: number) {
@@ -40,32 +47,20 @@ export function createCommentsRepository(db: Kysely<Database>) {
       ]);
   }
   /**
-   * Top-level comments of a target as `viewerUid` sees them: not deleted, or deleted with replies
-   * still standing (shown as "deleted" so the thread keeps its head); without the people they blocked.
+   * The ids of a target's shown thread heads but the pinned one, as `viewerUid`
+   * sees them (not deleted, or deleted with a live reply; without the people they blocked), in
+   * `order`: read from comments_heads_new or comments_heads_hot alone (migration 0037), whose
+   * predicate these conditions repeat word for word so the planner can use them.
    */
-  function topLevel(target: MediaTarget, viewerUid: number | null) {
-    let query = withAuthorAndVote(viewerUid)
-      // Whether a deleted comment still has a live reply: one probe of the thread index, made for
-      // deleted comments only. (Written as `OR EXISTS`, the planner hashed the subquery, and so
-      // planned to read every comment of the site whenever a thread head was deleted.)
-      .leftJoinLateral(
-        (eb) =>
-          eb
-            .selectFrom('comments as r')
-            .select(sql<number>`1`.as('live'))
-            .whereRef('r.parent_id', '=', 'c.id')
-            .where('r.deleted_at', 'is', null)
-            .where(sql<SqlBool>`c.deleted_at IS NOT NULL`)
-            .limit(1)
-            .as('standing'),
-        (join) => join.onTrue(),
-      )
+  function headKeys(target: MediaTarget, viewerUid: number | null, sort: CommentSort) {
+    let query = db
+      .selectFrom('comments as c')
+      .select('c.id')
       .where('c.video_id', '=', target.id)
       .where('c.target_type', '=', target.type)
-      .where('c.parent_id', 'is', null)
-      .where((eb) => eb.or([eb('c.deleted_at', 'is', null), eb('standing.live', 'is not', null)]));
+      .where(sql<SqlBool>`c.parent_id IS NULL AND NOT c.pinned AND (c.deleted_at IS NULL OR c.live_replies > 0)`);
     if (viewerUid !== null) query = query.where(notSentByBlockedOf('c.uid', viewerUid));
-    return query;
+    return { query, key: sort === 'hot' ? sql`(c.upvote_count - c.downvote_count), c.floor` : sql`c.floor` };
   }
   /** Live replies of threads, as `viewerUid` sees them. */
   function repliesOf(parentIds: readonly number[], viewerUid: number | null) {
@@ -82,20 +77,72 @@ export function createCommentsRepository(db: Kysely<Database>) {
         .executeTakeFirstOrThrow();
     },
 
-    /** A page of a target's top-level comments: the pinned one first, then by `sort` (hot: best score; new: newest floor). */
-    pageOf(target: MediaTarget, viewerUid: number | null, page: { limit: number; offset: number; sort: CommentSort }) {
-      let query = topLevel(target, viewerUid).orderBy('c.pinned', 'desc');
-      if (page.sort === 'hot') query = query.orderBy(sql`c.upvote_count - c.downvote_count`, 'desc');
-      return query.orderBy('c.floor', 'desc').limit(page.limit).offset(page.offset).execute();
+    /**
+     * Thread heads but the pinned one, with their authors and the viewer's votes, in the list's
+     * order: `offset` rows in (a numbered page), or just past a page's edge (`after`: further
+     * down the list; `before`: further up). A keyset walk reads only the index entries it answers;
+     * an offset is skipped within the index. With `withPinned`, the pinned comment (if the viewer
+     * sees it) leads. One statement: the ids are chosen in the index, then only they are joined.
+     */
+    async headsPage(
+      target: MediaTarget,
+      viewerUid: number | null,
+      page: { sort: CommentSort; limit: number; withPinned?: boolean } & (
+        | { offset: number }
+        | { after: CommentHeadKey }
+        | { before: CommentHeadKey }
+      ),
+    ) {
+      const { query, key } = headKeys(target, viewerUid, page.sort);
+      const edge = 'after' in page ? page.after : 'before' in page ? page.before : null;
+      const value = edge && (page.sort === 'hot' ? sql`${edge.score}, ${edge.floor}` : sql`${edge.floor}`);
+      const upward = 'before' in page;
+      const direction = sql.raw(upward ? 'ASC' : 'DESC');
+      let walk = query;
+      if (value) walk = walk.where(sql<SqlBool>`(${key}) ${sql.raw(upward ? '>' : '<')} (${value})`);
+      walk = walk
+        .orderBy(
+          page.sort === 'hot'
+            ? sql`(c.upvote_count - c.downvote_count) ${direction}, c.floor ${direction}`
+            : sql`c.floor ${direction}`,
+        )
+        .limit(page.limit)
+        .offset('offset' in page ? page.offset : 0);
+      let ids = sql`SELECT id FROM (${walk}) AS h`;
+      if (page.withPinned) {
+        let pinned = db
+          .selectFrom('comments as c')
+          .select('c.id')
+          .where('c.video_id', '=', target.id)
+          .where('c.target_type', '=', target.type)
+          .where('c.pinned', '=', true);
+        if (viewerUid !== null) pinned = pinned.where(notSentByBlockedOf('c.uid', viewerUid));
+        ids = sql`${ids} UNION ALL ${pinned}`;
+      }
+      const rows = await withAuthorAndVote(viewerUid).where(sql<SqlBool>`c.id IN (${ids})`).execute();
+      const score = (r: (typeof rows)[number]) => r.upvote_count - r.downvote_count;
+      return rows.sort(
+        (a, b) =>
+          Number(b.pinned) - Number(a.pinned) || (page.sort === 'hot' ? score(b) - score(a) : 0) || b.floor - a.floor,
+      );
     },
 
-    /** How many top-level comments of a target `viewerUid` sees (pages are counted from it). */
+    /**
+     * How many threads of a target `viewerUid` sees (pages are counted from it): the count kept
+     * by migration 0037's trigger, less the shown threads of the people the viewer blocked, found
+     * through comments_author_heads (one probe per person blocked).
+     */
     async countOf(target: MediaTarget, viewerUid: number | null): Promise<number> {
-      const row = await db
-        .selectFrom(topLevel(target, viewerUid).as('t'))
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+      const kept = sql<number>`coalesce((SELECT k.threads FROM comment_thread_counts k
+        WHERE k.target_type = ${target.type} AND k.target_id = ${target.id}), 0)`;
+      const hidden =
+        viewerUid === null
+          ? sql<number>`0`
+          : sql<number>`(SELECT count(*) FROM comments c WHERE c.uid IN ${usersBlockedBy(viewerUid)}
+              AND c.video_id = ${target.id} AND c.target_type = ${target.type}
+              AND c.parent_id IS NULL AND (c.deleted_at IS NULL OR c.live_replies > 0))`;
+      const { rows } = await sql<{ n: number }>`SELECT ${kept} - ${hidden} AS n`.execute(db);
+      return Number(rows[0]!.n);
     },
 
     /**

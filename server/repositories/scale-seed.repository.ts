@@ -194,6 +194,23 @@ export function createScaleSeedRepository(db: Kysely<Database>, options: { datab
       );
     },
 
+    /**
+     * The kept comment counts of the videos from `firstVideoId` on (each head's live replies and
+     * each video's shown threads, migration 0037): triggers keep them, but a superuser's COPY runs
+     * without them. Both are recounted, so rows a trigger already wrote end the same.
+     */
+    async fillCommentCounts(firstVideoId: number): Promise<void> {
+      await sql`UPDATE comments h SET live_replies = r.n
+        FROM (SELECT parent_id, count(*)::int AS n FROM comments
+          WHERE parent_id IS NOT NULL AND deleted_at IS NULL AND target_type = 'video' AND video_id >= ${firstVideoId} GROUP BY 1) r
+        WHERE h.id = r.parent_id AND h.live_replies <> r.n`.execute(db);
+      await sql`INSERT INTO comment_thread_counts AS k (target_type, target_id, threads)
+        SELECT 'video', video_id, count(*) FROM comments
+        WHERE target_type = 'video' AND video_id >= ${firstVideoId} AND parent_id IS NULL AND (deleted_at IS NULL OR live_replies > 0)
+        GROUP BY 2
+        ON CONFLICT (target_type, target_id) DO UPDATE SET threads = EXCLUDED.threads`.execute(db);
+    },
+
     /** Fresh statistics (and, on PostgreSQL, the visibility map index-only scans need) for the planner. */
     async analyze(): Promise<void> {
       if (options.databaseUrl) {

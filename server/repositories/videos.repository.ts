@@ -223,25 +223,8 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
     return { count: Number(count), rows: await thumbsInOrder(ranked.rows.map((r) => r.video_id)) };
   }
 
-  /** How many videos match: kept (VIDEO_COUNTS_MS) when the filter is a guest's list of approved videos, with no words or tags. */
-  function countOf(filter: VideoFilter, where: RawBuilder<SqlBool>): Promise<number> {
-    const count = () =>
-      db
-        .selectFrom('videos as v')
-        .where(where)
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-        .then((r) => Number(r.n));
-    const kept =
-      filter.statuses.length === 1 &&
-      filter.statuses[0] === 'approved' &&
-      !filter.orOwn &&
-      !filter.hiddenFrom &&
-      !filter.withAllTags &&
-      !filter.words?.length &&
-      !filter.titleWords?.length;
-    if (!kept) return count();
-    const key = `${filter.category ?? ''}|${filter.uploaderUid ?? ''}`;
+  /** A count kept under `key` for VIDEO_COUNTS_MS (or until a video changes), made by `count` when missing. */
+  function keptCount(key: string, count: () => Promise<number>): Promise<number> {
     const now = Date.now();
     const entry = caches.videoCounts.get(key);
     if (entry && now - entry.at < VIDEO_COUNTS_MS) return entry.n;
@@ -250,6 +233,64 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
     caches.videoCounts.set(key, { at: now, n });
     n.catch(() => caches.videoCounts.get(key)?.n === n && caches.videoCounts.delete(key));
     return n;
+  }
+
+  /**
+   * How many videos match: kept (VIDEO_COUNTS_MS) when the filter is a list of approved videos
+   * with no words or tags (decision 0037). A member's is the guests' count less the videos their
+   * block lists hide from that list (decision 0039): those are counted from the uploaders and
+   * tags they blocked (their indexes, not the whole list) and kept by the block list itself, so
+   * a member who changes it is counted afresh, and members with the same blocks share the count.
+   */
+  async function countOf(filter: VideoFilter, where: RawBuilder<SqlBool>): Promise<number> {
+    const count = (condition: RawBuilder<SqlBool>) => () =>
+      db
+        .selectFrom('videos as v')
+        .where(condition)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n));
+    const kept =
+      filter.statuses.length === 1 &&
+      filter.statuses[0] === 'approved' &&
+      !filter.orOwn &&
+      !filter.withAllTags &&
+      !filter.words?.length &&
+      !filter.titleWords?.length;
+    if (!kept) return count(where)();
+    const key = `${filter.category ?? ''}|${filter.uploaderUid ?? ''}`;
+    if (!filter.hiddenFrom) return keptCount(key, count(where));
+    const guests = { ...filter, hiddenFrom: undefined };
+    const [all, blocks] = await Promise.all([
+      keptCount(key, count(whereOf(guests))),
+      db
+        .selectFrom('block_entries')
+        .select(['type', 'target_uid', 'tag_id'])
+        .where('uid', '=', filter.hiddenFrom)
+        .where('type', 'in', ['block', 'hide', 'tag'])
+        .execute(),
+    ]);
+    const uploaders = [
+      ...new Set(blocks.flatMap((b) => (b.type !== 'tag' && b.target_uid !== null ? [b.target_uid] : []))),
+    ];
+    const tags = [...new Set(blocks.flatMap((b) => (b.type === 'tag' && b.tag_id !== null ? [b.tag_id] : [])))];
+    if (!uploaders.length && !tags.length) return all;
+    uploaders.sort((a, b) => a - b);
+    tags.sort((a, b) => a - b);
+    const hidden = await keptCount(`${key}|hidden|${uploaders.join(',')}|${tags.join(',')}`, async () => {
+      const inList = whereOf(guests);
+      const byUploader = uploaders.length
+        ? sql`SELECT v.video_id FROM videos v WHERE v.uploader_uid IN (${sql.join(uploaders)}) AND ${inList}`
+        : null;
+      const byTag = tags.length
+        ? sql`SELECT v.video_id FROM video_tags vt JOIN videos v ON v.video_id = vt.video_id
+            WHERE vt.tag_id IN (${sql.join(tags)}) AND ${inList}`
+        : null;
+      const union = byUploader && byTag ? sql`${byUploader} UNION ${byTag}` : (byUploader ?? byTag)!;
+      const { rows } = await sql<{ n: number }>`SELECT count(DISTINCT h.video_id) AS n FROM (${union}) h`.execute(db);
+      return Number(rows[0]!.n);
+    });
+    return all - hidden;
   }
 
   /** Changes a video's status (when `guard` holds) and forgets what was cached of it. */

@@ -1,6 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import type { Repositories } from '../repositories/index.ts';
-import type { CommentRow } from '../repositories/comments.repository.ts';
+import type { CommentHeadKey, CommentRow } from '../repositories/comments.repository.ts';
 import { DomainError, NotFound } from '../domain/errors.ts';
 import {
   THREAD_PREVIEW_REPLIES,
@@ -59,6 +59,15 @@ export function visibleText(html: string): string {
 const parseCommentRoute = (type: MediaType, route: string) => {
   const [id, floor] = route.split('.').map(Number);
   return { target: { type, id } satisfies MediaTarget, floor };
+};
+
+/** A page's edge as the list answers it (the contract's cursor): "new.<floor>" or "hot.<score>.<floor>". */
+const cursorOf = (sort: CommentSort, head: CommentRow) =>
+  sort === 'hot' ? `hot.${head.upvote_count - head.downvote_count}.${head.floor}` : `new.${head.floor}`;
+/** The edge a cursor names (the contract checked its form and that it is of the list's sort). */
+const headKeyOf = (cursor: string): CommentHeadKey => {
+  const parts = cursor.split('.');
+  return { id: 0, floor: Number(parts[parts.length - 1]), score: parts.length === 3 ? Number(parts[1]) : 0 };
 };
 
 const toComment = (r: CommentRow): VideoComment => {
@@ -206,17 +215,46 @@ export function createCommentService(
     async list(
       target: MediaTarget,
       viewerUid: number | null,
-      page: { page: number; pageSize: number; sort: CommentSort },
+      page: { page: number; pageSize: number; sort: CommentSort; after?: string; before?: string },
     ) {
-      const [rows, count, shownOf] = await Promise.all([
-        comments.pageOf(target, viewerUid, {
-          limit: page.pageSize,
-          offset: (page.page - 1) * page.pageSize,
-          sort: page.sort,
-        }),
+      const { sort, pageSize: size } = page;
+      // One more row than the page asks, to know whether another page follows.
+      const heads = async (): Promise<{ rows: CommentRow[]; more: boolean }> => {
+        const cursor = page.page > 1 ? (page.after ?? page.before) : undefined;
+        if (cursor !== undefined) {
+          const edge = headKeyOf(cursor);
+          if (page.after !== undefined) {
+            const rows = await comments.headsPage(target, viewerUid, { sort, limit: size + 1, after: edge });
+            return { rows: rows.slice(0, size), more: rows.length > size };
+          }
+          // Read upwards: the extra row is the first, and the page is the rows nearest the edge.
+          const rows = await comments.headsPage(target, viewerUid, { sort, limit: size + 1, before: edge });
+          return { rows: rows.slice(-size), more: true };
+        }
+        // A numbered page: the pinned comment leads page 1, so on every page the other heads
+        // start one row earlier when there is one. Read from one row earlier, then cut.
+        const from = (page.page - 1) * size;
+        const read = await comments.headsPage(target, viewerUid, {
+          sort,
+          limit: size + 2,
+          offset: Math.max(0, from - 1),
+          withPinned: true,
+        });
+        const pinned = read[0]?.pinned ? read[0] : undefined;
+        const rest = pinned ? read.slice(1) : read;
+        const start = page.page === 1 || pinned ? 0 : 1;
+        const take = page.page === 1 && pinned ? size - 1 : size;
+        return {
+          rows: [...(page.page === 1 && pinned ? [pinned] : []), ...rest.slice(start, start + take)],
+          more: rest.length > start + take,
+        };
+      };
+      const [picked, count, shownOf] = await Promise.all([
+        heads(),
         comments.countOf(target, viewerUid),
         blockFilterFor(blockLists, viewerUid),
       ]);
+      const rows = picked.rows;
       const previews = await comments.previewsOf(
         rows.map((r) => r.id),
         viewerUid,
@@ -232,7 +270,16 @@ export function createCommentService(
         };
       });
       const hidden = rows.length - shown.length + previews.length - shownReplies.length;
-      return { videoCommentCount: count, hiddenCommentCount: hidden, videoCommentList: threads };
+      const unpinned = rows.filter((r) => !r.pinned);
+      const first = unpinned[0];
+      const last = unpinned[unpinned.length - 1];
+      return {
+        videoCommentCount: count,
+        hiddenCommentCount: hidden,
+        videoCommentList: threads,
+        nextCursor: picked.more && last ? cursorOf(sort, last) : null,
+        previousCursor: page.page > 1 && first ? cursorOf(sort, first) : null,
+      };
     },
 
     /** A page of one thread (its head must be a top-level comment of the target), oldest first, under the same rules. */

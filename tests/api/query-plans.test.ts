@@ -45,7 +45,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
     let server: TestServer;
     let cookie = '';
     let sent: CompiledQuery[] = [];
-    const marks = { video: 0, danmakuVideo: 0, commentsVideo: 0, deepPage: 1, uploader: 0, collection: 0, tag: '' };
+    const marks = {
+      video: 0,
+      danmakuVideo: 0,
+      commentsVideo: 0,
+      deepPage: 1,
+      /** The edge of the page before the deep one, newest first (a cursor as the list answers it). */
+      deepAfter: '',
+      uploader: 0,
+      collection: 0,
+      tag: '',
+    };
 
     beforeAll(async () => {
       server = await startTestServer('postgres', { onQuery: (query) => sent.push(query) });
@@ -105,8 +115,37 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
           }>`SELECT n.name FROM tag_names n JOIN video_tags t ON t.tag_id = n.tag_id GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
         )
       ).name;
+      marks.deepAfter = `new.${
+        (
+          await one(
+            sql<{
+              floor: number;
+            }>`SELECT floor FROM comments WHERE video_id = ${marks.commentsVideo} AND parent_id IS NULL AND NOT pinned
+              ORDER BY floor DESC OFFSET ${(marks.deepPage - 1) * 20 - 1} LIMIT 1`,
+          )
+        ).floor
+      }`;
       const repositories = createRepositories(server.db);
-      cookie = `uid=${report.landmarks.readerUid}; token=${await createSession(repositories, report.landmarks.readerUid)}`;
+      const reader = report.landmarks.readerUid;
+      cookie = `uid=${reader}; token=${await createSession(repositories, reader)}`;
+      // The reader's block lists: the busiest uploader, another one, and a tag of middling use (a
+      // member's counts are the guests' less what these hide, counted from them).
+      const middling = await one(
+        sql<{
+          id: number;
+        }>`SELECT tag_id AS id FROM video_tags GROUP BY 1 ORDER BY count(*) DESC OFFSET 20 LIMIT 1`,
+      );
+      const someone = await one(sql<{ uid: number }>`SELECT uid FROM comments WHERE video_id = ${marks.commentsVideo}
+        AND parent_id IS NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`);
+      await server.db
+        .insertInto('block_entries')
+        .values([
+          { uid: reader, type: 'block', value: String(marks.uploader), target_uid: marks.uploader, tag_id: null },
+          { uid: reader, type: 'hide', value: String(someone.uid), target_uid: someone.uid, tag_id: null },
+          { uid: reader, type: 'block', value: String(someone.uid), target_uid: someone.uid, tag_id: null },
+          { uid: reader, type: 'tag', value: String(middling.id), target_uid: null, tag_id: middling.id },
+        ])
+        .execute();
     }, 600_000);
     afterAll(async () => {
       await server?.close();
@@ -138,6 +177,22 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       ['a danmaku segment of the busiest video', () => `video/danmaku?videoId=${marks.danmakuVideo}&segment=0`],
       ['comments, page 1', () => `video/comment?videoId=${marks.commentsVideo}&page=1`],
       ['comments, a deep page', () => `video/comment?videoId=${marks.commentsVideo}&page=${marks.deepPage}`],
+      [
+        'comments, a deep page from the page before’s edge',
+        () => `video/comment?videoId=${marks.commentsVideo}&page=${marks.deepPage}&after=${marks.deepAfter}`,
+      ],
+      ['comments, hot, page 1', () => `video/comment?videoId=${marks.commentsVideo}&page=1&sort=hot`],
+      [
+        'comments, hot, a deep page',
+        () => `video/comment?videoId=${marks.commentsVideo}&page=${marks.deepPage}&sort=hot`,
+      ],
+      [
+        'comments, a deep page, as a member who blocked people',
+        () => `video/comment?videoId=${marks.commentsVideo}&page=${marks.deepPage}`,
+        true,
+      ],
+      ['home, as a member with block lists', () => 'video/home', true],
+      ['an uploader’s videos, as a member with block lists', () => `video/user?uid=${marks.uploader}&page=1`, true],
       ['an uploader’s videos', () => `video/user?uid=${marks.uploader}&page=1`],
       ['search, one CJK character', () => `video/search?keyword=${encodeURIComponent('猫')}`],
       ['search, two CJK characters', () => `video/search?keyword=${encodeURIComponent('星空')}`],
@@ -197,6 +252,39 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         );
         expect(plan, keyword).not.toMatch(/Sort|Seq Scan/);
       }
+    }, 120_000);
+
+    it('reads a comment page’s thread heads from the index of its order alone (no sort, no heap row per skipped head) and keeps the count', async () => {
+      for (const sort of ['new', 'hot'] as const)
+        for (const member of [false, true]) {
+          sent = [];
+          await jsonCall(
+            server,
+            `video/comment?videoId=${marks.commentsVideo}&page=${marks.deepPage}&sort=${sort}`,
+            member ? { cookie } : {},
+          );
+          const heads = sent.find((query) => /parent_id IS NULL AND NOT c\.pinned/.test(query.sql));
+          expect(heads, sent.map((query) => query.sql).join('\n')).toBeDefined();
+          const { rows } = await server.db.executeQuery<{ 'QUERY PLAN': string }>(
+            CompiledQuery.raw(`EXPLAIN ${heads!.sql}`, [...heads!.parameters]),
+          );
+          const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+          // The page's heads come straight from the index under the Limit (no sort of them; the
+          // only sort allowed is of the page's few ids for the IN).
+          expect(plan, `${sort} ${member}`).toMatch(
+            new RegExp(`Limit[^\\n]*\\n\\s*->\\s*Index Only Scan (Backward )?using comments_heads_${sort} on comments`),
+          );
+          expect(plan, `${sort} ${member}`).not.toMatch(/Sort Key: (c_1|\(\(c_1)|Seq Scan on comments|comments_floor/);
+          // The count: the kept row, and (a member) the blocked people's heads on this video.
+          const count = sent.find((query) => /comment_thread_counts/.test(query.sql));
+          expect(count).toBeDefined();
+          const counted = await server.db.executeQuery<{ 'QUERY PLAN': string }>(
+            CompiledQuery.raw(`EXPLAIN ${count!.sql}`, [...count!.parameters]),
+          );
+          const countPlan = counted.rows.map((row) => row['QUERY PLAN']).join('\n');
+          expect(countPlan).not.toMatch(/Seq Scan on comments|comments_heads/);
+          if (member) expect(countPlan).toMatch(/comments_author_heads/);
+        }
     }, 120_000);
 
     it('reads a danmaku segment in one walk of its index, in the list’s order (no sort, no heap row per danmaku)', async () => {

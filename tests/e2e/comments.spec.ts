@@ -161,3 +161,53 @@ test('the server’s refusals are shown in the page’s language: a banned membe
   await expect(editor).toHaveText('Let me in');
   await member.context().close();
 });
+
+const pageOf = (page: number, pages: number) =>
+  msg('en', 'comments.pageOf').replace('{{page}}', String(page)).replace('{{pages}}', String(pages));
+
+test('a reader pages through a long list of comments with next and previous, each step from the page shown', async ({
+  browser,
+  page,
+}) => {
+  // 24 more threads from four new members (the writer's limit is per member).
+  const writers = await Promise.all([1, 2, 3, 4].map((n) => memberPage(browser, `Chatty${n}`)));
+  for (let i = 0; i < 24; i += 1) expect((await postByApi(writers[i % 4]!, `thread number ${i}`)).ok()).toBe(true);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const section = await openComments(page);
+  await section.locator('[data-sort=new]').click();
+  const floors = async () =>
+    (await section.locator('.comment-list > li > [data-comment] [data-comment-floor]').allTextContents()).map((f) =>
+      Number(/\d+/.exec(f)![0]),
+    );
+  const pageLabel = section.locator('[data-comment-page]');
+  await expect(pageLabel).toHaveText(pageOf(1, 2));
+  const first = await floors();
+  expect(first).toHaveLength(20);
+
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/video/comment?')) asked.push(request.url());
+  });
+  await section.getByRole('button', { name: msg('en', 'comments.next') }).click();
+  await expect(pageLabel).toHaveText(pageOf(2, 2));
+  const second = await floors();
+  expect(second.length).toBeGreaterThan(0);
+  // The next page goes on below the last floor shown, read from that edge.
+  expect(Math.max(...second)).toBeLessThan(Math.min(...first));
+  expect(asked.at(-1)).toMatch(/after=new\.\d+/);
+  await section.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('comments-page-2-1280.png'), fullPage: false });
+
+  await section.getByRole('button', { name: msg('en', 'comments.previous') }).click();
+  await expect(pageLabel).toHaveText(pageOf(1, 2));
+  expect(await floors()).toEqual(first);
+
+  // The same steps on a phone's width.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await section.getByRole('button', { name: msg('en', 'comments.next') }).click();
+  await expect(pageLabel).toHaveText(pageOf(2, 2));
+  expect(await floors()).toEqual(second);
+  await section.locator('nav.pager').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('comments-page-2-375.png'), fullPage: false });
+  for (const writer of writers) await writer.context().close();
+});

@@ -35,6 +35,7 @@ import * as m0033 from './0033_video_search_postings.ts';
 import * as m0034 from './0034_danmaku_pool_time.ts';
 import * as m0035 from './0035_subtitle_fallback_font.ts';
 import * as m0036 from './0036_subtitle_font_names.ts';
+import * as m0037 from './0037_comment_thread_counts.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0034_danmaku_pool_time': m0034,
   '0035_subtitle_fallback_font': m0035,
   '0036_subtitle_font_names': m0036,
+  '0037_comment_thread_counts': m0037,
 };

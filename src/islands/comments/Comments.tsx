@@ -118,6 +118,13 @@ export default function Comments({ locale, videoId, messages, mediaType = 'video
   const t = useIslandTranslation(locale, messages);
   const self = useSelfUser();
   const [page, setPage] = useState(1);
+  /** How the current page is reached: from an edge of the page before it was shown (decision 0039), else by number. */
+  const [edge, setEdge] = useState<{ after: string } | { before: string } | undefined>(undefined);
+  /** The edges the last answer gave, for the next and the previous page. */
+  const [cursors, setCursors] = useState<{ next: string | null; previous: string | null }>({
+    next: null,
+    previous: null,
+  });
   const [sort, setSort] = useState<CommentSort>('hot');
   const [threads, setThreads] = useState<CommentThread[] | null>(null);
   const [count, setCount] = useState(0);
@@ -138,11 +145,12 @@ export default function Comments({ locale, videoId, messages, mediaType = 'video
   const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
 
   const load = useCallback(
-    async (target: number, order: CommentSort) => {
+    async (target: number, order: CommentSort, from?: { after: string } | { before: string }) => {
       try {
-        const answer = await getComments(videoId, target, PAGE_SIZE, mediaType, order);
+        const answer = await getComments(videoId, target, PAGE_SIZE, mediaType, order, target > 1 ? from : undefined);
         setThreads(answer.videoCommentList);
         setCount(answer.videoCommentCount);
+        setCursors({ next: answer.nextCursor, previous: answer.previousCursor });
         setHiddenOnPage(answer.hiddenCommentCount ?? 0);
         setOpened({});
         setLoadError('');
@@ -155,8 +163,20 @@ export default function Comments({ locale, videoId, messages, mediaType = 'video
 
   // Reload when the page or order changes and once the login is known (votes are marked for the viewer).
   useEffect(() => {
-    if (self.isEffectiveCheckOnce) void load(page, sort);
-  }, [page, sort, self.isEffectiveCheckOnce, myUid, load]);
+    if (self.isEffectiveCheckOnce) void load(page, sort, edge);
+  }, [page, sort, edge, self.isEffectiveCheckOnce, myUid, load]);
+
+  /** Pages step from the shown page's edge (a walk of the index however deep), or by number when no edge is known. */
+  const goTo = (target: number) => {
+    const from =
+      target === page + 1 && cursors.next
+        ? { after: cursors.next }
+        : target === page - 1 && cursors.previous
+          ? { before: cursors.previous }
+          : undefined;
+    setEdge(from);
+    setPage(target);
+  };
 
   const openThread = async (threadId: number, replyPage = 1) => {
     try {
@@ -181,7 +201,7 @@ export default function Comments({ locale, videoId, messages, mediaType = 'video
       await emitComment(videoId, html, mediaType);
       showToast({ message: t('comments.sent'), severity: 'success' });
       if (page === 1) await load(1, sort);
-      else setPage(1);
+      else goTo(1);
       return true;
     } catch (error) {
       setSendError(errorMessage(error, t));
@@ -262,8 +282,8 @@ export default function Comments({ locale, videoId, messages, mediaType = 'video
       else await deleteComment(videoId, comment.commentRoute, true, mediaType);
       showToast({ message: t('comments.deleted'), severity: 'success' });
       // The last comment of a later page gone: step back a page.
-      if (threads?.length === 1 && !comment.parentId && page > 1) setPage(page - 1);
-      else await load(page, sort);
+      if (threads?.length === 1 && !comment.parentId && page > 1) goTo(page - 1);
+      else await load(page, sort, edge);
     } catch (error) {
       showToast({ message: errorMessage(error, t), severity: 'error' });
     }
@@ -281,7 +301,7 @@ export default function Comments({ locale, videoId, messages, mediaType = 'video
         message: comment.isPinned ? t('conversation.unpinned') : t('conversation.pinned'),
         severity: 'success',
       });
-      await load(page, sort);
+      await load(page, sort, edge);
     } catch (error) {
       showToast({ message: errorMessage(error, t), severity: 'error' });
     }
@@ -424,7 +444,7 @@ export default function Comments({ locale, videoId, messages, mediaType = 'video
               data-sort={order}
               onClick={() => {
                 setSort(order);
-                setPage(1);
+                goTo(1);
               }}
             >
               {order === 'hot' ? t('conversation.sortHot') : t('conversation.sortNew')}
@@ -524,11 +544,11 @@ export default function Comments({ locale, videoId, messages, mediaType = 'video
 
       {pages > 1 && (
         <nav className="pager" aria-label={t('comments.pages')}>
-          <button type="button" className="button secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          <button type="button" className="button secondary" disabled={page <= 1} onClick={() => goTo(page - 1)}>
             {t('comments.previous')}
           </button>
           <span data-comment-page>{t('comments.pageOf', { page, pages })}</span>
-          <button type="button" className="button secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+          <button type="button" className="button secondary" disabled={page >= pages} onClick={() => goTo(page + 1)}>
             {t('comments.next')}
           </button>
         </nav>

@@ -8,13 +8,15 @@ export const getDanmaku = (videoId: number, segment?: number, mediaType: MediaTy
   call('GET video/danmaku', { videoId, segment, mediaType });
 export const emitDanmaku = (body: DanmakuEmitBody) => call('POST video/danmaku/emit', body);
 
+/** A page by its number, or (`edge`) the page just after or before a page's edge the last answer gave. */
 export const getComments = (
   videoId: number,
   page: number,
   pageSize: number,
   mediaType: MediaType = 'video',
   sort: CommentSort = 'new',
-) => call('GET video/comment', { videoId, page, pageSize, mediaType, sort });
+  edge?: { after: string } | { before: string },
+) => call('GET video/comment', { videoId, page, pageSize, mediaType, sort, ...edge });
 /** A comment, or with `parentId` a reply to that comment. */
 export const emitComment = (videoId: number, text: string, mediaType: MediaType = 'video', parentId?: number) =>
   call('POST video/comment/emit', { videoId, text, mediaType, parentId });

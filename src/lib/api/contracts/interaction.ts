@@ -78,13 +78,37 @@ export const COMMENT_SORTS = ['hot', 'new'] as const;
 export type CommentSort = (typeof COMMENT_SORTS)[number];
 /** Replies shown under each top-level comment of a page; the rest come from video/comment/replies. */
 export const THREAD_PREVIEW_REPLIES = 3;
-export const commentListQuery = z.object({
-  videoId: positiveId,
-  mediaType,
-  page: z.number().int().min(1).max(100_000).default(1),
-  pageSize: z.number().int().min(1).max(50).default(20),
-  sort: z.enum(COMMENT_SORTS).default('new'),
-});
+/**
+ * A page's edge in its order, as a list answer gives it (`nextCursor`, `previousCursor`):
+ * "new.<floor>" or "hot.<score>.<floor>". With `after` (or `before`) the page is the one just
+ * after (before) that edge, read from there (decision 0039); `page` is still the page's number,
+ * and without a cursor a page is found by its number.
+ */
+const commentCursor = z
+  .string()
+  .max(40)
+  .regex(/^(new\.\d{1,9}|hot\.-?\d{1,9}\.\d{1,9})$/, 'is a cursor of a comment list answer');
+export const commentListQuery = z
+  .object({
+    videoId: positiveId,
+    mediaType,
+    page: z.number().int().min(1).max(100_000).default(1),
+    pageSize: z.number().int().min(1).max(50).default(20),
+    sort: z.enum(COMMENT_SORTS).default('new'),
+    after: commentCursor.optional(),
+    before: commentCursor.optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.after !== undefined && q.before !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['before'], message: 'give after or before, not both' });
+    const cursor = q.after ?? q.before;
+    if (cursor !== undefined && !cursor.startsWith(`${q.sort}.`))
+      ctx.addIssue({
+        code: 'custom',
+        path: [q.after ? 'after' : 'before'],
+        message: `is not a cursor of sort ${q.sort}`,
+      });
+  });
 /** A page of one thread, oldest reply first. */
 export const commentRepliesQuery = z.object({
   videoId: positiveId,
@@ -168,6 +192,9 @@ export const commentListResponse = z.object({
   /** How many comments of this page the viewer's block keywords or expressions left out. */
   hiddenCommentCount: z.number(),
   videoCommentList: z.array(commentThreadSchema),
+  /** `after` for the next page, `before` for the previous one; null where there is none. */
+  nextCursor: z.string().nullable(),
+  previousCursor: z.string().nullable(),
 });
 export type CommentListResponse = z.infer<typeof commentListResponse>;
 export const commentVoteResponse = z.object({
