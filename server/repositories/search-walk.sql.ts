@@ -31,6 +31,35 @@ export function titlePiecesOf(word: string): { pieces: string[]; exact: boolean 
   return { pieces: chars.slice(2).map((c, i) => chars[i] + chars[i + 1] + c), exact: false };
 }
 
+/** Runs of the scripts `search_grams` cuts (the `CJK` ranges). */
+const CJK_RUNS = new RegExp(`${CJK.source}+`, 'g');
+
+/**
+ * The pieces a title line (search_text's first) is kept under in `video_title_terms`, as the
+ * database's `search_title_terms` cuts them (migration 0033): the one- and two-character pieces of
+ * its CJK runs, and the three-character pieces of its space-separated words that hold no CJK.
+ * For writers that skip the triggers (the scale seeder's COPY); tests/api/scale-seed.test.ts
+ * checks both give the same rows.
+ */
+export function titleTermsOf(line: string): string[] {
+  const terms = new Set<string>();
+  for (const [run] of line.matchAll(CJK_RUNS)) {
+    const chars = [...run];
+    for (let at = 0; at < chars.length; at += 1) {
+      terms.add(chars[at]);
+      if (at + 1 < chars.length) terms.add(chars[at] + chars[at + 1]);
+    }
+  }
+  for (const word of line.split(' ')) {
+    const chars = [...word];
+    for (let at = 0; at + 3 <= chars.length; at += 1) {
+      const piece = chars[at] + chars[at + 1] + chars[at + 2];
+      if (!CJK.test(piece)) terms.add(piece);
+    }
+  }
+  return [...terms];
+}
+
 /** How many of a piece's rows are counted to choose the rarest piece of a word. */
 const RARITY_PROBE = 2000;
 
