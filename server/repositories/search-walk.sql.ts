@@ -265,7 +265,7 @@ export async function walkWords(
    * Another word scores 3 on a row only if the row is in the rankings of that word's title pieces.
    * The rows where one may (the driver's title rows in another word's rarest piece, and that
    * piece's rows under one of the driver's tags) are read once the first batch has not settled
-   * the page, at most `limit` of each in the walk's order, both found through the rankings' keys
+   * the page and the count, at most `limit` of each in the walk's order, both found through the rankings' keys
    * (a merge of two title pieces' rows, and a probe of each piece row's tags, no video read until
    * a row is kept): every other row of the driver's title then
    * scores at most 3 + 2 per other word, and one under a driver's tag 2 + 2 per other word. So two
@@ -281,21 +281,21 @@ export async function walkWords(
   const bounded = otherPieces.every((piece) => piece !== null);
   /** What the first reads left unread, as (ceiling, after), until the walk of `level` has read it all. */
   const pending: Array<{ ceiling: number; after: typeof TOP; level: number }> = [];
-  let tightened = false;
-  /** Reads those rows (once, when the first batch of the driver's title has not settled the page). */
-  const tighten = async () => {
-    tightened = true;
-    const inOthers = (alias: string) =>
-      sql.join(
-        (otherPieces as string[]).map(
-          (piece) =>
-            sql`EXISTS (SELECT 1 FROM video_title_terms b WHERE b.term = ${piece} AND b.bucket = ${sql.ref(`${alias}.bucket`)} AND b.video_id = ${sql.ref(`${alias}.video_id`)})`,
-        ),
-        sql` OR `,
-      );
+  let sharedRead = false;
+  let crossedRead = false;
+  /** The driver's title rows in another word's rarest piece: a merge of two rankings. */
+  const readShared = async () => {
+    sharedRead = true;
+    const inOthers = sql.join(
+      (otherPieces as string[]).map(
+        (piece) =>
+          sql`EXISTS (SELECT 1 FROM video_title_terms b WHERE b.term = ${piece} AND b.bucket = a.bucket AND b.video_id = a.video_id)`,
+      ),
+      sql` OR `,
+    );
     const shared = (
       await sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT a.video_id, a.bucket FROM video_title_terms a
-        WHERE a.term = ${rarest.piece} AND (${inOthers('a')})
+        WHERE a.term = ${rarest.piece} AND (${inOthers})
         ORDER BY a.bucket DESC, a.video_id DESC LIMIT ${limit}) w ${scored(null)}`.execute(db)
     ).rows;
     keep(shared);
@@ -303,30 +303,40 @@ export async function walkWords(
       const last = shared[shared.length - 1]!;
       pending.push({ ceiling: 3 + 3 * k, after: { bucket: Number(last.bucket), id: last.video_id }, level: 3 });
     }
-    if (tagsOf[driverAt]!.length) {
-      const crossed = (
-        await sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT DISTINCT b.video_id, b.bucket FROM video_title_terms b
-          WHERE b.term IN (${sql.join(otherPieces as string[])})
-            AND EXISTS (SELECT 1 FROM video_tags vt WHERE vt.video_id = b.video_id AND vt.tag_id IN ${inTags(driverAt)})
-          ORDER BY b.bucket DESC, b.video_id DESC LIMIT ${limit}) w ${scored(null)}`.execute(db)
-      ).rows;
-      keep(crossed);
-      if (crossed.length >= limit) {
-        const last = crossed[crossed.length - 1]!;
-        pending.push({ ceiling: 2 + 3 * k, after: { bucket: Number(last.bucket), id: last.video_id }, level: 2 });
-      }
+  };
+  /**
+   * Another word's rarest piece's rows under one of the driver's tags: each piece row's own tags
+   * probed by its key (OFFSET 0 keeps the probe per row; as a join, the planner hashed every video
+   * of the driver's tags, 188 000 for 星空 at a million).
+   */
+  const readCrossed = async () => {
+    crossedRead = true;
+    if (!tagsOf[driverAt]!.length) return;
+    const pieces = [...new Set(otherPieces as string[])];
+    const crossed = (
+      await sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT ${pieces.length > 1 ? sql`DISTINCT` : sql``} b.video_id, b.bucket
+        FROM video_title_terms b WHERE b.term IN (${sql.join(pieces)})
+          AND EXISTS (SELECT 1 FROM video_tags vt WHERE vt.video_id = b.video_id AND vt.tag_id IN ${inTags(driverAt)} OFFSET 0)
+        ORDER BY b.bucket DESC, b.video_id DESC LIMIT ${limit}) w ${scored(null)}`.execute(db)
+    ).rows;
+    keep(crossed);
+    if (crossed.length >= limit) {
+      const last = crossed[crossed.length - 1]!;
+      pending.push({ ceiling: 2 + 3 * k, after: { bucket: Number(last.bucket), id: last.video_id }, level: 2 });
     }
   };
   /** The most a row not read may score, per kind of row (after: null = in any order), while the walk is at `level` (done: past it). */
   const ceilings = (level: number, after: typeof TOP, done: boolean) => {
-    if (!tightened) return [done ? { ceiling: level - 1 + 3 * k, after: null } : { ceiling: level + 3 * k, after }];
+    if (!sharedRead) return [done ? { ceiling: level - 1 + 3 * k, after: null } : { ceiling: level + 3 * k, after }];
+    // Under a driver's tag: another word in its title only among the crossed rows, once read.
+    const tagged = crossedRead ? 2 + 2 * k : 2 + 3 * k;
     const rest: Array<{ ceiling: number; after: typeof TOP | null }> = [
       ...pending.filter((unread) => unread.level < level || (unread.level === level && !done)),
       { ceiling: 1 + 3 * k, after: null },
     ];
-    if (level === 3 && !done) rest.push({ ceiling: 3 + 2 * k, after }, { ceiling: 2 + 2 * k, after: null });
-    if (level === 3 && done) rest.push({ ceiling: 2 + 2 * k, after: null });
-    if (level === 2 && !done) rest.push({ ceiling: 2 + 2 * k, after });
+    if (level === 3 && !done) rest.push({ ceiling: 3 + 2 * k, after }, { ceiling: tagged, after: null });
+    if (level === 3 && done) rest.push({ ceiling: tagged, after: null });
+    if (level === 2 && !done) rest.push({ ceiling: tagged, after });
     return rest;
   };
   const settledAll = (bounds: Array<{ ceiling: number; after: typeof TOP | null }>) =>
@@ -339,9 +349,17 @@ export async function walkWords(
       keep(rows);
       const done = rows.length < batch;
       if (!done) after = { bucket: Number(rows[rows.length - 1]!.bucket), id: rows[rows.length - 1]!.video_id };
-      // A title phrase ("starry sky") settles in its first batch; the others read the rows that bound the rest.
-      if (level === 3 && !tightened && bounded && !(found.length >= limit && settledAll(ceilings(level, after, done))))
-        await tighten();
+      // A title phrase ("starry sky") settles in its first batch; the others read the rows that
+      // bound the rest, and the crossed rows (every one a match, for the count), once.
+      if (
+        level === 3 &&
+        bounded &&
+        !sharedRead &&
+        !(found.length >= limit && settledAll(ceilings(level, after, done)))
+      ) {
+        await readShared();
+        await readCrossed();
+      }
       // Not read yet: the rest of this level (the driver's level, and 3 for every other word),
       // or once it is done, the next level's rows in any order.
       if (found.length >= limit && settledAll(ceilings(level, after, done))) {
