@@ -264,14 +264,14 @@ export async function walkWords(
   /**
    * Another word scores 3 on a row only if the row is in the rankings of that word's title pieces.
    * The rows where one may (the driver's title rows in another word's rarest piece, and that
-   * piece's rows under one of the driver's tags) are read once the first batch has not settled
-   * the page and the count, at most `limit` of each in the walk's order, both found through the rankings' keys
-   * (a merge of two title pieces' rows, and a probe of each piece row's tags, no video read until
-   * a row is kept): every other row of the driver's title then
-   * scores at most 3 + 2 per other word, and one under a driver's tag 2 + 2 per other word. So two
-   * common words that rarely share a title stop once the page and the count are found, instead of
-   * reading the driver's whole title to rule out a row of the top score (decision 0020, fourth
-   * addendum). Only when every other word has a title piece (one or two Latin letters have none).
+   * piece's rows under one of the driver's tags) are read once the first batch has settled neither
+   * the page nor the count: at most `limit` of each in the walk's order, found through the
+   * rankings' keys (a merge of two pieces' rows; a probe of each piece row's tags), then scored.
+   * Every other row of the driver's title then scores at most 3 + 2 per other word, and one under
+   * a driver's tag 2 + 2 per other word, so two common words that rarely share a title stop once
+   * the page and the count are found, instead of reading the driver's whole title to rule out a
+   * row of the top score (decision 0020, fourth addendum). Only when every other word has a title
+   * piece (one or two Latin letters have none).
    */
   const otherPieces = words.flatMap((_, i) => {
     if (i === driverAt) return [];
