@@ -31,6 +31,35 @@ export function titlePiecesOf(word: string): { pieces: string[]; exact: boolean 
   return { pieces: chars.slice(2).map((c, i) => chars[i] + chars[i + 1] + c), exact: false };
 }
 
+/** Runs of the scripts `search_grams` cuts (the `CJK` ranges). */
+const CJK_RUNS = new RegExp(`${CJK.source}+`, 'g');
+
+/**
+ * The pieces a title line (search_text's first) is kept under in `video_title_terms`, as the
+ * database's `search_title_terms` cuts them (migration 0033): the one- and two-character pieces of
+ * its CJK runs, and the three-character pieces of its space-separated words that hold no CJK.
+ * For writers that skip the triggers (the scale seeder's COPY); tests/api/scale-seed.test.ts
+ * checks both give the same rows.
+ */
+export function titleTermsOf(line: string): string[] {
+  const terms = new Set<string>();
+  for (const [run] of line.matchAll(CJK_RUNS)) {
+    const chars = [...run];
+    for (let at = 0; at < chars.length; at += 1) {
+      terms.add(chars[at]);
+      if (at + 1 < chars.length) terms.add(chars[at] + chars[at + 1]);
+    }
+  }
+  for (const word of line.split(' ')) {
+    const chars = [...word];
+    for (let at = 0; at + 3 <= chars.length; at += 1) {
+      const piece = chars[at] + chars[at + 1] + chars[at + 2];
+      if (!CJK.test(piece)) terms.add(piece);
+    }
+  }
+  return [...terms];
+}
+
 /** How many of a piece's rows are counted to choose the rarest piece of a word. */
 const RARITY_PROBE = 2000;
 
@@ -141,16 +170,18 @@ export async function walkWords(
     (titlePiecesOf(word)?.pieces ?? []).map((piece) => sql`(${index}, ${piece})`),
   );
   if (!pieces.length) return null;
-  const rarest = (
+  // Every piece by rarity: the rarest drives the walk, each other word's rarest bounds its title below.
+  const byRarity = (
     await sql<{
       word: number;
       piece: string;
     }>`SELECT u.word, u.piece FROM (VALUES ${sql.join(pieces)}) AS u (word, piece)
-    ORDER BY (SELECT count(*) FROM (SELECT 1 FROM video_title_terms p WHERE p.term = u.piece LIMIT ${RARITY_PROBE}) s), u.word, u.piece LIMIT 1`.execute(
+    ORDER BY (SELECT count(*) FROM (SELECT 1 FROM video_title_terms p WHERE p.term = u.piece LIMIT ${RARITY_PROBE}) s), u.word, u.piece`.execute(
       db,
     )
-  ).rows[0]!;
-  const driverAt = Number(rarest.word); // a VALUES parameter comes back as text
+  ).rows.map((row) => ({ word: Number(row.word), piece: row.piece })); // a VALUES parameter comes back as text
+  const rarest = byRarity[0]!;
+  const driverAt = rarest.word;
   const driver = words[driverAt]!;
   // Each word's tags, found once: looked up per row, the planner read tag_names again for every row.
   const tagged = sql.join(
@@ -181,9 +212,18 @@ export async function walkWords(
       others.map((s) => sql`+ (${s})`),
       sql` `,
     )} ELSE 0 END`;
+  /** The row's whole score when every word is there and it may be shown, else 0 (whatever the driver scores). */
+  const totalOf = sql<number>`CASE WHEN (${scoreOf(driverAt)}) > 0 ${sql.join(
+    others.map((s) => sql`AND (${s}) > 0`),
+    sql` `,
+  )} AND ${visible}
+    THEN (${scoreOf(driverAt)}) ${sql.join(
+      others.map((s) => sql`+ (${s})`),
+      sql` `,
+    )} ELSE 0 END`;
   /** The row `w` of a walk, scored (the video read by its key, once per row: OFFSET 0 keeps the subquery as it is). */
-  const scored = (level: number) =>
-    sql`CROSS JOIN LATERAL (SELECT ${totalAt(level)} AS total FROM videos v WHERE v.video_id = w.video_id OFFSET 0) s`;
+  const scored = (level: number | null) =>
+    sql`CROSS JOIN LATERAL (SELECT ${level === null ? totalOf : totalAt(level)} AS total FROM videos v WHERE v.video_id = w.video_id OFFSET 0) s`;
   const step = (level: number, after: typeof TOP, batch: number) =>
     level === 3
       ? sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT p.video_id, p.bucket FROM video_title_terms p
@@ -196,6 +236,14 @@ export async function walkWords(
         ORDER BY r.bucket DESC, r.video_id DESC LIMIT ${batch}) w ${scored(level)}`;
 
   const found: Found[] = [];
+  const seen = new Set<number>();
+  const keep = (rows: Found[]) => {
+    for (const row of rows)
+      if (Number(row.total) > 0 && !seen.has(row.video_id)) {
+        seen.add(row.video_id);
+        found.push({ video_id: row.video_id, bucket: Number(row.bucket), total: Number(row.total) });
+      }
+  };
   const best = () => found.sort((a, b) => b.total - a.total || b.bucket - a.bucket || b.video_id - a.video_id);
   const wanted = Math.min(pageEnd, limit);
   /**
@@ -212,22 +260,109 @@ export async function walkWords(
           (last.bucket > after.bucket || (last.bucket === after.bucket && last.video_id >= after.id))))
     );
   };
+  const k = others.length;
+  /**
+   * Another word scores 3 on a row only if the row is in the rankings of that word's title pieces.
+   * The rows where one may (the driver's title rows in another word's rarest piece, and that
+   * piece's rows under one of the driver's tags) are read once the first batch has settled neither
+   * the page nor the count: at most `limit` of each in the walk's order, found through the
+   * rankings' keys (a merge of two pieces' rows; a probe of each piece row's tags), then scored.
+   * Every other row of the driver's title then scores at most 3 + 2 per other word, and one under
+   * a driver's tag 2 + 2 per other word, so two common words that rarely share a title stop once
+   * the page and the count are found, instead of reading the driver's whole title to rule out a
+   * row of the top score (decision 0020, fourth addendum). Only when every other word has a title
+   * piece (one or two Latin letters have none).
+   */
+  const otherPieces = words.flatMap((_, i) => {
+    if (i === driverAt) return [];
+    const piece = byRarity.find((row) => row.word === i)?.piece;
+    return piece === undefined ? [null] : [piece];
+  });
+  const bounded = otherPieces.every((piece) => piece !== null);
+  /** What the first reads left unread, as (ceiling, after), until the walk of `level` has read it all. */
+  const pending: Array<{ ceiling: number; after: typeof TOP; level: number }> = [];
+  let sharedRead = false;
+  let crossedRead = false;
+  /** The driver's title rows in another word's rarest piece: a merge of two rankings. */
+  const readShared = async () => {
+    sharedRead = true;
+    const inOthers = sql.join(
+      (otherPieces as string[]).map(
+        (piece) =>
+          sql`EXISTS (SELECT 1 FROM video_title_terms b WHERE b.term = ${piece} AND b.bucket = a.bucket AND b.video_id = a.video_id)`,
+      ),
+      sql` OR `,
+    );
+    const shared = (
+      await sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT a.video_id, a.bucket FROM video_title_terms a
+        WHERE a.term = ${rarest.piece} AND (${inOthers})
+        ORDER BY a.bucket DESC, a.video_id DESC LIMIT ${limit}) w ${scored(null)}`.execute(db)
+    ).rows;
+    keep(shared);
+    if (shared.length >= limit) {
+      const last = shared[shared.length - 1]!;
+      pending.push({ ceiling: 3 + 3 * k, after: { bucket: Number(last.bucket), id: last.video_id }, level: 3 });
+    }
+  };
+  /**
+   * Another word's rarest piece's rows under one of the driver's tags: each piece row's own tags
+   * probed by its key (OFFSET 0 keeps the probe per row; as a join, the planner hashed every video
+   * of the driver's tags, 188 000 for 星空 at a million).
+   */
+  const readCrossed = async () => {
+    crossedRead = true;
+    if (!tagsOf[driverAt]!.length) return;
+    const pieces = [...new Set(otherPieces as string[])];
+    const crossed = (
+      await sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT ${pieces.length > 1 ? sql`DISTINCT` : sql``} b.video_id, b.bucket
+        FROM video_title_terms b WHERE b.term IN (${sql.join(pieces)})
+          AND EXISTS (SELECT 1 FROM video_tags vt WHERE vt.video_id = b.video_id AND vt.tag_id IN ${inTags(driverAt)} OFFSET 0)
+        ORDER BY b.bucket DESC, b.video_id DESC LIMIT ${limit}) w ${scored(null)}`.execute(db)
+    ).rows;
+    keep(crossed);
+    if (crossed.length >= limit) {
+      const last = crossed[crossed.length - 1]!;
+      pending.push({ ceiling: 2 + 3 * k, after: { bucket: Number(last.bucket), id: last.video_id }, level: 2 });
+    }
+  };
+  /** The most a row not read may score, per kind of row (after: null = in any order), while the walk is at `level` (done: past it). */
+  const ceilings = (level: number, after: typeof TOP, done: boolean) => {
+    if (!sharedRead) return [done ? { ceiling: level - 1 + 3 * k, after: null } : { ceiling: level + 3 * k, after }];
+    // Under a driver's tag: another word in its title only among the crossed rows, once read.
+    const tagged = crossedRead ? 2 + 2 * k : 2 + 3 * k;
+    const rest: Array<{ ceiling: number; after: typeof TOP | null }> = [
+      ...pending.filter((unread) => unread.level < level || (unread.level === level && !done)),
+      { ceiling: 1 + 3 * k, after: null },
+    ];
+    if (level === 3 && !done) rest.push({ ceiling: 3 + 2 * k, after }, { ceiling: tagged, after: null });
+    if (level === 3 && done) rest.push({ ceiling: tagged, after: null });
+    if (level === 2 && !done) rest.push({ ceiling: tagged, after });
+    return rest;
+  };
+  const settledAll = (bounds: Array<{ ceiling: number; after: typeof TOP | null }>) =>
+    bounds.every((bound) => settled(bound.ceiling, bound.after));
   for (const level of LEVELS.slice(0, 2)) {
     if (level === 2 && !tagsOf[driverAt]!.length) continue;
     let after = TOP;
     for (let batch = limit; ; batch = Math.min(batch * 2, limit * LAST_BATCH_TIMES)) {
       const rows = (await step(level, after, batch).execute(db)).rows;
-      for (const row of rows)
-        if (Number(row.total) > 0)
-          found.push({ video_id: row.video_id, bucket: Number(row.bucket), total: Number(row.total) });
+      keep(rows);
       const done = rows.length < batch;
       if (!done) after = { bucket: Number(rows[rows.length - 1]!.bucket), id: rows[rows.length - 1]!.video_id };
+      // A title phrase ("starry sky") settles in its first batch; the others read the rows that
+      // bound the rest, and the crossed rows (every one a match, for the count), once.
+      if (
+        level === 3 &&
+        bounded &&
+        !sharedRead &&
+        !(found.length >= limit && settledAll(ceilings(level, after, done)))
+      ) {
+        await readShared();
+        await readCrossed();
+      }
       // Not read yet: the rest of this level (the driver's level, and 3 for every other word),
       // or once it is done, the next level's rows in any order.
-      if (
-        found.length >= limit &&
-        (done ? settled(level - 1 + 3 * others.length, null) : settled(level + 3 * others.length, after))
-      ) {
+      if (found.length >= limit && settledAll(ceilings(level, after, done))) {
         return {
           ids: best()
             .slice(0, limit)
@@ -242,7 +377,7 @@ export async function walkWords(
   // counted when what was found already fills the page with more than such a row can score.
   const described = sql`FROM videos d CROSS JOIN LATERAL (SELECT ${totalAt(1)} AS total FROM (SELECT d.video_id, d.uploader_uid, d.search_text) v) s
     WHERE ${matchOf(driver).inText} AND d.status = 'approved' AND s.total > 0`;
-  if (settled(1 + 3 * others.length, null)) {
+  if (settled(1 + 3 * k, null)) {
     const n =
       found.length >= limit
         ? 0
@@ -262,7 +397,7 @@ export async function walkWords(
     await sql<Found>`SELECT d.video_id, search_bucket(d.watched_count) AS bucket, s.total ${described}
     ORDER BY s.total DESC, 2 DESC, d.video_id DESC LIMIT ${limit}`.execute(db)
   ).rows;
-  for (const row of rows) found.push({ video_id: row.video_id, bucket: Number(row.bucket), total: Number(row.total) });
+  keep(rows);
   const ids = best()
     .slice(0, limit)
     .map((row) => row.video_id);

@@ -84,6 +84,7 @@ describe.each(BACKENDS)('several search words on %s', (backend) => {
     '星空 ギター',
     '星空 吉他',
     '猫 cat',
+    '猫 guitar',
     '夜 星空 猫',
     'a cat',
     'starry zzqxjv',
