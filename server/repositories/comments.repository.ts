@@ -19,6 +19,9 @@ export function noBlockBetween(uidColumn: string, otherUid: number) {
 }
 
 export function createCommentsRepository(db: Kysely<Database>) {
+  /** The comments on one video, track or photo post (deleted ones too: callers say which they want). */
+  const commentsOn = (target: MediaTarget) =>
+    db.selectFrom('comments as c').where('c.video_id', '=', target.id).where('c.target_type', '=', target.type);
   /** Comments with their authors and `viewerUid`'s vote on each (deleted ones too: callers say which they want). */
   function withAuthorAndVote(viewerUid: number | null) {
     return db
@@ -53,11 +56,8 @@ export function createCommentsRepository(db: Kysely<Database>) {
    * predicate these conditions repeat word for word so the planner can use them.
    */
   function headKeys(target: MediaTarget, viewerUid: number | null, sort: CommentSort) {
-    let query = db
-      .selectFrom('comments as c')
+    let query = commentsOn(target)
       .select('c.id')
-      .where('c.video_id', '=', target.id)
-      .where('c.target_type', '=', target.type)
       .where(sql<SqlBool>`c.parent_id IS NULL AND NOT c.pinned AND (c.deleted_at IS NULL OR c.live_replies > 0)`);
     if (viewerUid !== null) query = query.where(notSentByBlockedOf('c.uid', viewerUid));
     return { query, key: sort === 'hot' ? sql`(c.upvote_count - c.downvote_count), c.floor` : sql`c.floor` };
@@ -110,12 +110,7 @@ export function createCommentsRepository(db: Kysely<Database>) {
         .offset('offset' in page ? page.offset : 0);
       let ids = sql`SELECT id FROM (${walk}) AS h`;
       if (page.withPinned) {
-        let pinned = db
-          .selectFrom('comments as c')
-          .select('c.id')
-          .where('c.video_id', '=', target.id)
-          .where('c.target_type', '=', target.type)
-          .where('c.pinned', '=', true);
+        let pinned = commentsOn(target).select('c.id').where('c.pinned', '=', true);
         if (viewerUid !== null) pinned = pinned.where(notSentByBlockedOf('c.uid', viewerUid));
         ids = sql`${ids} UNION ALL ${pinned}`;
       }
@@ -205,12 +200,7 @@ export function createCommentsRepository(db: Kysely<Database>) {
      * thread (or on the whole item), whose name starts with `prefix`; nobody with a block either way.
      */
     mentionCandidates(writerUid: number, target: MediaTarget, threadId: number | null, prefix: string, limit: number) {
-      const inThread = db
-        .selectFrom('comments as c')
-        .select('c.uid')
-        .where('c.video_id', '=', target.id)
-        .where('c.target_type', '=', target.type)
-        .where('c.deleted_at', 'is', null);
+      const inThread = commentsOn(target).select('c.uid').where('c.deleted_at', 'is', null);
       const authors =
         threadId === null
           ? inThread

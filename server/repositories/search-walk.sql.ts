@@ -281,6 +281,13 @@ export async function walkWords(
   const bounded = otherPieces.every((piece) => piece !== null);
   /** What the first reads left unread, as (ceiling, after), until the walk of `level` has read it all. */
   const pending: Array<{ ceiling: number; after: typeof TOP; level: number }> = [];
+  /** Keeps a first read's rows; a full batch leaves rows past its last, scoring at most `ceiling`, for `level`'s walk. */
+  const keepFirstRead = (rows: Found[], ceiling: number, level: number) => {
+    keep(rows);
+    if (rows.length < limit) return;
+    const last = rows[rows.length - 1]!;
+    pending.push({ ceiling, after: { bucket: Number(last.bucket), id: last.video_id }, level });
+  };
   let sharedRead = false;
   let crossedRead = false;
   /** The driver's title rows in another word's rarest piece: a merge of two rankings. */
@@ -298,11 +305,7 @@ export async function walkWords(
         WHERE a.term = ${rarest.piece} AND (${inOthers})
         ORDER BY a.bucket DESC, a.video_id DESC LIMIT ${limit}) w ${scored(null)}`.execute(db)
     ).rows;
-    keep(shared);
-    if (shared.length >= limit) {
-      const last = shared[shared.length - 1]!;
-      pending.push({ ceiling: 3 + 3 * k, after: { bucket: Number(last.bucket), id: last.video_id }, level: 3 });
-    }
+    keepFirstRead(shared, 3 + 3 * k, 3);
   };
   /**
    * Another word's rarest piece's rows under one of the driver's tags: each piece row's own tags
@@ -319,11 +322,7 @@ export async function walkWords(
           AND EXISTS (SELECT 1 FROM video_tags vt WHERE vt.video_id = b.video_id AND vt.tag_id IN ${inTags(driverAt)} OFFSET 0)
         ORDER BY b.bucket DESC, b.video_id DESC LIMIT ${limit}) w ${scored(null)}`.execute(db)
     ).rows;
-    keep(crossed);
-    if (crossed.length >= limit) {
-      const last = crossed[crossed.length - 1]!;
-      pending.push({ ceiling: 2 + 3 * k, after: { bucket: Number(last.bucket), id: last.video_id }, level: 2 });
-    }
+    keepFirstRead(crossed, 2 + 3 * k, 2);
   };
   /** The most a row not read may score, per kind of row (after: null = in any order), while the walk is at `level` (done: past it). */
   const ceilings = (level: number, after: typeof TOP, done: boolean) => {

@@ -45,6 +45,8 @@ function declaredTables(): Map<string, Map<string, ColumnShape>> {
   };
   const isNull = (type: ts.TypeNode) => ts.isLiteralTypeNode(type) && type.literal.kind === ts.SyntaxKind.NullKeyword;
   const isUndefined = (type: ts.TypeNode) => type.kind === ts.SyntaxKind.UndefinedKeyword;
+  /** `never` on insert: the column is always left out (a trigger or a default fills it). */
+  const isNever = (type: ts.TypeNode) => type.kind === ts.SyntaxKind.NeverKeyword;
   /** The TypeScript side of a column, in the words of the database's types. */
   const kindOf = (types: ts.TypeNode[]): string => {
     const kinds = new Set(
@@ -76,7 +78,7 @@ function declaredTables(): Map<string, Map<string, ColumnShape>> {
       if (name === 'ColumnType')
         return {
           nullable: members(select).some(isNull),
-          optionalOnInsert: members(insert).some(isUndefined),
+          optionalOnInsert: members(insert).some((t) => isUndefined(t) || isNever(t)),
           kind: kindOf(members(select)),
         };
     }
