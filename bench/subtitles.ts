@@ -308,12 +308,17 @@ try {
     return context;
   };
 
-  const yellowInBand = async (jpeg: Buffer) => {
+  /**
+   * Yellow pixels in the band as the subtitle canvas showed it: while the control bar shows, the
+   * canvas is drawn shrunk from its top by `scale` (ass-renderer.ts keeps the lines above the bar),
+   * so the band moves up with it; never above the clip's black box, where the picture may be yellow.
+   */
+  const yellowInBand = async (jpeg: Buffer, scale = 1) => {
     const image = sharp(jpeg);
     const { width, height } = await image.metadata();
-    const top = Math.round(height! * BAND.top);
+    const top = Math.round(height! * Math.max(BAND.top * scale, BAND.top - 0.02));
     const { data, info } = await image
-      .extract({ left: 0, top, width: width!, height: Math.round(height! * BAND.bottom) - top })
+      .extract({ left: 0, top, width: width!, height: Math.round(height! * BAND.bottom * scale) - top })
       .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
@@ -326,6 +331,16 @@ try {
   const measure = async (withTrack: boolean): Promise<Round> => {
     const context = await freshContext();
     const page: Page = await context.newPage();
+    // Each change of the subtitle canvas's scale (--ass-scale), with its time, for yellowInBand.
+    await page.addInitScript(() => {
+      const scales: Array<{ at: number; scale: number }> = [];
+      (window as unknown as { assScales: typeof scales }).assScales = scales;
+      new MutationObserver(() => {
+        const canvas = document.querySelector<HTMLElement>('[style*="--ass-scale"]');
+        const scale = Number(canvas?.style.getPropertyValue('--ass-scale') || 1);
+        if (scales.at(-1)?.scale !== scale) scales.push({ at: performance.timeOrigin + performance.now(), scale });
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['style'] });
+    });
     const renderFetches: Array<{ url: string; at: number }> = [];
     page.on(
       'request',
@@ -438,14 +453,25 @@ try {
         }
         await cdp.send('Page.stopScreencast');
         await cdp.detach();
-        const { chosenAt, readyAt, pointedAt, steps } = await page.evaluate(() => {
-          const marks = window as unknown as { chosenAt: number; readyAt: number; pointedAt: number };
+        const { chosenAt, readyAt, pointedAt, steps, scales } = await page.evaluate(() => {
+          const marks = window as unknown as {
+            chosenAt: number;
+            readyAt: number;
+            pointedAt: number;
+            assScales: Array<{ at: number; scale: number }>;
+          };
           // The renderer's own marks (src/lib/subtitles): script and fonts fetched, worker started and up, fonts added, first draw back.
           const steps = performance
             .getEntriesByType('mark')
             .filter((m) => m.name.startsWith('subtitles:'))
             .map((m) => ({ name: m.name.slice(10), at: performance.timeOrigin + m.startTime }));
-          return { chosenAt: marks.chosenAt, readyAt: marks.readyAt, pointedAt: marks.pointedAt, steps };
+          return {
+            chosenAt: marks.chosenAt,
+            readyAt: marks.readyAt,
+            pointedAt: marks.pointedAt,
+            steps,
+            scales: marks.assScales,
+          };
         });
         readyMs = Math.round(readyAt - chosenAt);
         timeline = [
@@ -459,7 +485,8 @@ try {
           .map((f) => `${Math.round(f.at - chosen)} ms ${f.url.split('/').pop()!.slice(0, 40)}`);
         for (const frame of frames) {
           if (frame.at < chosenAt) continue;
-          if ((await yellowInBand(Buffer.from(frame.data, 'base64'))) >= LINE_PIXELS) {
+          const scale = scales.findLast((change) => change.at <= frame.at)?.scale ?? 1;
+          if ((await yellowInBand(Buffer.from(frame.data, 'base64'), scale)) >= LINE_PIXELS) {
             firstLineMs = Math.round(frame.at - chosenAt);
             fromPointingMs = Math.round(frame.at - pointedAt);
             break;
@@ -524,7 +551,7 @@ try {
       page: '/en/video/kv{id} from the built site and the real server (PGlite), 1280x720 window, web fullscreen, muted, hls.js at the 1080p rung',
       media: `${CLIP_SECONDS} s testsrc2 1920x1080 25 fps in an MKV with the ASS stream and ${fontFiles.length} attached fonts, uploaded through tus and processed by the pipeline`,
       script: `${SCRIPT_MINUTES} min, ${EVENTS.dialogue + EVENTS.karaoke + EVENTS.signs} events: ${EVENTS.dialogue} dialogue (bold, outlined, back to back), ${EVENTS.karaoke} karaoke lines of 8 \\k syllables, ${EVENTS.signs} signs with \\pos, \\fad and \\frz`,
-      firstLine: `from the click on the track (performance.timeOrigin + now), and from the pointer reaching it (pointerover; the click ${HOVER_MS} ms after the pointer rests on it), to the first CDP screencast frame (its own timestamp) with ${LINE_PIXELS}+ yellow pixels in the band under the moving picture; the choice is made 2 s into playback`,
+      firstLine: `from the click on the track (performance.timeOrigin + now), and from the pointer reaching it (pointerover; the click ${HOVER_MS} ms after the pointer rests on it), to the first CDP screencast frame (its own timestamp) with ${LINE_PIXELS}+ yellow pixels in the band under the moving picture (moved with the subtitle canvas's scale while the control bar shows); the choice is made 2 s into playback`,
       frames: `getVideoPlaybackQuality over ${MEASURE_SECONDS} s after the choice (or at the same moment without a track)`,
       runs: `${rounds} rounds, off and on alternating (ABBA), a fresh page each`,
     },
