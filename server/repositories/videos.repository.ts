@@ -260,9 +260,9 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
     if (!kept) return count(where)();
     const key = `${filter.category ?? ''}|${filter.uploaderUid ?? ''}`;
     if (!filter.hiddenFrom) return keptCount(key, count(where));
-    const guests = { ...filter, hiddenFrom: undefined };
+    const inList = whereOf({ ...filter, hiddenFrom: undefined });
     const [all, blocks] = await Promise.all([
-      keptCount(key, count(whereOf(guests))),
+      keptCount(key, count(inList)),
       db
         .selectFrom('block_entries')
         .select(['type', 'target_uid', 'tag_id'])
@@ -278,7 +278,6 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
     uploaders.sort((a, b) => a - b);
     tags.sort((a, b) => a - b);
     const hidden = await keptCount(`${key}|hidden|${uploaders.join(',')}|${tags.join(',')}`, async () => {
-      const inList = whereOf(guests);
       const byUploader = uploaders.length
         ? sql`SELECT v.video_id FROM videos v WHERE v.uploader_uid IN (${sql.join(uploaders)}) AND ${inList}`
         : null;
