@@ -1,15 +1,23 @@
 /**
  * Likes of videos, audio tracks and photo posts: one row per member and item, counted on sharded
- * counters (docs/decisions/0015) so that a hot item's likes do not queue on one row lock.
+ * counters (docs/decisions/0015) so that a hot item's likes do not queue on one row lock, an item's likes
+ * and unlikes of the moment written together in one statement (docs/decisions/0040).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { MediaTarget } from '../../src/lib/api/contracts/common.constants.ts';
 import { usersBlockedBy } from './block-lists.sql.ts';
 import { PREPARED } from '../db/prepared.ts';
+import { batched } from '../db/batches.ts';
 
 /** Counter rows per item: writers pick one at random, so 1000 likes/s spread over them. */
 export const LIKE_COUNTER_SHARDS = 16;
+/** At most this many likes and unlikes in one statement (its arrays' size); more wait for the next. */
+const LIKES_PER_BATCH = 500;
+
+/** A like (with the uploader whose block list it is checked against) or an unlike, waiting for its batch. */
+type LikeChange = { target: MediaTarget; uid: number; liking: boolean; uploaderUid: number | null };
+type LikeOutcome = { blocked: boolean; changed: boolean; likeCount: number };
 
 export function createLikesRepository(db: Kysely<Database>) {
   const shardOf = () => Math.floor(Math.random() * LIKE_COUNTER_SHARDS);
@@ -25,10 +33,71 @@ export function createLikesRepository(db: Kysely<Database>) {
    * Only in a statement run on its own: inside a transaction it would apply to all of it.
    */
   const commitWithoutFlush = sql`set_config('synchronous_commit', 'off', true)`;
+  /**
+   * An item's likes and unlikes of the moment written in ONE statement (server/db/batches.ts,
+   * docs/decisions/0040): the likes' rows (the uploader's block checked for each member), the
+   * unlikes' deletions, and their sum on one random shard (0015's shards still spread the writers
+   * of several processes). A member is at most once in a batch (their next like or unlike goes to
+   * the following one), so each member's requests are written in the order they came; each is
+   * answered with its own outcome once its batch's statement has returned.
+   */
+  const write = batched<LikeChange, LikeOutcome>({
+    max: LIKES_PER_BATCH,
+    joins: (batch, change) =>
+      batch.every(
+        (other) =>
+          other.uid !== change.uid &&
+          (other.uploaderUid === null || change.uploaderUid === null || other.uploaderUid === change.uploaderUid),
+      ),
+    run: async (changes) => {
+      const { target } = changes[0];
+      const uploaderUid = changes.find((change) => change.uploaderUid !== null)?.uploaderUid ?? 0;
+      // Sorted by member: two processes' batches on the same rows take their row locks in one order.
+      const sorted = [...changes].sort((x, y) => x.uid - y.uid);
+      // Prepared (a hot item's batches run it many times a second): members, kinds and shard are parameters.
+      const { rows } = await sql<{
+        uid: string | number;
+        blocked: boolean;
+        changed: boolean;
+        like_count: string;
+      }>`${PREPARED}
+        WITH input AS (
+          SELECT uid, liking, n FROM unnest(${sql.val(sorted.map((c) => c.uid))}::bigint[], ${sql.val(sorted.map((c) => c.liking))}::boolean[])
+            WITH ORDINALITY AS i(uid, liking, n)
+        ), blocked AS (
+          SELECT uid FROM input WHERE liking AND uid IN ${usersBlockedBy(uploaderUid)}
+        ), added AS (
+          INSERT INTO media_likes (target_type, target_id, uid)
+          SELECT ${target.type}, ${target.id}, uid FROM input WHERE liking AND uid NOT IN (SELECT uid FROM blocked) ORDER BY n
+          ON CONFLICT DO NOTHING RETURNING uid
+        ), removed AS (
+          DELETE FROM media_likes WHERE target_type = ${target.type} AND target_id = ${target.id}
+            AND uid IN (SELECT uid FROM input WHERE NOT liking) RETURNING uid
+        ), delta AS (
+          SELECT (SELECT count(*) FROM added) - (SELECT count(*) FROM removed) AS n
+        ), counted AS (
+          INSERT INTO like_counter_shards (target_type, target_id, shard, likes)
+          SELECT ${target.type}, ${target.id}, ${shardOf()}, n FROM delta WHERE n <> 0
+          ON CONFLICT (target_type, target_id, shard) DO UPDATE SET likes = like_counter_shards.likes + excluded.likes
+          RETURNING 1
+        )
+        SELECT i.uid, i.uid IN (SELECT uid FROM blocked) AS blocked,
+          CASE WHEN i.liking THEN i.uid IN (SELECT uid FROM added) ELSE i.uid IN (SELECT uid FROM removed) END AS changed,
+          ${countOf(target)} + (SELECT n FROM delta) AS like_count, ${commitWithoutFlush} AS commit_mode
+        FROM input i`.execute(db);
+      const outcomes = new Map(rows.map((row) => [Number(row.uid), row]));
+      return changes.map((change) => {
+        const row = outcomes.get(change.uid)!;
+        return { blocked: row.blocked, changed: row.changed, likeCount: Number(row.like_count) };
+      });
+    },
+  });
+  const change = (target: MediaTarget, uid: number, liking: boolean, uploaderUid: number | null) =>
+    write(`${target.type}:${target.id}`, { target: { type: target.type, id: target.id }, uid, liking, uploaderUid });
   return {
     /**
-     * Records the like and counts it on a random shard, in ONE statement (a hot item's likes are
-     * one round trip each, not a transaction of four), unless the uploader blocked the member.
+     * Records the like and counts it, unless the uploader blocked the member: written with the
+     * item's other likes and unlikes of the moment in one statement (see `write`).
      * `added` is false when the like was there already; the count includes this like.
      */
     async like(
@@ -36,43 +105,14 @@ export function createLikesRepository(db: Kysely<Database>) {
       target: MediaTarget,
       uploaderUid: number,
     ): Promise<{ blocked: boolean; added: boolean; likeCount: number }> {
-      // Prepared (a hot item's likes run it a thousand times a second): the shard is a parameter.
-      const { rows } = await sql<{ blocked: boolean; added: boolean; like_count: string }>`${PREPARED}
-        WITH blocked AS (
-          SELECT ${uid}::bigint IN ${usersBlockedBy(uploaderUid)} AS yes
-        ), added AS (
-          INSERT INTO media_likes (target_type, target_id, uid)
-          SELECT ${target.type}, ${target.id}, ${uid} WHERE NOT (SELECT yes FROM blocked)
-          ON CONFLICT DO NOTHING RETURNING uid
-        ), counted AS (
-          INSERT INTO like_counter_shards (target_type, target_id, shard, likes)
-          SELECT ${target.type}, ${target.id}, ${shardOf()}, 1 FROM added
-          ON CONFLICT (target_type, target_id, shard) DO UPDATE SET likes = like_counter_shards.likes + 1
-          RETURNING 1
-        )
-        SELECT (SELECT yes FROM blocked) AS blocked, EXISTS (SELECT 1 FROM counted) AS added,
-          ${countOf(target)} + (SELECT count(*) FROM counted) AS like_count, ${commitWithoutFlush} AS commit_mode`.execute(
-        db,
-      );
-      const row = rows[0];
-      return { blocked: row.blocked, added: row.added, likeCount: Number(row.like_count) };
+      const { blocked, changed, likeCount } = await change(target, uid, true, uploaderUid);
+      return { blocked, added: changed, likeCount };
     },
 
-    /** Removes the like and uncounts it, in one statement; `removed` is false when there was none. */
+    /** Removes the like and uncounts it (batched as likes are); `removed` is false when there was none. */
     async unlike(uid: number, target: MediaTarget): Promise<{ removed: boolean; likeCount: number }> {
-      const { rows } = await sql<{ removed: boolean; like_count: string }>`${PREPARED}
-        WITH removed AS (
-          DELETE FROM media_likes WHERE target_type = ${target.type} AND target_id = ${target.id} AND uid = ${uid} RETURNING uid
-        ), uncounted AS (
-          INSERT INTO like_counter_shards (target_type, target_id, shard, likes)
-          SELECT ${target.type}, ${target.id}, ${shardOf()}, -1 FROM removed
-          ON CONFLICT (target_type, target_id, shard) DO UPDATE SET likes = like_counter_shards.likes - 1
-          RETURNING 1
-        )
-        SELECT EXISTS (SELECT 1 FROM uncounted) AS removed, ${countOf(target)} - (SELECT count(*) FROM uncounted) AS like_count,
-          ${commitWithoutFlush} AS commit_mode`.execute(db);
-      const row = rows[0];
-      return { removed: row.removed, likeCount: Number(row.like_count) };
+      const { changed, likeCount } = await change(target, uid, false, null);
+      return { removed: changed, likeCount };
     },
 
     /** The item's like count (the sum of its shards) and whether `uid` likes it, in one query. */

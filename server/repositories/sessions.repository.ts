@@ -6,14 +6,19 @@
  * through the cache notices (`forgetMember` once a transaction has committed); a change made
  * elsewhere (SQL by hand, the CLI on its own connection) shows within that time.
  */
-import type { Insertable, Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Database, SessionsTable } from '../db/schema.ts';
 import { announceForgotten } from '../events/cache-invalidation.ts';
 import { PREPARED } from '../db/prepared.ts';
+import { batched } from '../db/batches.ts';
 import type { KeptSession, KeptSessionEntry, RepositoryCaches } from './caches.ts';
 
 const SESSION_KEPT_MS = 1000;
 const SESSIONS_KEPT = 10_000;
+/** At most this many sessions looked up in one statement. */
+const SESSIONS_PER_LOOKUP = 500;
+
+type SessionRow = { uid: number; roles: string[]; expires_at: Date };
 
 /** Forgets what this process kept of a member's sessions (a change here, or a notice from another process). */
 export function forgetSessionsLocally(caches: Pick<RepositoryCaches, 'sessions'>, uid: number): void {
@@ -34,17 +39,27 @@ export function createSessionsRepository(
     forgetSessionsLocally(caches, uid);
     announceForgotten(caches.notices, { cache: 'session', uid });
   };
-  const lookUp = (uid: number, tokenHash: string) =>
-    // Prepared: nearly every member request runs it.
-    db
-      .selectFrom('sessions')
-      .modifyFront(PREPARED)
-      .innerJoin('users', 'users.uid', 'sessions.uid')
-      .select(['users.uid', 'users.roles', 'sessions.expires_at'])
-      .where('sessions.token_hash', '=', tokenHash)
-      .where('sessions.uid', '=', uid)
-      .where('sessions.expires_at', '>', new Date())
-      .executeTakeFirst();
+  /**
+   * The lookups of the moment in one statement (server/db/batches.ts, docs/decisions/0040): at a
+   * hot item's 1000 likes a second, each from a member whose session this process has not kept,
+   * one statement per request was half of what the requests cost the database and the server.
+   * Prepared: nearly every member request runs it.
+   */
+  const lookUpBatched = batched<{ uid: number; tokenHash: string }, SessionRow | undefined>({
+    max: SESSIONS_PER_LOOKUP,
+    run: async (wanted) => {
+      const { rows } = await sql<SessionRow & { n: string | number }>`${PREPARED}
+        SELECT w.n, users.uid, users.roles, sessions.expires_at
+        FROM unnest(${sql.val(wanted.map((w) => w.tokenHash))}::text[], ${sql.val(wanted.map((w) => w.uid))}::bigint[])
+          WITH ORDINALITY AS w(token_hash, uid, n)
+        JOIN sessions ON sessions.token_hash = w.token_hash AND sessions.uid = w.uid
+        JOIN users ON users.uid = sessions.uid
+        WHERE sessions.expires_at > ${new Date()}`.execute(db);
+      const found = new Map(rows.map((row) => [Number(row.n), row]));
+      return wanted.map((_, i) => found.get(i + 1));
+    },
+  });
+  const lookUp = (uid: number, tokenHash: string) => lookUpBatched('', { uid, tokenHash });
   return {
     async insert(session: Insertable<SessionsTable>): Promise<void> {
       await db.insertInto('sessions').values(session).execute();

@@ -236,4 +236,132 @@ describe.each(BACKENDS)('hot counters on %s', (backend) => {
     expect(await onOneConnection((likes) => likes.unlike(uid, item))).toEqual({ removed: true, likeCount: 0 });
     expect(await committed()).toBe(0);
   }, 180_000);
+
+  it('writes the likes and unlikes of one moment in one statement, each answered with its own outcome (decision 0040)', async () => {
+    const { running, server } = await lastingServer();
+    cleanups.push(() => running.close());
+    const [uploader, blockedFan, ...fans] = await members(server, 'batch', 32);
+    const videoId = await insertVideo(server, uploader, 60_000);
+    const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
+    const uploaderUid = uidOf(uploader);
+    expect((await server.api('block/user', send({ blockUid: uidOf(blockedFan) }, uploader))).status).toBe(200);
+    const item = { type: 'video' as const, id: videoId };
+    // The statements the repository sends (each through this Kysely, plugins see every one).
+    let statements = 0;
+    const counted = server.db.withPlugin({
+      transformQuery: ({ node }) => {
+        statements++;
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const likes = createLikesRepository(counted);
+    const likeRows = async () =>
+      Number(
+        (
+          await server.db
+            .selectFrom('media_likes')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('target_id', '=', videoId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+
+    // 30 members at once, one of them blocked by the uploader: one statement; the blocked one is refused, the others counted.
+    const [refused, ...given] = await Promise.all(
+      [blockedFan, ...fans].map((fan) => likes.like(uidOf(fan), item, uploaderUid)),
+    );
+    expect(statements).toBe(1);
+    expect(refused).toEqual({ blocked: true, added: false, likeCount: 30 });
+    expect(given).toEqual(fans.map(() => ({ blocked: false, added: true, likeCount: 30 })));
+    expect(await likeRows()).toBe(30);
+
+    // A member twice in one moment goes in a later statement, in the order asked (a request joins
+    // the last batch unless its member is in it): like again (counted once), unlike then like,
+    // like then unlike; each answer is its own. 29 liked (`fresh` took theirs back) when it starts.
+    const [a, b, c] = fans.slice(0, 3).map(uidOf);
+    const fresh = uidOf(fans[29]);
+    await likes.unlike(fresh, item);
+    statements = 0;
+    const answers = await Promise.all([
+      likes.unlike(a, item), // 1st statement: 28
+      likes.like(a, item, uploaderUid), // 2nd: a again, b out, fresh in: 29
+      likes.unlike(b, item),
+      likes.like(fresh, item, uploaderUid),
+      likes.like(fresh, item, uploaderUid), // 3rd: fresh already likes it
+      likes.unlike(fresh, item), // 4th: fresh and c out: 27
+      likes.unlike(c, item),
+    ]);
+    expect(statements).toBe(4);
+    expect(answers).toEqual([
+      { removed: true, likeCount: 28 },
+      { blocked: false, added: true, likeCount: 29 },
+      { removed: true, likeCount: 29 },
+      { blocked: false, added: true, likeCount: 29 },
+      { blocked: false, added: false, likeCount: 29 },
+      { removed: true, likeCount: 27 },
+      { removed: true, likeCount: 27 },
+    ]);
+    expect(await likeRows()).toBe(27);
+    expect((await likes.factsOf(item, fresh)).isLiked).toBe(false);
+    expect((await likes.factsOf(item, a)).isLiked).toBe(true);
+    expect((await likes.factsOf(item, c)).isLiked).toBe(false);
+    expect((await likes.factsOf(item, b)).likeCount).toBe(27);
+  }, 180_000);
+
+  it('counts many members’ concurrent likes and unlikes through the API, refuses the blocked one among them, and tells the uploader of each liker once', async () => {
+    const { running, server } = await lastingServer();
+    cleanups.push(() => running.close());
+    const [uploader, blockedFan, ...fans] = await members(server, 'crowd', 42);
+    const videoId = await insertVideo(server, uploader, 60_000);
+    const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
+    expect((await server.api('block/user', send({ blockUid: uidOf(blockedFan) }, uploader))).status).toBe(200);
+    const like = (fan: string, method = 'POST') =>
+      server.api(
+        method === 'POST' ? 'video/like' : 'video/like/cancel',
+        send({ videoId, mediaType: 'video' }, fan, method),
+      );
+    // Every fan twice at once, the blocked member among them.
+    const answers = await Promise.all([blockedFan, ...fans, ...fans].map((fan) => like(fan)));
+    const [refused, ...given] = answers;
+    expect([refused.status, (await refused.json()).code]).toEqual([403, 'BLOCKED_BY_UPLOADER']);
+    expect(given.map((a) => a.status)).toEqual(given.map(() => 200));
+    const counts = await Promise.all(given.map(async (a) => (await a.json()).likeCount as number));
+    expect(Math.max(...counts)).toBe(40);
+    expect(Math.min(...counts)).toBeGreaterThan(0);
+    expect((await (await server.api(`video?videoId=${videoId}`)).json()).likeCount).toBe(40);
+
+    // The uploader's one entry has each of the 40 likers once (decision 0023's window, unchanged; a like given again in a later window may count again, as before).
+    await running.services.notifications.flushLikes();
+    const entry = await server.db
+      .selectFrom('notifications')
+      .select('actor_count')
+      .where('recipient_uid', '=', uidOf(uploader))
+      .where('kind', '=', 'like')
+      .executeTakeFirstOrThrow();
+    expect(entry.actor_count).toBe(40);
+
+    // Each of ten fans takes the like back and gives it again at once, ten others take it back:
+    // whatever order they arrive in, the count is the likes stored and each answer is its member's.
+    const again = await Promise.all(
+      fans
+        .slice(0, 10)
+        .flatMap((fan) => [like(fan, 'DELETE'), like(fan)])
+        .concat(fans.slice(10, 20).map((fan) => like(fan, 'DELETE'))),
+    );
+    expect(again.map((a) => a.status)).toEqual(again.map(() => 200));
+    const bodies = await Promise.all(
+      again.map(async (a) => (await a.json()) as { likeCount: number; isLiked: boolean }),
+    );
+    for (const body of bodies) expect(body.likeCount).toBeGreaterThanOrEqual(20);
+    const rows = await server.db.selectFrom('media_likes').select('uid').where('target_id', '=', videoId).execute();
+    const stored = new Set(rows.map((r) => Number(r.uid)));
+    expect(fans.slice(10, 20).some((fan) => stored.has(uidOf(fan)))).toBe(false);
+    expect(stored.has(uidOf(blockedFan))).toBe(false);
+    expect((await (await server.api(`video?videoId=${videoId}`)).json()).likeCount).toBe(stored.size);
+    for (const fan of fans.slice(0, 10))
+      expect((await (await server.api(`video?videoId=${videoId}`, { headers: { Cookie: fan } })).json()).isLiked).toBe(
+        stored.has(uidOf(fan)),
+      );
+  }, 180_000);
 });
