@@ -13,8 +13,6 @@
  * written after it.
  */
 
-export type Batched<Item, Outcome> = (key: string, item: Item) => Promise<Outcome>;
-
 export function batched<Item, Outcome>(options: {
   /** Runs one batch (all of one key) in one statement; the outcomes in the items' order. */
   run: (items: Item[]) => Promise<Outcome[]>;
@@ -22,7 +20,7 @@ export function batched<Item, Outcome>(options: {
   max: number;
   /** Whether `item` may join `batch`, the batch still being gathered (else it starts the next one). */
   joins?: (batch: readonly Item[], item: Item) => boolean;
-}): Batched<Item, Outcome> {
+}): (key: string, item: Item) => Promise<Outcome> {
   type Batch = { items: Item[]; done: ((outcome: Outcome) => void)[]; fail: ((error: unknown) => void)[] };
   const queues = new Map<string, Batch[]>();
   const drain = async (key: string, queue: Batch[]) => {
