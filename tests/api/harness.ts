@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { Kysely } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { startServer } from '../../server/main.ts';
 import { openDatabase, type QueryObserver } from '../../server/db/database.ts';
@@ -100,6 +101,21 @@ export async function startTestServer(
 }
 
 export { openDatabase };
+
+/** `db` seen through a plugin that counts the statements sent through it (once per result: a subquery's builder is not one). */
+export function countingStatements<DB>(db: Kysely<DB>): { db: Kysely<DB>; count: number } {
+  const counter = {
+    count: 0,
+    db: db.withPlugin({
+      transformQuery: ({ node }) => node,
+      transformResult: async ({ result }) => {
+        counter.count++;
+        return result;
+      },
+    }),
+  };
+  return counter;
+}
 
 /** One JSON call as the site makes it (cookie, language), answering the status and the parsed body. */
 export async function jsonCall(

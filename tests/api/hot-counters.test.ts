@@ -14,7 +14,7 @@ import { createRepositories } from '../../server/repositories/index.ts';
 import { createLikesRepository } from '../../server/repositories/likes.repository.ts';
 import { sql } from 'kysely';
 import { createSession } from '../../server/auth/sessions.ts';
-import { BACKENDS, freshPostgresDatabase, openDatabase, type TestServer } from './harness.ts';
+import { BACKENDS, countingStatements, freshPostgresDatabase, openDatabase, type TestServer } from './harness.ts';
 import { insertAudio, insertVideo } from './media-helpers.ts';
 
 const send = (body: unknown, cookie: string, method = 'POST'): RequestInit => ({
@@ -59,6 +59,18 @@ describe.each(BACKENDS)('hot counters on %s', (backend) => {
     const reopen = () => openDatabase(pgDb ? { databaseUrl: pgDb.url } : { dataDir: dataDir! });
     return { running, server, reopen };
   }
+
+  /** The like rows of a video (committed: read from the pool). */
+  const likeRowsOf = async (server: Pick<TestServer, 'db'>, videoId: number) =>
+    Number(
+      (
+        await server.db
+          .selectFrom('media_likes')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('target_id', '=', videoId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   /** Members with sessions, written straight to the database (no password hashing: many are needed). */
   async function members(server: Pick<TestServer, 'db'>, prefix: string, count: number): Promise<string[]> {
@@ -204,16 +216,7 @@ describe.each(BACKENDS)('hot counters on %s', (backend) => {
     const uid = Number(/uid=(\d+)/.exec(fan)![1]);
     const uploaderUid = Number(/uid=(\d+)/.exec(uploader)![1]);
     const item = { type: 'video' as const, id: videoId };
-    const committed = async () =>
-      Number(
-        (
-          await server.db
-            .selectFrom('media_likes')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('target_id', '=', videoId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const committed = () => likeRowsOf(server, videoId);
     // Each on one connection with what follows it (decision 0038: the setting is the statement's own
     // transaction's; left on the connection, every later commit from the pool would skip the flush).
     const onOneConnection = <T>(act: (likes: ReturnType<typeof createLikesRepository>) => Promise<T>) =>
@@ -246,32 +249,16 @@ describe.each(BACKENDS)('hot counters on %s', (backend) => {
     const uploaderUid = uidOf(uploader);
     expect((await server.api('block/user', send({ blockUid: uidOf(blockedFan) }, uploader))).status).toBe(200);
     const item = { type: 'video' as const, id: videoId };
-    // The statements the repository sends (each through this Kysely, plugins see every one).
-    let statements = 0;
-    const counted = server.db.withPlugin({
-      transformQuery: ({ node }) => {
-        statements++;
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    });
-    const likes = createLikesRepository(counted);
-    const likeRows = async () =>
-      Number(
-        (
-          await server.db
-            .selectFrom('media_likes')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('target_id', '=', videoId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    // The statements the repository sends.
+    const statements = countingStatements(server.db);
+    const likes = createLikesRepository(statements.db);
+    const likeRows = () => likeRowsOf(server, videoId);
 
     // 30 members at once, one of them blocked by the uploader: one statement; the blocked one is refused, the others counted.
     const [refused, ...given] = await Promise.all(
       [blockedFan, ...fans].map((fan) => likes.like(uidOf(fan), item, uploaderUid)),
     );
-    expect(statements).toBe(1);
+    expect(statements.count).toBe(1);
     expect(refused).toEqual({ blocked: true, added: false, likeCount: 30 });
     expect(given).toEqual(fans.map(() => ({ blocked: false, added: true, likeCount: 30 })));
     expect(await likeRows()).toBe(30);
@@ -282,7 +269,7 @@ describe.each(BACKENDS)('hot counters on %s', (backend) => {
     const [a, b, c] = fans.slice(0, 3).map(uidOf);
     const fresh = uidOf(fans[29]);
     await likes.unlike(fresh, item);
-    statements = 0;
+    statements.count = 0;
     const answers = await Promise.all([
       likes.unlike(a, item), // 1st statement: 28
       likes.like(a, item, uploaderUid), // 2nd: a again, b out, fresh in: 29
@@ -292,7 +279,7 @@ describe.each(BACKENDS)('hot counters on %s', (backend) => {
       likes.unlike(fresh, item), // 4th: fresh and c out: 27
       likes.unlike(c, item),
     ]);
-    expect(statements).toBe(4);
+    expect(statements.count).toBe(4);
     expect(answers).toEqual([
       { removed: true, likeCount: 28 },
       { blocked: false, added: true, likeCount: 29 },

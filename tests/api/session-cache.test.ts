@@ -5,9 +5,11 @@
  * notice arrives (milliseconds; the second is the bound when a notice is lost).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
+import { BACKENDS, countingStatements, startTestServer, type TestServer } from './harness.ts';
 import { useTwoProcesses } from './two-processes.ts';
 import { member } from './media-helpers.ts';
+import { createSessionsRepository } from '../../server/repositories/sessions.repository.ts';
+import { hashToken } from '../../server/services/sessions.ts';
 
 const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
 const call = (server: Pick<TestServer, 'api'>, path: string, cookie: string, body?: unknown) =>
@@ -40,6 +42,33 @@ describe.each(BACKENDS)('kept sessions on %s', (backend) => {
     ).toBe(200);
     // A banned member may no longer act: refused at once, not a second later.
     expect((await call(server, 'video/like', banned, { videoId: 1 })).status).toBe(403);
+  });
+
+  it('looks up the sessions asked at one moment in one statement, each answered as its own (decision 0040)', async () => {
+    const cookies = await Promise.all(Array.from({ length: 6 }, (_, i) => member(server, `batched${i}`)));
+    const tokenOf = (cookie: string) => /token=([^;]+)/.exec(cookie)![1];
+    const statements = countingStatements(server.db);
+    // No cache: every lookup goes to the database.
+    const sessions = createSessionsRepository(statements.db);
+    const [first, second, ...rest] = cookies;
+    const found = await Promise.all([
+      ...cookies.map((cookie) => sessions.userOfLiveSession(uidOf(cookie), hashToken(tokenOf(cookie)))),
+      // Another member's token with this uid, and a token that names no session: neither found.
+      sessions.userOfLiveSession(uidOf(first), hashToken(tokenOf(second))),
+      sessions.userOfLiveSession(uidOf(first), hashToken('guessed')),
+    ]);
+    expect(statements.count).toBe(1);
+    expect(found).toEqual([
+      ...[first, second, ...rest].map((cookie) => ({ uid: uidOf(cookie), roles: ['user'] })),
+      undefined,
+      undefined,
+    ]);
+    // And through the API, many members at once (a logged-out one among them) each as they are.
+    expect((await call(server, 'user/logout', second, {})).status).toBe(200);
+    const statuses = await Promise.all(
+      cookies.map(async (cookie) => (await call(server, 'notification/unreadCount', cookie)).status),
+    );
+    expect(statuses).toEqual(cookies.map((cookie) => (cookie === second ? 401 : 200)));
   });
 });
 
