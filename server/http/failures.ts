@@ -1,6 +1,7 @@
 import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import { errorAnswer, outageOf } from '../app/errors.ts';
 import { DomainError } from '../domain/errors.ts';
+import type { ErrorCode } from '../../src/lib/api/errors.ts';
 import type { Logger } from '../logger.ts';
 
 /**
@@ -31,13 +32,20 @@ export function createOutsideApiFailure(logger: Logger) {
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return socket.destroy();
-    const answer = errorAnswer(
-      new DomainError(error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'VALIDATION_FAILED'),
-      new Headers(),
-    );
+    const answer = errorAnswer(new DomainError(clientErrorCode(error.code)), new Headers());
     const body = JSON.stringify(answer.body);
     socket.end(
       `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
     );
   });
+}
+
+/**
+ * A request that did not arrive in time (Node's headersTimeout or requestTimeout, as a saturated
+ * server meets them) is not bad input: it is answered 408, so a client knows to send it again.
+ */
+function clientErrorCode(nodeCode: string | undefined): ErrorCode {
+  if (nodeCode === 'HPE_HEADER_OVERFLOW') return 'HEADERS_TOO_LARGE';
+  if (nodeCode === 'ERR_HTTP_REQUEST_TIMEOUT') return 'REQUEST_TIMEOUT';
+  return 'VALIDATION_FAILED';
 }

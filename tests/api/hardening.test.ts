@@ -5,13 +5,15 @@
  * visitor's address must be the one the proxy saw, not one the visitor wrote. Bodies are bounded
  * while they stream in; requests Node refuses itself still get the API's error shape.
  */
-import { request, type IncomingHttpHeaders } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, startTestServer, type TestServer } from './harness.ts';
 import { createRepositories } from '../../server/repositories/index.ts';
 import { insertAccount } from '../../server/services/accounts.ts';
 import { clientAddress, publicOrigin, readProxyHops, readPublicSiteUrl } from '../../server/http/public-origin.ts';
 import { addressNetwork } from '../../server/services/videos.ts';
+import { answerClientErrors } from '../../server/http/failures.ts';
 
 const PASSWORD = 'proxy password 1';
 const BEHIND_TLS = { Host: 'kira.example', 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '203.0.113.7' };
@@ -210,6 +212,35 @@ describe.each(BACKENDS)('requests refused before any handler on %s', (backend) =
     expect(await answer.json()).toMatchObject({ success: false, code: 'HEADERS_TOO_LARGE', message: '请求头太大了。' });
     // The server goes on answering.
     expect((await server.api('health')).status).toBe(200);
+  });
+});
+
+describe('a request that does not arrive in time', () => {
+  it('is answered 408 REQUEST_TIMEOUT in the API’s shape, not 400 as if it were bad input', async () => {
+    // The production server's own handler of requests refused before any route (server/main.ts),
+    // on a server whose limits are short enough to meet: headers started and never finished.
+    const server = createServer({ headersTimeout: 200, requestTimeout: 300, connectionsCheckingInterval: 50 }, () => {
+      throw new Error('no request should reach a handler');
+    });
+    answerClientErrors(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.write('POST /api/video/like HTTP/1.1\r\nHost: x\r\n'));
+        let text = '';
+        socket.setEncoding('utf8').on('data', (chunk) => (text += chunk));
+        socket.on('end', () => resolve(text)).on('error', reject);
+      });
+      expect(raw).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({
+        success: false,
+        code: 'REQUEST_TIMEOUT',
+        message: '请求传送超时了，请重试。',
+      });
+    } finally {
+      server.close();
+    }
   });
 });
 
