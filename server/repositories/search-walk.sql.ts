@@ -161,6 +161,8 @@ const TOP = { bucket: 32767, id: 2147483647 };
  * is the full ranking's. The description level is one statement ranked by the whole score. Two
  * common words that rarely share a title find no row of the top score, so they read the driver's
  * whole title level (decision 0020, third addendum). Null when no word has a title piece.
+ * With `exactBelow` under `cap`, the walk reads only until max(pageEnd, exactBelow) matches: the
+ * count is exact below that and estimated past it, at most `cap` (fifth addendum).
  */
 export async function walkWords(
   db: Kysely<Database>,
@@ -320,7 +322,8 @@ export async function walkWords(
    * Another word scores 3 on a row only if the row is in the rankings of that word's title pieces.
    * The rows where one may (the driver's title rows in another word's rarest piece, and that
    * piece's rows under one of the driver's tags) are read once the first batch has settled neither
-   * the page nor the count: at most `limit` of each in the walk's order, found through the
+   * the page nor the count: at most the page's rows of the first and `limit` of the second (it
+   * finds matches for the count more cheaply) in the walk's order, found through the
    * rankings' keys (a merge of two pieces' rows; a probe of each piece row's tags), then scored.
    * Every other row of the driver's title then scores at most 3 + 2 per other word, and one under
    * a driver's tag 2 + 2 per other word, so two common words that rarely share a title stop once
