@@ -9,7 +9,8 @@
  * BUFFERS) of the related list's SQL at the largest size.
  * Databases are named kira_scale_<videos> on TEST_DATABASE_URL's server (SCALE_DB_PREFIX=<name>
  * replaces kira_scale_, so benches run by different people on one server keep apart); with SCALE_REUSE=1 one
- * already seeded is used as it is, and SCALE_KEEP=1 keeps them (else they are dropped).
+ * already seeded is used as it is, and SCALE_KEEP=1 keeps them (else they are dropped). SCALE_DB=<name>
+ * names the one database of a single size outright (one seeded by `npm run cli -- seed:scale`).
  * SCALE_ONLY=<text>[,<text>…] measures only the paths whose label contains one of them; SCALE_RESULT=<file> writes
  * bench/results/<file> instead of scale.json.
  * SCALE_HOT_THREADS=<n> tops the video with the most comments up to n top-level threads after a
@@ -190,7 +191,7 @@ const sizes: Record<string, unknown> = {};
 const perPath: Record<string, Record<number, Summary>> = {};
 let relatedCheck: Record<string, unknown> = {};
 for (const videos of SIZES) {
-  const name = `${process.env.SCALE_DB_PREFIX ?? 'kira_scale_'}${videos}`;
+  const name = process.env.SCALE_DB ?? `${process.env.SCALE_DB_PREFIX ?? 'kira_scale_'}${videos}`;
   const databaseUrl = urlOf(name);
   const exists = await admin(
     async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1,

@@ -12,11 +12,12 @@
  * on each row read. A word of one or two Latin letters has no piece: alone, or with only such
  * words, it goes the way of the candidate union (searchCandidates).
  */
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { likePattern } from '../services/search-text.ts';
 import { videoVisibleToViewer } from './block-lists.sql.ts';
-import { CJK, matchOf } from './search.sql.ts';
+import { CJK, matchOf, tagNameHolds } from './search.sql.ts';
+import { PREPARED } from '../db/prepared.ts';
 
 /** The title pieces a word can be found through, and whether the word is one of them (no title check needed). */
 export function titlePiecesOf(word: string): { pieces: string[]; exact: boolean } | null {
@@ -62,6 +63,8 @@ export function titleTermsOf(line: string): string[] {
 
 /** How many of a piece's rows are counted to choose the rarest piece of a word. */
 const RARITY_PROBE = 2000;
+/** At most how many of the driver's title rows are counted for an estimated count. */
+const ESTIMATE_PROBE = 50_000;
 
 /**
  * The approved videos (visible to `viewerUid`) that match `word`, best first: at least the first
@@ -106,7 +109,7 @@ export async function walkOneWord(
 
   const byTag = (
     await sql<{ video_id: number; bucket: number }>`SELECT r.video_id, r.bucket
-    FROM (SELECT DISTINCT tn.tag_id FROM tag_names tn WHERE tn.name_lower LIKE ${pattern}) t
+    FROM (SELECT DISTINCT tn.tag_id FROM tag_names tn WHERE ${tagNameHolds(word)}) t
     CROSS JOIN LATERAL (SELECT r.video_id, r.bucket FROM video_tag_ranks r
       WHERE r.tag_id = t.tag_id AND r.video_id NOT IN ${idList(ids)}
         ${viewerUid ? sql`AND EXISTS (SELECT 1 FROM videos v WHERE v.video_id = r.video_id AND ${visible} OFFSET 0)` : sql``}
@@ -158,47 +161,54 @@ const TOP = { bucket: 32767, id: 2147483647 };
  * is the full ranking's. The description level is one statement ranked by the whole score. Two
  * common words that rarely share a title find no row of the top score, so they read the driver's
  * whole title level (decision 0020, third addendum). Null when no word has a title piece.
+ * With `exactBelow` under `cap`, the walk reads only until max(pageEnd, exactBelow) matches: the
+ * count is exact below that and estimated past it, at most `cap` (fifth addendum).
  */
 export async function walkWords(
   db: Kysely<Database>,
   words: readonly string[],
   viewerUid: number | null | undefined,
-  limit: number,
+  cap: number,
   pageEnd: number,
+  exactBelow = cap,
 ): Promise<{ ids: number[]; count: number } | null> {
+  // The matches the walk must find: the page's, and `exactBelow` for an exact count below it.
+  const limit = Math.min(cap, Math.max(pageEnd, exactBelow));
   const pieces = words.flatMap((word, index) =>
     (titlePiecesOf(word)?.pieces ?? []).map((piece) => sql`(${index}, ${piece})`),
   );
   if (!pieces.length) return null;
-  // Every piece by rarity: the rarest drives the walk, each other word's rarest bounds its title below.
-  const byRarity = (
-    await sql<{
+  // Each word's tags, found once: looked up per row, the planner read tag_names again for every row.
+  const tagged = sql.join(
+    words.map((word, i) => sql`SELECT ${i}::int AS word, tn.tag_id FROM tag_names tn WHERE ${tagNameHolds(word)}`),
+    sql` UNION `,
+  );
+  // Every piece by rarity (how many title rows, counted up to RARITY_PROBE): the rarest drives
+  // the walk, each other word's rarest bounds its title below. Asked beside the tags: two
+  // statements that wait for each other on a busy machine cost two turns.
+  const [rarity, tagRows] = await Promise.all([
+    sql<{
       word: number;
       piece: string;
-    }>`SELECT u.word, u.piece FROM (VALUES ${sql.join(pieces)}) AS u (word, piece)
-    ORDER BY (SELECT count(*) FROM (SELECT 1 FROM video_title_terms p WHERE p.term = u.piece LIMIT ${RARITY_PROBE}) s), u.word, u.piece`.execute(
-      db,
-    )
-  ).rows.map((row) => ({ word: Number(row.word), piece: row.piece })); // a VALUES parameter comes back as text
+      n: number;
+    }>`SELECT u.word, u.piece, r.n FROM (VALUES ${sql.join(pieces)}) AS u (word, piece)
+    CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM (SELECT 1 FROM video_title_terms p WHERE p.term = u.piece LIMIT ${RARITY_PROBE}) s) r
+    ORDER BY r.n, u.word, u.piece`.execute(db),
+    sql<{ word: number; tag_id: number }>`${tagged}`.execute(db),
+  ]);
+  const byRarity = rarity.rows.map((row) => ({ word: Number(row.word), piece: row.piece, n: Number(row.n) })); // a VALUES parameter comes back as text
   const rarest = byRarity[0]!;
   const driverAt = rarest.word;
   const driver = words[driverAt]!;
-  // Each word's tags, found once: looked up per row, the planner read tag_names again for every row.
-  const tagged = sql.join(
-    words.map(
-      (word, i) =>
-        sql`SELECT ${i}::int AS word, tn.tag_id FROM tag_names tn WHERE tn.name_lower LIKE ${likePattern(word, 'contains')}`,
-    ),
-    sql` UNION `,
-  );
   const tagsOf = words.map(() => [] as number[]);
-  for (const row of (await sql<{ word: number; tag_id: number }>`${tagged}`.execute(db)).rows)
-    tagsOf[row.word]!.push(Number(row.tag_id));
-  const inTags = (i: number) => (tagsOf[i]!.length ? sql`(${sql.join(tagsOf[i]!)})` : sql`(NULL)`);
+  for (const row of tagRows.rows) tagsOf[row.word]!.push(Number(row.tag_id));
+  // One array parameter, not a list: 猫 is in ~1 000 tag names at a million videos, and a list of
+  // that many values in each score's subquery cost the planner 30-75 ms a statement under load.
+  const inTags = (i: number) => sql`ANY(${tagsOf[i]!}::bigint[])`;
   const scoreOf = (i: number) => {
     const pattern = likePattern(words[i]!, 'contains');
     return sql`CASE WHEN split_part(v.search_text, chr(10), 1) LIKE ${pattern} THEN 3
-      WHEN EXISTS (SELECT 1 FROM video_tags vt WHERE vt.video_id = v.video_id AND vt.tag_id IN ${inTags(i)}) THEN 2
+      WHEN EXISTS (SELECT 1 FROM video_tags vt WHERE vt.video_id = v.video_id AND vt.tag_id = ${inTags(i)}) THEN 2
       WHEN v.search_text LIKE ${pattern} THEN 1 ELSE 0 END`;
   };
   const others = words.flatMap((_, i) => (i === driverAt ? [] : [scoreOf(i)]));
@@ -226,11 +236,11 @@ export async function walkWords(
     sql`CROSS JOIN LATERAL (SELECT ${level === null ? totalOf : totalAt(level)} AS total FROM videos v WHERE v.video_id = w.video_id OFFSET 0) s`;
   const step = (level: number, after: typeof TOP, batch: number) =>
     level === 3
-      ? sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT p.video_id, p.bucket FROM video_title_terms p
+      ? sql<Found>`${PREPARED} SELECT w.video_id, w.bucket, s.total FROM (SELECT p.video_id, p.bucket FROM video_title_terms p
         WHERE p.term = ${rarest.piece} AND (p.bucket, p.video_id) < (${after.bucket}, ${after.id})
         ORDER BY p.bucket DESC, p.video_id DESC LIMIT ${batch}) w ${scored(level)}`
-      : sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT DISTINCT r.bucket, r.video_id
-        FROM (SELECT t.tag_id FROM tags t WHERE t.tag_id IN ${inTags(driverAt)}) t
+      : sql<Found>`${PREPARED} SELECT w.video_id, w.bucket, s.total FROM (SELECT DISTINCT r.bucket, r.video_id
+        FROM (SELECT t.tag_id FROM tags t WHERE t.tag_id = ${inTags(driverAt)}) t
         CROSS JOIN LATERAL (SELECT r.video_id, r.bucket FROM video_tag_ranks r WHERE r.tag_id = t.tag_id AND (r.bucket, r.video_id) < (${after.bucket}, ${after.id})
           ORDER BY r.bucket DESC, r.video_id DESC LIMIT ${batch}) r
         ORDER BY r.bucket DESC, r.video_id DESC LIMIT ${batch}) w ${scored(level)}`;
@@ -243,6 +253,53 @@ export async function walkWords(
         seen.add(row.video_id);
         found.push({ video_id: row.video_id, bucket: Number(row.bucket), total: Number(row.total) });
       }
+  };
+  /** Rows of the driver's title (3) and tags (2) read in the walk's order, and how many matched at that level: samples for the estimate. */
+  const sample: Record<number, { read: number; matched: number }> = {
+    3: { read: 0, matched: 0 },
+    2: { read: 0, matched: 0 },
+  };
+  const sampled = (level: number, rows: Found[]) => {
+    sample[level]!.read += rows.length;
+    sample[level]!.matched += rows.filter((row) => Number(row.total) > 0).length;
+  };
+  /** A level's rows (counted, at most as many as could lift its share to `cap`) times the share of its sample that matched. */
+  const extrapolated = async (level: number, rowsOf: (enough: number) => Promise<number>) => {
+    const { read, matched } = sample[level]!;
+    return matched ? ((await rowsOf(Math.min(ESTIMATE_PROBE, Math.ceil((cap * read) / matched)))) * matched) / read : 0;
+  };
+  const countUpTo = async (rows: RawBuilder<unknown>, enough: number) =>
+    Number(
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM (${rows} LIMIT ${enough}) s`.execute(db)).rows[0]!.n,
+    );
+  /**
+   * The driver's title rows, for the estimate, when there are too many for the rarity's count to
+   * tell: counted (up to ESTIMATE_PROBE) beside the walk's first reads rather than after them.
+   */
+  const titleRows =
+    limit < cap && rarest.n >= RARITY_PROBE
+      ? countUpTo(sql`SELECT 1 FROM video_title_terms p WHERE p.term = ${rarest.piece}`, ESTIMATE_PROBE)
+      : null;
+  titleRows?.catch(() => {}); // awaited by the estimate, if it is needed
+  /**
+   * How many match in all, once the walk has found `limit` of them: `cap` when that is what it
+   * read to; else an estimate (decision 0020, fifth addendum), never less than what was found:
+   * the driver's title rows times the share of them that matched in the walk's first batch, plus
+   * its tags' rows (where it is not in the title) times the share of a first batch of those.
+   * Matches only through the driver's description are not estimated.
+   */
+  const estimate = async (): Promise<number> => {
+    if (limit >= cap) return Math.min(cap, found.length);
+    let total = await extrapolated(3, async (enough) =>
+      rarest.n < RARITY_PROBE || enough <= RARITY_PROBE ? rarest.n : await titleRows!,
+    );
+    if (total < cap && tagsOf[driverAt]!.length) {
+      if (!sample[2]!.read) sampled(2, (await step(2, TOP, limit).execute(db)).rows);
+      total += await extrapolated(2, (enough) =>
+        countUpTo(sql`SELECT 1 FROM video_tag_ranks r WHERE r.tag_id = ${inTags(driverAt)}`, enough),
+      );
+    }
+    return Math.min(cap, Math.max(found.length, Math.round(total)));
   };
   const best = () => found.sort((a, b) => b.total - a.total || b.bucket - a.bucket || b.video_id - a.video_id);
   const wanted = Math.min(pageEnd, limit);
@@ -265,7 +322,8 @@ export async function walkWords(
    * Another word scores 3 on a row only if the row is in the rankings of that word's title pieces.
    * The rows where one may (the driver's title rows in another word's rarest piece, and that
    * piece's rows under one of the driver's tags) are read once the first batch has settled neither
-   * the page nor the count: at most `limit` of each in the walk's order, found through the
+   * the page nor the count: at most the page's rows of the first and `limit` of the second (it
+   * finds matches for the count more cheaply) in the walk's order, found through the
    * rankings' keys (a merge of two pieces' rows; a probe of each piece row's tags), then scored.
    * Every other row of the driver's title then scores at most 3 + 2 per other word, and one under
    * a driver's tag 2 + 2 per other word, so two common words that rarely share a title stop once
@@ -281,10 +339,10 @@ export async function walkWords(
   const bounded = otherPieces.every((piece) => piece !== null);
   /** What the first reads left unread, as (ceiling, after), until the walk of `level` has read it all. */
   const pending: Array<{ ceiling: number; after: typeof TOP; level: number }> = [];
-  /** Keeps a first read's rows; a full batch leaves rows past its last, scoring at most `ceiling`, for `level`'s walk. */
-  const keepFirstRead = (rows: Found[], ceiling: number, level: number) => {
+  /** Keeps a first read's rows; a full batch (of `read`) leaves rows past its last, scoring at most `ceiling`, for `level`'s walk. */
+  const keepFirstRead = (rows: Found[], read: number, ceiling: number, level: number) => {
     keep(rows);
-    if (rows.length < limit) return;
+    if (rows.length < read) return;
     const last = rows[rows.length - 1]!;
     pending.push({ ceiling, after: { bucket: Number(last.bucket), id: last.video_id }, level });
   };
@@ -301,11 +359,11 @@ export async function walkWords(
       sql` OR `,
     );
     const shared = (
-      await sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT a.video_id, a.bucket FROM video_title_terms a
+      await sql<Found>`${PREPARED} SELECT w.video_id, w.bucket, s.total FROM (SELECT a.video_id, a.bucket FROM video_title_terms a
         WHERE a.term = ${rarest.piece} AND (${inOthers})
-        ORDER BY a.bucket DESC, a.video_id DESC LIMIT ${limit}) w ${scored(null)}`.execute(db)
+        ORDER BY a.bucket DESC, a.video_id DESC LIMIT ${wanted}) w ${scored(null)}`.execute(db)
     ).rows;
-    keepFirstRead(shared, 3 + 3 * k, 3);
+    keepFirstRead(shared, wanted, 3 + 3 * k, 3);
   };
   /**
    * Another word's rarest piece's rows under one of the driver's tags: each piece row's own tags
@@ -317,12 +375,12 @@ export async function walkWords(
     if (!tagsOf[driverAt]!.length) return;
     const pieces = [...new Set(otherPieces as string[])];
     const crossed = (
-      await sql<Found>`SELECT w.video_id, w.bucket, s.total FROM (SELECT ${pieces.length > 1 ? sql`DISTINCT` : sql``} b.video_id, b.bucket
+      await sql<Found>`${PREPARED} SELECT w.video_id, w.bucket, s.total FROM (SELECT ${pieces.length > 1 ? sql`DISTINCT` : sql``} b.video_id, b.bucket
         FROM video_title_terms b WHERE b.term IN (${sql.join(pieces)})
-          AND EXISTS (SELECT 1 FROM video_tags vt WHERE vt.video_id = b.video_id AND vt.tag_id IN ${inTags(driverAt)} OFFSET 0)
+          AND EXISTS (SELECT 1 FROM video_tags vt WHERE vt.video_id = b.video_id AND vt.tag_id = ${inTags(driverAt)} OFFSET 0)
         ORDER BY b.bucket DESC, b.video_id DESC LIMIT ${limit}) w ${scored(null)}`.execute(db)
     ).rows;
-    keepFirstRead(crossed, 2 + 3 * k, 2);
+    keepFirstRead(crossed, limit, 2 + 3 * k, 2);
   };
   /** The most a row not read may score, per kind of row (after: null = in any order), while the walk is at `level` (done: past it). */
   const ceilings = (level: number, after: typeof TOP, done: boolean) => {
@@ -346,6 +404,7 @@ export async function walkWords(
     for (let batch = limit; ; batch = Math.min(batch * 2, limit * LAST_BATCH_TIMES)) {
       const rows = (await step(level, after, batch).execute(db)).rows;
       keep(rows);
+      sampled(level, rows);
       const done = rows.length < batch;
       if (!done) after = { bucket: Number(rows[rows.length - 1]!.bucket), id: rows[rows.length - 1]!.video_id };
       // A title phrase ("starry sky") settles in its first batch; the others read the rows that
@@ -356,8 +415,7 @@ export async function walkWords(
         !sharedRead &&
         !(found.length >= limit && settledAll(ceilings(level, after, done)))
       ) {
-        await readShared();
-        await readCrossed();
+        await Promise.all([readShared(), readCrossed()]);
       }
       // Not read yet: the rest of this level (the driver's level, and 3 for every other word),
       // or once it is done, the next level's rows in any order.
@@ -366,7 +424,7 @@ export async function walkWords(
           ids: best()
             .slice(0, limit)
             .map((row) => row.video_id),
-          count: limit,
+          count: await estimate(),
         };
       }
       if (done) break;
@@ -385,11 +443,12 @@ export async function walkWords(
               n: number;
             }>`SELECT count(*)::int AS n FROM (SELECT 1 ${described} LIMIT ${limit - found.length}) c`.execute(db)
           ).rows[0]!.n;
+    const count = Math.min(limit, found.length + Number(n));
     return {
       ids: best()
         .slice(0, limit)
         .map((row) => row.video_id),
-      count: Math.min(limit, found.length + Number(n)),
+      count: count < limit ? count : await estimate(),
     };
   }
   const rows = (
@@ -400,7 +459,7 @@ export async function walkWords(
   const ids = best()
     .slice(0, limit)
     .map((row) => row.video_id);
-  return { ids, count: ids.length };
+  return { ids, count: ids.length < limit ? ids.length : await estimate() };
 }
 interface Found {
   video_id: number;

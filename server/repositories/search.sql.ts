@@ -36,14 +36,25 @@ export function matchOf(word: string) {
   return { pattern, inText };
 }
 
+/**
+ * The tag name `tn.name_lower` holds `word`: a word with CJK, kana or Hangul through the names'
+ * pieces index (migration 0040), any other through their trigram index; LIKE decides.
+ */
+export function tagNameHolds(word: string): RawBuilder<SqlBool> {
+  const pattern = likePattern(word, 'contains');
+  return CJK.test(word)
+    ? sql<SqlBool>`search_grams(tn.name_lower) @> search_grams(${word}) AND tn.name_lower LIKE ${pattern}`
+    : sql<SqlBool>`tn.name_lower LIKE ${pattern}`;
+}
+
 /** `alias.key` is one of the items (of `kind`) whose text or tag names contain `word`. */
 export function matchesSearchWord(kind: keyof typeof SEARCHED, alias: string, word: string): RawBuilder<SqlBool> {
   const { items, key, tags } = SEARCHED[kind];
-  const { pattern, inText } = matchOf(word);
+  const { inText } = matchOf(word);
   return sql<SqlBool>`${sql.ref(`${alias}.${key}`)} IN (
     SELECT d.${sql.ref(key)} FROM ${sql.table(items)} d WHERE ${inText}
     UNION ALL
-    SELECT t.${sql.ref(key)} FROM ${sql.table(tags)} t JOIN tag_names tn ON tn.tag_id = t.tag_id WHERE tn.name_lower LIKE ${pattern})`;
+    SELECT t.${sql.ref(key)} FROM ${sql.table(tags)} t JOIN tag_names tn ON tn.tag_id = t.tag_id WHERE ${tagNameHolds(word)})`;
 }
 
 /**
@@ -63,11 +74,11 @@ export function searchCandidates(
 ): RawBuilder<{ id: number }> {
   const { items, key, tags } = SEARCHED[kind];
   const perWord = words.map((word, i) => {
-    const { pattern, inText } = matchOf(word);
+    const { inText } = matchOf(word);
     return sql`(SELECT id, bool_or(by_tag) AS by_tag, bool_or(NOT by_tag) AS by_text FROM (
       SELECT d.${sql.ref(key)} AS id, false AS by_tag FROM ${sql.table(items)} d WHERE ${inText}
       UNION ALL
-      SELECT t.${sql.ref(key)}, true FROM ${sql.table(tags)} t JOIN tag_names tn ON tn.tag_id = t.tag_id WHERE tn.name_lower LIKE ${pattern}
+      SELECT t.${sql.ref(key)}, true FROM ${sql.table(tags)} t JOIN tag_names tn ON tn.tag_id = t.tag_id WHERE ${tagNameHolds(word)}
     ) hits GROUP BY id) ${sql.id(`w${i}`)}`;
   });
   const joined = perWord.slice(1).reduce((from, word) => sql`${from} JOIN ${word} USING (id)`, perWord[0]);

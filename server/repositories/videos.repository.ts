@@ -66,6 +66,12 @@ const titleOf = sql<string>`split_part(v.search_text, chr(10), 1)`;
  * bound on the rows a very common word makes the database read and score.
  */
 export const SEARCH_CANDIDATES = 1000;
+/**
+ * A search of several words counts its matches exactly below this many; past it, the walk stops
+ * once the page is found and the count is an estimate, at most SEARCH_CANDIDATES (decision 0020,
+ * fifth addendum): counting to 1000 was most of the time of two common words at a million videos.
+ */
+export const SEARCH_COUNT_EXACT = 100;
 
 const statusIn = (statuses: readonly VideoStatus[]) =>
   sql<SqlBool>`v.status IN (${sql.join(statuses.map((s) => sql.lit(s)))})`;
@@ -191,7 +197,7 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
     if (onlyPublic(filter)) {
       const walked = await (words.length === 1
         ? walkOneWord(db, words[0], filter.hiddenFrom, SEARCH_CANDIDATES, offset + window.pageSize)
-        : walkWords(db, words, filter.hiddenFrom, SEARCH_CANDIDATES, offset + window.pageSize));
+        : walkWords(db, words, filter.hiddenFrom, SEARCH_CANDIDATES, offset + window.pageSize, SEARCH_COUNT_EXACT));
       if (walked)
         return { count: walked.count, rows: await thumbsInOrder(walked.ids.slice(offset, offset + window.pageSize)) };
     }

@@ -4,6 +4,7 @@ import { BACKENDS, jsonCall, startTestServer, type TestServer } from './harness.
 import { seedScale } from '../../server/demo/scale-seed.ts';
 import { walkWords } from '../../server/repositories/search-walk.sql.ts';
 import { searchTerms } from '../../server/services/search-text.ts';
+import { SEARCH_COUNT_EXACT } from '../../server/repositories/videos.repository.ts';
 
 /**
  * Several search words read in their ranked order (decision 0020, third addendum): the page is
@@ -104,7 +105,31 @@ describe.each(BACKENDS)('several search words on %s', (backend) => {
           body.videos.map((v: { videoId: number }) => v.videoId),
           `page ${page}`,
         ).toEqual(expected.slice((page - 1) * 20, page * 20));
-        expect(body.videosCount).toBe(Math.min(1000, expected.length));
+        // Exact below SEARCH_COUNT_EXACT; past it an estimate, never below what a walk must find.
+        if (expected.length < SEARCH_COUNT_EXACT) expect(body.videosCount).toBe(expected.length);
+        else {
+          expect(body.videosCount).toBeGreaterThanOrEqual(Math.max(SEARCH_COUNT_EXACT, page * 20));
+          expect(body.videosCount).toBeLessThanOrEqual(1000);
+        }
+      }
+    },
+    60_000,
+  );
+
+  it.each(queries)(
+    'counts "%s" exactly below the threshold and estimates past it, with the same first rows',
+    async (keyword) => {
+      const words = searchTerms(keyword);
+      const expected = fullRanking(words);
+      for (const exactBelow of [8, 30]) {
+        const walked = await walkWords(server.db, words, null, 1000, 5, exactBelow);
+        expect(walked, `${exactBelow}`).not.toBeNull();
+        expect(walked!.ids.slice(0, 5), `${exactBelow}`).toEqual(expected.slice(0, 5));
+        if (expected.length < exactBelow) expect(walked!.count, `${exactBelow}`).toBe(expected.length);
+        else {
+          expect(walked!.count, `${exactBelow}`).toBeGreaterThanOrEqual(exactBelow);
+          expect(walked!.count, `${exactBelow}`).toBeLessThanOrEqual(Math.min(1000, 4 * expected.length));
+        }
       }
     },
     60_000,
