@@ -38,7 +38,7 @@ export function matchOf(word: string) {
 
 /**
  * The tag name `tn.name_lower` holds `word`: a word with CJK, kana or Hangul through the names'
- * pieces index (migration 0040), any other through their trigram index; LIKE decides.
+ * pieces index (migration 0038), any other through their trigram index; LIKE decides.
  */
 export function tagNameHolds(word: string): RawBuilder<SqlBool> {
   const pattern = likePattern(word, 'contains');
