@@ -171,7 +171,7 @@ export async function walkWords(
   cap: number,
   pageEnd: number,
   exactBelow = cap,
-): Promise<{ ids: number[]; count: number } | null> {
+): Promise<{ ids: number[]; count: number; estimated: boolean } | null> {
   // The matches the walk must find: the page's, and `exactBelow` for an exact count below it.
   const limit = Math.min(cap, Math.max(pageEnd, exactBelow));
   const pieces = words.flatMap((word, index) =>
@@ -288,8 +288,11 @@ export async function walkWords(
    * its tags' rows (where it is not in the title) times the share of a first batch of those.
    * Matches only through the driver's description are not estimated.
    */
-  const estimate = async (): Promise<number> => {
-    if (limit >= cap) return Math.min(cap, found.length);
+  const estimate = async (): Promise<{ count: number; estimated: boolean }> => {
+    if (limit >= cap) return { count: Math.min(cap, found.length), estimated: false };
+    return { count: await estimated(), estimated: true };
+  };
+  const estimated = async (): Promise<number> => {
     let total = await extrapolated(3, async (enough) =>
       rarest.n < RARITY_PROBE || enough <= RARITY_PROBE ? rarest.n : await titleRows!,
     );
@@ -424,7 +427,7 @@ export async function walkWords(
           ids: best()
             .slice(0, limit)
             .map((row) => row.video_id),
-          count: await estimate(),
+          ...(await estimate()),
         };
       }
       if (done) break;
@@ -448,7 +451,7 @@ export async function walkWords(
       ids: best()
         .slice(0, limit)
         .map((row) => row.video_id),
-      count: count < limit ? count : await estimate(),
+      ...(count < limit ? { count, estimated: false } : await estimate()),
     };
   }
   const rows = (
@@ -459,7 +462,7 @@ export async function walkWords(
   const ids = best()
     .slice(0, limit)
     .map((row) => row.video_id);
-  return { ids, count: ids.length < limit ? ids.length : await estimate() };
+  return { ids, ...(ids.length < limit ? { count: ids.length, estimated: false } : await estimate()) };
 }
 interface Found {
   video_id: number;

@@ -195,11 +195,26 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
   async function searchPage(filter: VideoFilter, words: readonly string[], window: PageWindow) {
     const offset = (window.page - 1) * window.pageSize;
     if (onlyPublic(filter)) {
-      const walked = await (words.length === 1
-        ? walkOneWord(db, words[0], filter.hiddenFrom, SEARCH_CANDIDATES, offset + window.pageSize)
-        : walkWords(db, words, filter.hiddenFrom, SEARCH_CANDIDATES, offset + window.pageSize, SEARCH_COUNT_EXACT));
+      // One word's count is exact (to SEARCH_CANDIDATES); several words' may be estimated.
+      const walked =
+        words.length === 1
+          ? await walkOneWord(db, words[0], filter.hiddenFrom, SEARCH_CANDIDATES, offset + window.pageSize).then(
+              (one) => one && { ...one, estimated: false },
+            )
+          : await walkWords(
+              db,
+              words,
+              filter.hiddenFrom,
+              SEARCH_CANDIDATES,
+              offset + window.pageSize,
+              SEARCH_COUNT_EXACT,
+            );
       if (walked)
-        return { count: walked.count, rows: await thumbsInOrder(walked.ids.slice(offset, offset + window.pageSize)) };
+        return {
+          count: walked.count,
+          countEstimated: walked.estimated,
+          rows: await thumbsInOrder(walked.ids.slice(offset, offset + window.pageSize)),
+        };
     }
     const score = sql.join(
       words.map(
@@ -226,7 +241,11 @@ export function createVideosRepository(db: Kysely<Database>, caches: RepositoryC
             ).rows[0]!.n,
           )
         : 0);
-    return { count: Number(count), rows: await thumbsInOrder(ranked.rows.map((r) => r.video_id)) };
+    return {
+      count: Number(count),
+      countEstimated: false,
+      rows: await thumbsInOrder(ranked.rows.map((r) => r.video_id)),
+    };
   }
 
   /** A count kept under `key` for VIDEO_COUNTS_MS (or until a video changes), made by `count` when missing. */

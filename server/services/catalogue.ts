@@ -23,6 +23,8 @@ export interface Page {
 }
 export interface VideoList {
   videosCount: number;
+  /** Only a search of several words past SEARCH_COUNT_EXACT matches: the count is an estimate. */
+  videosCountEstimated?: true;
   videos: VideoThumb[];
 }
 /** Who is looking: pending videos are shown only to their uploader and to staff. */
@@ -81,8 +83,12 @@ export function createCatalogue(
     page: Page,
     options: { withStatus?: boolean; order?: VideoOrder } = {},
   ): Promise<VideoList> {
-    const { count, rows } = await videos.thumbPage({ ...filter, hiddenFrom: page.viewerUid }, page, options.order);
-    return { videosCount: count, videos: rows.map((r) => toThumb(r, options.withStatus)) };
+    const found = await videos.thumbPage({ ...filter, hiddenFrom: page.viewerUid }, page, options.order);
+    return {
+      videosCount: found.count,
+      ...('countEstimated' in found && found.countEstimated ? { videosCountEstimated: true as const } : {}),
+      videos: found.rows.map((r) => toThumb(r, options.withStatus)),
+    };
   }
 
   async function partsOf(videoIds: number[]): Promise<Map<number, VideoPart[]>> {

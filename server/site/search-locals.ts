@@ -25,6 +25,7 @@ export type SiteSearch =
   | { issues: FieldIssue[] }
   | {
       videosCount: number;
+      videosCountEstimated?: true;
       videos: VideoThumb[];
       tags: Tag[];
       tracks: AudioThumb[] | null;

@@ -23,7 +23,7 @@ const SUGGEST_DELAY_MS = 250;
 type Results =
   | Exclude<SearchInitial, { state: 'done' }>
   | { state: 'loading' }
-  | { state: 'done'; videosCount: number; videos: VideoThumb[] };
+  | { state: 'done'; videosCount: number; videosCountEstimated?: true; videos: VideoThumb[] };
 
 /**
  * /search: keyword search (video/search) and tag search (suggestions from video/tag/search in the
@@ -60,7 +60,16 @@ export default function SearchPage({
     const call = query.keyword ? searchVideos(query.keyword, paging) : searchVideosByTag(query.tagIds, paging);
     void call.then((r) => {
       if (live)
-        setResults(r.success ? { state: 'done', videosCount: r.videosCount, videos: r.videos } : { state: 'error' });
+        setResults(
+          r.success
+            ? {
+                state: 'done',
+                videosCount: r.videosCount,
+                videosCountEstimated: r.videosCountEstimated,
+                videos: r.videos,
+              }
+            : { state: 'error' },
+        );
     });
     if (!query.keyword)
       void getTags(query.tagIds).then(
@@ -224,7 +233,9 @@ export default function SearchPage({
                   : t('catalogue.search.resultsForTags')}
               </h2>
               <span className="list-count" data-results-count={results.videosCount}>
-                {t('catalogue.count', { count: results.videosCount })}
+                {t(results.videosCountEstimated ? 'catalogue.countAbout' : 'catalogue.count', {
+                  count: results.videosCount,
+                })}
               </span>
             </div>
             {results.videos.length ? (

@@ -57,6 +57,8 @@ export type SearchInitial =
   | {
       state: 'done';
       videosCount: number;
+      /** Several words past 100 matches: the count is an estimate (shown as "about N"). */
+      videosCountEstimated?: true;
       videos: VideoThumb[];
       tags: Tag[];
       tracks: AudioThumb[] | null;

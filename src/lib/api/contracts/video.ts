@@ -56,6 +56,8 @@ export const videoListResponse = blockFlags.extend({
   success: z.boolean(),
   message: z.string().optional(),
   videosCount: z.number(),
+  /** A search of several words with more than 100 matches: `videosCount` is an estimate (at most 1000). */
+  videosCountEstimated: z.literal(true).optional(),
   videos: z.array(videoThumb),
 });
 export type VideoListResponse = z.infer<typeof videoListResponse>;
