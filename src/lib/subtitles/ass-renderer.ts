@@ -60,6 +60,9 @@ const BAND_SHARE = 0.2;
  */
 const MOMENT_AHEAD_SECONDS = 5;
 
+/** A time before any line of any script (ASS times are never negative): libass draws an empty frame. */
+const BLANK_TIME = -1;
+
 /** An ASS track's renderer, started before it is shown (on the viewer's intent) and shown on the choice. */
 export interface AssRenderer extends SubtitleRenderer {
   /** Puts the track's canvas in the host's layer and draws the lines of now there at once. */
@@ -95,11 +98,12 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
   let momentSpan: { from: number; to: number } | null = null;
   let whole = '';
 
-  const drawNow = (made: JASSUB) =>
+  /** libass's frame of `mediaTime` (the video's now unless told) drawn at once, on the worker's canvas. */
+  const drawNow = (made: JASSUB, mediaTime = video.currentTime) =>
     video.readyState >= 2
       ? made.manualRender(
           {
-            mediaTime: video.currentTime,
+            mediaTime,
             width: video.videoWidth,
             height: video.videoHeight,
             expectedDisplayTime: performance.now(),
@@ -152,6 +156,9 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
       // glyphs cached for the frame the click will ask for.
       made.busy = false;
       await drawNow(made);
+      // Then a frame of no line, so the canvas, once in the page, shows nothing of that moment:
+      // what is seen after the click is only the frame of the click's moment (show, below).
+      await drawNow(made, BLANK_TIME);
       made.busy = true;
       performance.mark('subtitles:warm-drawn');
     }
