@@ -449,7 +449,7 @@ try {
             (await item.click({ timeout: 2_000 }).then(done, failed))
           )
             break;
-          if (attempt === 5) throw new Error('the subtitle menu could not be used');
+          if (attempt === 11) throw new Error('the subtitle menu could not be used');
         }
         await page.waitForTimeout(LOOK_MS);
         if (TRACE) {
