@@ -432,21 +432,24 @@ try {
         for (let attempt = 0; ; attempt++) {
           await page.mouse.move(600 + attempt, 300);
           await page.mouse.move(640, 320 + attempt);
-          const opened = await page
-            .locator('[data-subtitle-button]')
-            .click({ timeout: 2_000 })
-            .then(
-              () => true,
-              () => false,
-            );
           const item = page.locator(`[data-subtitle-track="${track.id}"]`);
+          // The button toggles the menu: pressed again while the menu still shows, it would close it.
+          const opened =
+            (await item.isVisible()) ||
+            (await page
+              .locator('[data-subtitle-button]')
+              .click({ timeout: 5_000 })
+              .then(
+                () => true,
+                () => false,
+              ));
           const done = () => true;
           const failed = () => false;
           if (
             opened &&
-            (HOVER_MS <= 0 || (await item.hover({ timeout: 2_000 }).then(done, failed))) &&
+            (HOVER_MS <= 0 || (await item.hover({ timeout: 5_000 }).then(done, failed))) &&
             (HOVER_MS <= 0 || (await page.waitForTimeout(HOVER_MS).then(done))) &&
-            (await item.click({ timeout: 2_000 }).then(done, failed))
+            (await item.click({ timeout: 5_000 }).then(done, failed))
           )
             break;
           if (attempt === 11) throw new Error('the subtitle menu could not be used');
