@@ -60,9 +60,6 @@ const BAND_SHARE = 0.2;
  */
 const MOMENT_AHEAD_SECONDS = 5;
 
-/** A time before any line of any script (ASS times are never negative): libass draws an empty frame. */
-const BLANK_TIME = -1;
-
 /** An ASS track's renderer, started before it is shown (on the viewer's intent) and shown on the choice. */
 export interface AssRenderer extends SubtitleRenderer {
   /** Puts the track's canvas in the host's layer and draws the lines of now there at once. */
@@ -98,12 +95,11 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
   let momentSpan: { from: number; to: number } | null = null;
   let whole = '';
 
-  /** libass's frame of `mediaTime` (the video's now unless told) drawn at once, on the worker's canvas. */
-  const drawNow = (made: JASSUB, mediaTime = video.currentTime) =>
+  const drawNow = (made: JASSUB) =>
     video.readyState >= 2
       ? made.manualRender(
           {
-            mediaTime,
+            mediaTime: video.currentTime,
             width: video.videoWidth,
             height: video.videoHeight,
             expectedDisplayTime: performance.now(),
@@ -156,9 +152,6 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
       // glyphs cached for the frame the click will ask for.
       made.busy = false;
       await drawNow(made);
-      // Then a frame of no line, so the canvas, once in the page, shows nothing of that moment:
-      // what is seen after the click is only the frame of the click's moment (show, below).
-      await drawNow(made, BLANK_TIME);
       made.busy = true;
       performance.mark('subtitles:warm-drawn');
     }
@@ -178,6 +171,12 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
     await drawNow(made);
     if (destroyed) return;
     performance.mark('subtitles:draw-asked');
+    // Shown once the frame of this moment is in: the canvas kept the unseen frame drawn before the
+    // click (of an earlier moment, and jassub draws a video frame that came during it too), which
+    // must not be seen. One animation frame lets the worker's frame reach the screen first.
+    requestAnimationFrame(() => {
+      if (!destroyed) canvas.style.visibility = '';
+    });
     if (momentSpan) {
       momentSpan = null;
       await made.renderer.setTrack(whole);
@@ -238,6 +237,7 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
     show(to) {
       if (host || destroyed) return;
       host = to;
+      canvas.style.visibility = 'hidden';
       to.layer.append(canvas);
       if (failure) report(failure);
       show().catch(report);

@@ -19,3 +19,5 @@ OffscreenCanvas.prototype.getContext = function (
     type === 'webgl' || type === 'webgl2' ? { ...options, failIfMajorPerformanceCaveat: true } : options,
   );
 } as typeof getContext;
+
+export {};
