@@ -5,10 +5,11 @@
  * at its time (the cue's text for WebVTT; for ASS, libass's pixels over the picture compared with
  * the same area with subtitles off); `c` toggles; the lines stay above the control bar and in
  * fullscreen; with "keep subtitles clear" no danmaku covers the line shown. Nothing of the
- * renderers is fetched before a track is chosen, and no page logs an error.
+ * renderers is fetched before the subtitle menu is opened; opening it starts libass only on a
+ * part with an ASS track (and choosing another kind ends it); no page logs an error.
  */
 import sharp from 'sharp';
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import {
   E2E_BASE_URL,
   msg,
@@ -151,8 +152,21 @@ test('the menu chooses a track, its first line is drawn at its time above the co
   await expect(cue(page)).toHaveCount(0);
   expect(renderers).toEqual([]);
 
+  // Opening the menu on a part with an ASS track starts libass on it, unseen (decision 0036, addendum
+  // on the menu): its worker comes up; choosing the WebVTT track ends that worker.
+  const workers: Worker[] = [];
+  page.on('worker', (worker) => workers.push(worker));
+  const closed = new Set<Worker>();
+  const libassUp = () => page.evaluate(() => performance.getEntriesByName('subtitles:worker-ready').length > 0);
   await button.click();
   const menu = page.getByRole('menu', { name: msg('en', 'player.subtitles.menu') });
+  await expect.poll(libassUp, { timeout: 45_000 }).toBe(true);
+  expect(renderers.some((url) => /\.wasm/.test(url))).toBe(true);
+  const names = await Promise.all(workers.map((worker) => worker.evaluate(() => self.name).catch(() => '')));
+  const started = workers.filter((_, i) => names[i] === 'jassub-worker');
+  expect(started).toHaveLength(1);
+  for (const worker of started) worker.on('close', () => closed.add(worker));
+  await expect(page.locator('[data-subtitle-canvas]')).toHaveCount(0);
   await expect(menu.getByRole('menuitemradio')).toHaveText([
     msg('en', 'player.subtitles.off'),
     '日本語 · Japanese',
@@ -166,7 +180,8 @@ test('the menu chooses a track, its first line is drawn at its time above the co
   await expect(menu).toHaveCount(0);
   await expect(cue(page)).toHaveText(FIRST_LINE);
   await expect(button).toHaveAccessibleName(/日本語/);
-  expect(renderers.some((url) => /jassub|\.wasm/.test(url))).toBe(false);
+  await expect.poll(() => started.every((worker) => closed.has(worker))).toBe(true);
+  await expect(page.locator('[data-subtitle-canvas]')).toHaveCount(0);
 
   // Above the control bar while it shows.
   const cueBox = (await cue(page).locator('span').boundingBox())!;
@@ -286,5 +301,40 @@ test('in Japanese the Japanese track is on by default, on a phone and in fullscr
   await openAt(page, `/ja/video/kv${video.videoId}`, 2);
   await expect(page.locator('[data-subtitle-button]')).toHaveAccessibleName(msg('ja', 'player.subtitles.buttonOff'));
   await expect(cue(page)).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('opening the subtitle menu on a part with only SRT and WebVTT tracks loads nothing of libass', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const errors = watchErrors(page);
+  // Its own video: a part whose tracks are SRT and WebVTT only.
+  const setup = await page.context().browser()!.newContext({ baseURL: E2E_BASE_URL });
+  await setup.addCookies(member);
+  const setupPage = await setup.newPage();
+  const plain = await publishVideoByApi(setupPage, { title: 'Lanterns with plain subtitles', seconds: 6 });
+  for (const [format, text] of [
+    ['vtt', VTT],
+    ['srt', '1\n00:00:01,000 --> 00:00:06,000\nこんにちは\n'],
+  ] as const) {
+    const answer = await setupPage.request.post('/api/video/subtitle/create', {
+      data: { videoId: plain.videoId, part: 1, language: 'ja', label: format, format, text },
+    });
+    expect(answer.status(), await answer.text()).toBe(200);
+  }
+  await setup.close();
+
+  const renderers: string[] = [];
+  page.on('request', (request) => /jassub|\.wasm|ass-renderer/i.test(request.url()) && renderers.push(request.url()));
+  await openAt(page, `/en/video/kv${plain.videoId}`, 2);
+  await page.locator('[data-subtitle-button]').click();
+  const menu = page.getByRole('menu', { name: msg('en', 'player.subtitles.menu') });
+  await expect(menu.getByRole('menuitemradio')).toHaveCount(3);
+  // Pointing at each track too: neither is ASS.
+  for (const item of await menu.locator('[data-subtitle-track]').all()) await item.hover();
+  await page.waitForTimeout(1_000);
+  expect(renderers).toEqual([]);
+  expect(await page.evaluate(() => performance.getEntriesByName('subtitles:worker-start').length)).toBe(0);
   expect(errors).toEqual([]);
 });

@@ -106,6 +106,21 @@ describe('libass started when an ASS track is pointed at', () => {
     ]);
   });
 
+  it('ends the renderer started on the menu when an SRT or WebVTT track is chosen, or subtitles are turned off', async () => {
+    loader.prepareSubtitleRenderer(ass('/a.ass'), video);
+    await settle();
+    await loader.loadSubtitleRenderer({ ...ass('/a.vtt'), format: 'vtt' }, host);
+    expect(made.map((m) => [m.url, m.destroyed, m.filesAborted])).toEqual([['/a.ass', true, true]]);
+    loader.prepareSubtitleRenderer(ass('/b.ass'), video);
+    await settle();
+    loader.discardPrepared();
+    await settle();
+    expect(made.map((m) => [m.url, m.destroyed])).toEqual([
+      ['/a.ass', true],
+      ['/b.ass', true],
+    ]);
+  });
+
   it('starts nothing for SRT or WebVTT tracks, and only fetches files when there is no video to draw over', async () => {
     loader.prepareSubtitleRenderer({ ...ass('/a.srt'), format: 'srt' }, video);
     loader.prepareSubtitleRenderer(ass('/a.ass'), null);

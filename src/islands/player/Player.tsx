@@ -347,7 +347,10 @@ export default function Player({ locale, messages, videoId, title, parts, initia
                           : t('player.subtitles.buttonOff')
                       }
                       title={t('player.subtitles.menu')}
-                      onClick={() => toggle('subtitles')}
+                      onClick={() => {
+                        if (panel !== 'subtitles') subtitles.menuOpened();
+                        toggle('subtitles');
+                      }}
                       data-subtitle-button
                     >
                       <Icon name={subtitles.current ? 'subtitlesOn' : 'subtitlesOff'} />

@@ -27,6 +27,8 @@ export interface SubtitleControls {
   choose(track: Subtitle | null): void;
   /** The viewer points at or focuses a track in the menu: an ASS track's renderer starts (loads, and draws unseen). */
   prepare(track: Subtitle): void;
+  /** The subtitle menu is opened: on a part with an ASS track, the renderer of the one likely chosen starts. */
+  menuOpened(): void;
   /** Off ↔ the last track on (the `c` key); false when the part has no track. */
   toggle(): boolean;
 }
@@ -79,20 +81,38 @@ export function useSubtitles(
     setCurrent(initialTrack(tracks, locale, $subtitleChoices.get()[locale]?.shown));
   }, [tracks, locale]);
 
+  /** The loader, once an ASS track's renderer was started on intent: a choice of something else ends that renderer. */
+  const intentLoader = useRef<typeof import('../../lib/subtitles/subtitle-loader.ts') | null>(null);
   const prepare = useCallback((track: Subtitle) => {
     if (track.format !== 'ass' || track.id === currentRef.current?.id) return;
     loaderFor(track).then(
-      ({ prepareSubtitleRenderer }) => prepareSubtitleRenderer(track, videoRef.current),
+      (loader) => {
+        intentLoader.current = loader;
+        loader.prepareSubtitleRenderer(track, videoRef.current);
+      },
       () => {
         /* the choice, if it comes, will say */
       },
     );
   }, []);
 
+  // Opening the menu is the first sign a track will be chosen, most of a second before the click:
+  // libass starts on the ASS track the viewer would most likely pick (the last one shown, else
+  // the interface language's, else the first), unless an ASS track is already shown. Pointing
+  // at another ASS track moves it there (decision 0036, addendum on the menu).
+  const menuOpened = useCallback(() => {
+    if (currentRef.current?.format === 'ass') return;
+    const ass = tracksRef.current.filter((track) => track.format === 'ass');
+    const likely = toggledOnTrack(ass, locale, $subtitleChoices.get()[locale]?.last);
+    if (likely) prepare(likely);
+  }, [locale, prepare]);
+
   const choose = useCallback(
     (track: Subtitle | null) => {
       // Its files start loading now, not once the player has drawn the choice and its effect runs.
       if (track) prepare(track);
+      // Off, or an SRT/WebVTT track: a renderer started on the menu's opening ends at once.
+      if (track?.format !== 'ass') intentLoader.current?.discardPrepared();
       rememberSubtitleChoice(locale, choiceOf(track));
       setCurrent(track);
     },
@@ -152,5 +172,5 @@ export function useSubtitles(
     return () => observer.disconnect();
   }, []);
 
-  return { tracks, current, choose, prepare, toggle };
+  return { tracks, current, choose, prepare, menuOpened, toggle };
 }

@@ -12,7 +12,7 @@
 // (woff.ts), FreeType never has to. The track's own fonts are stored unpacked at processing time;
 // older ones may still be WOFF.
 import fallbackFontUrl from '@fontsource/noto-sans-sc/files/noto-sans-sc-chinese-simplified-400-normal.woff?url';
-import workerUrl from 'jassub/dist/worker/worker.js?worker&url';
+import workerUrl from './ass-worker.ts?worker&url';
 import wasmUrl from 'jassub/dist/wasm/jassub-worker.wasm?url';
 import modernWasmUrl from 'jassub/dist/wasm/jassub-worker-modern.wasm?url';
 import { fetchText, type TrackToDraw } from './renderer.ts';

@@ -171,6 +171,12 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
     await drawNow(made);
     if (destroyed) return;
     performance.mark('subtitles:draw-asked');
+    // Shown once the frame of this moment is in: the canvas kept the unseen frame drawn before the
+    // click (of an earlier moment, and jassub draws a video frame that came during it too), which
+    // must not be seen. One animation frame lets the worker's frame reach the screen first.
+    requestAnimationFrame(() => {
+      if (!destroyed) canvas.style.visibility = '';
+    });
     if (momentSpan) {
       momentSpan = null;
       await made.renderer.setTrack(whole);
@@ -231,6 +237,7 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
     show(to) {
       if (host || destroyed) return;
       host = to;
+      canvas.style.visibility = 'hidden';
       to.layer.append(canvas);
       if (failure) report(failure);
       show().catch(report);

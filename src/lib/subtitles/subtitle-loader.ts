@@ -1,8 +1,8 @@
 /**
  * The subtitle renderers, each loaded only when a track of its kind is chosen: the cue renderer
  * (a few kilobytes) for SRT and WebVTT, libass in WebAssembly (jassub, its worker, wasm and
- * fonts) for ASS, which starts when an ASS track is pointed at. A page where no one goes near
- * a track loads neither.
+ * fonts) for ASS, which starts when the subtitle menu is opened on a part with an ASS track, or
+ * an ASS track is pointed at (decision 0036, addenda). A page where no one opens the menu loads neither.
  */
 import { fetchAssFiles, type AssFiles } from './ass-files.ts';
 import type { AssRenderer } from './ass-renderer.ts';
@@ -24,8 +24,8 @@ let prepared: Prepared | null = null;
 /** The ASS track last handed to a renderer: an intent that arrives after its choice (they race) starts nothing. */
 let chosenUrl: string | null = null;
 
-/** The prepared renderer given up (another track pointed at, or no choice came): its worker ends. */
-function discardPrepared() {
+/** The prepared renderer given up (another track pointed at or chosen, subtitles off, or no choice came): its worker ends. */
+export function discardPrepared(): void {
   if (!prepared) return;
   const { files, renderer, timer } = prepared;
   prepared = null;
@@ -35,11 +35,12 @@ function discardPrepared() {
 }
 
 /**
- * The viewer points at (or focuses) an ASS track in the subtitle menu, or chooses it: its script
- * and fonts load, and libass starts on them over `video` (its worker, its WebAssembly, the
- * frame of now drawn unseen: ass-renderer.ts), in the few hundred milliseconds before the click
- * usually comes (and, on the click, before the player has drawn the choice). Nothing of this
- * happens on a page where no one goes near a track.
+ * The viewer opens the subtitle menu on a part with an ASS track (the one likely chosen is
+ * given), points at (or focuses) an ASS track in it, or chooses one: its script and fonts load,
+ * and libass starts on them over `video` (its worker, its WebAssembly, the frame of now drawn
+ * unseen: ass-renderer.ts), in the half second or more before the click usually comes (and, on
+ * the click, before the player has drawn the choice). Nothing of this happens on a page where no
+ * one opens the menu.
  */
 export function prepareSubtitleRenderer(track: TrackToDraw, video: HTMLVideoElement | null): void {
   if (track.format !== 'ass' || chosenUrl === track.url) return;
@@ -87,6 +88,7 @@ export async function loadSubtitleRenderer(track: TrackToDraw, host: RendererHos
     }
   }
   chosenUrl = null;
+  discardPrepared();
   const { createCueRenderer } = await import('./cue-renderer.ts');
   return createCueRenderer(track, host);
 }
