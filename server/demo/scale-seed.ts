@@ -593,14 +593,15 @@ export async function seedScale(
       );
     }
 
-    await danmaku;
-    await repo.advanceIdentities();
     // The kept comment counts (migration 0037): with triggers, they kept them as the rows went in.
+    // Counted while the danmaku may still be loading (their indexes, their vacuum).
     if (rankingsByHand) {
       const countsStarted = performance.now();
       await repo.fillCommentCounts(first.videos);
       onProgress(`comment counts in ${((performance.now() - countsStarted) / 1000).toFixed(1)} s`);
     }
+    await danmaku;
+    await repo.advanceIdentities();
     const writtenSeconds = (performance.now() - started) / 1000;
     const analyzeStarted = performance.now();
     await repo.analyze();
