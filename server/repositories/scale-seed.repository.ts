@@ -233,8 +233,10 @@ async function* copyChunks(rows: Iterable<SeedValue[]>): AsyncGenerator<string> 
 
 interface DroppedIndex {
   name: string;
+  /** CREATE INDEX as pg_get_indexdef writes it. */
   definition: string;
-  constraint: boolean;
+  /** The constraint the index was (then made again from the index), or none. */
+  constraint: 'PRIMARY KEY' | 'UNIQUE' | null;
 }
 
 /**
@@ -245,8 +247,8 @@ interface DroppedIndex {
  */
 async function dropIndexes(c: pg.Client, table: SeedTable): Promise<DroppedIndex[]> {
   const { rows: dropped } = await c.query<DroppedIndex>(
-    `SELECT i.relname AS name, coalesce(pg_get_constraintdef(k.oid), pg_get_indexdef(i.oid)) AS definition,
-       k.oid IS NOT NULL AS constraint
+    `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS definition,
+       CASE k.contype WHEN 'p' THEN 'PRIMARY KEY' WHEN 'u' THEN 'UNIQUE' END AS constraint
      FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
        LEFT JOIN pg_constraint k ON k.conindid = i.oid AND k.conrelid = x.indrelid AND k.contype IN ('p', 'u')
      WHERE x.indrelid = $1::regclass
@@ -263,12 +265,17 @@ async function dropIndexes(c: pg.Client, table: SeedTable): Promise<DroppedIndex
   return dropped;
 }
 
+/**
+ * Builds a dropped index again; a key's index first as a plain unique index (CREATE INDEX's lock
+ * lets the table's other indexes build beside it, ALTER TABLE's would not), then made the
+ * constraint again from it.
+ */
 async function buildIndex(c: pg.Client, table: SeedTable, index: DroppedIndex): Promise<void> {
-  await c.query(
-    index.constraint
-      ? `ALTER TABLE ${table} ADD CONSTRAINT ${pg.escapeIdentifier(index.name)} ${index.definition}`
-      : index.definition,
-  );
+  await c.query(index.definition);
+  if (index.constraint) {
+    const name = pg.escapeIdentifier(index.name);
+    await c.query(`ALTER TABLE ${table} ADD CONSTRAINT ${name} ${index.constraint} USING INDEX ${name}`);
+  }
 }
 
 export function createScaleSeedRepository(db: Kysely<Database>, options: { databaseUrl?: string }) {
