@@ -11,7 +11,12 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { createScaleSeedRepository, type SeedTable, type SeedValue } from '../repositories/scale-seed.repository.ts';
+import {
+  createScaleSeedRepository,
+  type DanmakuChunk,
+  type SeedTable,
+  type SeedValue,
+} from '../repositories/scale-seed.repository.ts';
 import { titleTermsOf } from '../repositories/search-walk.sql.ts';
 import { searchTextOf } from '../services/videos.ts';
 import { danmakuPoolCap } from '../services/danmaku.ts';
@@ -19,7 +24,11 @@ import { VIDEO_CATEGORIES } from '../../src/lib/api/contracts/video.constants.ts
 import {
   ADJECTIVES,
   COMMENTS,
-  DANMAKU_WORDS,
+  DANMAKU_BY_LANG,
+  DANMAKU_HIGHLIGHT,
+  DANMAKU_OPENING,
+  DANMAKU_POOL_SIZE,
+  DANMAKU_SHARED,
   DESCRIPTIONS,
   NICKNAMES,
   NOUNS,
@@ -44,8 +53,8 @@ export interface ScaleSeedOptions {
   seed?: number;
 }
 export interface ScaleSeedReport {
-  /** Rows written and milliseconds, per table (of which `indexMs` building its indexes after the load). */
-  tables: Partial<Record<SeedTable, { rows: number; ms: number; indexMs: number }>>;
+  /** Rows written and milliseconds, per table (of which `indexMs` building its indexes after the load, `vacuumMs` vacuuming it then). */
+  tables: Partial<Record<SeedTable, { rows: number; ms: number; indexMs: number; vacuumMs?: number }>>;
   rows: number;
   seconds: number;
   rowsPerSecond: number;
@@ -72,6 +81,10 @@ const YEAR_MS = 365 * DAY_MS;
 const COLORS = ['fe0302', 'ffff00', '00cd00', '89d5ff', 'f06e8e', 'cc0273'];
 const MODES = ['rtl', 'rtl', 'rtl', 'rtl', 'top', 'bottom', 'ltr'] as const;
 const SIZES = ['small', 'medium', 'medium', 'large'] as const;
+/** The exponent of Zipf's law over the members who send danmaku, write comments and watch. */
+const MEMBER_EXPONENT = 0.8;
+/** About how many danmaku one statement makes (one chunk of the plan). */
+const DANMAKU_CHUNK_ROWS = 1_000_000;
 
 /** A small, fast, seeded generator (mulberry32). */
 function randomFrom(seed: number) {
@@ -118,12 +131,36 @@ function shuffled(n: number, rand: () => number): Int32Array {
   return order;
 }
 
-/** Per-item counts with mean `mean` over `n` items, Zipf-shaped by rank (item order[r] has rank r, shuffled unless given), each at most `cap`. */
+/**
+ * Per-item counts with mean `mean` over `n` items, Zipf-shaped by rank (item order[r] has rank r,
+ * shuffled unless given), each at most `cap`. What the cap takes off the head is spread over the
+ * rest in proportion (the ranks below the cap scaled up alike), so the mean is the one asked for
+ * (1 000 000 videos at 100 danmaku are 100 000 000 danmaku, not the 69 M a plain cap leaves).
+ */
 function zipfCounts(n: number, mean: number, cap: number, rand: () => number, order = shuffled(n, rand)): Int32Array {
   const { share } = zipf(n, 1, rand);
+  const total = mean * n;
+  const capped = (scale: number) => {
+    let sum = 0;
+    for (let r = 0; r < n; r += 1) sum += Math.min(cap, scale * total * share(r));
+    return sum;
+  };
+  let scale = 1;
+  if (cap * n <= total) scale = Number.POSITIVE_INFINITY;
+  else if (capped(1) < total) {
+    let low = 1;
+    let high = 2;
+    while (capped(high) < total) high *= 2;
+    for (let step = 0; step < 50; step += 1) {
+      const mid = (low + high) / 2;
+      if (capped(mid) < total) low = mid;
+      else high = mid;
+    }
+    scale = high;
+  }
   const counts = new Int32Array(n);
   for (let r = 0; r < n; r += 1) {
-    const exact = Math.min(cap, mean * n * share(r));
+    const exact = Math.min(cap, scale * total * share(r));
     counts[order[r]] = Math.floor(exact) + (rand() < exact % 1 ? 1 : 0);
   }
   return counts;
@@ -147,15 +184,18 @@ export async function seedScale(
   const repo = createScaleSeedRepository(db, target);
   const started = performance.now();
   const tables: ScaleSeedReport['tables'] = {};
-  const write = async (table: SeedTable, rows: Iterable<SeedValue[]>) => {
+  const timed = async (table: SeedTable, load: () => Promise<{ rows: number; indexMs: number; vacuumMs?: number }>) => {
     const t0 = performance.now();
-    const { rows: count, indexMs } = await repo.write(table, rows);
+    const { rows: count, indexMs, vacuumMs } = await load();
     const ms = Math.round(performance.now() - t0);
-    tables[table] = { rows: count, ms, indexMs };
+    tables[table] = { rows: count, ms, indexMs, ...(vacuumMs === undefined ? {} : { vacuumMs }) };
+    const vacuumed = vacuumMs === undefined ? '' : `, vacuumed in ${(vacuumMs / 1000).toFixed(1)} s`;
     onProgress(
-      `${table}: ${count} rows in ${(ms / 1000).toFixed(1)} s (${Math.round((count / Math.max(ms, 1)) * 1000)} rows/s; indexes built after in ${(indexMs / 1000).toFixed(1)} s)`,
+      `${table}: ${count} rows in ${(ms / 1000).toFixed(1)} s (${Math.round((count / Math.max(ms, 1)) * 1000)} rows/s; indexes built after in ${(indexMs / 1000).toFixed(1)} s${vacuumed})`,
     );
   };
+  const write = (table: SeedTable, rows: Iterable<SeedValue[]>) => timed(table, () => repo.write(table, rows));
+  let danmaku: Promise<void> | null = null;
   try {
     const first = await repo.firstFreeIds();
     const now = Date.now();
@@ -253,6 +293,80 @@ export async function seedScale(
     // Without triggers (COPY as a superuser) the seeder writes the search rankings itself (below),
     // from each approved video's title line and tags, kept here as they are made.
     const rankingsByHand = await repo.writesWithoutTriggers();
+
+    // Danmaku: made inside the database from a plan per video (scale-seed.repository.ts:
+    // danmakuInsert), chunks of about DANMAKU_CHUNK_ROWS. Without triggers (no foreign-key check
+    // waits for a video or member not written yet) they start now, on PostgreSQL beside the other
+    // tables' loads; else after the videos.
+    const danmakuChunks: DanmakuChunk[] = [];
+    {
+      let nextId = first.danmaku;
+      let chunk: DanmakuChunk | null = null;
+      let chunkRows = 0;
+      for (let v = 0; v < V; v += 1) {
+        if (!danmakuCounts[v]) continue;
+        if (!chunk || chunkRows >= DANMAKU_CHUNK_ROWS) {
+          const h = (options.seed ?? 30) * 1_000_003 + danmakuChunks.length * 7_919;
+          chunk = {
+            videoIds: [],
+            counts: [],
+            seconds: [],
+            createdMs: [],
+            spanMs: [],
+            languages: [],
+            highlights: [],
+            highlights2: [],
+            firstIds: [],
+            seed: (h % 2_000_001) / 1_000_000 - 1,
+          };
+          danmakuChunks.push(chunk);
+          chunkRows = 0;
+        }
+        chunk.videoIds.push(videoIdOf(v));
+        chunk.counts.push(danmakuCounts[v]);
+        chunk.seconds.push(durationMs[v] / 1000);
+        chunk.createdMs.push(videoTime[v]);
+        chunk.spanMs.push(Math.max(now - videoTime[v], 60_000));
+        chunk.languages.push(SEED_LANGS.indexOf(langOfUser(uploaderOf[v])));
+        chunk.highlights.push(0.1 + rand() * 0.85);
+        chunk.highlights2.push(0.1 + rand() * 0.85);
+        chunk.firstIds.push(nextId);
+        nextId += danmakuCounts[v];
+        chunkRows += danmakuCounts[v];
+      }
+    }
+    const pools = [
+      ...SEED_LANGS.map((lang) => DANMAKU_BY_LANG[lang]),
+      DANMAKU_SHARED,
+      DANMAKU_OPENING,
+      DANMAKU_HIGHLIGHT,
+    ];
+    const loadDanmaku = () => {
+      danmaku = timed('danmaku', () =>
+        repo.writeDanmaku(
+          {
+            phrases: pools.flat(),
+            poolSize: DANMAKU_POOL_SIZE,
+            languages: SEED_LANGS.length,
+            sharedPool: SEED_LANGS.length,
+            openingPool: SEED_LANGS.length + 1,
+            highlightPool: SEED_LANGS.length + 2,
+            // Who sends them: members by Zipf too (a few very active ones), as comments and history.
+            firstUid: uidOf(0),
+            members: U,
+            memberExponent: MEMBER_EXPONENT,
+            colors: COLORS,
+            sizes: SIZES,
+            modes: MODES,
+          },
+          danmakuChunks,
+        ),
+      );
+      // Awaited below; a failure meanwhile is not unhandled.
+      danmaku.catch(() => {});
+      return repo.loadsBeside() ? Promise.resolve() : danmaku;
+    };
+    if (rankingsByHand) await loadDanmaku();
     const titleLines: string[] = [];
     const tagsOf: number[][] = [];
     const mediaId = (v: number) => hex(videoIdOf(v), 24);
@@ -351,33 +465,9 @@ export async function seedScale(
       })(),
     );
 
-    // Who writes danmaku, comments and history: members by Zipf too (a few very active ones).
-    const members = zipf(U, 0.8, rand);
-    await write(
-      'danmaku',
-      (function* () {
-        for (let v = 0; v < V; v += 1) {
-          const seconds = durationMs[v] / 1000;
-          const span = Math.max(now - videoTime[v], 60_000);
-          for (let d = 0; d < danmakuCounts[v]; d += 1) {
-            const words = 1 + Math.floor(rand() * 3);
-            let text = pick(DANMAKU_WORDS, rand);
-            for (let w = 1; w < words; w += 1) text += ` ${pick(DANMAKU_WORDS, rand)}`;
-            yield [
-              videoIdOf(v),
-              uidOf(members.draw()),
-              Math.round(rand() * seconds * 1000) / 1000,
-              text,
-              rand() < 0.7 ? 'ffffff' : pick(COLORS, rand),
-              pick(SIZES, rand),
-              pick(MODES, rand),
-              rand() < 0.02,
-              new Date(videoTime[v] + rand() ** 3 * span),
-            ];
-          }
-        }
-      })(),
-    );
+    // Who writes comments and history: members by Zipf too (a few very active ones).
+    const members = zipf(U, MEMBER_EXPONENT, rand);
+    if (!rankingsByHand) await loadDanmaku();
 
     // Comments: floors 1..n per video, one in eight a reply to an earlier top-level one.
     let commentId = first.comments;
@@ -503,13 +593,15 @@ export async function seedScale(
       );
     }
 
-    await repo.advanceIdentities();
     // The kept comment counts (migration 0037): with triggers, they kept them as the rows went in.
+    // Counted while the danmaku may still be loading (their indexes, their vacuum).
     if (rankingsByHand) {
       const countsStarted = performance.now();
       await repo.fillCommentCounts(first.videos);
       onProgress(`comment counts in ${((performance.now() - countsStarted) / 1000).toFixed(1)} s`);
     }
+    await danmaku;
+    await repo.advanceIdentities();
     const writtenSeconds = (performance.now() - started) / 1000;
     const analyzeStarted = performance.now();
     await repo.analyze();
@@ -548,6 +640,7 @@ export async function seedScale(
       },
     };
   } finally {
+    await (danmaku as Promise<void> | null)?.catch(() => {});
     await repo.close();
   }
 }

@@ -105,7 +105,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         await one(
           sql<{
             id: number;
-          }>`SELECT collection_id AS id FROM collection_videos GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+          }>`SELECT collection_id AS id FROM collection_videos JOIN collections USING (collection_id)
+            WHERE visibility = 'public' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
         )
       ).id;
       marks.tag = (

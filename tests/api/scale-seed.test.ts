@@ -3,6 +3,14 @@ import { sql } from 'kysely';
 import { BACKENDS, jsonCall, startTestServer, type TestServer } from './harness.ts';
 import { seedScale, type ScaleSeedReport } from '../../server/demo/scale-seed.ts';
 import { danmakuPoolCap } from '../../server/services/danmaku.ts';
+import {
+  DANMAKU_BY_LANG,
+  DANMAKU_HIGHLIGHT,
+  DANMAKU_OPENING,
+  DANMAKU_POOL_SIZE,
+  DANMAKU_SHARED,
+  SEED_LANGS,
+} from '../../server/demo/scale-vocabulary.ts';
 
 /** The scale seeder (issue 30) at a tiny size, on each database: the rows are there, shaped as asked, and the read calls answer over them. */
 describe.each(BACKENDS)('the scale seeder on %s', (backend) => {
@@ -28,7 +36,8 @@ describe.each(BACKENDS)('the scale seeder on %s', (backend) => {
       {
         videos: 50,
         users: 20,
-        danmakuPerVideo: 10,
+        danmakuPerVideo: 20,
+        maxDanmakuPerVideo: 150,
         commentsPerVideo: 4,
         followsPerUser: 3,
         historyPerUser: 5,
@@ -116,6 +125,83 @@ describe.each(BACKENDS)('the scale seeder on %s', (backend) => {
     const { n, ms } = busiest.rows[0]!;
     expect(n).toBeGreaterThan(danmakuPoolCap(30));
     expect(n > danmakuPoolCap(ms / 1000) ? ms : Infinity).toBeGreaterThan(2_400_000); // over its pool only if it has the longest pool
+  });
+
+  it('makes the danmaku in the database as a real audience sends them (mean kept under the cap, senders, times, phrases)', async () => {
+    const rows = report.tables.danmaku!.rows;
+    expect(await count('danmaku')).toBe(rows);
+    // The cap's excess goes to the other videos: the mean is the one asked for (50 x 20).
+    expect(Math.abs(rows - 1000)).toBeLessThan(30);
+    expect(report.landmarks.mostDanmaku).toBeLessThanOrEqual(150);
+    const one = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(server.db)).rows[0]!;
+    const shape = await one(sql<{
+      outside: number;
+      before: number;
+      unordered: number;
+      opening: number;
+      white: number;
+      rainbow: number;
+    }>`SELECT count(*) FILTER (WHERE d.time < 0 OR d.time > v.duration_ms / 1000.0)::int AS outside,
+        count(*) FILTER (WHERE d.created_at < v.created_at OR d.created_at > now())::int AS before,
+        count(*) FILTER (WHERE d.created_at < d.previous)::int AS unordered,
+        count(*) FILTER (WHERE d.time < v.duration_ms * 0.03 / 1000)::int AS opening,
+        count(*) FILTER (WHERE d.color = 'ffffff')::int AS white,
+        count(*) FILTER (WHERE d.rainbow)::int AS rainbow
+      FROM (SELECT *, lag(created_at) OVER (PARTITION BY video_id ORDER BY id) AS previous FROM danmaku) d
+      JOIN videos v ON v.video_id = d.video_id`);
+    // Within the video, after it came out, ids rising with the time they were sent.
+    expect(shape.outside).toBe(0);
+    expect(shape.before).toBe(0);
+    expect(shape.unordered).toBe(0);
+    // The opening seconds are busy: about 8 % + 3 % of the rest in the first 3 % of the video.
+    expect(shape.opening / rows).toBeGreaterThan(0.05);
+    expect(shape.opening / rows).toBeLessThan(0.2);
+    expect(shape.white / rows).toBeGreaterThan(0.6);
+    expect(shape.white / rows).toBeLessThan(0.8);
+    expect(shape.rainbow / rows).toBeLessThan(0.06);
+    // Most were sent soon after the video came out (the cube of a uniform share of its time online).
+    const early = await one(sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM danmaku d JOIN videos v ON v.video_id = d.video_id
+      WHERE d.created_at < v.created_at + (now() - v.created_at) / 8`);
+    expect(early.n / rows).toBeGreaterThan(0.35);
+    // Senders by Zipf: the most active of the 20 members sends far more than a twentieth.
+    const top = await one(
+      sql<{ n: number }>`SELECT count(*)::int AS n FROM danmaku GROUP BY uid ORDER BY 1 DESC LIMIT 1`,
+    );
+    expect(top.n).toBeGreaterThan((2 * rows) / 20);
+    // Phrases from the pools only, in every pool's language, most in the audience's own.
+    for (const pool of [...Object.values(DANMAKU_BY_LANG), DANMAKU_SHARED, DANMAKU_OPENING, DANMAKU_HIGHLIGHT])
+      expect(pool).toHaveLength(DANMAKU_POOL_SIZE);
+    const known = new Set([
+      ...Object.values(DANMAKU_BY_LANG).flat(),
+      ...DANMAKU_SHARED,
+      ...DANMAKU_OPENING,
+      ...DANMAKU_HIGHLIGHT,
+    ]);
+    const texts = (await sql<{ text: string }>`SELECT DISTINCT text FROM danmaku`.execute(server.db)).rows.map(
+      (r) => r.text,
+    );
+    expect(texts.filter((t) => !known.has(t))).toEqual([]);
+    expect(texts.length).toBeGreaterThan(100);
+    const scripts = [/[\u4e00-\u9fff]/, /[\u3040-\u30ff]/, /[\uac00-\ud7af]/, /^[a-z ’!?]+$/];
+    for (const script of scripts) expect(texts.some((t) => script.test(t))).toBe(true);
+    expect(new Set(SEED_LANGS.filter((lang) => DANMAKU_BY_LANG[lang].some((t) => texts.includes(t)))).size).toBe(9);
+    const sent = await sql<{
+      text: string;
+      lang: (typeof SEED_LANGS)[number];
+    }>`SELECT d.text, u.interface_language AS lang
+      FROM danmaku d JOIN videos v ON v.video_id = d.video_id JOIN users u ON u.uid = v.uploader_uid`.execute(
+      server.db,
+    );
+    let own = 0;
+    let other = 0;
+    for (const { text, lang } of sent.rows) {
+      if (DANMAKU_BY_LANG[lang].includes(text)) own += 1;
+      else if (SEED_LANGS.some((l) => DANMAKU_BY_LANG[l].includes(text))) other += 1;
+    }
+    expect(own / rows).toBeGreaterThan(0.45);
+    expect(other / rows).toBeLessThan(0.15);
   });
 
   it('the read calls answer over the seeded rows: home, a video, search, related', async () => {
