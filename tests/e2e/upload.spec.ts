@@ -153,7 +153,9 @@ test('a member uploads a clip with pause, resume and a reload, sets cover and ta
   await page.locator('input[name="cover"]').setInputFiles(picture);
   await expect(page.locator('[data-cropper]')).toBeVisible();
   await page.locator('[data-cropper] .button').first().click();
-  await expect(page.locator('[data-cover-preview="cover"]')).toBeVisible({ timeout: 15_000 });
+  // The server makes the cover's whole poster set (four sizes, AVIF among them) while the clip
+  // transcodes beside it: on a busy 2-core machine that passed 15 s ("正在上传封面…" still shown).
+  await expect(page.locator('[data-cover-preview="cover"]')).toBeVisible({ timeout: 45_000 });
   // The preview is the cover's 640 px JPEG, one of its poster set (320/640/960/1280, AVIF/WebP/JPEG).
   const size = await page
     .locator('[data-cover-preview="cover"]')
