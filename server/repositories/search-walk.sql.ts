@@ -290,9 +290,9 @@ export async function walkWords(
    */
   const estimate = async (): Promise<{ count: number; estimated: boolean }> => {
     if (limit >= cap) return { count: Math.min(cap, found.length), estimated: false };
-    return { count: await estimated(), estimated: true };
+    return { count: await estimatedCount(), estimated: true };
   };
-  const estimated = async (): Promise<number> => {
+  const estimatedCount = async (): Promise<number> => {
     let total = await extrapolated(3, async (enough) =>
       rarest.n < RARITY_PROBE || enough <= RARITY_PROBE ? rarest.n : await titleRows!,
     );
