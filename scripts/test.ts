@@ -16,10 +16,44 @@ const env = {
   CHROMIUM_PATH: CHROMIUM,
 };
 
+/** Each step's wall time, printed at the end: where a slow run's time went, in every CI log. */
+const stepSeconds: Array<[string, number]> = [];
+
 function run(command: string, args: string[], options: SpawnSyncOptions = {}): number {
   console.log(`\n$ ${command} ${args.join(' ')}`);
+  const started = performance.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env, ...options });
+  stepSeconds.push([`${command} ${args[0] === 'run' ? args.at(-1) : args[0]}`, (performance.now() - started) / 1000]);
   return result.status ?? 1;
+}
+
+/** The slowest files of a runner's report, by the time its tests took. */
+function slowestFiles(file: string, durations: (json: any) => Map<string, number>, count = 6): string {
+  try {
+    return [...durations(JSON.parse(readFileSync(file, 'utf8')))]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([name, ms]) => `${name.replace(/^.*tests\//, '')} ${(ms / 1000).toFixed(0)} s`)
+      .join(', ');
+  } catch {
+    return 'no report';
+  }
+}
+
+function vitestFileDurations(json: { testResults: Array<{ name: string; startTime: number; endTime: number }> }) {
+  return new Map(json.testResults.map((r) => [r.name, r.endTime - r.startTime]));
+}
+
+function playwrightFileDurations(json: { suites: PlaywrightSuite[] }) {
+  const durations = new Map<string, number>();
+  const visit = (suite: PlaywrightSuite, file: string) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests)
+        for (const result of test.results ?? []) durations.set(file, (durations.get(file) ?? 0) + result.duration);
+    for (const child of suite.suites ?? []) visit(child, file);
+  };
+  for (const suite of json.suites) visit(suite, suite.file ?? suite.title);
+  return durations;
 }
 
 function ensureChromium(): void {
@@ -48,21 +82,24 @@ function count(file: string, pick: (json: any) => { passed: number; failed: numb
   }
 }
 
+/** The part of Playwright's JSON report read here. */
+interface PlaywrightSuite {
+  title: string;
+  file?: string;
+  specs?: Array<{ title: string; tests: Array<{ status: string; results?: Array<{ duration: number }> }> }>;
+  suites?: PlaywrightSuite[];
+}
+
 /** The titles of the browser tests whose first run failed and whose retry passed. */
 function flakyTests(file: string): string[] {
-  interface Suite {
-    title: string;
-    specs?: Array<{ title: string; tests: Array<{ status: string }> }>;
-    suites?: Suite[];
-  }
   const titles: string[] = [];
-  const visit = (suite: Suite, path: string[]) => {
+  const visit = (suite: PlaywrightSuite, path: string[]) => {
     for (const spec of suite.specs ?? [])
       if (spec.tests.some((t) => t.status === 'flaky')) titles.push([...path, spec.title].join(' › '));
     for (const child of suite.suites ?? []) visit(child, [...path, child.title]);
   };
   try {
-    for (const suite of (JSON.parse(readFileSync(file, 'utf8')) as { suites: Suite[] }).suites)
+    for (const suite of (JSON.parse(readFileSync(file, 'utf8')) as { suites: PlaywrightSuite[] }).suites)
       visit(suite, [suite.title]);
   } catch {
     // no report: counted as a failure above
@@ -136,5 +173,8 @@ for (const title of flaky) console.log(`  passed only on retry: ${title}`);
 console.log(
   `static checks: ${checks.map((check) => `${check.name} ${check.status === 0 ? 'passed' : 'failed'}`).join(', ')}`,
 );
+console.log(`steps: ${stepSeconds.map(([name, seconds]) => `${name} ${seconds.toFixed(0)} s`).join(', ')}`);
+console.log(`slowest unit and API files: ${slowestFiles(vitestFile, vitestFileDurations)}`);
+console.log(`slowest browser files (their tests' time): ${slowestFiles(playwrightFile, playwrightFileDurations)}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed ? 1 : 0);
