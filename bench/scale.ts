@@ -13,16 +13,18 @@
  * names the one database of a single size outright (one seeded by `npm run cli -- seed:scale`).
  * SCALE_ONLY=<text>[,<text>…] measures only the paths whose label contains one of them; SCALE_RESULT=<file> writes
  * bench/results/<file> instead of scale.json.
+ * SCALE_LANDMARKS=<file> keeps what the paths ask for (the busiest videos, the sample of videos) in
+ * that file on the first run and reads it on the next ones (side-by-side runs on one database).
  * SCALE_HOT_THREADS=<n> tops the video with the most comments up to n top-level threads after a
  * fresh seed (the 1 M seed's busiest video had 17 541; smaller seeds have fewer), the same rows
  * whichever code runs, so comment pages are measured at that size on a 10 k or 100 k database.
  * The reader (1000 follows) is given block lists (an uploader hidden, a commenter blocked, a tag
  * blocked) the first time a database is used, for the member paths.
- * Usage: node bench/scale.ts [sizes=10000,100000] [requests=100] [port=4512]
+ * Usage: node bench/scale.ts [sizes=10000,100000] [requests=100, or SCALE_REQUESTS] [port=4512]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +33,8 @@ import pg from 'pg';
 import type { Database } from '../server/db/schema.ts';
 
 const SIZES = (process.argv[2] ?? '10000,100000').split(',').map(Number);
-const REQUESTS = Number(process.argv[3]) || 100;
+/** Requests per path (after the warm-up): the argument, else SCALE_REQUESTS. At 100 the p99 is the second slowest; 1000 makes it the tenth. */
+const REQUESTS = Number(process.argv[3]) || Number(process.env.SCALE_REQUESTS) || 100;
 const PORT = Number(process.argv[4]) || 4512;
 const WARMUP = 5;
 /** A path stops after REQUESTS requests or this many seconds of them, whichever comes first (slow searches at size). */
@@ -59,6 +62,12 @@ const summary = (xs: number[]) => ({
   p90: round(percentile(xs, 90)),
   p99: round(percentile(xs, 99)),
   max: round(Math.max(...xs)),
+  /** The five slowest requests, `ms@index` in the order sent: whether the slow ones are the first pass (cold pages) or come at intervals (a kept value's time). */
+  slowest: xs
+    .map((ms, i) => [ms, i] as const)
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, 5)
+    .map(([ms, i]) => `${round(ms)}@${i}`),
 });
 type Summary = ReturnType<typeof summary>;
 
@@ -233,7 +242,11 @@ for (const videos of SIZES) {
       await sql`VACUUM ANALYZE comments`.execute(opened.db);
       console.log(`  ${more} threads added to video ${busiest.id} (${busiest.top} before)`);
     }
-    const marks = await landmarksOf(opened.db);
+    // SCALE_LANDMARKS=<file> keeps them: counting 100 M danmaku per video takes minutes, and A/B runs then share the same sample of videos.
+    const marksFile = process.env.SCALE_LANDMARKS;
+    const marks: Awaited<ReturnType<typeof landmarksOf>> =
+      marksFile && existsSync(marksFile) ? JSON.parse(readFileSync(marksFile, 'utf8')) : await landmarksOf(opened.db);
+    if (marksFile && !existsSync(marksFile)) writeFileSync(marksFile, JSON.stringify(marks));
     // A session for the reader (1000 follows), as a sign-in would leave.
     const token = randomBytes(32).toString('base64url');
     await createRepositories(opened.db).sessions.insert({
@@ -340,7 +353,7 @@ for (const videos of SIZES) {
       const key = label.replace(/ \(.*\)$/, '').replace(/page (?!1$)\d+$/, 'deep page');
       (perPath[key] ??= {})[videos] = results[label];
       console.log(
-        `${videos} ${label.padEnd(42)} p50 ${results[label].p50} ms, p99 ${results[label].p99} ms (load ${loadavg()[0].toFixed(1)})`,
+        `${videos} ${label.padEnd(42)} p50 ${results[label].p50} ms, p99 ${results[label].p99} ms (load ${loadavg()[0].toFixed(1)}; slowest ${results[label].slowest.join(' ')})`,
       );
     }
 
@@ -397,40 +410,42 @@ for (const videos of SIZES) {
       results[uncachedLabel] = summary(times);
       (perPath[uncachedLabel.replace(/ \(.*\)$/, '')] ??= {})[videos] = results[uncachedLabel];
       console.log(
-        `${videos} ${uncachedLabel.padEnd(42)} p50 ${results[uncachedLabel].p50} ms, p99 ${results[uncachedLabel].p99} ms (load ${loadavg()[0].toFixed(1)}; ${missed} answers before the notice, not counted)`,
+        `${videos} ${uncachedLabel.padEnd(42)} p50 ${results[uncachedLabel].p50} ms, p99 ${results[uncachedLabel].p99} ms (load ${loadavg()[0].toFixed(1)}; slowest ${results[uncachedLabel].slowest.join(' ')}; ${missed} answers before the notice, not counted)`,
       );
     }
 
-    // The related list on its own: the repository call (what the handler awaits) and its plan.
-    const repository = createVideosRepository(opened.db, createRepositoryCaches());
-    const relatedMs: number[] = [];
-    for (let i = 0; i < WARMUP + REQUESTS; i += 1) {
-      const started = performance.now();
-      await repository.related(next(marks.popular), null, 12);
-      if (i >= WARMUP) relatedMs.push(performance.now() - started);
+    // The related list on its own: the repository call (what the handler awaits) and its plan (unless SCALE_ONLY leaves it out).
+    if (chosen('related (repository)')) {
+      const repository = createVideosRepository(opened.db, createRepositoryCaches());
+      const relatedMs: number[] = [];
+      for (let i = 0; i < WARMUP + REQUESTS; i += 1) {
+        const started = performance.now();
+        await repository.related(next(marks.popular), null, 12);
+        if (i >= WARMUP) relatedMs.push(performance.now() - started);
+      }
+      const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+      const captured: CompiledQuery[] = [];
+      const spy = new Kysely<Database>({
+        dialect: new PostgresDialect({ pool }),
+        log: (event) => {
+          captured.push(event.query);
+        },
+      });
+      await createVideosRepository(spy, createRepositoryCaches()).related(marks.popular[0], null, 12);
+      const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${captured[0].sql}`, [...captured[0].parameters]);
+      await spy.destroy();
+      const plan = rows.map((r: Record<string, string>) => r['QUERY PLAN']);
+      relatedCheck = {
+        videos,
+        history: marks.counts.history,
+        repository: summary(relatedMs),
+        http: results.related,
+        plan,
+      };
+      console.log(
+        `${videos} related (repository)${' '.repeat(21)} p50 ${round(percentile(relatedMs, 50))} ms, p99 ${round(percentile(relatedMs, 99))} ms (slowest ${summary(relatedMs).slowest.join(' ')})`,
+      );
     }
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-    const captured: CompiledQuery[] = [];
-    const spy = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool }),
-      log: (event) => {
-        captured.push(event.query);
-      },
-    });
-    await createVideosRepository(spy, createRepositoryCaches()).related(marks.popular[0], null, 12);
-    const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${captured[0].sql}`, [...captured[0].parameters]);
-    await spy.destroy();
-    const plan = rows.map((r: Record<string, string>) => r['QUERY PLAN']);
-    relatedCheck = {
-      videos,
-      history: marks.counts.history,
-      repository: summary(relatedMs),
-      http: results.related,
-      plan,
-    };
-    console.log(
-      `${videos} related (repository)${' '.repeat(21)} p50 ${round(percentile(relatedMs, 50))} ms, p99 ${round(percentile(relatedMs, 99))} ms`,
-    );
     sizes[videos] = {
       database: name,
       seed,
@@ -462,7 +477,7 @@ const growth = Object.fromEntries(
       },
     ]),
 );
-const related = relatedCheck as { repository: Summary; http?: Summary; videos: number; history: number };
+const related = relatedCheck as { repository?: Summary; http?: Summary; videos?: number; history?: number };
 const result = {
   bench: 'scale',
   date: new Date().toISOString(),
@@ -481,14 +496,19 @@ const result = {
   relatedGoal: {
     p99Ms: RELATED_GOAL_P99_MS,
     at: { videos: related.videos, history: related.history },
-    repositoryP99: related.repository.p99,
+    repositoryP99: related.repository?.p99 ?? null,
     httpP99: related.http?.p99 ?? null,
-    met: related.repository.p99 <= RELATED_GOAL_P99_MS,
+    met: related.repository ? related.repository.p99 <= RELATED_GOAL_P99_MS : null,
     plan: relatedCheck.plan,
   },
 };
-mkdirSync('bench/results', { recursive: true });
-writeFileSync(`bench/results/${process.env.SCALE_RESULT ?? 'scale.json'}`, `${JSON.stringify(result, null, 2)}\n`);
+// An absolute SCALE_RESULT is written where it says (a run of another worktree's server, from its directory).
+const resultFile = process.env.SCALE_RESULT ?? 'scale.json';
+if (!resultFile.startsWith('/')) mkdirSync('bench/results', { recursive: true });
+writeFileSync(
+  resultFile.startsWith('/') ? resultFile : `bench/results/${resultFile}`,
+  `${JSON.stringify(result, null, 2)}\n`,
+);
 console.log(
   JSON.stringify(
     { growth: result.growth, relatedGoal: { ...result.relatedGoal, plan: undefined }, loadAverage: result.loadAverage },
@@ -496,4 +516,4 @@ console.log(
     2,
   ),
 );
-console.log((relatedCheck.plan as string[]).join('\n'));
+console.log(((relatedCheck.plan as string[] | undefined) ?? []).join('\n'));

@@ -15,11 +15,14 @@ export type MediaState = { at: number; row: Promise<{ uid: number; status: strin
 export type KeptSession = { uid: number; roles: string[] };
 export type KeptSessionEntry = { uid: number; until: number; row: Promise<KeptSession | undefined> };
 
+/** A kept count (videos.repository.ts, `keptCount`): made at `at`; `settled` once it has its number, `recounting` while a newer one is made. */
+export type VideoCountEntry = { at: number; n: Promise<number>; settled: boolean; recounting: boolean };
+
 export interface RepositoryCaches {
   /** A video's status, uploader and duration by id (videos.repository.ts, `basics`). */
   videoBasics: Map<number, { at: number; row: Promise<VideoBasics | undefined> }>;
   /** How many approved videos a guest's list holds, by category and uploader (videos.repository.ts, `thumbPage`). */
-  videoCounts: Map<string, { at: number; n: Promise<number> }>;
+  videoCounts: Map<string, VideoCountEntry>;
   /** Media items' access states by media id (server/media/media-access.ts). */
   mediaStates: Map<string, MediaState>;
   /** Sessions by uid and token hash (sessions.repository.ts, `userOfLiveSession`). */

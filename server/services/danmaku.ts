@@ -1,5 +1,5 @@
 import type { Repositories } from '../repositories/index.ts';
-import type { DanmakuRepository, Pool, TimeWindow } from '../repositories/danmaku.repository.ts';
+import type { DanmakuRepository, TimeWindow } from '../repositories/danmaku.repository.ts';
 import { DomainError, NotFound } from '../domain/errors.ts';
 import { recordStaffAction } from './moderation-log.ts';
 import type { RateLimitName } from '../../src/lib/api/limits.ts';
@@ -167,12 +167,13 @@ export function createDanmakuService(
     segment?: number,
     blockedByUid: number | null = null,
   ): Promise<Danmaku[]> {
-    const pool = await store.poolOf(target, danmakuPoolCap(durationMs / 1000));
-    return (await store.listOf(target, windowOf(segment), blockedByUid, pool)).map(toDanmaku);
+    return (await store.listOf(target, windowOf(segment), blockedByUid, danmakuPoolCap(durationMs / 1000))).map(
+      toDanmaku,
+    );
   }
 
-  async function versionOf(target: MediaTarget, segment: number | undefined, pool: Pool): Promise<string> {
-    const { count, newest } = await store.countAndNewest(target, windowOf(segment), pool);
+  async function versionOf(target: MediaTarget, segment: number | undefined, cap: number): Promise<string> {
+    const { count, newest } = await store.countAndNewest(target, windowOf(segment), cap);
     return versionString(count, newest);
   }
 
@@ -184,19 +185,19 @@ export function createDanmakuService(
     segment: number | undefined,
     durationMs: number,
   ) {
-    const pool = await store.poolOf(target, danmakuPoolCap(durationMs / 1000));
+    const cap = danmakuPoolCap(durationMs / 1000);
     const segmentCount = segmentCountOf(durationMs);
     const generation = cache.generation;
     // Only a kept answer is worth a cheap check first; without one the rows are read at once and
     // the version taken from them (the same count and newest id, and exactly the rows sent).
     if (known) {
-      const version = await versionOf(target, segment, pool);
+      const version = await versionOf(target, segment, cap);
       if (known.version === version && cache.entries.get(key) === known) {
         known.checkedAt = Date.now();
         return known;
       }
     }
-    const rows = await store.listOf(target, windowOf(segment), null, pool);
+    const rows = await store.listOf(target, windowOf(segment), null, cap);
     let newest: number | null = null;
     for (const row of rows) if (newest === null || row.id > newest) newest = row.id;
     const version = versionString(rows.length, newest);

@@ -288,22 +288,33 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         }
     }, 120_000);
 
-    it('reads a danmaku segment in one walk of its index, in the list’s order (no sort, no heap row per danmaku)', async () => {
-      sent = [];
-      // The repository's own statement (the answer may be cached by the path's call above).
-      await createRepositories(server.db).danmaku.listOf(
-        { type: 'video', id: marks.danmakuVideo },
-        { from: 0, to: 360 },
-        null,
-      );
-      const list = sent.find((query) => /from "danmaku"/i.test(query.sql) && /order by "time"/i.test(query.sql));
-      expect(list, sent.map((query) => query.sql).join('\n')).toBeDefined();
-      const { rows } = await server.db.executeQuery<{ 'QUERY PLAN': string }>(
-        CompiledQuery.raw(`EXPLAIN ${list!.sql}`, [...list!.parameters]),
-      );
-      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
-      expect(plan).toMatch(/^Index Only Scan using danmaku_segment on danmaku/);
-      expect(plan).not.toMatch(/Sort/);
+    it('reads a danmaku segment in one walk of its index, in the list’s order (no sort, no heap row per danmaku), within its pool or over it', async () => {
+      const { n } = (
+        await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM danmaku WHERE video_id = ${marks.danmakuVideo}`.execute(server.db)
+      ).rows[0]!;
+      // The video's own pool (it holds fewer), then a pool of a third of them: the pool's edge is
+      // found in danmaku_by_age (index-only) and the segment's rows still come from danmaku_segment alone.
+      for (const cap of [n + 1, Math.max(1, Math.floor(n / 3))]) {
+        sent = [];
+        // The repository's own statement (the answer may be cached by the path's call above).
+        await createRepositories(server.db).danmaku.listOf(
+          { type: 'video', id: marks.danmakuVideo },
+          { from: 0, to: 360 },
+          null,
+          cap,
+        );
+        const list = sent.find((query) => /from "danmaku"/i.test(query.sql) && /order by "time"/i.test(query.sql));
+        expect(list, sent.map((query) => query.sql).join('\n')).toBeDefined();
+        const { rows } = await server.db.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`EXPLAIN ${list!.sql}`, [...list!.parameters]),
+        );
+        const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+        expect(plan, `cap ${cap}`).toMatch(/^Index Only Scan using danmaku_segment on danmaku/);
+        expect(plan, `cap ${cap}`).toMatch(/Index Only Scan Backward using danmaku_by_age on danmaku e/);
+        expect(plan, `cap ${cap}`).not.toMatch(/Sort|danmaku_pkey|Seq Scan/);
+      }
     }, 120_000);
   },
 );

@@ -136,6 +136,22 @@ describe.each(BACKENDS)('video counts on %s', (backend) => {
     expect(await count('video/home', viewer)).toBe(guests - 3);
     expect(await count(`video/user?uid=${uidOf(other)}`, viewer)).toBe(4);
   });
+
+  it('answers with a count past its time while one recount runs behind it, then with the recount', async () => {
+    const count = async () => (await jsonCall(server, 'video/home')).body.videosCount as number;
+    const before = await count();
+    // A video written around the repository (no notice), and the kept count's time run out.
+    await insertVideo(server, uploader, 30_000);
+    for (const entry of server.caches.videoCounts.values()) entry.at -= 3_600_000;
+    const kept = server.caches.videoCounts.get('|');
+    expect(kept?.settled).toBe(true);
+    // The request after the time does not wait for the recount: it gets the kept count…
+    expect(await count()).toBe(before);
+    expect(kept?.recounting).toBe(true);
+    // …and the recount, once made, answers the ones after.
+    await expect.poll(() => server.caches.videoCounts.get('|') !== kept, { timeout: 10_000 }).toBe(true);
+    expect(await count()).toBe(before + 1);
+  });
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('video counts across two processes on postgres', () => {
