@@ -4,6 +4,7 @@
  * active, and each wait event's (or "CPU" when active with none) mean count per sample. Run beside
  * a bench from another shell, so the sampling costs the bench's server thread nothing.
  * Usage: TEST_DATABASE_URL=… node bench/pg-waits.ts [databasePrefix=lk_] [seconds=30] [intervalMs=50]
+ * (SIGTERM ends the sampling early and prints what it has.)
  */
 import pg from 'pg';
 
@@ -13,11 +14,16 @@ const INTERVAL = Number(process.argv[4]) || 50;
 const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
 await client.connect();
 const seconds = new Map<number, { samples: number; active: number; waits: Map<string, number> }>();
-const end = Date.now() + SECONDS * 1000;
+let end = Date.now() + SECONDS * 1000;
+process.on('SIGTERM', () => {
+  end = 0;
+});
 while (Date.now() < end) {
   const t = Date.now();
   const { rows } = await client.query<{ state: string | null; wait: string | null; query: string }>(
-    `SELECT state, wait_event_type || '/' || wait_event AS wait, left(query, 60) AS query FROM pg_stat_activity
+    `SELECT state, wait_event_type || '/' || wait_event AS wait,
+       CASE WHEN query LIKE '%INSERT INTO media_likes%' THEN 'like' WHEN query LIKE '%JOIN sessions%' THEN 'session' ELSE 'other' END AS query
+     FROM pg_stat_activity
      WHERE datname LIKE $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
     [`${PREFIX.replace(/_/g, '\\_')}%`],
   );
@@ -28,7 +34,7 @@ while (Date.now() < end) {
   for (const row of rows) {
     if (row.state !== 'active') continue;
     s.active++;
-    const what = `${row.wait ?? 'CPU'} ${row.query.includes('media_likes') ? 'like' : row.query.includes('JOIN sessions') ? 'session' : 'other'}`;
+    const what = `${row.wait ?? 'CPU'} ${row.query}`;
     s.waits.set(what, (s.waits.get(what) ?? 0) + 1);
   }
   await new Promise((r) => setTimeout(r, Math.max(0, INTERVAL - (Date.now() - t))));
