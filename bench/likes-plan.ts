@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import type { CompiledQuery } from 'kysely';
-import { insertApprovedVideo, insertMembersWithSessions } from './fixtures.ts';
+import { insertMembersWithSessions, insertPlainVideo, insertUploader } from './fixtures.ts';
 
 const SIZES = (process.argv[2] ?? '0,1000,10000').split(',').map(Number);
 const ONLY = process.argv[3];
@@ -30,20 +30,8 @@ try {
   await pgc.connect();
   const cookies = await insertMembersWithSessions(db, MEMBERS);
   const uids = cookies.map((c) => Number(/uid=(\d+)/.exec(c)![1]));
-  const uploader = (
-    await db
-      .insertInto('users')
-      .values({ username: 'uploader', email: 'uploader@bench.test', password_hash: null, roles: ['user'] })
-      .returning('uid')
-      .executeTakeFirstOrThrow()
-  ).uid;
-  const { videoId } = await insertApprovedVideo(db, uploader, {
-    title: 'hot',
-    durationMs: 60_000,
-    width: 640,
-    height: 360,
-    renditions: [360],
-  });
+  const uploader = await insertUploader(db);
+  const videoId = await insertPlainVideo(db, uploader, 'hot');
   const target = { type: 'video' as const, id: videoId };
   // The statements' text, as the server sends them.
   await repositories.likes.like(uids[0], target, uploader);

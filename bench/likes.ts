@@ -26,7 +26,7 @@ import { sql } from 'kysely';
 import { Worker } from 'node:worker_threads';
 import { cpus, loadavg } from 'node:os';
 import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { insertApprovedVideo, insertMembersWithSessions } from './fixtures.ts';
+import { insertMembersWithSessions, insertPlainVideo, insertUploader } from './fixtures.ts';
 import { LIKE_COUNTER_SHARDS } from '../server/repositories/likes.repository.ts';
 
 const RATE = Number(process.argv[2]) || 1000;
@@ -69,20 +69,8 @@ try {
   // by the load, not kept from the warm-up).
   const cookies = await insertMembersWithSessions(db, WARMUP + TOTAL);
   // The uploader is not among the likers, so every like is one the uploader hears of.
-  const uploader = (
-    await db
-      .insertInto('users')
-      .values({ username: 'uploader', email: 'uploader@bench.test', password_hash: null, roles: ['user'] })
-      .returning('uid')
-      .executeTakeFirstOrThrow()
-  ).uid;
-  const { videoId } = await insertApprovedVideo(db, uploader, {
-    title: 'a hot video',
-    durationMs: 60_000,
-    width: 640,
-    height: 360,
-    renditions: [360],
-  });
+  const uploader = await insertUploader(db);
+  const videoId = await insertPlainVideo(db, uploader, 'a hot video');
   console.log(
     `${backend}: ${TOTAL} members ready; ${RATE} likes/s for ${SECONDS} s on video ${videoId} (${LIKE_COUNTER_SHARDS} counter shards)`,
   );
@@ -90,13 +78,7 @@ try {
   // Warmed up as a running server is (the pool's connections open, the code compiled) and as the
   // load generator's connections will be: WARM_SECONDS of the same load on another video first,
   // from the same code in the worker, neither timed nor counted.
-  const { videoId: warmVideoId } = await insertApprovedVideo(db, uploader, {
-    title: 'warm-up',
-    durationMs: 60_000,
-    width: 640,
-    height: 360,
-    renditions: [360],
-  });
+  const warmVideoId = await insertPlainVideo(db, uploader, 'warm-up');
   const url = `${server.baseUrl}/api/video/${WATCH ? 'watch' : 'like'}`;
   const worker = new Worker(
     `
