@@ -138,3 +138,25 @@ export async function insertMembersWithSessions(db: Kysely<Database>, count: num
   for (const uid of uids) cookies.push(`uid=${uid}; token=${await createSession(repositories, uid)}`);
   return cookies;
 }
+
+/** The likes benches' uploader, never one of the likers (so every like is one they hear of). */
+export async function insertUploader(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .insertInto('users')
+    .values({ username: 'uploader', email: 'uploader@bench.test', password_hash: null, roles: ['user'] })
+    .returning('uid')
+    .executeTakeFirstOrThrow();
+  return row.uid;
+}
+
+/** A plain approved one-minute video (the likes benches' items); its id. */
+export async function insertPlainVideo(db: Kysely<Database>, uploaderUid: number, title: string): Promise<number> {
+  const { videoId } = await insertApprovedVideo(db, uploaderUid, {
+    title,
+    durationMs: 60_000,
+    width: 640,
+    height: 360,
+    renditions: [360],
+  });
+  return videoId;
+}

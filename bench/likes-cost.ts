@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { loadavg } from 'node:os';
-import { insertApprovedVideo, insertMembersWithSessions } from './fixtures.ts';
+import { insertMembersWithSessions, insertPlainVideo, insertUploader } from './fixtures.ts';
 import pg from 'pg';
 
 const BLOCKS = Number(process.argv[2]) || 12;
@@ -24,27 +24,9 @@ try {
     await db.selectNoFrom((eb) => eb.fn<string>('current_database', []).as('n')).executeTakeFirstOrThrow()
   ).n;
   const cookies = await insertMembersWithSessions(db, TOTAL);
-  const uploader = (
-    await db
-      .insertInto('users')
-      .values({ username: 'uploader', email: 'uploader@bench.test', password_hash: null, roles: ['user'] })
-      .returning('uid')
-      .executeTakeFirstOrThrow()
-  ).uid;
-  const { videoId } = await insertApprovedVideo(db, uploader, {
-    title: 'hot',
-    durationMs: 60_000,
-    width: 640,
-    height: 360,
-    renditions: [360],
-  });
-  const { videoId: warmVideoId } = await insertApprovedVideo(db, uploader, {
-    title: 'warm',
-    durationMs: 60_000,
-    width: 640,
-    height: 360,
-    renditions: [360],
-  });
+  const uploader = await insertUploader(db);
+  const videoId = await insertPlainVideo(db, uploader, 'hot');
+  const warmVideoId = await insertPlainVideo(db, uploader, 'warm');
   const url = `${server.baseUrl}/api/video/like`;
   const backendsCpu = async () => {
     const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [

@@ -26,7 +26,7 @@ import { sql } from 'kysely';
 import { Worker } from 'node:worker_threads';
 import { cpus, loadavg } from 'node:os';
 import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { insertApprovedVideo, insertMembersWithSessions } from './fixtures.ts';
+import { insertMembersWithSessions, insertPlainVideo, insertUploader } from './fixtures.ts';
 import { LIKE_COUNTER_SHARDS } from '../server/repositories/likes.repository.ts';
 
 const RATE = Number(process.argv[2]) || 1000;
@@ -44,12 +44,23 @@ const loadAtStart = loadavg().map((l) => +l.toFixed(2));
 // Statements the server sends during the load, per like: a figure the machine's load does not move.
 let statements = 0;
 let counting = false;
+// The hot path's batched statements as they return (wall clock, kind, ms on their connection, batch
+// size): the timeline puts each second's batches and statement times beside its latencies.
+const batches: [number, 'like' | 'session', number, number][] = [];
 // The pool as a site's (its ten connections opened at start and kept), not a test server's two.
 // Answers are not checked against their schemas, as in production (the tests check them).
 const server = await startTestServer(backend, {
   env: { DATABASE_POOL_KEPT: '10', API_CHECK_RESPONSES: '0' },
-  onQuery: () => {
-    if (counting) statements++;
+  onQuery: (query, ms) => {
+    if (!counting) return;
+    statements++;
+    const kind = query.sql.includes('INSERT INTO media_likes')
+      ? 'like'
+      : query.sql.includes('JOIN sessions')
+        ? 'session'
+        : null;
+    const members = query.parameters[0];
+    if (kind) batches.push([Date.now(), kind, ms, Array.isArray(members) ? members.length : 1]);
   },
 });
 try {
@@ -58,20 +69,8 @@ try {
   // by the load, not kept from the warm-up).
   const cookies = await insertMembersWithSessions(db, WARMUP + TOTAL);
   // The uploader is not among the likers, so every like is one the uploader hears of.
-  const uploader = (
-    await db
-      .insertInto('users')
-      .values({ username: 'uploader', email: 'uploader@bench.test', password_hash: null, roles: ['user'] })
-      .returning('uid')
-      .executeTakeFirstOrThrow()
-  ).uid;
-  const { videoId } = await insertApprovedVideo(db, uploader, {
-    title: 'a hot video',
-    durationMs: 60_000,
-    width: 640,
-    height: 360,
-    renditions: [360],
-  });
+  const uploader = await insertUploader(db);
+  const videoId = await insertPlainVideo(db, uploader, 'a hot video');
   console.log(
     `${backend}: ${TOTAL} members ready; ${RATE} likes/s for ${SECONDS} s on video ${videoId} (${LIKE_COUNTER_SHARDS} counter shards)`,
   );
@@ -79,13 +78,7 @@ try {
   // Warmed up as a running server is (the pool's connections open, the code compiled) and as the
   // load generator's connections will be: WARM_SECONDS of the same load on another video first,
   // from the same code in the worker, neither timed nor counted.
-  const { videoId: warmVideoId } = await insertApprovedVideo(db, uploader, {
-    title: 'warm-up',
-    durationMs: 60_000,
-    width: 640,
-    height: 360,
-    renditions: [360],
-  });
+  const warmVideoId = await insertPlainVideo(db, uploader, 'warm-up');
   const url = `${server.baseUrl}/api/video/${WATCH ? 'watch' : 'like'}`;
   const worker = new Worker(
     `
@@ -264,12 +257,20 @@ try {
       .map(([, l]) => l)
       .sort((x, y) => x - y);
     const from = result.startEpoch + second * 1000;
-    const inSecond = ([at]: number[]) => at >= from && at < from + 1000;
+    const inSecond = ([at]: readonly [number, ...unknown[]]) => at >= from && at < from + 1000;
     const loop = Math.max(0, ...loopMax.filter(inSecond).map(([, max]) => max));
     const gc = gcPauses.filter(inSecond).map(([, d]) => d);
     const majors = gcPauses.filter((p) => inSecond(p) && p[2]).length;
+    // The batches that returned in that second: how many, their mean size, their mean and worst time.
+    const batchesOf = (kind: 'like' | 'session') => {
+      const of = batches.filter((b) => b[1] === kind && inSecond(b));
+      const sum = (i: 2 | 3) => of.reduce((a, b) => a + b[i], 0);
+      return of.length
+        ? `${of.length} ${kind} batches of ${(sum(3) / of.length).toFixed(1)} (max ${Math.max(...of.map((b) => b[3]))}), ${(sum(2) / of.length).toFixed(2)} ms (max ${Math.max(...of.map((b) => b[2])).toFixed(1)})`
+        : `no ${kind} batch`;
+    };
     timeline[`${second} s`] = ms.length
-      ? `${ms.length} sent, p50 ${quantile(ms, 0.5).toFixed(1)}, p99 ${quantile(ms, 0.99).toFixed(1)}, max ${ms[ms.length - 1].toFixed(1)} ms, ${ms.filter((l) => l > 100).length} over 100 ms; server loop delay max ${loop.toFixed(1)} ms, GC ${gc.length} pauses (${majors} major) ${gc.reduce((a, b) => a + b, 0).toFixed(1)} ms (max ${Math.max(0, ...gc).toFixed(1)})`
+      ? `${ms.length} sent, p50 ${quantile(ms, 0.5).toFixed(1)}, p99 ${quantile(ms, 0.99).toFixed(1)}, max ${ms[ms.length - 1].toFixed(1)} ms, ${ms.filter((l) => l > 100).length} over 100 ms; server loop delay max ${loop.toFixed(1)} ms, GC ${gc.length} pauses (${majors} major) ${gc.reduce((a, b) => a + b, 0).toFixed(1)} ms (max ${Math.max(0, ...gc).toFixed(1)}); ${batchesOf('like')}; ${batchesOf('session')}`
       : 'none sent';
   }
   const ok = result.statuses['200'] ?? 0;

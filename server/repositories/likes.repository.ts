@@ -55,6 +55,11 @@ export function createLikesRepository(db: Kysely<Database>) {
       // Sorted by member: two processes' batches on the same rows take their row locks in one order.
       const sorted = [...changes].sort((x, y) => x.uid - y.uid);
       // Prepared (a hot item's batches run it many times a second): members, kinds and shard are parameters.
+      // The DELETE is bounded by the lowest and highest unliker (plain range conditions, which any
+      // plan on the key's index takes as its index condition; none when the batch has no unlike, so
+      // nothing is read): as `uid IN (SELECT …)` alone, the generic plan read every like of the item
+      // and matched each against the batch, a cost that grew with the item's likes times the batch's
+      // size (docs/decisions/0040, addendum). Several unlikers far apart still read the likes between them.
       const { rows } = await sql<{
         uid: string | number;
         blocked: boolean;
@@ -72,7 +77,8 @@ export function createLikesRepository(db: Kysely<Database>) {
           ON CONFLICT DO NOTHING RETURNING uid
         ), removed AS (
           DELETE FROM media_likes WHERE target_type = ${target.type} AND target_id = ${target.id}
-            AND uid IN (SELECT uid FROM input WHERE NOT liking) RETURNING uid
+            AND uid >= (SELECT min(uid) FROM input WHERE NOT liking) AND uid <= (SELECT max(uid) FROM input WHERE NOT liking)
+            AND uid = ANY (ARRAY(SELECT uid FROM input WHERE NOT liking)) RETURNING uid
         ), delta AS (
           SELECT (SELECT count(*) FROM added) - (SELECT count(*) FROM removed) AS n
         ), counted AS (

@@ -296,6 +296,59 @@ describe.each(BACKENDS)('hot counters on %s', (backend) => {
     expect((await likes.factsOf(item, b)).likeCount).toBe(27);
   }, 180_000);
 
+  // On PostgreSQL each connection keeps the statement's generic plan after five runs (decision
+  // 0035), chosen for no particular item: it must not read the item's other likes, or a batch's
+  // cost grows with them (with the unlikes as `uid IN (SELECT …)` it read every one: decision 0040's addendum).
+  it.runIf(backend === 'postgres')(
+    'writes a batch of likes without reading the item’s other likes, and an unlike reading only its own row, on the generic plan',
+    async () => {
+      const { running, server } = await lastingServer();
+      cleanups.push(() => running.close());
+      const [uploader, ...fans] = await members(server, 'plan', 304);
+      const videoId = await insertVideo(server, uploader, 60_000);
+      const uidOf = (cookie: string) => Number(/uid=(\d+)/.exec(cookie)![1]);
+      const uploaderUid = uidOf(uploader);
+      const item = { type: 'video' as const, id: videoId };
+      const liked = fans.slice(0, 300).map(uidOf);
+      const pool = createLikesRepository(server.db);
+      for (let i = 0; i < liked.length; i += 50)
+        await Promise.all(liked.slice(i, i + 50).map((uid) => pool.like(uid, item, uploaderUid)));
+      expect(await likeRowsOf(server, videoId)).toBe(300);
+      // On one connection, in a transaction rolled back: its own counts of the rows it read.
+      await server.db.connection().execute(async (connection) => {
+        const likes = createLikesRepository(connection);
+        const rowsRead = async () =>
+          Number(
+            (
+              await sql<{
+                n: string;
+              }>`SELECT idx_tup_fetch + seq_tup_read AS n FROM pg_stat_xact_user_tables WHERE relname = 'media_likes'`.execute(
+                connection,
+              )
+            ).rows[0].n,
+          );
+        await sql`BEGIN`.execute(connection);
+        try {
+          await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(connection);
+          const [a, b, c] = fans.slice(300).map(uidOf);
+          let before = await rowsRead();
+          // Three new likes and one given again, one statement: only the row of the one given
+          // again is read (its conflict found), none of the 299 others.
+          await Promise.all([a, b, c, liked[0]].map((uid) => likes.like(uid, item, uploaderUid)));
+          expect(await rowsRead()).toBe(before + 1);
+          // An unlike beside a like given again: the unliker's row and the other's conflict, no more.
+          before = await rowsRead();
+          const [gone] = await Promise.all([likes.unlike(liked[1], item), likes.like(liked[2], item, uploaderUid)]);
+          expect(gone).toEqual({ removed: true, likeCount: 302 });
+          expect(await rowsRead()).toBe(before + 2);
+        } finally {
+          await sql`ROLLBACK`.execute(connection);
+        }
+      });
+    },
+    180_000,
+  );
+
   it('counts many members’ concurrent likes and unlikes through the API, refuses the blocked one among them, and tells the uploader of each liker once', async () => {
     const { running, server } = await lastingServer();
     cleanups.push(() => running.close());
