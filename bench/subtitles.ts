@@ -524,6 +524,13 @@ try {
             break;
           }
         }
+        // No line found (the band is placed for a 16:9 window): the frame a second after the click, to look at.
+        const later = frames.find((frame) => frame.at >= chosenAt + 1000);
+        if (SHOTS && firstLineMs === null && later)
+          writeFileSync(
+            join(SHOTS, `subtitles-no-line-found-${VIEWPORT.width}-${++shot}.jpg`),
+            Buffer.from(later.data, 'base64'),
+          );
       }
       const run = await page.locator('video[data-video]').evaluate(async (v: HTMLVideoElement, seconds) => {
         const before = v.getVideoPlaybackQuality();

@@ -164,7 +164,10 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
     // click (of an earlier moment), which must not be seen. One animation frame lets the worker's
     // frame reach the screen first.
     requestAnimationFrame(() => {
-      if (!destroyed) canvas.style.visibility = '';
+      if (destroyed) return;
+      canvas.style.visibility = '';
+      // From now on its scale above the control bar is eased (player.css).
+      canvas.dataset.shown = '';
     });
     // jassub's own clock again: it draws from the next video frame on.
     made.busy = false;
