@@ -18,6 +18,7 @@
  *   decoding 1080p in software on this machine).
  * Goals: the first line within 300 ms of the choice (the click); no dropped video frame (at normal CPU).
  * Usage (after `npx astro build`): node bench/subtitles.ts [rounds=3] [seconds=8]
+ * (SUBTITLES_DIST=/other/checkout/dist serves that checkout's built site instead of this one's)
  * (SUBTITLES_TRACE=/tmp/choice writes a Chromium trace of each choice to /tmp/choice-N.json)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -44,6 +45,12 @@ const LOOK_MS = 6_000;
 const TRACE = process.env.SUBTITLES_TRACE;
 /** The pointer's rest on the track before the click. */
 const HOVER_MS = Number(process.env.SUBTITLES_HOVER_MS ?? 300);
+/** The window (SUBTITLES_VIEWPORT=375x812 for a phone's width). */
+const [viewWidth, viewHeight] = (process.env.SUBTITLES_VIEWPORT ?? '1280x720').split('x').map(Number);
+const VIEWPORT = { width: viewWidth || 1280, height: viewHeight || 720 };
+/** SUBTITLES_SHOTS=<dir>: the screencast frame where the first line was seen, one JPEG per round. */
+const SHOTS = process.env.SUBTITLES_SHOTS;
+let shot = 0;
 const TRACE_CATEGORIES = [
   'devtools.timeline',
   'disabled-by-default-devtools.timeline',
@@ -157,7 +164,14 @@ const { createSession } = await import('../server/auth/sessions.ts');
 const { binaryPath, run } = await import('../server/media/ffmpeg.ts');
 const app = await startTestServer('pglite', {
   site: true,
-  env: { MEDIA_DIR: join(root, 'media'), UPLOAD_DIR: join(root, 'uploads'), OUTBOX_DIR: join(root, 'outbox') },
+  env: {
+    MEDIA_DIR: join(root, 'media'),
+    UPLOAD_DIR: join(root, 'uploads'),
+    OUTBOX_DIR: join(root, 'outbox'),
+    // SUBTITLES_DIST=<checkout>/dist: another checkout's built site (the A side of a side by side),
+    // served by this checkout's server, so nothing is written in that checkout.
+    ...(process.env.SUBTITLES_DIST ? { DIST_DIR: process.env.SUBTITLES_DIST } : {}),
+  },
 });
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
@@ -298,7 +312,7 @@ try {
   /** A browser that has been nowhere (a chosen track is remembered), set to 1080p as a viewer sets it in the quality menu. */
   const freshContext = async () => {
     const context: BrowserContext = await browser.newContext({
-      viewport: { width: 1280, height: 720 },
+      viewport: VIEWPORT,
       deviceScaleFactor: 1,
       locale: 'en-US',
     });
@@ -501,10 +515,22 @@ try {
           const scale = scales.findLast((change) => change.at <= frame.at)?.scale ?? 1;
           if ((await yellowInBand(Buffer.from(frame.data, 'base64'), scale)) >= LINE_PIXELS) {
             firstLineMs = Math.round(frame.at - chosenAt);
+            if (SHOTS)
+              writeFileSync(
+                join(SHOTS, `subtitles-first-line-${VIEWPORT.width}-${++shot}-${firstLineMs}ms.jpg`),
+                Buffer.from(frame.data, 'base64'),
+              );
             fromPointingMs = Math.round(frame.at - pointedAt);
             break;
           }
         }
+        // No line found (the band is placed for a 16:9 window): the frame a second after the click, to look at.
+        const later = frames.find((frame) => frame.at >= chosenAt + 1000);
+        if (SHOTS && firstLineMs === null && later)
+          writeFileSync(
+            join(SHOTS, `subtitles-no-line-found-${VIEWPORT.width}-${++shot}.jpg`),
+            Buffer.from(later.data, 'base64'),
+          );
       }
       const run = await page.locator('video[data-video]').evaluate(async (v: HTMLVideoElement, seconds) => {
         const before = v.getVideoPlaybackQuality();
@@ -561,7 +587,7 @@ try {
     ...runFacts(loadAtStart),
     browser: `Chromium ${browser.version()} headless, --disable-gpu (software decoding and raster)`,
     setup: {
-      page: '/en/video/kv{id} from the built site and the real server (PGlite), 1280x720 window, web fullscreen, muted, hls.js at the 1080p rung',
+      page: `/en/video/kv{id} from the built site and the real server (PGlite), ${VIEWPORT.width}x${VIEWPORT.height} window, web fullscreen, muted, hls.js at the 1080p rung`,
       media: `${CLIP_SECONDS} s testsrc2 1920x1080 25 fps in an MKV with the ASS stream and ${fontFiles.length} attached fonts, uploaded through tus and processed by the pipeline`,
       script: `${SCRIPT_MINUTES} min, ${EVENTS.dialogue + EVENTS.karaoke + EVENTS.signs} events: ${EVENTS.dialogue} dialogue (bold, outlined, back to back), ${EVENTS.karaoke} karaoke lines of 8 \\k syllables, ${EVENTS.signs} signs with \\pos, \\fad and \\frz`,
       firstLine: `from the click on the track (performance.timeOrigin + now), and from the pointer reaching it (pointerover; the click ${HOVER_MS} ms after the pointer rests on it), to the first CDP screencast frame (its own timestamp) with ${LINE_PIXELS}+ yellow pixels in the band under the moving picture (moved with the subtitle canvas's scale while the control bar shows); the choice is made 2 s into playback`,

@@ -11,7 +11,7 @@
  * font as jassub's own loading does), the script first cut to the lines of the moment
  * (ass-moment.ts), the whole of it once they are shown. Started on pointing, the frame of now is
  * drawn once unseen (below); on the choice, the first line is drawn at once, without waiting for
- * the next video frame.
+ * the next video frame nor for the frames jassub draws by the video's clock (ass-frame.ts).
  *
  * Fonts: Noto Sans SC (@fontsource's simplified Chinese file, which also holds Latin, kana and
  * about 7900 characters) is libass's default family, so a line whose font the file does not bring
@@ -30,6 +30,7 @@
  */
 import JASSUB from 'jassub';
 import type { AssFiles } from './ass-files.ts';
+import { drawMomentNow } from './ass-frame.ts';
 import { scriptOfMoment } from './ass-moment.ts';
 import { activeCues, longestCue, parseWebVtt, type Cue } from './webvtt.ts';
 import {
@@ -95,19 +96,6 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
   let momentSpan: { from: number; to: number } | null = null;
   let whole = '';
 
-  const drawNow = (made: JASSUB) =>
-    video.readyState >= 2
-      ? made.manualRender(
-          {
-            mediaTime: video.currentTime,
-            width: video.videoWidth,
-            height: video.videoHeight,
-            expectedDisplayTime: performance.now(),
-          },
-          true,
-        )
-      : Promise.resolve();
-
   /** The lines of `from` on given to libass: only those of the moment when the script can be cut. */
   const setMoment = (made: JASSUB, from: number) => {
     const moment = scriptOfMoment(whole, from, from + MOMENT_AHEAD_SECONDS);
@@ -133,9 +121,11 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
       // Never the viewer's local fonts (a permission prompt) nor Google Fonts (another origin).
       queryFonts: false,
     }));
-    // No drawing by jassub's own clock until the track is shown: it draws from the first video
-    // frame after its worker is up, and without fonts every draw has libass look for each family
-    // in vain and log it. While `busy` says a draw is under way, jassub only notes that a frame is waiting.
+    // No drawing by jassub's own clock until the frame of the click's moment is back: it draws from
+    // the first video frame after its worker is up (without fonts every draw has libass look for
+    // each family in vain and log it), and its frames, drawn one after another while the video
+    // plays, would hold back the frames asked below (ass-frame.ts). While `busy` says a draw is
+    // under way, jassub only notes that a frame is waiting.
     made.busy = true;
     [whole] = await Promise.all([files.text, made.ready.then(() => performance.mark('subtitles:worker-ready'))]);
     if (destroyed) return made;
@@ -149,10 +139,9 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
     performance.mark('subtitles:fonts-added');
     if (!host) {
       // The frame of now, drawn on the canvas no one sees yet: libass's code compiled and its
-      // glyphs cached for the frame the click will ask for.
-      made.busy = false;
-      await drawNow(made);
-      made.busy = true;
+      // glyphs cached for the frame the click will ask for. One draw, jassub's clock still held.
+      await drawMomentNow(made, video);
+      if (destroyed) return made;
       performance.mark('subtitles:warm-drawn');
     }
     return made;
@@ -166,17 +155,22 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
     if (momentSpan && (now < momentSpan.from || now + 1 > momentSpan.to)) await setMoment(made, now);
     if (destroyed) return;
     canvas.dataset.ready = '';
-    made.busy = false;
-    // Drawn now rather than at the next video frame (and a paused video presents none).
-    await drawNow(made);
+    // Drawn now, once, rather than at the next video frame (a paused video presents none) or after
+    // the frames jassub's clock would draw first (ass-frame.ts).
+    await drawMomentNow(made, video);
     if (destroyed) return;
     performance.mark('subtitles:draw-asked');
     // Shown once the frame of this moment is in: the canvas kept the unseen frame drawn before the
-    // click (of an earlier moment, and jassub draws a video frame that came during it too), which
-    // must not be seen. One animation frame lets the worker's frame reach the screen first.
+    // click (of an earlier moment), which must not be seen. One animation frame lets the worker's
+    // frame reach the screen first.
     requestAnimationFrame(() => {
-      if (!destroyed) canvas.style.visibility = '';
+      if (destroyed) return;
+      canvas.style.visibility = '';
+      // From now on its scale above the control bar is eased (player.css).
+      canvas.dataset.shown = '';
     });
+    // jassub's own clock again: it draws from the next video frame on.
+    made.busy = false;
     if (momentSpan) {
       momentSpan = null;
       await made.renderer.setTrack(whole);
@@ -236,6 +230,7 @@ export function createAssRenderer(track: TrackToDraw, video: HTMLVideoElement, f
   return {
     show(to) {
       if (host || destroyed) return;
+      performance.mark('subtitles:show');
       host = to;
       canvas.style.visibility = 'hidden';
       to.layer.append(canvas);
