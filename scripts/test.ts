@@ -23,7 +23,10 @@ function run(command: string, args: string[], options: SpawnSyncOptions = {}): n
   console.log(`\n$ ${command} ${args.join(' ')}`);
   const started = performance.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env, ...options });
-  stepSeconds.push([`${command} ${args[0] === 'run' ? args.at(-1) : args[0]}`, (performance.now() - started) / 1000]);
+  stepSeconds.push([
+    command === 'npm' ? String(args.at(-1)) : `${command} ${args[0]}`,
+    (performance.now() - started) / 1000,
+  ]);
   return result.status ?? 1;
 }
 
