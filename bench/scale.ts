@@ -6,7 +6,8 @@
  * N/10, danmaku 20 a video on average, comments 5, follows 20 a member, history 100 a member
  * (so 100 000 videos come with 1 000 000 history rows: the related list's goal of issue 28,
  * p99 <= 30 ms, is judged there, on the repository call and on HTTP). Also EXPLAIN (ANALYZE,
- * BUFFERS) of the related list's SQL at the largest size.
+ * BUFFERS) of the related list's SQL at the largest size. The sitemaps are Astro pages (not served
+ * with SERVE_SITE=0): their repository calls are timed in the process instead, like the related list's.
  * Databases are named kira_scale_<videos> on TEST_DATABASE_URL's server (SCALE_DB_PREFIX=<name>
  * replaces kira_scale_, so benches run by different people on one server keep apart); with SCALE_REUSE=1 one
  * already seeded is used as it is, and SCALE_KEEP=1 keeps them (else they are dropped). SCALE_DB=<name>
@@ -48,6 +49,7 @@ const { seedScale } = await import('../server/demo/scale-seed.ts');
 const { createRepositories } = await import('../server/repositories/index.ts');
 const { createVideosRepository } = await import('../server/repositories/videos.repository.ts');
 const { createRepositoryCaches } = await import('../server/repositories/caches.ts');
+const { SITEMAP_VIDEOS_PER_FILE } = await import('../src/lib/navigation/sitemap.ts');
 const { hashToken, SESSION_COOKIE_TOKEN, SESSION_COOKIE_UID } = await import('../server/services/sessions.ts');
 const { danmakuPoolCap } = await import('../server/services/danmaku.ts');
 
@@ -286,8 +288,19 @@ for (const videos of SIZES) {
     }
     let turn = 0;
     const next = (ids: number[]) => ids[turn++ % ids.length];
+    // The public collection with the most items and its owner (the collection page and a user's
+    // collections tab), asked here rather than kept with the landmarks: one grouping of collection_videos.
+    const collection = (
+      await sql<{ id: number; uid: number; n: number }>`SELECT c.collection_id AS id, c.owner_uid AS uid, count(*)::int AS n
+        FROM collection_videos cv JOIN collections c ON c.collection_id = cv.collection_id AND c.visibility = 'public'
+        GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 1`.execute(opened.db)
+    ).rows[0];
     const paths: Record<string, () => { path: string; member?: boolean }> = {
       home: () => ({ path: 'video/home' }),
+      'category (anime)': () => ({ path: 'video/category?category=anime&page=1' }),
+      'history (the reader)': () => ({ path: 'history/filter', member: true }),
+      "a user's collections": () => ({ path: `collection/list?uid=${collection.uid}` }),
+      [`collection page 1 (${collection.n} items)`]: () => ({ path: `collection/get?collectionId=${collection.id}` }),
       'video (api/video)': () => ({ path: `video?videoId=${next(marks.videoIds)}` }),
       [`danmaku segment (${marks.danmaku.n} danmaku)`]: () => ({
         path: `video/danmaku?videoId=${marks.danmaku.id}&segment=0`,
@@ -445,6 +458,31 @@ for (const videos of SIZES) {
       console.log(
         `${videos} related (repository)${' '.repeat(21)} p50 ${round(percentile(relatedMs, 50))} ms, p99 ${round(percentile(relatedMs, 99))} ms (slowest ${summary(relatedMs).slowest.join(' ')})`,
       );
+    }
+    // The sitemaps (Astro pages, not served with SERVE_SITE=0): the repository calls their pages
+    // await, the index's file list and the middle file's videos.
+    if (chosen('sitemap')) {
+      const repository = createVideosRepository(opened.db, createRepositoryCaches());
+      const files = await repository.approvedIdRanges(SITEMAP_VIDEOS_PER_FILE);
+      const middle = files[Math.floor(files.length / 2)].file;
+      const calls: Record<string, () => Promise<unknown>> = {
+        [`sitemap index (repository, ${files.length} files)`]: () =>
+          repository.approvedIdRanges(SITEMAP_VIDEOS_PER_FILE),
+        'sitemap file (repository)': () => repository.approvedInFile(middle, SITEMAP_VIDEOS_PER_FILE),
+      };
+      for (const [label, call] of Object.entries(calls)) {
+        const times: number[] = [];
+        for (let i = 0; i < WARMUP + REQUESTS; i += 1) {
+          const started = performance.now();
+          await call();
+          if (i >= WARMUP) times.push(performance.now() - started);
+        }
+        results[label] = summary(times);
+        (perPath[label.replace(/ \(.*\)$/, '')] ??= {})[videos] = results[label];
+        console.log(
+          `${videos} ${label.padEnd(42)} p50 ${results[label].p50} ms, p99 ${results[label].p99} ms (slowest ${results[label].slowest.join(' ')})`,
+        );
+      }
     }
     sizes[videos] = {
       database: name,
