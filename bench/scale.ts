@@ -291,7 +291,11 @@ for (const videos of SIZES) {
     // The public collection with the most items and its owner (the collection page and a user's
     // collections tab), asked here rather than kept with the landmarks: one grouping of collection_videos.
     const collection = (
-      await sql<{ id: number; uid: number; n: number }>`SELECT c.collection_id AS id, c.owner_uid AS uid, count(*)::int AS n
+      await sql<{
+        id: number;
+        uid: number;
+        n: number;
+      }>`SELECT c.collection_id AS id, c.owner_uid AS uid, count(*)::int AS n
         FROM collection_videos cv JOIN collections c ON c.collection_id = cv.collection_id AND c.visibility = 'public'
         GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 1`.execute(opened.db)
     ).rows[0];
