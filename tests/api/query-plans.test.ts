@@ -13,6 +13,7 @@ import { jsonCall, startTestServer, type TestServer } from './harness.ts';
 import { seedScale } from '../../server/demo/scale-seed.ts';
 import { createRepositories } from '../../server/repositories/index.ts';
 import { createSession } from '../../server/auth/sessions.ts';
+import { SITEMAP_VIDEOS_PER_FILE } from '../../src/lib/navigation/sitemap.ts';
 
 const VIDEOS = 100_000;
 /** The tables a hot path must reach through an index. */
@@ -315,6 +316,27 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         expect(plan, `cap ${cap}`).toMatch(/Index Only Scan Backward using danmaku_by_age on danmaku e/);
         expect(plan, `cap ${cap}`).not.toMatch(/Sort|danmaku_pkey|Seq Scan/);
       }
+    }, 120_000);
+
+    it('lists the sitemap index’s files by index descents, not by grouping every approved video', async () => {
+      sent = [];
+      const repositories = createRepositories(server.db);
+      const files = await repositories.videos.approvedIdRanges(SITEMAP_VIDEOS_PER_FILE);
+      // The same files and dates as grouping every approved video (the statement before migration 0039).
+      const grouped = await sql<{ file: number; updated: Date }>`SELECT (video_id - 1) / 2000 + 1 AS file,
+        max(coalesce(reviewed_at, created_at)) AS updated FROM videos WHERE status = 'approved' GROUP BY 1 ORDER BY 1`.execute(
+        server.db,
+      );
+      expect(files).toEqual(grouped.rows.map((r) => ({ file: Number(r.file), updated: new Date(r.updated) })));
+      expect(files.length).toBeGreaterThan(1);
+      const list = sent.find((query) => /with recursive files/i.test(query.sql));
+      expect(list, sent.map((query) => query.sql).join('\n')).toBeDefined();
+      const { rows } = await server.db.executeQuery<{ 'QUERY PLAN': string }>(
+        CompiledQuery.raw(`EXPLAIN ${list!.sql}`, [...list!.parameters]),
+      );
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(plan).toMatch(/Index (Only )?Scan Backward using videos_sitemap_files on videos/);
+      expect(plan).not.toMatch(/Seq Scan on videos|HashAggregate|GroupAggregate/);
     }, 120_000);
   },
 );

@@ -37,6 +37,7 @@ import * as m0035 from './0035_subtitle_fallback_font.ts';
 import * as m0036 from './0036_subtitle_font_names.ts';
 import * as m0037 from './0037_comment_thread_counts.ts';
 import * as m0038 from './0038_tag_name_grams.ts';
+import * as m0039 from './0039_sitemap_files.ts';
 
 /** Every migration, in order. Names never change once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0036_subtitle_font_names': m0036,
   '0037_comment_thread_counts': m0037,
   '0038_tag_name_grams': m0038,
+  '0039_sitemap_files': m0039,
 };
