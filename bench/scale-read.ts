@@ -18,6 +18,7 @@ import { createServer, request, Agent } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median } from './stats.ts';
+import { serverArguments } from '../server/node-flags.ts';
 
 const ROUNDS = Number(process.argv[2]) || 2;
 const SECONDS = Number(process.argv[3]) || 10;
@@ -33,7 +34,7 @@ const { insertApprovedVideo, insertDanmaku } = await import('./fixtures.ts');
 
 /** A web process on a port of this bench's range; resolves once it answers. */
 async function startWeb(name: string, port: number, databaseUrl: string, root: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['server/main.ts'], {
+  const child = spawn(process.execPath, serverArguments(), {
     env: {
       PATH: process.env.PATH,
       DATABASE_URL: databaseUrl,

@@ -8,4 +8,4 @@ rm -rf "$dir" && mkdir -p "$dir"
 export DATA_DIR="$dir/data" OUTBOX_DIR="$dir/outbox"
 node scripts/cli.ts user:create --email admin@kiraboshi.test --username Admin --password 'e2e administrator secret' --role administrator > /dev/null
 node scripts/cli.ts invite:create --count 20 > "$dir/invitation-codes.txt"
-exec node server/main.ts
+exec node --max-semi-space-size=8 server/main.ts # the flags of server/node-flags.ts

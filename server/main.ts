@@ -41,6 +41,7 @@ import { loadSecurityHeaders } from './http/security-headers.ts';
 import { createDrain } from './http/drain.ts';
 import { answerHalfClosedRequests, refuseUnreadBody } from './http/unread-bodies.ts';
 import { answerClientErrors, createOutsideApiFailure } from './http/failures.ts';
+import { SERVER_NODE_FLAGS, startedWithServerFlags } from './node-flags.ts';
 
 export async function startServer(
   env: Record<string, string | undefined> = process.env,
@@ -276,6 +277,13 @@ export async function startServer(
     uploads: config.uploadS3 ? `s3://${config.uploadS3.bucket}` : config.uploadDir,
     media: config.mediaS3 ? `s3://${config.mediaS3.bucket}/${config.mediaS3.prefix}` : config.mediaDir,
   });
+
+  // Started another way than `npm start`, `npm run serve` or the image (docs/decisions/0042).
+  if (import.meta.main && !startedWithServerFlags())
+    logger.warn('started without the server flags: scavenges of a larger young generation stop requests longer', {
+      flags: SERVER_NODE_FLAGS.join(' '),
+      next: `node ${SERVER_NODE_FLAGS.join(' ')} server/main.ts (npm run serve)`,
+    });
 
   // A new site: say how to make its first administrator (the server may keep running meanwhile).
   // The first-run page takes this process's one-time token, printed only here (and only while it is open).

@@ -8,6 +8,7 @@ import { createServer, request, type IncomingMessage, type Server } from 'node:h
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { SseClient, type SseEvent } from './sse-client.ts';
+import { serverArguments } from '../../server/node-flags.ts';
 
 export interface ServerProcess {
   port: number;
@@ -18,7 +19,7 @@ export interface ServerProcess {
 
 /** Starts `node server/main.ts` with `env` on `port` (API only) and waits until it answers its health check. */
 export async function startServerProcess(port: number, env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [join(process.cwd(), 'server', 'main.ts')], {
+  const child = spawn(process.execPath, serverArguments(join(process.cwd(), 'server', 'main.ts')), {
     env: {
       ...process.env,
       PORT: String(port),

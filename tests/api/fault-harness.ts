@@ -17,6 +17,7 @@ import { insertAccount } from '../../server/services/accounts.ts';
 import { createRepositories } from '../../server/repositories/index.ts';
 import { createSession } from '../../server/auth/sessions.ts';
 import type { TestServer } from './harness.ts';
+import { serverArguments } from '../../server/node-flags.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -38,7 +39,7 @@ export interface ServerProcess {
 /** Starts `node server/main.ts` with the environment given; resolves once it listens. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, serverArguments(), {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

@@ -17,6 +17,7 @@ import { SseClient } from './sse-client.ts';
 import { startS3Server, storedObject, type TestS3 } from './s3-server.ts';
 import { migrateToLatest } from '../../server/db/database.ts';
 import { hlsPath } from '../../server/media/paths.ts';
+import { serverArguments } from '../../server/node-flags.ts';
 
 const TRANSCODING_MS = 240_000;
 const MEDIA_PREFIX = 'media/';
@@ -39,7 +40,7 @@ async function startProcess(
   root: string,
 ): Promise<SiteProcess> {
   const mediaDir = join(root, name, 'media');
-  const child = spawn(process.execPath, ['server/main.ts'], {
+  const child = spawn(process.execPath, serverArguments(), {
     cwd: process.cwd(),
     env: {
       PATH: process.env.PATH,
