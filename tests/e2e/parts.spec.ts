@@ -4,7 +4,7 @@
  * the part list switches media in place, the address keeps the part (?p=2), a reload and a
  * shared link open that part, and back goes to the part before. SHOTS=<dir> saves screenshots.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Request } from '@playwright/test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,6 +138,22 @@ test('two parts through the upload form, titled and reordered; the video page sw
   expect(await playedWidth(page)).toBe(320);
 
   // History is kept on the video's timeline: opened without ?p, the page goes to the part last watched.
+  // The player on P1 records where it was as it unloads (a keepalive request, which may start
+  // after the next page has loaded): it leaves first, and the record below is made only once no
+  // record of it has been in flight for half a second; else that record could land after this one.
+  const recording = new Set<Request>();
+  page.on('request', (r) => void (r.url().endsWith('/api/history/record') && recording.add(r)));
+  page.on('requestfinished', (r) => void recording.delete(r));
+  page.on('requestfailed', (r) => void recording.delete(r));
+  await page.goto('about:blank');
+  let quietSince = 0;
+  await expect
+    .poll(() => {
+      if (recording.size > 0) quietSince = 0;
+      else quietSince ||= Date.now();
+      return quietSince > 0 && Date.now() - quietSince >= 500;
+    })
+    .toBe(true);
   const p1Seconds =
     (await (await page.request.get(`${E2E_BASE_URL}/api/video?videoId=${videoId}`)).json()).video.videoPart[0]
       .duration / 1000;
