@@ -288,6 +288,26 @@ async function collectErrors(page: Page, status?: number): Promise<string[]> {
 }
 
 /**
+ * What the page did, for a load that never settles: its navigations (a reload shows as a second
+ * one) and its failed requests with Chromium's reason, and whether the site's service worker
+ * served them. A module chunk aborted under the worker once left a page without its shell.
+ */
+function recordLoad(page: Page): () => string {
+  const started = Date.now();
+  const lines: string[] = [];
+  const at = () => `+${Date.now() - started} ms`;
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) lines.push(`${at()} navigated to ${frame.url()}`);
+  });
+  page.on('requestfailed', (r) =>
+    lines.push(
+      `${at()} ${r.failure()?.errorText ?? 'failed'}: ${r.resourceType()} ${r.url()}${r.serviceWorker() ? ' (from the service worker)' : ''}`,
+    ),
+  );
+  return () => lines.join('\n');
+}
+
+/**
  * Counts the page's requests in flight, so a test can wait until none is. Event streams (a
  * member's live unread count, live danmaku) stay open as long as the page: they never count.
  */
@@ -339,6 +359,7 @@ async function expectLoadsWithoutErrors(
   role: Role,
 ): Promise<void> {
   const inFlight = trackRequests(page);
+  const whatItDid = recordLoad(page);
   const errors = await collectErrors(page, status);
   const response = await page.goto(embed ? route() : localized(route(), locale));
   expect(response?.status()).toBe(status ?? 200);
@@ -349,7 +370,12 @@ async function expectLoadsWithoutErrors(
   expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
   const target = landsOn?.(role);
   if (target) await expect.poll(() => pathOf(page)).toBe(localized(target, locale));
-  await settle(page, inFlight, { shell: !embed });
+  await settle(page, inFlight, { shell: !embed }).catch(async (error: Error) => {
+    const controlled = await page.evaluate(() => !!navigator.serviceWorker?.controller).catch(() => 'unknown');
+    throw new Error(
+      `${error.message}\nunder the service worker: ${controlled}; what the page did:\n${whatItDid() || '(nothing failed)'}`,
+    );
+  });
   expect(errors).toEqual([]);
 }
 
