@@ -290,12 +290,24 @@ async function collectErrors(page: Page, status?: number): Promise<string[]> {
 /**
  * What the page did, for a load that never settles: its navigations (a reload shows as a second
  * one) and its failed requests with Chromium's reason, and whether the site's service worker
- * served them. A module chunk aborted under the worker once left a page without its shell.
+ * served them. Seven module chunks aborted at one instant under the worker, with no second
+ * navigation, left a page without its shell (twice in clean runs, 2026-11-27).
  */
-function recordLoad(page: Page): () => string {
+async function recordLoad(page: Page): Promise<() => string> {
   const started = Date.now();
   const lines: string[] = [];
   const at = () => `+${Date.now() - started} ms`;
+  // The worker's own life (started, stopping, stopped; a new version) beside the page's requests:
+  // seven module chunks aborted at one instant, with no second navigation, under the worker.
+  const devtools = await page.context().newCDPSession(page);
+  devtools.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+    for (const v of versions)
+      lines.push(`${at()} service worker version ${v.versionId}: ${v.runningStatus}, ${v.status}`);
+  });
+  devtools.on('ServiceWorker.workerErrorReported', ({ errorMessage }) =>
+    lines.push(`${at()} service worker error: ${errorMessage.errorMessage}`),
+  );
+  await devtools.send('ServiceWorker.enable');
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) lines.push(`${at()} navigated to ${frame.url()}`);
   });
@@ -359,7 +371,7 @@ async function expectLoadsWithoutErrors(
   role: Role,
 ): Promise<void> {
   const inFlight = trackRequests(page);
-  const whatItDid = recordLoad(page);
+  const whatItDid = await recordLoad(page);
   const errors = await collectErrors(page, status);
   const response = await page.goto(embed ? route() : localized(route(), locale));
   expect(response?.status()).toBe(status ?? 200);

@@ -40,8 +40,11 @@ describe('the server flags', () => {
       run([...SERVER_NODE_FLAGS]).then(({ stdout }) => Number(stdout)),
       run(['--max-semi-space-size=64']).then(({ stdout }) => Number(stdout)),
     ]);
-    expect(allowed).toBeGreaterThan(2 * 8 * 1024 * 1024); // the workload grows it when allowed
+    // Two halves of 8 MB, and a page or two of V8's own beside them (16.5 MB seen); allowed 64 MB
+    // a half, the same workload grows it to 128 MB.
+    const MB = 1024 * 1024;
+    expect(allowed).toBeGreaterThan(32 * MB);
     expect(capped).toBeGreaterThan(0);
-    expect(capped).toBeLessThanOrEqual(2 * 8 * 1024 * 1024);
+    expect(capped).toBeLessThanOrEqual(20 * MB);
   });
 });
